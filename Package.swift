@@ -1,0 +1,54 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "clawnet",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "clawnet", targets: ["clawnet"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
+    ],
+    targets: [
+        // C libraries at the bottom; only the backends that need them import them.
+        .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
+        .systemLibrary(name: "CLDNS", path: "Sources/CLDNS", providers: [.apt(["libldns-dev"])]),
+
+        // Pure DNS-SD and OpenClaw value types, no I/O.
+        .target(name: "DNSSD"),
+
+        // Backends (Avahi, unicast DNS-SD with ldns, manual) and the merging session.
+        .target(
+            name: "Discovery",
+            dependencies: [
+                "DNSSD", "CAvahi", "CLDNS",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .executableTarget(
+            name: "clawnet",
+            dependencies: [
+                "DNSSD", "Discovery",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Helpers for tests: running processes, the test bed, real DNS servers.
+        .target(name: "TestSupport", dependencies: ["DNSSD"], path: "Tests/TestSupport"),
+
+        .testTarget(name: "DNSSDTests", dependencies: ["DNSSD"]),
+        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "DNSSD", "TestSupport"]),
+        .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,30 @@
+/// The WebSocket URL an OpenClaw node would use for a Gateway.
+public enum ConnectURL {
+    /// OpenClaw clients accept plain `ws://` only for loopback, private IP literals, `.local`
+    /// and `*.ts.net` hosts; everything else needs TLS.
+    public static func allowsPlainWebSocket(host: String) -> Bool {
+        if let address = IPAddress(host) { return address.isPrivate }
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        return name == "localhost" || name.hasSuffix(".local") || name.hasSuffix(".ts.net") || name == "local"
+    }
+
+    /// `wss://host:port` with TLS; `ws://` only where allowed; nil when no safe URL exists.
+    /// IPv6 goes in brackets with its zone as `%25zone` (RFC 6874).
+    public static func make(host: String, port: Int, tls: Bool) -> String? {
+        guard (1...65535).contains(port) else { return nil }
+        let authority = IPAddress(host)?.urlHost ?? host
+        if tls { return "wss://\(authority):\(port)" }
+        return allowsPlainWebSocket(host: host) ? "ws://\(authority):\(port)" : nil
+    }
+
+    /// The first URL that works for a Gateway: its host name, else one of its addresses.
+    public static func best(host: String?, addresses: [IPAddress], port: Int?, tls: Bool) -> String? {
+        guard let port else { return nil }
+        let candidates = (host.map { [$0] } ?? []) + addresses.map(\.description)
+        for candidate in candidates {
+            if let url = make(host: candidate, port: port, tls: tls) { return url }
+        }
+        return nil
+    }
+}

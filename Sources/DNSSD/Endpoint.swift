@@ -1,0 +1,109 @@
+/// A host and port typed by a user: `HOST`, `HOST:PORT`, `[IPv6]:PORT`, a bare IPv6 literal,
+/// or a `ws://` / `wss://` URL.
+public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
+    public enum Scheme: String, Sendable { case ws, wss }
+
+    /// A host name (lower-cased, no trailing dot) or an IP literal in canonical form.
+    public let host: String
+    public let port: Int
+    /// Set when the endpoint came from a URL.
+    public let scheme: Scheme?
+
+    /// OpenClaw's default gateway port (WebSocket and HTTP share it).
+    public static let defaultGatewayPort = 18789
+
+    public init(host: String, port: Int, scheme: Scheme? = nil) {
+        self.host = host
+        self.port = port
+        self.scheme = scheme
+    }
+
+    /// The literal address when `host` is one.
+    public var address: IPAddress? { IPAddress(host) }
+
+    /// `host:port`, IPv6 in brackets.
+    public var description: String { "\(hostForAuthority):\(port)" }
+
+    public var hostForAuthority: String { address?.urlHost.replacingPercent25() ?? host }
+
+    public static func parse(_ text: String, defaultPort: Int) throws(DNSSDError) -> Endpoint {
+        var rest = Substring(text.trimmingSpaces())
+        guard !rest.isEmpty else { throw DNSSDError("empty host") }
+        var scheme: Scheme?
+        if let range = rest.firstRange(of: "://") {
+            let name = rest[..<range.lowerBound].lowercased()
+            guard let parsed = Scheme(rawValue: name) else {
+                throw DNSSDError("'\(text)': only ws:// and wss:// URLs name a Gateway")
+            }
+            scheme = parsed
+            rest = rest[range.upperBound...]
+            if let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
+                rest = rest[..<slash]
+            }
+            if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        }
+
+        var hostText: Substring
+        var portText: Substring?
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else {
+                throw DNSSDError("'\(text)': missing ']' after the IPv6 address")
+            }
+            hostText = rest[rest.index(after: rest.startIndex)..<close]
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw DNSSDError("'\(text)': expected ':PORT' after ']'") }
+                portText = after.dropFirst()
+            }
+            // RFC 6874: the zone travels as %25 inside a URL.
+            if let percent = hostText.firstRange(of: "%25"), scheme != nil {
+                hostText = hostText[..<percent.lowerBound] + "%" + hostText[percent.upperBound...]
+            }
+            guard IPAddress(String(hostText))?.family == .v6 else {
+                throw DNSSDError("'\(hostText)' inside brackets is not an IPv6 address")
+            }
+        } else if rest.filter({ $0 == ":" }).count > 1 {
+            hostText = rest
+            guard IPAddress(String(hostText))?.family == .v6 else {
+                throw DNSSDError("'\(text)' is not an IPv6 address; write [IPv6]:PORT to give a port")
+            }
+        } else if let colon = rest.firstIndex(of: ":") {
+            hostText = rest[..<colon]
+            portText = rest[rest.index(after: colon)...]
+        } else {
+            hostText = rest
+        }
+
+        var port = defaultPort
+        if let portText {
+            guard let value = Int(portText), (1...65535).contains(value) else {
+                throw DNSSDError("'\(portText)' is not a port (1-65535)")
+            }
+            port = value
+        }
+        if let address = IPAddress(String(hostText)) {
+            return Endpoint(host: address.description, port: port, scheme: scheme)
+        }
+        var name = hostText.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        guard !name.isEmpty, name.utf8.count <= 253,
+              name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ label in
+                  !label.isEmpty && label.utf8.count <= 63
+                      && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+              })
+        else {
+            throw DNSSDError("'\(hostText)' is neither a host name nor an IP address")
+        }
+        return Endpoint(host: name, port: port, scheme: scheme)
+    }
+}
+
+extension String {
+    /// `[fe80::1%25eth0]` back to `[fe80::1%eth0]` for display outside URLs.
+    func replacingPercent25() -> String {
+        guard let range = firstRange(of: "%25") else { return self }
+        var copy = self
+        copy.replaceSubrange(range, with: "%")
+        return copy
+    }
+}

@@ -1,0 +1,107 @@
+/// Where a beacon was seen.
+public enum BeaconSource: String, Sendable, Codable, Comparable, CaseIterable {
+    case mdns, unicast, manual
+
+    public static func < (lhs: BeaconSource, rhs: BeaconSource) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// One resolved OpenClaw service: what discovery saw (names, SRV, addresses, TXT) plus the
+/// typed reading of it. The typed parts (`gateway`, `warnings`, `url`) are computed from the
+/// observed parts, so they can never disagree with them.
+public struct GatewayBeacon: Hashable, Sendable, Identifiable {
+    public var instance: InstanceName
+    public var serviceType: ServiceType
+    /// nil for a manual target.
+    public var domain: DomainName?
+    public var sources: Set<BeaconSource>
+    /// Interfaces mDNS saw it on (names), sorted.
+    public var interfaces: [String]
+    /// SRV target with its trailing dot, or the host a user typed.
+    public var host: String?
+    /// SRV port, or the port a user typed.
+    public var port: Int?
+    public var addresses: [IPAddress]
+    public var txt: TXTRecord
+    /// TLS as the user asked for it (wss:// or the OpenClaw config) for manual targets.
+    public var requestedTLS: Bool?
+    /// Other (domain, instance) names the same Gateway was seen under, after merging.
+    public var aliases: [BeaconAlias] = []
+    /// Problems found while discovering it (a resolve that failed, an address lookup error).
+    public var discoveryWarnings: [String] = []
+
+    public init(
+        instance: InstanceName, serviceType: ServiceType, domain: DomainName?, source: BeaconSource,
+        interfaces: [String] = [], host: String?, port: Int?, addresses: [IPAddress], txt: TXTRecord,
+        requestedTLS: Bool? = nil
+    ) {
+        self.instance = instance
+        self.serviceType = serviceType
+        self.domain = domain
+        self.sources = [source]
+        self.interfaces = Array(Set(interfaces)).sorted()
+        self.host = host
+        self.port = port
+        self.addresses = Array(Set(addresses)).sorted()
+        self.txt = txt
+        self.requestedTLS = requestedTLS
+    }
+
+    /// `type|domain|lower-cased instance`; manual targets use `manual|host:port`.
+    public var id: String {
+        guard let domain else { return "manual|\(instance.key)" }
+        return "\(serviceType.name)|\(domain.name)|\(instance.key)"
+    }
+
+    /// True when only a manual target produced it: there is no TXT to read.
+    public var isManualOnly: Bool { sources == [.manual] }
+
+    public var attributes: TXTAttributes { txt.attributes }
+
+    public var gateway: GatewayInfo {
+        var info = GatewayInfo.decode(attributes).info
+        if let requestedTLS, isManualOnly { info.tls = requestedTLS }
+        return info
+    }
+
+    public var url: String? {
+        ConnectURL.best(host: host, addresses: addresses, port: port, tls: gateway.tls)
+    }
+
+    /// Contradictions and problems a user should know about, most useful first.
+    public var warnings: [String] {
+        var warnings = discoveryWarnings
+        if !isManualOnly {
+            let decoded = GatewayInfo.decode(attributes)
+            warnings += attributes.issues + decoded.warnings
+            if let advertised = decoded.info.gatewayPort, let port, advertised != port {
+                warnings.append("TXT gatewayPort \(advertised) differs from SRV port \(port)")
+            }
+        }
+        if port == 0 {
+            warnings.append("SRV port is 0: the service says it is not available here")
+        }
+        if let host, addresses.isEmpty {
+            warnings.append("no address found for \(host)")
+        }
+        if port != nil, port != 0, url == nil, !addresses.isEmpty || host != nil {
+            warnings.append("no TLS advertised and \(host ?? "its address") is not a local or private name: OpenClaw clients refuse plain ws:// here")
+        }
+        return warnings
+    }
+}
+
+/// Another name the same Gateway answered to (the same Gateway in `local.` and in a wide-area
+/// domain, for example).
+public struct BeaconAlias: Hashable, Sendable, Codable {
+    public let source: BeaconSource
+    public let domain: String?
+    public let instance: String
+
+    public init(source: BeaconSource, domain: String?, instance: String) {
+        self.source = source
+        self.domain = domain
+        self.instance = instance
+    }
+}

@@ -1,0 +1,85 @@
+/// The typed OpenClaw view of a Gateway's TXT record. Every value is an unauthenticated hint:
+/// routing uses SRV and addresses, and an advertised fingerprint never overrides a user's pin.
+public struct GatewayInfo: Hashable, Sendable {
+    public var role: String?
+    public var displayName: String?
+    public var lanHost: String?
+    public var gatewayPort: Int?
+    public var tls: Bool = false
+    /// Canonical (64 lower-case hex) even when the TXT carried another spelling.
+    public var tlsSha256: TLSFingerprint?
+    public var canvasPort: Int?
+    public var sshPort: Int?
+    public var tailnetDns: String?
+    public var cliPath: String?
+    public var transport: String?
+    public var directReachable: Bool = false
+
+    public init() {}
+
+    /// The keys in the order OpenClaw's zone writer emits them; other keys follow in their own order.
+    public static let keyOrder = [
+        "displayName", "role", "transport", "gatewayPort", "gatewayTls", "gatewayTlsSha256",
+        "gatewayDirectReachable", "tailnetDns", "sshPort", "cliPath",
+    ]
+
+    /// Decode the keys of the interop notes; return the problems found as warnings.
+    public static func decode(_ attributes: TXTAttributes) -> (info: GatewayInfo, warnings: [String]) {
+        var info = GatewayInfo()
+        var warnings: [String] = []
+
+        info.role = attributes.text("role")
+        switch info.role {
+        case nil: warnings.append("TXT has no role key (expected role=gateway)")
+        case let role? where role.lowercased() != "gateway": warnings.append("TXT role is '\(role)', not 'gateway'")
+        default: break
+        }
+        info.displayName = attributes.text("displayName")
+        info.lanHost = attributes.text("lanHost")
+        info.transport = attributes.text("transport")
+        info.tailnetDns = attributes.text("tailnetDns")
+        info.cliPath = attributes.text("cliPath")
+        info.gatewayPort = port("gatewayPort", attributes, &warnings)
+        info.canvasPort = port("canvasPort", attributes, &warnings)
+        info.sshPort = port("sshPort", attributes, &warnings)
+        info.tls = flag("gatewayTls", attributes, &warnings)
+        info.directReachable = flag("gatewayDirectReachable", attributes, &warnings)
+
+        if let raw = attributes.text("gatewayTlsSha256") {
+            if let fingerprint = TLSFingerprint(normalizing: raw) {
+                info.tlsSha256 = fingerprint
+                if !TLSFingerprint.isCanonical(raw) {
+                    warnings.append("TXT gatewayTlsSha256 is not 64 lower-case hex digits; read as \(fingerprint.hex)")
+                }
+            } else {
+                warnings.append("TXT gatewayTlsSha256 '\(raw)' is not a SHA-256 fingerprint (64 hex digits)")
+            }
+            if !info.tls {
+                warnings.append("TXT has gatewayTlsSha256 but not gatewayTls=1")
+            }
+        }
+        return (info, warnings)
+    }
+
+    private static func port(_ key: String, _ attributes: TXTAttributes, _ warnings: inout [String]) -> Int? {
+        guard let text = attributes.text(key) else { return nil }
+        guard let value = Int(text), (1...65535).contains(value), text.allSatisfy(\.isNumber) else {
+            warnings.append("TXT \(key) '\(text)' is not a port number")
+            return nil
+        }
+        return value
+    }
+
+    /// OpenClaw writes `1`; `true` and `yes` are accepted too.
+    private static func flag(_ key: String, _ attributes: TXTAttributes, _ warnings: inout [String]) -> Bool {
+        guard let attribute = attributes[key] else { return false }
+        guard let text = attribute.string?.lowercased() else { return true }
+        switch text {
+        case "1", "true", "yes": return true
+        case "0", "false", "no", "": return false
+        default:
+            warnings.append("TXT \(key) '\(text)' is not 1 or 0; read as off")
+            return false
+        }
+    }
+}

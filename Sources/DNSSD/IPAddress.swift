@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An IPv4 or IPv6 address literal; IPv6 link-local addresses keep their zone (`fe80::1%eth0`).
+public struct IPAddress: Hashable, Sendable, CustomStringConvertible, Comparable {
+    public enum Family: Sendable { case v4, v6 }
+
+    /// 4 or 16 bytes in network order.
+    public let bytes: [UInt8]
+    /// The interface of a scoped IPv6 address, by name.
+    public let zone: String?
+
+    public var family: Family { bytes.count == 4 ? .v4 : .v6 }
+
+    public init?(_ text: String) {
+        var address = Substring(text)
+        var zone: String?
+        if let percent = address.firstIndex(of: "%") {
+            let zoneText = address[address.index(after: percent)...]
+            guard !zoneText.isEmpty else { return nil }
+            zone = String(zoneText)
+            address = address[..<percent]
+        }
+        if address.contains(":") {
+            var storage = in6_addr()
+            guard inet_pton(AF_INET6, String(address), &storage) == 1 else { return nil }
+            self.bytes = withUnsafeBytes(of: storage) { Array($0) }
+            self.zone = zone
+        } else {
+            guard zone == nil else { return nil }
+            var storage = in_addr()
+            guard inet_pton(AF_INET, String(address), &storage) == 1 else { return nil }
+            self.bytes = withUnsafeBytes(of: storage) { Array($0) }
+            self.zone = nil
+        }
+    }
+
+    public init?(bytes: [UInt8], zone: String? = nil) {
+        guard bytes.count == 4 || bytes.count == 16 else { return nil }
+        self.bytes = bytes
+        self.zone = bytes.count == 16 ? zone : nil
+    }
+
+    /// Canonical text (RFC 5952 for IPv6), with `%zone` when scoped.
+    public var description: String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let family = bytes.count == 4 ? AF_INET : AF_INET6
+        _ = bytes.withUnsafeBytes { raw in
+            inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count))
+        }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return zone.map { "\(text)%\($0)" } ?? text
+    }
+
+    /// How the address goes into a URL's authority: IPv6 in brackets, zone as `%25` (RFC 6874).
+    public var urlHost: String {
+        guard family == .v6 else { return description }
+        let unscoped = IPAddress(bytes: bytes)!.description
+        return "[" + unscoped + (zone.map { "%25" + $0 } ?? "") + "]"
+    }
+
+    public var isLoopback: Bool {
+        family == .v4 ? bytes[0] == 127 : bytes == [UInt8](repeating: 0, count: 15) + [1]
+    }
+
+    public var isLinkLocal: Bool {
+        family == .v4 ? (bytes[0] == 169 && bytes[1] == 254) : (bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80)
+    }
+
+    /// Tailscale's ranges: 100.64.0.0/10 and fd7a:115c:a1e0::/48.
+    public var isTailscale: Bool {
+        if family == .v4 { return bytes[0] == 100 && bytes[1] & 0xC0 == 64 }
+        return bytes.prefix(6) == [0xFD, 0x7A, 0x11, 0x5C, 0xA1, 0xE0]
+    }
+
+    /// Not routed on the Internet: RFC 1918, shared (CGNAT, where tailnets live), link-local,
+    /// IPv6 unique-local and link-local. Loopback counts too.
+    public var isPrivate: Bool {
+        if isLoopback || isLinkLocal || isTailscale { return true }
+        if family == .v4 {
+            return bytes[0] == 10 || (bytes[0] == 172 && bytes[1] & 0xF0 == 16) || (bytes[0] == 192 && bytes[1] == 168)
+        }
+        return bytes[0] & 0xFE == 0xFC
+    }
+
+    public var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
+
+    /// IPv4 first, then by bytes: a stable order for output.
+    public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
+        if lhs.bytes.count != rhs.bytes.count { return lhs.bytes.count < rhs.bytes.count }
+        if lhs.bytes != rhs.bytes { return lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+        return (lhs.zone ?? "") < (rhs.zone ?? "")
+    }
+}

@@ -1,0 +1,66 @@
+/// A DNS-SD service instance name: one DNS label of 1 to 63 bytes, usually UTF-8, which may
+/// hold spaces, dots and parentheses ("Studio (OpenClaw)").
+///
+/// Equality and hashing ignore ASCII case, as DNS does: NSD and Knot lower-case names inside
+/// RDATA, so the same instance can arrive as "Studio" and "studio".
+public struct InstanceName: Hashable, Sendable, CustomStringConvertible {
+    public static let maxBytes = 63
+
+    /// The label's bytes exactly as they travel on the wire.
+    public let bytes: [UInt8]
+
+    public init(bytes: [UInt8]) throws(DNSSDError) {
+        guard !bytes.isEmpty else { throw DNSSDError("an instance name cannot be empty") }
+        guard bytes.count <= Self.maxBytes else {
+            throw DNSSDError("instance name is \(bytes.count) bytes; a DNS label holds at most 63")
+        }
+        self.bytes = bytes
+    }
+
+    /// From the name as a user sees it ("Studio (OpenClaw)").
+    public init(decoded text: String) throws(DNSSDError) {
+        try self.init(bytes: Array(text.utf8))
+    }
+
+    /// From presentation format ("Studio\032\(OpenClaw\)").
+    public init(presentation text: String) throws(DNSSDError) {
+        try self.init(bytes: Presentation.unescapeLabel(Substring(text)))
+    }
+
+    /// The name cut to at most 63 bytes without splitting a UTF-8 character, as OpenClaw does.
+    public static func truncating(_ text: String) throws(DNSSDError) -> InstanceName {
+        var result = ""
+        var used = 0
+        for character in text {
+            let size = character.utf8.count
+            if used + size > maxBytes { break }
+            result.append(character)
+            used += size
+        }
+        return try InstanceName(decoded: result)
+    }
+
+    /// Human-readable and terminal-safe: decoded, never `\032`-escaped.
+    public var displayName: String { SafeText.display(bytes) }
+
+    /// Escaped for zone files and DNS tools.
+    public var presentation: String { Presentation.escapeLabel(bytes) }
+
+    /// The case-folded form used for identity (ASCII letters only, as DNS compares).
+    public var key: String { SafeText.display(bytes.map(Self.asciiLower)) }
+
+    public var description: String { displayName }
+
+    public static func == (lhs: InstanceName, rhs: InstanceName) -> Bool {
+        lhs.bytes.count == rhs.bytes.count
+            && zip(lhs.bytes, rhs.bytes).allSatisfy { asciiLower($0) == asciiLower($1) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for byte in bytes { hasher.combine(Self.asciiLower(byte)) }
+    }
+
+    static func asciiLower(_ byte: UInt8) -> UInt8 {
+        (byte >= 65 && byte <= 90) ? byte + 32 : byte
+    }
+}

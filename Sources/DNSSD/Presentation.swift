@@ -1,0 +1,170 @@
+/// DNS presentation format (RFC 1035 §5.1) for labels and character-strings.
+///
+/// The escaped forms use printable ASCII only, so a name or TXT string written with them can
+/// never break a zone-file line, start a directive or comment, or reach a terminal raw.
+public enum Presentation {
+    /// Characters that must be backslash-escaped inside a label: `.` separates labels, the rest
+    /// have a meaning in zone files (`;` comment, `()` grouping, `"` string, `@` origin,
+    /// `$` directive at line start, `\` escape).
+    private static let labelSpecials: Set<UInt8> = Set("\\.\";()@$".utf8)
+
+    /// One label as text: printable ASCII as is, specials as `\X`, everything else as `\DDD`.
+    public static func escapeLabel(_ bytes: some Sequence<UInt8>) -> String {
+        var out = ""
+        for byte in bytes {
+            if labelSpecials.contains(byte) {
+                out.append("\\")
+                out.append(Character(Unicode.Scalar(byte)))
+            } else if byte > 0x20 && byte < 0x7F {
+                out.append(Character(Unicode.Scalar(byte)))
+            } else {
+                out.append(decimalEscape(byte))
+            }
+        }
+        return out
+    }
+
+    /// A character-string (TXT) in double quotes: `"` and `\` escaped, non-printable as `\DDD`.
+    public static func quoteCharacterString(_ bytes: some Sequence<UInt8>) -> String {
+        var out = "\""
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out.append("\\")
+                out.append(Character(Unicode.Scalar(byte)))
+            case 0x20..<0x7F:
+                out.append(Character(Unicode.Scalar(byte)))
+            default:
+                out.append(decimalEscape(byte))
+            }
+        }
+        out.append("\"")
+        return out
+    }
+
+    /// Undo `\DDD` and `\X` escapes in one label. An unescaped `.` is an error: it would
+    /// split the label.
+    public static func unescapeLabel(_ text: Substring) throws(DNSSDError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8)[...]
+        while let byte = iterator.popFirst() {
+            if byte == UInt8(ascii: ".") {
+                throw DNSSDError("unescaped '.' inside a label: write it as '\\.'")
+            }
+            if byte != UInt8(ascii: "\\") {
+                bytes.append(byte)
+                continue
+            }
+            bytes.append(try unescape(after: &iterator))
+        }
+        return bytes
+    }
+
+    /// Split a name in presentation format into its labels, honouring escapes. A single
+    /// trailing dot (the root) is allowed; empty labels are not.
+    public static func splitName(_ text: String) throws(DNSSDError) -> [[UInt8]] {
+        if text == "." { return [] }
+        var labels: [[UInt8]] = []
+        var current: [UInt8] = []
+        var iterator = Array(text.utf8)[...]
+        var sawDot = false
+        while let byte = iterator.popFirst() {
+            sawDot = false
+            switch byte {
+            case UInt8(ascii: "\\"):
+                current.append(try unescape(after: &iterator))
+            case UInt8(ascii: "."):
+                guard !current.isEmpty else { throw DNSSDError("empty label in '\(text)'") }
+                labels.append(current)
+                current = []
+                sawDot = true
+            default:
+                current.append(byte)
+            }
+        }
+        if !current.isEmpty {
+            labels.append(current)
+        } else if !sawDot {
+            throw DNSSDError("empty name")
+        }
+        return labels
+    }
+
+    /// Join labels into a name with a trailing dot.
+    public static func joinName(_ labels: [[UInt8]]) -> String {
+        labels.isEmpty ? "." : labels.map { escapeLabel($0) + "." }.joined()
+    }
+
+    private static func decimalEscape(_ byte: UInt8) -> String {
+        let digits = String(byte)
+        return "\\" + String(repeating: "0", count: 3 - digits.count) + digits
+    }
+
+    private static func unescape(after iterator: inout ArraySlice<UInt8>) throws(DNSSDError) -> UInt8 {
+        guard let first = iterator.popFirst() else {
+            throw DNSSDError("a '\\' at the end of a name escapes nothing")
+        }
+        guard isDigit(first) else { return first }
+        guard let second = iterator.popFirst(), let third = iterator.popFirst(),
+              isDigit(second), isDigit(third)
+        else {
+            throw DNSSDError("'\\DDD' escapes need exactly three decimal digits")
+        }
+        let value = Int(first - 48) * 100 + Int(second - 48) * 10 + Int(third - 48)
+        guard value <= 255 else { throw DNSSDError("'\\\(value)' is not a byte (0-255)") }
+        return UInt8(value)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+}
+
+/// Text that is safe to print to a terminal: valid UTF-8 stays readable, control characters
+/// and invalid bytes become `\DDD`.
+public enum SafeText {
+    public static func display(_ bytes: some Collection<UInt8>) -> String {
+        var out = ""
+        var rest = Array(bytes)[...]
+        while !rest.isEmpty {
+            if let (scalar, length) = decodeScalar(rest) {
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+                    out.append(escaped(UInt8(truncatingIfNeeded: scalar.value)))
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+                rest = rest.dropFirst(length)
+            } else {
+                out.append(escaped(rest.first!))
+                rest = rest.dropFirst()
+            }
+        }
+        return out
+    }
+
+    /// The bytes as a Swift string when they are valid UTF-8, else nil.
+    public static func utf8(_ bytes: some Collection<UInt8>) -> String? {
+        String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func escaped(_ byte: UInt8) -> String {
+        let digits = String(byte)
+        return "\\" + String(repeating: "0", count: 3 - digits.count) + digits
+    }
+
+    /// One UTF-8 scalar at the start of `bytes`, or nil when the bytes there are not valid UTF-8.
+    private static func decodeScalar(_ bytes: ArraySlice<UInt8>) -> (Unicode.Scalar, Int)? {
+        guard let lead = bytes.first else { return nil }
+        let length: Int
+        switch lead {
+        case 0x00..<0x80: return (Unicode.Scalar(lead), 1)
+        case 0xC2..<0xE0: length = 2
+        case 0xE0..<0xF0: length = 3
+        case 0xF0..<0xF5: length = 4
+        default: return nil
+        }
+        guard bytes.count >= length,
+              let text = String(validating: bytes.prefix(length), as: UTF8.self),
+              let scalar = text.unicodeScalars.first
+        else { return nil }
+        return (scalar, length)
+    }
+}

@@ -1,0 +1,99 @@
+import Testing
+@testable import DNSSD
+
+@Suite("Service types, domains and instance names")
+struct NameTests {
+    @Test("valid service types normalise", arguments: [
+        ("_openclaw-gw._tcp", "_openclaw-gw._tcp"),
+        ("_OpenClaw-GW._TCP.", "_openclaw-gw._tcp"),
+        ("_clawdbot-bridge._tcp", "_clawdbot-bridge._tcp"),
+        ("_x1._udp", "_x1._udp"),
+    ])
+    func acceptsServiceTypes(text: String, expected: String) throws {
+        #expect(try ServiceType(validating: text).name == expected)
+    }
+
+    @Test("invalid service types are refused with a reason", arguments: [
+        "openclaw-gw._tcp", "_openclaw-gw._sctp", "_openclaw-gw", "_._tcp", "_123._tcp",
+        "_-x._tcp", "_a--b._tcp", "_sixteen-chars-xx._tcp", "_a b._tcp", "_a._tcp.local",
+    ])
+    func rejectsServiceTypes(text: String) {
+        #expect(throws: DNSSDError.self) { try ServiceType(validating: text) }
+    }
+
+    @Test("legacy types are all valid and distinct")
+    func legacyTypes() throws {
+        let all = [ServiceType.gateway] + ServiceType.legacy
+        #expect(Set(all).count == 5)
+        for type in all { #expect(try ServiceType(validating: type.name) == type) }
+    }
+
+    @Test("domains normalise to lower case with a trailing dot", arguments: [
+        ("openclaw.internal", "openclaw.internal."),
+        ("OpenClaw.Internal.", "openclaw.internal."),
+        ("local", "local."),
+        (" corp_lab.example.com ", "corp_lab.example.com."),
+    ])
+    func acceptsDomains(text: String, expected: String) throws {
+        #expect(try DomainName(validating: text).name == expected)
+    }
+
+    @Test("invalid domains are refused", arguments: [
+        "", ".", "a..b", "has space.com", "-lead.com", "trail-.com", String(repeating: "a", count: 64) + ".com",
+        "semi;colon.com", "ünï.com",
+    ])
+    func rejectsDomains(text: String) {
+        #expect(throws: DNSSDError.self) { try DomainName(validating: text) }
+    }
+
+    @Test("domain membership ignores case and trailing dots")
+    func domainContainsHost() throws {
+        let domain = try DomainName(validating: "openclaw.internal")
+        #expect(domain.contains(host: "Studio.OpenClaw.Internal."))
+        #expect(domain.contains(host: "openclaw.internal"))
+        #expect(!domain.contains(host: "notopenclaw.internal"))
+        #expect(DomainName.local.isLocal)
+    }
+
+    @Test("instance names compare case-insensitively (NSD and Knot lower-case RDATA)")
+    func instanceIdentity() throws {
+        let a = try InstanceName(decoded: "Studio (OpenClaw)")
+        let b = try InstanceName(presentation: #"studio\032\(openclaw\)"#)
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a.key == "studio (openclaw)")
+        #expect(a.displayName == "Studio (OpenClaw)")
+        #expect(a.presentation == #"Studio\032\(OpenClaw\)"#)
+        // Non-ASCII bytes are compared exactly, as DNS does.
+        #expect(try InstanceName(decoded: "Ä") != InstanceName(decoded: "ä"))
+    }
+
+    @Test("63 bytes fit in a label, 64 do not")
+    func labelLimit() throws {
+        #expect(try InstanceName(decoded: String(repeating: "x", count: 63)).bytes.count == 63)
+        #expect(throws: DNSSDError.self) { try InstanceName(decoded: String(repeating: "x", count: 64)) }
+        #expect(throws: DNSSDError.self) { try InstanceName(decoded: "") }
+    }
+
+    @Test("truncation keeps whole UTF-8 characters")
+    func truncatesOnCharacterBoundary() throws {
+        let name = try InstanceName.truncating(String(repeating: "🦞", count: 20))   // 4 bytes each
+        #expect(name.bytes.count == 60)
+        #expect(name.displayName == String(repeating: "🦞", count: 15))
+        let mixed = try InstanceName.truncating(String(repeating: "a", count: 62) + "é")
+        #expect(mixed.bytes.count == 62)
+    }
+
+    @Test("instance names round-trip through presentation format (property)")
+    func roundTripsThroughPresentation() throws {
+        var generator = SeededGenerator(seed: 3)
+        let alphabet = Array("abc XYZ.()\\\";$@é🦞\t-_0")
+        for _ in 0..<1000 {
+            let text = String((0..<Int.random(in: 1...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            guard let name = try? InstanceName.truncating(text) else { continue }
+            let back = try InstanceName(presentation: name.presentation)
+            #expect(back.bytes == name.bytes)
+            #expect(back.displayName == SafeText.display(name.bytes))
+        }
+    }
+}
