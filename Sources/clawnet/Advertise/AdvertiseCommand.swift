@@ -1,0 +1,110 @@
+import ArgumentParser
+import DNSSD
+import Discovery
+import Foundation
+
+struct AdvertiseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "advertise",
+        abstract: "Publish an OpenClaw Gateway beacon by mDNS until interrupted.",
+        discussion: """
+            Run it on the Gateway host to test whether mDNS crosses your network without a \
+            running Gateway: then `clawnet browse` on a node should list it. It publishes \
+            _openclaw-gw._tcp through avahi-daemon with the TXT keys a Gateway sends (role, \
+            gatewayPort, lanHost, displayName, transport); --txt adds or replaces keys. If \
+            another host already uses the name, Avahi's alternative ("NAME #2") is taken and \
+            reported. Ctrl-C or SIGTERM withdraws the beacon (goodbye packets).
+
+            \(Exit.helpText)
+            """
+    )
+
+    @Option(help: "The instance name, e.g. \"Studio (OpenClaw)\" (at most 63 bytes of UTF-8).")
+    var name: String
+
+    @Option(help: "The gateway port in SRV and TXT.")
+    var port = Endpoint.defaultGatewayPort
+
+    @Option(name: .customLong("txt"), help: ArgumentHelp("A TXT entry KEY=VALUE, or KEY alone for a flag (repeatable).", valueName: "KEY=VALUE"))
+    var txtEntries: [String] = []
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        do { _ = try InstanceName(decoded: name) } catch { throw ValidationError("--name: \(error.message)") }
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be 1-65535") }
+        do { _ = try txtRecord() } catch { throw ValidationError("--txt: \(error.message)") }
+    }
+
+    /// OpenClaw's keys first, then what --txt adds; a --txt key replaces the default in place.
+    func txtRecord() throws(DNSSDError) -> TXTRecord {
+        let label = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "openclaw"
+        var displayName = name
+        if displayName.hasSuffix(" (OpenClaw)") { displayName.removeLast(" (OpenClaw)".count) }
+        var pairs: [(key: String, value: String?)] = [
+            (key: "role", value: "gateway"), (key: "gatewayPort", value: String(port)),
+            (key: "lanHost", value: "\(label).local"), (key: "displayName", value: displayName),
+            (key: "transport", value: "gateway"),
+        ]
+        for entry in txtEntries {
+            let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = String(parts[0])
+            let value = parts.count > 1 ? String(parts[1]) : nil
+            try TXTRecord.validate(key: key)
+            if let index = pairs.firstIndex(where: { $0.key.lowercased() == key.lowercased() }) {
+                pairs[index] = (key: key, value: value)
+            } else {
+                pairs.append((key: key, value: value))
+            }
+        }
+        return try TXTRecord(pairs: pairs)
+    }
+
+    private enum Happening {
+        case advertise(AdvertiseEvent)
+        case signal(Int32)
+    }
+
+    func run() async throws {
+        let terminal = global.makeTerminal()
+        let txt = try txtRecord()
+        let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
+        let signals = Signals.termination()
+        let happenings = AsyncStream<Happening> { continuation in
+            let advertiseTask = Task {
+                for await event in advertisements { continuation.yield(.advertise(event)) }
+                continuation.finish()
+            }
+            let signalTask = Task {
+                for await number in signals { continuation.yield(.signal(number)) }
+            }
+            continuation.onTermination = { _ in
+                advertiseTask.cancel()
+                signalTask.cancel()
+            }
+        }
+
+        terminal.out("advertising \"\(name)\" as \(ServiceType.gateway.name) on port \(port) in local. (Ctrl-C to stop)")
+        var current = name
+        var established = false
+        for await happening in happenings {
+            switch happening {
+            case .advertise(.established(let published)):
+                established = true
+                current = published
+                terminal.out("established: \(published)")
+            case .advertise(.renamed(let old, let new)):
+                terminal.out("renamed: \"\(old)\" is taken on the network; now \"\(new)\"")
+                current = new
+            case .advertise(.failed(let issue)):
+                IssueLines.lines([issue], terminal: terminal).forEach(terminal.err)
+                if !established && (issue.kind == .busMissing || issue.kind == .daemonMissing) {
+                    throw Exit.environment
+                }
+            case .signal:
+                terminal.out("withdrawn: \(current)")
+                return
+            }
+        }
+    }
+}

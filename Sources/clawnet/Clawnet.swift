@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct Clawnet: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "clawnet",
+        abstract: "Find OpenClaw Gateways on the network and tell why a node cannot reach one.",
+        discussion: """
+            Nodes find their Gateway by mDNS in local. (_openclaw-gw._tcp), by unicast DNS-SD in a \
+            wide-area domain such as openclaw.internal., or by a host and port typed in. clawnet \
+            browses those paths and explains what is broken.
+
+            \(Exit.helpText)
+            """,
+        version: version,
+        subcommands: [BrowseCommand.self, AdvertiseCommand.self]
+    )
+
+    /// ArgumentParser exits 64 on usage errors; clawnet's contract says 2.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(Exit.usage.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// How a command prints its result.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case table, json, jsonl
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+
+/// A duration on the command line: `5`, `5s`, `1.5s`, `500ms`, `2m`.
+struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    let duration: Duration
+
+    init(_ duration: Duration) {
+        self.duration = duration
+    }
+
+    init?(argument: String) {
+        let text = argument.lowercased()
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
+        var number = Substring(text)
+        var scale = 1.0
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            number = text.dropLast(suffix.count)
+            scale = factor
+            break
+        }
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale <= 86_400 else { return nil }
+        duration = .milliseconds(Int64((value * scale * 1000).rounded()))
+    }
+
+    var description: String {
+        let milliseconds = duration.milliseconds
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+
+    static var defaultValueDescription: String { "5s" }
+}
+
+extension Duration {
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Flag(name: .long, help: "Log what clawnet does, step by step, to stderr.")
+    var verbose = false
+
+    @Flag(name: .customLong("no-color"), help: "No colours (also when NO_COLOR is set).")
+    var noColor = false
+
+    /// Set up logging and the terminal once per run.
+    func makeTerminal() -> Terminal {
+        let level: Logger.Level = verbose ? .debug : .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let colorAllowed = !noColor && environment["NO_COLOR"].map(\.isEmpty) ?? true
+        return Terminal(color: colorAllowed)
+    }
+}
