@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("clawnet advertise (CLI against real avahi-daemons)", .enabled(if: TestBed.enabled))
+struct AdvertiseCommandTests {
+    @Test("a beacon advertised on the Gateway host is browsed from the node, then withdrawn")
+    func advertiseAndWithdraw() async throws {
+        let bed = try TestBed.current()
+        let name = "Advertised (OpenClaw) \(uniqueTag())"
+        let advertiser = try bed.spawnClawnet(["advertise", "--name", name, "--port", "18790", "--txt", "gatewayTls=1", "--txt", "sshPort=2222"], on: .gw)
+        try await advertiser.waitForOutput("established: \(name)")
+
+        let watcher = try bed.spawnClawnet(["browse", "--watch", "--format", "jsonl"])
+        defer { watcher.terminate() }
+        let added = try await watcher.waitForLine(timeout: .seconds(15), "added \(name)") { $0.text.contains("\"added\"") && $0.text.contains(name) }
+        let beacon = try #require(try jsonObject(added.text)["beacon"] as? [String: Any])
+        #expect(beacon["port"] as? Int == 18790)
+        let txt = try #require(beacon["txt"] as? [String: String])
+        #expect(txt["role"] == "gateway")
+        #expect(txt["gatewayPort"] == "18790")
+        #expect(txt["displayName"] == name, "no ' (OpenClaw)' suffix to strip here")
+        #expect(txt["transport"] == "gateway")
+        #expect(txt["gatewayTls"] == "1")
+        #expect(txt["sshPort"] == "2222")
+
+        let status = try await advertiser.stop(signal: SIGTERM)
+        #expect(status == 0)
+        #expect(advertiser.stdout.contains("withdrawn: \(name)"))
+        try await watcher.waitForLine(timeout: .seconds(10), "removed \(name)") { $0.text.contains("\"removed\"") && $0.text.contains(name) }
+    }
+
+    @Test("a name taken by another host is renamed the Avahi way and reported")
+    func collision() async throws {
+        let bed = try TestBed.current()
+        let name = "Taken \(uniqueTag())"
+        let holder = try await bed.avahiPublish(name: name, txt: ["role=gateway"], on: .gw)
+        defer { holder.terminate() }
+        let advertiser = try bed.spawnClawnet(["advertise", "--name", name], on: .node)
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("renamed: \"\(name)\" is taken on the network; now \"\(name) #2\"", timeout: .seconds(15))
+        try await advertiser.waitForOutput("established: \(name) #2", timeout: .seconds(15))
+    }
+
+    @Test("advertise without avahi-daemon exits 3")
+    func advertiseWithoutDaemon() async throws {
+        let bed = try TestBed.current()
+        let result = try await bed.clawnet(["advertise", "--name", "Nobody"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"], timeout: .seconds(20))
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("D-Bus"))
+    }
+}

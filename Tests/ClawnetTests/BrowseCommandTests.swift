@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TestSupport
+
+func jsonObject(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
+}
+
+@Suite("clawnet browse and advertise (CLI against real avahi-daemons)", .enabled(if: TestBed.enabled))
+struct BrowseCommandTests {
+    @Test("browse --format json prints a clawnet.browse.v1 document with the beacon")
+    func browseJSON() async throws {
+        let bed = try TestBed.current()
+        let name = "JSON Studio (OpenClaw) \(uniqueTag())"
+        let publisher = try await bed.avahiPublish(name: name, txt: ["role=gateway", "gatewayPort=18789", "gatewayTls=1"])
+        defer { publisher.terminate() }
+        let result = try await bed.clawnet(["browse", "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try jsonObject(result.stdout)
+        #expect(document["schema"] as? String == "clawnet.browse.v1")
+        #expect(document["domains"] as? [String] == ["local."])
+        #expect((document["elapsedMs"] as? Int ?? -1) >= 0)
+        let beacons = try #require(document["beacons"] as? [[String: Any]])
+        let beacon = try #require(beacons.first { $0["instance"] as? String == name }, "\(result.stdout)")
+        #expect(beacon["host"] as? String == "gw.local.")
+        #expect(beacon["port"] as? Int == 18789)
+        #expect(beacon["interfaces"] as? [String] == ["eth0"])
+        #expect((beacon["addresses"] as? [String])?.contains("10.99.0.1") == true)
+        #expect(beacon["url"] as? String == "wss://gw.local.:18789")
+        #expect((beacon["gateway"] as? [String: Any])?["tls"] as? Bool == true)
+        #expect((beacon["txt"] as? [String: String])?["role"] == "gateway")
+    }
+
+    @Test("browse --format jsonl streams added events, then allForNow, one JSON object per line")
+    func browseJSONL() async throws {
+        let bed = try TestBed.current()
+        let name = "JSONL \(uniqueTag())"
+        let publisher = try await bed.avahiPublish(name: name, txt: ["role=gateway"])
+        defer { publisher.terminate() }
+        let result = try await bed.clawnet(["browse", "--format", "jsonl"])
+        #expect(result.status == 0)
+        let lines = try result.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
+        #expect(lines.last?["event"] as? String == "allForNow")
+        #expect(lines.allSatisfy { $0["elapsedMs"] is Int })
+        #expect(lines.contains { $0["event"] as? String == "added" && ($0["beacon"] as? [String: Any])?["instance"] as? String == name })
+    }
+
+    @Test("the table shows the decoded name, host:port and TLS")
+    func browseTable() async throws {
+        let bed = try TestBed.current()
+        let name = "Table Café 🦞 \(uniqueTag())"
+        let publisher = try await bed.avahiPublish(name: name, txt: ["role=gateway", "gatewayTls=1", "gatewayTlsSha256=\(String(repeating: "ab", count: 32))"])
+        defer { publisher.terminate() }
+        let result = try await bed.clawnet(["browse"])
+        #expect(result.status == 0)
+        let row = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix(name) }, "\(result.stdout)")
+        #expect(row.contains("gw.local.:18789"))
+        #expect(row.contains("sha256 abababababab…"))
+        #expect(row.contains("mdns (eth0)"))
+        #expect(!result.stdout.contains("\\032"))
+        #expect(result.stdout.hasPrefix("INSTANCE"))
+    }
+
+    @Test("no D-Bus at all: exit 3 and a message that says how to start it")
+    func noDBus() async throws {
+        let bed = try TestBed.current()
+        let result = try await bed.clawnet(["browse"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("D-Bus system bus is not running"))
+        #expect(result.stderr.contains("fix:"))
+        let json = try await bed.clawnet(["browse", "--format", "json"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"])
+        #expect(json.status == 3)
+        let errors = try #require(try jsonObject(json.stdout)["errors"] as? [[String: Any]])
+        #expect(errors.first?["kind"] as? String == "busMissing")
+        #expect((errors.first?["fix"] as? String)?.contains("dbus-daemon") == true)
+    }
+
+    @Test("D-Bus without avahi-daemon: exit 3 naming avahi-daemon")
+    func noAvahiDaemon() async throws {
+        let bed = try TestBed.current()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clawnet-bus-\(uniqueTag())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let bus = try bed.spawn(on: .bare, ["dbus-daemon", "--system", "--nofork", "--nopidfile", "--print-address", "--address=unix:path=\(directory)/bus.sock"])
+        defer { bus.terminate() }
+        try await bus.waitForOutput("unix:path=")
+        let result = try await bed.clawnet(["browse"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory)/bus.sock"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("avahi-daemon is not running"))
+        #expect(result.stderr.contains("systemctl start avahi-daemon"))
+    }
+
+    @Test("usage errors exit 2 with a message", arguments: [
+        ["browse", "--type", "_bad"], ["browse", "--format", "yaml"], ["browse", "--watch", "--format", "json"],
+        ["browse", "--timeout", "soon"], ["advertise"], ["advertise", "--name", String(repeating: "x", count: 64)],
+        ["advertise", "--name", "x", "--port", "0"], ["advertise", "--name", "x", "--txt", "=v"], ["nonsense"],
+    ])
+    func usageErrors(arguments: [String]) async throws {
+        let result = try await runCommand(ClawnetBinary.path, arguments)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(!result.stderr.isEmpty)
+    }
+
+    @Test("--help and --version exit 0; help documents the exit codes")
+    func helpAndVersion() async throws {
+        let help = try await runCommand(ClawnetBinary.path, ["browse", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("Exit codes: 0 success"))
+        let version = try await runCommand(ClawnetBinary.path, ["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("0."))
+    }
+}

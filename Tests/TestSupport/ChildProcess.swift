@@ -1,0 +1,215 @@
+import Foundation
+
+/// A process started by a test: its output is collected line by line as it arrives, a test
+/// can await a line (bounded by a timeout, never by sleeping), and it is stopped by its PID.
+public final class ChildProcess: @unchecked Sendable {
+    public enum Stream: Sendable { case stdout, stderr }
+
+    public struct Line: Sendable {
+        public let stream: Stream
+        public let text: String
+    }
+
+    public struct Timeout: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let pid: Int32
+    public let commandLine: String
+    private let process: Process
+    private let stdinPipe: Pipe
+    private let lock = NSLock()
+    private var collected: [Line] = []
+    private var waiters: [UUID: (predicate: @Sendable (Line) -> Bool, from: Int, continuation: CheckedContinuation<Line, any Error>)] = [:]
+    private var openStreams = 2
+    private var exitStatus: Int32?
+    private var exitWaiters: [CheckedContinuation<Int32, Never>] = []
+
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let stdoutPipe = Pipe(), stderrPipe = Pipe(), stdinPipe = Pipe()
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        process.standardInput = stdinPipe
+        self.process = process
+        self.stdinPipe = stdinPipe
+        self.commandLine = ([executable] + arguments).joined(separator: " ")
+        try process.run()
+        self.pid = process.processIdentifier
+        for (pipe, stream) in [(stdoutPipe, Stream.stdout), (stderrPipe, Stream.stderr)] {
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [self] in self.read(handle, stream) }
+        }
+        Thread.detachNewThread { [self] in
+            process.waitUntilExit()
+            self.exited(process.terminationStatus)
+        }
+    }
+
+    private func read(_ handle: FileHandle, _ stream: Stream) {
+        var pending = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let text = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...newline)
+                append(Line(stream: stream, text: text))
+            }
+        }
+        if !pending.isEmpty { append(Line(stream: stream, text: String(decoding: pending, as: UTF8.self))) }
+        lock.lock()
+        openStreams -= 1
+        let failed = openStreams == 0 ? waiters : [:]
+        if openStreams == 0 { waiters.removeAll() }
+        lock.unlock()
+        for waiter in failed.values {
+            waiter.continuation.resume(throwing: Timeout(description: "\(commandLine) ended before printing the expected line; output:\n\(outputTail)"))
+        }
+    }
+
+    private func append(_ line: Line) {
+        lock.lock()
+        collected.append(line)
+        let index = collected.count - 1
+        let matched = waiters.filter { index >= $0.value.from && $0.value.predicate(line) }
+        for key in matched.keys { waiters.removeValue(forKey: key) }
+        lock.unlock()
+        for waiter in matched.values { waiter.continuation.resume(returning: line) }
+    }
+
+    private func exited(_ status: Int32) {
+        lock.lock()
+        exitStatus = status
+        let waiting = exitWaiters
+        exitWaiters.removeAll()
+        lock.unlock()
+        for waiter in waiting { waiter.resume(returning: status) }
+    }
+
+    /// Every line so far, in arrival order per stream.
+    public var lines: [Line] { lock.withLock { collected } }
+    public var stdout: String { lines.filter { $0.stream == .stdout }.map(\.text).joined(separator: "\n") }
+    public var stderr: String { lines.filter { $0.stream == .stderr }.map(\.text).joined(separator: "\n") }
+    public var output: String { lines.map { ($0.stream == .stderr ? "[err] " : "") + $0.text }.joined(separator: "\n") }
+
+    /// The last lines of output, for failure messages.
+    public var outputTail: String {
+        lines.suffix(30).map { ($0.stream == .stderr ? "[err] " : "") + String($0.text.prefix(300)) }.joined(separator: "\n")
+    }
+
+    /// The first line (at or after index `from`) that satisfies `predicate`; fails after `timeout`.
+    @discardableResult
+    public func waitForLine(
+        from: Int = 0, timeout: Duration = .seconds(10), _ what: String = "a matching line",
+        where predicate: @escaping @Sendable (Line) -> Bool
+    ) async throws -> Line {
+        let id = UUID()
+        let timer = Task { [self] in
+            try await Task.sleep(for: timeout)
+            let waiter = lock.withLock { waiters.removeValue(forKey: id) }
+            waiter?.continuation.resume(throwing: Timeout(description: "no \(what) from \(commandLine) within \(timeout); output:\n\(outputTail)"))
+        }
+        defer { timer.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            register(id: id, from: from, predicate: predicate, continuation: continuation, what: what)
+        }
+    }
+
+    private func register(
+        id: UUID, from: Int, predicate: @escaping @Sendable (Line) -> Bool,
+        continuation: CheckedContinuation<Line, any Error>, what: String
+    ) {
+        lock.lock()
+        if let line = collected.dropFirst(from).first(where: predicate) {
+            lock.unlock()
+            continuation.resume(returning: line)
+        } else if openStreams == 0 {
+            lock.unlock()
+            continuation.resume(throwing: Timeout(description: "\(commandLine) ended without \(what); output:\n\(outputTail)"))
+        } else {
+            waiters[id] = (predicate, from, continuation)
+            lock.unlock()
+        }
+    }
+
+    /// Waits for a stdout line containing `text`.
+    @discardableResult
+    public func waitForOutput(_ text: String, from: Int = 0, timeout: Duration = .seconds(10)) async throws -> Line {
+        try await waitForLine(from: from, timeout: timeout, "a line containing '\(text)'") { $0.text.contains(text) }
+    }
+
+    /// Waits for the process to exit; sends SIGKILL and fails if it outlives `timeout`.
+    @discardableResult
+    public func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
+        let timer = Task { [self] in
+            try await Task.sleep(for: timeout)
+            kill(pid, SIGKILL)
+        }
+        defer { timer.cancel() }
+        let status = await withCheckedContinuation { continuation in
+            registerExitWaiter(continuation)
+        }
+        return status
+    }
+
+    private func registerExitWaiter(_ continuation: CheckedContinuation<Int32, Never>) {
+        lock.lock()
+        if let exitStatus {
+            lock.unlock()
+            continuation.resume(returning: exitStatus)
+        } else {
+            exitWaiters.append(continuation)
+            lock.unlock()
+        }
+    }
+
+    /// Waits (bounded) until both output streams are closed, so `stdout` and `stderr` are complete.
+    public func waitForOutputEnd(timeout: Duration = .seconds(5)) async {
+        let deadline = ContinuousClock.now + timeout
+        while lock.withLock({ openStreams }) > 0 && ContinuousClock.now < deadline {
+            _ = try? await waitForLine(timeout: deadline - .now, "end of output") { _ in false }
+        }
+    }
+
+    public var isRunning: Bool { lock.withLock { exitStatus == nil } }
+
+    /// Sends `signal` to the process (by PID) and waits for it to exit.
+    @discardableResult
+    public func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) async throws -> Int32 {
+        if isRunning { kill(pid, signal) }
+        return try await waitForExit(timeout: timeout)
+    }
+
+    /// Sends `signal` (by PID) without waiting: for `defer`, which cannot await. The test bed's
+    /// publishers withdraw their services on SIGTERM.
+    public func terminate(signal: Int32 = SIGTERM) {
+        if isRunning { kill(pid, signal) }
+    }
+
+    public func closeStdin() {
+        try? stdinPipe.fileHandleForWriting.close()
+    }
+
+    deinit {
+        if exitStatus == nil { kill(pid, SIGKILL) }
+    }
+}
+
+/// Runs a command to completion (bounded) and returns its status and output.
+public struct CommandResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws -> CommandResult {
+    let child = try ChildProcess(executable, arguments, environment: environment)
+    let status = try await child.waitForExit(timeout: timeout)
+    await child.waitForOutputEnd()
+    return CommandResult(status: status, stdout: child.stdout, stderr: child.stderr)
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Independent mDNS publishers on the test bed's Gateway host: avahi-publish (through the gw
+/// avahi-daemon) and python-zeroconf (its own mDNS stack). Stop them to send goodbyes.
+extension TestBed {
+    /// `avahi-publish -s` on `host`; returns once Avahi reports the name established.
+    public func avahiPublish(
+        name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, txt: [String], on host: Host = .gw
+    ) async throws -> ChildProcess {
+        let child = try spawn(on: host, ["avahi-publish", "-s", name, type, String(port)] + txt)
+        try await child.waitForLine(timeout: .seconds(10), "Avahi's 'Established' line") { $0.text.contains("Established under name") }
+        return child
+    }
+
+    /// python-zeroconf in `host`'s namespace, bound to its address; SRV target `<hostLabel>.local.`.
+    public func zeroconfPublish(
+        name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, hostLabel: String, txt: [String], on host: Host = .gw
+    ) async throws -> ChildProcess {
+        let arguments = [python, scripts + "/peers/zeroconf_publish.py", "--address", ip(host), "--name", name,
+                         "--type", type, "--port", String(port), "--host", hostLabel] + txt.flatMap { ["--txt", $0] }
+        let child = try spawn(on: host, arguments)
+        try await child.waitForOutput("registered", timeout: .seconds(15))
+        return child
+    }
+
+    /// A static Avahi service file on `host`, loaded with SIGHUP; returns its path (delete it and
+    /// reload to withdraw).
+    public func staticService(name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, txt: [String], on host: Host = .gw) async throws -> String {
+        func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        }
+        let records = txt.map { "    <txt-record>\(escape($0))</txt-record>" }.joined(separator: "\n")
+        let xml = """
+            <?xml version="1.0" standalone='no'?>
+            <!DOCTYPE service-group SYSTEM "avahi-service.dtd">
+            <service-group>
+              <name>\(escape(name))</name>
+              <service>
+                <type>\(type)</type>
+                <port>\(port)</port>
+            \(records)
+              </service>
+            </service-group>
+            """
+        let path = "\(directory)/\(host.rawValue)/services/\(uniqueTag()).service"
+        try xml.write(toFile: path, atomically: true, encoding: .utf8)
+        try await control("avahi", "reload", host.rawValue)
+        return path
+    }
+}
+
+/// The clawnet executable built by `swift build`.
+public enum ClawnetBinary {
+    public static var path: String {
+        if let path = ProcessInfo.processInfo.environment["CLAWNET_BIN"], !path.isEmpty { return path }
+        // Tests/TestSupport/Publishers.swift -> package root
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/clawnet").path
+    }
+}
+
+extension TestBed {
+    /// Runs clawnet inside `host`'s namespace with its D-Bus, to completion.
+    public func clawnet(_ arguments: [String], on host: Host = .node, environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws -> CommandResult {
+        try await run(on: host, [ClawnetBinary.path] + arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Starts a long-running clawnet (advertise, browse --watch) inside `host`'s namespace.
+    public func spawnClawnet(_ arguments: [String], on host: Host = .node, environment: [String: String] = [:]) throws -> ChildProcess {
+        try spawn(on: host, [ClawnetBinary.path] + arguments, environment: environment)
+    }
+}

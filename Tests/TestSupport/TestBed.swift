@@ -1,0 +1,77 @@
+import Foundation
+
+/// The namespaces, D-Bus buses and tools that `scripts/testbed up` made, read from its env file.
+///
+/// Tests that need it fail (never pass silently) when it is missing, unless
+/// CLAWNET_SKIP_TESTBED=1 says on purpose that only unit tests are wanted.
+public struct TestBed: Sendable {
+    public enum Host: String, Sendable, CaseIterable {
+        case gw, node, watch, bare
+    }
+
+    public struct Missing: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let directory: String
+    private let values: [String: String]
+
+    /// False only when CLAWNET_SKIP_TESTBED=1: then test-bed suites are skipped, visibly.
+    public static var enabled: Bool {
+        ProcessInfo.processInfo.environment["CLAWNET_SKIP_TESTBED"] != "1"
+    }
+
+    public static func current() throws -> TestBed {
+        let environment = ProcessInfo.processInfo.environment
+        let directory = environment["CLAWNET_TESTBED"] ?? "/tmp/clawnet-testbed"
+        guard let text = try? String(contentsOfFile: directory + "/env", encoding: .utf8) else {
+            throw Missing(description: """
+                the test bed is not running (no \(directory)/env). Run the suite with scripts/test, \
+                or start it with `sudo scripts/testbed up`; set CLAWNET_SKIP_TESTBED=1 to run unit tests only.
+                """)
+        }
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        return TestBed(directory: directory, values: values)
+    }
+
+    public func value(_ key: String) -> String { values[key] ?? "" }
+
+    public func namespace(_ host: Host) -> String { value("TB_\(host.rawValue.uppercased())_NS") }
+    public func bus(_ host: Host) -> String { value("TB_\(host.rawValue.uppercased())_BUS") }
+    public func ip(_ host: Host) -> String { value("TB_\(host.rawValue.uppercased())_IP") }
+    public var python: String { value("TB_VENV") + "/bin/python" }
+    public var scripts: String { value("TB_SCRIPTS") }
+
+    /// Runs `command` inside `host`'s namespace with `host`'s D-Bus.
+    public func spawn(on host: Host, _ command: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+        var environment = environment
+        if environment["DBUS_SYSTEM_BUS_ADDRESS"] == nil, !bus(host).isEmpty {
+            environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus(host)
+        }
+        return try ChildProcess("/usr/bin/env", ["ip", "netns", "exec", namespace(host)] + command, environment: environment)
+    }
+
+    public func run(on host: Host, _ command: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws -> CommandResult {
+        let child = try spawn(on: host, command, environment: environment)
+        let status = try await child.waitForExit(timeout: timeout)
+        await child.waitForOutputEnd()
+        return CommandResult(status: status, stdout: child.stdout, stderr: child.stderr)
+    }
+
+    /// `scripts/testbed ARGS...`, e.g. `avahi stop watch`.
+    public func control(_ arguments: String...) async throws {
+        let result = try await runCommand(scripts + "/testbed", arguments, environment: ["CLAWNET_TESTBED_DIR": directory])
+        guard result.status == 0 else {
+            throw Missing(description: "scripts/testbed \(arguments.joined(separator: " ")) failed: \(result.stderr)")
+        }
+    }
+}
+
+/// A short random tag that keeps names of parallel tests and repeated runs apart.
+public func uniqueTag() -> String {
+    String(UInt32.random(in: 0...UInt32.max), radix: 36)
+}
