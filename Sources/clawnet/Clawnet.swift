@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 
 @main
 struct Clawnet: AsyncParsableCommand {
@@ -30,8 +30,8 @@ struct Clawnet: AsyncParsableCommand {
             }
         } catch {
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(Exit.usage.rawValue)
+                Terminal.write(fullMessage(for: error) + "\n", to: STDERR_FILENO)
+                Glibc.exit(Exit.usage.rawValue)
             }
             exit(withError: error)
         }

@@ -16,8 +16,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     public let pid: Int32
     public let commandLine: String
-    private let process: Process
-    private let stdinPipe: Pipe
+    private let stdinWriter: FileHandle
     private let lock = NSLock()
     private var collected: [Line] = []
     private var waiters: [UUID: (predicate: @Sendable (Line) -> Bool, from: Int, continuation: CheckedContinuation<Line, any Error>)] = [:]
@@ -25,27 +24,65 @@ public final class ChildProcess: @unchecked Sendable {
     private var exitStatus: Int32?
     private var exitWaiters: [CheckedContinuation<Int32, Never>] = []
 
+    public struct SpawnFailed: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Spawns with posix_spawn and an empty signal mask: Foundation's Process lets the child
+    /// inherit the spawning thread's mask, and Dispatch threads block SIGTERM, which left
+    /// children that could never be stopped politely.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdoutPipe = Pipe(), stderrPipe = Pipe(), stdinPipe = Pipe()
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        process.standardInput = stdinPipe
-        self.process = process
-        self.stdinPipe = stdinPipe
-        self.commandLine = ([executable] + arguments).joined(separator: " ")
-        try process.run()
-        self.pid = process.processIdentifier
-        for (pipe, stream) in [(stdoutPipe, Stream.stdout), (stderrPipe, Stream.stderr)] {
-            let handle = pipe.fileHandleForReading
+        commandLine = ([executable] + arguments).joined(separator: " ")
+        var stdinFDs: [Int32] = [0, 0], stdoutFDs: [Int32] = [0, 0], stderrFDs: [Int32] = [0, 0]
+        guard pipe(&stdinFDs) == 0, pipe(&stdoutFDs) == 0, pipe(&stderrFDs) == 0 else {
+            throw SpawnFailed(description: "pipe() failed: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinFDs[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutFDs[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrFDs[1], 2)
+        for fd in stdinFDs + stdoutFDs + stderrFDs { posix_spawn_file_actions_addclose(&actions, fd) }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child: pid_t = 0
+        let result = posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
+        close(stdinFDs[0])
+        close(stdoutFDs[1])
+        close(stderrFDs[1])
+        guard result == 0 else {
+            [stdinFDs[1], stdoutFDs[0], stderrFDs[0]].forEach { close($0) }
+            throw SpawnFailed(description: "cannot start \(executable): \(String(cString: strerror(result)))")
+        }
+        pid = child
+        stdinWriter = FileHandle(fileDescriptor: stdinFDs[1], closeOnDealloc: true)
+        for (fd, stream) in [(stdoutFDs[0], Stream.stdout), (stderrFDs[0], Stream.stderr)] {
+            let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
             Thread.detachNewThread { [self] in self.read(handle, stream) }
         }
+        let spawned = child
         Thread.detachNewThread { [self] in
-            process.waitUntilExit()
-            self.exited(process.terminationStatus)
+            var status: Int32 = 0
+            while waitpid(spawned, &status, 0) < 0 && errno == EINTR {}
+            // Exit code, or 128 + signal as shells report it.
+            let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            self.exited(code)
         }
     }
 
@@ -192,7 +229,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     public func closeStdin() {
-        try? stdinPipe.fileHandleForWriting.close()
+        try? stdinWriter.close()
     }
 
     deinit {

@@ -1,6 +1,7 @@
 import CAvahi
 import DNSSD
-import Foundation
+import Dispatch
+import Glibc
 
 /// One browse through libavahi-client: a threaded poll, a client, a service browser per type
 /// and a resolver per (instance, interface, protocol), feeding an AsyncStream.
@@ -36,8 +37,11 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var resolvers: [OpaquePointer: (MulticastInstanceKey, AvahiLink)] = [:]
     private var resolverOfLink: [MulticastInstanceKey: [AvahiLink: OpaquePointer]] = [:]
     private var table = MulticastInstanceTable()
-    private var timer: OpaquePointer?
-    private var reconnectPending = false
+    /// Links waiting for a resolver (see `startNextResolver`).
+    private var resolveQueue: [(MulticastInstanceKey, AvahiLink)] = []
+    private var settleTimer: PollTimer?
+    private var reconnectTimer: PollTimer?
+    private var resolveTimer: PollTimer?
     private var reportedAllForNow = false
     private var reportedOutage = false
     private var finished = false
@@ -55,7 +59,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             continuation.onTermination = { _ in
                 // Termination may be signalled from the poll thread itself, which must not join
                 // itself: stop from another thread.
-                Thread.detachNewThread { session.shutdown() }
+                DispatchQueue.global().async { session.shutdown() }
             }
             session.start()
         }
@@ -90,7 +94,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         guard !shutDown else { return }
         shutDown = true
         if pollStarted { avahi_threaded_poll_stop(poll) }
-        if let timer { api.pointee.timeout_free(timer) }
+        for timer in [settleTimer, reconnectTimer, resolveTimer] { timer?.free() }
         if let client { avahi_client_free(client) }   // frees its browsers and resolvers
         avahi_threaded_poll_free(poll)
     }
@@ -121,7 +125,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         let issue = AvahiDiagnosis.issue(for: error)
         if options.watch {
             reportOutage(issue)
-            schedule(after: options.retryInterval, reconnect: true)
+            arm(&reconnectTimer, after: options.retryInterval) { $0.reconnect() }
         } else {
             emit(.error(issue))
             finish()
@@ -151,7 +155,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             if options.watch {
                 reportOutage(issue)
                 // Freeing the client inside its own callback is unsafe: do it from a timeout.
-                schedule(after: .zero, reconnect: true)
+                arm(&reconnectTimer, after: .zero) { $0.reconnect() }
             } else {
                 emit(.error(issue))
                 finish()
@@ -195,7 +199,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             guard let key = Self.key(type: type, name: name, domain: domainText) else { return }
             let link = AvahiLink(interface: interface, protocolFamily: proto)
             if event == AVAHI_BROWSER_NEW {
-                if table.itemNew(key, on: link) { startResolver(key, link) }
+                if table.itemNew(key, on: link) { enqueueResolve(key, link) }
                 if case .settling = phases[type] { phases[type] = .settling(deadline: .now + options.settle) }
             } else {
                 freeResolver(key, link)
@@ -206,7 +210,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             // nothing, and then only Avahi's own all-for-now timer can tell us we are done.
             if case .waiting = phases[type], table.count(of: type) > 0 {
                 phases[type] = .settling(deadline: .now + options.settle)
-                schedule(after: options.settle, reconnect: false)
+                arm(&settleTimer, after: options.settle) { $0.settleTimerFired() }
             }
         case AVAHI_BROWSER_ALL_FOR_NOW:
             phases[type] = .complete
@@ -219,6 +223,24 @@ final class AvahiBrowseSession: @unchecked Sendable {
         default:
             break
         }
+        checkCompletion()
+    }
+
+    /// avahi_service_resolver_new is a blocking D-Bus round trip, and libdbus delivers every
+    /// queued ItemNew before any resolver's Found. Creating all resolvers inside the browse
+    /// callbacks would hold back the first beacon until the last resolver exists; creating
+    /// one per poll iteration lets Found signals through in between.
+    private func enqueueResolve(_ key: MulticastInstanceKey, _ link: AvahiLink) {
+        resolveQueue.append((key, link))
+        if resolveQueue.count == 1 { arm(&resolveTimer, after: .zero) { $0.startNextResolver() } }
+    }
+
+    private func startNextResolver() {
+        guard !resolveQueue.isEmpty else { return }
+        let (key, link) = resolveQueue.removeFirst()
+        if !resolveQueue.isEmpty { arm(&resolveTimer, after: .zero) { $0.startNextResolver() } }
+        guard table.isPending(key, on: link) else { return }
+        startResolver(key, link)
         checkCompletion()
     }
 
@@ -291,44 +313,36 @@ final class AvahiBrowseSession: @unchecked Sendable {
         if !options.watch { finish() }
     }
 
-    /// One poll timeout serves both the settle deadline and reconnecting.
-    private func schedule(after delay: Duration, reconnect: Bool) {
-        if reconnect { reconnectPending = true }
-        var tv = timeval()
-        let (seconds, attoseconds) = delay.components
-        avahi_elapse_time(&tv, UInt32(seconds * 1000 + attoseconds / 1_000_000_000_000_000), 0)
-        if let timer {
-            api.pointee.timeout_update(timer, &tv)
-        } else {
-            timer = api.pointee.timeout_new(api, &tv, { _, userdata in
-                AvahiBrowseSession.session(userdata).timerFired()
-            }, userdata)
-        }
+    /// Arms `timer` (creating it on first use) to run `action` on the poll thread after `delay`.
+    private func arm(_ timer: inout PollTimer?, after delay: Duration, _ action: @escaping (AvahiBrowseSession) -> Void) {
+        if timer == nil { timer = PollTimer(api: api) }
+        timer?.arm(after: delay) { [unowned self] in action(self) }
     }
 
-    private func timerFired() {
-        if reconnectPending {
-            reconnectPending = false
-            if let client {
-                avahi_client_free(client)
-                self.client = nil
-            }
-            browsers.removeAll()
-            resolvers.removeAll()
-            resolverOfLink.removeAll()
-            phases.removeAll()
-            table.dropAllLinks()
-            connect()
-            return
-        }
+    private func settleTimerFired() {
         checkCompletion()
         // Re-arm while some type is still settling.
         let deadlines = phases.values.compactMap { phase -> ContinuousClock.Instant? in
             if case .settling(let deadline) = phase { deadline } else { nil }
         }
         if let next = deadlines.min() {
-            schedule(after: max(.zero, next - .now), reconnect: false)
+            arm(&settleTimer, after: max(.zero, next - .now)) { $0.settleTimerFired() }
         }
+    }
+
+    /// Drop the failed client and everything it owned, then connect again.
+    private func reconnect() {
+        if let client {
+            avahi_client_free(client)
+            self.client = nil
+        }
+        browsers.removeAll()
+        resolvers.removeAll()
+        resolverOfLink.removeAll()
+        resolveQueue.removeAll()
+        phases.removeAll()
+        table.dropAllLinks()
+        connect()
     }
 
     // MARK: Conversions

@@ -1,6 +1,6 @@
 import CAvahi
 import DNSSD
-import Foundation
+import FoundationEssentials
 
 /// Turns Avahi error codes into issues that name the cause and the fix.
 enum AvahiDiagnosis {
@@ -15,7 +15,7 @@ enum AvahiDiagnosis {
     /// The socket path of a `unix:path=` bus address, if it is one.
     static var busSocketPath: String? {
         let address = busAddress
-        guard let range = address.range(of: "unix:path=") else { return nil }
+        guard let range = address.firstRange(of: "unix:path=") else { return nil }
         return String(address[range.upperBound...].prefix { $0 != "," && $0 != ";" })
     }
 

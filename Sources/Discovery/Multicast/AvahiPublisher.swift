@@ -1,6 +1,6 @@
 import CAvahi
 import DNSSD
-import Foundation
+import Dispatch
 
 /// What happened to an advertisement.
 public enum AdvertiseEvent: Sendable, Equatable {
@@ -32,7 +32,7 @@ final class AvahiPublishSession: @unchecked Sendable {
     private let api: UnsafePointer<AvahiPoll>
     private var client: OpaquePointer?
     private var group: OpaquePointer?
-    private var timer: OpaquePointer?
+    private var retryTimer: PollTimer?
     private var pollStarted = false
     private var shutDown = false
 
@@ -44,7 +44,7 @@ final class AvahiPublishSession: @unchecked Sendable {
                 return
             }
             let session = AvahiPublishSession(service: service, continuation: continuation, poll: poll, api: api)
-            continuation.onTermination = { _ in Thread.detachNewThread { session.shutdown() } }
+            continuation.onTermination = { _ in DispatchQueue.global().async { session.shutdown() } }
             session.connect()
             session.pollStarted = avahi_threaded_poll_start(poll) == 0
         }
@@ -67,7 +67,7 @@ final class AvahiPublishSession: @unchecked Sendable {
         guard !shutDown else { return }
         shutDown = true
         if pollStarted { avahi_threaded_poll_stop(poll) }
-        if let timer { api.pointee.timeout_free(timer) }
+        retryTimer?.free()
         if let client { avahi_client_free(client) }   // frees the group: the daemon says goodbye
         avahi_threaded_poll_free(poll)
     }
@@ -79,7 +79,7 @@ final class AvahiPublishSession: @unchecked Sendable {
         }, userdata, &error)
         if client == nil {
             continuation.yield(.failed(AvahiDiagnosis.issue(for: error)))
-            retryLater(after: 1000)
+            retryLater(after: .seconds(1))
         }
     }
 
@@ -95,7 +95,7 @@ final class AvahiPublishSession: @unchecked Sendable {
             continuation.yield(.failed(AvahiDiagnosis.issue(for: Int32(AVAHI_ERR_NO_DAEMON))))
         case AVAHI_CLIENT_FAILURE:
             continuation.yield(.failed(AvahiDiagnosis.issue(for: avahi_client_errno(changed), lost: true)))
-            retryLater(after: 0)
+            retryLater(after: .zero)
         default:
             break
         }
@@ -152,20 +152,14 @@ final class AvahiPublishSession: @unchecked Sendable {
     }
 
     /// Rebuild the client from a timeout (never inside the client's own callback).
-    private func retryLater(after milliseconds: UInt32) {
-        var tv = timeval()
-        avahi_elapse_time(&tv, milliseconds, 0)
-        if let timer {
-            api.pointee.timeout_update(timer, &tv)
-            return
+    private func retryLater(after delay: Duration) {
+        if retryTimer == nil { retryTimer = PollTimer(api: api) }
+        retryTimer?.arm(after: delay) { [unowned self] in
+            if let client { avahi_client_free(client) }
+            client = nil
+            group = nil
+            connect()
         }
-        timer = api.pointee.timeout_new(api, &tv, { _, userdata in
-            let session = AvahiPublishSession.session(userdata)
-            if let client = session.client { avahi_client_free(client) }
-            session.client = nil
-            session.group = nil
-            session.connect()
-        }, userdata)
     }
 
     private func issue(_ what: String, _ client: OpaquePointer) -> DiscoveryIssue {

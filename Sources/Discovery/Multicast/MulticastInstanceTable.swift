@@ -88,6 +88,10 @@ struct MulticastInstanceTable {
         return stale.values.compactMap { $0.published.map(DiscoveryEvent.removed) }
     }
 
+    func isPending(_ key: MulticastInstanceKey, on link: AvahiLink) -> Bool {
+        entries[key]?.links[link] == .pending
+    }
+
     /// Links whose resolve has not finished yet.
     var pendingCount: Int {
         entries.values.reduce(0) { $0 + $1.links.values.filter { $0 == .pending }.count }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DNSSD
 import Discovery
-import Foundation
+import FoundationEssentials
 
 struct AdvertiseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DNSSD
 import Discovery
-import Foundation
+import FoundationEssentials
 
 struct BrowseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -88,7 +88,7 @@ struct BrowseCommand: AsyncParsableCommand {
                 BeaconTable.lines(collection.beacons, terminal: terminal).forEach(terminal.out)
             }
             for line in IssueLines.lines(collection.errors, terminal: terminal) { terminal.err(line) }
-            let seconds = String(format: "%.2f", Double(elapsed.milliseconds) / 1000)
+            let seconds = elapsed.secondsText
             let summary = collection.count == 0
                 ? "No OpenClaw Gateways found in local. (\(seconds) s)."
                 : "\(collection.count) Gateway\(collection.count == 1 ? "" : "s") in local. (\(seconds) s)"

@@ -36,3 +36,12 @@ extension Duration {
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }
+
+extension Duration {
+    /// "1.23" (seconds, two decimals) for human output.
+    var secondsText: String {
+        let hundredths = (milliseconds + 5) / 10
+        let fraction = String(hundredths % 100)
+        return "\(hundredths / 100).\(fraction.count == 1 ? "0" + fraction : fraction)"
+    }
+}

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Glibc
 
 /// SIGINT and SIGTERM as an async stream, so a command can clean up instead of dying.
 enum Signals {

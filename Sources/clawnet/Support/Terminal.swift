@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Output to stdout and stderr: colour only on terminals, a progress line on stderr only
 /// when stderr is a terminal.
@@ -21,22 +21,34 @@ struct Terminal: Sendable {
     }
 
     func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        Self.write(line + "\n", to: STDOUT_FILENO)
     }
 
     func err(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        Self.write(line + "\n", to: STDERR_FILENO)
     }
 
     /// A one-line status on stderr, redrawn in place; no-op unless stderr is a terminal.
     func progress(_ line: String) {
         guard stderrIsTTY else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+        Self.write("\r\u{1B}[2K\(line)", to: STDERR_FILENO)
     }
 
     func clearProgress() {
         guard stderrIsTTY else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        Self.write("\r\u{1B}[2K", to: STDERR_FILENO)
+    }
+
+    /// Unbuffered, whole-string writes: output order between lines and streams is kept, and
+    /// a reader sees each line as soon as it is written.
+    static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
     }
 }
 
