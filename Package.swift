@@ -24,13 +24,17 @@ let package = Package(
         // Pure DNS-SD and OpenClaw value types, no I/O.
         .target(name: "DNSSD"),
 
-        // Backends (Avahi, unicast DNS-SD with ldns, manual) and the merging session.
+        // DNS messages and zone files through ldns, as Swift values.
+        .target(name: "DNSWire", dependencies: ["DNSSD", "CLDNS"]),
+
+        // Backends (Avahi, unicast DNS-SD, manual) and the merging session.
         .target(
             name: "Discovery",
             dependencies: [
-                "DNSSD", "CAvahi", "CLDNS",
+                "DNSSD", "DNSWire", "CAvahi",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -48,6 +52,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["DNSSD"], path: "Tests/TestSupport"),
 
         .testTarget(name: "DNSSDTests", dependencies: ["DNSSD"]),
+        .testTarget(name: "DNSWireTests", dependencies: ["DNSWire", "DNSSD"]),
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "DNSSD", "TestSupport"]),
         .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "TestSupport"]),
     ]

@@ -4,7 +4,7 @@
 extension GatewayBeacon: Codable {
     private enum Key: String, CodingKey {
         case id, instance, serviceType, domain, sources, interfaces, host, port, addresses, txt
-        case gateway, url, warnings, aliases
+        case gateway, url, warnings, aliases, resolvers
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -23,6 +23,7 @@ extension GatewayBeacon: Codable {
         try container.encode(url, forKey: .url)
         try container.encode(warnings, forKey: .warnings)
         if !aliases.isEmpty { try container.encode(aliases, forKey: .aliases) }
+        if !resolvers.isEmpty { try container.encode(resolvers, forKey: .resolvers) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,6 +56,7 @@ extension GatewayBeacon: Codable {
         }
         requestedTLS = nil
         aliases = try container.decodeIfPresent([BeaconAlias].self, forKey: .aliases) ?? []
+        resolvers = try container.decodeIfPresent([String].self, forKey: .resolvers) ?? []
         discoveryWarnings = []
     }
 }

@@ -30,6 +30,8 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
     public var aliases: [BeaconAlias] = []
     /// Problems found while discovering it (a resolve that failed, an address lookup error).
     public var discoveryWarnings: [String] = []
+    /// DNS servers that answered for it (unicast only), as `address#port`.
+    public var resolvers: [String] = []
 
     public init(
         instance: InstanceName, serviceType: ServiceType, domain: DomainName?, source: BeaconSource,

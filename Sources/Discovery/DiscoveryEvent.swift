@@ -12,6 +12,11 @@ public enum DiscoveryEvent: Sendable, Equatable {
 
 /// A problem a backend ran into, with its cause and a fix a user can act on.
 public struct DiscoveryIssue: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Where the problem arose: a discovery path, or the configuration.
+    public enum Source: String, Sendable, Codable {
+        case mdns, unicast, manual, config
+    }
+
     public enum Kind: String, Sendable, Codable {
         /// No D-Bus system bus to talk to Avahi over.
         case busMissing
@@ -29,14 +34,16 @@ public struct DiscoveryIssue: Error, Sendable, Hashable, Codable, CustomStringCo
         case lookupFailed
         /// The OpenClaw configuration could not be read.
         case config
+        /// A wide-area domain answers only at Tailscale's resolver, not the system's.
+        case splitDNS
     }
 
-    public var source: BeaconSource
+    public var source: Source
     public var kind: Kind
     public var message: String
     public var fix: String?
 
-    public init(source: BeaconSource, kind: Kind, message: String, fix: String? = nil) {
+    public init(source: Source, kind: Kind, message: String, fix: String? = nil) {
         self.source = source
         self.kind = kind
         self.message = message

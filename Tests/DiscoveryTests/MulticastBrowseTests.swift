@@ -165,8 +165,14 @@ struct MulticastBrowseTests {
         let name = "Static \(uniqueTag())"
         let path = try await bed.staticService(name: name, txt: ["role=gateway", "gatewayPort=18789"])
         var phase = 0
+        var seen: [String] = []
         for await tick in MulticastBackend().browse(types: [.gateway], watch: true).until(.seconds(25)) {
             guard case .element(let event) = tick else { break }
+            switch event {
+            case .added(let b), .updated(let b), .removed(let b):
+                if b.instance.displayName == name { seen.append("\(event)".prefix(12) + " tls=\(b.gateway.tls) \(b.addresses)") }
+            default: break
+            }
             switch (phase, event) {
             case (0, .added(let beacon)) where beacon.instance.displayName == name:
                 #expect(!beacon.gateway.tls)
@@ -185,7 +191,7 @@ struct MulticastBrowseTests {
                 break
             }
         }
-        Issue.record("static service went only to phase \(phase)")
+        Issue.record("static service went only to phase \(phase): \(seen)")
     }
 
     @Test("a non-watch browse ends with allForNow and holds what was published")

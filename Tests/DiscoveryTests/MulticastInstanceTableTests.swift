@@ -74,6 +74,27 @@ struct MulticastInstanceTableTests {
         #expect(again == nil)
     }
 
+    @Test("a resolver failing after it resolved keeps the answer and asks for one more try")
+    func staleLinks() throws {
+        var table = MulticastInstanceTable()
+        _ = table.itemNew(key, on: v4)
+        _ = table.resolved(key, on: v4, resolution("192.168.1.20"))
+        let retry = table.resolveFailed(key, on: v4)
+        #expect(retry, "it had an answer: resolve again")
+        #expect(table.wantsResolver(key, on: v4))
+        #expect(table.pendingCount == 0, "a stale answer does not hold back all-for-now")
+        #expect(table.publishedBeacons.first?.addresses == [IPAddress("192.168.1.20")!])
+        let changed = try TXTRecord(pairs: [(key: "role", value: "gateway"), (key: "gatewayTls", value: "1")])
+        guard case .updated(let beacon)? = table.resolved(key, on: v4, resolution("192.168.1.20", txt: changed)) else {
+            Issue.record("the new resolver's answer is an update")
+            return
+        }
+        #expect(beacon.gateway.tls)
+        let again = table.resolveFailed(key, on: v4)
+        let once = table.resolveFailed(key, on: v4)
+        #expect(again && !once, "one more try per answer, not a loop")
+    }
+
     @Test("an instance never resolved is removed silently")
     func unresolvedRemoval() {
         var table = MulticastInstanceTable()
@@ -84,7 +105,7 @@ struct MulticastInstanceTableTests {
         #expect(removal == nil)
     }
 
-    @Test("after a reconnect, what is not seen again is removed once the browse completes")
+    @Test("after a reconnect, what is not seen again is unconfirmed until a resolve decides")
     func reconnectReconciliation() {
         let other = MulticastInstanceKey(type: .gateway, domain: .local, name: try! InstanceName(decoded: "Other"))
         var table = MulticastInstanceTable()
@@ -98,9 +119,15 @@ struct MulticastInstanceTableTests {
         #expect(fresh, "links are new again after a reconnect")
         let unchanged = table.resolved(key, on: v4, resolution("192.168.1.20"))
         #expect(unchanged == nil, "unchanged beacon: no event")
-        let removed = table.removeUnconfirmed()
-        #expect(removed.count == 1)
-        if case .removed(let beacon)? = removed.first { #expect(beacon.instance.displayName == "Other") }
+        let otherKey = MulticastInstanceKey(type: .gateway, domain: .local, name: try! InstanceName(decoded: "Other"))
+        #expect(table.unconfirmed == [otherKey])
+        let kept = table.removeIfUnconfirmed(key)
+        #expect(kept == nil, "seen again: a failed check must not remove it")
+        guard case .removed(let beacon)? = table.removeIfUnconfirmed(otherKey) else {
+            Issue.record("a failed check removes what was not seen again")
+            return
+        }
+        #expect(beacon.instance.displayName == "Other")
         #expect(table.publishedBeacons.count == 1)
     }
 

@@ -24,6 +24,8 @@ public final class ChildProcess: @unchecked Sendable {
     private var exitStatus: Int32?
     private var exitWaiters: [CheckedContinuation<Int32, Never>] = []
 
+    private static let spawnLock = NSLock()
+
     public struct SpawnFailed: Error, CustomStringConvertible {
         public let description: String
     }
@@ -34,9 +36,15 @@ public final class ChildProcess: @unchecked Sendable {
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         commandLine = ([executable] + arguments).joined(separator: " ")
         var stdinFDs: [Int32] = [0, 0], stdoutFDs: [Int32] = [0, 0], stderrFDs: [Int32] = [0, 0]
+        // Pipes are close-on-exec so children spawned by other tests do not inherit these ends
+        // (a leaked write end means EOF never comes); dup2 in the child clears the flag. All
+        // spawns hold one lock so no child is started between pipe() and fcntl().
+        Self.spawnLock.lock()
+        defer { Self.spawnLock.unlock() }
         guard pipe(&stdinFDs) == 0, pipe(&stdoutFDs) == 0, pipe(&stderrFDs) == 0 else {
             throw SpawnFailed(description: "pipe() failed: \(String(cString: strerror(errno)))")
         }
+        for fd in stdinFDs + stdoutFDs + stderrFDs { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -36,6 +36,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var phases: [ServiceType: Phase] = [:]
     private var resolvers: [OpaquePointer: (MulticastInstanceKey, AvahiLink)] = [:]
     private var resolverOfLink: [MulticastInstanceKey: [AvahiLink: OpaquePointer]] = [:]
+    /// Resolvers checking whether a beacon from before a reconnect still exists.
+    private var existenceChecks: [OpaquePointer: MulticastInstanceKey] = [:]
     private var table = MulticastInstanceTable()
     /// Links waiting for a resolver (see `startNextResolver`).
     private var resolveQueue: [(MulticastInstanceKey, AvahiLink)] = []
@@ -239,7 +241,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         guard !resolveQueue.isEmpty else { return }
         let (key, link) = resolveQueue.removeFirst()
         if !resolveQueue.isEmpty { arm(&resolveTimer, after: .zero) { $0.startNextResolver() } }
-        guard table.isPending(key, on: link) else { return }
+        guard table.wantsResolver(key, on: link), resolverOfLink[key]?[link] == nil else { return }
         startResolver(key, link)
         checkCompletion()
     }
@@ -261,6 +263,16 @@ final class AvahiBrowseSession: @unchecked Sendable {
         resolverOfLink[key, default: [:]][link] = resolver
     }
 
+    private func checkExistence(_ key: MulticastInstanceKey) {
+        guard let client else { return }
+        let resolver = avahi_service_resolver_new(
+            client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), key.name.displayName, key.type.name, "local",
+            AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(0), { resolver, interface, _, event, _, _, _, host, address, port, txt, _, userdata in
+                AvahiBrowseSession.session(userdata).resolverEvent(resolver, interface, event, host, address, port, txt)
+            }, userdata)
+        if let resolver { existenceChecks[resolver] = key }
+    }
+
     private func freeResolver(_ key: MulticastInstanceKey, _ link: AvahiLink) {
         guard let resolver = resolverOfLink[key]?.removeValue(forKey: link) else { return }
         resolvers.removeValue(forKey: resolver)
@@ -272,7 +284,13 @@ final class AvahiBrowseSession: @unchecked Sendable {
         _ host: UnsafePointer<CChar>?, _ address: UnsafePointer<AvahiAddress>?, _ port: UInt16,
         _ txt: UnsafeMutablePointer<AvahiStringList>?
     ) {
-        guard let resolver, let (key, link) = resolvers[resolver] else { return }
+        guard let resolver else { return }
+        if let key = existenceChecks.removeValue(forKey: resolver) {
+            avahi_service_resolver_free(resolver)
+            if event != AVAHI_RESOLVER_FOUND { emit(table.removeIfUnconfirmed(key)) }
+            return
+        }
+        guard let (key, link) = resolvers[resolver] else { return }
         if event == AVAHI_RESOLVER_FOUND {
             let interfaceName = Self.interfaceName(interface)
             let resolution = AvahiResolution(
@@ -285,8 +303,13 @@ final class AvahiBrowseSession: @unchecked Sendable {
             emit(table.resolved(key, on: link, resolution))
         } else {
             let code = client.map { avahi_client_errno($0) } ?? 0
-            table.resolveFailed(key, on: link)
             freeResolver(key, link)
+            if table.resolveFailed(key, on: link) {
+                // It resolved before: keep that answer and ask again.
+                enqueueResolve(key, link)
+                checkCompletion()
+                return
+            }
             let family = link.protocolFamily == AvahiProtocol(AVAHI_PROTO_INET6) ? "IPv6" : "IPv4"
             emit(.error(DiscoveryIssue(
                 source: .mdns, kind: .resolveFailed,
@@ -308,7 +331,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
               table.pendingCount == 0
         else { return }
         reportedAllForNow = true
-        for event in table.removeUnconfirmed() { emit(event) }
+        // Avahi's all-for-now can come before a freshly restarted daemon has heard the
+        // network; a beacon not reported again is removed only if resolving it fails.
+        for key in table.unconfirmed { checkExistence(key) }
         emit(.allForNow)
         if !options.watch { finish() }
     }
@@ -340,6 +365,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         resolvers.removeAll()
         resolverOfLink.removeAll()
         resolveQueue.removeAll()
+        existenceChecks.removeAll()
         phases.removeAll()
         table.dropAllLinks()
         connect()

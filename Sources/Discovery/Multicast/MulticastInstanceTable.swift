@@ -33,6 +33,9 @@ struct MulticastInstanceTable {
     enum LinkState: Equatable {
         case pending
         case resolved(AvahiResolution, sequence: Int)
+        /// Resolved once, then the resolver failed (a record changed and its replacement was
+        /// late): the old answer stands while a new resolver tries again.
+        case stale(AvahiResolution, sequence: Int)
         case failed
     }
 
@@ -52,16 +55,26 @@ struct MulticastInstanceTable {
     }
 
     mutating func resolved(_ key: MulticastInstanceKey, on link: AvahiLink, _ resolution: AvahiResolution) -> DiscoveryEvent? {
-        guard entries[key]?.links[link] != nil else { return nil }
+        guard let state = entries[key]?.links[link], state != .failed else { return nil }
         sequence += 1
         entries[key]?.links[link] = .resolved(resolution, sequence: sequence)
         return publish(key)
     }
 
-    /// A resolve on one link failed; other links of the instance may still resolve.
-    mutating func resolveFailed(_ key: MulticastInstanceKey, on link: AvahiLink) {
-        guard entries[key]?.links[link] == .pending else { return }
-        entries[key]?.links[link] = .failed
+    /// A resolve on one link failed; other links of the instance may still resolve. Returns
+    /// true when the link had an answer before: then it is worth resolving once more.
+    @discardableResult
+    mutating func resolveFailed(_ key: MulticastInstanceKey, on link: AvahiLink) -> Bool {
+        switch entries[key]?.links[link] {
+        case .pending:
+            entries[key]?.links[link] = .failed
+            return false
+        case .resolved(let resolution, let sequence):
+            entries[key]?.links[link] = .stale(resolution, sequence: sequence)
+            return true
+        default:
+            return false
+        }
     }
 
     /// Avahi withdrew the instance on a link (a goodbye, or the cache entry expired).
@@ -75,21 +88,30 @@ struct MulticastInstanceTable {
     }
 
     /// The daemon connection was lost: every link is gone, but what was published stays until
-    /// the next complete browse shows whether it still exists (see `removeUnconfirmed`).
+    /// the daemon is back and can say whether it still exists (see `unconfirmed`).
     mutating func dropAllLinks() {
         for key in entries.keys { entries[key]?.links.removeAll() }
         entries = entries.filter { $0.value.published != nil }
     }
 
-    /// After a complete browse: remove what was published before a reconnect and not seen again.
-    mutating func removeUnconfirmed() -> [DiscoveryEvent] {
-        let stale = entries.filter { $0.value.links.isEmpty }
-        for key in stale.keys { entries.removeValue(forKey: key) }
-        return stale.values.compactMap { $0.published.map(DiscoveryEvent.removed) }
+    /// Published before a reconnect and not reported again since.
+    var unconfirmed: [MulticastInstanceKey] {
+        entries.filter { $0.value.links.isEmpty && $0.value.published != nil }.map(\.key)
     }
 
-    func isPending(_ key: MulticastInstanceKey, on link: AvahiLink) -> Bool {
-        entries[key]?.links[link] == .pending
+    /// Remove `key` if it is still unconfirmed (a resolve of it failed).
+    mutating func removeIfUnconfirmed(_ key: MulticastInstanceKey) -> DiscoveryEvent? {
+        guard let entry = entries[key], entry.links.isEmpty else { return nil }
+        entries.removeValue(forKey: key)
+        return entry.published.map(DiscoveryEvent.removed)
+    }
+
+    /// True while the link has no resolver's answer that is current: pending or stale.
+    func wantsResolver(_ key: MulticastInstanceKey, on link: AvahiLink) -> Bool {
+        switch entries[key]?.links[link] {
+        case .pending, .stale: true
+        default: false
+        }
     }
 
     /// Links whose resolve has not finished yet.
@@ -124,7 +146,14 @@ struct MulticastInstanceTable {
     /// agree unless the service just changed), addresses and interfaces from all of them.
     static func beacon(for key: MulticastInstanceKey, links: [AvahiLink: LinkState]) -> GatewayBeacon? {
         var resolutions: [(AvahiResolution, Int)] = []
-        for case .resolved(let resolution, let sequence) in links.values { resolutions.append((resolution, sequence)) }
+        for state in links.values {
+            switch state {
+            case .resolved(let resolution, let sequence), .stale(let resolution, let sequence):
+                resolutions.append((resolution, sequence))
+            default:
+                break
+            }
+        }
         guard let newest = resolutions.max(by: { $0.1 < $1.1 })?.0 else { return nil }
         return GatewayBeacon(
             instance: key.name, serviceType: key.type, domain: key.domain, source: .mdns,

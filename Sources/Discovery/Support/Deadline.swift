@@ -27,3 +27,11 @@ extension AsyncStream where Element: Sendable {
         }
     }
 }
+
+extension Duration {
+    /// Whole milliseconds, rounded down.
+    public var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -36,10 +36,11 @@ enum BeaconTable {
         return gateway.tlsSha256.map { "sha256 \($0.short)…" } ?? "yes"
     }
 
+    /// `mdns (eth0)`, `unicast (127.0.0.1#5303)`, `mdns+unicast (eth0, 100.100.100.100#53)`.
     static func source(_ beacon: GatewayBeacon) -> String {
-        var text = beacon.sources.sorted().map(\.rawValue).joined(separator: "+")
-        if !beacon.interfaces.isEmpty { text += " (\(beacon.interfaces.joined(separator: ",")))" }
-        return text
+        let text = beacon.sources.sorted().map(\.rawValue).joined(separator: "+")
+        let details = beacon.interfaces + beacon.resolvers
+        return details.isEmpty ? text : "\(text) (\(details.joined(separator: ", ")))"
     }
 }
 

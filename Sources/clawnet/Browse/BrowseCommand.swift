@@ -8,20 +8,44 @@ struct BrowseCommand: AsyncParsableCommand {
         commandName: "browse",
         abstract: "List the OpenClaw Gateways this machine can discover.",
         discussion: """
-            Browses _openclaw-gw._tcp in local. through avahi-daemon and prints one row per \
-            Gateway: the instance name decoded, host and port from SRV, every address (IPv6 \
-            link-local with its interface), TLS and its pinned fingerprint, and what saw it. \
-            Warnings under a row name contradictions in the beacon.
+            Browses _openclaw-gw._tcp in local. through avahi-daemon, in every wide-area domain \
+            by unicast DNS-SD (PTR, SRV, TXT, A/AAAA), and resolves manual targets, all at once, \
+            and prints one row per Gateway: the instance name decoded, host and port from SRV, \
+            every address (IPv6 link-local with its interface), TLS and its pinned fingerprint, \
+            and every path that saw it. Warnings under a row name contradictions in the beacon.
 
-            Without --watch it stops when Avahi has reported everything it knows (or at \
-            --timeout, 5s by default). With a warm Avahi cache that takes a fraction of a second.
+            Wide-area domains come from --domain, else from the OpenClaw config \
+            (discovery.wideArea.domain in ~/.openclaw/openclaw.json) or OPENCLAW_WIDE_AREA_DOMAIN. \
+            They are asked of the system's resolvers (/etc/resolv.conf) unless --server names \
+            servers. On a tailnet, when the system's resolvers find nothing, Tailscale's resolver \
+            100.100.100.100 is asked too: an answer only there means split DNS is not applied \
+            on this machine, and the error line says how to fix it.
 
-            --format json prints one clawnet.browse.v1 document; jsonl prints one event per line \
-            as it happens ({"event":"added"|"updated"|"removed"|"error"|"allForNow", ...}).
+            The same Gateway seen on several paths is one row: beacons from different paths \
+            are merged when port and display name match and the TLS fingerprint (or, without \
+            one, the host label) is the same; a manual target joins a Gateway with its port \
+            and one of its addresses.
+
+            Without --watch it stops when every path has reported what it knows (or at \
+            --timeout, 5s by default). --format json prints one clawnet.browse.v1 document; \
+            jsonl prints one event per line as it happens \
+            ({"event":"added"|"updated"|"removed"|"error"|"allForNow", ...}).
 
             \(Exit.helpText)
             """
     )
+
+    @Option(name: .customLong("domain"), help: ArgumentHelp("A wide-area domain to browse by unicast DNS-SD, e.g. openclaw.internal (repeatable).", valueName: "DOMAIN"))
+    var domains: [String] = []
+
+    @Flag(name: .customLong("no-local"), help: "Do not browse local. by mDNS.")
+    var noLocal = false
+
+    @Option(name: .customLong("server"), help: ArgumentHelp("A DNS server for the wide-area domains instead of the system's, ADDRESS[:PORT] (repeatable; IPv6 in brackets).", valueName: "HOST[:PORT]"))
+    var servers: [String] = []
+
+    @Option(name: .customLong("manual"), help: ArgumentHelp("A Gateway given by hand: HOST[:PORT] (default port 18789), or a ws:// or wss:// URL (repeatable).", valueName: "HOST[:PORT]"))
+    var manual: [String] = []
 
     @Option(name: .customLong("type"), help: ArgumentHelp("A service type to browse instead of _openclaw-gw._tcp (repeatable).", valueName: "TYPE"))
     var types: [String] = []
@@ -32,17 +56,31 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Stop after this long (e.g. 3s, 500ms). Default 5s; none with --watch.", valueName: "DURATION"))
     var timeout: DurationArgument?
 
-    @Flag(help: "Keep running and report changes until interrupted; reconnects when avahi-daemon restarts.")
+    @Flag(help: "Keep running and report changes until interrupted; reconnects when avahi-daemon restarts, asks DNS again as TTLs run out.")
     var watch = false
 
     @Option(help: "table, json (one clawnet.browse.v1 document) or jsonl (one event per line).")
     var format: OutputFormat = .table
+
+    @Option(name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
+    var configPath: String?
 
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         for type in types {
             do { _ = try ServiceType(validating: type) } catch { throw ValidationError("--type \(type): \(error.message)") }
+        }
+        for domain in domains {
+            do { _ = try DomainName(validating: domain) } catch { throw ValidationError("--domain \(domain): \(error.message)") }
+        }
+        for server in servers {
+            do { _ = try DNSServer(parsing: server) } catch { throw ValidationError("--server \(server): \(error.message)") }
+        }
+        for target in manual {
+            do { _ = try Endpoint.parse(target, defaultPort: Endpoint.defaultGatewayPort) } catch {
+                throw ValidationError("--manual \(target): \(error.message)")
+            }
         }
         if format == .json && watch {
             throw ValidationError("--format json prints one document at the end; with --watch use --format jsonl")
@@ -56,16 +94,40 @@ struct BrowseCommand: AsyncParsableCommand {
         return result.filter { seen.insert($0).inserted }
     }
 
+    /// Flags first, then the OpenClaw config, then built-in defaults.
+    func request(config: OpenClawConfig) -> DiscoveryRequest {
+        var request = DiscoveryRequest()
+        request.types = serviceTypes
+        request.local = !noLocal
+        request.domains = domains.compactMap { try? DomainName(validating: $0) }
+        if domains.isEmpty, let configured = config.wideAreaDomain { request.domains = [configured] }
+        request.unicast.servers = servers.compactMap { try? DNSServer(parsing: $0) }
+        if !NetworkInterface.tailscaleAddresses().isEmpty { request.unicast.tailscaleResolver = .tailscale }
+        let port = config.gatewayPort ?? Endpoint.defaultGatewayPort
+        request.manual = manual.compactMap { try? Endpoint.parse($0, defaultPort: port) }
+        request.manualTLS = config.tlsEnabled
+        request.watch = watch
+        return request
+    }
+
     func run() async throws {
         let terminal = global.makeTerminal()
         let started = ContinuousClock.now
+        let config = OpenClawConfig.load(explicitPath: configPath)
+        let request = request(config: config)
+        if request.domains.isEmpty && !servers.isEmpty {
+            throw ValidationError("--server needs a wide-area domain to ask about: add --domain (or set discovery.wideArea.domain / OPENCLAW_WIDE_AREA_DOMAIN)")
+        }
         let deadline = watch ? timeout?.duration : (timeout?.duration ?? .seconds(5))
-        let stream = MulticastBackend().browse(types: serviceTypes, watch: watch)
         var collection = BeaconCollection()
+        for warning in config.warnings {
+            collection.apply(.error(DiscoveryIssue(source: .config, kind: .config, message: warning)))
+        }
         var timedOut = false
         let live = LiveOutput(format: format, watch: watch, terminal: terminal, started: started)
+        for issue in collection.errors { live.show(.error(issue), collection: collection) }
 
-        for await tick in stream.until(deadline) {
+        for await tick in DiscoverySession.events(request).until(deadline) {
             guard case .element(let event) = tick else {
                 timedOut = true
                 break
@@ -77,10 +139,11 @@ struct BrowseCommand: AsyncParsableCommand {
         terminal.clearProgress()
 
         let elapsed = ContinuousClock.now - started
+        let domainNames = request.browsedDomains.map(\.name)
         switch format {
         case .json:
             let report = BrowseReport(
-                domains: [DomainName.local.name], elapsedMs: Int(elapsed.milliseconds),
+                domains: domainNames, elapsedMs: Int(elapsed.milliseconds),
                 beacons: collection.beacons, errors: collection.errors)
             terminal.out(try JSONOutput.pretty(report))
         case .table where !watch:
@@ -88,19 +151,21 @@ struct BrowseCommand: AsyncParsableCommand {
                 BeaconTable.lines(collection.beacons, terminal: terminal).forEach(terminal.out)
             }
             for line in IssueLines.lines(collection.errors, terminal: terminal) { terminal.err(line) }
-            let seconds = elapsed.secondsText
+            let places = (domainNames + (request.manual.isEmpty ? [] : ["manual targets"])).joined(separator: ", ")
             let summary = collection.count == 0
-                ? "No OpenClaw Gateways found in local. (\(seconds) s)."
-                : "\(collection.count) Gateway\(collection.count == 1 ? "" : "s") in local. (\(seconds) s)"
+                ? "No OpenClaw Gateways found in \(places.isEmpty ? "nothing browsed" : places) (\(elapsed.secondsText) s)."
+                : "\(collection.count) Gateway\(collection.count == 1 ? "" : "s") in \(places) (\(elapsed.secondsText) s)"
             terminal.err(terminal.paint(summary, .dim, stderr: true))
         default:
             break
         }
         if timedOut && !watch && format != .jsonl {
-            terminal.err("note: stopped at the \(DurationArgument(deadline ?? .zero)) timeout before Avahi reported everything; results may be incomplete")
+            terminal.err("note: stopped at the \(DurationArgument(deadline ?? .zero)) timeout before every path reported everything; results may be incomplete")
         }
-        if collection.count == 0, !collection.errors.isEmpty,
-           collection.errors.allSatisfy({ $0.kind == .busMissing || $0.kind == .daemonMissing }) {
+        // Exit 3 only when nothing could be done: every error is a missing prerequisite.
+        let environmentKinds: Set<DiscoveryIssue.Kind> = [.busMissing, .daemonMissing]
+        let onlyMulticast = request.domains.isEmpty && request.manual.isEmpty
+        if collection.count == 0, onlyMulticast, collection.errors.contains(where: { environmentKinds.contains($0.kind) }) {
             throw Exit.environment
         }
     }
@@ -127,7 +192,7 @@ struct LiveOutput {
             case .allForNow: terminal.err(terminal.paint("= all for now: \(collection.count) Gateway(s)", .dim, stderr: true))
             }
         default:
-            terminal.progress("browsing local. … \(collection.count) found")
+            terminal.progress("browsing … \(collection.count) found")
         }
     }
 }

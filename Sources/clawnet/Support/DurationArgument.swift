@@ -1,4 +1,5 @@
 import ArgumentParser
+import Discovery
 
 /// A duration on the command line: `5`, `5s`, `1.5s`, `500ms`, `2m`.
 struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
@@ -30,12 +31,6 @@ struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertibl
     static var defaultValueDescription: String { "5s" }
 }
 
-extension Duration {
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-}
 
 extension Duration {
     /// "1.23" (seconds, two decimals) for human output.

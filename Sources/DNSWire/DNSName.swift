@@ -1,0 +1,74 @@
+import DNSSD
+
+/// A domain name as labels of raw bytes. Equality ignores ASCII case, as DNS does.
+public struct DNSName: Hashable, Sendable, CustomStringConvertible {
+    public let labels: [[UInt8]]
+
+    public static let root = DNSName(trusted: [])
+
+    init(trusted labels: [[UInt8]]) {
+        self.labels = labels
+    }
+
+    /// At most 63 bytes per label and 255 bytes on the wire.
+    public init(labels: [[UInt8]]) throws(DNSSDError) {
+        guard labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 }) else {
+            throw DNSSDError("a DNS label must be 1 to 63 bytes")
+        }
+        guard labels.reduce(1, { $0 + $1.count + 1 }) <= 255 else {
+            throw DNSSDError("a DNS name is at most 255 bytes")
+        }
+        self.labels = labels
+    }
+
+    /// From presentation format (`Studio\032\(OpenClaw\)._openclaw-gw._tcp.example.`).
+    public init(presentation text: String) throws(DNSSDError) {
+        try self.init(labels: Presentation.splitName(text))
+    }
+
+    /// `instance` + the labels of `type` + the labels of `domain`.
+    public init(instance: InstanceName?, type: ServiceType?, domain: DomainName) throws(DNSSDError) {
+        var labels: [[UInt8]] = []
+        if let instance { labels.append(instance.bytes) }
+        if let type { labels += type.labels.map { Array($0.utf8) } }
+        labels += domain.labels.map { Array($0.utf8) }
+        try self.init(labels: labels)
+    }
+
+    /// Presentation format with a trailing dot, escaped.
+    public var description: String { Presentation.joinName(labels) }
+
+    public var isRoot: Bool { labels.isEmpty }
+
+    /// The first label (an instance name, a host label).
+    public var first: [UInt8]? { labels.first }
+
+    /// The name without its first label.
+    public var parent: DNSName { DNSName(trusted: Array(labels.dropFirst())) }
+
+    /// True when this name is `other` or below it.
+    public func isSubdomain(of other: DNSName) -> Bool {
+        guard labels.count >= other.labels.count else { return false }
+        return DNSName(trusted: Array(labels.suffix(other.labels.count))) == other
+    }
+
+    /// Uncompressed wire form.
+    public var wire: [UInt8] {
+        labels.flatMap { [UInt8($0.count)] + $0 } + [0]
+    }
+
+    public static func == (lhs: DNSName, rhs: DNSName) -> Bool {
+        lhs.labels.count == rhs.labels.count && zip(lhs.labels, rhs.labels).allSatisfy { a, b in
+            a.count == b.count && zip(a, b).allSatisfy { lower($0) == lower($1) }
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for label in labels {
+            hasher.combine(label.count)
+            for byte in label { hasher.combine(Self.lower(byte)) }
+        }
+    }
+
+    static func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
+}

@@ -1,0 +1,120 @@
+import DNSSD
+import FoundationEssentials
+
+/// What clawnet reads from OpenClaw's own configuration (`~/.openclaw/openclaw.json`, JSON5)
+/// and environment. Every field is optional; a malformed file or field gives a warning that
+/// names the file and the problem, never a failure.
+public struct OpenClawConfig: Sendable, Equatable {
+    public var path: String
+    public var exists = false
+    /// `discovery.wideArea.domain`, or OPENCLAW_WIDE_AREA_DOMAIN when the file has none.
+    public var wideAreaDomain: DomainName?
+    /// `gateway.port`.
+    public var gatewayPort: Int?
+    /// `gateway.tls.enabled`.
+    public var tlsEnabled: Bool?
+    /// `gateway.bind`: loopback (the default), lan, tailnet, auto or custom.
+    public var bind: String?
+    public var warnings: [String] = []
+
+    public static func defaultPath(environment: [String: String]) -> String {
+        (environment["HOME"] ?? "/root") + "/.openclaw/openclaw.json"
+    }
+
+    /// `explicitPath` comes from --config: then a missing file is worth a warning.
+    public static func load(explicitPath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> OpenClawConfig {
+        let path = explicitPath ?? defaultPath(environment: environment)
+        var config = OpenClawConfig(path: path)
+        if let data = FileManager.default.contents(atPath: path) {
+            config.exists = true
+            config.read(data)
+        } else if explicitPath != nil {
+            config.warnings.append("\(path): cannot read the file (missing or not readable); using defaults")
+        }
+        if config.wideAreaDomain == nil, let domain = environment["OPENCLAW_WIDE_AREA_DOMAIN"], !domain.trimmingSpaces().isEmpty {
+            do { config.wideAreaDomain = try DomainName(validating: domain) } catch {
+                config.warnings.append("OPENCLAW_WIDE_AREA_DOMAIN '\(domain)': \(error.message)")
+            }
+        }
+        return config
+    }
+
+    mutating func read(_ data: Data) {
+        let decoder = JSONDecoder()
+        decoder.allowsJSON5 = true
+        let root: JSONValue
+        do {
+            root = try decoder.decode(JSONValue.self, from: data)
+        } catch {
+            warnings.append("\(path): not valid JSON5 (\(Self.describe(error))); its settings are ignored")
+            return
+        }
+        guard case .object = root else {
+            warnings.append("\(path): the top level is not an object; its settings are ignored")
+            return
+        }
+        if let value = root["discovery", "wideArea", "domain"] {
+            if case .string(let text) = value, !text.trimmingSpaces().isEmpty {
+                do { wideAreaDomain = try DomainName(validating: text) } catch {
+                    warnings.append("\(path): discovery.wideArea.domain '\(text)': \(error.message)")
+                }
+            } else if value != .null {
+                warnings.append("\(path): discovery.wideArea.domain should be a domain name in quotes")
+            }
+        }
+        if let value = root["gateway", "port"] {
+            if case .number(let number) = value, number == number.rounded(), (1...65535).contains(number) {
+                gatewayPort = Int(number)
+            } else {
+                warnings.append("\(path): gateway.port should be a number from 1 to 65535; using \(Endpoint.defaultGatewayPort)")
+            }
+        }
+        if let value = root["gateway", "tls", "enabled"] {
+            if case .bool(let flag) = value { tlsEnabled = flag } else {
+                warnings.append("\(path): gateway.tls.enabled should be true or false")
+            }
+        }
+        if let value = root["gateway", "bind"] {
+            if case .string(let mode) = value { bind = mode } else {
+                warnings.append("\(path): gateway.bind should be a string (loopback, lan, tailnet, auto, custom)")
+            }
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as? CustomStringConvertible)?.description
+            return underlying ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}
+
+/// Any JSON value, to read a file whose fields may have the wrong types.
+enum JSONValue: Decodable, Equatable {
+    case object([String: JSONValue])
+    case array([JSONValue])
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    subscript(path: String...) -> JSONValue? {
+        var current = self
+        for key in path {
+            guard case .object(let fields) = current, let next = fields[key] else { return nil }
+            current = next
+        }
+        return current
+    }
+}

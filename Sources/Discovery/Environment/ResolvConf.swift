@@ -1,0 +1,38 @@
+import DNSSD
+import FoundationEssentials
+
+/// The system's DNS servers from resolv.conf, as the C library reads them.
+public struct ResolvConf: Sendable, Equatable {
+    public static let defaultPath = "/etc/resolv.conf"
+
+    public let path: String
+    /// At most three, in order (glibc's MAXNS); 127.0.0.1 when the file lists none.
+    public let servers: [DNSServer]
+    /// Lines that name a server clawnet could not read.
+    public let problems: [String]
+    public let exists: Bool
+
+    public init(path: String = ResolvConf.defaultPath) {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8))
+        self.init(path: path, text: text)
+    }
+
+    public init(path: String, text: String?) {
+        self.path = path
+        self.exists = text != nil
+        var servers: [DNSServer] = []
+        var problems: [String] = []
+        for line in (text ?? "").split(whereSeparator: \.isNewline) {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard words.first == "nameserver" else { continue }
+            guard words.count >= 2, let address = IPAddress(String(words[1])) else {
+                problems.append("\(path): cannot read '\(line)'")
+                continue
+            }
+            if servers.count < 3 { servers.append(DNSServer(address: address)) }
+        }
+        if servers.isEmpty { servers = [DNSServer(address: IPAddress("127.0.0.1")!)] }
+        self.servers = servers
+        self.problems = problems
+    }
+}

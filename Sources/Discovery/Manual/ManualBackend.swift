@@ -1,0 +1,127 @@
+import DNSSD
+import Dispatch
+import Glibc
+import Synchronization
+
+/// Targets typed by a user (`--manual HOST[:PORT]`, `ws://` and `wss://` URLs): resolved to
+/// addresses with the system's resolver (getaddrinfo, so /etc/hosts and nss-mdns count) and
+/// reported as beacons with source `manual`.
+public struct ManualBackend: Sendable {
+    public var lookupTimeout: Duration
+
+    public init(lookupTimeout: Duration = .seconds(3)) {
+        self.lookupTimeout = lookupTimeout
+    }
+
+    /// `defaultTLS` is what the OpenClaw config says for targets without a scheme.
+    public func resolve(_ targets: [Endpoint], defaultTLS: Bool?) -> AsyncStream<DiscoveryEvent> {
+        let timeout = lookupTimeout
+        return AsyncStream { continuation in
+            let task = Task {
+                await withTaskGroup(of: DiscoveryEvent?.self) { group in
+                    for target in targets {
+                        group.addTask { await Self.beacon(for: target, defaultTLS: defaultTLS, timeout: timeout) }
+                    }
+                    for await event in group { if let event { continuation.yield(event) } }
+                }
+                continuation.yield(.allForNow)
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    static func beacon(for target: Endpoint, defaultTLS: Bool?, timeout: Duration) async -> DiscoveryEvent? {
+        guard let instance = try? InstanceName.truncating(target.description) else { return nil }
+        var beacon = GatewayBeacon(
+            instance: instance, serviceType: .gateway, domain: nil, source: .manual,
+            host: target.host, port: target.port, addresses: [], txt: .empty,
+            requestedTLS: target.scheme.map { $0 == .wss } ?? defaultTLS)
+        if let address = target.address {
+            beacon.addresses = [address]
+        } else {
+            switch await HostLookup.addresses(of: target.host, timeout: timeout) {
+            case .success(let addresses): beacon.addresses = addresses
+            case .failure(let problem): beacon.discoveryWarnings.append(problem.message)
+            }
+        }
+        return .added(beacon)
+    }
+}
+
+/// getaddrinfo with a time limit. getaddrinfo cannot be cancelled, so it runs on its own
+/// thread and a late answer is dropped.
+public enum HostLookup {
+    public struct Failure: Error, Sendable {
+        public let message: String
+    }
+
+    public static func addresses(of host: String, timeout: Duration) async -> Result<[IPAddress], Failure> {
+        await withCheckedContinuation { continuation in
+            let once = ResumeOnce(continuation)
+            DispatchQueue.global().async {
+                once.resume(lookup(host))
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.milliseconds))) {
+                once.resume(.failure(Failure(message: "looking up \(host) took longer than \(timeout.components.seconds)s (a DNS server that does not answer?)")))
+            }
+        }
+    }
+
+    static func lookup(_ host: String) -> Result<[IPAddress], Failure> {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, nil, &hints, &list)
+        guard status == 0 else {
+            let reason = String(cString: gai_strerror(status))
+            return .failure(Failure(message: "cannot resolve \(host): \(reason)"))
+        }
+        defer { freeaddrinfo(list) }
+        var addresses: [IPAddress] = []
+        var node = list
+        while let entry = node {
+            if let socket = entry.pointee.ai_addr, let address = ipAddress(socket) { addresses.append(address) }
+            node = entry.pointee.ai_next
+        }
+        return .success(Array(Set(addresses)).sorted())
+    }
+
+    private static func ipAddress(_ socket: UnsafeMutablePointer<sockaddr>) -> IPAddress? {
+        switch Int32(socket.pointee.sa_family) {
+        case AF_INET:
+            return socket.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { raw in
+                withUnsafeBytes(of: raw.pointee.sin_addr) { IPAddress(bytes: Array($0)) }
+            }
+        case AF_INET6:
+            return socket.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { raw in
+                let bytes = withUnsafeBytes(of: raw.pointee.sin6_addr) { Array($0) }
+                var zone: String?
+                if raw.pointee.sin6_scope_id != 0 {
+                    var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
+                    if if_indextoname(raw.pointee.sin6_scope_id, &buffer) != nil { zone = String(nulTerminated: buffer) }
+                }
+                return IPAddress(bytes: bytes, zone: zone)
+            }
+        default:
+            return nil
+        }
+    }
+}
+
+/// Resumes a continuation once; later results are dropped.
+final class ResumeOnce<T: Sendable>: Sendable {
+    private let state: Mutex<CheckedContinuation<T, Never>?>
+
+    init(_ continuation: CheckedContinuation<T, Never>) {
+        state = Mutex(continuation)
+    }
+
+    func resume(_ value: T) {
+        state.withLock { continuation in
+            continuation?.resume(returning: value)
+            continuation = nil
+        }
+    }
+}

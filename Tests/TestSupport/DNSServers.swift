@@ -1,0 +1,183 @@
+import Foundation
+
+/// A real DNS server started by a test inside a test-bed namespace: BIND, NSD, Knot,
+/// dnsmasq (as a split-DNS forwarder) or ldns-testns (canned and hostile answers).
+/// Stopped by its PID; its files live in the test bed's folder.
+public final class TestDNSServer: Sendable {
+    public enum Kind: String, Sendable { case bind, nsd, knot, dnsmasq, testns }
+
+    public let kind: Kind
+    public let address: String
+    public let port: Int
+    public let directory: String
+    public let process: ChildProcess
+
+    init(kind: Kind, address: String, port: Int, directory: String, process: ChildProcess) {
+        self.kind = kind
+        self.address = address
+        self.port = port
+        self.directory = directory
+        self.process = process
+    }
+
+    /// `address:port`, as `clawnet --server` takes it.
+    public var endpoint: String { address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)" }
+    /// `address#port`, as clawnet reports the server that answered.
+    public var label: String { "\(address)#\(port)" }
+
+    public func stop() async {
+        _ = try? await process.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// For `defer`, which cannot await.
+    public func terminate() {
+        process.terminate()
+    }
+}
+
+extension TestBed {
+    public func startBIND(zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil, options: String = "") async throws -> TestDNSServer {
+        try await launch(.bind, host: host, address: address, port: port) { directory, port in
+            var config = """
+                options {
+                    directory "\(directory)"; pid-file none;
+                    listen-on port \(port) { \(address.contains(":") ? "none" : address); };
+                    listen-on-v6 port \(port) { \(address.contains(":") ? address : "none"); };
+                    recursion no; dnssec-validation no; notify no; \(options)
+                };
+                controls { };
+
+                """
+            for (domain, text) in zones {
+                let file = "\(directory)/\(domain).db"
+                try text.write(toFile: file, atomically: true, encoding: .utf8)
+                config += "zone \"\(domain)\" { type primary; file \"\(file)\"; };\n"
+            }
+            try config.write(toFile: "\(directory)/named.conf", atomically: true, encoding: .utf8)
+            return (["named", "-g", "-c", "\(directory)/named.conf", "-n", "1"], { $0.contains("all zones loaded") })
+        }
+    }
+
+    public func startNSD(zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws -> TestDNSServer {
+        try await launch(.nsd, host: host, address: address, port: port) { directory, port in
+            var config = """
+                server:
+                  ip-address: \(address)
+                  port: \(port)
+                  username: ""
+                  chroot: ""
+                  database: ""
+                  zonesdir: "\(directory)"
+                  zonelistfile: "\(directory)/zone.list"
+                  xfrdfile: "\(directory)/xfrd.state"
+                  pidfile: ""
+                  verbosity: 2
+                remote-control:
+                  control-enable: no
+
+                """
+            for (domain, text) in zones {
+                try text.write(toFile: "\(directory)/\(domain).db", atomically: true, encoding: .utf8)
+                config += "zone:\n  name: \(domain)\n  zonefile: \(directory)/\(domain).db\n"
+            }
+            try config.write(toFile: "\(directory)/nsd.conf", atomically: true, encoding: .utf8)
+            return (["nsd", "-d", "-c", "\(directory)/nsd.conf"], { $0.contains("nsd started") })
+        }
+    }
+
+    public func startKnot(zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws -> TestDNSServer {
+        let remaining = LockedBox(Set(zones.keys.map { "[\($0.hasSuffix(".") ? $0 : $0 + ".")]" }))
+        return try await launch(.knot, host: host, address: address, port: port) { directory, port in
+            var config = """
+                server:
+                  listen: \(address)@\(port)
+                  rundir: \(directory)
+                  user: root:root
+                log:
+                  - target: stderr
+                    any: info
+                database:
+                  storage: \(directory)/db
+                template:
+                  - id: default
+                    storage: \(directory)
+                    zonefile-sync: -1
+                    journal-content: none
+                zone:
+
+                """
+            for (domain, text) in zones {
+                try text.write(toFile: "\(directory)/\(domain).db", atomically: true, encoding: .utf8)
+                config += "  - domain: \(domain)\n    file: \(directory)/\(domain).db\n"
+            }
+            try config.write(toFile: "\(directory)/knot.conf", atomically: true, encoding: .utf8)
+            // Ready once every zone says it is loaded.
+            return (["knotd", "-c", "\(directory)/knot.conf"], { line in
+                remaining.update { zones in
+                    if let zone = zones.first(where: { line.contains("\($0) loaded") }) { zones.remove(zone) }
+                    return zones.isEmpty
+                }
+            })
+        }
+    }
+
+    /// dnsmasq as a split-DNS forwarder: `forwards` maps a domain to `address#port`; every
+    /// other name is REFUSED (no upstream, no /etc/hosts).
+    public func startDnsmasq(forwards: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws -> TestDNSServer {
+        try await launch(.dnsmasq, host: host, address: address, port: port) { _, port in
+            let servers = forwards.map { "--server=/\($0.key)/\($0.value)" }
+            return (["dnsmasq", "--conf-file=/dev/null", "--keep-in-foreground", "--log-facility=-", "--no-resolv", "--no-hosts",
+                     "--bind-interfaces", "--listen-address=\(address)", "--port=\(port)", "--pid-file"] + servers,
+                    { $0.contains("started, version") })
+        }
+    }
+
+    /// ldns-testns with canned entries (it binds every address of the namespace).
+    public func startTestns(data: String, host: Host = .node, port: Int? = nil) async throws -> TestDNSServer {
+        try await launch(.testns, host: host, address: "127.0.0.1", port: port) { directory, port in
+            try data.write(toFile: "\(directory)/entries", atomically: true, encoding: .utf8)
+            return (["ldns-testns", "-p", String(port), "\(directory)/entries"], { $0.contains("Listening on port") })
+        }
+    }
+
+    /// Writes the configuration, starts the server, waits for its "ready" log line; on a port
+    /// already in use, tries another one.
+    private func launch(
+        _ kind: TestDNSServer.Kind, host: Host, address: String, port fixedPort: Int?,
+        prepare: (String, Int) throws -> ([String], @Sendable (String) -> Bool)
+    ) async throws -> TestDNSServer {
+        var lastError: (any Error)?
+        for _ in 0..<(fixedPort == nil ? 5 : 1) {
+            let port = fixedPort ?? Int.random(in: 20_000...59_999)
+            let directory = "\(self.directory)/dns/\(kind.rawValue)-\(uniqueTag())"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let (command, ready) = try prepare(directory, port)
+            let process = try spawn(on: host, command)
+            do {
+                try await process.waitForLine(timeout: .seconds(20), "\(kind.rawValue) to be ready") { ready($0.text) }
+                return TestDNSServer(kind: kind, address: address, port: port, directory: directory, process: process)
+            } catch {
+                lastError = error
+                _ = try? await process.stop(signal: SIGKILL)
+                try? FileManager.default.removeItem(atPath: directory)
+                guard process.output.lowercased().contains("in use") else { throw error }
+            }
+        }
+        throw lastError!
+    }
+}
+
+/// A value shared between threads behind a lock.
+public final class LockedBox<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+
+    public init(_ value: Value) {
+        self.value = value
+    }
+
+    public func update<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.withLock { body(&value) }
+    }
+}
