@@ -39,10 +39,19 @@ let package = Package(
             ]
         ),
 
+        // Wide-area zones: writing (OpenClaw's layout), serials, atomic files, CoreDNS stanzas, linting.
+        .target(
+            name: "Zones",
+            dependencies: [
+                "DNSSD", "DNSWire", "Discovery",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
         .executableTarget(
             name: "clawnet",
             dependencies: [
-                "DNSSD", "Discovery",
+                "DNSSD", "Discovery", "Zones",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -54,6 +63,7 @@ let package = Package(
         .testTarget(name: "DNSSDTests", dependencies: ["DNSSD"]),
         .testTarget(name: "DNSWireTests", dependencies: ["DNSWire", "DNSSD"]),
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "DNSSD", "TestSupport"]),
+        .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "TestSupport"]),
         .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "TestSupport"]),
     ]
 )

@@ -3,43 +3,47 @@
 /// The escaped forms use printable ASCII only, so a name or TXT string written with them can
 /// never break a zone-file line, start a directive or comment, or reach a terminal raw.
 public enum Presentation {
-    /// Characters that must be backslash-escaped inside a label: `.` separates labels, the rest
-    /// have a meaning in zone files (`;` comment, `()` grouping, `"` string, `@` origin,
-    /// `$` directive at line start, `\` escape).
-    private static let labelSpecials: Set<UInt8> = Set("\\.\";()@$".utf8)
-
-    /// One label as text: printable ASCII as is, specials as `\X`, everything else as `\DDD`.
+    /// One label as text: letters, digits, `-` and `_` as they are; other printable ASCII as
+    /// `\X` (`.` separates labels, `;` starts a comment, `()` group, `"` quotes, and Knot's
+    /// scanner refuses `,` and others unescaped); `@` and `$` as `\064` and `\036`, because
+    /// ldns reads `\@` as the origin; space and everything else as `\DDD`.
     public static func escapeLabel(_ bytes: some Sequence<UInt8>) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
-            if labelSpecials.contains(byte) {
-                out.append("\\")
-                out.append(Character(Unicode.Scalar(byte)))
-            } else if byte > 0x20 && byte < 0x7F {
-                out.append(Character(Unicode.Scalar(byte)))
-            } else {
-                out.append(decimalEscape(byte))
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                out.append(byte)
+            case UInt8(ascii: "@"), UInt8(ascii: "$"):
+                appendDecimalEscape(byte, to: &out)
+            case 0x21..<0x7F:
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
+            default:
+                appendDecimalEscape(byte, to: &out)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A character-string (TXT) in double quotes: `"` and `\` escaped, non-printable as `\DDD`.
     public static func quoteCharacterString(_ bytes: some Sequence<UInt8>) -> String {
-        var out = "\""
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        out.reserveCapacity(bytes.underestimatedCount + 2)
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out.append("\\")
-                out.append(Character(Unicode.Scalar(byte)))
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
             case 0x20..<0x7F:
-                out.append(Character(Unicode.Scalar(byte)))
+                out.append(byte)
             default:
-                out.append(decimalEscape(byte))
+                appendDecimalEscape(byte, to: &out)
             }
         }
-        out.append("\"")
-        return out
+        out.append(UInt8(ascii: "\""))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Undo `\DDD` and `\X` escapes in one label. An unescaped `.` is an error: it would
@@ -95,9 +99,9 @@ public enum Presentation {
         labels.isEmpty ? "." : labels.map { escapeLabel($0) + "." }.joined()
     }
 
-    private static func decimalEscape(_ byte: UInt8) -> String {
-        let digits = String(byte)
-        return "\\" + String(repeating: "0", count: 3 - digits.count) + digits
+    /// `\DDD`, three decimal digits.
+    private static func appendDecimalEscape(_ byte: UInt8, to out: inout [UInt8]) {
+        out += [UInt8(ascii: "\\"), UInt8(ascii: "0") + byte / 100, UInt8(ascii: "0") + byte / 10 % 10, UInt8(ascii: "0") + byte % 10]
     }
 
     private static func unescape(after iterator: inout ArraySlice<UInt8>) throws(DNSSDError) -> UInt8 {

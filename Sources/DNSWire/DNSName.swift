@@ -70,5 +70,5 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
+    public static func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
 }

@@ -8,7 +8,7 @@ struct PresentationTests {
         ("a.b", #"a\.b"#),
         (#"back\slash"#, #"back\\slash"#),
         ("semi;colon\"quote", #"semi\;colon\"quote"#),
-        ("$ORIGIN @home", #"\$ORIGIN\032\@home"#),
+        ("$ORIGIN @home", #"\036ORIGIN\032\064home"#),
         ("Café", #"Caf\195\169"#),
         ("line\nbreak\ttab", #"line\010break\009tab"#),
         ("🦞", #"\240\159\166\158"#),

@@ -1,0 +1,84 @@
+import CLDNS
+import DNSSD
+import Glibc
+
+/// A zone file read with ldns, record by record, so that every record and every error has
+/// its line number. Reading goes on after a bad line to report all of them.
+public struct ZoneFile: Sendable {
+    public struct Entry: Sendable {
+        /// The line the record ends on (a record in parentheses spans several).
+        public let line: Int
+        public let record: DNSRecord
+    }
+
+    public struct Problem: Sendable, Hashable {
+        public let line: Int
+        public let message: String
+    }
+
+    public let entries: [Entry]
+    public let problems: [Problem]
+    /// The origin in effect at the end of the file.
+    public let origin: DNSName?
+
+    public var records: [DNSRecord] { entries.map(\.record) }
+
+    /// At most this many syntax errors are collected; a file that is not a zone at all
+    /// would otherwise repeat the same error for every line.
+    public static let maxProblems = 50
+
+    /// Reads zone text. `origin` applies until a `$ORIGIN` line changes it.
+    public static func read(text: String, origin: DNSName? = nil, defaultTTL: UInt32 = 3600) -> ZoneFile {
+        var bytes = Array(text.utf8)
+        if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
+        return bytes.withUnsafeMutableBytes { buffer in
+            guard let file = fmemopen(buffer.baseAddress, buffer.count, "r") else {
+                return ZoneFile(entries: [], problems: [Problem(line: 0, message: "cannot read the zone text")], origin: origin)
+            }
+            defer { fclose(file) }
+            return read(file, origin: origin, defaultTTL: defaultTTL)
+        }
+    }
+
+    public static func read(path: String, origin: DNSName? = nil, defaultTTL: UInt32 = 3600) -> ZoneFile {
+        guard let file = fopen(path, "r") else {
+            return ZoneFile(entries: [], problems: [Problem(line: 0, message: "cannot open \(path): \(String(cString: strerror(errno)))")], origin: origin)
+        }
+        defer { fclose(file) }
+        return read(file, origin: origin, defaultTTL: defaultTTL)
+    }
+
+    private static func read(_ file: UnsafeMutablePointer<FILE>, origin: DNSName?, defaultTTL: UInt32) -> ZoneFile {
+        var ttl = defaultTTL
+        var currentOrigin: UnsafeMutablePointer<ldns_rdf>? = origin.flatMap { name in
+            name.wire.withUnsafeBytes { ldns_dname_new_frm_data(UInt16($0.count), $0.baseAddress) }
+        }
+        var previous: UnsafeMutablePointer<ldns_rdf>?
+        defer {
+            if let currentOrigin { ldns_rdf_deep_free(currentOrigin) }
+            if let previous { ldns_rdf_deep_free(previous) }
+        }
+        var line: Int32 = 0
+        var entries: [Entry] = []
+        var problems: [Problem] = []
+        while feof(file) == 0 && problems.count < maxProblems {
+            var rr: UnsafeMutablePointer<ldns_rr>?
+            let status = ldns_rr_new_frm_fp_l(&rr, file, &ttl, &currentOrigin, &previous, &line)
+            switch status {
+            case LDNS_STATUS_OK:
+                if let rr {
+                    if let record = DNSWireCodec.record(rr) { entries.append(Entry(line: Int(line), record: record)) }
+                    ldns_rr_free(rr)
+                }
+            case LDNS_STATUS_SYNTAX_EMPTY, LDNS_STATUS_SYNTAX_TTL, LDNS_STATUS_SYNTAX_ORIGIN:
+                continue
+            case LDNS_STATUS_SYNTAX_INCLUDE:
+                problems.append(Problem(line: Int(line), message: "$INCLUDE is not followed here; put every record in this file"))
+            default:
+                problems.append(Problem(line: Int(line), message: String(cString: ldns_get_errorstr_by_id(status))))
+            }
+        }
+        let finalOrigin = currentOrigin.flatMap { DNSWireCodec.name($0) }
+        return ZoneFile(entries: entries, problems: problems, origin: finalOrigin)
+    }
+}

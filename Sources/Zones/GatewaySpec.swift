@@ -1,0 +1,105 @@
+import DNSSD
+
+/// `--gateway` on the command line: comma-separated KEY=VALUE pairs.
+///
+///     host=studio,ip=100.101.102.103,ip=fd7a:115c:a1e0::1,port=18789,tls=<sha256>
+///     name=Studio (OpenClaw),display=Studio,tailnet=studio.tail1234.ts.net,ssh=22,cli=/usr/local/bin/openclaw
+///
+/// Keys: `host` (required: the host label, or a host name whose first label is used),
+/// `ip` (repeatable, IPv4 or IPv6), `port` (default 18789), `name` (the instance name;
+/// default `<host>-gateway` as OpenClaw writes it), `display` (displayName; default the
+/// name without " (OpenClaw)", or the host when there is no name), `tls` (a SHA-256 fingerprint, or `yes` without one),
+/// `tailnet` (tailnetDns), `ssh` (sshPort), `cli` (cliPath), `direct` (`1`:
+/// gatewayDirectReachable). A `\` escapes the next character (`\,` for a comma in a name).
+public enum GatewaySpec {
+    public static let help = """
+        host=LABEL,ip=ADDR[,ip=ADDR],port=N,name=INSTANCE,display=TEXT,tls=SHA256|yes,\
+        tailnet=NAME,ssh=N,cli=PATH,direct=1 (host required; \\, escapes a comma)
+        """
+
+    public static func parse(_ text: String) throws(DNSSDError) -> ZoneGateway {
+        var values: [(String, String)] = []
+        for field in try split(text) {
+            guard let equals = field.firstIndex(of: "=") else {
+                throw DNSSDError("'\(field)' in --gateway needs KEY=VALUE")
+            }
+            values.append((field[..<equals].lowercased().trimmingSpaces(), String(field[field.index(after: equals)...])))
+        }
+        func one(_ key: String) -> String? { values.last { $0.0 == key }?.1 }
+        let known: Set = ["host", "ip", "port", "name", "display", "tls", "tailnet", "ssh", "cli", "direct"]
+        if let unknown = values.first(where: { !known.contains($0.0) }) {
+            throw DNSSDError("unknown key '\(unknown.0)' in --gateway (keys: \(known.sorted().joined(separator: ", ")))")
+        }
+        guard let host = one("host"), !host.trimmingSpaces().isEmpty else {
+            throw DNSSDError("--gateway needs host=LABEL")
+        }
+        let hostLabel = ZoneGateway.label(String(host.split(separator: ".").first ?? ""), fallback: "openclaw")
+        var addresses: [IPAddress] = []
+        for (key, value) in values where key == "ip" {
+            guard let address = IPAddress(value.trimmingSpaces()) else { throw DNSSDError("ip=\(value) is not an IP address") }
+            addresses.append(address)
+        }
+        let port = try number(one("port"), "port") ?? Endpoint.defaultGatewayPort
+        let instance: InstanceName
+        if let name = one("name") {
+            instance = try InstanceName(decoded: name)
+        } else {
+            instance = try InstanceName(decoded: ZoneGateway.label("\(hostLabel)-gateway", fallback: "openclaw-gw"))
+        }
+        // As OpenClaw: the display name falls back to the host name.
+        var display = one("display") ?? (one("name") == nil ? hostLabel : instance.displayName)
+        if one("display") == nil, display.hasSuffix(" (OpenClaw)") { display.removeLast(" (OpenClaw)".count) }
+
+        var pairs: [(key: String, value: String?)] = [
+            (key: "displayName", value: display), (key: "role", value: "gateway"),
+            (key: "transport", value: "gateway"), (key: "gatewayPort", value: String(port)),
+        ]
+        if let tls = one("tls") {
+            pairs.append((key: "gatewayTls", value: "1"))
+            if !["yes", "1", "true", "on"].contains(tls.lowercased()) {
+                guard let fingerprint = TLSFingerprint(normalizing: tls) else {
+                    throw DNSSDError("tls=\(tls) is neither a SHA-256 fingerprint (64 hex digits) nor 'yes'")
+                }
+                pairs.append((key: "gatewayTlsSha256", value: fingerprint.hex))
+            }
+        }
+        if let direct = one("direct"), ["1", "yes", "true"].contains(direct.lowercased()) {
+            pairs.append((key: "gatewayDirectReachable", value: "1"))
+        }
+        if let tailnet = one("tailnet"), !tailnet.trimmingSpaces().isEmpty { pairs.append((key: "tailnetDns", value: tailnet.trimmingSpaces())) }
+        if let ssh = try number(one("ssh"), "ssh") { pairs.append((key: "sshPort", value: String(ssh))) }
+        if let cli = one("cli"), !cli.trimmingSpaces().isEmpty { pairs.append((key: "cliPath", value: cli.trimmingSpaces())) }
+        return ZoneGateway(instance: instance, hostLabel: hostLabel, addresses: addresses, port: port, txt: try TXTRecord(pairs: pairs))
+    }
+
+    private static func number(_ text: String?, _ key: String) throws(DNSSDError) -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text.trimmingSpaces()), (1...65535).contains(value) else {
+            throw DNSSDError("\(key)=\(text) is not a port (1-65535)")
+        }
+        return value
+    }
+
+    /// Split on commas that are not escaped with a backslash.
+    private static func split(_ text: String) throws(DNSSDError) -> [String] {
+        var fields: [String] = []
+        var current = ""
+        var escaping = false
+        for character in text {
+            if escaping {
+                current.append(character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else if character == "," {
+                fields.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        guard !escaping else { throw DNSSDError("--gateway ends with a lone '\\'") }
+        fields.append(current)
+        return fields.filter { !$0.trimmingSpaces().isEmpty }
+    }
+}

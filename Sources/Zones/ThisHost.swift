@@ -1,0 +1,53 @@
+import Crypto
+import DNSSD
+import Discovery
+import FoundationEssentials
+import Glibc
+
+/// This machine as its OpenClaw Gateway would publish itself in a wide-area zone.
+public enum ThisHost {
+    public static func hostname() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "openclaw" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// OpenClaw's Gateway certificate, when it has made one.
+    public static func certificatePath(environment: [String: String]) -> String {
+        (environment["HOME"] ?? "/root") + "/.openclaw/gateway/tls/gateway-cert.pem"
+    }
+
+    /// SHA-256 over the DER of the first certificate in a PEM file.
+    public static func fingerprint(pem text: String) -> TLSFingerprint? {
+        guard let begin = text.firstRange(of: "-----BEGIN CERTIFICATE-----"),
+              let end = text[begin.upperBound...].firstRange(of: "-----END CERTIFICATE-----")
+        else { return nil }
+        let base64 = text[begin.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
+        guard let der = Data(base64Encoded: String(base64)) else { return nil }
+        return TLSFingerprint(digest: Array(SHA256.hash(data: der)))
+    }
+
+    /// The Gateway of this host: `<hostname>-gateway` on `<hostname>`, its Tailscale
+    /// addresses, the configured port, TLS and the certificate's fingerprint.
+    public static func gateway(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface]) throws -> (ZoneGateway, [String]) {
+        var notes: [String] = []
+        let name = String(hostname().split(separator: ".").first ?? "openclaw")
+        let addresses = NetworkInterface.tailscaleAddresses(interfaces).map { IPAddress(bytes: $0.bytes)! }
+        if addresses.isEmpty {
+            notes.append("this machine has no Tailscale address: its host record gets none (add ip= with --gateway, or bring Tailscale up)")
+        }
+        var spec = "host=\(name),name=\(ZoneGateway.label("\(name)-gateway", fallback: "openclaw-gw")),display=\(name)"
+        spec += addresses.map { ",ip=\($0)" }.joined()
+        spec += ",port=\(config.gatewayPort ?? Endpoint.defaultGatewayPort)"
+        if config.tlsEnabled == true {
+            let path = certificatePath(environment: environment)
+            if let pem = AtomicFile.read(path), let fingerprint = fingerprint(pem: pem) {
+                spec += ",tls=\(fingerprint.hex)"
+            } else {
+                spec += ",tls=yes"
+                notes.append("TLS is on but \(path) has no readable certificate: gatewayTlsSha256 is left out")
+            }
+        }
+        return (try GatewaySpec.parse(spec.replacingAll("\\", with: "\\\\")), notes)
+    }
+}

@@ -1,0 +1,76 @@
+import DNSSD
+
+/// One Gateway as a wide-area zone publishes it: an instance under the service type, an SRV
+/// to a host label in the zone, the host's addresses, and the TXT in OpenClaw's order.
+public struct ZoneGateway: Sendable, Hashable {
+    public var instance: InstanceName
+    /// A host label inside the zone (lower-case letters, digits, '-').
+    public var hostLabel: String
+    public var addresses: [IPAddress]
+    public var port: Int
+    public var txt: TXTRecord
+
+    public init(instance: InstanceName, hostLabel: String, addresses: [IPAddress], port: Int, txt: TXTRecord) {
+        self.instance = instance
+        self.hostLabel = hostLabel
+        self.addresses = addresses
+        self.port = port
+        self.txt = txt
+    }
+
+    /// OpenClaw's label rule: lower-case; runs of characters outside [a-z0-9-] become '-';
+    /// dashes trimmed at both ends; at most 63 characters; `fallback` when nothing is left.
+    public static func label(_ raw: String, fallback: String) -> String {
+        var out = ""
+        var lastWasDash = false
+        for scalar in raw.trimmingSpaces().lowercased().unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" {
+                out.unicodeScalars.append(scalar)
+                lastWasDash = scalar == "-"
+            } else if !lastWasDash {
+                out.append("-")
+                lastWasDash = true
+            }
+        }
+        while out.hasPrefix("-") { out.removeFirst() }
+        while out.hasSuffix("-") { out.removeLast() }
+        if out.isEmpty { out = fallback }
+        return String(out.prefix(63))
+    }
+
+    /// TXT in the order OpenClaw's zone writer uses: its keys first, then any others in the
+    /// order they came. Values keep their exact bytes.
+    public static func openClawOrder(_ attributes: TXTAttributes) -> TXTRecord {
+        let order = GatewayInfo.keyOrder.map { $0.lowercased() }
+        let known = order.compactMap { key in attributes.ordered.first { $0.key.lowercased() == key } }
+        let others = attributes.ordered.filter { !order.contains($0.key.lowercased()) }
+        let strings = (known + others).map { attribute -> [UInt8] in
+            Array(attribute.key.utf8) + (attribute.value.map { [UInt8(ascii: "=")] + $0 } ?? [])
+        }
+        return (try? TXTRecord(strings: strings)) ?? .empty
+    }
+
+    /// Addresses worth publishing in a wide-area zone: not loopback, link-local or unspecified.
+    public static func routable(_ addresses: [IPAddress]) -> [IPAddress] {
+        addresses.filter { !$0.isLoopback && !$0.isLinkLocal && !$0.isUnspecified }.map { IPAddress(bytes: $0.bytes)! }
+    }
+
+    /// A Gateway from a browsed beacon (`--inventory`, `--from-browse`): the instance name
+    /// kept, so nodes show the same name on the LAN and across the tailnet. nil for a manual
+    /// target, which has no name or TXT to publish.
+    public static func from(_ beacon: GatewayBeacon) -> (gateway: ZoneGateway?, note: String?) {
+        guard !beacon.isManualOnly else {
+            return (nil, "skipped manual target \(beacon.instance.displayName): it has no instance name or TXT to publish")
+        }
+        guard let port = beacon.port, port > 0 else {
+            return (nil, "skipped '\(beacon.instance.displayName)': it has no usable SRV port")
+        }
+        let hostSource = beacon.host?.split(separator: ".").first.map(String.init) ?? beacon.gateway.lanHost ?? ""
+        let addresses = routable(beacon.addresses)
+        let gateway = ZoneGateway(
+            instance: beacon.instance, hostLabel: label(hostSource, fallback: "openclaw"),
+            addresses: addresses, port: port, txt: openClawOrder(beacon.attributes))
+        let note = addresses.isEmpty ? "'\(beacon.instance.displayName)' has no routable address; its host \(gateway.hostLabel) gets no A/AAAA record" : nil
+        return (gateway, note)
+    }
+}

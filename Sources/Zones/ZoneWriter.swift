@@ -1,0 +1,168 @@
+import DNSSD
+import DNSWire
+
+/// What a wide-area zone holds.
+public struct ZoneContent: Sendable, Equatable {
+    public var domain: DomainName
+    public var type: ServiceType = .gateway
+    public var gateways: [ZoneGateway]
+    /// Addresses of ns1, the zone's name server.
+    public var nameServerAddresses: [IPAddress]
+    /// RFC 6763 §11 browse records (b, lb, _services); OpenClaw does not write them.
+    public var browseRecords = false
+
+    public init(domain: DomainName, gateways: [ZoneGateway], nameServerAddresses: [IPAddress], browseRecords: Bool = false) {
+        self.domain = domain
+        self.gateways = gateways
+        self.nameServerAddresses = nameServerAddresses
+        self.browseRecords = browseRecords
+    }
+}
+
+public struct ZoneError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public let fix: String?
+    public init(_ message: String, fix: String? = nil) {
+        self.message = message
+        self.fix = fix
+    }
+    public var description: String { fix.map { "\(message) (fix: \($0))" } ?? message }
+}
+
+/// Writes zone text in the layout OpenClaw's Gateway writes (so its nodes read it unchanged),
+/// for any number of Gateways. Every name is escaped in presentation format and every TXT
+/// string quoted, so no input can add a line, a directive, a comment or a record.
+public enum ZoneWriter {
+    public static let ttl = 60
+    /// BIND 9.18.28+ refuses more than this many records of one type at one name by default.
+    public static let bindRecordsPerType = 100
+    /// A DNS message (and so the PTR RRset of one type) cannot be larger than this.
+    public static let maxMessageBytes = 65_535
+    /// The longest owner name text ldns reads (LDNS_MAX_DOMAINLEN).
+    static let maxOwnerText = 255
+
+    public struct Rendered: Sendable {
+        public let text: String
+        /// Things worth telling the operator (renamed duplicates, sizes).
+        public let notes: [String]
+    }
+
+    public static func render(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> Rendered {
+        guard !content.nameServerAddresses.isEmpty else {
+            throw ZoneError("no address for ns1, the zone's name server",
+                            fix: "give --ns-address IP (the address CoreDNS listens on, e.g. this machine's Tailscale address)")
+        }
+        let (gateways, notes) = plan(content.gateways)
+        var sizeNotes = notes
+        let ptrBytes = ptrRRsetBytes(gateways, type: content.type, domain: content.domain)
+        if ptrBytes > maxMessageBytes {
+            throw ZoneError(
+                "\(gateways.count) instances of \(content.type.name) make a PTR RRset of about \(ptrBytes) bytes; one DNS message holds at most \(maxMessageBytes)",
+                fix: "split the Gateways across several domains (at most about 1,000 per domain) and browse each")
+        }
+        let slab = ptrRRsetUncompressedBytes(gateways, type: content.type, domain: content.domain)
+        if slab > maxMessageBytes {
+            sizeNotes.append(bindSlabNote(count: gateways.count, bytes: slab))
+        } else if gateways.count > bindRecordsPerType {
+            sizeNotes.append("\(gateways.count) instances: BIND 9.18.28+ refuses more than \(bindRecordsPerType) records of one type at one name unless `max-records-per-type 0;` is set in its options (CoreDNS has no such limit)")
+        }
+        for gateway in gateways where gateway.instance.bytes == [UInt8(ascii: "@")] {
+            throw ZoneError("an instance named exactly '@' cannot be written portably: ldns (ldns-read-zone, clawnet zone check) reads that label as the zone's origin",
+                            fix: "give it another name (name=... in --gateway)")
+        }
+        for gateway in gateways {
+            do { _ = try DNSName(labels: [gateway.instance.bytes] + content.type.labels.map { Array($0.utf8) } + content.domain.labels.map { Array($0.utf8) }) } catch {
+                throw ZoneError("'\(gateway.instance.displayName)'.\(content.type.name).\(content.domain.name) is longer than a DNS name may be (255 bytes)")
+            }
+        }
+
+        let type = content.type.name
+        var lines = [
+            "$ORIGIN \(content.domain.name)",
+            "$TTL \(ttl)",
+            "@ IN SOA ns1 hostmaster \(serial) 7200 3600 1209600 60",
+            "@ IN NS ns1",
+        ]
+        lines += content.nameServerAddresses.map { "ns1 IN \($0.family == .v4 ? "A" : "AAAA") \($0)" }
+        if content.browseRecords {
+            lines += ["b._dns-sd._udp IN PTR @", "lb._dns-sd._udp IN PTR @", "_services._dns-sd._udp IN PTR \(type)"]
+        }
+        var hostsWritten = Set<String>()
+        for gateway in gateways {
+            if hostsWritten.insert(gateway.hostLabel).inserted {
+                lines += gateway.addresses.map { "\(gateway.hostLabel) IN \($0.family == .v4 ? "A" : "AAAA") \($0)" }
+            }
+            let instance = "\(gateway.instance.presentation).\(type)"
+            let strings = gateway.txt.strings.isEmpty ? [[]] : gateway.txt.strings
+            let txt = "IN TXT " + strings.map { Presentation.quoteCharacterString($0) }.joined(separator: " ")
+            lines.append("\(type) IN PTR \(instance)")
+            if instance.utf8.count <= maxOwnerText {
+                lines.append("\(instance) IN SRV 0 0 \(gateway.port) \(gateway.hostLabel)")
+                lines.append("\(instance) \(txt)")
+            } else {
+                // ldns reads an owner name's text into 255 characters; a long escaped name
+                // (63 bytes of \DDD) fits only relative to the service type.
+                lines.append("$ORIGIN \(type).\(content.domain.name)")
+                lines.append("\(gateway.instance.presentation) IN SRV 0 0 \(gateway.port) \(gateway.hostLabel).\(content.domain.name)")
+                lines.append("\(gateway.instance.presentation) \(txt)")
+                lines.append("$ORIGIN \(content.domain.name)")
+            }
+        }
+        return Rendered(text: lines.joined(separator: "\n") + "\n", notes: sizeNotes)
+    }
+
+    /// A stable order and unique names: identical duplicates dropped, clashing instance names
+    /// renamed the way OpenClaw resolves conflicts (" (2)"), one host label per address set.
+    static func plan(_ input: [ZoneGateway]) -> ([ZoneGateway], [String]) {
+        var notes: [String] = []
+        var result: [ZoneGateway] = []
+        var seen = Set<ZoneGateway>()
+        var names = Set<InstanceName>()
+        var hostAddresses: [String: Set<IPAddress>] = ["ns1": []]
+        for var gateway in input.sorted(by: { ($0.instance.key, $0.hostLabel, $0.port) < ($1.instance.key, $1.hostLabel, $1.port) }) {
+            guard seen.insert(gateway).inserted else { continue }
+            let original = gateway.instance
+            var suffix = 2
+            while names.contains(gateway.instance) {
+                gateway.instance = (try? InstanceName.truncating("\(original.displayName) (\(suffix))")) ?? original
+                suffix += 1
+            }
+            names.insert(gateway.instance)
+            if gateway.instance != original {
+                notes.append("two Gateways are named '\(original.displayName)'; the second is published as '\(gateway.instance.displayName)'")
+            }
+            let label = gateway.hostLabel
+            var number = 2
+            while let known = hostAddresses[gateway.hostLabel], known != Set(gateway.addresses) {
+                gateway.hostLabel = String(label.prefix(60)) + "-\(number)"
+                number += 1
+            }
+            if gateway.hostLabel != label {
+                notes.append("host '\(label)' of '\(gateway.instance.displayName)' has other addresses than another host of that name; published as '\(gateway.hostLabel)'")
+            }
+            hostAddresses[gateway.hostLabel] = Set(gateway.addresses)
+            result.append(gateway)
+        }
+        return (result, notes)
+    }
+
+    /// BIND keeps an RRset uncompressed, each record with a 2-byte length, in at most 64 KiB:
+    /// past that it refuses the whole zone ("ran out of space"), though the compressed
+    /// answer would still fit in a message.
+    static func ptrRRsetUncompressedBytes(_ gateways: [ZoneGateway], type: ServiceType, domain: DomainName) -> Int {
+        let suffix = type.labels.reduce(0) { $0 + $1.utf8.count + 1 } + domain.labels.reduce(0) { $0 + $1.utf8.count + 1 } + 1
+        return gateways.reduce(0) { $0 + 2 + 1 + $1.instance.bytes.count + suffix }
+    }
+
+    static func bindSlabNote(count: Int, bytes: Int) -> String {
+        "\(count) instances make a PTR RRset of \(bytes) bytes uncompressed: BIND refuses to load more than 65535 (\"ran out of space\"); CoreDNS serves it, or split the Gateways across more domains"
+    }
+
+    /// The wire size of the PTR RRset in an answer: header, question, and per record a
+    /// compressed owner (2), type/class/ttl/length (10) and the target (its instance label,
+    /// then a pointer).
+    static func ptrRRsetBytes(_ gateways: [ZoneGateway], type: ServiceType, domain: DomainName) -> Int {
+        let question = type.labels.reduce(0) { $0 + $1.utf8.count + 1 } + domain.labels.reduce(0) { $0 + $1.utf8.count + 1 } + 1 + 4
+        return 12 + question + gateways.reduce(0) { $0 + 2 + 10 + 1 + $1.instance.bytes.count + 2 }
+    }
+}

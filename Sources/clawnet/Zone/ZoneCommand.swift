@@ -1,0 +1,17 @@
+import ArgumentParser
+
+struct ZoneCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "zone",
+        abstract: "Write and check the unicast DNS-SD zone that serves Gateways in a wide-area domain.",
+        discussion: """
+            OpenClaw writes its wide-area zone itself but sets up CoreDNS only on macOS. \
+            `zone generate` writes the zone (OpenClaw's layout, for any number of Gateways) and \
+            the CoreDNS stanza that serves it; `zone check` lints a zone the way DNS-SD clients \
+            use it and compares it with what a live server serves.
+
+            \(Exit.helpText)
+            """,
+        subcommands: [ZoneGenerateCommand.self, ZoneCheckCommand.self]
+    )
+}
