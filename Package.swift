@@ -39,6 +39,26 @@ let package = Package(
             ]
         ),
 
+        // Probes of a Gateway on SwiftNIO: TCP, TLS (leaf fingerprint, certificate facts),
+        // HTTP health, the WebSocket opening; and a stand-in Gateway that answers like one.
+        .target(
+            name: "Probes",
+            dependencies: [
+                "DNSSD", "Discovery",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+
         // Wide-area zones: writing (OpenClaw's layout), serials, atomic files, CoreDNS stanzas, linting.
         .target(
             name: "Zones",
@@ -63,6 +83,7 @@ let package = Package(
         .testTarget(name: "DNSSDTests", dependencies: ["DNSSD"]),
         .testTarget(name: "DNSWireTests", dependencies: ["DNSWire", "DNSSD"]),
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "DNSSD", "TestSupport"]),
+        .testTarget(name: "ProbesTests", dependencies: ["Probes", "DNSSD", "TestSupport"]),
         .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "TestSupport"]),
         .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "TestSupport"]),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A process started by a test: its output is collected line by line as it arrives, a test
 /// can await a line (bounded by a timeout, never by sleeping), and it is stopped by its PID.
@@ -95,11 +96,14 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     private func read(_ handle: FileHandle, _ stream: Stream) {
+        // read(2) with an EINTR retry: FileHandle.availableData traps on EINTR.
         var pending = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            pending.append(chunk)
+            let count = Glibc.read(handle.fileDescriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            pending.append(contentsOf: buffer[0..<count])
             while let newline = pending.firstIndex(of: 0x0A) {
                 let text = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                 pending.removeSubrange(pending.startIndex...newline)

@@ -27,18 +27,22 @@ public struct DNSServer: Hashable, Sendable, CustomStringConvertible {
     /// `127.0.0.1#5303`, as dig prints servers.
     public var description: String { "\(address)#\(port)" }
 
-    /// The socket address; a scoped IPv6 address carries its interface index.
     var socketAddress: SocketAddress {
-        get throws {
-            guard address.family == .v6 else {
-                return try SocketAddress(ipAddress: address.description, port: port)
-            }
-            var raw = sockaddr_in6()
-            raw.sin6_family = sa_family_t(AF_INET6)
-            raw.sin6_port = in_port_t(UInt16(port).bigEndian)
-            withUnsafeMutableBytes(of: &raw.sin6_addr) { $0.copyBytes(from: address.bytes) }
-            raw.sin6_scope_id = address.zone.map { if_nametoindex($0) } ?? 0
-            return SocketAddress(raw, host: address.description)
+        get throws { try address.socketAddress(port: port) }
+    }
+}
+
+extension IPAddress {
+    /// The socket address for `port`; a scoped IPv6 address carries its interface index.
+    public func socketAddress(port: Int) throws -> SocketAddress {
+        guard family == .v6 else {
+            return try SocketAddress(ipAddress: description, port: port)
         }
+        var raw = sockaddr_in6()
+        raw.sin6_family = sa_family_t(AF_INET6)
+        raw.sin6_port = in_port_t(UInt16(port).bigEndian)
+        withUnsafeMutableBytes(of: &raw.sin6_addr) { $0.copyBytes(from: bytes) }
+        raw.sin6_scope_id = zone.map { if_nametoindex($0) } ?? 0
+        return SocketAddress(raw, host: description)
     }
 }

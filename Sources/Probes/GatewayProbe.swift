@@ -1,0 +1,138 @@
+import DNSSD
+
+/// Probes a Gateway layer by layer within one time budget: TCP to every address, TLS on the
+/// first connection that works, then HTTP health, readiness and the WebSocket opening, each
+/// on its own connection and all at once.
+public enum GatewayProbe {
+    public struct Phases: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        public static let tcp = Phases(rawValue: 1)
+        public static let tls = Phases(rawValue: 2)
+        public static let health = Phases(rawValue: 4)
+        public static let websocket = Phases(rawValue: 8)
+        public static let all: Phases = [.tcp, .tls, .health, .websocket]
+    }
+
+    public static func run(_ target: ProbeTarget, budget: Duration, phases: Phases = .all) async -> ProbeReport {
+        let clock = ProbeClock(budget: budget)
+        var report = ProbeReport(target: target)
+        let (attempts, connection) = await connectAny(target, clock: clock)
+        report.tcp = attempts
+        guard let connection, let address = report.connectedAddress else { return report }
+
+        if target.tls && (phases.contains(.tls) || phases.contains(.health) || phases.contains(.websocket)) {
+            let started = ContinuousClock.now
+            let outcome = await connection.startTLS(host: target.host, timeout: clock.remaining)
+            report.tls = PhaseTiming(outcome: outcome, elapsed: clock.elapsed(since: started))
+            connection.close()
+            guard case .established = outcome else { return report }
+        } else {
+            connection.close()
+        }
+
+        async let health = phases.contains(.health) ? httpPhase("/healthz", target, address, clock) : nil
+        async let ready = phases.contains(.health) ? httpPhase("/readyz", target, address, clock) : nil
+        async let websocket = phases.contains(.websocket) ? websocketPhase(target, address, clock) : nil
+        (report.health, report.ready, report.websocket) = await (health, ready, websocket)
+        return report
+    }
+
+    /// Probes many targets at once, at most `limit` at a time; reports come back in order.
+    public static func runAll(_ targets: [ProbeTarget], budget: Duration, limit: Int = 256, phases: Phases = .all) async -> [ProbeReport] {
+        await withTaskGroup(of: (Int, ProbeReport).self) { group in
+            var reports = [ProbeReport?](repeating: nil, count: targets.count)
+            var next = 0
+            func startNext() {
+                guard next < targets.count else { return }
+                let index = next
+                next += 1
+                group.addTask { (index, await run(targets[index], budget: budget, phases: phases)) }
+            }
+            for _ in 0..<min(limit, targets.count) { startNext() }
+            for await (index, report) in group {
+                reports[index] = report
+                startNext()
+            }
+            return reports.compactMap { $0 }
+        }
+    }
+
+    /// Connects to every address at once; keeps the first in address order that answers.
+    private static func connectAny(_ target: ProbeTarget, clock: ProbeClock) async -> ([TCPAttempt], ProbeConnection?) {
+        let results = await withTaskGroup(of: (Int, TCPAttempt, ProbeConnection?).self) { group in
+            for (index, address) in target.addresses.enumerated() {
+                group.addTask {
+                    let started = ContinuousClock.now
+                    switch await ProbeConnection.connect(to: address, port: target.port, timeout: clock.remaining) {
+                    case .success(let connection):
+                        return (index, TCPAttempt(address: address, outcome: .connected, elapsed: clock.elapsed(since: started)), connection)
+                    case .failure(let outcome):
+                        return (index, TCPAttempt(address: address, outcome: outcome, elapsed: clock.elapsed(since: started)), nil)
+                    }
+                }
+            }
+            var results: [(Int, TCPAttempt, ProbeConnection?)] = []
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }
+        }
+        let chosen = results.first { $0.2 != nil }?.2
+        for (_, _, connection) in results where connection != nil && connection?.channel !== chosen?.channel {
+            connection?.close()
+        }
+        return (results.map(\.1), chosen)
+    }
+
+    /// A fresh connection (TCP, then TLS when the Gateway uses it) for one phase.
+    private static func open(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> Result<ProbeConnection, ProbeFailure> {
+        switch await ProbeConnection.connect(to: address, port: target.port, timeout: clock.remaining) {
+        case .failure(let outcome):
+            return .failure(ProbeFailure(message: "could not connect again: \(outcome)"))
+        case .success(let connection):
+            guard target.tls else { return .success(connection) }
+            let outcome = await connection.startTLS(host: target.host, timeout: clock.remaining)
+            guard case .established = outcome else {
+                connection.close()
+                return .failure(ProbeFailure(message: "TLS failed on a second connection: \(outcome)"))
+            }
+            return .success(connection)
+        }
+    }
+
+    private static func httpPhase(_ path: String, _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> PhaseTiming<HTTPOutcome> {
+        let started = ContinuousClock.now
+        switch await open(target, address, clock) {
+        case .failure(let failure):
+            return PhaseTiming(outcome: .failed(failure.message), elapsed: clock.elapsed(since: started))
+        case .success(let connection):
+            defer { connection.close() }
+            let outcome = await HTTPProbe.get(path, host: hostHeader(target), on: connection, timeout: clock.remaining)
+            return PhaseTiming(outcome: outcome, elapsed: clock.elapsed(since: started))
+        }
+    }
+
+    private static func websocketPhase(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> PhaseTiming<WebSocketOutcome> {
+        let started = ContinuousClock.now
+        switch await open(target, address, clock) {
+        case .failure(let failure):
+            return PhaseTiming(outcome: .failed(failure.message), elapsed: clock.elapsed(since: started))
+        case .success(let connection):
+            defer { connection.close() }
+            let outcome = await WebSocketProbe.open(host: hostHeader(target), on: connection, timeout: clock.remaining)
+            return PhaseTiming(outcome: outcome, elapsed: clock.elapsed(since: started))
+        }
+    }
+
+    /// `host:port`, IPv6 literals in brackets, as the Host header wants it.
+    static func hostHeader(_ target: ProbeTarget) -> String {
+        var host = target.host
+        if host.hasSuffix(".") { host.removeLast() }
+        if let address = IPAddress(host), address.family == .v6 { host = "[\(IPAddress(bytes: address.bytes)!)]" }
+        return "\(host):\(target.port)"
+    }
+}
+
+struct ProbeFailure: Error {
+    let message: String
+}

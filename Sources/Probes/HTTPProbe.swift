@@ -1,0 +1,76 @@
+import NIOCore
+import NIOHTTP1
+
+/// `GET path` on an open probe connection (the Gateway serves plain HTTP on its WebSocket
+/// port: /healthz, /readyz). The body is read up to 64 KiB.
+enum HTTPProbe {
+    static let bodyLimit = 65_536
+
+    static func get(_ path: String, host: String, on connection: ProbeConnection, timeout: Duration) async -> HTTPOutcome {
+        let channel = connection.channel
+        let promise = channel.eventLoop.makePromise(of: (Int, String).self)
+        defer { promise.fail(ProbeTimeout()) }   // ends the promise on every path
+        do {
+            try await channel.eventLoop.submit {
+                let sync = channel.pipeline.syncOperations
+                try sync.addHTTPClientHandlers()
+                try sync.addHandler(ResponseCollector(promise: promise))
+            }.get()
+        } catch {
+            return .failed("\(error)")
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: host)
+        headers.add(name: "User-Agent", value: "clawnet")
+        headers.add(name: "Connection", value: "close")
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(ProbeTimeout()) }
+        defer { timer.cancel() }
+        do {
+            let (status, body) = try await promise.futureResult.get()
+            return .response(status: status, body: body)
+        } catch is ProbeTimeout {
+            return .timedOut(bytesReceived: await connection.wire().bytes)
+        } catch {
+            return .failed(ProbeConnection.describe(error))
+        }
+    }
+}
+
+/// Collects one HTTP response: status and (bounded) body.
+final class ResponseCollector: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    private let promise: EventLoopPromise<(Int, String)>
+    private var status = 0
+    private var body: [UInt8] = []
+
+    init(promise: EventLoopPromise<(Int, String)>) {
+        self.promise = promise
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            status = Int(head.status.code)
+        case .body(let buffer):
+            if body.count < HTTPProbe.bodyLimit { body += buffer.readableBytesView.prefix(HTTPProbe.bodyLimit - body.count) }
+        case .end:
+            promise.succeed((status, String(decoding: body, as: UTF8.self)))
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise.fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if status != 0 {
+            promise.succeed((status, String(decoding: body, as: UTF8.self)))
+        } else {
+            promise.fail(ChannelError.eof)
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Crypto
+import DNSSD
+import Discovery
+import FoundationEssentials
+import Glibc
+import NIOCore
+import NIOPosix
+import NIOSSL
+import NIOTLS
+import X509
+
+/// A probe's connection: TCP to one address, optionally TLS on top, with a WireObserver as
+/// its first handler.
+struct ProbeConnection: Sendable {
+    let channel: any Channel
+    let observer: NIOLoopBound<WireObserver>
+
+    /// What the observer saw so far.
+    func wire() async -> (bytes: Int, first: [UInt8], hello: ServerHello.Parse) {
+        let observer = self.observer
+        return (try? await channel.eventLoop.submit { (observer.value.bytesReceived, observer.value.firstBytes, observer.value.serverHello) }.get()) ?? (0, [], .needMore)
+    }
+
+    func close() {
+        channel.close(promise: nil)
+    }
+
+    // MARK: TCP
+
+    static func connect(to address: IPAddress, port: Int, timeout: Duration) async -> Result<ProbeConnection, TCPAttempt.Outcome> {
+        guard timeout > .zero else { return .failure(.timedOut) }
+        let socketAddress: SocketAddress
+        do { socketAddress = try address.socketAddress(port: port) } catch {
+            return .failure(.failed("bad address \(address): \(error)"))
+        }
+        do {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(TimeAmount(timeout))
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(WireObserver(), name: "observer")
+                    }
+                }
+                .connect(to: socketAddress).get()
+            let observer = try await channel.eventLoop.submit {
+                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: WireObserver.self), eventLoop: channel.eventLoop)
+            }.get()
+            return .success(ProbeConnection(channel: channel, observer: observer))
+        } catch {
+            return .failure(classify(error))
+        }
+    }
+
+    static func classify(_ error: any Error) -> TCPAttempt.Outcome {
+        if let channelError = error as? ChannelError, case .connectTimeout = channelError { return .timedOut }
+        if let ioError = error as? IOError {
+            switch ioError.errnoCode {
+            case ECONNREFUSED: return .refused
+            case ETIMEDOUT: return .timedOut
+            case EHOSTUNREACH: return .unreachable("no route to host")
+            case ENETUNREACH: return .unreachable("network unreachable")
+            case EADDRNOTAVAIL: return .unreachable("address not available here")
+            default: return .failed(String(cString: strerror(ioError.errnoCode)))
+            }
+        }
+        return .failed("\(error)")
+    }
+
+    // MARK: TLS
+
+    /// The TLS handshake on this connection. Verification is off on purpose: Gateways use
+    /// self-signed certificates and clients pin the fingerprint, which doctor checks itself.
+    /// TLS 1.2 is allowed so that a 1.2-only server can be named as such.
+    func startTLS(host: String, timeout: Duration) async -> TLSOutcome {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
+        configuration.minimumTLSVersion = .tlsv12
+        let serverName = IPAddress(host) == nil ? host : nil   // SNI must not be an IP literal
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        defer { promise.fail(ProbeTimeout()) }   // ends the promise on every path
+        do {
+            let context = try NIOSSLContext(configuration: configuration)
+            try await channel.eventLoop.submit { [channel] in
+                let sync = channel.pipeline.syncOperations
+                try sync.addHandler(try NIOSSLClientHandler(context: context, serverHostname: serverName))
+                try sync.addHandler(HandshakeWatcher(promise: promise))
+            }.get()
+        } catch {
+            return .handshakeFailed("\(error)")
+        }
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(ProbeTimeout()) }
+        defer { timer.cancel() }
+        do {
+            try await promise.futureResult.get()
+        } catch {
+            let wire = await wire()
+            switch wire.hello {
+            case .notTLS: return .notTLS(firstBytes: wire.first)
+            case .alert(let code): return .alert(code)
+            default: break
+            }
+            if error is ProbeTimeout { return .timedOut(bytesReceived: wire.bytes) }
+            return .handshakeFailed(Self.describe(error))
+        }
+        let (version, der) = (try? await channel.eventLoop.submit { [channel] in
+            let handler = try channel.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)
+            return (handler.tlsVersion, try handler.peerCertificate?.toDERBytes())
+        }.get()) ?? (nil, nil)
+        guard let der else { return .handshakeFailed("the server presented no certificate") }
+        let hello = await wire().hello
+        var cipher: String?
+        if case .hello(let parsed) = hello { cipher = parsed.cipherName }
+        let (certificate, problem) = CertificateFacts.read(der)
+        return .established(TLSFacts(
+            version: version.map(Self.name) ?? (Self.helloVersion(hello) ?? "unknown"), cipher: cipher,
+            fingerprint: TLSFingerprint(digest: Array(SHA256.hash(data: der))), certificate: certificate, certificateProblem: problem))
+    }
+
+    private static func name(_ version: TLSVersion) -> String {
+        switch version {
+        case .tlsv13: "TLS 1.3"
+        case .tlsv12: "TLS 1.2"
+        case .tlsv11: "TLS 1.1"
+        case .tlsv1: "TLS 1.0"
+        }
+    }
+
+    private static func helloVersion(_ hello: ServerHello.Parse) -> String? {
+        if case .hello(let parsed) = hello { return parsed.versionName }
+        return nil
+    }
+
+    /// BoringSSL errors, shortened to their reason.
+    static func describe(_ error: any Error) -> String {
+        let text = "\(error)"
+        if let range = text.firstRange(of: "error:") {
+            return String(text[range.lowerBound...].prefix(160))
+        }
+        return String(text.prefix(200))
+    }
+}
+
+struct ProbeTimeout: Error {}
+
+/// Completes when the TLS handshake does, fails when the connection errs or closes first.
+final class HandshakeWatcher: ChannelInboundHandler {
+    typealias InboundIn = NIOAny
+    private let promise: EventLoopPromise<Void>
+
+    init(promise: EventLoopPromise<Void>) {
+        self.promise = promise
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let tls = event as? TLSUserEvent, case .handshakeCompleted = tls { promise.succeed() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise.fail(error)
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        promise.fail(ChannelError.eof)
+        context.fireChannelInactive()
+    }
+}
+
+extension CertificateFacts {
+    /// Reads the facts an operator needs from a DER certificate (swift-certificates).
+    static func read(_ der: [UInt8]) -> (CertificateFacts?, String?) {
+        do {
+            let certificate = try Certificate(derEncoded: der)
+            var names: [String] = []
+            if let alternatives = try? certificate.extensions.subjectAlternativeNames {
+                for name in alternatives {
+                    switch name {
+                    case .dnsName(let dns): names.append("DNS:\(dns)")
+                    case .ipAddress(let bytes): names.append("IP:\(IPAddress(bytes: Array(bytes.bytes))?.description ?? "?")")
+                    default: names.append("\(name)")
+                    }
+                }
+            }
+            let selfSigned = certificate.issuer == certificate.subject
+                && certificate.publicKey.isValidSignature(certificate.signature, for: certificate)
+            return (CertificateFacts(
+                subject: certificate.subject.description, issuer: certificate.issuer.description,
+                subjectAlternativeNames: names, notBefore: certificate.notValidBefore, notAfter: certificate.notValidAfter,
+                selfSigned: selfSigned, publicKey: "\(certificate.publicKey)".prefix(80).description), nil)
+        } catch {
+            return (nil, "the certificate does not parse: \(error)")
+        }
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
+}

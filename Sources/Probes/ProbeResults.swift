@@ -1,0 +1,131 @@
+import DNSSD
+import FoundationEssentials
+
+/// A Gateway to probe: where to connect, and what is known about it beforehand.
+public struct ProbeTarget: Sendable, Hashable {
+    /// What the user or discovery calls it (a URL, a host, an instance name), for reports.
+    public var label: String
+    /// The host name for TLS SNI and the HTTP Host header; an address when there is none.
+    public var host: String
+    public var addresses: [IPAddress]
+    public var port: Int
+    public var tls: Bool
+    /// The fingerprint the beacon's TXT advertises (a hint, never a pin).
+    public var advertisedFingerprint: TLSFingerprint?
+
+    public init(label: String, host: String, addresses: [IPAddress], port: Int, tls: Bool, advertisedFingerprint: TLSFingerprint? = nil) {
+        self.label = label
+        self.host = host
+        self.addresses = addresses
+        self.port = port
+        self.tls = tls
+        self.advertisedFingerprint = advertisedFingerprint
+    }
+}
+
+/// A TCP connection attempt to one address.
+public struct TCPAttempt: Sendable, Hashable {
+    public enum Outcome: Sendable, Hashable {
+        case connected
+        /// Something answered with a reset: nothing listens on that address and port.
+        case refused
+        /// No answer at all: a firewall drops the packets, or the host is down.
+        case timedOut
+        /// The network says there is no route (ICMP unreachable, no route).
+        case unreachable(String)
+        case failed(String)
+    }
+
+    public let address: IPAddress
+    public let outcome: Outcome
+    public let elapsed: Duration
+}
+
+extension TCPAttempt.Outcome: Error {}
+
+/// What the TLS handshake showed.
+public struct TLSFacts: Sendable, Hashable {
+    public let version: String
+    public let cipher: String?
+    public let fingerprint: TLSFingerprint
+    public let certificate: CertificateFacts?
+    /// Why the certificate could not be read, when it could not.
+    public let certificateProblem: String?
+}
+
+public struct CertificateFacts: Sendable, Hashable {
+    public let subject: String
+    public let issuer: String
+    public let subjectAlternativeNames: [String]
+    public let notBefore: Date
+    public let notAfter: Date
+    public let selfSigned: Bool
+    public let publicKey: String
+}
+
+public enum TLSOutcome: Sendable, Hashable {
+    case established(TLSFacts)
+    /// The server answered, but not with TLS; its first bytes.
+    case notTLS(firstBytes: [UInt8])
+    /// The server sent a TLS alert (e.g. 70 protocol_version: no version in common).
+    case alert(UInt8)
+    case handshakeFailed(String)
+    /// No finished handshake in time; how many bytes arrived.
+    case timedOut(bytesReceived: Int)
+}
+
+public enum HTTPOutcome: Sendable, Hashable {
+    case response(status: Int, body: String)
+    case failed(String)
+    case timedOut(bytesReceived: Int)
+}
+
+/// The Gateway's first WebSocket frame, `connect.challenge` when all is well.
+public struct FirstFrame: Sendable, Hashable {
+    public let text: String
+    /// The challenge nonce, when the frame is a well-formed connect.challenge.
+    public let nonce: String?
+    /// What is wrong with the frame, when something is.
+    public let problem: String?
+}
+
+public enum WebSocketOutcome: Sendable, Hashable {
+    case opened(FirstFrame, closedCleanly: Bool)
+    /// The server answered the upgrade with another status (200: not a WebSocket endpoint).
+    case upgradeRefused(status: Int)
+    case upgradeFailed(String)
+    case frameTooLarge(limit: Int)
+    case closedBeforeFirstFrame(code: UInt16?)
+    case timedOut(upgraded: Bool, bytesReceived: Int)
+    case failed(String)
+}
+
+public struct PhaseTiming<Outcome: Sendable & Hashable>: Sendable, Hashable {
+    public let outcome: Outcome
+    public let elapsed: Duration
+}
+
+/// Everything one probe of one Gateway found, phase by phase. A phase is nil when it did
+/// not run (an earlier one failed, or it does not apply, like TLS on a plain Gateway).
+public struct ProbeReport: Sendable {
+    public let target: ProbeTarget
+    public var tcp: [TCPAttempt] = []
+    public var tls: PhaseTiming<TLSOutcome>?
+    public var health: PhaseTiming<HTTPOutcome>?
+    public var ready: PhaseTiming<HTTPOutcome>?
+    public var websocket: PhaseTiming<WebSocketOutcome>?
+
+    public init(target: ProbeTarget) {
+        self.target = target
+    }
+
+    /// The address that connected, when one did.
+    public var connectedAddress: IPAddress? {
+        tcp.first { $0.outcome == .connected }?.address
+    }
+
+    public var tlsFacts: TLSFacts? {
+        if case .established(let facts)? = tls?.outcome { return facts }
+        return nil
+    }
+}

@@ -1,0 +1,161 @@
+import Crypto
+import CryptoExtras
+import DNSSD
+import FoundationEssentials
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+import SwiftASN1
+import X509
+
+/// Answers on a port like an OpenClaw Gateway does, without being one: `GET /healthz` and
+/// `/readyz`, and on a WebSocket first `connect.challenge`, then `NOT_PAIRED` for any
+/// `connect` and a close with 1008. With TLS it makes a self-signed certificate as the
+/// Gateway does (RSA 2048, CN=openclaw-gateway, no SANs) and speaks TLS 1.3 only.
+public final class StandInGateway: Sendable {
+    public let port: Int
+    public let address: String
+    /// The certificate's SHA-256, for the TXT and for pinning.
+    public let fingerprint: TLSFingerprint?
+    private let channel: any Channel
+
+    private init(channel: any Channel, address: String, port: Int, fingerprint: TLSFingerprint?) {
+        self.channel = channel
+        self.address = address
+        self.port = port
+        self.fingerprint = fingerprint
+    }
+
+    public static func start(host: String, port: Int, tls: Bool) async throws -> StandInGateway {
+        var sslContext: NIOSSLContext?
+        var fingerprint: TLSFingerprint?
+        if tls {
+            let (context, digest) = try makeTLS()
+            sslContext = context
+            fingerprint = digest
+        }
+        let context = sslContext
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    if let context { try sync.addHandler(NIOSSLServerHandler(context: context)) }
+                    let upgrader = NIOWebSocketServerUpgrader(
+                        maxFrameSize: 1 << 16, automaticErrorHandling: true,
+                        shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
+                        upgradePipelineHandler: { channel, _ in
+                            // The health handler speaks HTTP; from here on the wire carries frames.
+                            channel.pipeline.removeHandler(name: "health").flatMapThrowing {
+                                try channel.pipeline.syncOperations.addHandler(StandInSession())
+                            }
+                        })
+                    try sync.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+                    try sync.addHandler(HealthEndpoints(), name: "health")
+                }
+            }
+            .bind(host: host, port: port).get()
+        return StandInGateway(channel: channel, address: host, port: channel.localAddress?.port ?? port, fingerprint: fingerprint)
+    }
+
+    public func stop() async {
+        try? await channel.close()
+    }
+
+    private static func makeTLS() throws -> (NIOSSLContext, TLSFingerprint) {
+        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let name = try DistinguishedName { CommonName("openclaw-gateway") }
+        let now = Date()
+        let certificate = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(key.publicKey),
+            notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(365 * 86_400),
+            issuer: name, subject: name, signatureAlgorithm: .sha256WithRSAEncryption, extensions: Certificate.Extensions(),
+            issuerPrivateKey: Certificate.PrivateKey(key))
+        var serializer = DER.Serializer()
+        try serializer.serialize(certificate)
+        let der = serializer.serializedBytes
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(try NIOSSLCertificate(bytes: der, format: .der))],
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)))
+        configuration.minimumTLSVersion = .tlsv13
+        return (try NIOSSLContext(configuration: configuration), TLSFingerprint(digest: Array(SHA256.hash(data: der))))
+    }
+}
+
+/// Plain HTTP on the WebSocket port: the Gateway's health endpoints.
+final class HealthEndpoints: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+    private var path: String?
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            path = head.uri
+        case .body:
+            break
+        case .end:
+            let (status, body): (HTTPResponseStatus, String) = switch path {
+            case "/health", "/healthz": (.ok, #"{"ok":true,"status":"live"}"#)
+            case "/ready", "/readyz": (.ok, #"{"ok":true,"status":"ready"}"#)
+            default: (.notFound, #"{"ok":false,"error":"not found"}"#)
+            }
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: "application/json")
+            headers.add(name: "Content-Length", value: String(body.utf8.count + 1))
+            headers.add(name: "Connection", value: "close")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body + "\n")))), promise: nil)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+}
+
+/// One WebSocket client: connect.challenge first, NOT_PAIRED for its connect request.
+final class StandInSession: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let nonce = TLSFingerprint(digest: (0..<32).map { _ in UInt8.random(in: 0...255) }).hex.prefix(32)
+        let challenge = #"{"type":"event","event":"connect.challenge","payload":{"nonce":"\#(nonce)","ts":\#(Int64(Date().timeIntervalSince1970 * 1000))}}"#
+        send(context, .text, context.channel.allocator.buffer(string: challenge))
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            var text = frame.unmaskedData
+            let request = text.readString(length: text.readableBytes) ?? ""
+            let id = (try? JSONDecoder().decode(Request.self, from: Data(request.utf8)))?.id ?? "0"
+            let reply = #"{"type":"res","id":"\#(id)","ok":false,"error":{"code":"NOT_PAIRED","message":"this is clawnet's stand-in Gateway: it pairs no device","details":{"code":"PAIRING_REQUIRED"}}}"#
+            send(context, .text, context.channel.allocator.buffer(string: reply))
+            var close = context.channel.allocator.buffer(capacity: 2)
+            close.write(webSocketErrorCode: .policyViolation)
+            send(context, .connectionClose, close)
+        case .ping:
+            send(context, .pong, frame.unmaskedData)
+        case .connectionClose:
+            var echo = context.channel.allocator.buffer(capacity: 2)
+            echo.write(webSocketErrorCode: .normalClosure)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: echo))).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        default:
+            break
+        }
+    }
+
+    private func send(_ context: ChannelHandlerContext, _ opcode: WebSocketOpcode, _ data: ByteBuffer) {
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: data)), promise: nil)
+    }
+
+    private struct Request: Decodable {
+        let id: String?
+    }
+}

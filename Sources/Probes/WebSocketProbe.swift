@@ -1,0 +1,223 @@
+import FoundationEssentials
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+
+/// The WebSocket opening on an open probe connection: the upgrade (101 and a correct
+/// Sec-WebSocket-Accept), the Gateway's first frame (`connect.challenge`), and a clean close.
+enum WebSocketProbe {
+    /// Frames before the handshake is complete are capped at 64 KiB (as the Gateway does).
+    static let frameLimit = 65_536
+
+    private enum Step: Sendable {
+        case upgraded
+        case frame(FirstFrame)
+    }
+
+    static func open(host: String, on connection: ProbeConnection, timeout: Duration) async -> WebSocketOutcome {
+        let channel = connection.channel
+        let upgradePromise = channel.eventLoop.makePromise(of: Void.self)
+        let framePromise = channel.eventLoop.makePromise(of: FirstFrame.self)
+        let closePromise = channel.eventLoop.makePromise(of: Void.self)
+        // Every promise ends, whichever way this goes (failing a completed one does nothing).
+        defer {
+            upgradePromise.fail(ProbeTimeout())
+            framePromise.fail(ProbeTimeout())
+            closePromise.fail(ProbeTimeout())
+        }
+        let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: frameLimit, automaticErrorHandling: false) { channel, _ in
+            // The watcher speaks HTTP; from here on the wire carries frames. It must go before
+            // NIO forwards the bytes that came with the 101.
+            channel.pipeline.removeHandler(name: "upgrade-watcher").flatMapThrowing {
+                try channel.pipeline.syncOperations.addHandler(FirstFrameHandler(frame: framePromise, closed: closePromise))
+                upgradePromise.succeed()
+            }
+        }
+        do {
+            try await channel.eventLoop.submit {
+                let sync = channel.pipeline.syncOperations
+                // Keep bytes that arrive with the 101: the Gateway's first frame may be among them.
+                try sync.addHTTPClientHandlers(
+                    leftOverBytesStrategy: .forwardBytes,
+                    withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+                try sync.addHandler(UpgradeWatcher(upgrade: upgradePromise, frame: framePromise), name: "upgrade-watcher")
+            }.get()
+        } catch {
+            return .failed("\(error)")
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: host)
+        headers.add(name: "Content-Length", value: "0")
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: headers)
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            upgradePromise.fail(ProbeTimeout())
+            framePromise.fail(ProbeTimeout())
+        }
+        defer { timer.cancel() }
+        do {
+            try await upgradePromise.futureResult.get()
+        } catch {
+            return await failure(error, upgraded: false, connection)
+        }
+        let frame: FirstFrame
+        do {
+            frame = try await framePromise.futureResult.get()
+        } catch {
+            return await failure(error, upgraded: true, connection)
+        }
+        // Say goodbye properly and wait (briefly) for the server's close frame.
+        var payload = channel.allocator.buffer(capacity: 2)
+        payload.write(webSocketErrorCode: .normalClosure)
+        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload), promise: nil)
+        let closeTimer = channel.eventLoop.scheduleTask(in: .milliseconds(500)) { closePromise.fail(ProbeTimeout()) }
+        let closedCleanly = (try? await closePromise.futureResult.get()) != nil
+        closeTimer.cancel()
+        return .opened(frame, closedCleanly: closedCleanly)
+    }
+
+    private static func failure(_ error: any Error, upgraded: Bool, _ connection: ProbeConnection) async -> WebSocketOutcome {
+        switch error {
+        case is ProbeTimeout:
+            return .timedOut(upgraded: upgraded, bytesReceived: await connection.wire().bytes)
+        case let refused as UpgradeRefused:
+            return .upgradeRefused(status: refused.status)
+        case let closed as ClosedEarly:
+            return .closedBeforeFirstFrame(code: closed.code)
+        case let error as NIOHTTPClientUpgradeError where error == .upgraderDeniedUpgrade:
+            return .upgradeFailed("the server answered 101 but its Sec-WebSocket-Accept does not match the key (RFC 6455 §4.2.2)")
+        case let error as NIOWebSocketError where error == .invalidFrameLength:
+            return .frameTooLarge(limit: frameLimit)
+        default:
+            return .failed(ProbeConnection.describe(error))
+        }
+    }
+
+    /// Checks a first frame: JSON `{"type":"event","event":"connect.challenge","payload":{"nonce":...,"ts":...}}`.
+    static func read(_ text: String) -> FirstFrame {
+        guard let data = text.data(using: .utf8), let object = try? JSONDecoder().decode(Frame.self, from: data) else {
+            return FirstFrame(text: text, nonce: nil, problem: "the first frame is not a JSON object")
+        }
+        guard object.type == "event" else {
+            return FirstFrame(text: text, nonce: nil, problem: "the first frame is a '\(object.type ?? "?")', not an event")
+        }
+        guard object.event == "connect.challenge" else {
+            return FirstFrame(text: text, nonce: nil, problem: "the first event is '\(object.event ?? "?")', not connect.challenge")
+        }
+        guard let nonce = object.payload?.nonce, !nonce.isEmpty else {
+            return FirstFrame(text: text, nonce: nil, problem: "connect.challenge has no payload.nonce")
+        }
+        guard object.payload?.ts != nil else {
+            return FirstFrame(text: text, nonce: nonce, problem: "connect.challenge has no payload.ts")
+        }
+        return FirstFrame(text: text, nonce: nonce, problem: nil)
+    }
+
+    private struct Frame: Decodable {
+        struct Payload: Decodable {
+            let nonce: String?
+            let ts: Double?
+        }
+        let type: String?
+        let event: String?
+        let payload: Payload?
+    }
+}
+
+struct UpgradeRefused: Error {
+    let status: Int
+}
+
+struct ClosedEarly: Error {
+    let code: UInt16?
+}
+
+/// Sees what the HTTP side does: a response that is not 101 (the upgrade handler passes it
+/// on), an upgrade error, or the connection ending first.
+final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    private let upgrade: EventLoopPromise<Void>
+    private let frame: EventLoopPromise<FirstFrame>
+
+    init(upgrade: EventLoopPromise<Void>, frame: EventLoopPromise<FirstFrame>) {
+        self.upgrade = upgrade
+        self.frame = frame
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data), head.status != .switchingProtocols {
+            upgrade.fail(UpgradeRefused(status: Int(head.status.code)))
+            context.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        upgrade.fail(error)
+        frame.fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        upgrade.fail(ClosedEarly(code: nil))
+        frame.fail(ClosedEarly(code: nil))
+        context.fireChannelInactive()
+    }
+}
+
+/// After the upgrade: the first data frame (answering pings meanwhile), then the close.
+final class FirstFrameHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+    private let frame: EventLoopPromise<FirstFrame>
+    private let closed: EventLoopPromise<Void>
+    private var text: [UInt8] = []
+    private var done = false
+
+    init(frame: EventLoopPromise<FirstFrame>, closed: EventLoopPromise<Void>) {
+        self.frame = frame
+        self.closed = closed
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let incoming = unwrapInboundIn(data)
+        switch incoming.opcode {
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: incoming.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .connectionClose:
+            var data = incoming.unmaskedData
+            if done {
+                closed.succeed()
+            } else {
+                frame.fail(ClosedEarly(code: data.readInteger(as: UInt16.self)))
+            }
+            context.close(promise: nil)
+        case .text, .binary, .continuation:
+            guard !done else { return }
+            text += incoming.unmaskedData.readableBytesView
+            if text.count > WebSocketProbe.frameLimit {
+                done = true
+                frame.fail(NIOWebSocketError.invalidFrameLength)
+            } else if incoming.fin {
+                done = true
+                frame.succeed(WebSocketProbe.read(String(decoding: text, as: UTF8.self)))
+            }
+        default:
+            break
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        frame.fail(error)
+        closed.fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        frame.fail(ClosedEarly(code: nil))
+        if done { closed.succeed() }
+        context.fireChannelInactive()
+    }
+}

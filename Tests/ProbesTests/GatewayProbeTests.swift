@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import DNSSD
+import TestSupport
+@testable import Probes
+
+func target(_ port: Int, tls: Bool = true, host: String = "127.0.0.1", address: String = "127.0.0.1") -> ProbeTarget {
+    ProbeTarget(label: "\(host):\(port)", host: host, addresses: [IPAddress(address)!], port: port, tls: tls)
+}
+
+/// Probes against independent peers (python-websockets, openssl) in the test bed's node
+/// namespace, where this process runs.
+@Suite("Gateway probes against real peers", .enabled(if: TestBed.enabled))
+struct GatewayProbeTests {
+    @Test("a healthy TLS Gateway: every layer, and the fingerprint equals openssl's")
+    func healthyGateway() async throws {
+        let bed = try TestBed.current()
+        let certificate = try await bed.makeCertificate()
+        let (peer, port) = try await bed.startGatewayPeer("gateway", certificate: certificate)
+        defer { peer.terminate() }
+        let report = await GatewayProbe.run(target(port), budget: .seconds(5))
+        #expect(report.tcp.map(\.outcome) == [.connected])
+        let facts = try #require(report.tlsFacts, "\(String(describing: report.tls))")
+        #expect(facts.fingerprint.hex == certificate.fingerprint)
+        #expect(facts.version == "TLS 1.3")
+        #expect(facts.cipher?.hasPrefix("TLS_") == true, "TLS 1.3 suites: \(facts.cipher ?? "none")")
+        let cert = try #require(facts.certificate)
+        #expect(cert.subject.contains("CN=openclaw-gateway"))
+        #expect(cert.selfSigned)
+        #expect(cert.subjectAlternativeNames.isEmpty)
+        #expect(cert.notAfter > Date())
+        #expect(report.health?.outcome == .response(status: 200, body: "{\"ok\":true,\"status\":\"live\"}\n"))
+        if case .response(let status, _)? = report.ready?.outcome { #expect(status == 200) } else { Issue.record("no readyz: \(String(describing: report.ready))") }
+        guard case .opened(let frame, let clean)? = report.websocket?.outcome else {
+            Issue.record("no WebSocket opening: \(String(describing: report.websocket))")
+            return
+        }
+        #expect(frame.problem == nil, "\(frame.text)")
+        #expect(frame.nonce?.count == 32)
+        #expect(clean, "the close handshake completed")
+    }
+
+    @Test("an EC certificate too; plain ws:// Gateways skip TLS")
+    func ecAndPlain() async throws {
+        let bed = try TestBed.current()
+        let certificate = try await bed.makeCertificate(rsa: false)
+        let (tlsPeer, tlsPort) = try await bed.startGatewayPeer("gateway", certificate: certificate)
+        defer { tlsPeer.terminate() }
+        let report = await GatewayProbe.run(target(tlsPort), budget: .seconds(5))
+        #expect(report.tlsFacts?.fingerprint.hex == certificate.fingerprint)
+        let (plainPeer, plainPort) = try await bed.startGatewayPeer("gateway")
+        defer { plainPeer.terminate() }
+        let plain = await GatewayProbe.run(target(plainPort, tls: false), budget: .seconds(5))
+        #expect(plain.tls == nil)
+        if case .opened(let frame, _)? = plain.websocket?.outcome { #expect(frame.problem == nil) } else { Issue.record("\(String(describing: plain.websocket))") }
+    }
+
+    @Test("openssl s_server: fingerprint and cipher agree with what openssl itself reports; not a Gateway")
+    func opensslServer() async throws {
+        let bed = try TestBed.current()
+        let certificate = try await bed.makeCertificate()
+        var server: ChildProcess?
+        var port = 0
+        for _ in 0..<5 where server == nil {
+            port = Int.random(in: 20_000...59_999)
+            let process = try bed.spawn(on: .node, ["openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate.certificate,
+                                                    "-key", certificate.key, "-tls1_3", "-www"])
+            do {
+                try await process.waitForOutput("ACCEPT", timeout: .seconds(10))
+                server = process
+            } catch {
+                process.terminate(signal: SIGKILL)
+            }
+        }
+        let peer = try #require(server, "openssl s_server did not start")
+        defer { peer.terminate() }
+        let report = await GatewayProbe.run(target(port), budget: .seconds(5))
+        let facts = try #require(report.tlsFacts, "\(String(describing: report.tls))")
+        #expect(facts.fingerprint.hex == certificate.fingerprint)
+        #expect(facts.version == "TLS 1.3")
+        // s_server -www prints the session it negotiated, e.g. "Cipher is TLS_AES_256_GCM_SHA384".
+        guard case .response(let status, let body)? = report.health?.outcome else {
+            Issue.record("no HTTP answer: \(String(describing: report.health))")
+            return
+        }
+        #expect(status == 200)
+        let cipher = try #require(facts.cipher)
+        #expect(body.contains("Cipher is \(cipher)"), "clawnet saw \(cipher); openssl says: \(body.prefix(400))")
+        #expect(report.websocket?.outcome == .upgradeRefused(status: 200))
+    }
+
+    @Test("nothing listening: refused, and nothing else runs")
+    func refused() async {
+        let report = await GatewayProbe.run(target(9), budget: .seconds(3))
+        #expect(report.tcp.map(\.outcome) == [.refused])
+        #expect(report.tls == nil && report.websocket == nil)
+    }
+
+    @Test("each hostile peer ends within the budget with a failure that names what happened", arguments: [
+        "silent", "garbage", "http200", "dribble", "bigframe", "tls12", "expired", "wrongframe", "notready",
+    ])
+    func hostilePeers(mode: String) async throws {
+        let bed = try TestBed.current()
+        let certificate = try await bed.makeCertificate()
+        let (peer, port) = try await bed.startGatewayPeer(mode, certificate: ["silent", "garbage", "expired"].contains(mode) ? nil : certificate)
+        defer { peer.terminate() }
+        let report = await GatewayProbe.run(target(port), budget: .seconds(3))
+        #expect(report.tcp.map(\.outcome) == [.connected])
+        switch mode {
+        case "silent":
+            #expect(report.tls?.outcome == .timedOut(bytesReceived: 0))
+        case "garbage":
+            guard case .notTLS(let first)? = report.tls?.outcome else { Issue.record("\(String(describing: report.tls))"); return }
+            #expect(first.count == 64)
+        case "http200":
+            #expect(report.websocket?.outcome == .upgradeRefused(status: 200))
+        case "dribble":
+            guard case .timedOut(let upgraded, let bytes)? = report.websocket?.outcome else { Issue.record("\(String(describing: report.websocket))"); return }
+            #expect(upgraded && bytes > 0)
+        case "bigframe":
+            #expect(report.websocket?.outcome == .frameTooLarge(limit: 65_536))
+        case "tls12":
+            #expect(report.tlsFacts?.version == "TLS 1.2")
+            #expect(report.tlsFacts?.cipher?.hasPrefix("ECDHE-") == true, "\(report.tlsFacts?.cipher ?? "none")")
+        case "expired":
+            let notAfter = try #require(report.tlsFacts?.certificate?.notAfter)
+            #expect(notAfter < Date())
+        case "wrongframe":
+            guard case .opened(let frame, _)? = report.websocket?.outcome else { Issue.record("\(String(describing: report.websocket))"); return }
+            #expect(frame.problem == "the first event is 'tick', not connect.challenge")
+        case "notready":
+            guard case .response(let status, _)? = report.ready?.outcome else { Issue.record("\(String(describing: report.ready))"); return }
+            #expect(status == 503)
+        default:
+            Issue.record("unknown mode \(mode)")
+        }
+    }
+
+    @Test("ServerHello parsing (golden TLS 1.3 and 1.2 records, and non-TLS bytes)")
+    func serverHello() {
+        // A minimal TLS 1.3 ServerHello: record header, handshake header, legacy version,
+        // random, empty session id, cipher 0x1302, compression, supported_versions = 0x0304.
+        let body: [UInt8] = [3, 3] + [UInt8](repeating: 7, count: 32) + [0] + [0x13, 0x02] + [0] + [0, 6] + [0x00, 0x2B, 0, 2, 0x03, 0x04]
+        let handshake: [UInt8] = [2, 0, 0, UInt8(body.count)] + body
+        let record: [UInt8] = [22, 3, 3, 0, UInt8(handshake.count)] + handshake
+        #expect(ServerHello.parse(record) == .hello(ServerHello(cipherSuite: 0x1302, version: 0x0304)))
+        #expect(ServerHello.parse(Array(record.prefix(20))) == .needMore)
+        let tls12: [UInt8] = [3, 3] + [UInt8](repeating: 1, count: 32) + [0] + [0xC0, 0x2F] + [0]
+        let record12: [UInt8] = [22, 3, 3, 0, UInt8(tls12.count + 4), 2, 0, 0, UInt8(tls12.count)] + tls12
+        guard case .hello(let hello) = ServerHello.parse(record12) else { Issue.record("TLS 1.2 hello"); return }
+        #expect(hello.versionName == "TLS 1.2" && hello.cipherName == "ECDHE-RSA-AES128-GCM-SHA256")
+        #expect(ServerHello.parse(Array("HTTP/1.1 400 Bad".utf8)) == .notTLS)
+        #expect(ServerHello.parse([21, 3, 3, 0, 2, 2, 70]) == .alert(description: 70))
+    }
+
+    @Test("first frames are read strictly", arguments: [
+        (#"{"type":"event","event":"connect.challenge","payload":{"nonce":"abc","ts":1}}"#, nil),
+        ("not json", "the first frame is not a JSON object"),
+        (#"{"type":"res","id":"1"}"#, "the first frame is a 'res', not an event"),
+        (#"{"type":"event","event":"connect.challenge","payload":{}}"#, "connect.challenge has no payload.nonce"),
+        (#"{"type":"event","event":"connect.challenge","payload":{"nonce":"n"}}"#, "connect.challenge has no payload.ts"),
+    ] as [(String, String?)])
+    func frames(text: String, problem: String?) {
+        #expect(WebSocketProbe.read(text).problem == problem)
+    }
+}

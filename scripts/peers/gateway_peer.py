@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""A Gateway stand-in for clawnet's tests, independent of clawnet: python-websockets over
+TLS (or plain), OpenClaw's health endpoints and its WebSocket opening, or a misbehaving
+server. Run it inside a test-bed namespace. Prints "ready" once listening; runs until killed.
+
+    gateway_peer.py MODE --address 127.0.0.1 --port 18789 [--cert cert.pem --key key.pem]
+
+Modes:
+  gateway    /healthz and /readyz answer 200; a WebSocket gets connect.challenge first
+  notready   like gateway, but /readyz answers 503 (starting or draining)
+  wrongframe the first frame is not connect.challenge
+  silent     accepts connections and never sends a byte
+  garbage    sends random bytes instead of TLS or HTTP
+  http200    answers every request, the WebSocket upgrade included, with HTTP 200
+  dribble    answers the upgrade, then sends its first frame one byte per second
+  bigframe   sends a 10 MB first frame
+  tls12      like gateway, but speaks only TLS 1.2
+  expired    like gateway, with a certificate that expired (made on the fly)
+"""
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import secrets
+import ssl
+import sys
+import tempfile
+import time
+from http import HTTPStatus
+
+import websockets
+from websockets.asyncio.server import serve
+from websockets.datastructures import Headers
+from websockets.http11 import Response
+
+
+def challenge():
+    return json.dumps({"type": "event", "event": "connect.challenge",
+                       "payload": {"nonce": secrets.token_hex(16), "ts": int(time.time() * 1000)}})
+
+
+def expired_certificate(directory):
+    """An RSA certificate, CN=openclaw-gateway like OpenClaw's, valid only in the past."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.x509.oid import NameOID
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "openclaw-gateway")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+                   .serial_number(x509.random_serial_number())
+                   .not_valid_before(now - datetime.timedelta(days=30)).not_valid_after(now - datetime.timedelta(days=1))
+                   .sign(key, hashes.SHA256()))
+    cert_path, key_path = os.path.join(directory, "expired.pem"), os.path.join(directory, "expired.key")
+    with open(cert_path, "wb") as f:
+        f.write(certificate.public_bytes(serialization.Encoding.PEM))
+    with open(key_path, "wb") as f:
+        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
+                                  serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def tls_context(args):
+    cert, key = args.cert, args.key
+    if args.mode == "expired":
+        cert, key = expired_certificate(tempfile.mkdtemp(prefix="gateway-peer-"))
+    if not cert:
+        return None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    if args.mode == "tls12":
+        context.minimum_version = context.maximum_version = ssl.TLSVersion.TLSv1_2
+    else:
+        context.minimum_version = ssl.TLSVersion.TLSv1_3   # OpenClaw Gateways require TLS 1.3
+    return context
+
+
+async def websocket_gateway(args, context):
+    def process_request(connection, request):
+        if request.path in ("/health", "/healthz"):
+            return connection.respond(HTTPStatus.OK, '{"ok":true,"status":"live"}\n')
+        if request.path in ("/ready", "/readyz"):
+            if args.mode == "notready":
+                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, '{"ok":false,"status":"starting"}\n')
+            return connection.respond(HTTPStatus.OK, '{"ok":true,"status":"ready"}\n')
+        return None
+
+    async def handler(websocket):
+        if args.mode == "wrongframe":
+            await websocket.send(json.dumps({"type": "event", "event": "tick", "payload": {}}))
+        elif args.mode == "bigframe":
+            await websocket.send("x" * 10_000_000)
+        else:
+            await websocket.send(challenge())
+        try:
+            async for _ in websocket:
+                pass
+        except websockets.ConnectionClosed:
+            pass
+
+    async with serve(handler, args.address, args.port, ssl=context, process_request=process_request, max_size=2**24):
+        print("ready", flush=True)
+        await asyncio.Future()
+
+
+async def raw_server(args, context):
+    async def handle(reader, writer):
+        try:
+            if args.mode == "silent":
+                await asyncio.sleep(3600)
+            elif args.mode == "garbage":
+                writer.write(os.urandom(64))
+                await writer.drain()
+                await asyncio.sleep(3600)
+            elif args.mode == "http200":
+                await reader.readuntil(b"\r\n\r\n")
+                body = b"<html>not a gateway</html>"
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+                await writer.drain()
+                await asyncio.sleep(3600)
+            elif args.mode == "dribble":
+                request = await reader.readuntil(b"\r\n\r\n")
+                key = [line.split(b":", 1)[1].strip() for line in request.split(b"\r\n") if line.lower().startswith(b"sec-websocket-key")][0]
+                import base64
+                import hashlib
+                accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+                writer.write(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                             b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+                await writer.drain()
+                payload = challenge().encode()
+                frame = bytes([0x81, len(payload)]) + payload if len(payload) < 126 else bytes([0x81, 126]) + len(payload).to_bytes(2, "big") + payload
+                for byte in frame:
+                    writer.write(bytes([byte]))
+                    await writer.drain()
+                    await asyncio.sleep(1)
+        except (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, args.address, args.port, ssl=context if args.mode in ("http200", "dribble") else None)
+    async with server:
+        print("ready", flush=True)
+        await server.serve_forever()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=["gateway", "notready", "wrongframe", "silent", "garbage", "http200", "dribble",
+                                         "bigframe", "tls12", "expired"])
+    parser.add_argument("--address", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
+    args = parser.parse_args()
+    context = tls_context(args)
+    if args.mode in ("silent", "garbage", "http200", "dribble"):
+        asyncio.run(raw_server(args, context))
+    else:
+        asyncio.run(websocket_gateway(args, context))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
