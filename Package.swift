@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "clawnet",
             dependencies: [
-                "DNSSD", "Discovery", "Zones",
+                "DNSSD", "Discovery", "Zones", "Probes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

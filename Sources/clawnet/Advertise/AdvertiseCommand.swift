@@ -2,6 +2,7 @@ import ArgumentParser
 import DNSSD
 import Discovery
 import FoundationEssentials
+import Probes
 
 struct AdvertiseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,6 +15,14 @@ struct AdvertiseCommand: AsyncParsableCommand {
             gatewayPort, lanHost, displayName, transport); --txt adds or replaces keys. If \
             another host already uses the name, Avahi's alternative ("NAME #2") is taken and \
             reported. Ctrl-C or SIGTERM withdraws the beacon (goodbye packets).
+
+            --serve also answers on the port like a Gateway does (GET /healthz and /readyz; on \
+            a WebSocket, connect.challenge first), so a node can test the whole path to this \
+            host without a Gateway: `clawnet doctor` there should pass every layer. --tls makes \
+            a self-signed certificate on the fly (RSA 2048, CN=openclaw-gateway, as the Gateway \
+            does), speaks TLS 1.3 only, and puts gatewayTls=1 and its SHA-256 in the TXT. \
+            --bind chooses the address to listen on (127.0.0.1 reproduces a Gateway bound to \
+            loopback: advertised, but unreachable from other machines).
 
             \(Exit.helpText)
             """
@@ -28,16 +37,27 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(name: .customLong("txt"), help: ArgumentHelp("A TXT entry KEY=VALUE, or KEY alone for a flag (repeatable).", valueName: "KEY=VALUE"))
     var txtEntries: [String] = []
 
+    @Flag(help: "Also answer on the port like a Gateway (health endpoints, connect.challenge).")
+    var serve = false
+
+    @Flag(help: "With --serve: TLS 1.3 with a self-signed certificate made now; its fingerprint goes into the TXT.")
+    var tls = false
+
+    @Option(name: .customLong("bind"), help: ArgumentHelp("With --serve: the address to listen on (default: every address, IPv4 and IPv6).", valueName: "ADDRESS"))
+    var bindAddress: String?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        if (tls || bindAddress != nil) && !serve { throw ValidationError("--tls and --bind go with --serve") }
+        if let bindAddress, IPAddress(bindAddress) == nil { throw ValidationError("--bind \(bindAddress) is not an IP address") }
         do { _ = try InstanceName(decoded: name) } catch { throw ValidationError("--name: \(error.message)") }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1-65535") }
         do { _ = try txtRecord() } catch { throw ValidationError("--txt: \(error.message)") }
     }
 
     /// OpenClaw's keys first, then what --txt adds; a --txt key replaces the default in place.
-    func txtRecord() throws(DNSSDError) -> TXTRecord {
+    func txtRecord(serving gateway: StandInGateway? = nil) throws(DNSSDError) -> TXTRecord {
         let label = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "openclaw"
         var displayName = name
         if displayName.hasSuffix(" (OpenClaw)") { displayName.removeLast(" (OpenClaw)".count) }
@@ -46,6 +66,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
             (key: "lanHost", value: "\(label).local"), (key: "displayName", value: displayName),
             (key: "transport", value: "gateway"),
         ]
+        if let gateway {
+            if let fingerprint = gateway.fingerprint {
+                pairs += [(key: "gatewayTls", value: "1"), (key: "gatewayTlsSha256", value: fingerprint.hex)]
+            }
+            if !(IPAddress(gateway.address)?.isLoopback ?? false) { pairs.append((key: "gatewayDirectReachable", value: "1")) }
+        }
         for entry in txtEntries {
             let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = String(parts[0])
@@ -67,7 +93,27 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
     func run() async throws {
         let terminal = global.makeTerminal()
-        let txt = try txtRecord()
+        var gateway: StandInGateway?
+        if serve {
+            do {
+                if let bindAddress {
+                    gateway = try await StandInGateway.start(host: bindAddress, port: port, tls: tls)
+                } else {
+                    // Dual-stack where IPv6 exists, IPv4 only otherwise.
+                    do { gateway = try await StandInGateway.start(host: "::", port: port, tls: tls) } catch {
+                        gateway = try await StandInGateway.start(host: "0.0.0.0", port: port, tls: tls)
+                    }
+                }
+            } catch {
+                terminal.err(terminal.paint("error", .red, stderr: true) + ": cannot listen on \(bindAddress ?? "*"):\(port): \(error)")
+                terminal.err("  fix: is a Gateway (or something else) already using the port? `ss -ltnp | grep \(port)`; or choose --port")
+                throw Exit.failure
+            }
+            let security = gateway?.fingerprint.map { "TLS 1.3, sha256 \($0.hex)" } ?? "plain, no TLS"
+            terminal.out("serving on \(Endpoint(host: gateway!.address, port: port)) like a Gateway (\(security))")
+        }
+        defer { if let gateway { Task { await gateway.stop() } } }
+        let txt = try txtRecord(serving: gateway)
         let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
         let signals = Signals.termination()
         let happenings = AsyncStream<Happening> { continuation in
