@@ -6,7 +6,7 @@ import Foundation
 /// CLAWNET_SKIP_TESTBED=1 says on purpose that only unit tests are wanted.
 public struct TestBed: Sendable {
     public enum Host: String, Sendable, CaseIterable {
-        case gw, node, watch, bare, ts
+        case gw, node, watch, bare, ts, lgw, lnode
     }
 
     public struct Missing: Error, CustomStringConvertible {
