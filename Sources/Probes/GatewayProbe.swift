@@ -36,7 +36,23 @@ public enum GatewayProbe {
         async let ready = phases.contains(.health) ? httpPhase("/readyz", target, address, clock) : nil
         async let websocket = phases.contains(.websocket) ? websocketPhase(target, address, clock) : nil
         (report.health, report.ready, report.websocket) = await (health, ready, websocket)
+
+        // Asked in plain HTTP, a TLS server often just hangs up. If one more connection
+        // completes a TLS handshake, say so instead of "end of file".
+        if !target.tls, report.health.map({ !$0.outcome.isResponse }) ?? false || report.websocket.map({ !$0.outcome.reachedServer }) ?? false,
+           await answersTLS(target, address, clock) {
+            if let health = report.health, !health.outcome.isResponse { report.health = PhaseTiming(outcome: .wantsTLS, elapsed: health.elapsed) }
+            if let ready = report.ready, !ready.outcome.isResponse { report.ready = PhaseTiming(outcome: .wantsTLS, elapsed: ready.elapsed) }
+            if let websocket = report.websocket, !websocket.outcome.reachedServer { report.websocket = PhaseTiming(outcome: .wantsTLS, elapsed: websocket.elapsed) }
+        }
         return report
+    }
+
+    private static func answersTLS(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> Bool {
+        guard case .success(let connection) = await ProbeConnection.connect(to: address, port: target.port, timeout: clock.remaining) else { return false }
+        defer { connection.close() }
+        if case .established = await connection.startTLS(host: target.host, timeout: clock.remaining) { return true }
+        return false
     }
 
     /// Probes many targets at once, at most `limit` at a time; reports come back in order.
@@ -125,7 +141,7 @@ public enum GatewayProbe {
     }
 
     /// `host:port`, IPv6 literals in brackets, as the Host header wants it.
-    static func hostHeader(_ target: ProbeTarget) -> String {
+    public static func hostHeader(_ target: ProbeTarget) -> String {
         var host = target.host
         if host.hasSuffix(".") { host.removeLast() }
         if let address = IPAddress(host), address.family == .v6 { host = "[\(IPAddress(bytes: address.bytes)!)]" }

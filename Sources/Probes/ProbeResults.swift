@@ -76,6 +76,8 @@ public enum TLSOutcome: Sendable, Hashable {
 
 public enum HTTPOutcome: Sendable, Hashable {
     case response(status: Int, body: String)
+    /// Asked in plain HTTP, the server answered with TLS: it wants wss://.
+    case wantsTLS
     case failed(String)
     case timedOut(bytesReceived: Int)
 }
@@ -94,10 +96,30 @@ public enum WebSocketOutcome: Sendable, Hashable {
     /// The server answered the upgrade with another status (200: not a WebSocket endpoint).
     case upgradeRefused(status: Int)
     case upgradeFailed(String)
+    /// Asked in plain HTTP, the server answered with TLS: it wants wss://.
+    case wantsTLS
     case frameTooLarge(limit: Int)
     case closedBeforeFirstFrame(code: UInt16?)
     case timedOut(upgraded: Bool, bytesReceived: Int)
     case failed(String)
+}
+
+extension HTTPOutcome {
+    var isResponse: Bool {
+        if case .response = self { return true }
+        return false
+    }
+}
+
+extension WebSocketOutcome {
+    /// Whether an HTTP answer came back at all (a 101 or another status).
+    var reachedServer: Bool {
+        switch self {
+        case .opened, .upgradeRefused, .frameTooLarge, .closedBeforeFirstFrame: true
+        case .timedOut(let upgraded, _): upgraded
+        case .upgradeFailed, .wantsTLS, .failed: false
+        }
+    }
 }
 
 public struct PhaseTiming<Outcome: Sendable & Hashable>: Sendable, Hashable {

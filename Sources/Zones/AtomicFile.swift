@@ -20,7 +20,8 @@ public enum AtomicFile {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    public static func write(_ text: String, to path: String) throws(Failure) {
+    /// `mode` applies to the new file; without it an existing file keeps its mode (new: 0644).
+    public static func write(_ text: String, to path: String, mode newMode: mode_t? = nil) throws(Failure) {
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
@@ -32,7 +33,7 @@ public enum AtomicFile {
             if !done { unlink(temporary) }
         }
         var existing = stat()
-        let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
+        let mode: mode_t = newMode ?? (stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644)
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }

@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("clawnet advertise (CLI against real avahi-daemons)", .enabled(if: TestBed.enabled))
+/// Serialized: with another service on gw being withdrawn while the node probes, gw's
+/// avahi-daemon can miss answering the probe, and the node takes a name it should not
+/// (gw's log: "Received conflicting record ... with local record to be. Withdrawing").
+@Suite("clawnet advertise (CLI against real avahi-daemons)", .enabled(if: TestBed.enabled), .serialized)
 struct AdvertiseCommandTests {
     @Test("a beacon advertised on the Gateway host is browsed from the node, then withdrawn")
     func advertiseAndWithdraw() async throws {
@@ -48,5 +51,37 @@ struct AdvertiseCommandTests {
         let result = try await bed.clawnet(["advertise", "--name", "Nobody"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"], timeout: .seconds(20))
         #expect(result.status == 3)
         #expect(result.stderr.contains("D-Bus"))
+    }
+
+    @Test("--serve --tls-dir: the certificate is made once, kept (key 0600), and its fingerprint equals openssl's")
+    func serveKeepsCertificate() async throws {
+        let bed = try TestBed.current()
+        let directory = "\(bed.directory)/serve-tls-\(uniqueTag())"
+        func serveOnce() async throws -> String {
+            let port = Int.random(in: 30_000...39_999)
+            let server = try bed.spawnClawnet(["advertise", "--serve-only", "--tls-dir", directory, "--port", String(port), "--bind", "127.0.0.1"], on: .node)
+            let line = try await server.waitForOutput("like a Gateway (TLS 1.3, sha256 ", timeout: .seconds(20))
+            let status = try await server.stop(signal: SIGTERM)
+            #expect(status == 0)
+            #expect(server.stdout.contains("stopped serving"))
+            return String(try #require(line.text.split(separator: " ").last?.dropLast()))
+        }
+        let first = try await serveOnce()
+        let second = try await serveOnce()
+        #expect(first == second, "the kept certificate is reused")
+        let printed = try await runCommand("/usr/bin/env", ["openssl", "x509", "-in", "\(directory)/gateway-cert.pem", "-noout", "-fingerprint", "-sha256"])
+        #expect(printed.stdout.replacingOccurrences(of: ":", with: "").lowercased().contains(first))
+        let attributes = try FileManager.default.attributesOfItem(atPath: "\(directory)/gateway-key.pem")
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test("advertise flags that do not go together are usage errors (exit 2)", arguments: [
+        ["--serve-only", "--name", "X"], ["--name", "X", "--tls"], ["--name", "X", "--serve", "--bind", "not-an-ip"], ["--port", "1"],
+    ])
+    func badFlags(arguments: [String]) async throws {
+        let bed = try TestBed.current()
+        let result = try await bed.clawnet(["advertise"] + arguments, on: .node, timeout: .seconds(20))
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("Error:") || result.stderr.contains("error:"), "\(result.stderr)")
     }
 }

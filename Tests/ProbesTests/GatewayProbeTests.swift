@@ -89,6 +89,26 @@ struct GatewayProbeTests {
         #expect(report.websocket?.outcome == .upgradeRefused(status: 200))
     }
 
+    @Test("clawnet's own stand-in Gateway passes every layer; probed as plain ws://, it is recognised as a TLS server")
+    func standIn() async throws {
+        let identity = try StandInIdentity.make()
+        let gateway = try await StandInGateway.start(host: "127.0.0.1", port: 0, identity: identity)
+        defer { Task { await gateway.stop() } }
+        let report = await GatewayProbe.run(target(gateway.port), budget: .seconds(5))
+        #expect(report.tlsFacts?.fingerprint == gateway.fingerprint)
+        #expect(report.tlsFacts?.certificate?.subject == "CN=openclaw-gateway")
+        #expect(report.tlsFacts?.certificate?.publicKey.contains("RSA") == true, "\(report.tlsFacts?.certificate?.publicKey ?? "")")
+        if case .opened(let frame, let clean)? = report.websocket?.outcome {
+            #expect(frame.problem == nil)
+            #expect(clean)
+        } else {
+            Issue.record("\(String(describing: report.websocket))")
+        }
+        let plain = await GatewayProbe.run(target(gateway.port, tls: false), budget: .seconds(5))
+        #expect(plain.health?.outcome == .wantsTLS)
+        #expect(plain.websocket?.outcome == .wantsTLS)
+    }
+
     @Test("nothing listening: refused, and nothing else runs")
     func refused() async {
         let report = await GatewayProbe.run(target(9), budget: .seconds(3))

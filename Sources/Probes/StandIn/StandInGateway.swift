@@ -28,15 +28,9 @@ public final class StandInGateway: Sendable {
         self.fingerprint = fingerprint
     }
 
-    public static func start(host: String, port: Int, tls: Bool) async throws -> StandInGateway {
-        var sslContext: NIOSSLContext?
-        var fingerprint: TLSFingerprint?
-        if tls {
-            let (context, digest) = try makeTLS()
-            sslContext = context
-            fingerprint = digest
-        }
-        let context = sslContext
+    /// Listens on `host`:`port`; with an identity, TLS 1.3 only.
+    public static func start(host: String, port: Int, identity: StandInIdentity?) async throws -> StandInGateway {
+        let context = try identity.map { try $0.serverContext() }
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -57,14 +51,28 @@ public final class StandInGateway: Sendable {
                 }
             }
             .bind(host: host, port: port).get()
-        return StandInGateway(channel: channel, address: host, port: channel.localAddress?.port ?? port, fingerprint: fingerprint)
+        return StandInGateway(channel: channel, address: host, port: channel.localAddress?.port ?? port, fingerprint: try identity?.fingerprint())
     }
 
     public func stop() async {
         try? await channel.close()
     }
+}
 
-    private static func makeTLS() throws -> (NIOSSLContext, TLSFingerprint) {
+/// The stand-in's certificate and key, as PEM: made now, or an existing pair (for example
+/// the Gateway's own, so that nodes see the fingerprint they pinned).
+public struct StandInIdentity: Sendable {
+    public let certificatePEM: String
+    public let keyPEM: String
+
+    public init(certificatePEM: String, keyPEM: String) {
+        self.certificatePEM = certificatePEM
+        self.keyPEM = keyPEM
+    }
+
+    /// A certificate as the Gateway makes its own: RSA 2048, CN=openclaw-gateway, no SANs,
+    /// self-signed, valid for a year.
+    public static func make() throws -> StandInIdentity {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let name = try DistinguishedName { CommonName("openclaw-gateway") }
         let now = Date()
@@ -73,14 +81,35 @@ public final class StandInGateway: Sendable {
             notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(365 * 86_400),
             issuer: name, subject: name, signatureAlgorithm: .sha256WithRSAEncryption, extensions: Certificate.Extensions(),
             issuerPrivateKey: Certificate.PrivateKey(key))
-        var serializer = DER.Serializer()
-        try serializer.serialize(certificate)
-        let der = serializer.serializedBytes
+        return StandInIdentity(certificatePEM: try certificate.serializeAsPEM().pemString + "\n", keyPEM: key.pemRepresentation + "\n")
+    }
+
+    /// SHA-256 over the leaf's DER, as nodes pin it.
+    public func fingerprint() throws -> TLSFingerprint {
+        let leaf = try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8)).first.orThrow("no certificate in the PEM")
+        return TLSFingerprint(digest: Array(SHA256.hash(data: try leaf.toDERBytes())))
+    }
+
+    func serverContext() throws -> NIOSSLContext {
+        let chain = try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8))
+        guard !chain.isEmpty else { throw StandInError("no certificate in the PEM") }
         var configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: [.certificate(try NIOSSLCertificate(bytes: der, format: .der))],
-            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)))
+            certificateChain: chain.map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(keyPEM.utf8), format: .pem)))
         configuration.minimumTLSVersion = .tlsv13
-        return (try NIOSSLContext(configuration: configuration), TLSFingerprint(digest: Array(SHA256.hash(data: der))))
+        return try NIOSSLContext(configuration: configuration)
+    }
+}
+
+struct StandInError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Optional {
+    func orThrow(_ message: String) throws -> Wrapped {
+        guard let self else { throw StandInError(message) }
+        return self
     }
 }
 

@@ -3,6 +3,7 @@ import DNSSD
 import Discovery
 import FoundationEssentials
 import Probes
+import Zones
 
 struct AdvertiseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,15 +22,18 @@ struct AdvertiseCommand: AsyncParsableCommand {
             host without a Gateway: `clawnet doctor` there should pass every layer. --tls makes \
             a self-signed certificate on the fly (RSA 2048, CN=openclaw-gateway, as the Gateway \
             does), speaks TLS 1.3 only, and puts gatewayTls=1 and its SHA-256 in the TXT. \
-            --bind chooses the address to listen on (127.0.0.1 reproduces a Gateway bound to \
-            loopback: advertised, but unreachable from other machines).
+            --tls-dir DIR keeps the pair in DIR (gateway-cert.pem, gateway-key.pem) so the \
+            fingerprint survives restarts. --bind chooses the address to listen on (127.0.0.1 \
+            reproduces a Gateway bound to loopback: advertised, but unreachable from other \
+            machines). --serve-only serves without a beacon (a Gateway whose mDNS advertising \
+            is off).
 
             \(Exit.helpText)
             """
     )
 
-    @Option(help: "The instance name, e.g. \"Studio (OpenClaw)\" (at most 63 bytes of UTF-8).")
-    var name: String
+    @Option(help: "The instance name, e.g. \"Studio (OpenClaw)\" (at most 63 bytes of UTF-8); not with --serve-only.")
+    var name: String?
 
     @Option(help: "The gateway port in SRV and TXT.")
     var port = Endpoint.defaultGatewayPort
@@ -46,12 +50,25 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(name: .customLong("bind"), help: ArgumentHelp("With --serve: the address to listen on (default: every address, IPv4 and IPv6).", valueName: "ADDRESS"))
     var bindAddress: String?
 
+    @Option(name: .customLong("tls-dir"), help: ArgumentHelp("With --serve (implies --tls): use DIR/gateway-cert.pem and DIR/gateway-key.pem, made there when missing, so the fingerprint survives restarts.", valueName: "DIR"))
+    var tlsDirectory: String?
+
+    @Flag(name: .customLong("serve-only"), help: "Serve like a Gateway, but publish no beacon (a Gateway whose mDNS advertising is off).")
+    var serveOnly = false
+
+    var serving: Bool { serve || serveOnly }
+    var usesTLS: Bool { tls || tlsDirectory != nil }
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if (tls || bindAddress != nil) && !serve { throw ValidationError("--tls and --bind go with --serve") }
+        if (tls || bindAddress != nil || tlsDirectory != nil) && !serving { throw ValidationError("--tls, --tls-dir and --bind go with --serve") }
         if let bindAddress, IPAddress(bindAddress) == nil { throw ValidationError("--bind \(bindAddress) is not an IP address") }
-        do { _ = try InstanceName(decoded: name) } catch { throw ValidationError("--name: \(error.message)") }
+        if serveOnly && (name != nil || !txtEntries.isEmpty) { throw ValidationError("--serve-only publishes no beacon: drop --name and --txt") }
+        guard serveOnly || name != nil else { throw ValidationError("--name is required (the instance name to advertise)") }
+        if let name {
+            do { _ = try InstanceName(decoded: name) } catch { throw ValidationError("--name: \(error.message)") }
+        }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1-65535") }
         do { _ = try txtRecord() } catch { throw ValidationError("--txt: \(error.message)") }
     }
@@ -59,7 +76,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
     /// OpenClaw's keys first, then what --txt adds; a --txt key replaces the default in place.
     func txtRecord(serving gateway: StandInGateway? = nil) throws(DNSSDError) -> TXTRecord {
         let label = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "openclaw"
-        var displayName = name
+        var displayName = name ?? ""
         if displayName.hasSuffix(" (OpenClaw)") { displayName.removeLast(" (OpenClaw)".count) }
         var pairs: [(key: String, value: String?)] = [
             (key: "role", value: "gateway"), (key: "gatewayPort", value: String(port)),
@@ -86,6 +103,52 @@ struct AdvertiseCommand: AsyncParsableCommand {
         return try TXTRecord(pairs: pairs)
     }
 
+    /// Listens like a Gateway: on --bind, else dual-stack where IPv6 exists, IPv4 otherwise.
+    private func startServing(_ terminal: Terminal) async throws -> StandInGateway {
+        let identity: StandInIdentity?
+        do { identity = try tlsIdentity(terminal) } catch {
+            terminal.err(terminal.paint("error", .red, stderr: true) + ": \(error)")
+            throw Exit.failure
+        }
+        let gateway: StandInGateway
+        do {
+            if let bindAddress {
+                gateway = try await StandInGateway.start(host: bindAddress, port: port, identity: identity)
+            } else {
+                do { gateway = try await StandInGateway.start(host: "::", port: port, identity: identity) } catch {
+                    gateway = try await StandInGateway.start(host: "0.0.0.0", port: port, identity: identity)
+                }
+            }
+        } catch {
+            terminal.err(terminal.paint("error", .red, stderr: true) + ": cannot listen on \(bindAddress ?? "*"):\(port): \(error)")
+            terminal.err("  fix: is a Gateway (or something else) already using the port? `ss -ltnp | grep \(port)`; or choose --port")
+            throw Exit.failure
+        }
+        let security = gateway.fingerprint.map { "TLS 1.3, sha256 \($0.hex)" } ?? "plain, no TLS"
+        terminal.out("serving on \(Endpoint(host: gateway.address, port: port)) like a Gateway (\(security))")
+        return gateway
+    }
+
+    /// nil without TLS; with --tls-dir the pair kept there (made and saved when missing).
+    private func tlsIdentity(_ terminal: Terminal) throws -> StandInIdentity? {
+        guard usesTLS else { return nil }
+        guard let tlsDirectory else { return try StandInIdentity.make() }
+        let certificatePath = "\(tlsDirectory)/gateway-cert.pem", keyPath = "\(tlsDirectory)/gateway-key.pem"
+        switch (AtomicFile.read(certificatePath), AtomicFile.read(keyPath)) {
+        case (let certificate?, let key?):
+            return StandInIdentity(certificatePEM: certificate, keyPEM: key)
+        case (nil, nil):
+            let made = try StandInIdentity.make()
+            try FileManager.default.createDirectory(atPath: tlsDirectory, withIntermediateDirectories: true)
+            try AtomicFile.write(made.keyPEM, to: keyPath, mode: 0o600)
+            try AtomicFile.write(made.certificatePEM, to: certificatePath, mode: 0o644)
+            terminal.out("made a certificate: \(certificatePath) (key \(keyPath))")
+            return made
+        default:
+            throw TLSDirectoryProblem(description: "\(tlsDirectory) holds only one of gateway-cert.pem and gateway-key.pem; restore the other or remove both to make a new pair")
+        }
+    }
+
     private enum Happening {
         case advertise(AdvertiseEvent)
         case signal(Int32)
@@ -93,29 +156,19 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
     func run() async throws {
         let terminal = global.makeTerminal()
-        var gateway: StandInGateway?
-        if serve {
-            do {
-                if let bindAddress {
-                    gateway = try await StandInGateway.start(host: bindAddress, port: port, tls: tls)
-                } else {
-                    // Dual-stack where IPv6 exists, IPv4 only otherwise.
-                    do { gateway = try await StandInGateway.start(host: "::", port: port, tls: tls) } catch {
-                        gateway = try await StandInGateway.start(host: "0.0.0.0", port: port, tls: tls)
-                    }
-                }
-            } catch {
-                terminal.err(terminal.paint("error", .red, stderr: true) + ": cannot listen on \(bindAddress ?? "*"):\(port): \(error)")
-                terminal.err("  fix: is a Gateway (or something else) already using the port? `ss -ltnp | grep \(port)`; or choose --port")
-                throw Exit.failure
-            }
-            let security = gateway?.fingerprint.map { "TLS 1.3, sha256 \($0.hex)" } ?? "plain, no TLS"
-            terminal.out("serving on \(Endpoint(host: gateway!.address, port: port)) like a Gateway (\(security))")
-        }
+        // Handlers first: a signal that arrives while we start must still end us cleanly.
+        let signals = Signals.termination()
+        let gateway = serving ? try await startServing(terminal) : nil
         defer { if let gateway { Task { await gateway.stop() } } }
+        if serveOnly {
+            terminal.out("no beacon is published (--serve-only); Ctrl-C to stop")
+            for await _ in signals { break }
+            terminal.out("stopped serving")
+            return
+        }
+        let name = name!
         let txt = try txtRecord(serving: gateway)
         let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
-        let signals = Signals.termination()
         let happenings = AsyncStream<Happening> { continuation in
             let advertiseTask = Task {
                 for await event in advertisements { continuation.yield(.advertise(event)) }
@@ -153,4 +206,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
             }
         }
     }
+}
+
+private struct TLSDirectoryProblem: Error, CustomStringConvertible {
+    let description: String
 }
