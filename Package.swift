@@ -68,10 +68,13 @@ let package = Package(
             ]
         ),
 
+        // Checks of the machine and of each Gateway, and the diagnosis that combines them.
+        .target(name: "Doctor", dependencies: ["DNSSD", "Discovery", "Probes"]),
+
         .executableTarget(
             name: "clawnet",
             dependencies: [
-                "DNSSD", "Discovery", "Zones", "Probes",
+                "DNSSD", "Discovery", "Zones", "Probes", "Doctor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -83,6 +86,7 @@ let package = Package(
         .testTarget(name: "DNSSDTests", dependencies: ["DNSSD"]),
         .testTarget(name: "DNSWireTests", dependencies: ["DNSWire", "DNSSD"]),
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "DNSSD", "TestSupport"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Probes", "Discovery", "DNSSD", "TestSupport"]),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "DNSSD", "TestSupport"]),
         .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "TestSupport"]),
         .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "TestSupport"]),

@@ -42,17 +42,20 @@ public struct DiscoveryIssue: Error, Sendable, Hashable, Codable, CustomStringCo
     public var kind: Kind
     public var message: String
     public var fix: String?
+    /// The wide-area domain it concerns, for unicast issues.
+    public var domain: String?
 
-    public init(source: Source, kind: Kind, message: String, fix: String? = nil) {
+    public init(source: Source, kind: Kind, message: String, fix: String? = nil, domain: String? = nil) {
         self.source = source
         self.kind = kind
         self.message = message
         self.fix = fix
+        self.domain = domain
     }
 
     public var description: String { fix.map { "\(message) (fix: \($0))" } ?? message }
 
-    private enum CodingKeys: String, CodingKey { case source, kind, message, fix }
+    private enum CodingKeys: String, CodingKey { case source, kind, message, fix, domain }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -60,5 +63,6 @@ public struct DiscoveryIssue: Error, Sendable, Hashable, Codable, CustomStringCo
         try container.encode(kind, forKey: .kind)
         try container.encode(message, forKey: .message)
         try container.encode(fix, forKey: .fix)
+        try container.encodeIfPresent(domain, forKey: .domain)
     }
 }

@@ -16,7 +16,7 @@ struct Clawnet: AsyncParsableCommand {
             \(Exit.helpText)
             """,
         version: version,
-        subcommands: [BrowseCommand.self, AdvertiseCommand.self, ZoneCommand.self]
+        subcommands: [DoctorCommand.self, PreflightCommand.self, BrowseCommand.self, AdvertiseCommand.self, ZoneCommand.self]
     )
 
     /// ArgumentParser exits 64 on usage errors; clawnet's contract says 2.

@@ -17,6 +17,10 @@ public struct OpenClawConfig: Sendable, Equatable {
     public var bind: String?
     public var warnings: [String] = []
 
+    public init(path: String) {
+        self.path = path
+    }
+
     public static func defaultPath(environment: [String: String]) -> String {
         (environment["HOME"] ?? "/root") + "/.openclaw/openclaw.json"
     }

@@ -119,7 +119,8 @@ public struct UnicastBackend: Sendable {
         result.issues.append(DiscoveryIssue(
             source: .unicast, kind: .splitDNS,
             message: "\(domain.name) answers at Tailscale's resolver \(tailscale.address) but not through this machine's resolver (\(systemNames)): split DNS is not applied here",
-            fix: "let Tailscale manage DNS (`sudo tailscale set --accept-dns=true`); on Linux that needs systemd-resolved (/etc/resolv.conf -> /run/systemd/resolve/stub-resolv.conf) or NetworkManager, otherwise Tailscale cannot install the route for \(domain.withoutTrailingDot). Check the tailnet's DNS settings list \(domain.withoutTrailingDot) as a split-DNS domain."))
+            fix: "let Tailscale manage DNS (`sudo tailscale set --accept-dns=true`); on Linux that needs systemd-resolved (/etc/resolv.conf -> /run/systemd/resolve/stub-resolv.conf) or NetworkManager, otherwise Tailscale cannot install the route for \(domain.withoutTrailingDot). Check the tailnet's DNS settings list \(domain.withoutTrailingDot) as a split-DNS domain.",
+            domain: domain.name))
         return result
     }
 }

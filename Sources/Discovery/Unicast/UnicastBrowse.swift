@@ -132,7 +132,7 @@ struct UnicastBrowse: Sendable {
     }
 
     private func issue(_ message: String, fix: String? = nil) -> DiscoveryIssue {
-        DiscoveryIssue(source: .unicast, kind: .dnsError, message: "\(domain.name): \(message)", fix: fix)
+        DiscoveryIssue(source: .unicast, kind: .dnsError, message: "\(domain.name): \(message)", fix: fix, domain: domain.name)
     }
 
     private func ptrFix(_ lookup: DNSLookup) -> String {

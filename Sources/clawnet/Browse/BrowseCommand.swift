@@ -71,17 +71,9 @@ struct BrowseCommand: AsyncParsableCommand {
         for type in types {
             do { _ = try ServiceType(validating: type) } catch { throw ValidationError("--type \(type): \(error.message)") }
         }
-        for domain in domains {
-            do { _ = try DomainName(validating: domain) } catch { throw ValidationError("--domain \(domain): \(error.message)") }
-        }
-        for server in servers {
-            do { _ = try DNSServer(parsing: server) } catch { throw ValidationError("--server \(server): \(error.message)") }
-        }
-        for target in manual {
-            do { _ = try Endpoint.parse(target, defaultPort: Endpoint.defaultGatewayPort) } catch {
-                throw ValidationError("--manual \(target): \(error.message)")
-            }
-        }
+        _ = try ParsedArguments.domains(domains)
+        _ = try ParsedArguments.servers(servers)
+        _ = try ParsedArguments.endpoints(manual)
         if format == .json && watch {
             throw ValidationError("--format json prints one document at the end; with --watch use --format jsonl")
         }

@@ -91,15 +91,9 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
         if corefile != nil && out == nil {
             throw ValidationError("--corefile needs --out: the stanza names the zone file's path")
         }
-        for server in servers {
-            do { _ = try DNSServer(parsing: server) } catch { throw ValidationError("--server \(server): \(error.message)") }
-        }
-        for target in manual {
-            do { _ = try Endpoint.parse(target, defaultPort: Endpoint.defaultGatewayPort) } catch { throw ValidationError("--manual \(target): \(error.message)") }
-        }
-        for browseDomain in browseDomains {
-            do { _ = try DomainName(validating: browseDomain) } catch { throw ValidationError("--browse-domain \(browseDomain): \(error.message)") }
-        }
+        _ = try ParsedArguments.servers(servers)
+        _ = try ParsedArguments.endpoints(manual)
+        _ = try ParsedArguments.domains(browseDomains, flag: "--browse-domain")
     }
 
     func run() async throws {

@@ -1,0 +1,111 @@
+import DNSSD
+import Discovery
+import FoundationEssentials
+import Glibc
+
+/// What doctor reads about the machine. The live one looks at this machine; tests give
+/// recorded facts to check the diagnosis rules one by one.
+public protocol SystemInspector: Sendable {
+    var busAddress: String { get }
+    /// True or false for a `unix:path=` bus (does the socket exist), nil otherwise.
+    func busSocketExists() -> Bool?
+    func avahi() -> AvahiStatus
+    func interfaces() -> [NetworkInterface]
+    /// Processes holding UDP port 5353 in this network namespace.
+    func udp5353Holders() -> PortHolders
+    /// The `hosts:` line of /etc/nsswitch.conf.
+    func nsswitchHosts() -> String?
+    func resolvConf() -> ResolvConf
+    /// True when /etc/resolv.conf belongs to systemd-resolved (its stub or its list).
+    func usesSystemdResolved() -> Bool
+    func config() -> OpenClawConfig
+}
+
+public struct PortHolders: Sendable, Equatable {
+    public struct Holder: Sendable, Equatable {
+        public let pid: Int32
+        public let name: String
+        public init(pid: Int32, name: String) {
+            self.pid = pid
+            self.name = name
+        }
+    }
+
+    /// Sockets bound to the port (from /proc/net/udp and udp6).
+    public let sockets: Int
+    /// The processes found holding them (all of them only when running as root).
+    public let holders: [Holder]
+
+    public init(sockets: Int, holders: [Holder]) {
+        self.sockets = sockets
+        self.holders = holders
+    }
+}
+
+/// The machine clawnet runs on.
+public struct LiveSystem: SystemInspector {
+    let configPath: String?
+    let environment: [String: String]
+
+    public init(configPath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.configPath = configPath
+        self.environment = environment
+    }
+
+    public var busAddress: String {
+        environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 } ?? "unix:path=/var/run/dbus/system_bus_socket"
+    }
+
+    public func busSocketExists() -> Bool? {
+        guard let range = busAddress.firstRange(of: "unix:path=") else { return nil }
+        let path = busAddress[range.upperBound...].prefix { $0 != "," && $0 != ";" }
+        return FileManager.default.fileExists(atPath: String(path))
+    }
+
+    public func avahi() -> AvahiStatus { AvahiStatus.query() }
+
+    public func interfaces() -> [NetworkInterface] { NetworkInterface.current() }
+
+    public func udp5353Holders() -> PortHolders {
+        var inodes = Set<String>()
+        for table in ["/proc/net/udp", "/proc/net/udp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard fields.count > 9, fields[1].hasSuffix(":14E9") else { continue }
+                inodes.insert(String(fields[9]))
+            }
+        }
+        var holders: [PortHolders.Holder] = []
+        if !inodes.isEmpty, let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") {
+            for pid in pids.compactMap(Int32.init) {
+                guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { continue }
+                let owns = fds.contains { fd in
+                    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)") else { return false }
+                    return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
+                }
+                if owns {
+                    let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingSpaces() ?? "?"
+                    holders.append(PortHolders.Holder(pid: pid, name: name))
+                }
+            }
+        }
+        return PortHolders(sockets: inodes.count, holders: holders.sorted { $0.pid < $1.pid })
+    }
+
+    public func nsswitchHosts() -> String? {
+        guard let text = try? String(contentsOfFile: "/etc/nsswitch.conf", encoding: .utf8) else { return nil }
+        // Words joined by single spaces: the file aligns columns with runs of blanks.
+        return text.split(separator: "\n").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+            .first { $0.hasPrefix("hosts:") }
+    }
+
+    public func resolvConf() -> ResolvConf { ResolvConf() }
+
+    public func usesSystemdResolved() -> Bool {
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/resolv.conf")) ?? ""
+        return target.contains("/run/systemd/resolve/") || resolvConf().servers.contains { $0.address == IPAddress("127.0.0.53") }
+    }
+
+    public func config() -> OpenClawConfig { OpenClawConfig.load(explicitPath: configPath, environment: environment) }
+}

@@ -1,0 +1,259 @@
+import DNSSD
+import Discovery
+import Foundation
+import Testing
+@testable import Doctor
+@testable import Probes
+
+/// The checks made from one Gateway's probe report, and the causes they lead to.
+@Suite("Gateway checks and their diagnosis")
+struct GatewayDiagnosisTests {
+    func checks(_ report: ProbeReport, pin: TLSFingerprint? = nil, dnsProblem: String? = nil) -> [Check] {
+        GatewayChecks.run(report, dnsProblem: dnsProblem, pin: pin, budget: .seconds(5))
+    }
+
+    func diagnose(_ gateways: [GatewayResult]) -> [Diagnosis] {
+        let system = RecordedSystem()
+        let discovery = Recorded.discovery(beacons: gateways.compactMap(\.beacon))
+        let facts = MachineFacts.gather(system)
+        return DiagnosisRules.diagnose(machine: MachineChecks.run(facts, discovery: discovery), gateways: gateways, facts: facts, discovery: discovery)
+    }
+
+    @Test("a healthy Gateway: all eight checks pass, in catalog order")
+    func healthy() {
+        let result = checks(Recorded.healthyReport())
+        #expect(result.map(\.id) == CheckCatalog.gateway.map(\.id))
+        #expect(result.allSatisfy { $0.status == .pass }, "\(result.filter { $0.status != .pass })")
+        #expect(result["gw.tls"]?.detail["sha256"] == Recorded.certificateSHA.hex)
+    }
+
+    @Test("advertised by mDNS but TCP refused: gateway-not-listening names gateway.bind; a manual target does not")
+    func notListening() throws {
+        let beacon = Recorded.beacon()
+        let target = Recorded.target()
+        let result = checks(Recorded.refusedReport(target))
+        #expect(result.status("gw.tcp") == .fail)
+        #expect(result.dropFirst(2).allSatisfy { $0.status == .skip })
+        let diagnosis = diagnose([GatewayResult(target: target, beacon: beacon, checks: result)])
+        let cause = try #require(diagnosis.first { $0.id == "gateway-not-listening" })
+        #expect(cause.cause.contains("192.168.1.30 port 18789"))
+        #expect(cause.cause.contains("mDNS"))
+        #expect(cause.fix.contains("gateway.bind"))
+        #expect(cause.evidence == ["gw.tcp wss://studio.local.:18789"])
+        let manual = diagnose([GatewayResult(target: target, beacon: nil, checks: result)])
+        #expect(!manual.contains { $0.id == "gateway-not-listening" })
+    }
+
+    @Test("refused on 127.0.0.1 names this machine; timeouts point at a firewall")
+    func refusedAndTimedOut() {
+        let local = ProbeTarget(label: "127.0.0.1:18789", host: "127.0.0.1", addresses: [IPAddress("127.0.0.1")!], port: 18789, tls: false)
+        let here = checks(Recorded.refusedReport(local))
+        #expect(here["gw.tcp"]?.message.hasPrefix("no Gateway listens on this machine") == true)
+        #expect(here["gw.tcp"]?.fix?.contains("openclaw gateway") == true)
+
+        var dropped = ProbeReport(target: Recorded.target())
+        dropped.tcp = [TCPAttempt(address: IPAddress("192.168.1.30")!, outcome: .timedOut, elapsed: .seconds(5))]
+        let result = checks(dropped)
+        #expect(result.status("gw.tcp") == .fail)
+        #expect(result["gw.tcp"]?.fix?.contains("ufw allow 18789/tcp") == true)
+        let diagnosis = diagnose([GatewayResult(target: Recorded.target(), beacon: Recorded.beacon(), checks: result)])
+        #expect(diagnosis.contains { $0.id == "firewall" })
+    }
+
+    @Test("the local fallback: skipped when other Gateways were found, a warning when this machine has an OpenClaw config")
+    func localFallback() {
+        let local = ProbeTarget(label: "127.0.0.1:18789", host: "127.0.0.1", addresses: [IPAddress("127.0.0.1")!], port: 18789, tls: false)
+        let refused = checks(Recorded.refusedReport(local))
+        let node = Doctor.relaxLocalFallback(refused, label: local.label, configured: false)
+        #expect(node.status("gw.tcp") == .skip)
+        #expect(node["gw.tcp"]?.message.contains("127.0.0.1:18789") == true)
+        let gatewayHost = Doctor.relaxLocalFallback(refused, label: local.label, configured: true)
+        #expect(gatewayHost.status("gw.tcp") == .warn)
+        #expect(gatewayHost["gw.tcp"]?.fix != nil)
+        // Anything but "nothing listens here" stays as it was.
+        let other = checks(Recorded.healthyReport())
+        #expect(Doctor.relaxLocalFallback(other, label: "x", configured: false) == other)
+    }
+
+    @Test("a --pin that differs: failure with expected and observed, whatever the TXT says")
+    func pinMismatch() throws {
+        let target = Recorded.target(advertised: Recorded.certificateSHA)
+        let result = checks(Recorded.healthyReport(target), pin: Recorded.otherSHA)
+        let pin = try #require(result["gw.pin"])
+        #expect(pin.status == .fail)
+        #expect(pin.message.contains("expected \(Recorded.otherSHA.hex)") && pin.message.contains("observed \(Recorded.certificateSHA.hex)"))
+        #expect(pin.detail["expected"] == Recorded.otherSHA.hex)
+        let diagnosis = diagnose([GatewayResult(target: target, beacon: Recorded.beacon(), checks: result)])
+        #expect(diagnosis.map(\.id) == ["pin-changed"])
+        #expect(diagnosis.first?.cause.contains("pinned") == true)
+    }
+
+    @Test("a TXT fingerprint never overrides the user's pin: pin matches, TXT differs -> a warning, not a failure")
+    func pinWinsOverTXT() {
+        let target = Recorded.target(advertised: Recorded.otherSHA)
+        let result = checks(Recorded.healthyReport(target), pin: Recorded.certificateSHA)
+        #expect(result.status("gw.pin") == .warn)
+        #expect(result["gw.pin"]?.message.contains("matches your pin") == true)
+    }
+
+    @Test("no pin, TXT differs from the certificate: pin-changed says rotated certificate or TLS proxy")
+    func rotated() {
+        let target = Recorded.target(advertised: Recorded.otherSHA)
+        let result = checks(Recorded.healthyReport(target))
+        #expect(result.status("gw.pin") == .fail)
+        let diagnosis = diagnose([GatewayResult(target: target, beacon: Recorded.beacon(), checks: result)])
+        #expect(diagnosis.map(\.id) == ["pin-changed"])
+        #expect(diagnosis.first?.cause.contains("rotated") == true && diagnosis.first?.cause.contains("proxy") == true)
+        // Matching TXT and no pin, or nothing at all: both pass.
+        #expect(checks(Recorded.healthyReport(Recorded.target(advertised: Recorded.certificateSHA))).status("gw.pin") == .pass)
+        #expect(checks(Recorded.healthyReport(Recorded.target())).status("gw.pin") == .pass)
+    }
+
+    @Test("TLS expected, plain HTTP answers: tls-expected with the ws:// fix; nothing after TLS runs")
+    func tlsExpected() throws {
+        let report = Recorded.healthyReport(tls: .notTLS(firstBytes: Array("HTTP/1.1 400 Bad Request\r\n".utf8)))
+        let result = checks(report)
+        #expect(result.status("gw.tls") == .fail)
+        #expect(result["gw.tls"]?.fix?.contains("ws://") == true)
+        #expect(["gw.pin", "gw.cert", "gw.http", "gw.websocket", "gw.protocol"].allSatisfy { result.status($0) == .skip })
+        let diagnosis = diagnose([GatewayResult(target: report.target, beacon: Recorded.beacon(txt: [("role", "gateway"), ("gatewayTls", "1")]), checks: result)])
+        let cause = try #require(diagnosis.first { $0.id == "tls-expected" })
+        #expect(cause.cause.contains("gatewayTls=1"))
+    }
+
+    @Test("a TLS server probed as plain ws://: both layers say wss://, and a beacon without gatewayTls=1 is the cause")
+    func tlsNotAdvertised() throws {
+        let target = Recorded.target(tls: false)
+        var report = Recorded.healthyReport(target)
+        report.health = PhaseTiming(outcome: .wantsTLS, elapsed: .zero)
+        report.websocket = PhaseTiming(outcome: .wantsTLS, elapsed: .zero)
+        let result = checks(report)
+        #expect(result.status("gw.http") == .fail && result.status("gw.websocket") == .fail)
+        #expect(result["gw.websocket"]?.fix?.contains("clawnet doctor wss://studio.local:18789") == true)
+        let diagnosis = diagnose([GatewayResult(target: target, beacon: Recorded.beacon(), checks: result)])
+        let cause = try #require(diagnosis.first { $0.id == "tls-not-advertised" })
+        #expect(cause.cause.contains("gatewayTls=1"))
+        #expect(!diagnosis.contains { $0.id == "gw-websocket" }, "one cause, not two")
+    }
+
+    @Test("TLS 1.2 fails (Gateways require 1.3); alerts and stalls are named")
+    func tlsFailures() {
+        let old = checks(Recorded.healthyReport(tls: .established(Recorded.tlsFacts(version: "TLS 1.2"))))
+        #expect(old.status("gw.tls") == .fail)
+        #expect(old["gw.tls"]?.message.contains("TLS 1.3") == true)
+        let alert = checks(Recorded.healthyReport(tls: .alert(70)))
+        #expect(alert["gw.tls"]?.message.contains("protocol_version") == true)
+        let stall = checks(Recorded.healthyReport(tls: .timedOut(bytesReceived: 0)))
+        #expect(stall["gw.tls"]?.message.contains("no TLS handshake within 5.0 s") == true)
+        #expect(stall["gw.tls"]?.fix?.contains("openssl s_client") == true)
+    }
+
+    @Test("certificates: expired fails, not yet valid fails, expiring within 14 days warns")
+    func certificates() {
+        let now = Date()
+        let expired = GatewayChecks.certificate(Recorded.tlsFacts(notAfter: now.addingTimeInterval(-60)), now: now)
+        #expect(expired.status == .fail && expired.message.contains("expired"))
+        let future = GatewayChecks.certificate(Recorded.tlsFacts(notBefore: now.addingTimeInterval(86_400)), now: now)
+        #expect(future.status == .fail && future.fix?.contains("timedatectl") == true)
+        let soon = GatewayChecks.certificate(Recorded.tlsFacts(notAfter: now.addingTimeInterval(3 * 86_400)), now: now)
+        #expect(soon.status == .warn)
+        #expect(GatewayChecks.iso(Date(timeIntervalSince1970: 1_767_225_600)) == "2026-01-01 00:00Z")
+        #expect(GatewayChecks.iso(Date(timeIntervalSince1970: 951_782_400 + 3_723)) == "2000-02-29 01:02Z")
+    }
+
+    @Test("HTTP and WebSocket layers: not-ready warns, 200 to the upgrade fails, a wrong first frame fails gw.protocol")
+    func upperLayers() {
+        var report = Recorded.healthyReport()
+        report.ready = PhaseTiming(outcome: .response(status: 503, body: "starting"), elapsed: .zero)
+        #expect(checks(report).status("gw.http") == .warn)
+
+        report = Recorded.healthyReport()
+        report.websocket = PhaseTiming(outcome: .upgradeRefused(status: 200), elapsed: .zero)
+        let refused = checks(report)
+        #expect(refused.status("gw.websocket") == .fail && refused.status("gw.protocol") == .skip)
+        #expect(refused["gw.websocket"]?.fix?.contains("proxy_set_header Upgrade") == true)
+
+        report.websocket = PhaseTiming(outcome: .opened(FirstFrame(text: #"{"type":"event","event":"tick"}"#, nonce: nil,
+                                                                   problem: "the first event is 'tick', not connect.challenge"), closedCleanly: true), elapsed: .zero)
+        let wrong = checks(report)
+        #expect(wrong.status("gw.websocket") == .pass && wrong.status("gw.protocol") == .fail)
+        let diagnosis = diagnose([GatewayResult(target: report.target, beacon: Recorded.beacon(), checks: wrong)])
+        #expect(diagnosis.map(\.id) == ["gw-protocol"])
+    }
+
+    @Test("an unresolvable host: gw.dns fails with the lookup's words, the rest is skipped")
+    func noAddress() {
+        let target = ProbeTarget(label: "wss://gone.example:18789", host: "gone.example", addresses: [], port: 18789, tls: true)
+        let result = checks(ProbeReport(target: target), dnsProblem: "gone.example: NXDOMAIN")
+        #expect(result.status("gw.dns") == .fail)
+        #expect(result["gw.dns"]?.message == "gone.example: NXDOMAIN")
+        #expect(result.dropFirst().allSatisfy { $0.status == .skip })
+        #expect(result.count == CheckCatalog.gateway.count)
+    }
+}
+
+@Suite("Check selection and preflight")
+struct CheckSelectionTests {
+    @Test("--check pulls in what a check needs")
+    func closure() {
+        #expect(CheckCatalog.closure(of: ["gw.protocol"]) == ["gw.protocol", "gw.websocket", "gw.tls", "gw.tcp", "gw.dns"])
+        #expect(CheckCatalog.closure(of: ["mdns.browse"]) == ["mdns.browse", "mdns.daemon", "mdns.dbus"])
+        #expect(CheckCatalog.closure(of: ["dns.resolver"]) == ["dns.resolver"])
+    }
+
+    @Test("the probe phases follow the selected checks")
+    func phases() {
+        #expect(Doctor.probePhases(nil) == .all)
+        #expect(Doctor.probePhases(["mdns.daemon"]).isEmpty)
+        #expect(Doctor.probePhases(CheckCatalog.closure(of: ["gw.pin"])) == [.tcp, .tls])
+        #expect(Doctor.probePhases(CheckCatalog.closure(of: ["gw.http"])) == [.tcp, .tls, .health])
+    }
+
+    @Test("explicit targets depend on mDNS only when mDNS found them, on DNS when named or found by DNS-SD")
+    func dependencies() {
+        let mdns = GatewayResult(target: Recorded.target(), beacon: Recorded.beacon(), checks: [])
+        #expect(Doctor.dependencies(of: [mdns]).contains("mdns.browse"))
+        let named = GatewayResult(target: ProbeTarget(label: "gw.example", host: "gw.example", addresses: [], port: 1, tls: true), beacon: nil, checks: [])
+        #expect(Doctor.dependencies(of: [named]) == ["dns.resolver"])
+        let literal = GatewayResult(target: ProbeTarget(label: "10.0.0.1", host: "10.0.0.1", addresses: [], port: 1, tls: true), beacon: nil, checks: [])
+        #expect(Doctor.dependencies(of: [literal]).isEmpty)
+    }
+
+    @Test("preflight mdns: 0 when Avahi and a multicast interface are there, 3 without D-Bus or Avahi, 1 without an interface")
+    func preflightMDNS() async {
+        var options = DoctorOptions()
+        options.local = false
+        options.timeout = .seconds(2)
+        let good = await Preflight.run([.mdns], options: options, system: RecordedSystem())
+        #expect(good.exitCode == 0 && good.ok)
+
+        var noBus = RecordedSystem()
+        noBus.busExists = false
+        let missing = await Preflight.run([.mdns], options: options, system: noBus)
+        #expect(missing.exitCode == 3)
+        #expect(missing.requirements.first?.fix?.contains("dbus") == true)
+
+        var noDaemon = RecordedSystem()
+        noDaemon.avahiStatus = .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "not running", fix: "start it"))
+        #expect(await Preflight.run([.mdns], options: options, system: noDaemon).exitCode == 3)
+
+        var noInterface = RecordedSystem()
+        noInterface.networkInterfaces = []
+        let broken = await Preflight.run([.mdns], options: options, system: noInterface)
+        #expect(broken.exitCode == 1)
+        #expect(broken.requirements.map(\.name) == [.mdns])
+    }
+
+    @Test("preflight wide-area without a domain lacks a prerequisite (3); mixed with a failing one it is 1")
+    func preflightWideArea() async {
+        var options = DoctorOptions()
+        options.local = false
+        options.timeout = .seconds(2)
+        let report = await Preflight.run([.wideArea], options: options, system: RecordedSystem())
+        #expect(report.exitCode == 3)
+        #expect(report.requirements.first?.fix?.contains("discovery.wideArea.domain") == true)
+        var noInterface = RecordedSystem()
+        noInterface.networkInterfaces = []
+        #expect(await Preflight.run([.wideArea, .mdns], options: options, system: noInterface).exitCode == 1)
+    }
+}

@@ -1,0 +1,83 @@
+import DNSSD
+import Discovery
+import Foundation
+@testable import Doctor
+@testable import Probes
+
+/// A machine described by recorded facts: what LiveSystem would have read.
+struct RecordedSystem: SystemInspector {
+    var busAddress = "unix:path=/run/dbus/system_bus_socket"
+    var busExists: Bool? = true
+    var avahiStatus = AvahiStatus.running(version: "avahi 0.8", hostName: "node.local")
+    var networkInterfaces = [
+        NetworkInterface(name: "lo", addresses: [IPAddress("127.0.0.1")!], isUp: true, isLoopback: true, supportsMulticast: false),
+        NetworkInterface(name: "eth0", addresses: [IPAddress("192.168.1.20")!], isUp: true, isLoopback: false, supportsMulticast: true),
+    ]
+    var holders = PortHolders(sockets: 2, holders: [PortHolders.Holder(pid: 410, name: "avahi-daemon")])
+    var hostsLine: String? = "hosts: files mdns4_minimal [NOTFOUND=return] dns"
+    var resolv = ResolvConf(path: "/etc/resolv.conf", text: "nameserver 192.168.1.1\n")
+    var resolved = false
+    var openclaw = OpenClawConfig(path: "/home/op/.openclaw/openclaw.json")
+
+    func busSocketExists() -> Bool? { busExists }
+    func avahi() -> AvahiStatus { avahiStatus }
+    func interfaces() -> [NetworkInterface] { networkInterfaces }
+    func udp5353Holders() -> PortHolders { holders }
+    func nsswitchHosts() -> String? { hostsLine }
+    func resolvConf() -> ResolvConf { resolv }
+    func usesSystemdResolved() -> Bool { resolved }
+    func config() -> OpenClawConfig { openclaw }
+}
+
+enum Recorded {
+    static let domain = try! DomainName(validating: "openclaw.internal")
+    static let certificateSHA = TLSFingerprint(digest: [UInt8](repeating: 0xAB, count: 32))
+    static let otherSHA = TLSFingerprint(digest: [UInt8](repeating: 0xCD, count: 32))
+
+    static func beacon(_ name: String = "Studio (OpenClaw)", source: BeaconSource = .mdns, address: String = "192.168.1.30",
+                       port: Int = 18789, txt: [(key: String, value: String?)] = [("role", "gateway")]) -> GatewayBeacon {
+        GatewayBeacon(instance: try! InstanceName(decoded: name), serviceType: .gateway,
+                      domain: source == .unicast ? domain : .local, source: source,
+                      host: "studio.local.", port: port, addresses: [IPAddress(address)!], txt: try! TXTRecord(pairs: txt))
+    }
+
+    static func discovery(local: Bool = true, domains: [DomainName] = [], beacons: [GatewayBeacon] = [], issues: [DiscoveryIssue] = []) -> DiscoverySummary {
+        DiscoverySummary(localBrowsed: local, domains: domains, beacons: beacons, issues: issues)
+    }
+
+    static func target(address: String = "192.168.1.30", tls: Bool = true, advertised: TLSFingerprint? = nil) -> ProbeTarget {
+        ProbeTarget(label: "wss://studio.local.:18789", host: "studio.local.", addresses: [IPAddress(address)!], port: 18789,
+                    tls: tls, advertisedFingerprint: advertised)
+    }
+
+    static func tlsFacts(version: String = "TLS 1.3", sha: TLSFingerprint = certificateSHA,
+                         notBefore: Date = Date(timeIntervalSinceNow: -86_400), notAfter: Date = Date(timeIntervalSinceNow: 300 * 86_400)) -> TLSFacts {
+        TLSFacts(version: version, cipher: version == "TLS 1.3" ? "TLS_AES_256_GCM_SHA384" : "ECDHE-RSA-AES128-GCM-SHA256", fingerprint: sha,
+                 certificate: CertificateFacts(subject: "CN=openclaw-gateway", issuer: "CN=openclaw-gateway", subjectAlternativeNames: [],
+                                               notBefore: notBefore, notAfter: notAfter, selfSigned: true, publicKey: "RSA 2048"),
+                 certificateProblem: nil)
+    }
+
+    /// A probe report in which every layer behaved as a healthy Gateway's does, unless changed.
+    static func healthyReport(_ target: ProbeTarget = target(), tls: TLSOutcome? = nil) -> ProbeReport {
+        var report = ProbeReport(target: target)
+        report.tcp = [TCPAttempt(address: target.addresses[0], outcome: .connected, elapsed: .milliseconds(2))]
+        if target.tls { report.tls = PhaseTiming(outcome: tls ?? .established(tlsFacts()), elapsed: .milliseconds(9)) }
+        report.health = PhaseTiming(outcome: .response(status: 200, body: #"{"ok":true,"status":"live"}"#), elapsed: .milliseconds(3))
+        report.ready = PhaseTiming(outcome: .response(status: 200, body: #"{"ok":true,"status":"ready"}"#), elapsed: .milliseconds(3))
+        let frame = FirstFrame(text: #"{"type":"event","event":"connect.challenge","payload":{"nonce":"n0nce","ts":1}}"#, nonce: "n0nce", problem: nil)
+        report.websocket = PhaseTiming(outcome: .opened(frame, closedCleanly: true), elapsed: .milliseconds(4))
+        return report
+    }
+
+    static func refusedReport(_ target: ProbeTarget) -> ProbeReport {
+        var report = ProbeReport(target: target)
+        report.tcp = target.addresses.map { TCPAttempt(address: $0, outcome: .refused, elapsed: .microseconds(300)) }
+        return report
+    }
+}
+
+extension Array where Element == Check {
+    func status(_ id: String) -> Check.Status? { first { $0.id == id }?.status }
+    subscript(id: String) -> Check? { first { $0.id == id } }
+}
