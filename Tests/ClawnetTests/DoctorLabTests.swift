@@ -301,6 +301,53 @@ struct DoctorBareTests {
         #expect(table.stdout.contains("fix: "))
     }
 
+    @Test("TCP refused, timed out (SYN dropped by nftables) and unreachable (no route) are told apart, each with its own fix")
+    func tcpOutcomes() async throws {
+        let bed = try TestBed.current()
+        let table = "clawnet_tcp_\(uniqueTag())"
+        let file = "\(bed.directory)/nft-\(uniqueTag()).conf"
+        try """
+            table inet \(table) {
+              chain output { type filter hook output priority 0; policy accept; ip daddr \(bed.ip(.gw)) tcp dport 9 drop; }
+            }
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let added = try await bed.run(on: .bare, ["nft", "-f", file])
+        #expect(added.status == 0, "\(added.stderr)")
+        var failure: (any Error)?
+        do {
+            try await expectTCPOutcomes(bed)
+        } catch {
+            failure = error
+        }
+        _ = try? await bed.run(on: .bare, ["nft", "delete", "table", "inet", table])
+        if let failure { throw failure }
+    }
+
+    func expectTCPOutcomes(_ bed: TestBed) async throws {
+        // cn-bare has a LAN address and no default route: 10.250.0.1 is on no network.
+        let started = ContinuousClock.now
+        let result = try await bed.clawnet(["doctor", "--format", "json", "--timeout", "2s", "--check", "gw.tcp",
+                                            "ws://127.0.0.1:9", "ws://\(bed.ip(.gw)):9", "ws://10.250.0.1:9"],
+                                           on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/clawnet-bus", "HOME": "/nonexistent"],
+                                           timeout: .seconds(30))
+        #expect(ContinuousClock.now - started < .seconds(10), "three probes run at once, each bounded by 2 s")
+        #expect(result.status == 1)
+        let gateways = try jsonObject(result.stdout)["gateways"] as? [[String: Any]] ?? []
+        func tcp(_ host: String) -> [String: Any]? {
+            (gateways.first { ($0["target"] as? String)?.contains(host) == true }?["checks"] as? [[String: Any]])?.first { $0["id"] as? String == "gw.tcp" }
+        }
+        let refused = try #require(tcp("127.0.0.1"))
+        #expect(refused["status"] as? String == "fail")
+        #expect((refused["message"] as? String)?.contains("refused") == true, "\(refused)")
+        let dropped = try #require(tcp(bed.ip(.gw)))
+        #expect((dropped["message"] as? String)?.contains("no answer within 2") == true, "\(dropped)")
+        #expect((dropped["detail"] as? [String: String])?[bed.ip(.gw)] == "timedOut")
+        #expect((dropped["fix"] as? String)?.contains("firewall") == true)
+        let unreachable = try #require(tcp("10.250.0.1"))
+        #expect((unreachable["message"] as? String)?.contains("network unreachable") == true, "\(unreachable)")
+        #expect((unreachable["fix"] as? String)?.contains("ip route get 10.250.0.1") == true)
+    }
+
     @Test("no network at all (a namespace with only loopback, down): bounded, clear, exit 1")
     func noNetwork() async throws {
         let started = ContinuousClock.now
