@@ -124,7 +124,11 @@ struct GatewayProbeTests {
         let certificate = try await bed.makeCertificate()
         let (peer, port) = try await bed.startGatewayPeer(mode, certificate: ["silent", "garbage", "expired"].contains(mode) ? nil : certificate)
         defer { peer.terminate() }
+        let started = ContinuousClock.now
         let report = await GatewayProbe.run(target(port), budget: .seconds(3))
+        // Bounded by the budget (plus the short floor a late phase gets, and slack for a busy
+        // machine): a hang would blow far past it.
+        #expect(ContinuousClock.now - started < .seconds(8), "\(mode) took \(ContinuousClock.now - started)")
         #expect(report.tcp.map(\.outcome) == [.connected])
         switch mode {
         case "silent":
