@@ -227,6 +227,36 @@ struct DoctorLabTests {
         }
     }
 
+    @Test("a second mDNS stack on the node (python-zeroconf holding UDP 5353 beside avahi-daemon): mdns.port5353 names it, two-mdns-stacks")
+    func secondMDNSStack() async throws {
+        let bed = try TestBed.current()
+        // Another service type, so that no Gateway browse on the lab LAN sees it.
+        let zeroconf = try await bed.zeroconfPublish(name: "Other stack \(uniqueTag())", type: "_clawnet-test._tcp", hostLabel: "zc-lnode", txt: [], on: .lnode)
+        var failure: (any Error)?
+        do {
+            let result = try await bed.clawnet(["doctor", "--format", "json", "--check", "mdns.port5353"], on: .lnode)
+            #expect(result.status == 0, "a warning is not a failure: \(result.stdout)")
+            let document = try jsonObject(result.stdout)
+            let check = try #require(checks(document).first { $0["id"] as? String == "mdns.port5353" })
+            #expect(check["status"] as? String == "warn")
+            let message = check["message"] as? String ?? ""
+            #expect(message.contains("(pid \(zeroconf.pid))"), "\(message)")
+            #expect(!message.contains("avahi-daemon ("), "avahi-daemon is the expected holder, not named as another")
+            #expect(diagnosisIDs(document) == ["two-mdns-stacks"])
+            expectFixes(document)
+        } catch {
+            failure = error
+        }
+        _ = try? await zeroconf.stop()
+        if let failure { throw failure }
+
+        // With python-zeroconf gone, only avahi-daemon holds the port.
+        let after = try await bed.clawnet(["doctor", "--format", "json", "--check", "mdns.port5353"], on: .lnode)
+        let check = try #require(checks(try jsonObject(after.stdout)).first { $0["id"] as? String == "mdns.port5353" })
+        #expect(check["status"] as? String == "pass")
+        #expect((check["message"] as? String)?.hasPrefix("only avahi-daemon (pid ") == true, "\(check)")
+    }
+
     @Test("preflight: gateway, mdns and wide-area pass (0); a missing domain is 3; a domain without Gateways is 1")
     func preflight() async throws {
         try await withLab { lab in
