@@ -359,6 +359,19 @@ struct TailscaleSplitDNSTests {
         #expect((issue["message"] as? String)?.contains("split DNS is not applied here") == true)
         #expect((issue["message"] as? String)?.contains("127.0.0.1#53") == true)
         #expect((issue["fix"] as? String)?.contains("tailscale set --accept-dns=true") == true)
+
+        // doctor names the same cause, from the machine's side.
+        let doctor = try await bed.clawnet(["doctor", "--format", "json", "--domain", "openclaw.internal",
+                                            "--check", "dns.widearea", "--check", "tailscale.interface"], on: .ts)
+        let report = try jsonObject(doctor.stdout)
+        let checks = report["checks"] as? [[String: Any]] ?? []
+        func checkStatus(_ id: String) -> String? { checks.first { $0["id"] as? String == id }?["status"] as? String }
+        #expect(checkStatus("dns.widearea") == "fail", "\(checks)")
+        #expect(checkStatus("tailscale.interface") == "pass", "\(checks)")
+        let diagnosis = try #require((report["diagnosis"] as? [[String: Any]])?.first)
+        #expect(diagnosis["id"] as? String == "split-dns")
+        #expect((diagnosis["fix"] as? String)?.isEmpty == false)
+        #expect(doctor.status == 1)
     }
 
     @Test("split DNS applied: the system resolver answers, no warning")
@@ -372,5 +385,10 @@ struct TailscaleSplitDNSTests {
         #expect(beacons(document).count == 2)
         #expect(beacons(document).allSatisfy { $0["resolvers"] as? [String] == ["127.0.0.1#53"] })
         #expect(errors(document).isEmpty, "\(errors(document))")
+
+        let doctor = try await bed.clawnet(["doctor", "--format", "json", "--domain", "openclaw.internal", "--check", "dns.widearea"], on: .ts)
+        let checks = try jsonObject(doctor.stdout)["checks"] as? [[String: Any]] ?? []
+        #expect(checks.first { $0["id"] as? String == "dns.widearea" }?["status"] as? String == "pass", "\(checks)")
+        #expect(doctor.status == 0)
     }
 }
