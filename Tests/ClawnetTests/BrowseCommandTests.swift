@@ -61,6 +61,24 @@ struct BrowseCommandTests {
         #expect(result.stdout.hasPrefix("INSTANCE"))
     }
 
+    @Test("the progress line goes to stderr only when stderr is a terminal, and never into stdout")
+    func progressOnlyOnTerminal() async throws {
+        let bed = try TestBed.current()
+        let piped = try await bed.clawnet(["browse", "--timeout", "2s"], on: .node)
+        #expect(piped.status == 0)
+        #expect(!piped.stderr.contains("browsing"), "\(piped.stderr)")
+
+        // `script` gives clawnet a pseudo-terminal; stdout goes to a file, stderr stays on it.
+        let file = "\(bed.directory)/browse-\(uniqueTag()).json"
+        let tty = try await bed.run(on: .node, ["script", "-qec", "\(ClawnetBinary.path) browse --format json --timeout 2s > \(file)", "/dev/null"])
+        #expect(tty.status == 0, "\(tty.stdout)")
+        #expect(tty.stdout.contains("browsing … "), "the terminal shows progress: \(tty.stdout.debugDescription)")
+        let json = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(!json.contains("\u{1B}") && !json.contains("browsing"))
+        #expect(try jsonObject(json)["schema"] as? String == "clawnet.browse.v1")
+        try? FileManager.default.removeItem(atPath: file)
+    }
+
     @Test("no D-Bus at all: exit 3 and a message that says how to start it")
     func noDBus() async throws {
         let bed = try TestBed.current()
