@@ -29,7 +29,7 @@ public struct NetworkInterface: Sendable, Hashable {
             let name = String(cString: entry.pointee.ifa_name)
             if flags[name] == nil { order.append(name) }
             flags[name] = entry.pointee.ifa_flags
-            if let address = entry.pointee.ifa_addr.flatMap({ ipAddress($0, interface: name) }) {
+            if let address = entry.pointee.ifa_addr.flatMap({ IPAddress(socketAddress: $0) }) {
                 addresses[name, default: []].append(address)
             }
             node = entry.pointee.ifa_next
@@ -46,22 +46,5 @@ public struct NetworkInterface: Sendable, Hashable {
     /// Tailscale addresses of this machine (100.64.0.0/10, fd7a:115c:a1e0::/48).
     public static func tailscaleAddresses(_ interfaces: [NetworkInterface] = current()) -> [IPAddress] {
         interfaces.flatMap(\.addresses).filter(\.isTailscale)
-    }
-
-    private static func ipAddress(_ socket: UnsafeMutablePointer<sockaddr>, interface: String) -> IPAddress? {
-        switch Int32(socket.pointee.sa_family) {
-        case AF_INET:
-            return socket.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { raw in
-                withUnsafeBytes(of: raw.pointee.sin_addr) { IPAddress(bytes: Array($0)) }
-            }
-        case AF_INET6:
-            return socket.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { raw in
-                let bytes = withUnsafeBytes(of: raw.pointee.sin6_addr) { Array($0) }
-                let scoped = bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80
-                return IPAddress(bytes: bytes, zone: scoped ? interface : nil)
-            }
-        default:
-            return nil
-        }
     }
 }

@@ -82,31 +82,10 @@ public enum HostLookup {
         var addresses: [IPAddress] = []
         var node = list
         while let entry = node {
-            if let socket = entry.pointee.ai_addr, let address = ipAddress(socket) { addresses.append(address) }
+            if let socket = entry.pointee.ai_addr, let address = IPAddress(socketAddress: socket) { addresses.append(address) }
             node = entry.pointee.ai_next
         }
         return .success(Array(Set(addresses)).sorted())
-    }
-
-    private static func ipAddress(_ socket: UnsafeMutablePointer<sockaddr>) -> IPAddress? {
-        switch Int32(socket.pointee.sa_family) {
-        case AF_INET:
-            return socket.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { raw in
-                withUnsafeBytes(of: raw.pointee.sin_addr) { IPAddress(bytes: Array($0)) }
-            }
-        case AF_INET6:
-            return socket.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { raw in
-                let bytes = withUnsafeBytes(of: raw.pointee.sin6_addr) { Array($0) }
-                var zone: String?
-                if raw.pointee.sin6_scope_id != 0 {
-                    var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
-                    if if_indextoname(raw.pointee.sin6_scope_id, &buffer) != nil { zone = String(nulTerminated: buffer) }
-                }
-                return IPAddress(bytes: bytes, zone: zone)
-            }
-        default:
-            return nil
-        }
     }
 }
 

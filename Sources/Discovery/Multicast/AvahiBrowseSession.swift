@@ -386,9 +386,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     static func interfaceName(_ index: AvahiIfIndex) -> String? {
         // Wide-area results carry interface -1: never convert that to an unsigned index.
         guard index > 0 else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
-        guard if_indextoname(UInt32(index), &buffer) != nil else { return nil }
-        return String(nulTerminated: buffer)
+        return Discovery.interfaceName(index: UInt32(index))
     }
 
     /// IPv6 link-local addresses keep their interface as the zone.
@@ -416,12 +414,5 @@ final class AvahiBrowseSession: @unchecked Sendable {
             node = avahi_string_list_get_next(current)
         }
         return (try? TXTRecord(strings: strings)) ?? .empty
-    }
-}
-
-extension String {
-    /// A C string held in a fixed-size buffer.
-    init(nulTerminated buffer: [CChar]) {
-        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
