@@ -117,25 +117,29 @@ public enum GatewayProbe {
     }
 
     private static func httpPhase(_ path: String, _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> PhaseTiming<HTTPOutcome> {
-        let started = ContinuousClock.now
-        switch await open(target, address, clock) {
-        case .failure(let failure):
-            return PhaseTiming(outcome: .failed(failure.message), elapsed: clock.elapsed(since: started))
-        case .success(let connection):
-            defer { connection.close() }
-            let outcome = await HTTPProbe.get(path, host: hostHeader(target), on: connection, timeout: clock.remaining)
-            return PhaseTiming(outcome: outcome, elapsed: clock.elapsed(since: started))
+        await phase(target, address, clock, failed: HTTPOutcome.failed) { connection, timeout in
+            await HTTPProbe.get(path, host: hostHeader(target), on: connection, timeout: timeout)
         }
     }
 
     private static func websocketPhase(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> PhaseTiming<WebSocketOutcome> {
+        await phase(target, address, clock, failed: WebSocketOutcome.failed) { connection, timeout in
+            await WebSocketProbe.open(host: hostHeader(target), on: connection, timeout: timeout)
+        }
+    }
+
+    /// One phase on its own connection, timed from the connect to the outcome.
+    private static func phase<Outcome>(
+        _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, failed: (String) -> Outcome,
+        _ body: (ProbeConnection, Duration) async -> Outcome
+    ) async -> PhaseTiming<Outcome> {
         let started = ContinuousClock.now
         switch await open(target, address, clock) {
         case .failure(let failure):
-            return PhaseTiming(outcome: .failed(failure.message), elapsed: clock.elapsed(since: started))
+            return PhaseTiming(outcome: failed(failure.message), elapsed: clock.elapsed(since: started))
         case .success(let connection):
             defer { connection.close() }
-            let outcome = await WebSocketProbe.open(host: hostHeader(target), on: connection, timeout: clock.remaining)
+            let outcome = await body(connection, clock.remaining)
             return PhaseTiming(outcome: outcome, elapsed: clock.elapsed(since: started))
         }
     }
