@@ -38,7 +38,12 @@ struct Clawnet: AsyncParsableCommand {
     }
 }
 
-/// How a command prints its result.
+/// How browse prints its result: jsonl streams events as they happen.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case table, json, jsonl
+}
+
+/// How a command that prints one report at the end (doctor, preflight, zone check) prints it.
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case table, json
 }

@@ -112,6 +112,7 @@ struct BrowseCommandTests {
         ["browse", "--type", "_bad"], ["browse", "--format", "yaml"], ["browse", "--watch", "--format", "json"],
         ["browse", "--timeout", "soon"], ["advertise"], ["advertise", "--name", String(repeating: "x", count: 64)],
         ["advertise", "--name", "x", "--port", "0"], ["advertise", "--name", "x", "--txt", "=v"], ["nonsense"],
+        ["doctor", "--format", "jsonl"], ["preflight", "--format", "jsonl"], ["zone", "check", "/dev/null", "--format", "jsonl"],
     ])
     func usageErrors(arguments: [String]) async throws {
         let result = try await runCommand(ClawnetBinary.path, arguments)

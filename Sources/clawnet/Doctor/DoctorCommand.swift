@@ -51,7 +51,7 @@ struct DoctorCommand: AsyncParsableCommand {
     var checks: [String] = []
 
     @Option(help: "table or json (schema clawnet.doctor.v1).")
-    var format: OutputFormat = .table
+    var format: ReportFormat = .table
 
     @Option(name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
     var configPath: String?
@@ -67,7 +67,6 @@ struct DoctorCommand: AsyncParsableCommand {
         }
         _ = try ParsedArguments.domains(domains)
         _ = try ParsedArguments.servers(servers)
-        guard format != .jsonl else { throw ValidationError("--format is table or json") }
     }
 
     func options() -> DoctorOptions {

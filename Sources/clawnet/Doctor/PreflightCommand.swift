@@ -29,7 +29,7 @@ struct PreflightCommand: AsyncParsableCommand {
     var quiet = false
 
     @Option(help: "table or json (schema clawnet.preflight.v1).")
-    var format: OutputFormat = .table
+    var format: ReportFormat = .table
 
     @Option(name: .customLong("domain"), help: ArgumentHelp("A wide-area domain (default: the configured one).", valueName: "DOMAIN"))
     var domains: [String] = []
@@ -46,7 +46,6 @@ struct PreflightCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        guard format != .jsonl else { throw ValidationError("--format is table or json") }
         _ = try ParsedArguments.domains(domains)
         _ = try ParsedArguments.servers(servers)
     }

@@ -34,7 +34,7 @@ struct ZoneCheckCommand: AsyncParsableCommand {
     var server: String?
 
     @Option(help: "table or json (schema clawnet.zonecheck.v1).")
-    var format: OutputFormat = .table
+    var format: ReportFormat = .table
 
     @OptionGroup var global: GlobalOptions
 
@@ -45,7 +45,6 @@ struct ZoneCheckCommand: AsyncParsableCommand {
         if let server {
             do { _ = try DNSServer(parsing: server) } catch { throw ValidationError("--server \(server): \(error.message)") }
         }
-        guard format != .jsonl else { throw ValidationError("--format is table or json") }
     }
 
     struct Report: Encodable {
