@@ -62,9 +62,11 @@ public struct TestBed: Sendable {
         return CommandResult(status: status, stdout: child.stdout, stderr: child.stderr)
     }
 
-    /// `scripts/testbed ARGS...`, e.g. `avahi stop watch`.
+    /// `scripts/testbed ARGS...`, e.g. `avahi stop watch`, on this test bed (its folder and
+    /// namespace prefix: several test beds can run side by side).
     public func control(_ arguments: String...) async throws {
-        let result = try await runCommand(scripts + "/testbed", arguments, environment: ["CLAWNET_TESTBED_DIR": directory])
+        let environment = ["CLAWNET_TESTBED_DIR": directory, "CLAWNET_TESTBED_PREFIX": value("TB_PREFIX")]
+        let result = try await runCommand(scripts + "/testbed", arguments, environment: environment)
         guard result.status == 0 else {
             throw Missing(description: "scripts/testbed \(arguments.joined(separator: " ")) failed: \(result.stderr)")
         }
