@@ -1,6 +1,14 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// Every target: Swift 6 mode, and an import that is not declared fails the build
+/// (MemberImportVisibility), so the layers below stay where they are.
+let settings: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+
 let package = Package(
     name: "clawnet",
     platforms: [.macOS(.v14)],
@@ -17,78 +25,107 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
     ],
     targets: [
-        // C libraries at the bottom; only the backends that need them import them.
+        // C libraries at the bottom; only Avahi imports CAvahi, only DNSWire imports CLDNS.
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CLDNS", path: "Sources/CLDNS", providers: [.apt(["libldns-dev"])]),
 
-        // Pure DNS-SD and OpenClaw value types, no I/O.
-        .target(name: "DNSSD"),
+        // Pure DNS-SD and OpenClaw value types, no I/O: names, TXT, beacons, events, servers.
+        .target(name: "DNSSD", swiftSettings: settings),
 
         // DNS messages and zone files through ldns, as Swift values.
-        .target(name: "DNSWire", dependencies: ["DNSSD", "CLDNS"]),
+        .target(name: "DNSWire", dependencies: ["DNSSD", "CLDNS"], swiftSettings: settings),
 
-        // Backends (Avahi, unicast DNS-SD, manual) and the merging session.
+        // Conversions between clawnet's values and SwiftNIO's (socket addresses, time amounts).
+        .target(name: "NIOSupport", dependencies: ["DNSSD", nioCore], swiftSettings: settings),
+
+        // A stub resolver on SwiftNIO: UDP with EDNS0, TCP on truncation, servers in order.
         .target(
-            name: "Discovery",
+            name: "DNSClient",
             dependencies: [
-                "DNSSD", "DNSWire", "CAvahi",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "DNSSD", "DNSWire", "NIOSupport", nioCore, nioPosix,
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: settings
         ),
+
+        // Facts of this machine: resolv.conf, interfaces, the OpenClaw config, the system bus,
+        // host names and their lookup.
+        .target(name: "Host", dependencies: ["DNSSD"], swiftSettings: settings),
+
+        // libavahi-client: browse and resolve, publish, daemon status, mDNS address lookups.
+        .target(name: "Avahi", dependencies: ["DNSSD", "Host", "CAvahi"], swiftSettings: settings),
+
+        // The discovery session: mDNS, unicast DNS-SD and manual targets merged into one view.
+        .target(name: "Discovery", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", "Avahi"], swiftSettings: settings),
 
         // Probes of a Gateway on SwiftNIO: TCP, TLS (leaf fingerprint, certificate facts),
         // HTTP health, the WebSocket opening; and a stand-in Gateway that answers like one.
         .target(
             name: "Probes",
             dependencies: [
-                "DNSSD", "Discovery",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "DNSSD", "NIOSupport", nioCore, nioPosix, crypto,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: settings
         ),
 
-        // Wide-area zones: writing (OpenClaw's layout), serials, atomic files, CoreDNS stanzas, linting.
-        .target(
-            name: "Zones",
-            dependencies: [
-                "DNSSD", "DNSWire", "Discovery",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
-        ),
+        // Wide-area zones: the Gateways to publish, writing (OpenClaw's layout), serials,
+        // atomic files, CoreDNS stanzas, linting, the live comparison.
+        .target(name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", crypto], swiftSettings: settings),
 
-        // Checks of the machine and of each Gateway, and the diagnosis that combines them.
-        .target(name: "Doctor", dependencies: ["DNSSD", "Discovery", "Probes"]),
+        // Checks of the machine and of each Gateway, the diagnosis rules, preflight.
+        .target(name: "Doctor", dependencies: ["DNSSD", "Host", "Avahi", "Discovery", "Probes"], swiftSettings: settings),
+
+        // Every report clawnet prints, as a table and as JSON, and the exit codes they mean.
+        .target(name: "Output", dependencies: ["DNSSD", "DNSWire", "Discovery", "Doctor", "Zones"], swiftSettings: settings),
 
         .executableTarget(
             name: "clawnet",
             dependencies: [
-                "DNSSD", "Discovery", "Zones", "Probes", "Doctor",
+                "DNSSD", "DNSWire", "DNSClient", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Output",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: settings
         ),
 
-        // Helpers for tests: running processes, the test bed, real DNS servers.
-        .target(name: "TestSupport", dependencies: ["DNSSD"], path: "Tests/TestSupport"),
+        // Helpers for tests: running processes, the test bed, real DNS servers, seeded randomness.
+        .target(name: "TestSupport", dependencies: ["DNSSD"], path: "Tests/TestSupport", swiftSettings: settings),
 
-        .testTarget(name: "DNSSDTests", dependencies: ["DNSSD"]),
-        .testTarget(name: "DNSWireTests", dependencies: ["DNSWire", "DNSSD"]),
-        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "DNSSD", "TestSupport"]),
-        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Probes", "Discovery", "DNSSD", "TestSupport"]),
-        .testTarget(name: "ProbesTests", dependencies: ["Probes", "DNSSD", "TestSupport"]),
-        .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "TestSupport"]),
-        .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "TestSupport"]),
+        .testTarget(name: "DNSSDTests", dependencies: ["DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(name: "DNSWireTests", dependencies: ["DNSWire", "DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "DNSClientTests",
+            dependencies: ["DNSClient", "DNSWire", "DNSSD", "NIOSupport", "TestSupport", nioCore, .product(name: "NIOEmbedded", package: "swift-nio")],
+            swiftSettings: settings
+        ),
+        .testTarget(name: "HostTests", dependencies: ["Host", "DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(name: "AvahiTests", dependencies: ["Avahi", "DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "DiscoveryTests",
+            dependencies: ["Discovery", "DNSClient", "DNSWire", "DNSSD", "Host", "Avahi", "TestSupport"],
+            swiftSettings: settings
+        ),
+        .testTarget(
+            name: "ProbesTests",
+            dependencies: [
+                "Probes", "DNSSD", "TestSupport", nioCore,
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: settings
+        ),
+        .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "Host", "TestSupport"], swiftSettings: settings),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(name: "OutputTests", dependencies: ["Output", "Doctor", "Discovery", "Zones", "DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "TestSupport"], swiftSettings: settings),
     ]
 )

@@ -27,12 +27,34 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public var hostForAuthority: String { address?.urlHost.replacingPercent25() ?? host }
 
     public static func parse(_ text: String, defaultPort: Int) throws(DNSSDError) -> Endpoint {
+        try EndpointSpec(parsing: text).endpoint(defaultPort: defaultPort)
+    }
+}
+
+/// An endpoint as a user typed it, before a default port applies (the port may come from the
+/// OpenClaw config, which is read later than the command line).
+public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
+    /// A host name (lower-cased, no trailing dot) or an IP literal in canonical form.
+    public let host: String
+    public let port: Int?
+    public let scheme: Endpoint.Scheme?
+    /// What was typed.
+    public let text: String
+
+    public func endpoint(defaultPort: Int) -> Endpoint {
+        Endpoint(host: host, port: port ?? defaultPort, scheme: scheme)
+    }
+
+    public var description: String { text }
+
+    public init(parsing text: String) throws(DNSSDError) {
+        self.text = text
         var rest = Substring(text.trimmingSpaces())
         guard !rest.isEmpty else { throw DNSSDError("empty host") }
-        var scheme: Scheme?
+        var scheme: Endpoint.Scheme?
         if let range = rest.firstRange(of: "://") {
             let name = rest[..<range.lowerBound].lowercased()
-            guard let parsed = Scheme(rawValue: name) else {
+            guard let parsed = Endpoint.Scheme(rawValue: name) else {
                 throw DNSSDError("'\(text)': only ws:// and wss:// URLs name a Gateway")
             }
             scheme = parsed
@@ -74,15 +96,18 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
             hostText = rest
         }
 
-        var port = defaultPort
+        var port: Int?
         if let portText {
             guard let value = Int(portText), (1...65535).contains(value) else {
                 throw DNSSDError("'\(portText)' is not a port (1-65535)")
             }
             port = value
         }
+        self.port = port
+        self.scheme = scheme
         if let address = IPAddress(String(hostText)) {
-            return Endpoint(host: address.description, port: port, scheme: scheme)
+            self.host = address.description
+            return
         }
         var name = hostText.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
@@ -94,7 +119,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
         else {
             throw DNSSDError("'\(hostText)' is neither a host name nor an IP address")
         }
-        return Endpoint(host: name, port: port, scheme: scheme)
+        self.host = name
     }
 }
 

@@ -54,6 +54,7 @@ extension GatewayBeacon: Codable {
         } catch {
             throw DecodingError.dataCorruptedError(forKey: .txt, in: container, debugDescription: error.message)
         }
+        reading = TXTReading(txt)
         requestedTLS = nil
         aliases = try container.decodeIfPresent([BeaconAlias].self, forKey: .aliases) ?? []
         resolvers = try container.decodeIfPresent([String].self, forKey: .resolvers) ?? []

@@ -23,7 +23,12 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
     /// SRV port, or the port a user typed.
     public var port: Int?
     public var addresses: [IPAddress]
-    public var txt: TXTRecord
+    /// The TXT as received; what it says is read once, when it is set (`reading`).
+    public var txt: TXTRecord {
+        didSet { reading = TXTReading(txt) }
+    }
+    /// The TXT's attributes and their OpenClaw meaning, derived from `txt`.
+    public internal(set) var reading: TXTReading
     /// TLS as the user asked for it (wss:// or the OpenClaw config) for manual targets.
     public var requestedTLS: Bool?
     /// Other (domain, instance) names the same Gateway was seen under, after merging.
@@ -47,6 +52,7 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
         self.port = port
         self.addresses = Array(Set(addresses)).sorted()
         self.txt = txt
+        self.reading = TXTReading(txt)
         self.requestedTLS = requestedTLS
     }
 
@@ -59,10 +65,10 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
     /// True when only a manual target produced it: there is no TXT to read.
     public var isManualOnly: Bool { sources == [.manual] }
 
-    public var attributes: TXTAttributes { txt.attributes }
+    public var attributes: TXTAttributes { reading.attributes }
 
     public var gateway: GatewayInfo {
-        var info = GatewayInfo.decode(attributes).info
+        var info = reading.info
         if let requestedTLS, isManualOnly { info.tls = requestedTLS }
         return info
     }
@@ -75,9 +81,8 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
     public var warnings: [String] {
         var warnings = discoveryWarnings
         if !isManualOnly {
-            let decoded = GatewayInfo.decode(attributes)
-            warnings += attributes.issues + decoded.warnings
-            if let advertised = decoded.info.gatewayPort, let port, advertised != port {
+            warnings += reading.issues.map(\.message)
+            if let advertised = reading.info.gatewayPort, let port, advertised != port {
                 warnings.append("TXT gatewayPort \(advertised) differs from SRV port \(port)")
             }
         }
@@ -105,5 +110,21 @@ public struct BeaconAlias: Hashable, Sendable, Codable {
         self.source = source
         self.domain = domain
         self.instance = instance
+    }
+}
+
+/// What a TXT record says: its attributes (RFC 6763 §6), their OpenClaw reading, and every
+/// problem found on the way, read once per record.
+public struct TXTReading: Hashable, Sendable {
+    public let attributes: TXTAttributes
+    public let info: GatewayInfo
+    /// Attribute problems first, then problems with OpenClaw's keys.
+    public let issues: [TXTIssue]
+
+    public init(_ txt: TXTRecord) {
+        attributes = txt.attributes
+        let decoded = GatewayInfo.decode(attributes)
+        info = decoded.info
+        issues = attributes.issues + decoded.issues
     }
 }

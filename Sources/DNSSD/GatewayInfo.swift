@@ -18,20 +18,17 @@ public struct GatewayInfo: Hashable, Sendable {
     public init() {}
 
     /// The keys in the order OpenClaw's zone writer emits them; other keys follow in their own order.
-    public static let keyOrder = [
-        "displayName", "role", "transport", "gatewayPort", "gatewayTls", "gatewayTlsSha256",
-        "gatewayDirectReachable", "tailnetDns", "sshPort", "cliPath",
-    ]
+    public static var keyOrder: [String] { GatewayTXT.Layout.wideAreaZone.keys }
 
-    /// Decode the keys of the interop notes; return the problems found as warnings.
-    public static func decode(_ attributes: TXTAttributes) -> (info: GatewayInfo, warnings: [String]) {
+    /// Decode the keys of the interop notes; return the problems found.
+    public static func decode(_ attributes: TXTAttributes) -> (info: GatewayInfo, issues: [TXTIssue]) {
         var info = GatewayInfo()
-        var warnings: [String] = []
+        var issues: [TXTIssue] = []
 
         info.role = attributes.text("role")
         switch info.role {
-        case nil: warnings.append("TXT has no role key (expected role=gateway)")
-        case let role? where role.lowercased() != "gateway": warnings.append("TXT role is '\(role)', not 'gateway'")
+        case nil: issues.append(TXTIssue(.roleMissing, "TXT has no role key (expected role=gateway)"))
+        case let role? where role.lowercased() != "gateway": issues.append(TXTIssue(.roleNotGateway, "TXT role is '\(role)', not 'gateway'"))
         default: break
         }
         info.displayName = attributes.text("displayName")
@@ -39,46 +36,46 @@ public struct GatewayInfo: Hashable, Sendable {
         info.transport = attributes.text("transport")
         info.tailnetDns = attributes.text("tailnetDns")
         info.cliPath = attributes.text("cliPath")
-        info.gatewayPort = port("gatewayPort", attributes, &warnings)
-        info.canvasPort = port("canvasPort", attributes, &warnings)
-        info.sshPort = port("sshPort", attributes, &warnings)
-        info.tls = flag("gatewayTls", attributes, &warnings)
-        info.directReachable = flag("gatewayDirectReachable", attributes, &warnings)
+        info.gatewayPort = port("gatewayPort", attributes, &issues)
+        info.canvasPort = port("canvasPort", attributes, &issues)
+        info.sshPort = port("sshPort", attributes, &issues)
+        info.tls = flag("gatewayTls", attributes, &issues)
+        info.directReachable = flag("gatewayDirectReachable", attributes, &issues)
 
         if let raw = attributes.text("gatewayTlsSha256") {
             if let fingerprint = TLSFingerprint(normalizing: raw) {
                 info.tlsSha256 = fingerprint
                 if !TLSFingerprint.isCanonical(raw) {
-                    warnings.append("TXT gatewayTlsSha256 is not 64 lower-case hex digits; read as \(fingerprint.hex)")
+                    issues.append(TXTIssue(.fingerprintNotCanonical, "TXT gatewayTlsSha256 is not 64 lower-case hex digits; read as \(fingerprint.hex)"))
                 }
             } else {
-                warnings.append("TXT gatewayTlsSha256 '\(raw)' is not a SHA-256 fingerprint (64 hex digits)")
+                issues.append(TXTIssue(.fingerprintMalformed, "TXT gatewayTlsSha256 '\(raw)' is not a SHA-256 fingerprint (64 hex digits)"))
             }
             if !info.tls {
-                warnings.append("TXT has gatewayTlsSha256 but not gatewayTls=1")
+                issues.append(TXTIssue(.fingerprintWithoutTLS, "TXT has gatewayTlsSha256 but not gatewayTls=1"))
             }
         }
-        return (info, warnings)
+        return (info, issues)
     }
 
-    private static func port(_ key: String, _ attributes: TXTAttributes, _ warnings: inout [String]) -> Int? {
+    private static func port(_ key: String, _ attributes: TXTAttributes, _ issues: inout [TXTIssue]) -> Int? {
         guard let text = attributes.text(key) else { return nil }
         guard let value = Int(text), (1...65535).contains(value), text.allSatisfy(\.isNumber) else {
-            warnings.append("TXT \(key) '\(text)' is not a port number")
+            issues.append(TXTIssue(.notAPort(key: key), "TXT \(key) '\(text)' is not a port number"))
             return nil
         }
         return value
     }
 
     /// OpenClaw writes `1`; `true` and `yes` are accepted too.
-    private static func flag(_ key: String, _ attributes: TXTAttributes, _ warnings: inout [String]) -> Bool {
+    private static func flag(_ key: String, _ attributes: TXTAttributes, _ issues: inout [TXTIssue]) -> Bool {
         guard let attribute = attributes[key] else { return false }
         guard let text = attribute.string?.lowercased() else { return true }
         switch text {
         case "1", "true", "yes": return true
         case "0", "false", "no", "": return false
         default:
-            warnings.append("TXT \(key) '\(text)' is not 1 or 0; read as off")
+            issues.append(TXTIssue(.notAFlag(key: key), "TXT \(key) '\(text)' is not 1 or 0; read as off"))
             return false
         }
     }

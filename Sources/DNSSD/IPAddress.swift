@@ -57,11 +57,20 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible, Comparable
         return zone.map { "\(text)%\($0)" } ?? text
     }
 
+    /// The same address without its interface: a zone means something only on this machine.
+    public var withoutZone: IPAddress {
+        zone == nil ? self : IPAddress(uncheckedBytes: bytes)
+    }
+
+    private init(uncheckedBytes: [UInt8]) {
+        self.bytes = uncheckedBytes
+        self.zone = nil
+    }
+
     /// How the address goes into a URL's authority: IPv6 in brackets, zone as `%25` (RFC 6874).
     public var urlHost: String {
         guard family == .v6 else { return description }
-        let unscoped = IPAddress(bytes: bytes)!.description
-        return "[" + unscoped + (zone.map { "%25" + $0 } ?? "") + "]"
+        return "[" + withoutZone.description + (zone.map { "%25" + $0 } ?? "") + "]"
     }
 
     public var isLoopback: Bool {

@@ -87,30 +87,30 @@ public struct TXTAttribute: Hashable, Sendable {
 public struct TXTAttributes: Hashable, Sendable {
     public let ordered: [TXTAttribute]
     /// Problems found while parsing, for the beacon's warnings.
-    public let issues: [String]
+    public let issues: [TXTIssue]
 
     init(parsing strings: [[UInt8]]) {
         var ordered: [TXTAttribute] = []
-        var issues: [String] = []
+        var issues: [TXTIssue] = []
         var seen = Set<String>()
         for string in strings where !string.isEmpty {
             let keyBytes = string.prefix { $0 != UInt8(ascii: "=") }
             if keyBytes.isEmpty {
-                issues.append("TXT string \(SafeText.display(string).quotedForMessage) has no key; ignored")
+                issues.append(TXTIssue(.stringWithoutKey, "TXT string \(SafeText.display(string).quotedForMessage) has no key; ignored"))
                 continue
             }
             guard keyBytes.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }), let key = SafeText.utf8(keyBytes) else {
-                issues.append("TXT key \(SafeText.display(keyBytes).quotedForMessage) is not printable ASCII; ignored")
+                issues.append(TXTIssue(.keyNotPrintable, "TXT key \(SafeText.display(keyBytes).quotedForMessage) is not printable ASCII; ignored"))
                 continue
             }
             let folded = key.lowercased()
             guard seen.insert(folded).inserted else {
-                issues.append("TXT key '\(key)' appears more than once; the first one counts")
+                issues.append(TXTIssue(.duplicateKey(key), "TXT key '\(key)' appears more than once; the first one counts"))
                 continue
             }
             let value = keyBytes.count < string.count ? Array(string[(keyBytes.count + 1)...]) : nil
             if let value, SafeText.utf8(value) == nil {
-                issues.append("TXT value of '\(key)' is not UTF-8; shown with \\DDD escapes")
+                issues.append(TXTIssue(.valueNotUTF8(key), "TXT value of '\(key)' is not UTF-8; shown with \\DDD escapes"))
             }
             ordered.append(TXTAttribute(key: key, value: value))
         }

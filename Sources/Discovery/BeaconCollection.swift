@@ -30,23 +30,3 @@ public struct BeaconCollection: Sendable {
 
     public var count: Int { beaconsByID.count }
 }
-
-/// The `clawnet.browse.v1` document that `browse --format json` prints and
-/// `zone generate --inventory` reads.
-public struct BrowseReport: Codable, Sendable {
-    public static let schemaName = "clawnet.browse.v1"
-
-    public var schema: String
-    public var domains: [String]
-    public var elapsedMs: Int
-    public var beacons: [GatewayBeacon]
-    public var errors: [DiscoveryIssue]
-
-    public init(domains: [String], elapsedMs: Int, beacons: [GatewayBeacon], errors: [DiscoveryIssue]) {
-        self.schema = Self.schemaName
-        self.domains = domains
-        self.elapsedMs = elapsedMs
-        self.beacons = beacons
-        self.errors = errors
-    }
-}

@@ -1,23 +1,5 @@
+import Avahi
 import DNSSD
-
-/// What to discover, on which paths.
-public struct DiscoveryRequest: Sendable {
-    public var types: [ServiceType] = [.gateway]
-    /// Browse `local.` by mDNS.
-    public var local = true
-    /// Wide-area domains browsed by unicast DNS-SD.
-    public var domains: [DomainName] = []
-    public var unicast = UnicastBackend.Configuration()
-    public var manual: [Endpoint] = []
-    /// TLS for manual targets given without a scheme (from the OpenClaw config).
-    public var manualTLS: Bool?
-    public var watch = false
-    public var multicast = MulticastBackend()
-
-    public init() {}
-
-    public var browsedDomains: [DomainName] { (local ? [DomainName.local] : []) + domains }
-}
 
 /// mDNS in local., unicast DNS-SD in every wide-area domain and the manual targets, run
 /// concurrently into one stream with a row per Gateway (see BeaconMerger for the identity
@@ -35,8 +17,13 @@ public enum DiscoverySession {
         if !request.manual.isEmpty {
             streams.append(ManualBackend().resolve(request.manual, defaultTLS: request.manualTLS))
         }
-        let backends = streams
-        return AsyncStream(bufferingPolicy: .unbounded) { continuation in
+        return merged(streams)
+    }
+
+    /// The events of several backends as one stream: beacons merged into rows, errors passed
+    /// on, and `.allForNow` once every backend has sent its own (or ended).
+    static func merged(_ backends: [AsyncStream<DiscoveryEvent>]) -> AsyncStream<DiscoveryEvent> {
+        AsyncStream(bufferingPolicy: .unbounded) { continuation in
             let (rawStream, rawContinuation) = AsyncStream<(Int, DiscoveryEvent?)>.makeStream(bufferingPolicy: .unbounded)
             let readers = backends.enumerated().map { index, stream in
                 Task {

@@ -1,5 +1,8 @@
-/// One line of doctor's report.
-public struct Check: Sendable, Hashable, Codable {
+import DNSSD
+
+/// One line of doctor's report: a status, the reason as a code to decide on, and the message
+/// and fix to read. Rules match on `reason`, never on `message`.
+public struct Check: Sendable, Hashable, Encodable {
     public enum Status: String, Sendable, Codable, Comparable {
         case skip, pass, warn, fail
 
@@ -8,73 +11,78 @@ public struct Check: Sendable, Hashable, Codable {
         }
     }
 
-    /// Stable, dotted, lower-case: `mdns.daemon`, `gw.tls`.
-    public let id: String
-    public let title: String
+    public let id: CheckID
     public var status: Status
+    public var reason: CheckReason
     public var message: String
     /// A concrete command or setting; every warn and fail has one.
     public var fix: String?
-    public var elapsedMs: Int
+    public var elapsed: Duration
     public var detail: [String: String]
 
-    public init(_ id: String, _ status: Status, _ message: String, fix: String? = nil, elapsed: Duration = .zero, detail: [String: String] = [:]) {
+    public init(
+        _ id: CheckID, _ status: Status, _ reason: CheckReason, _ message: String, fix: String? = nil,
+        elapsed: Duration = .zero, detail: [String: String] = [:]
+    ) {
         self.id = id
-        self.title = CheckCatalog.title(of: id)
         self.status = status
+        self.reason = reason
         self.message = message
         self.fix = fix
-        self.elapsedMs = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        self.elapsed = elapsed
         self.detail = detail
+    }
+
+    public var title: String { id.title }
+    public var elapsedMs: Int { Int(elapsed.milliseconds) }
+
+    private enum CodingKeys: String, CodingKey { case id, title, status, message, fix, elapsedMs, detail }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(status, forKey: .status)
+        try container.encode(message, forKey: .message)
+        try container.encodeIfPresent(fix, forKey: .fix)
+        try container.encode(elapsedMs, forKey: .elapsedMs)
+        try container.encode(detail, forKey: .detail)
     }
 }
 
-/// Every check doctor knows, what it is called and what it needs first.
-public enum CheckCatalog {
-    public static let machine: [(id: String, title: String)] = [
-        ("openclaw.config", "OpenClaw configuration"),
-        ("mdns.dbus", "D-Bus system bus"),
-        ("mdns.daemon", "avahi-daemon"),
-        ("mdns.interfaces", "Multicast interfaces"),
-        ("mdns.port5353", "Other mDNS responders on UDP 5353"),
-        ("mdns.nss", "nss-mdns for .local names"),
-        ("mdns.browse", "Gateways in local."),
-        ("dns.resolver", "System resolver"),
-        ("dns.widearea", "Wide-area DNS-SD"),
-        ("tailscale.interface", "Tailscale"),
-    ]
+/// Why a check came out as it did. One code per distinct outcome that a rule, a relaxation or
+/// a test can tell apart; the message says the same in words.
+public enum CheckReason: String, Sendable, Hashable, CaseIterable {
+    /// The check passed.
+    case ok
+    /// The check did not run: an earlier layer failed, or it does not apply.
+    case notRun
 
-    public static let gateway: [(id: String, title: String)] = [
-        ("gw.dns", "Name and addresses"),
-        ("gw.tcp", "TCP connect"),
-        ("gw.tls", "TLS handshake"),
-        ("gw.pin", "Certificate pin"),
-        ("gw.cert", "Certificate"),
-        ("gw.http", "HTTP health"),
-        ("gw.websocket", "WebSocket upgrade"),
-        ("gw.protocol", "Gateway's first frame"),
-    ]
+    // openclaw.config
+    case configMissing, configInvalid, bindLoopback
+    // mdns.dbus, mdns.daemon, mdns.interfaces, mdns.port5353, mdns.nss
+    case busMissing, daemonUnavailable, noMulticastInterface, otherResponders, nsswitchMissing, nssMdnsMissing
+    // mdns.browse
+    case localNotBrowsed, hostAnswersWithoutBeacon, hostSilent, nothingInLocal
+    // dns.resolver, dns.widearea, tailscale.interface
+    case resolvConfMissing, resolvConfUnreadable, noDomain, splitDNS, domainError, domainEmpty, notOnTailnet
 
-    public static var ids: [String] { (machine + gateway).map(\.id) }
-
-    static func title(of id: String) -> String {
-        (machine + gateway).first { $0.id == id }?.title ?? id
-    }
-
-    /// What each check needs to have run first.
-    static let needs: [String: [String]] = [
-        "mdns.daemon": ["mdns.dbus"], "mdns.browse": ["mdns.daemon"],
-        "gw.tcp": ["gw.dns"], "gw.tls": ["gw.tcp"], "gw.pin": ["gw.tls"], "gw.cert": ["gw.tls"],
-        "gw.http": ["gw.tls"], "gw.websocket": ["gw.tls"], "gw.protocol": ["gw.websocket"],
-    ]
-
-    /// The requested checks and everything they need.
-    public static func closure(of requested: Set<String>) -> Set<String> {
-        var result = requested
-        var queue = Array(requested)
-        while let id = queue.popLast() {
-            for need in needs[id] ?? [] where result.insert(need).inserted { queue.append(need) }
-        }
-        return result
-    }
+    // gw.dns
+    case noAddress, unknownTarget
+    // gw.tcp
+    case nothingListensLocally, refused, timedOut, unreachable
+    // gw.tls
+    case plainGateway, tlsVersion, notTLS, tlsAlert, handshakeFailed, handshakeTimedOut
+    // gw.pin
+    case pinMismatch, advertisedMismatch, advertisedStale
+    // gw.cert
+    case certificateUnreadable, certificateExpired, certificateNotYetValid, certificateExpiresSoon
+    // gw.http
+    case notReady, unhealthy, healthFailed, healthTimedOut
+    // gw.websocket (and gw.http): a TLS server asked in plain text
+    case wantsTLS
+    // gw.websocket
+    case upgradeRefused, upgradeFailed, upgradeTimedOut, webSocketFailed
+    // gw.protocol
+    case unexpectedFirstFrame, frameTooLarge, closedBeforeFirstFrame, firstFrameTimedOut
 }

@@ -1,149 +1,184 @@
+import Avahi
 import DNSSD
 import Discovery
-import Dispatch
+import Host
 import Probes
 
+/// A Gateway named on doctor's command line: a URL or HOST[:PORT], or an instance name that
+/// `clawnet browse` shows.
+public struct DoctorTarget: Sendable, Hashable {
+    public let text: String
+    /// nil when the text is neither a URL nor a host (then only an instance name can match).
+    public let endpoint: EndpointSpec?
+
+    public init(_ text: String) {
+        self.text = text
+        self.endpoint = try? EndpointSpec(parsing: text)
+    }
+}
+
 public struct DoctorOptions: Sendable {
-    /// URLs, HOST[:PORT] or instance names; empty: everything discovered plus the configured
-    /// (or default) manual target.
-    public var targets: [String] = []
-    /// Wide-area domains; empty: the configured one, if any.
-    public var domains: [DomainName] = []
-    public var servers: [DNSServer] = []
-    public var local = true
+    /// Empty: everything discovered plus the configured (or default) manual target.
+    public var targets: [DoctorTarget] = []
+    /// Domains, servers and whether to browse local. (types and manual targets are doctor's own).
+    public var discovery = DiscoveryOptions()
     public var pin: TLSFingerprint?
     /// Per Gateway, and for discovery.
     public var timeout: Duration = .seconds(5)
     /// Only these checks (and what they need); nil: all.
-    public var only: Set<String>?
+    public var only: Set<CheckID>?
     public var probeLimit = 256
 
     public init() {}
 }
 
-/// The `clawnet.doctor.v1` document.
-public struct DoctorReport: Sendable, Encodable {
-    public struct Gateway: Sendable, Encodable {
+/// What doctor found: the machine's checks, each Gateway's, and the causes they add up to.
+public struct DoctorResult: Sendable {
+    public struct Gateway: Sendable {
+        /// How the report names it: its URL, or what the user typed.
         public let target: String
         public let beacon: GatewayBeacon?
         public let checks: [Check]
     }
 
-    public let schema = "clawnet.doctor.v1"
     public let status: Check.Status
     public let checks: [Check]
     public let gateways: [Gateway]
     public let diagnosis: [Diagnosis]
-    public let elapsedMs: Int
-
-    private enum CodingKeys: String, CodingKey { case schema, status, checks, gateways, diagnosis, elapsedMs }
+    public let elapsed: Duration
 }
 
+/// Checks this machine and every Gateway it should reach, then names the causes.
 public enum Doctor {
-    public static func run(_ options: DoctorOptions, system: any SystemInspector) async -> DoctorReport {
+    /// A Gateway to probe, where it came from, and a lookup problem when its name did not resolve.
+    struct Target {
+        var probe: ProbeTarget
+        var beacon: GatewayBeacon?
+        var dnsProblem: String?
+        /// The default 127.0.0.1 target (no targets given).
+        var isLocalFallback = false
+    }
+
+    public static func run(_ options: DoctorOptions, system: any SystemInspector) async -> DoctorResult {
         let started = ContinuousClock.now
-        let only = options.only.map(CheckCatalog.closure)
-        func wanted(_ id: String) -> Bool { only?.contains(id) ?? true }
-
+        let only = options.only.map(CheckID.closure)
         let facts = await Task.detached { MachineFacts.gather(system) }.value
-        let config = facts.config
-        let domains = !options.domains.isEmpty ? options.domains : config.wideAreaDomain.map { [$0] } ?? []
-        let defaultPort = config.gatewayPort ?? Endpoint.defaultGatewayPort
-
-        // Discovery: what nodes on this machine would see.
-        var request = DiscoveryRequest()
-        request.local = options.local
-        request.domains = domains
-        request.unicast.servers = options.servers
-        if !NetworkInterface.tailscaleAddresses(facts.interfaces).isEmpty { request.unicast.tailscaleResolver = .tailscale }
-        var collection = BeaconCollection()
-        for await tick in DiscoverySession.events(request).until(options.timeout) {
-            guard case .element(let event) = tick else { break }
-            collection.apply(event)
-            if event == .allForNow { break }
+        var discovery = await discover(options, facts: facts)
+        var (targets, unknown) = await targets(options, discovery: discovery, config: facts.config)
+        if options.targets.isEmpty, let fallback = await localFallback(targets, config: facts.config, timeout: options.timeout) {
+            targets.append(fallback)
         }
-        var discovery = DiscoverySummary(localBrowsed: options.local, domains: domains, beacons: collection.beacons, issues: collection.errors)
 
-        // Targets.
-        var targets: [(ProbeTarget, GatewayBeacon?, String?)] = []
-        var unknown: [String] = []
-        var localFallback: Int?
-        if options.targets.isEmpty {
-            targets = discovery.beacons.map { (probeTarget($0), $0, nil) }
-            let fallback = Endpoint(host: "127.0.0.1", port: defaultPort)
-            if !targets.contains(where: { $0.0.port == defaultPort && $0.0.addresses.contains(IPAddress("127.0.0.1")!) }) {
-                targets.append(await endpointTarget(fallback, label: fallback.description, tls: config.tlsEnabled ?? false, timeout: options.timeout))
-                localFallback = targets.count - 1
-            }
-        } else {
-            for raw in options.targets {
-                if let beacon = discovery.beacons.first(where: { $0.instance.displayName.lowercased() == raw.lowercased() }) {
-                    targets.append((probeTarget(beacon), beacon, nil))
-                } else if let endpoint = try? Endpoint.parse(raw, defaultPort: defaultPort) {
+        // Probes, all at once within the bound. Meanwhile, when local. is empty, ask whether
+        // the hosts of the Gateways found another way answer mDNS: that tells "multicast
+        // blocked" from "not advertising".
+        let askHosts = discovery.localBrowsed && facts.avahiRunning && discovery.localBeacons.isEmpty && (only?.contains(.mdnsBrowse) ?? true)
+        let lanHosts = askHosts ? lanAddresses(targets.map(\.probe)) : []
+        async let answers = AvahiAddressLookup.names(of: lanHosts.map(\.address), timeout: min(options.timeout, .seconds(2)))
+        let gateways = await probe(targets, options: options, only: only, anyDiscovered: !discovery.beacons.isEmpty, configured: facts.config.exists)
+            + unknown.map(unknownTarget)
+        let found = await answers
+        discovery.hostAnswers = lanHosts.compactMap { host in
+            found[host.address].map { HostAnswer(address: host.address, gateway: host.gateway, answer: $0) }
+        }
+
+        var machine = MachineChecks.run(facts, discovery: discovery)
+        if !options.targets.isEmpty { machine = relaxUnneeded(machine, needed: dependencies(of: gateways)) }
+        let diagnosis = DiagnosisRules.diagnose(MachineEvidence(checks: machine, facts: facts, discovery: discovery), gateways: gateways)
+        return result(machine: machine, gateways: gateways, diagnosis: diagnosis, only: only, elapsed: ContinuousClock.now - started)
+    }
+
+    /// Discovery as nodes on this machine would see it: the configured domain, mDNS unless
+    /// --no-local, within the timeout.
+    static func discover(_ options: DoctorOptions, facts: MachineFacts) async -> DiscoverySummary {
+        let request = DiscoveryRequest(options.discovery, config: facts.config, interfaces: facts.interfaces)
+        let snapshot = await DiscoverySession.snapshot(request, timeout: options.timeout)
+        return DiscoverySummary(localBrowsed: request.local, domains: request.domains, beacons: snapshot.beacons, issues: snapshot.issues)
+    }
+
+    /// The targets named (instance names first, then URLs and hosts, resolved concurrently),
+    /// or every discovered Gateway when none are named; and the names that match nothing.
+    static func targets(_ options: DoctorOptions, discovery: DiscoverySummary, config: OpenClawConfig) async -> ([Target], [DoctorTarget]) {
+        guard !options.targets.isEmpty else {
+            return (discovery.beacons.map { Target(probe: probeTarget($0), beacon: $0) }, [])
+        }
+        let defaultPort = config.gatewayPort ?? Endpoint.defaultGatewayPort
+        return await withTaskGroup(of: (Int, Target?).self) { group in
+            for (index, target) in options.targets.enumerated() {
+                group.addTask {
+                    if let beacon = discovery.beacons.first(where: { named($0, target.text) }) {
+                        return (index, Target(probe: probeTarget(beacon), beacon: beacon))
+                    }
+                    guard let endpoint = target.endpoint?.endpoint(defaultPort: defaultPort) else { return (index, nil) }
                     let tls = endpoint.scheme.map { $0 == .wss } ?? (config.tlsEnabled ?? false)
-                    targets.append(await endpointTarget(endpoint, label: raw, tls: tls, timeout: options.timeout))
-                } else {
-                    unknown.append(raw)
+                    return (index, await endpointTarget(endpoint, label: target.text, tls: tls, timeout: options.timeout))
                 }
             }
+            var resolved = [Target?](repeating: nil, count: options.targets.count)
+            for await (index, target) in group { resolved[index] = target }
+            let unknown = zip(options.targets, resolved).filter { $0.1 == nil }.map(\.0)
+            return (resolved.compactMap { $0 }, unknown)
         }
+    }
 
-        // Probes, all at once within the bound.
-        // Meanwhile, when local. is empty, ask whether the hosts of the Gateways found another
-        // way answer mDNS: that tells "multicast blocked" from "not advertising".
+    /// A discovered Gateway's instance name equals `text` (as DNS compares names: ASCII case
+    /// ignored, every other byte exact).
+    static func named(_ beacon: GatewayBeacon, _ text: String) -> Bool {
+        (try? InstanceName(decoded: text)).map { $0 == beacon.instance } ?? false
+    }
+
+    /// 127.0.0.1 on the configured port, unless a discovered Gateway is already there.
+    static func localFallback(_ targets: [Target], config: OpenClawConfig, timeout: Duration) async -> Target? {
+        let port = config.gatewayPort ?? Endpoint.defaultGatewayPort
+        let loopback = IPAddress("127.0.0.1")!
+        guard !targets.contains(where: { $0.probe.port == port && $0.probe.addresses.contains(loopback) }) else { return nil }
+        let endpoint = Endpoint(host: loopback.description, port: port)
+        var target = await endpointTarget(endpoint, label: endpoint.description, tls: config.tlsEnabled ?? false, timeout: timeout)
+        target.isLocalFallback = true
+        return target
+    }
+
+    /// Every target probed at once (only the phases the requested checks need), and its checks.
+    static func probe(_ targets: [Target], options: DoctorOptions, only: Set<CheckID>?, anyDiscovered: Bool, configured: Bool) async -> [GatewayResult] {
         let phases = probePhases(only)
-        let lanHosts = discovery.localBrowsed && facts.avahiRunning && discovery.localBeacons.isEmpty && wanted("mdns.browse")
-            ? lanAddresses(targets.map(\.0)) : []
-        async let answers = AvahiAddressLookup.names(of: lanHosts.map(\.address), timeout: min(options.timeout, .seconds(2)))
-        let reports: [ProbeReport] = phases.isEmpty
-            ? targets.map { ProbeReport(target: $0.0) }
-            : await GatewayProbe.runAll(targets.map(\.0), budget: options.timeout, limit: options.probeLimit, phases: phases)
-        let found = await answers
-        discovery.hostAnswers = lanHosts.compactMap { host in found[host.address].map { HostAnswer(address: host.address, gateway: host.gateway, answer: $0) } }
-        var gateways = zip(targets, reports).map { target, report in
-            GatewayResult(target: target.0, beacon: target.1,
-                          checks: GatewayChecks.run(report, dnsProblem: target.2, pin: options.pin, budget: options.timeout))
-        }
-        if let index = localFallback, !discovery.beacons.isEmpty {
-            gateways[index].checks = relaxLocalFallback(gateways[index].checks, label: gateways[index].target.label, configured: config.exists)
-        }
-        for raw in unknown {
-            let target = ProbeTarget(label: raw, host: raw, addresses: [], port: defaultPort, tls: false)
-            gateways.append(GatewayResult(target: target, beacon: nil, checks: [
-                Check("gw.dns", .fail, "no Gateway named '\(raw)' was discovered, and it is not a host name or URL",
-                      fix: "`clawnet browse` lists the names; give a URL (wss://host:port) or HOST[:PORT] otherwise"),
-            ]))
-        }
-
-        // The machine, and what the targets depend on.
-        var machine = MachineChecks.run(facts, discovery: discovery)
-        if !options.targets.isEmpty {
-            let needed = dependencies(of: gateways)
-            machine = machine.map { check in
-                guard check.status == .fail, !needed.contains(check.id) else { return check }
-                var relaxed = check
-                relaxed.status = .warn
-                return relaxed
+        let reports = phases.isEmpty
+            ? targets.map { ProbeReport(target: $0.probe) }
+            : await GatewayProbe.runAll(targets.map(\.probe), budget: options.timeout, limit: options.probeLimit, phases: phases)
+        return zip(targets, reports).map { target, report in
+            var checks = GatewayChecks.run(report, dnsProblem: target.dnsProblem, pin: options.pin, budget: options.timeout)
+            if target.isLocalFallback && anyDiscovered {
+                checks = relaxLocalFallback(checks, label: target.probe.label, configured: configured)
             }
+            return GatewayResult(target: target.probe, beacon: target.beacon, checks: checks)
         }
-        let diagnosis = DiagnosisRules.diagnose(machine: machine, gateways: gateways, facts: facts, discovery: discovery)
+    }
 
-        machine = machine.filter { wanted($0.id) }
-        let gatewayReports = gateways.map { result in
-            DoctorReport.Gateway(target: result.target.label, beacon: result.beacon, checks: result.checks.filter { wanted($0.id) })
+    static func unknownTarget(_ target: DoctorTarget) -> GatewayResult {
+        let probe = ProbeTarget(label: target.text, host: target.text, addresses: [], port: Endpoint.defaultGatewayPort, tls: false)
+        return GatewayResult(target: probe, beacon: nil, checks: [
+            Check(.gwDNS, .fail, .unknownTarget, "no Gateway named '\(target.text)' was discovered, and it is not a host name or URL",
+                  fix: "`clawnet browse` lists the names; give a URL (wss://host:port) or HOST[:PORT] otherwise"),
+        ])
+    }
+
+    /// The report, keeping only the requested checks (and the causes they show).
+    static func result(machine: [Check], gateways: [GatewayResult], diagnosis: [Diagnosis], only: Set<CheckID>?, elapsed: Duration) -> DoctorResult {
+        func wanted(_ id: CheckID) -> Bool { only?.contains(id) ?? true }
+        let checks = machine.filter { wanted($0.id) }
+        let reports = gateways.map { result in
+            DoctorResult.Gateway(target: result.target.label, beacon: result.beacon, checks: result.checks.filter { wanted($0.id) })
         }
-        let status = (machine + gatewayReports.flatMap(\.checks)).map(\.status).max() ?? .pass
-        return DoctorReport(
-            status: status == .skip ? .pass : status, checks: machine, gateways: gatewayReports,
-            diagnosis: diagnosis.filter { diagnosis in only == nil || diagnosis.evidence.contains { wanted(String($0.split(separator: " ")[0])) } },
-            elapsedMs: Int((ContinuousClock.now - started).milliseconds))
+        let status = (checks + reports.flatMap(\.checks)).map(\.status).max() ?? .pass
+        return DoctorResult(
+            status: status == .skip ? .pass : status, checks: checks, gateways: reports,
+            diagnosis: diagnosis.filter { $0.evidence.contains { wanted($0.check) } }, elapsed: elapsed)
     }
 
     /// Nothing listening on 127.0.0.1 is news only when no Gateway was found elsewhere, or
     /// when this machine is configured to run one: a node usually has no Gateway of its own.
     static func relaxLocalFallback(_ checks: [Check], label: String, configured: Bool) -> [Check] {
         checks.map { check in
-            guard check.id == "gw.tcp", check.status == .fail, check.message.hasPrefix("no Gateway listens on this machine") else { return check }
+            guard check.id == .gwTCP, check.status == .fail, check.reason == .nothingListensLocally else { return check }
             var relaxed = check
             if configured {
                 relaxed.status = .warn
@@ -157,8 +192,19 @@ public enum Doctor {
         }
     }
 
+    /// With explicit targets, a machine check that fails but that no target depends on is a
+    /// warning (DESIGN.md: the targets decide the exit code).
+    static func relaxUnneeded(_ checks: [Check], needed: Set<CheckID>) -> [Check] {
+        checks.map { check in
+            guard check.status == .fail, !needed.contains(check.id) else { return check }
+            var relaxed = check
+            relaxed.status = .warn
+            return relaxed
+        }
+    }
+
     /// Addresses of Gateways that could share a link with this machine (private, not
-    /// loopback, not Tailscale), at most eight.
+    /// loopback, not Tailscale), at most `maxHostLookups`.
     static func lanAddresses(_ targets: [ProbeTarget]) -> [(address: IPAddress, gateway: String)] {
         var seen = Set<IPAddress>()
         var result: [(address: IPAddress, gateway: String)] = []
@@ -167,20 +213,24 @@ public enum Doctor {
                 result.append((address, target.label))
             }
         }
-        return Array(result.prefix(8))
+        return Array(result.prefix(maxHostLookups))
     }
+
+    /// mDNS reverse lookups are one Avahi resolver each: a handful tells the story.
+    static let maxHostLookups = 8
 
     /// What a discovered beacon is probed as: its SRV host (for SNI and Host), addresses, port,
     /// TLS as advertised, and the advertised fingerprint as a hint.
     static func probeTarget(_ beacon: GatewayBeacon) -> ProbeTarget {
-        let label = beacon.url ?? "\(beacon.instance.displayName)"
+        let gateway = beacon.gateway
         return ProbeTarget(
-            label: label, host: beacon.host ?? beacon.addresses.first?.description ?? beacon.instance.displayName,
+            label: beacon.url ?? "\(beacon.instance.displayName)",
+            host: beacon.host ?? beacon.addresses.first?.description ?? beacon.instance.displayName,
             addresses: beacon.addresses, port: beacon.port ?? Endpoint.defaultGatewayPort,
-            tls: beacon.gateway.tls, advertisedFingerprint: beacon.gateway.tlsSha256)
+            tls: gateway.tls, advertisedFingerprint: gateway.tlsSha256)
     }
 
-    static func endpointTarget(_ endpoint: Endpoint, label: String, tls: Bool, timeout: Duration) async -> (ProbeTarget, GatewayBeacon?, String?) {
+    static func endpointTarget(_ endpoint: Endpoint, label: String, tls: Bool, timeout: Duration) async -> Target {
         var addresses: [IPAddress] = []
         var problem: String?
         if let address = endpoint.address {
@@ -191,29 +241,29 @@ public enum Doctor {
             case .failure(let failure): problem = failure.message
             }
         }
-        return (ProbeTarget(label: label, host: endpoint.host, addresses: addresses, port: endpoint.port, tls: tls), nil, problem)
+        return Target(probe: ProbeTarget(label: label, host: endpoint.host, addresses: addresses, port: endpoint.port, tls: tls), dnsProblem: problem)
     }
 
-    static func probePhases(_ only: Set<String>?) -> GatewayProbe.Phases {
+    static func probePhases(_ only: Set<CheckID>?) -> GatewayProbe.Phases {
         guard let only else { return .all }
         var phases: GatewayProbe.Phases = []
-        if only.contains("gw.tcp") { phases.insert(.tcp) }
-        if only.contains("gw.tls") || only.contains("gw.pin") || only.contains("gw.cert") { phases.insert([.tcp, .tls]) }
-        if only.contains("gw.http") { phases.insert([.tcp, .tls, .health]) }
-        if only.contains("gw.websocket") || only.contains("gw.protocol") { phases.insert([.tcp, .tls, .websocket]) }
+        if only.contains(.gwTCP) { phases.insert(.tcp) }
+        if !only.isDisjoint(with: [.gwTLS, .gwPin, .gwCert]) { phases.insert([.tcp, .tls]) }
+        if only.contains(.gwHTTP) { phases.insert([.tcp, .tls, .health]) }
+        if !only.isDisjoint(with: [.gwWebSocket, .gwProtocol]) { phases.insert([.tcp, .tls, .websocket]) }
         return phases
     }
 
     /// The machine checks the given targets need: mDNS for Gateways found by mDNS, the
     /// resolver and the domain for Gateways found by DNS-SD or given by name.
-    static func dependencies(of gateways: [GatewayResult]) -> Set<String> {
-        var needed = Set<String>()
+    static func dependencies(of gateways: [GatewayResult]) -> Set<CheckID> {
+        var needed = Set<CheckID>()
         for gateway in gateways {
             if let beacon = gateway.beacon {
-                if beacon.sources.contains(.mdns) { needed.formUnion(["mdns.dbus", "mdns.daemon", "mdns.interfaces", "mdns.browse"]) }
-                if beacon.sources.contains(.unicast) { needed.formUnion(["dns.resolver", "dns.widearea"]) }
+                if beacon.sources.contains(.mdns) { needed.formUnion([.mdnsDBus, .mdnsDaemon, .mdnsInterfaces, .mdnsBrowse]) }
+                if beacon.sources.contains(.unicast) { needed.formUnion([.dnsResolver, .dnsWideArea]) }
             } else if IPAddress(gateway.target.host) == nil {
-                needed.insert("dns.resolver")
+                needed.insert(.dnsResolver)
             }
         }
         return needed

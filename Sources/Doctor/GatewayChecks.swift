@@ -1,4 +1,6 @@
+import Avahi
 import DNSSD
+import Host
 import FoundationEssentials
 import Probes
 
@@ -9,11 +11,11 @@ public enum GatewayChecks {
         let target = report.target
         var checks = [dns(target, problem: dnsProblem)]
         guard !target.addresses.isEmpty else {
-            return checks + CheckCatalog.gateway.dropFirst().map { Check($0.id, .skip, "needs an address") }
+            return checks + skipped(CheckID.gateway.dropFirst(), "needs an address")
         }
         checks.append(tcp(report, budget: budget))
         guard report.connectedAddress != nil else {
-            return checks + CheckCatalog.gateway.dropFirst(2).map { Check($0.id, .skip, "needs a TCP connection") }
+            return checks + skipped(CheckID.gateway.dropFirst(2), "needs a TCP connection")
         }
         checks.append(tls(report, budget: budget))
         if let facts = report.tlsFacts {
@@ -21,25 +23,30 @@ public enum GatewayChecks {
             checks.append(certificate(facts, now: now))
         } else {
             let why = target.tls ? "needs a TLS handshake" : "plain ws:// Gateway: no certificate"
-            checks += [Check("gw.pin", .skip, why), Check("gw.cert", .skip, why)]
+            checks += skipped([.gwPin, .gwCert], why)
         }
         if target.tls && report.tlsFacts == nil {
-            return checks + ["gw.http", "gw.websocket", "gw.protocol"].map { Check($0, .skip, "needs a TLS handshake") }
+            return checks + skipped([.gwHTTP, .gwWebSocket, .gwProtocol], "needs a TLS handshake")
         }
         checks.append(http(report, budget: budget))
         checks += websocket(report, budget: budget)
         return checks
     }
 
+    /// Checks that could not run, each saying why.
+    static func skipped(_ ids: some Sequence<CheckID>, _ why: String) -> [Check] {
+        ids.map { Check($0, .skip, .notRun, why) }
+    }
+
     static func dns(_ target: ProbeTarget, problem: String?) -> Check {
         if target.addresses.isEmpty {
-            return Check("gw.dns", .fail, problem ?? "no address for \(target.host)",
+            return Check(.gwDNS, .fail, .noAddress, problem ?? "no address for \(target.host)",
                          fix: target.host.hasSuffix(".local") || target.host.hasSuffix(".local.")
                             ? "`.local` names resolve through Avahi (install libnss-mdns for other programs); is the Gateway host up?"
                             : "check the A/AAAA records of \(target.host) (`dig \(target.host)`)")
         }
         let addresses = target.addresses.map(\.description).joined(separator: ", ")
-        return Check("gw.dns", .pass, IPAddress(target.host) != nil ? "address \(addresses)" : "\(target.host) → \(addresses)",
+        return Check(.gwDNS, .pass, .ok, IPAddress(target.host) != nil ? "address \(addresses)" : "\(target.host) → \(addresses)",
                      detail: ["addresses": addresses])
     }
 
@@ -49,57 +56,57 @@ public enum GatewayChecks {
         if let good = report.tcp.first(where: { $0.outcome == .connected }) {
             let failed = report.tcp.filter { $0.outcome != .connected }
             let note = failed.isEmpty ? "" : "; not on \(failed.map { "\($0.address) (\(describe($0.outcome)))" }.joined(separator: ", "))"
-            return Check("gw.tcp", .pass, "connected to \(authority(good.address, port)) in \(good.elapsed.milliseconds) ms\(note)",
+            return Check(.gwTCP, .pass, .ok, "connected to \(authority(good.address, port)) in \(good.elapsed.milliseconds) ms\(note)",
                          elapsed: good.elapsed, detail: detail)
         }
         let elapsed = report.tcp.map(\.elapsed).max() ?? .zero
         let all = report.tcp.map { "\(authority($0.address, port)) \(describe($0.outcome))" }.joined(separator: "; ")
         if report.tcp.allSatisfy({ $0.outcome == .refused }), report.target.addresses.allSatisfy(\.isLoopback) {
-            return Check("gw.tcp", .fail, "no Gateway listens on this machine (\(all))",
+            return Check(.gwTCP, .fail, .nothingListensLocally, "no Gateway listens on this machine (\(all))",
                          fix: "start the Gateway here (`openclaw gateway`), or name the one to check: `clawnet doctor wss://<host>:\(port)`",
                          elapsed: elapsed, detail: detail)
         }
         if report.tcp.allSatisfy({ $0.outcome == .refused }) {
-            return Check("gw.tcp", .fail, "connection refused: \(all) (nothing listens there)",
+            return Check(.gwTCP, .fail, .refused, "connection refused: \(all) (nothing listens there)",
                          fix: "is the Gateway running, and listening on this address? On the Gateway host: `ss -ltnp | grep \(port)`; gateway.bind loopback accepts local connections only",
                          elapsed: elapsed, detail: detail)
         }
         if report.tcp.contains(where: { $0.outcome == .timedOut }) {
-            return Check("gw.tcp", .fail, "no answer within \(budget.secondsText) s: \(all): a firewall drops the packets, or the host is down",
+            return Check(.gwTCP, .fail, .timedOut, "no answer within \(budget.secondsText(fractionDigits: 1)) s: \(all): a firewall drops the packets, or the host is down",
                          fix: "allow TCP \(port) on the Gateway host's firewall (`sudo ufw allow \(port)/tcp`, or nftables/iptables) and on the network in between; check the host is up",
                          elapsed: elapsed, detail: detail)
         }
-        return Check("gw.tcp", .fail, "cannot connect: \(all)", fix: "check the route to the Gateway (`ip route get \(report.target.addresses.first?.description ?? "")`) and that the host is on this network",
+        return Check(.gwTCP, .fail, .unreachable, "cannot connect: \(all)", fix: "check the route to the Gateway (`ip route get \(report.target.addresses.first?.description ?? "")`) and that the host is on this network",
                      elapsed: elapsed, detail: detail)
     }
 
     static func tls(_ report: ProbeReport, budget: Duration) -> Check {
         guard report.target.tls, let phase = report.tls else {
-            return Check("gw.tls", .skip, "plain ws:// Gateway: no TLS advertised (gatewayTls) or asked for (wss://)")
+            return Check(.gwTLS, .skip, .plainGateway, "plain ws:// Gateway: no TLS advertised (gatewayTls) or asked for (wss://)")
         }
         switch phase.outcome {
         case .established(let facts):
             let detail = ["version": facts.version, "cipher": facts.cipher ?? "unknown", "sha256": facts.fingerprint.hex]
             guard facts.version == "TLS 1.3" else {
-                return Check("gw.tls", .fail, "the server negotiated \(facts.version) (\(facts.cipher ?? "cipher unknown")); OpenClaw Gateways require TLS 1.3",
+                return Check(.gwTLS, .fail, .tlsVersion, "the server negotiated \(facts.version) (\(facts.cipher ?? "cipher unknown")); OpenClaw Gateways require TLS 1.3",
                              fix: "something other than the Gateway answers TLS (a proxy or load balancer?): make it speak TLS 1.3 or pass TLS through",
                              elapsed: phase.elapsed, detail: detail)
             }
-            return Check("gw.tls", .pass, "\(facts.version), \(facts.cipher ?? "cipher unknown"), sha256 \(facts.fingerprint.hex)", elapsed: phase.elapsed, detail: detail)
+            return Check(.gwTLS, .pass, .ok, "\(facts.version), \(facts.cipher ?? "cipher unknown"), sha256 \(facts.fingerprint.hex)", elapsed: phase.elapsed, detail: detail)
         case .notTLS(let first):
             let shown = SafeText.display(first.prefix(24))
             let http = first.starts(with: Array("HTTP/".utf8))
-            return Check("gw.tls", .fail, "the server answered \"\(shown)…\" instead of a TLS handshake",
+            return Check(.gwTLS, .fail, .notTLS, "the server answered \"\(shown)…\" instead of a TLS handshake",
                          fix: http ? "the Gateway serves plain HTTP/WebSocket: connect with ws:// (or enable gateway.tls on it)"
                                    : "something that is neither TLS nor the Gateway listens on port \(report.target.port)",
                          elapsed: phase.elapsed)
         case .alert(let code):
-            return Check("gw.tls", .fail, "the server refused the handshake with TLS alert \(code)\(code == 70 ? " (protocol_version: no TLS version in common)" : code == 40 ? " (handshake_failure)" : "")",
+            return Check(.gwTLS, .fail, .tlsAlert, "the server refused the handshake with TLS alert \(code)\(code == 70 ? " (protocol_version: no TLS version in common)" : code == 40 ? " (handshake_failure)" : "")",
                          fix: "OpenClaw Gateways speak TLS 1.3; check what listens on port \(report.target.port)", elapsed: phase.elapsed)
         case .handshakeFailed(let reason):
-            return Check("gw.tls", .fail, "TLS handshake failed: \(reason)", fix: "check that the Gateway, not a proxy, answers on port \(report.target.port)", elapsed: phase.elapsed)
+            return Check(.gwTLS, .fail, .handshakeFailed, "TLS handshake failed: \(reason)", fix: "check that the Gateway, not a proxy, answers on port \(report.target.port)", elapsed: phase.elapsed)
         case .timedOut(let bytes):
-            return Check("gw.tls", .fail, "no TLS handshake within \(budget.secondsText) s (\(bytes) bytes received): the server accepts connections but does not answer TLS",
+            return Check(.gwTLS, .fail, .handshakeTimedOut, "no TLS handshake within \(budget.secondsText(fractionDigits: 1)) s (\(bytes) bytes received): the server accepts connections but does not answer TLS",
                          fix: "is the Gateway hung, or is this a plain TCP service? Try `openssl s_client -connect \(authority(report.connectedAddress!, report.target.port))`",
                          elapsed: phase.elapsed)
         }
@@ -111,112 +118,112 @@ public enum GatewayChecks {
         let detail = ["observed": observed.hex]
         if let pin {
             guard pin == observed else {
-                return Check("gw.pin", .fail, "TLS certificate pin mismatch for \(target.host.hasSuffix(".") ? String(target.host.dropLast()) : target.host) (expected \(pin.hex), observed \(observed.hex))",
+                return Check(.gwPin, .fail, .pinMismatch, "TLS certificate pin mismatch for \(target.host.hasSuffix(".") ? String(target.host.dropLast()) : target.host) (expected \(pin.hex), observed \(observed.hex))",
                              fix: "if the Gateway's certificate was rotated, check the new one on the Gateway host (`openssl x509 -in ~/.openclaw/gateway/tls/gateway-cert.pem -outform DER | sha256sum`) and pin that; otherwise something intercepts TLS",
                              detail: detail.merging(["expected": pin.hex]) { $1 })
             }
             if let advertised = target.advertisedFingerprint, advertised != observed {
-                return Check("gw.pin", .warn, "matches your pin; the beacon's TXT advertises another fingerprint (\(advertised.hex)): a stale beacon?",
+                return Check(.gwPin, .warn, .advertisedStale, "matches your pin; the beacon's TXT advertises another fingerprint (\(advertised.hex)): a stale beacon?",
                              fix: "restart the Gateway so it advertises its current certificate", detail: detail)
             }
-            return Check("gw.pin", .pass, "matches the pin given with --pin", detail: detail)
+            return Check(.gwPin, .pass, .ok, "matches the pin given with --pin", detail: detail)
         }
         if let advertised = target.advertisedFingerprint {
             guard advertised == observed else {
-                return Check("gw.pin", .fail, "the certificate's fingerprint \(observed.hex) differs from the beacon's gatewayTlsSha256 \(advertised.hex)",
+                return Check(.gwPin, .fail, .advertisedMismatch, "the certificate's fingerprint \(observed.hex) differs from the beacon's gatewayTlsSha256 \(advertised.hex)",
                              fix: "either the Gateway's certificate was rotated and its beacon is stale (restart the Gateway), or a TLS-terminating proxy sits in the path: check the fingerprint on the Gateway host",
                              detail: detail.merging(["advertised": advertised.hex]) { $1 })
             }
-            return Check("gw.pin", .pass, "matches the fingerprint the beacon advertises", detail: detail)
+            return Check(.gwPin, .pass, .ok, "matches the fingerprint the beacon advertises", detail: detail)
         }
-        return Check("gw.pin", .pass, "nothing pinned yet: a node's first connection shows \(observed.hex) and asks to trust it", detail: detail)
+        return Check(.gwPin, .pass, .ok, "nothing pinned yet: a node's first connection shows \(observed.hex) and asks to trust it", detail: detail)
     }
 
     static func certificate(_ facts: TLSFacts, now: Date) -> Check {
         guard let certificate = facts.certificate else {
-            return Check("gw.cert", .warn, facts.certificateProblem ?? "the certificate could not be read", fix: "regenerate the Gateway's certificate")
+            return Check(.gwCert, .warn, .certificateUnreadable, facts.certificateProblem ?? "the certificate could not be read", fix: "regenerate the Gateway's certificate")
         }
         let detail = ["subject": certificate.subject, "issuer": certificate.issuer, "notBefore": iso(certificate.notBefore),
                       "notAfter": iso(certificate.notAfter), "selfSigned": String(certificate.selfSigned),
                       "subjectAlternativeNames": certificate.subjectAlternativeNames.joined(separator: ",")]
         let regenerate = "OpenClaw makes a new certificate when ~/.openclaw/gateway/tls is removed and the Gateway restarts; nodes then need the new pin"
         if certificate.notAfter < now {
-            return Check("gw.cert", .fail, "the certificate (\(certificate.subject)) expired on \(iso(certificate.notAfter))", fix: regenerate, detail: detail)
+            return Check(.gwCert, .fail, .certificateExpired, "the certificate (\(certificate.subject)) expired on \(iso(certificate.notAfter))", fix: regenerate, detail: detail)
         }
         if certificate.notBefore > now {
-            return Check("gw.cert", .fail, "the certificate is not valid before \(iso(certificate.notBefore)): a clock is wrong", fix: "check the time on both machines (`timedatectl`)", detail: detail)
+            return Check(.gwCert, .fail, .certificateNotYetValid, "the certificate is not valid before \(iso(certificate.notBefore)): a clock is wrong", fix: "check the time on both machines (`timedatectl`)", detail: detail)
         }
         let kind = certificate.selfSigned ? "self-signed" : "issued by \(certificate.issuer)"
         if certificate.notAfter.timeIntervalSince(now) < 14 * 86_400 {
-            return Check("gw.cert", .warn, "\(certificate.subject), \(kind), expires on \(iso(certificate.notAfter))", fix: regenerate, detail: detail)
+            return Check(.gwCert, .warn, .certificateExpiresSoon, "\(certificate.subject), \(kind), expires on \(iso(certificate.notAfter))", fix: regenerate, detail: detail)
         }
-        return Check("gw.cert", .pass, "\(certificate.subject), \(kind), valid until \(iso(certificate.notAfter))", detail: detail)
+        return Check(.gwCert, .pass, .ok, "\(certificate.subject), \(kind), valid until \(iso(certificate.notAfter))", detail: detail)
     }
 
     static func http(_ report: ProbeReport, budget: Duration) -> Check {
-        guard let health = report.health else { return Check("gw.http", .skip, "not run") }
+        guard let health = report.health else { return Check(.gwHTTP, .skip, .notRun, "not run") }
         let elapsed = health.elapsed
         switch health.outcome {
         case .response(200, let body):
             if case .response(let status, _)? = report.ready?.outcome, status != 200 {
-                return Check("gw.http", .warn, "/healthz 200, but /readyz \(status): the Gateway is starting or draining",
+                return Check(.gwHTTP, .warn, .notReady, "/healthz 200, but /readyz \(status): the Gateway is starting or draining",
                              fix: "wait a moment and run doctor again; if it stays, see the Gateway's log", elapsed: elapsed)
             }
-            return Check("gw.http", .pass, "/healthz 200 \(body.trimmingSpaces().prefix(60)), /readyz 200", elapsed: elapsed)
+            return Check(.gwHTTP, .pass, .ok, "/healthz 200 \(body.trimmingSpaces().prefix(60)), /readyz 200", elapsed: elapsed)
         case .response(let status, let body):
-            return Check("gw.http", .fail, "/healthz answered \(status) \(SafeText.display(Array(body.utf8.prefix(60))))",
+            return Check(.gwHTTP, .fail, .unhealthy, "/healthz answered \(status) \(SafeText.display(Array(body.utf8.prefix(60))))",
                          fix: "a Gateway answers /healthz with 200: something else serves this port, or a proxy rewrites it", elapsed: elapsed)
         case .failed(let reason):
-            return Check("gw.http", .fail, "/healthz: \(reason)", fix: "see the Gateway's log", elapsed: elapsed)
+            return Check(.gwHTTP, .fail, .healthFailed, "/healthz: \(reason)", fix: "see the Gateway's log", elapsed: elapsed)
         case .wantsTLS:
-            return Check("gw.http", .fail, "/healthz: \(wantsTLS)", fix: tlsFix(report.target), elapsed: elapsed)
+            return Check(.gwHTTP, .fail, .wantsTLS, "/healthz: \(wantsTLS)", fix: tlsFix(report.target), elapsed: elapsed)
         case .timedOut(let bytes):
-            return Check("gw.http", .fail, "/healthz gave no complete answer within \(budget.secondsText) s (\(bytes) bytes)", fix: "the server is hung or slow: see its log", elapsed: elapsed)
+            return Check(.gwHTTP, .fail, .healthTimedOut, "/healthz gave no complete answer within \(budget.secondsText(fractionDigits: 1)) s (\(bytes) bytes)", fix: "the server is hung or slow: see its log", elapsed: elapsed)
         }
     }
 
     static func websocket(_ report: ProbeReport, budget: Duration) -> [Check] {
         guard let phase = report.websocket else {
-            return [Check("gw.websocket", .skip, "not run"), Check("gw.protocol", .skip, "not run")]
+            return [Check(.gwWebSocket, .skip, .notRun, "not run"), Check(.gwProtocol, .skip, .notRun, "not run")]
         }
         let elapsed = phase.elapsed
         let proxyFix = "connect to the Gateway itself, or let the proxy pass WebSockets (nginx: `proxy_http_version 1.1; proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection \"upgrade\";`)"
         switch phase.outcome {
         case .opened(let frame, _):
-            let upgraded = Check("gw.websocket", .pass, "101 Switching Protocols with a valid Sec-WebSocket-Accept", elapsed: elapsed)
+            let upgraded = Check(.gwWebSocket, .pass, .ok, "101 Switching Protocols with a valid Sec-WebSocket-Accept", elapsed: elapsed)
             if let problem = frame.problem {
-                return [upgraded, Check("gw.protocol", .fail, "\(problem): \(SafeText.display(Array(frame.text.utf8.prefix(80))))",
+                return [upgraded, Check(.gwProtocol, .fail, .unexpectedFirstFrame, "\(problem): \(SafeText.display(Array(frame.text.utf8.prefix(80))))",
                                         fix: "this is not an OpenClaw Gateway, or one far older or newer than this clawnet (protocol v3/v4)", elapsed: elapsed)]
             }
-            return [upgraded, Check("gw.protocol", .pass, "connect.challenge (nonce \(frame.nonce!.prefix(12))…)", elapsed: elapsed)]
+            return [upgraded, Check(.gwProtocol, .pass, .ok, "connect.challenge (nonce \(frame.nonce!.prefix(12))…)", elapsed: elapsed)]
         case .upgradeRefused(let status):
-            return [Check("gw.websocket", .fail, "the server answered the WebSocket upgrade with HTTP \(status): not a Gateway, or a proxy that does not pass WebSockets",
+            return [Check(.gwWebSocket, .fail, .upgradeRefused, "the server answered the WebSocket upgrade with HTTP \(status): not a Gateway, or a proxy that does not pass WebSockets",
                           fix: proxyFix, elapsed: elapsed),
-                    Check("gw.protocol", .skip, "needs a WebSocket")]
+                    Check(.gwProtocol, .skip, .notRun, "needs a WebSocket")]
         case .upgradeFailed(let reason):
-            return [Check("gw.websocket", .fail, reason, fix: proxyFix, elapsed: elapsed), Check("gw.protocol", .skip, "needs a WebSocket")]
+            return [Check(.gwWebSocket, .fail, .upgradeFailed, reason, fix: proxyFix, elapsed: elapsed), Check(.gwProtocol, .skip, .notRun, "needs a WebSocket")]
         case .wantsTLS:
-            return [Check("gw.websocket", .fail, wantsTLS, fix: tlsFix(report.target), elapsed: elapsed, detail: ["wantsTLS": "true"]),
-                    Check("gw.protocol", .skip, "needs a WebSocket")]
+            return [Check(.gwWebSocket, .fail, .wantsTLS, wantsTLS, fix: tlsFix(report.target), elapsed: elapsed, detail: ["wantsTLS": "true"]),
+                    Check(.gwProtocol, .skip, .notRun, "needs a WebSocket")]
         case .frameTooLarge(let limit):
-            return [Check("gw.websocket", .pass, "101 Switching Protocols with a valid Sec-WebSocket-Accept", elapsed: elapsed),
-                    Check("gw.protocol", .fail, "the first frame is larger than \(limit / 1024) KiB, the limit before the handshake is complete",
+            return [Check(.gwWebSocket, .pass, .ok, "101 Switching Protocols with a valid Sec-WebSocket-Accept", elapsed: elapsed),
+                    Check(.gwProtocol, .fail, .frameTooLarge, "the first frame is larger than \(limit / 1024) KiB, the limit before the handshake is complete",
                           fix: "this is not an OpenClaw Gateway (its connect.challenge is a few hundred bytes)", elapsed: elapsed)]
         case .closedBeforeFirstFrame(let code):
-            return [Check("gw.websocket", .pass, "101 Switching Protocols", elapsed: elapsed),
-                    Check("gw.protocol", .fail, "the server closed the WebSocket\(code.map { " (code \($0))" } ?? "") before its first frame",
+            return [Check(.gwWebSocket, .pass, .ok, "101 Switching Protocols", elapsed: elapsed),
+                    Check(.gwProtocol, .fail, .closedBeforeFirstFrame, "the server closed the WebSocket\(code.map { " (code \($0))" } ?? "") before its first frame",
                           fix: "see the Gateway's log: it refused the connection before the handshake", elapsed: elapsed)]
         case .timedOut(let upgraded, let bytes):
             if upgraded {
-                return [Check("gw.websocket", .pass, "101 Switching Protocols", elapsed: elapsed),
-                        Check("gw.protocol", .fail, "no complete first frame within \(budget.secondsText) s (\(bytes) bytes arrived): the server stalls",
+                return [Check(.gwWebSocket, .pass, .ok, "101 Switching Protocols", elapsed: elapsed),
+                        Check(.gwProtocol, .fail, .firstFrameTimedOut, "no complete first frame within \(budget.secondsText(fractionDigits: 1)) s (\(bytes) bytes arrived): the server stalls",
                               fix: "the Gateway sends connect.challenge at once; a slow or broken proxy in between?", elapsed: elapsed)]
             }
-            return [Check("gw.websocket", .fail, "no answer to the WebSocket upgrade within \(budget.secondsText) s (\(bytes) bytes)",
+            return [Check(.gwWebSocket, .fail, .upgradeTimedOut, "no answer to the WebSocket upgrade within \(budget.secondsText(fractionDigits: 1)) s (\(bytes) bytes)",
                           fix: proxyFix, elapsed: elapsed),
-                    Check("gw.protocol", .skip, "needs a WebSocket")]
+                    Check(.gwProtocol, .skip, .notRun, "needs a WebSocket")]
         case .failed(let reason):
-            return [Check("gw.websocket", .fail, reason, fix: "see the Gateway's log", elapsed: elapsed), Check("gw.protocol", .skip, "needs a WebSocket")]
+            return [Check(.gwWebSocket, .fail, .webSocketFailed, reason, fix: "see the Gateway's log", elapsed: elapsed), Check(.gwProtocol, .skip, .notRun, "needs a WebSocket")]
         }
     }
 
@@ -243,15 +250,5 @@ public enum GatewayChecks {
 
     static func iso(_ date: Date) -> String {
         UTCDay.timestamp(unixSeconds: Int64(date.timeIntervalSince1970.rounded(.down)))
-    }
-}
-
-extension Duration {
-    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
-
-    /// "2.5" seconds, one decimal.
-    var secondsText: String {
-        let tenths = (milliseconds + 50) / 100
-        return "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -1,76 +1,6 @@
+import Avahi
 import DNSSD
-import Discovery
-
-/// Facts about this machine, read once.
-public struct MachineFacts: Sendable {
-    public var busAddress: String
-    public var busSocketExists: Bool?
-    public var avahi: AvahiStatus
-    public var interfaces: [NetworkInterface]
-    public var port5353: PortHolders
-    public var nsswitchHosts: String?
-    public var resolvConf: ResolvConf
-    public var systemdResolved: Bool
-    public var config: OpenClawConfig
-
-    public static func gather(_ system: any SystemInspector) -> MachineFacts {
-        MachineFacts(
-            busAddress: system.busAddress, busSocketExists: system.busSocketExists(), avahi: system.avahi(),
-            interfaces: system.interfaces(), port5353: system.udp5353Holders(), nsswitchHosts: system.nsswitchHosts(),
-            resolvConf: system.resolvConf(), systemdResolved: system.usesSystemdResolved(), config: system.config())
-    }
-
-    var avahiRunning: Bool {
-        if case .running = avahi { return true }
-        return false
-    }
-
-    /// Up, not loopback, multicast-capable, with an address: where mDNS can go.
-    var multicastInterfaces: [NetworkInterface] {
-        interfaces.filter { $0.isUp && !$0.isLoopback && $0.supportsMulticast && !$0.addresses.isEmpty && !$0.addresses.allSatisfy(\.isTailscale) }
-    }
-}
-
-/// What discovery found, as doctor needs it.
-public struct DiscoverySummary: Sendable {
-    public var localBrowsed: Bool
-    public var domains: [DomainName]
-    public var beacons: [GatewayBeacon]
-    public var issues: [DiscoveryIssue]
-
-    /// When nothing answered in local.: whether the hosts of Gateways found another way
-    /// answer mDNS (reverse lookups of their LAN addresses through Avahi).
-    public var hostAnswers: [HostAnswer]
-
-    public init(localBrowsed: Bool, domains: [DomainName], beacons: [GatewayBeacon], issues: [DiscoveryIssue], hostAnswers: [HostAnswer] = []) {
-        self.localBrowsed = localBrowsed
-        self.domains = domains
-        self.beacons = beacons
-        self.issues = issues
-        self.hostAnswers = hostAnswers
-    }
-
-    var localBeacons: [GatewayBeacon] { beacons.filter { $0.sources.contains(.mdns) } }
-}
-
-/// Does a Gateway's host, found by DNS-SD or named by the user, answer mDNS from here?
-public struct HostAnswer: Sendable, Hashable {
-    public let address: IPAddress
-    /// The Gateway that lives there, as doctor labels it.
-    public let gateway: String
-    public let answer: AvahiAddressLookup.Answer
-
-    public init(address: IPAddress, gateway: String, answer: AvahiAddressLookup.Answer) {
-        self.address = address
-        self.gateway = gateway
-        self.answer = answer
-    }
-
-    public var name: String? {
-        if case .name(let name) = answer { return name }
-        return nil
-    }
-}
+import Host
 
 /// The checks of the machine: configuration, D-Bus and Avahi, interfaces, UDP 5353,
 /// nss-mdns, the resolver and each wide-area domain, Tailscale.
@@ -82,44 +12,44 @@ public enum MachineChecks {
 
     static func config(_ config: OpenClawConfig) -> Check {
         guard config.exists else {
-            return Check("openclaw.config", .skip, "no OpenClaw config at \(config.path): defaults apply (local., port 18789)",
+            return Check(.openclawConfig, .skip, .configMissing, "no OpenClaw config at \(config.path): defaults apply (local., port 18789)",
                          detail: ["path": config.path])
         }
         if !config.warnings.isEmpty {
-            return Check("openclaw.config", .warn, config.warnings.joined(separator: "; "),
+            return Check(.openclawConfig, .warn, .configInvalid, config.warnings.joined(separator: "; "),
                          fix: "correct \(config.path) (JSON5); until then its broken settings are ignored", detail: ["path": config.path])
         }
         let bind = config.bind ?? "loopback"
         if bind == "loopback" {
-            return Check("openclaw.config", .warn,
+            return Check(.openclawConfig, .warn, .bindLoopback,
                          "gateway.bind is \(config.bind == nil ? "not set (loopback by default)" : "loopback"): a Gateway here accepts connections from this machine only, though discovery may still advertise it",
                          fix: "for nodes on other machines set gateway.bind to \"lan\" (or \"tailnet\") in \(config.path) and restart the Gateway",
                          detail: ["path": config.path, "bind": bind])
         }
-        return Check("openclaw.config", .pass, "\(config.path): gateway.bind \(bind), port \(config.gatewayPort ?? Endpoint.defaultGatewayPort)\(config.tlsEnabled == true ? ", TLS on" : "")",
+        return Check(.openclawConfig, .pass, .ok, "\(config.path): gateway.bind \(bind), port \(config.gatewayPort ?? Endpoint.defaultGatewayPort)\(config.tlsEnabled == true ? ", TLS on" : "")",
                      detail: ["path": config.path, "bind": bind])
     }
 
     static func dbus(_ facts: MachineFacts) -> Check {
         switch facts.busSocketExists {
         case false?:
-            return Check("mdns.dbus", .fail, "the D-Bus system bus is not running (no socket for \(facts.busAddress))",
+            return Check(.mdnsDBus, .fail, .busMissing, "the D-Bus system bus is not running (no socket for \(facts.busAddress))",
                          fix: "start it: `sudo systemctl start dbus` (containers without systemd: `mkdir -p /run/dbus && dbus-daemon --system --fork`)",
                          detail: ["address": facts.busAddress])
         default:
-            return Check("mdns.dbus", .pass, "system bus at \(facts.busAddress)", detail: ["address": facts.busAddress])
+            return Check(.mdnsDBus, .pass, .ok, "system bus at \(facts.busAddress)", detail: ["address": facts.busAddress])
         }
     }
 
     static func daemon(_ facts: MachineFacts) -> Check {
         if facts.busSocketExists == false {
-            return Check("mdns.daemon", .skip, "needs the D-Bus system bus")
+            return Check(.mdnsDaemon, .skip, .notRun, "needs the D-Bus system bus")
         }
         switch facts.avahi {
         case .running(let version, let host):
-            return Check("mdns.daemon", .pass, "\(version) is running (this host is \(host))", detail: ["version": version, "host": host])
+            return Check(.mdnsDaemon, .pass, .ok, "\(version) is running (this host is \(host))", detail: ["version": version, "host": host])
         case .unavailable(let issue):
-            return Check("mdns.daemon", .fail, issue.message, fix: issue.fix)
+            return Check(.mdnsDaemon, .fail, .daemonUnavailable, issue.message, fix: issue.fix)
         }
     }
 
@@ -127,103 +57,103 @@ public enum MachineChecks {
         let usable = facts.multicastInterfaces
         guard !usable.isEmpty else {
             let up = facts.interfaces.filter { $0.isUp && !$0.isLoopback }.map(\.name)
-            return Check("mdns.interfaces", .fail,
+            return Check(.mdnsInterfaces, .fail, .noMulticastInterface,
                          up.isEmpty ? "no network interface is up besides loopback: mDNS cannot leave this machine"
                                     : "no interface that is up supports multicast (\(up.joined(separator: ", "))): mDNS cannot leave this machine",
                          fix: "bring a LAN interface up (`ip link set <if> up`); in a container use the host's network (`docker run --network host`); tunnels such as Tailscale carry no multicast: use wide-area discovery there")
         }
         let described = usable.map { "\($0.name) (\($0.addresses.map(\.description).joined(separator: ", ")))" }
-        return Check("mdns.interfaces", .pass, described.joined(separator: "; "), detail: ["interfaces": usable.map(\.name).joined(separator: ",")])
+        return Check(.mdnsInterfaces, .pass, .ok, described.joined(separator: "; "), detail: ["interfaces": usable.map(\.name).joined(separator: ",")])
     }
 
     static func port5353(_ facts: MachineFacts) -> Check {
         let others = facts.port5353.holders.filter { $0.name != "avahi-daemon" }
         if !others.isEmpty {
             let names = others.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", ")
-            return Check("mdns.port5353", .warn,
+            return Check(.mdnsPort5353, .warn, .otherResponders,
                          "besides avahi-daemon, \(names) \(others.count == 1 ? "holds" : "hold") UDP 5353: two mDNS stacks answer and query side by side, and each may miss what the other takes",
                          fix: "keep one responder: stop the other (OpenClaw's own Bonjour advertiser can be turned off when Avahi advertises), or set MulticastDNS=no in /etc/systemd/resolved.conf if it is systemd-resolved",
                          detail: ["holders": names])
         }
         if facts.port5353.sockets == 0 {
-            return Check("mdns.port5353", .pass, "nothing holds UDP 5353 in this network namespace")
+            return Check(.mdnsPort5353, .pass, .ok, "nothing holds UDP 5353 in this network namespace")
         }
         let seen = facts.port5353.holders.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", ")
-        return Check("mdns.port5353", .pass, seen.isEmpty ? "\(facts.port5353.sockets) socket(s) on UDP 5353 (run as root to see whose)" : "only \(seen)")
+        return Check(.mdnsPort5353, .pass, .ok, seen.isEmpty ? "\(facts.port5353.sockets) socket(s) on UDP 5353 (run as root to see whose)" : "only \(seen)")
     }
 
     static func nss(_ facts: MachineFacts) -> Check {
         guard let hosts = facts.nsswitchHosts else {
-            return Check("mdns.nss", .warn, "no hosts: line in /etc/nsswitch.conf", fix: "`sudo apt install libnss-mdns`")
+            return Check(.mdnsNSS, .warn, .nsswitchMissing, "no hosts: line in /etc/nsswitch.conf", fix: "`sudo apt install libnss-mdns`")
         }
         if hosts.contains("mdns") {
-            return Check("mdns.nss", .pass, hosts)
+            return Check(.mdnsNSS, .pass, .ok, hosts)
         }
-        return Check("mdns.nss", .warn, "\(hosts): `.local` host names do not resolve through the system resolver (getaddrinfo), only through Avahi",
+        return Check(.mdnsNSS, .warn, .nssMdnsMissing, "\(hosts): `.local` host names do not resolve through the system resolver (getaddrinfo), only through Avahi",
                      fix: "`sudo apt install libnss-mdns` (it adds mdns4_minimal to the hosts: line)")
     }
 
     static func browse(_ facts: MachineFacts, _ discovery: DiscoverySummary) -> Check {
-        guard discovery.localBrowsed else { return Check("mdns.browse", .skip, "local. was not browsed (--no-local)") }
-        guard facts.avahiRunning else { return Check("mdns.browse", .skip, "needs avahi-daemon") }
+        guard discovery.localBrowsed else { return Check(.mdnsBrowse, .skip, .localNotBrowsed, "local. was not browsed (--no-local)") }
+        guard facts.avahiRunning else { return Check(.mdnsBrowse, .skip, .notRun, "needs avahi-daemon") }
         let found = discovery.localBeacons
         if found.isEmpty {
             let answered = discovery.hostAnswers.filter { $0.name != nil }
             let silent = discovery.hostAnswers.filter { $0.answer == .noAnswer }
             if let host = answered.first {
-                return Check("mdns.browse", .warn,
+                return Check(.mdnsBrowse, .warn, .hostAnswersWithoutBeacon,
                              "no Gateway answers in local., though its host answers mDNS: \(host.address) is \(host.name!) (Gateway \(host.gateway)); multicast reaches it, the Gateway does not advertise",
                              fix: "on the Gateway host check that the Gateway advertises (its log shows bonjour/mDNS errors); `clawnet advertise --name test` there tests that host's mDNS")
             }
             if !silent.isEmpty {
                 let addresses = silent.map(\.address.description)
-                return Check("mdns.browse", .warn,
+                return Check(.mdnsBrowse, .warn, .hostSilent,
                              "no Gateway answers in local., and \(addresses.joined(separator: ", ")) (Gateway \(silent[0].gateway)) \(addresses.count == 1 ? "does" : "do") not answer mDNS from here either",
                              fix: "allow UDP 5353 (224.0.0.251, ff02::fb) between the two hosts; `clawnet advertise --name test` on the Gateway host and `clawnet browse` here show when it crosses")
             }
-            return Check("mdns.browse", .warn, "no Gateway answers in local.",
+            return Check(.mdnsBrowse, .warn, .nothingInLocal, "no Gateway answers in local.",
                          fix: "on the Gateway host run `clawnet advertise --name test`; if `clawnet browse` here still shows nothing, multicast does not cross the network (see the diagnosis)")
         }
         let names = found.map(\.instance.displayName).joined(separator: ", ")
-        return Check("mdns.browse", .pass, "\(found.count) Gateway\(found.count == 1 ? "" : "s") in local.: \(names)")
+        return Check(.mdnsBrowse, .pass, .ok, "\(found.count) Gateway\(found.count == 1 ? "" : "s") in local.: \(names)")
     }
 
     static func resolver(_ facts: MachineFacts) -> Check {
         let conf = facts.resolvConf
         let servers = conf.servers.map(\.description).joined(separator: ", ")
         if !conf.exists {
-            return Check("dns.resolver", .warn, "no \(conf.path): the C library asks \(servers)",
+            return Check(.dnsResolver, .warn, .resolvConfMissing, "no \(conf.path): the C library asks \(servers)",
                          fix: "create \(conf.path) (or let systemd-resolved or NetworkManager manage it)")
         }
         if !conf.problems.isEmpty {
-            return Check("dns.resolver", .warn, conf.problems.joined(separator: "; "), fix: "correct the nameserver lines in \(conf.path)")
+            return Check(.dnsResolver, .warn, .resolvConfUnreadable, conf.problems.joined(separator: "; "), fix: "correct the nameserver lines in \(conf.path)")
         }
-        return Check("dns.resolver", .pass, "\(conf.path): \(servers)\(facts.systemdResolved ? " (systemd-resolved)" : "")",
+        return Check(.dnsResolver, .pass, .ok, "\(conf.path): \(servers)\(facts.systemdResolved ? " (systemd-resolved)" : "")",
                      detail: ["servers": servers])
     }
 
     static func wideArea(_ facts: MachineFacts, _ discovery: DiscoverySummary) -> [Check] {
         guard !discovery.domains.isEmpty else {
-            return [Check("dns.widearea", .skip, "no wide-area domain configured (--domain, discovery.wideArea.domain or OPENCLAW_WIDE_AREA_DOMAIN)")]
+            return [Check(.dnsWideArea, .skip, .noDomain, "no wide-area domain configured (--domain, discovery.wideArea.domain or OPENCLAW_WIDE_AREA_DOMAIN)")]
         }
         return discovery.domains.map { domain in
             let detail = ["domain": domain.name]
             let issues = discovery.issues.filter { $0.source == .unicast && $0.domain == domain.name }
             if let split = issues.first(where: { $0.kind == .splitDNS }) {
-                return Check("dns.widearea", .fail, split.message, fix: split.fix, detail: detail)
+                return Check(.dnsWideArea, .fail, .splitDNS, split.message, fix: split.fix, detail: detail)
             }
             let found = discovery.beacons.filter { beacon in
                 beacon.domain == domain || beacon.aliases.contains { $0.domain == domain.name }
             }
             if !found.isEmpty {
                 let via = Set(found.flatMap(\.resolvers)).sorted().joined(separator: ", ")
-                return Check("dns.widearea", .pass, "\(found.count) Gateway\(found.count == 1 ? "" : "s") in \(domain.name)\(via.isEmpty ? "" : " via \(via)")",
+                return Check(.dnsWideArea, .pass, .ok, "\(found.count) Gateway\(found.count == 1 ? "" : "s") in \(domain.name)\(via.isEmpty ? "" : " via \(via)")",
                              detail: detail)
             }
             if let issue = issues.first {
-                return Check("dns.widearea", .fail, issue.message, fix: issue.fix, detail: detail)
+                return Check(.dnsWideArea, .fail, .domainError, issue.message, fix: issue.fix, detail: detail)
             }
-            return Check("dns.widearea", .warn, "no Gateway is published in \(domain.name)",
+            return Check(.dnsWideArea, .warn, .domainEmpty, "no Gateway is published in \(domain.name)",
                          fix: "publish one with `clawnet zone generate --domain \(domain.withoutTrailingDot) ...` on the DNS server", detail: detail)
         }
     }
@@ -231,11 +161,11 @@ public enum MachineChecks {
     static func tailscale(_ facts: MachineFacts, _ discovery: DiscoverySummary) -> Check {
         let addresses = NetworkInterface.tailscaleAddresses(facts.interfaces)
         guard !addresses.isEmpty else {
-            return Check("tailscale.interface", .skip,
+            return Check(.tailscaleInterface, .skip, .notOnTailnet,
                          "not on a tailnet (no 100.64.0.0/10 or fd7a:115c:a1e0::/48 address)\(discovery.domains.isEmpty ? "" : "; wide-area domains must then be served by a resolver this machine uses")")
         }
         let names = facts.interfaces.filter { !$0.addresses.filter(\.isTailscale).isEmpty }.map(\.name)
-        return Check("tailscale.interface", .pass, "\(names.joined(separator: ", ")): \(addresses.map(\.description).joined(separator: ", "))",
+        return Check(.tailscaleInterface, .pass, .ok, "\(names.joined(separator: ", ")): \(addresses.map(\.description).joined(separator: ", "))",
                      detail: ["addresses": addresses.map(\.description).joined(separator: ",")])
     }
 }

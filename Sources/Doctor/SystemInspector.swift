@@ -1,4 +1,6 @@
+import Avahi
 import DNSSD
+import Host
 import Discovery
 import FoundationEssentials
 import Glibc
@@ -52,14 +54,10 @@ public struct LiveSystem: SystemInspector {
         self.environment = environment
     }
 
-    public var busAddress: String {
-        environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 } ?? "unix:path=/var/run/dbus/system_bus_socket"
-    }
+    public var busAddress: String { SystemBus.address(environment: environment) }
 
     public func busSocketExists() -> Bool? {
-        guard let range = busAddress.firstRange(of: "unix:path=") else { return nil }
-        let path = busAddress[range.upperBound...].prefix { $0 != "," && $0 != ";" }
-        return FileManager.default.fileExists(atPath: String(path))
+        SystemBus.socketPath(of: busAddress).map { FileManager.default.fileExists(atPath: $0) }
     }
 
     public func avahi() -> AvahiStatus { AvahiStatus.query() }

@@ -148,7 +148,7 @@ public enum GatewayProbe {
     public static func hostHeader(_ target: ProbeTarget) -> String {
         var host = target.host
         if host.hasSuffix(".") { host.removeLast() }
-        if let address = IPAddress(host), address.family == .v6 { host = "[\(IPAddress(bytes: address.bytes)!)]" }
+        if let address = IPAddress(host), address.family == .v6 { host = "[\(address.withoutZone)]" }
         return "\(host):\(target.port)"
     }
 }

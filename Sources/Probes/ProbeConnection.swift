@@ -1,12 +1,13 @@
 import Crypto
 import DNSSD
-import Discovery
+import NIOSupport
 import FoundationEssentials
 import Glibc
 import NIOCore
 import NIOPosix
 import NIOSSL
 import NIOTLS
+import SwiftASN1
 import X509
 
 /// A probe's connection: TCP to one address, optionally TLS on top, with a WireObserver as
@@ -191,12 +192,5 @@ extension CertificateFacts {
         } catch {
             return (nil, "the certificate does not parse: \(error)")
         }
-    }
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
 }

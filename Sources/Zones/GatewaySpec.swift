@@ -47,29 +47,23 @@ public enum GatewaySpec {
             instance = try InstanceName(decoded: ZoneGateway.label("\(hostLabel)-gateway", fallback: "openclaw-gw"))
         }
         // As OpenClaw: the display name falls back to the host name.
-        var display = one("display") ?? (one("name") == nil ? hostLabel : instance.displayName)
-        if one("display") == nil, display.hasSuffix(" (OpenClaw)") { display.removeLast(" (OpenClaw)".count) }
+        let display = one("display") ?? (one("name") == nil ? hostLabel : GatewayTXT.displayName(ofInstance: instance.displayName))
 
-        var pairs: [(key: String, value: String?)] = [
-            (key: "displayName", value: display), (key: "role", value: "gateway"),
-            (key: "transport", value: "gateway"), (key: "gatewayPort", value: String(port)),
-        ]
+        var txt = GatewayTXT(displayName: display, gatewayPort: port)
         if let tls = one("tls") {
-            pairs.append((key: "gatewayTls", value: "1"))
+            txt.tls = true
             if !["yes", "1", "true", "on"].contains(tls.lowercased()) {
                 guard let fingerprint = TLSFingerprint(normalizing: tls) else {
                     throw DNSSDError("tls=\(tls) is neither a SHA-256 fingerprint (64 hex digits) nor 'yes'")
                 }
-                pairs.append((key: "gatewayTlsSha256", value: fingerprint.hex))
+                txt.fingerprint = fingerprint
             }
         }
-        if let direct = one("direct"), ["1", "yes", "true"].contains(direct.lowercased()) {
-            pairs.append((key: "gatewayDirectReachable", value: "1"))
-        }
-        if let tailnet = one("tailnet"), !tailnet.trimmingSpaces().isEmpty { pairs.append((key: "tailnetDns", value: tailnet.trimmingSpaces())) }
-        if let ssh = try number(one("ssh"), "ssh") { pairs.append((key: "sshPort", value: String(ssh))) }
-        if let cli = one("cli"), !cli.trimmingSpaces().isEmpty { pairs.append((key: "cliPath", value: cli.trimmingSpaces())) }
-        return ZoneGateway(instance: instance, hostLabel: hostLabel, addresses: addresses, port: port, txt: try TXTRecord(pairs: pairs))
+        txt.directReachable = one("direct").map { ["1", "yes", "true"].contains($0.lowercased()) } ?? false
+        txt.tailnetDns = one("tailnet").map { $0.trimmingSpaces() }.flatMap { $0.isEmpty ? nil : $0 }
+        txt.sshPort = try number(one("ssh"), "ssh")
+        txt.cliPath = one("cli").map { $0.trimmingSpaces() }.flatMap { $0.isEmpty ? nil : $0 }
+        return ZoneGateway(instance: instance, hostLabel: hostLabel, addresses: addresses, port: port, txt: try txt.record(.wideAreaZone))
     }
 
     private static func number(_ text: String?, _ key: String) throws(DNSSDError) -> Int? {

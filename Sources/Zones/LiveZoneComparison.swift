@@ -1,6 +1,6 @@
 import DNSSD
 import DNSWire
-import Discovery
+import DNSClient
 
 /// Compares a zone file with what a DNS server serves for it: a lower served serial means
 /// the server has not loaded the file; the same serial with other content means the file

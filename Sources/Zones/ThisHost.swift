@@ -1,17 +1,11 @@
 import Crypto
 import DNSSD
-import Discovery
+import Host
 import FoundationEssentials
 import Glibc
 
 /// This machine as its OpenClaw Gateway would publish itself in a wide-area zone.
 public enum ThisHost {
-    public static func hostname() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count) == 0 else { return "openclaw" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     /// OpenClaw's Gateway certificate, when it has made one.
     public static func certificatePath(environment: [String: String]) -> String {
         (environment["HOME"] ?? "/root") + "/.openclaw/gateway/tls/gateway-cert.pem"
@@ -31,8 +25,8 @@ public enum ThisHost {
     /// addresses, the configured port, TLS and the certificate's fingerprint.
     public static func gateway(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface]) throws -> (ZoneGateway, [String]) {
         var notes: [String] = []
-        let name = String(hostname().split(separator: ".").first ?? "openclaw")
-        let addresses = NetworkInterface.tailscaleAddresses(interfaces).map { IPAddress(bytes: $0.bytes)! }
+        let name = HostName.label(of: HostName.current()) ?? HostName.fallback
+        let addresses = NetworkInterface.tailscaleAddresses(interfaces).map(\.withoutZone)
         if addresses.isEmpty {
             notes.append("this machine has no Tailscale address: its host record gets none (add ip= with --gateway, or bring Tailscale up)")
         }

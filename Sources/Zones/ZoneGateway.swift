@@ -52,7 +52,7 @@ public struct ZoneGateway: Sendable, Hashable {
 
     /// Addresses worth publishing in a wide-area zone: not loopback, link-local or unspecified.
     public static func routable(_ addresses: [IPAddress]) -> [IPAddress] {
-        addresses.filter { !$0.isLoopback && !$0.isLinkLocal && !$0.isUnspecified }.map { IPAddress(bytes: $0.bytes)! }
+        addresses.filter { !$0.isLoopback && !$0.isLinkLocal && !$0.isUnspecified }.map(\.withoutZone)
     }
 
     /// A Gateway from a browsed beacon (`--inventory`, `--from-browse`): the instance name

@@ -184,24 +184,28 @@ public enum ZoneLinter {
         if txts.count > 1 {
             findings.append(ZoneFinding(.warn, line: txts[1].line, "'\(display)' has \(txts.count) TXT records; clients read one", fix: "merge them into one"))
         }
-        let attributes = record.attributes
-        let (info, warnings) = GatewayInfo.decode(attributes)
-        for issue in attributes.issues + warnings {
-            if issue.contains("is not a SHA-256 fingerprint") {
-                findings.append(ZoneFinding(.fail, line: txt.line, "'\(display)': \(issue)",
-                                            fix: "gatewayTlsSha256 is 64 lower-case hex digits, the SHA-256 of the certificate's DER: `openssl x509 -in cert.pem -outform DER | sha256sum`"))
-            } else if issue.contains("is not a port number") {
-                findings.append(ZoneFinding(.fail, line: txt.line, "'\(display)': \(issue)", fix: "write the port as a number (1-65535)"))
-            } else {
-                findings.append(ZoneFinding(.warn, line: txt.line, "'\(display)': \(issue)"))
-            }
+        let reading = TXTReading(record)
+        for issue in reading.issues {
+            findings.append(ZoneFinding(issue.severity == .error ? .fail : .warn, line: txt.line, "'\(display)': \(issue.message)", fix: fix(for: issue)))
         }
-        if let advertised = info.gatewayPort, advertised != Int(port) {
+        if let advertised = reading.info.gatewayPort, advertised != Int(port) {
             findings.append(ZoneFinding(.fail, line: txt.line, "'\(display)': TXT gatewayPort \(advertised) differs from SRV port \(port)",
                                         fix: "make them equal; nodes connect to the SRV port"))
             complete = false
         }
         return complete
+    }
+
+    /// How to repair a TXT value a node cannot use; warnings need no fix.
+    private static func fix(for issue: TXTIssue) -> String? {
+        switch issue.kind {
+        case .fingerprintMalformed:
+            "gatewayTlsSha256 is 64 lower-case hex digits, the SHA-256 of the certificate's DER: `openssl x509 -in cert.pem -outform DER | sha256sum`"
+        case .notAPort:
+            "write the port as a number (1-65535)"
+        default:
+            nil
+        }
     }
 
     private static func sizeFindings(service: DNSName, instances: [DNSName], line: Int?) -> [ZoneFinding] {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import Output
 
 @main
 struct Clawnet: AsyncParsableCommand {
@@ -13,7 +14,7 @@ struct Clawnet: AsyncParsableCommand {
             wide-area domain such as openclaw.internal., or by a host and port typed in. clawnet \
             browses those paths and explains what is broken.
 
-            \(Exit.helpText)
+            \(ExitStatus.helpText)
             """,
         version: version,
         subcommands: [DoctorCommand.self, PreflightCommand.self, BrowseCommand.self, AdvertiseCommand.self, ZoneCommand.self]
@@ -31,19 +32,26 @@ struct Clawnet: AsyncParsableCommand {
         } catch {
             if exitCode(for: error) == .validationFailure {
                 Terminal.write(fullMessage(for: error) + "\n", to: STDERR_FILENO)
-                Glibc.exit(Exit.usage.rawValue)
+                Glibc.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)
         }
     }
 }
 
+extension ReportFormat: ExpressibleByArgument {}
+
 /// How browse prints its result: jsonl streams events as they happen.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+enum BrowseFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case table, json, jsonl
 }
 
-/// How a command that prints one report at the end (doctor, preflight, zone check) prints it.
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case table, json
+extension ExitStatus {
+    /// Thrown to end a command with this status.
+    var code: ExitCode { ExitCode(rawValue) }
+
+    /// Ends the command with this status (nothing to do for success).
+    func exit() throws {
+        if self != .success { throw code }
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import DNSSD
 import TestSupport
+import Avahi
 @testable import Discovery
 
 /// A full TXT as a current OpenClaw Gateway in full mode advertises it (the interop notes).

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import DNSSD
+import DNSClient
 import DNSWire
 @testable import Discovery
 

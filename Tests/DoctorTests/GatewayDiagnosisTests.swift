@@ -1,9 +1,12 @@
+import Avahi
 import DNSSD
 import Discovery
+import Host
 import Foundation
 import Testing
 @testable import Doctor
 @testable import Probes
+import Output
 
 /// The checks made from one Gateway's probe report, and the causes they lead to.
 @Suite("Gateway checks and their diagnosis")
@@ -16,13 +19,13 @@ struct GatewayDiagnosisTests {
         let system = RecordedSystem()
         let discovery = Recorded.discovery(beacons: gateways.compactMap(\.beacon))
         let facts = MachineFacts.gather(system)
-        return DiagnosisRules.diagnose(machine: MachineChecks.run(facts, discovery: discovery), gateways: gateways, facts: facts, discovery: discovery)
+        return DiagnosisRules.diagnose(MachineEvidence(checks: MachineChecks.run(facts, discovery: discovery), facts: facts, discovery: discovery), gateways: gateways)
     }
 
     @Test("a healthy Gateway: all eight checks pass, in catalog order")
     func healthy() {
         let result = checks(Recorded.healthyReport())
-        #expect(result.map(\.id) == CheckCatalog.gateway.map(\.id))
+        #expect(result.map(\.id) == CheckID.gateway)
         #expect(result.allSatisfy { $0.status == .pass }, "\(result.filter { $0.status != .pass })")
         #expect(result["gw.tls"]?.detail["sha256"] == Recorded.certificateSHA.hex)
     }
@@ -39,7 +42,7 @@ struct GatewayDiagnosisTests {
         #expect(cause.cause.contains("192.168.1.30 port 18789"))
         #expect(cause.cause.contains("mDNS"))
         #expect(cause.fix.contains("gateway.bind"))
-        #expect(cause.evidence == ["gw.tcp wss://studio.local.:18789"])
+        #expect(cause.evidence.map(\.description) == ["gw.tcp wss://studio.local.:18789"])
         let manual = diagnose([GatewayResult(target: target, beacon: nil, checks: result)])
         #expect(!manual.contains { $0.id == "gateway-not-listening" })
     }
@@ -188,7 +191,7 @@ struct GatewayDiagnosisTests {
         #expect(result.status("gw.dns") == .fail)
         #expect(result["gw.dns"]?.message == "gone.example: NXDOMAIN")
         #expect(result.dropFirst().allSatisfy { $0.status == .skip })
-        #expect(result.count == CheckCatalog.gateway.count)
+        #expect(result.count == CheckID.gateway.count)
     }
 }
 
@@ -196,17 +199,17 @@ struct GatewayDiagnosisTests {
 struct CheckSelectionTests {
     @Test("--check pulls in what a check needs")
     func closure() {
-        #expect(CheckCatalog.closure(of: ["gw.protocol"]) == ["gw.protocol", "gw.websocket", "gw.tls", "gw.tcp", "gw.dns"])
-        #expect(CheckCatalog.closure(of: ["mdns.browse"]) == ["mdns.browse", "mdns.daemon", "mdns.dbus"])
-        #expect(CheckCatalog.closure(of: ["dns.resolver"]) == ["dns.resolver"])
+        #expect(CheckID.closure(of: ["gw.protocol"]) == ["gw.protocol", "gw.websocket", "gw.tls", "gw.tcp", "gw.dns"])
+        #expect(CheckID.closure(of: ["mdns.browse"]) == ["mdns.browse", "mdns.daemon", "mdns.dbus"])
+        #expect(CheckID.closure(of: ["dns.resolver"]) == ["dns.resolver"])
     }
 
     @Test("the probe phases follow the selected checks")
     func phases() {
         #expect(Doctor.probePhases(nil) == .all)
         #expect(Doctor.probePhases(["mdns.daemon"]).isEmpty)
-        #expect(Doctor.probePhases(CheckCatalog.closure(of: ["gw.pin"])) == [.tcp, .tls])
-        #expect(Doctor.probePhases(CheckCatalog.closure(of: ["gw.http"])) == [.tcp, .tls, .health])
+        #expect(Doctor.probePhases(CheckID.closure(of: ["gw.pin"])) == [.tcp, .tls])
+        #expect(Doctor.probePhases(CheckID.closure(of: ["gw.http"])) == [.tcp, .tls, .health])
     }
 
     @Test("explicit targets depend on mDNS only when mDNS found them, on DNS when named or found by DNS-SD")
@@ -222,38 +225,38 @@ struct CheckSelectionTests {
     @Test("preflight mdns: 0 when Avahi and a multicast interface are there, 3 without D-Bus or Avahi, 1 without an interface")
     func preflightMDNS() async {
         var options = DoctorOptions()
-        options.local = false
+        options.discovery.local = false
         options.timeout = .seconds(2)
-        let good = await Preflight.run([.mdns], options: options, system: RecordedSystem())
-        #expect(good.exitCode == 0 && good.ok)
+        let good = await preflight([.mdns], options: options, system: RecordedSystem())
+        #expect(good.exitStatus.rawValue == 0 && good.ok)
 
         var noBus = RecordedSystem()
         noBus.busExists = false
-        let missing = await Preflight.run([.mdns], options: options, system: noBus)
-        #expect(missing.exitCode == 3)
+        let missing = await preflight([.mdns], options: options, system: noBus)
+        #expect(missing.exitStatus.rawValue == 3)
         #expect(missing.requirements.first?.fix?.contains("dbus") == true)
 
         var noDaemon = RecordedSystem()
         noDaemon.avahiStatus = .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "not running", fix: "start it"))
-        #expect(await Preflight.run([.mdns], options: options, system: noDaemon).exitCode == 3)
+        #expect(await preflight([.mdns], options: options, system: noDaemon).exitStatus.rawValue == 3)
 
         var noInterface = RecordedSystem()
         noInterface.networkInterfaces = []
-        let broken = await Preflight.run([.mdns], options: options, system: noInterface)
-        #expect(broken.exitCode == 1)
+        let broken = await preflight([.mdns], options: options, system: noInterface)
+        #expect(broken.exitStatus.rawValue == 1)
         #expect(broken.requirements.map(\.name) == [.mdns])
     }
 
     @Test("preflight wide-area without a domain lacks a prerequisite (3); mixed with a failing one it is 1")
     func preflightWideArea() async {
         var options = DoctorOptions()
-        options.local = false
+        options.discovery.local = false
         options.timeout = .seconds(2)
-        let report = await Preflight.run([.wideArea], options: options, system: RecordedSystem())
-        #expect(report.exitCode == 3)
+        let report = await preflight([.wideArea], options: options, system: RecordedSystem())
+        #expect(report.exitStatus.rawValue == 3)
         #expect(report.requirements.first?.fix?.contains("discovery.wideArea.domain") == true)
         var noInterface = RecordedSystem()
         noInterface.networkInterfaces = []
-        #expect(await Preflight.run([.wideArea, .mdns], options: options, system: noInterface).exitCode == 1)
+        #expect(await preflight([.wideArea, .mdns], options: options, system: noInterface).exitStatus.rawValue == 1)
     }
 }

@@ -1,5 +1,7 @@
+import Avahi
 import DNSSD
 import Discovery
+import Host
 import Testing
 @testable import Doctor
 
@@ -9,7 +11,7 @@ struct MachineDiagnosisTests {
     func diagnose(_ system: RecordedSystem, _ discovery: DiscoverySummary) -> ([Check], [Diagnosis]) {
         let facts = MachineFacts.gather(system)
         let checks = MachineChecks.run(facts, discovery: discovery)
-        return (checks, DiagnosisRules.diagnose(machine: checks, gateways: [], facts: facts, discovery: discovery))
+        return (checks, DiagnosisRules.diagnose(MachineEvidence(checks: checks, facts: facts, discovery: discovery), gateways: []))
     }
 
     @Test("a healthy LAN machine with a Gateway in local.: every machine check passes or skips, no diagnosis")
@@ -22,7 +24,7 @@ struct MachineDiagnosisTests {
         #expect(checks.status("mdns.browse") == .pass)
         #expect(checks["mdns.daemon"]?.detail["version"] == "avahi 0.8")
         #expect(diagnosis.isEmpty)
-        #expect(checks.map(\.id) == CheckCatalog.machine.map(\.id), "one check per catalog entry, in catalog order")
+        #expect(checks.map(\.id) == CheckID.machine, "one check per catalog entry, in catalog order")
     }
 
     @Test("no D-Bus system bus: mdns.dbus fails, the daemon check is skipped, and the cause is no-mdns")

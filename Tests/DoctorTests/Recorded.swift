@@ -1,8 +1,11 @@
+import Avahi
 import DNSSD
 import Discovery
+import Host
 import Foundation
 @testable import Doctor
 @testable import Probes
+import Output
 
 /// A machine described by recorded facts: what LiveSystem would have read.
 struct RecordedSystem: SystemInspector {
@@ -78,6 +81,22 @@ enum Recorded {
 }
 
 extension Array where Element == Check {
-    func status(_ id: String) -> Check.Status? { first { $0.id == id }?.status }
-    subscript(id: String) -> Check? { first { $0.id == id } }
+    func status(_ id: CheckID) -> Check.Status? { first { $0.id == id }?.status }
+    subscript(id: CheckID) -> Check? { first { $0.id == id } }
+}
+
+// Tests name checks and causes by their ids as written in the report.
+extension CheckID: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
+}
+
+extension DiagnosisID: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
+}
+
+/// Preflight as the command runs it: the requirements' results, as the report that decides
+/// the exit code.
+func preflight(_ requirements: Set<Preflight.Requirement>, options: DoctorOptions, system: some SystemInspector) async -> PreflightReport {
+    let (results, elapsed) = await Preflight.run(requirements, options: options, system: system)
+    return PreflightReport(requirements: results, elapsed: elapsed)
 }

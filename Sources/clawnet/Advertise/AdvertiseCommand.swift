@@ -1,7 +1,9 @@
 import ArgumentParser
+import Avahi
 import DNSSD
-import Discovery
 import FoundationEssentials
+import Host
+import Output
 import Probes
 import Zones
 
@@ -28,7 +30,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
             machines). --serve-only serves without a beacon (a Gateway whose mDNS advertising \
             is off).
 
-            \(Exit.helpText)
+            \(ExitStatus.helpText)
             """
     )
 
@@ -73,34 +75,21 @@ struct AdvertiseCommand: AsyncParsableCommand {
         do { _ = try txtRecord() } catch { throw ValidationError("--txt: \(error.message)") }
     }
 
-    /// OpenClaw's keys first, then what --txt adds; a --txt key replaces the default in place.
+    /// The TXT OpenClaw's mDNS advertiser sends (its minimal mode: no sshPort), then what
+    /// --txt adds; a --txt key replaces the default in place.
     func txtRecord(serving gateway: StandInGateway? = nil) throws(DNSSDError) -> TXTRecord {
-        let label = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "openclaw"
-        var displayName = name ?? ""
-        if displayName.hasSuffix(" (OpenClaw)") { displayName.removeLast(" (OpenClaw)".count) }
-        var pairs: [(key: String, value: String?)] = [
-            (key: "role", value: "gateway"), (key: "gatewayPort", value: String(port)),
-            (key: "lanHost", value: "\(label).local"), (key: "displayName", value: displayName),
-            (key: "transport", value: "gateway"),
-        ]
+        var txt = GatewayTXT(displayName: GatewayTXT.displayName(ofInstance: name ?? ""), gatewayPort: port)
+        txt.lanHost = "\(HostName.label(of: HostName.current()) ?? "openclaw").local"
         if let gateway {
-            if let fingerprint = gateway.fingerprint {
-                pairs += [(key: "gatewayTls", value: "1"), (key: "gatewayTlsSha256", value: fingerprint.hex)]
-            }
-            if !(IPAddress(gateway.address)?.isLoopback ?? false) { pairs.append((key: "gatewayDirectReachable", value: "1")) }
+            txt.tls = gateway.fingerprint != nil
+            txt.fingerprint = gateway.fingerprint
+            txt.directReachable = !(IPAddress(gateway.address)?.isLoopback ?? false)
         }
-        for entry in txtEntries {
+        let extra = txtEntries.map { entry -> (key: String, value: String?) in
             let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = String(parts[0])
-            let value = parts.count > 1 ? String(parts[1]) : nil
-            try TXTRecord.validate(key: key)
-            if let index = pairs.firstIndex(where: { $0.key.lowercased() == key.lowercased() }) {
-                pairs[index] = (key: key, value: value)
-            } else {
-                pairs.append((key: key, value: value))
-            }
+            return (key: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
         }
-        return try TXTRecord(pairs: pairs)
+        return try txt.record(.multicast, extra: extra)
     }
 
     /// Listens like a Gateway: on --bind, else dual-stack where IPv6 exists, IPv4 otherwise.
@@ -108,7 +97,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let identity: StandInIdentity?
         do { identity = try tlsIdentity(terminal) } catch {
             terminal.err(terminal.paint("error", .red, stderr: true) + ": \(error)")
-            throw Exit.failure
+            throw ExitStatus.failure.code
         }
         let gateway: StandInGateway
         do {
@@ -122,7 +111,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         } catch {
             terminal.err(terminal.paint("error", .red, stderr: true) + ": cannot listen on \(bindAddress ?? "*"):\(port): \(error)")
             terminal.err("  fix: is a Gateway (or something else) already using the port? `ss -ltnp | grep \(port)`; or choose --port")
-            throw Exit.failure
+            throw ExitStatus.failure.code
         }
         let security = gateway.fingerprint.map { "TLS 1.3, sha256 \($0.hex)" } ?? "plain, no TLS"
         terminal.out("serving on \(Endpoint(host: gateway.address, port: port)) like a Gateway (\(security))")
@@ -149,8 +138,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
         }
     }
 
-    private enum Happening {
-        case advertise(AdvertiseEvent)
+    /// What the advertise loop waits for: news of the beacon, or a signal to stop.
+    private enum AdvertiseStep {
+        case beacon(AdvertiseEvent)
         case signal(Int32)
     }
 
@@ -169,9 +159,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let name = name!
         let txt = try txtRecord(serving: gateway)
         let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
-        let happenings = AsyncStream<Happening> { continuation in
+        let steps = AsyncStream<AdvertiseStep> { continuation in
             let advertiseTask = Task {
-                for await event in advertisements { continuation.yield(.advertise(event)) }
+                for await event in advertisements { continuation.yield(.beacon(event)) }
                 continuation.finish()
             }
             let signalTask = Task {
@@ -186,19 +176,19 @@ struct AdvertiseCommand: AsyncParsableCommand {
         terminal.out("advertising \"\(name)\" as \(ServiceType.gateway.name) on port \(port) in local. (Ctrl-C to stop)")
         var current = name
         var established = false
-        for await happening in happenings {
-            switch happening {
-            case .advertise(.established(let published)):
+        for await step in steps {
+            switch step {
+            case .beacon(.established(let published)):
                 established = true
                 current = published
                 terminal.out("established: \(published)")
-            case .advertise(.renamed(let old, let new)):
+            case .beacon(.renamed(let old, let new)):
                 terminal.out("renamed: \"\(old)\" is taken on the network; now \"\(new)\"")
                 current = new
-            case .advertise(.failed(let issue)):
+            case .beacon(.failed(let issue)):
                 IssueLines.lines([issue], terminal: terminal).forEach(terminal.err)
                 if !established && (issue.kind == .busMissing || issue.kind == .daemonMissing) {
-                    throw Exit.environment
+                    throw ExitStatus.environment.code
                 }
             case .signal:
                 terminal.out("withdrawn: \(current)")

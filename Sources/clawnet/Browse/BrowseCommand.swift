@@ -1,7 +1,8 @@
 import ArgumentParser
 import DNSSD
 import Discovery
-import FoundationEssentials
+import Host
+import Output
 
 struct BrowseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,36 +32,41 @@ struct BrowseCommand: AsyncParsableCommand {
             jsonl prints one event per line as it happens \
             ({"event":"added"|"updated"|"removed"|"error"|"allForNow", ...}).
 
-            \(Exit.helpText)
+            \(ExitStatus.helpText)
             """
     )
 
-    @Option(name: .customLong("domain"), help: ArgumentHelp("A wide-area domain to browse by unicast DNS-SD, e.g. openclaw.internal (repeatable).", valueName: "DOMAIN"))
-    var domains: [String] = []
+    @Option(name: .customLong("domain"), help: ArgumentHelp("A wide-area domain to browse by unicast DNS-SD, e.g. openclaw.internal (repeatable).", valueName: "DOMAIN"),
+            transform: Arguments.domain)
+    var domains: [DomainName] = []
 
     @Flag(name: .customLong("no-local"), help: "Do not browse local. by mDNS.")
     var noLocal = false
 
-    @Option(name: .customLong("server"), help: ArgumentHelp("A DNS server for the wide-area domains instead of the system's, ADDRESS[:PORT] (repeatable; IPv6 in brackets).", valueName: "HOST[:PORT]"))
-    var servers: [String] = []
+    @Option(name: .customLong("server"), help: ArgumentHelp("A DNS server for the wide-area domains instead of the system's, ADDRESS[:PORT] (repeatable; IPv6 in brackets).", valueName: "HOST[:PORT]"),
+            transform: Arguments.server)
+    var servers: [DNSServer] = []
 
-    @Option(name: .customLong("manual"), help: ArgumentHelp("A Gateway given by hand: HOST[:PORT] (default port 18789), or a ws:// or wss:// URL (repeatable).", valueName: "HOST[:PORT]"))
-    var manual: [String] = []
+    @Option(name: .customLong("manual"), help: ArgumentHelp("A Gateway given by hand: HOST[:PORT] (default port 18789), or a ws:// or wss:// URL (repeatable).", valueName: "HOST[:PORT]"),
+            transform: Arguments.endpoint)
+    var manual: [EndpointSpec] = []
 
-    @Option(name: .customLong("type"), help: ArgumentHelp("A service type to browse instead of _openclaw-gw._tcp (repeatable).", valueName: "TYPE"))
-    var types: [String] = []
+    @Option(name: .customLong("type"), help: ArgumentHelp("A service type to browse instead of _openclaw-gw._tcp (repeatable).", valueName: "TYPE"),
+            transform: Arguments.serviceType)
+    var types: [ServiceType] = []
 
     @Flag(name: .customLong("legacy-types"), help: "Also browse the types of older releases (_moltbot-gw, _clawdbot-gw, _clawdbot-bridge, _clawdis-bridge).")
     var legacyTypes = false
 
-    @Option(help: ArgumentHelp("Stop after this long (e.g. 3s, 500ms). Default 5s; none with --watch.", valueName: "DURATION"))
-    var timeout: DurationArgument?
+    @Option(help: ArgumentHelp("Stop after this long (e.g. 3s, 500ms). Default 5s; none with --watch.", valueName: "DURATION"),
+            transform: Arguments.duration)
+    var timeout: Duration?
 
     @Flag(help: "Keep running and report changes until interrupted; reconnects when avahi-daemon restarts, asks DNS again as TTLs run out.")
     var watch = false
 
     @Option(help: "table, json (one clawnet.browse.v1 document) or jsonl (one event per line).")
-    var format: OutputFormat = .table
+    var format: BrowseFormat = .table
 
     @Option(name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
     var configPath: String?
@@ -68,166 +74,74 @@ struct BrowseCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        for type in types {
-            do { _ = try ServiceType(validating: type) } catch { throw ValidationError("--type \(type): \(error.message)") }
-        }
-        _ = try ParsedArguments.domains(domains)
-        _ = try ParsedArguments.servers(servers)
-        _ = try ParsedArguments.endpoints(manual)
         if format == .json && watch {
             throw ValidationError("--format json prints one document at the end; with --watch use --format jsonl")
         }
     }
 
-    var serviceTypes: [ServiceType] {
-        var result = types.isEmpty ? [ServiceType.gateway] : types.compactMap { try? ServiceType(validating: $0) }
-        if legacyTypes { result += ServiceType.legacy }
-        var seen = Set<ServiceType>()
-        return result.filter { seen.insert($0).inserted }
-    }
-
-    /// Flags first, then the OpenClaw config, then built-in defaults.
-    func request(config: OpenClawConfig) -> DiscoveryRequest {
-        var request = DiscoveryRequest()
-        request.types = serviceTypes
-        request.local = !noLocal
-        request.domains = domains.compactMap { try? DomainName(validating: $0) }
-        if domains.isEmpty, let configured = config.wideAreaDomain { request.domains = [configured] }
-        request.unicast.servers = servers.compactMap { try? DNSServer(parsing: $0) }
-        if !NetworkInterface.tailscaleAddresses().isEmpty { request.unicast.tailscaleResolver = .tailscale }
-        let port = config.gatewayPort ?? Endpoint.defaultGatewayPort
-        request.manual = manual.compactMap { try? Endpoint.parse($0, defaultPort: port) }
-        request.manualTLS = config.tlsEnabled
-        request.watch = watch
-        return request
+    var options: DiscoveryOptions {
+        var options = DiscoveryOptions()
+        options.types = (types.isEmpty ? [.gateway] : types) + (legacyTypes ? ServiceType.legacy : [])
+        options.local = !noLocal
+        options.domains = domains
+        options.servers = servers
+        options.manual = manual
+        options.watch = watch
+        return options
     }
 
     func run() async throws {
         let terminal = global.makeTerminal()
-        let started = ContinuousClock.now
         let config = OpenClawConfig.load(explicitPath: configPath)
-        let request = request(config: config)
+        let request = DiscoveryRequest(options, config: config, interfaces: NetworkInterface.current())
         if request.domains.isEmpty && !servers.isEmpty {
             throw ValidationError("--server needs a wide-area domain to ask about: add --domain (or set discovery.wideArea.domain / OPENCLAW_WIDE_AREA_DOMAIN)")
         }
-        let deadline = watch ? timeout?.duration : (timeout?.duration ?? .seconds(5))
-        var collection = BeaconCollection()
-        for warning in config.warnings {
-            collection.apply(.error(DiscoveryIssue(source: .config, kind: .config, message: warning)))
-        }
-        var timedOut = false
+        let deadline = watch ? timeout : (timeout ?? .seconds(5))
+        let configIssues = config.warnings.map { DiscoveryIssue(source: .config, kind: .config, message: $0) }
+        let started = ContinuousClock.now
         let live = LiveOutput(format: format, watch: watch, terminal: terminal, started: started)
-        for issue in collection.errors { live.show(.error(issue), collection: collection) }
-
-        for await tick in DiscoverySession.events(request).until(deadline) {
-            guard case .element(let event) = tick else {
-                timedOut = true
-                break
-            }
-            collection.apply(event)
+        var shown = BeaconCollection()
+        for issue in configIssues {
+            shown.apply(.error(issue))
+            live.show(.error(issue), collection: shown)
+        }
+        let snapshot = await DiscoverySession.snapshot(request, timeout: deadline, untilAllForNow: !watch, initial: configIssues) { event, collection in
             live.show(event, collection: collection)
-            if event == .allForNow && !watch { break }
         }
         terminal.clearProgress()
 
-        let elapsed = ContinuousClock.now - started
-        let domainNames = request.browsedDomains.map(\.name)
+        let report = BrowseReport(request: request, snapshot: snapshot)
         switch format {
-        case .json:
-            let report = BrowseReport(
-                domains: domainNames, elapsedMs: Int(elapsed.milliseconds),
-                beacons: collection.beacons, errors: collection.errors)
-            terminal.out(try JSONOutput.pretty(report))
-        case .table where !watch:
-            if collection.count > 0 {
-                BeaconTable.lines(collection.beacons, terminal: terminal).forEach(terminal.out)
-            }
-            for line in IssueLines.lines(collection.errors, terminal: terminal) { terminal.err(line) }
-            let places = (domainNames + (request.manual.isEmpty ? [] : ["manual targets"])).joined(separator: ", ")
-            let summary = collection.count == 0
-                ? "No OpenClaw Gateways found in \(places.isEmpty ? "nothing browsed" : places) (\(elapsed.secondsText) s)."
-                : "\(collection.count) Gateway\(collection.count == 1 ? "" : "s") in \(places) (\(elapsed.secondsText) s)"
-            terminal.err(terminal.paint(summary, .dim, stderr: true))
-        default:
-            break
+        case .json: try report.print(.json, to: terminal)
+        case .table where !watch: try report.print(.table, to: terminal)
+        default: break
         }
-        if timedOut && !watch && format != .jsonl {
-            terminal.err("note: stopped at the \(DurationArgument(deadline ?? .zero)) timeout before every path reported everything; results may be incomplete")
+        if snapshot.timedOut && !watch && format != .jsonl {
+            terminal.err("note: stopped at the \((deadline ?? .zero).argumentText) timeout before every path reported everything; results may be incomplete")
         }
-        // Exit 3 only when nothing could be done: every error is a missing prerequisite.
-        let environmentKinds: Set<DiscoveryIssue.Kind> = [.busMissing, .daemonMissing]
-        let onlyMulticast = request.domains.isEmpty && request.manual.isEmpty
-        if collection.count == 0, onlyMulticast, collection.errors.contains(where: { environmentKinds.contains($0.kind) }) {
-            throw Exit.environment
-        }
+        try report.exitStatus.exit()
     }
 }
 
 /// What is printed while events arrive: jsonl lines, watch-mode rows, or a progress line.
 struct LiveOutput {
-    let format: OutputFormat
+    let format: BrowseFormat
     let watch: Bool
     let terminal: Terminal
     let started: ContinuousClock.Instant
 
     func show(_ event: DiscoveryEvent, collection: BeaconCollection) {
+        let line = DiscoveryEventLine(event, elapsed: ContinuousClock.now - started)
         switch format {
         case .jsonl:
-            let elapsed = Int((ContinuousClock.now - started).milliseconds)
-            if let line = try? JSONOutput.compact(EventLine(event: event, elapsedMs: elapsed)) { terminal.out(line) }
+            if let json = try? line.json() { terminal.out(json) }
         case .table where watch:
-            switch event {
-            case .added(let beacon): terminal.out(BeaconTable.eventLine(terminal.paint("+", .green), beacon))
-            case .updated(let beacon): terminal.out(BeaconTable.eventLine("~", beacon))
-            case .removed(let beacon): terminal.out(BeaconTable.eventLine(terminal.paint("-", .red), beacon))
-            case .error(let issue): IssueLines.lines([issue], terminal: terminal).forEach(terminal.err)
-            case .allForNow: terminal.err(terminal.paint("= all for now: \(collection.count) Gateway(s)", .dim, stderr: true))
-            }
+            let lines = line.table(terminal, collection: collection)
+            lines.out.forEach(terminal.out)
+            lines.err.forEach(terminal.err)
         default:
             terminal.progress("browsing … \(collection.count) found")
         }
-    }
-}
-
-/// One line of `--format jsonl`.
-struct EventLine: Encodable {
-    let event: DiscoveryEvent
-    let elapsedMs: Int
-
-    private enum Key: String, CodingKey { case event, beacon, error, elapsedMs }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        switch event {
-        case .added(let beacon):
-            try container.encode("added", forKey: .event)
-            try container.encode(beacon, forKey: .beacon)
-        case .updated(let beacon):
-            try container.encode("updated", forKey: .event)
-            try container.encode(beacon, forKey: .beacon)
-        case .removed(let beacon):
-            try container.encode("removed", forKey: .event)
-            try container.encode(beacon, forKey: .beacon)
-        case .error(let issue):
-            try container.encode("error", forKey: .event)
-            try container.encode(issue, forKey: .error)
-        case .allForNow:
-            try container.encode("allForNow", forKey: .event)
-        }
-        try container.encode(elapsedMs, forKey: .elapsedMs)
-    }
-}
-
-enum JSONOutput {
-    static func pretty(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    static func compact(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import DNSSD
 import Discovery
 import Doctor
-import FoundationEssentials
+import Output
 
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,32 +23,35 @@ struct DoctorCommand: AsyncParsableCommand {
             browse`. Without targets: everything discovered, plus 127.0.0.1 on the configured \
             port (18789). With targets, machine findings they do not depend on are warnings.
 
-            Check ids: \(CheckCatalog.ids.joined(separator: ", ")).
+            Check ids: \(CheckID.all.map(\.rawValue).joined(separator: ", ")).
 
-            Exit 0 when nothing failed, 1 when a check failed. \(Exit.helpText)
+            Exit 0 when nothing failed, 1 when a check failed. \(ExitStatus.helpText)
             """
     )
 
-    @Argument(help: ArgumentHelp("Gateways to check: URLs, HOST[:PORT] or instance names.", valueName: "TARGET"))
-    var targets: [String] = []
+    @Argument(help: ArgumentHelp("Gateways to check: URLs, HOST[:PORT] or instance names.", valueName: "TARGET"), transform: DoctorTarget.init)
+    var targets: [DoctorTarget] = []
 
-    @Option(name: .customLong("domain"), help: ArgumentHelp("A wide-area domain to check (repeatable; default: the configured one).", valueName: "DOMAIN"))
-    var domains: [String] = []
+    @Option(name: .customLong("domain"), help: ArgumentHelp("A wide-area domain to check (repeatable; default: the configured one).", valueName: "DOMAIN"),
+            transform: Arguments.domain)
+    var domains: [DomainName] = []
 
-    @Option(name: .customLong("server"), help: ArgumentHelp("A DNS server for the wide-area domains instead of the system's (repeatable).", valueName: "HOST[:PORT]"))
-    var servers: [String] = []
+    @Option(name: .customLong("server"), help: ArgumentHelp("A DNS server for the wide-area domains instead of the system's (repeatable).", valueName: "HOST[:PORT]"),
+            transform: Arguments.server)
+    var servers: [DNSServer] = []
 
     @Flag(name: .customLong("no-local"), help: "Do not browse local. by mDNS.")
     var noLocal = false
 
-    @Option(help: ArgumentHelp("The certificate fingerprint nodes pinned (SHA-256; 'sha256:' prefixes and colons are fine).", valueName: "SHA256"))
-    var pin: String?
+    @Option(help: ArgumentHelp("The certificate fingerprint nodes pinned (SHA-256; 'sha256:' prefixes and colons are fine).", valueName: "SHA256"),
+            transform: Arguments.fingerprint)
+    var pin: TLSFingerprint?
 
-    @Option(help: ArgumentHelp("Time for discovery and for each Gateway's probe (default 5s).", valueName: "DURATION"))
-    var timeout: DurationArgument?
+    @Option(help: ArgumentHelp("Time for discovery and for each Gateway's probe (default 5s).", valueName: "DURATION"), transform: Arguments.duration)
+    var timeout: Duration?
 
-    @Option(name: .customLong("check"), help: ArgumentHelp("Run only this check (and what it needs); repeatable.", valueName: "ID"))
-    var checks: [String] = []
+    @Option(name: .customLong("check"), help: ArgumentHelp("Run only this check (and what it needs); repeatable.", valueName: "ID"), transform: Arguments.check)
+    var checks: [CheckID] = []
 
     @Option(help: "table or json (schema clawnet.doctor.v1).")
     var format: ReportFormat = .table
@@ -58,25 +61,14 @@ struct DoctorCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-        for id in checks where !CheckCatalog.ids.contains(id) {
-            throw ValidationError("unknown check '\(id)'; checks are: \(CheckCatalog.ids.joined(separator: ", "))")
-        }
-        if let pin, TLSFingerprint(normalizing: pin) == nil {
-            throw ValidationError("--pin \(pin) is not a SHA-256 fingerprint (64 hex digits)")
-        }
-        _ = try ParsedArguments.domains(domains)
-        _ = try ParsedArguments.servers(servers)
-    }
-
-    func options() -> DoctorOptions {
+    var options: DoctorOptions {
         var options = DoctorOptions()
         options.targets = targets
-        options.domains = (try? ParsedArguments.domains(domains)) ?? []
-        options.servers = (try? ParsedArguments.servers(servers)) ?? []
-        options.local = !noLocal
-        options.pin = pin.flatMap(TLSFingerprint.init(normalizing:))
-        options.timeout = timeout?.duration ?? .seconds(5)
+        options.discovery.domains = domains
+        options.discovery.servers = servers
+        options.discovery.local = !noLocal
+        options.pin = pin
+        options.timeout = timeout ?? .seconds(5)
         options.only = checks.isEmpty ? nil : Set(checks)
         return options
     }
@@ -84,79 +76,9 @@ struct DoctorCommand: AsyncParsableCommand {
     func run() async throws {
         let terminal = global.makeTerminal()
         terminal.progress("checking this machine and discovering Gateways …")
-        let report = await Doctor.run(options(), system: LiveSystem(configPath: configPath))
+        let report = DoctorReport(await Doctor.run(options, system: LiveSystem(configPath: configPath)))
         terminal.clearProgress()
-        if format == .json {
-            terminal.out(try JSONOutput.pretty(report))
-        } else {
-            DoctorTable.print(report, terminal: terminal)
-        }
-        if report.status == .fail { throw Exit.failure }
-    }
-}
-
-/// doctor's human output: marks, messages, fix lines, then the diagnosis.
-enum DoctorTable {
-    static func print(_ report: DoctorReport, terminal: Terminal) {
-        terminal.out(terminal.paint("This machine", .bold))
-        report.checks.forEach { line($0, terminal) }
-        for gateway in report.gateways {
-            var heading = "Gateway \(gateway.target)"
-            if let beacon = gateway.beacon {
-                heading += " (\(beacon.instance.displayName), \(beacon.sources.sorted().map(\.rawValue).joined(separator: "+")))"
-            }
-            terminal.out("")
-            terminal.out(terminal.paint(heading, .bold))
-            collapsed(gateway.checks).forEach { line($0, terminal) }
-        }
-        if !report.diagnosis.isEmpty {
-            terminal.out("")
-            terminal.out(terminal.paint("Diagnosis", .bold))
-            for (index, diagnosis) in report.diagnosis.enumerated() {
-                terminal.out("  \(index + 1). \(diagnosis.cause)")
-                terminal.out("     fix: \(diagnosis.fix)")
-            }
-        }
-        let all = report.checks + report.gateways.flatMap(\.checks)
-        let failures = all.filter { $0.status == .fail }.count, warnings = all.filter { $0.status == .warn }.count
-        let seconds = Duration.milliseconds(report.elapsedMs).secondsText
-        let summary = "doctor: \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), \(report.gateways.count) Gateway\(report.gateways.count == 1 ? "" : "s") checked (\(seconds) s)"
-        terminal.out("")
-        terminal.out(terminal.paint(summary, failures > 0 ? .red : warnings > 0 ? .yellow : .green))
-    }
-
-    /// Runs of skipped checks with the same reason ("needs a TCP connection") as one line,
-    /// `gw.tls..gw.protocol`: the table shows what ran, the JSON keeps every check.
-    static func collapsed(_ checks: [Check]) -> [Check] {
-        var result: [Check] = []
-        var run: [Check] = []
-        func flush() {
-            if run.count > 2, var first = run.first {
-                first = Check("\(first.id)..\(run.last!.id)", .skip, first.message)
-                result.append(first)
-            } else {
-                result += run
-            }
-            run = []
-        }
-        for check in checks {
-            if check.status == .skip, let first = run.first, first.message != check.message { flush() }
-            if check.status == .skip { run.append(check) } else { flush(); result.append(check) }
-        }
-        flush()
-        return result
-    }
-
-    static func line(_ check: Check, _ terminal: Terminal) {
-        let mark = switch check.status {
-        case .pass: terminal.paint("PASS", .green)
-        case .warn: terminal.paint("WARN", .yellow)
-        case .fail: terminal.paint("FAIL", .red)
-        case .skip: terminal.paint("SKIP", .dim)
-        }
-        terminal.out("  \(mark)  \(check.id.padding(20)) \(check.message)")
-        if let fix = check.fix, check.status == .warn || check.status == .fail {
-            terminal.out("        \(String().padding(20)) fix: \(fix)")
-        }
+        try report.print(format, to: terminal)
+        try report.exitStatus.exit()
     }
 }

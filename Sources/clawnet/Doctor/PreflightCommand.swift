@@ -2,7 +2,7 @@ import ArgumentParser
 import DNSSD
 import Discovery
 import Doctor
-import FoundationEssentials
+import Output
 
 extension Preflight.Requirement: ExpressibleByArgument {}
 
@@ -31,46 +31,38 @@ struct PreflightCommand: AsyncParsableCommand {
     @Option(help: "table or json (schema clawnet.preflight.v1).")
     var format: ReportFormat = .table
 
-    @Option(name: .customLong("domain"), help: ArgumentHelp("A wide-area domain (default: the configured one).", valueName: "DOMAIN"))
-    var domains: [String] = []
+    @Option(name: .customLong("domain"), help: ArgumentHelp("A wide-area domain (default: the configured one).", valueName: "DOMAIN"),
+            transform: Arguments.domain)
+    var domains: [DomainName] = []
 
-    @Option(name: .customLong("server"), help: ArgumentHelp("A DNS server for the wide-area domain instead of the system's (repeatable).", valueName: "HOST[:PORT]"))
-    var servers: [String] = []
+    @Option(name: .customLong("server"), help: ArgumentHelp("A DNS server for the wide-area domain instead of the system's (repeatable).", valueName: "HOST[:PORT]"),
+            transform: Arguments.server)
+    var servers: [DNSServer] = []
 
-    @Option(help: ArgumentHelp("Time budget (default 3s).", valueName: "DURATION"))
-    var timeout: DurationArgument?
+    @Option(help: ArgumentHelp("Time budget (default 3s).", valueName: "DURATION"), transform: Arguments.duration)
+    var timeout: Duration?
 
     @Option(name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read.", valueName: "PATH"))
     var configPath: String?
 
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-        _ = try ParsedArguments.domains(domains)
-        _ = try ParsedArguments.servers(servers)
+    var required: Set<Preflight.Requirement> { requirements.isEmpty ? [.gateway] : Set(requirements) }
+
+    var options: DoctorOptions {
+        var options = DoctorOptions()
+        options.timeout = timeout ?? .seconds(3)
+        options.discovery.domains = domains
+        options.discovery.servers = servers
+        options.discovery.local = required.contains(.gateway)
+        return options
     }
 
     func run() async throws {
         let terminal = global.makeTerminal()
-        var options = DoctorOptions()
-        options.timeout = timeout?.duration ?? .seconds(3)
-        options.domains = (try? ParsedArguments.domains(domains)) ?? []
-        options.servers = (try? ParsedArguments.servers(servers)) ?? []
-        let required = requirements.isEmpty ? [.gateway] : Set(requirements)
-        options.local = required.contains(.gateway)
-        let report = await Preflight.run(required, options: options, system: LiveSystem(configPath: configPath))
-        if !quiet {
-            if format == .json {
-                terminal.out(try JSONOutput.pretty(report))
-            } else {
-                for result in report.requirements {
-                    let mark = result.ok ? terminal.paint("ok  ", .green) : terminal.paint("FAIL", .red)
-                    terminal.out("\(mark)  \(result.name.rawValue.padding(10)) \(result.message)")
-                    if let fix = result.fix, !result.ok { terminal.out("      \(String().padding(10)) fix: \(fix)") }
-                }
-                terminal.err(terminal.paint("preflight: \(report.ok ? "ready" : "not ready") (exit \(report.exitCode))", .dim, stderr: true))
-            }
-        }
-        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+        let (requirements, elapsed) = await Preflight.run(required, options: options, system: LiveSystem(configPath: configPath))
+        let report = PreflightReport(requirements: requirements, elapsed: elapsed)
+        if !quiet { try report.print(format, to: terminal) }
+        try report.exitStatus.exit()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Logging
+import Output
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {

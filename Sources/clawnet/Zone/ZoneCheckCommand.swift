@@ -1,8 +1,7 @@
 import ArgumentParser
 import DNSSD
-import DNSWire
-import Discovery
 import FoundationEssentials
+import Output
 import Zones
 
 struct ZoneCheckCommand: AsyncParsableCommand {
@@ -20,84 +19,33 @@ struct ZoneCheckCommand: AsyncParsableCommand {
             file; the same serial with other content means the file changed without a serial \
             bump (CoreDNS reloads only when the serial changes).
 
-            Exit 1 when anything fails. \(Exit.helpText)
+            Exit 1 when anything fails. \(ExitStatus.helpText)
             """
     )
 
     @Argument(help: "The zone file.")
     var file: String
 
-    @Option(help: ArgumentHelp("The zone's domain (default: the owner of its SOA).", valueName: "DOMAIN"))
-    var domain: String?
+    @Option(help: ArgumentHelp("The zone's domain (default: the owner of its SOA).", valueName: "DOMAIN"), transform: Arguments.domain)
+    var domain: DomainName?
 
-    @Option(help: ArgumentHelp("Also compare with what this DNS server serves.", valueName: "HOST[:PORT]"))
-    var server: String?
+    @Option(help: ArgumentHelp("Also compare with what this DNS server serves.", valueName: "HOST[:PORT]"), transform: Arguments.server)
+    var server: DNSServer?
 
     @Option(help: "table or json (schema clawnet.zonecheck.v1).")
     var format: ReportFormat = .table
 
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-        if let domain {
-            do { _ = try DomainName(validating: domain) } catch { throw ValidationError("--domain \(domain): \(error.message)") }
-        }
-        if let server {
-            do { _ = try DNSServer(parsing: server) } catch { throw ValidationError("--server \(server): \(error.message)") }
-        }
-    }
-
-    struct Report: Encodable {
-        let schema = "clawnet.zonecheck.v1"
-        let file: String
-        let domain: String?
-        let status: ZoneFinding.Severity
-        let findings: [ZoneFinding]
-    }
-
     func run() async throws {
         let terminal = global.makeTerminal()
         guard FileManager.default.fileExists(atPath: file) else {
             terminal.err("error: cannot read \(file): no such file")
-            throw Exit.failure
+            throw ExitStatus.failure.code
         }
-        let requested = domain.flatMap { try? DomainName(validating: $0) }
-        let origin = requested.flatMap { try? DNSName(instance: nil, type: nil, domain: $0) }
-        let zone = ZoneFile.read(path: file, origin: origin, defaultTTL: UInt32(ZoneWriter.ttl))
         let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
-        var findings = ZoneLinter.check(zone, domain: requested, today: today)
-        let apex = origin ?? zone.records.first { $0.type == .soa }?.name
-        if let server = server.flatMap({ try? DNSServer(parsing: $0) }), let apex {
-            let client = DNSClient()
-            findings += await LiveZoneComparison.compare(zone, apex: apex, server: server, client: client)
-            await client.shutdown()
-        }
-        findings.sort { $0.severity != $1.severity ? $0.severity > $1.severity : ($0.line ?? 0) < ($1.line ?? 0) }
-        let status = findings.map(\.severity).max() ?? .pass
-
-        if format == .json {
-            terminal.out(try JSONOutput.pretty(Report(file: file, domain: apex?.description, status: status, findings: findings)))
-        } else {
-            for finding in findings {
-                let mark = switch finding.severity {
-                case .fail: terminal.paint("FAIL", .red)
-                case .warn: terminal.paint("WARN", .yellow)
-                case .pass: terminal.paint("PASS", .green)
-                }
-                let line = finding.line.map { "line \($0)" } ?? ""
-                terminal.out("\(mark)  \(line.padding(9))  \(finding.message)")
-                if let fix = finding.fix, finding.severity != .pass { terminal.out("      \(String().padding(9))  fix: \(fix)") }
-            }
-            let failures = findings.filter { $0.severity == .fail }.count
-            let warnings = findings.filter { $0.severity == .warn }.count
-            terminal.err(terminal.paint("\(file) (\(apex?.description ?? "unknown zone")): \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")", .dim, stderr: true))
-        }
-        if status == .fail { throw Exit.failure }
-    }
-}
-
-extension String {
-    func padding(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
+        let report = ZoneCheckReport(await ZoneCheck.run(path: file, domain: domain, server: server, today: today))
+        try report.print(format, to: terminal)
+        try report.exitStatus.exit()
     }
 }

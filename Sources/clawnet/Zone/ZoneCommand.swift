@@ -1,4 +1,5 @@
 import ArgumentParser
+import Output
 
 struct ZoneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,7 +11,7 @@ struct ZoneCommand: AsyncParsableCommand {
             the CoreDNS stanza that serves it; `zone check` lints a zone the way DNS-SD clients \
             use it and compares it with what a live server serves.
 
-            \(Exit.helpText)
+            \(ExitStatus.helpText)
             """,
         subcommands: [ZoneGenerateCommand.self, ZoneCheckCommand.self]
     )

@@ -1,0 +1,419 @@
+import CAvahi
+import DNSSD
+import Host
+import Dispatch
+import Glibc
+
+/// One browse through libavahi-client: a threaded poll, a client, a service browser per type
+/// and a resolver per (instance, interface, protocol), feeding an AsyncStream.
+///
+/// Threading: after `start()`, every mutable property is touched only on Avahi's poll thread
+/// (inside Avahi callbacks and poll timeouts). `shutdown()` stops that thread before touching
+/// anything, and is never called from it. Hence `@unchecked Sendable`.
+final class AvahiBrowseSession: @unchecked Sendable {
+    struct Options: Sendable {
+        var types: [ServiceType]
+        var watch: Bool
+        /// With a warm Avahi cache: how long to wait after the cache is exhausted with no new
+        /// instance before the browse counts as complete (avahi-browse always waits 1 s).
+        var settle: Duration
+        /// How long to wait before trying again when D-Bus itself is gone (watch mode).
+        var retryInterval: Duration
+    }
+
+    /// Completion of one type's browser.
+    private enum Phase {
+        case waiting
+        case settling(deadline: ContinuousClock.Instant)
+        case complete
+    }
+
+    private let options: Options
+    private let continuation: AsyncStream<DiscoveryEvent>.Continuation
+    private let poll: OpaquePointer
+    private let api: UnsafePointer<AvahiPoll>
+    private var client: OpaquePointer?
+    private var browsers: [OpaquePointer: ServiceType] = [:]
+    private var phases: [ServiceType: Phase] = [:]
+    private var resolvers: [OpaquePointer: (MulticastInstanceKey, AvahiLink)] = [:]
+    private var resolverOfLink: [MulticastInstanceKey: [AvahiLink: OpaquePointer]] = [:]
+    /// Resolvers checking whether a beacon from before a reconnect still exists.
+    private var existenceChecks: [OpaquePointer: MulticastInstanceKey] = [:]
+    private var table = MulticastInstanceTable()
+    /// Links waiting for a resolver (see `startNextResolver`).
+    private var resolveQueue: [(MulticastInstanceKey, AvahiLink)] = []
+    private var settleTimer: PollTimer?
+    private var reconnectTimer: PollTimer?
+    private var resolveTimer: PollTimer?
+    private var reportedAllForNow = false
+    private var reportedOutage = false
+    private var finished = false
+    private var pollStarted = false
+    private var shutDown = false
+
+    static func events(options: Options) -> AsyncStream<DiscoveryEvent> {
+        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            guard let poll = avahi_threaded_poll_new(), let api = avahi_threaded_poll_get(poll) else {
+                continuation.yield(.error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))
+                continuation.finish()
+                return
+            }
+            let session = AvahiBrowseSession(options: options, continuation: continuation, poll: poll, api: api)
+            continuation.onTermination = { _ in
+                // Termination may be signalled from the poll thread itself, which must not join
+                // itself: stop from another thread.
+                DispatchQueue.global().async { session.shutdown() }
+            }
+            session.start()
+        }
+    }
+
+    private init(options: Options, continuation: AsyncStream<DiscoveryEvent>.Continuation, poll: OpaquePointer, api: UnsafePointer<AvahiPoll>) {
+        self.options = options
+        self.continuation = continuation
+        self.poll = poll
+        self.api = api
+    }
+
+    private var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private static func session(_ userdata: UnsafeMutableRawPointer?) -> AvahiBrowseSession {
+        Unmanaged<AvahiBrowseSession>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    // MARK: Lifecycle
+
+    private func start() {
+        connect()
+        if finished { return }
+        pollStarted = avahi_threaded_poll_start(poll) == 0
+        if !pollStarted {
+            continuation.yield(.error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not start the Avahi event loop thread")))
+            finish()
+        }
+    }
+
+    private func shutdown() {
+        guard !shutDown else { return }
+        shutDown = true
+        if pollStarted { avahi_threaded_poll_stop(poll) }
+        for timer in [settleTimer, reconnectTimer, resolveTimer] { timer?.free() }
+        if let client { avahi_client_free(client) }   // frees its browsers and resolvers
+        avahi_threaded_poll_free(poll)
+    }
+
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        continuation.finish()
+    }
+
+    private func emit(_ event: DiscoveryEvent?) {
+        guard let event, !finished else { return }
+        continuation.yield(event)
+    }
+
+    /// Create the client. In watch mode it waits for a missing daemon (AVAHI_CLIENT_NO_FAIL);
+    /// otherwise a missing daemon ends the browse with an error.
+    private func connect() {
+        var error: Int32 = 0
+        let flags = options.watch ? AVAHI_CLIENT_NO_FAIL : AvahiClientFlags(0)
+        let created = avahi_client_new(api, flags, { client, state, userdata in
+            AvahiBrowseSession.session(userdata).clientChanged(client, state)
+        }, userdata, &error)
+        if let created {
+            client = created
+            return
+        }
+        let issue = AvahiDiagnosis.issue(for: error)
+        if options.watch {
+            reportOutage(issue)
+            arm(&reconnectTimer, after: options.retryInterval) { $0.reconnect() }
+        } else {
+            emit(.error(issue))
+            finish()
+        }
+    }
+
+    private func reportOutage(_ issue: DiscoveryIssue) {
+        guard !reportedOutage else { return }
+        reportedOutage = true
+        var waiting = issue
+        waiting.message += "; waiting for it to come back"
+        emit(.error(waiting))
+    }
+
+    // MARK: Avahi callbacks (poll thread)
+
+    private func clientChanged(_ changed: OpaquePointer?, _ state: AvahiClientState) {
+        guard let changed else { return }
+        switch state {
+        case AVAHI_CLIENT_S_RUNNING, AVAHI_CLIENT_S_REGISTERING, AVAHI_CLIENT_S_COLLISION:
+            // avahi_client_new calls this before it returns: use the callback's client.
+            if browsers.isEmpty { createBrowsers(on: changed) }
+        case AVAHI_CLIENT_CONNECTING:
+            reportOutage(AvahiDiagnosis.issue(for: Int32(AVAHI_ERR_NO_DAEMON)))
+        case AVAHI_CLIENT_FAILURE:
+            let issue = AvahiDiagnosis.issue(for: avahi_client_errno(changed), lost: !browsers.isEmpty)
+            if options.watch {
+                reportOutage(issue)
+                // Freeing the client inside its own callback is unsafe: do it from a timeout.
+                arm(&reconnectTimer, after: .zero) { $0.reconnect() }
+            } else {
+                emit(.error(issue))
+                finish()
+            }
+        default:
+            break
+        }
+    }
+
+    private func createBrowsers(on client: OpaquePointer) {
+        reportedOutage = false
+        reportedAllForNow = false
+        for type in options.types {
+            let browser = avahi_service_browser_new(
+                client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), type.name, "local",
+                AvahiLookupFlags(0), { browser, interface, proto, event, name, type, domain, _, userdata in
+                    AvahiBrowseSession.session(userdata).browserEvent(browser, interface, proto, event, name, type, domain)
+                }, userdata)
+            guard let browser else {
+                let code = avahi_client_errno(client)
+                emit(.error(DiscoveryIssue(
+                    source: .mdns, kind: .browseFailed,
+                    message: "avahi-daemon refused to browse \(type.name): \(AvahiDiagnosis.message(for: code))",
+                    fix: "check the avahi-daemon log (`journalctl -u avahi-daemon`)")))
+                phases[type] = .complete
+                continue
+            }
+            browsers[browser] = type
+            phases[type] = .waiting
+        }
+        checkCompletion()
+    }
+
+    private func browserEvent(
+        _ browser: OpaquePointer?, _ interface: AvahiIfIndex, _ proto: AvahiProtocol, _ event: AvahiBrowserEvent,
+        _ name: UnsafePointer<CChar>?, _ typeText: UnsafePointer<CChar>?, _ domainText: UnsafePointer<CChar>?
+    ) {
+        guard let browser, let type = browsers[browser] else { return }
+        switch event {
+        case AVAHI_BROWSER_NEW, AVAHI_BROWSER_REMOVE:
+            guard let key = Self.key(type: type, name: name, domain: domainText) else { return }
+            let link = AvahiLink(interface: interface, protocolFamily: proto)
+            if event == AVAHI_BROWSER_NEW {
+                if table.itemNew(key, on: link) { enqueueResolve(key, link) }
+                if case .settling = phases[type] { phases[type] = .settling(deadline: .now + options.settle) }
+            } else {
+                freeResolver(key, link)
+                emit(table.itemRemoved(key, on: link))
+            }
+        case AVAHI_BROWSER_CACHE_EXHAUSTED:
+            // A warm cache already holds what the network answered recently; a cold one holds
+            // nothing, and then only Avahi's own all-for-now timer can tell us we are done.
+            if case .waiting = phases[type], table.count(of: type) > 0 {
+                phases[type] = .settling(deadline: .now + options.settle)
+                arm(&settleTimer, after: options.settle) { $0.settleTimerFired() }
+            }
+        case AVAHI_BROWSER_ALL_FOR_NOW:
+            phases[type] = .complete
+        case AVAHI_BROWSER_FAILURE:
+            let code = client.map { avahi_client_errno($0) } ?? 0
+            emit(.error(DiscoveryIssue(
+                source: .mdns, kind: .browseFailed,
+                message: "browsing \(type.name) failed: \(AvahiDiagnosis.message(for: code))")))
+            phases[type] = .complete
+        default:
+            break
+        }
+        checkCompletion()
+    }
+
+    /// avahi_service_resolver_new is a blocking D-Bus round trip, and libdbus delivers every
+    /// queued ItemNew before any resolver's Found. Creating all resolvers inside the browse
+    /// callbacks would hold back the first beacon until the last resolver exists; creating
+    /// one per poll iteration lets Found signals through in between.
+    private func enqueueResolve(_ key: MulticastInstanceKey, _ link: AvahiLink) {
+        resolveQueue.append((key, link))
+        if resolveQueue.count == 1 { arm(&resolveTimer, after: .zero) { $0.startNextResolver() } }
+    }
+
+    private func startNextResolver() {
+        guard !resolveQueue.isEmpty else { return }
+        let (key, link) = resolveQueue.removeFirst()
+        if !resolveQueue.isEmpty { arm(&resolveTimer, after: .zero) { $0.startNextResolver() } }
+        guard table.wantsResolver(key, on: link), resolverOfLink[key]?[link] == nil else { return }
+        startResolver(key, link)
+        checkCompletion()
+    }
+
+    private func startResolver(_ key: MulticastInstanceKey, _ link: AvahiLink) {
+        guard let client else { return }
+        // Resolve each address family on its own: with AVAHI_PROTO_UNSPEC a resolve of an
+        // IPv4 entry sometimes returns only the IPv6 link-local address.
+        let resolver = avahi_service_resolver_new(
+            client, link.interface, link.protocolFamily, key.name.displayName, key.type.name, "local",
+            link.protocolFamily, AvahiLookupFlags(0), { resolver, interface, _, event, _, _, _, host, address, port, txt, _, userdata in
+                AvahiBrowseSession.session(userdata).resolverEvent(resolver, interface, event, host, address, port, txt)
+            }, userdata)
+        guard let resolver else {
+            table.resolveFailed(key, on: link)
+            return
+        }
+        resolvers[resolver] = (key, link)
+        resolverOfLink[key, default: [:]][link] = resolver
+    }
+
+    private func checkExistence(_ key: MulticastInstanceKey) {
+        guard let client else { return }
+        let resolver = avahi_service_resolver_new(
+            client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), key.name.displayName, key.type.name, "local",
+            AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(0), { resolver, interface, _, event, _, _, _, host, address, port, txt, _, userdata in
+                AvahiBrowseSession.session(userdata).resolverEvent(resolver, interface, event, host, address, port, txt)
+            }, userdata)
+        if let resolver { existenceChecks[resolver] = key }
+    }
+
+    private func freeResolver(_ key: MulticastInstanceKey, _ link: AvahiLink) {
+        guard let resolver = resolverOfLink[key]?.removeValue(forKey: link) else { return }
+        resolvers.removeValue(forKey: resolver)
+        avahi_service_resolver_free(resolver)
+    }
+
+    private func resolverEvent(
+        _ resolver: OpaquePointer?, _ interface: AvahiIfIndex, _ event: AvahiResolverEvent,
+        _ host: UnsafePointer<CChar>?, _ address: UnsafePointer<AvahiAddress>?, _ port: UInt16,
+        _ txt: UnsafeMutablePointer<AvahiStringList>?
+    ) {
+        guard let resolver else { return }
+        if let key = existenceChecks.removeValue(forKey: resolver) {
+            avahi_service_resolver_free(resolver)
+            if event != AVAHI_RESOLVER_FOUND { emit(table.removeIfUnconfirmed(key)) }
+            return
+        }
+        guard let (key, link) = resolvers[resolver] else { return }
+        if event == AVAHI_RESOLVER_FOUND {
+            let interfaceName = Self.interfaceName(interface)
+            let resolution = AvahiResolution(
+                host: Self.fullyQualified(host.map { String(cString: $0) } ?? ""),
+                port: Int(port),
+                address: address.flatMap { Self.ipAddress($0, interfaceName: interfaceName) },
+                txt: Self.txtRecord(txt),
+                interfaceName: interfaceName
+            )
+            emit(table.resolved(key, on: link, resolution))
+        } else {
+            let code = client.map { avahi_client_errno($0) } ?? 0
+            freeResolver(key, link)
+            if table.resolveFailed(key, on: link) {
+                // It resolved before: keep that answer and ask again.
+                enqueueResolve(key, link)
+                checkCompletion()
+                return
+            }
+            let family = link.protocolFamily == AvahiProtocol(AVAHI_PROTO_INET6) ? "IPv6" : "IPv4"
+            emit(.error(DiscoveryIssue(
+                source: .mdns, kind: .resolveFailed,
+                message: "could not resolve '\(key.name.displayName)' (\(key.type.name)) on \(Self.interfaceName(link.interface) ?? "?") over \(family): \(AvahiDiagnosis.message(for: code))",
+                fix: "the Gateway host may have gone away without a goodbye, or multicast replies do not reach this host")))
+        }
+        checkCompletion()
+    }
+
+    // MARK: Completion and timers
+
+    private func checkCompletion() {
+        let now = ContinuousClock.now
+        for (type, phase) in phases {
+            if case .settling(let deadline) = phase, deadline <= now { phases[type] = .complete }
+        }
+        guard !reportedAllForNow, !browsers.isEmpty,
+              phases.values.allSatisfy({ if case .complete = $0 { true } else { false } }),
+              table.pendingCount == 0
+        else { return }
+        reportedAllForNow = true
+        // Avahi's all-for-now can come before a freshly restarted daemon has heard the
+        // network; a beacon not reported again is removed only if resolving it fails.
+        for key in table.unconfirmed { checkExistence(key) }
+        emit(.allForNow)
+        if !options.watch { finish() }
+    }
+
+    /// Arms `timer` (creating it on first use) to run `action` on the poll thread after `delay`.
+    private func arm(_ timer: inout PollTimer?, after delay: Duration, _ action: @escaping (AvahiBrowseSession) -> Void) {
+        if timer == nil { timer = PollTimer(api: api) }
+        timer?.arm(after: delay) { [unowned self] in action(self) }
+    }
+
+    private func settleTimerFired() {
+        checkCompletion()
+        // Re-arm while some type is still settling.
+        let deadlines = phases.values.compactMap { phase -> ContinuousClock.Instant? in
+            if case .settling(let deadline) = phase { deadline } else { nil }
+        }
+        if let next = deadlines.min() {
+            arm(&settleTimer, after: max(.zero, next - .now)) { $0.settleTimerFired() }
+        }
+    }
+
+    /// Drop the failed client and everything it owned, then connect again.
+    private func reconnect() {
+        if let client {
+            avahi_client_free(client)
+            self.client = nil
+        }
+        browsers.removeAll()
+        resolvers.removeAll()
+        resolverOfLink.removeAll()
+        resolveQueue.removeAll()
+        existenceChecks.removeAll()
+        phases.removeAll()
+        table.dropAllLinks()
+        connect()
+    }
+
+    // MARK: Conversions
+
+    private static func key(type: ServiceType, name: UnsafePointer<CChar>?, domain: UnsafePointer<CChar>?) -> MulticastInstanceKey? {
+        guard let name, let instance = try? InstanceName(bytes: Array(String(cString: name).utf8)) else { return nil }
+        let domainName = domain.flatMap { try? DomainName(validating: String(cString: $0)) } ?? .local
+        return MulticastInstanceKey(type: type, domain: domainName, name: instance)
+    }
+
+    private static func fullyQualified(_ host: String) -> String {
+        host.hasSuffix(".") || host.isEmpty ? host : host + "."
+    }
+
+    static func interfaceName(_ index: AvahiIfIndex) -> String? {
+        // Wide-area results carry interface -1: never convert that to an unsigned index.
+        guard index > 0 else { return nil }
+        return Host.interfaceName(index: UInt32(index))
+    }
+
+    /// IPv6 link-local addresses keep their interface as the zone.
+    private static func ipAddress(_ address: UnsafePointer<AvahiAddress>, interfaceName: String?) -> IPAddress? {
+        var buffer = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX))
+        guard avahi_address_snprint(&buffer, buffer.count, address) != nil,
+              let parsed = IPAddress(String(nulTerminated: buffer))
+        else { return nil }
+        if parsed.isLinkLocal, parsed.family == .v6, let interfaceName {
+            return IPAddress(bytes: parsed.bytes, zone: interfaceName)
+        }
+        return parsed
+    }
+
+    /// The list arrives in wire order (the daemon and libavahi-client each reverse it once),
+    /// which "the first key wins" depends on. avahi-browse prints it reversed.
+    private static func txtRecord(_ list: UnsafeMutablePointer<AvahiStringList>?) -> TXTRecord {
+        var strings: [[UInt8]] = []
+        var node = list
+        while let current = node {
+            let size = avahi_string_list_get_size(current)
+            if let text = avahi_string_list_get_text(current) {
+                strings.append(Array(UnsafeBufferPointer(start: text, count: size)))
+            }
+            node = avahi_string_list_get_next(current)
+        }
+        return (try? TXTRecord(strings: strings)) ?? .empty
+    }
+}

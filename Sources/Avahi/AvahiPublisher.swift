@@ -1,0 +1,188 @@
+import CAvahi
+import DNSSD
+import Host
+import Dispatch
+
+/// What happened to an advertisement.
+public enum AdvertiseEvent: Sendable, Equatable {
+    /// The service is on the network under this name.
+    case established(name: String)
+    /// The name was taken; Avahi's alternative is tried next.
+    case renamed(from: String, to: String)
+    /// Avahi cannot publish (or lost the daemon); in the latter case it publishes again when
+    /// the daemon is back.
+    case failed(DiscoveryIssue)
+}
+
+/// One service published through an Avahi entry group until the stream is cancelled, which
+/// withdraws it (Avahi sends the goodbye packets).
+///
+/// Threading: as in AvahiBrowseSession, all mutable state lives on Avahi's poll thread after
+/// `start()`, and `shutdown()` stops that thread first. Hence `@unchecked Sendable`.
+final class AvahiPublishSession: @unchecked Sendable {
+    struct Service: Sendable {
+        var name: String
+        var type: ServiceType
+        var port: Int
+        var txt: TXTRecord
+    }
+
+    private var service: Service
+    private let continuation: AsyncStream<AdvertiseEvent>.Continuation
+    private let poll: OpaquePointer
+    private let api: UnsafePointer<AvahiPoll>
+    private var client: OpaquePointer?
+    private var group: OpaquePointer?
+    private var retryTimer: PollTimer?
+    private var pollStarted = false
+    private var shutDown = false
+
+    static func events(service: Service) -> AsyncStream<AdvertiseEvent> {
+        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            guard let poll = avahi_threaded_poll_new(), let api = avahi_threaded_poll_get(poll) else {
+                continuation.yield(.failed(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))
+                continuation.finish()
+                return
+            }
+            let session = AvahiPublishSession(service: service, continuation: continuation, poll: poll, api: api)
+            continuation.onTermination = { _ in DispatchQueue.global().async { session.shutdown() } }
+            session.connect()
+            session.pollStarted = avahi_threaded_poll_start(poll) == 0
+        }
+    }
+
+    private init(service: Service, continuation: AsyncStream<AdvertiseEvent>.Continuation, poll: OpaquePointer, api: UnsafePointer<AvahiPoll>) {
+        self.service = service
+        self.continuation = continuation
+        self.poll = poll
+        self.api = api
+    }
+
+    private var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private static func session(_ userdata: UnsafeMutableRawPointer?) -> AvahiPublishSession {
+        Unmanaged<AvahiPublishSession>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    private func shutdown() {
+        guard !shutDown else { return }
+        shutDown = true
+        if pollStarted { avahi_threaded_poll_stop(poll) }
+        retryTimer?.free()
+        if let client { avahi_client_free(client) }   // frees the group: the daemon says goodbye
+        avahi_threaded_poll_free(poll)
+    }
+
+    private func connect() {
+        var error: Int32 = 0
+        client = avahi_client_new(api, AVAHI_CLIENT_NO_FAIL, { client, state, userdata in
+            AvahiPublishSession.session(userdata).clientChanged(client, state)
+        }, userdata, &error)
+        if client == nil {
+            continuation.yield(.failed(AvahiDiagnosis.issue(for: error)))
+            retryLater(after: .seconds(1))
+        }
+    }
+
+    private func clientChanged(_ changed: OpaquePointer?, _ state: AvahiClientState) {
+        guard let changed else { return }
+        switch state {
+        case AVAHI_CLIENT_S_RUNNING:
+            publish(on: changed)
+        case AVAHI_CLIENT_S_COLLISION, AVAHI_CLIENT_S_REGISTERING:
+            // The host name is being (re)negotiated: withdraw and publish again once running.
+            if let group { avahi_entry_group_reset(group) }
+        case AVAHI_CLIENT_CONNECTING:
+            continuation.yield(.failed(AvahiDiagnosis.issue(for: Int32(AVAHI_ERR_NO_DAEMON))))
+        case AVAHI_CLIENT_FAILURE:
+            continuation.yield(.failed(AvahiDiagnosis.issue(for: avahi_client_errno(changed), lost: true)))
+            retryLater(after: .zero)
+        default:
+            break
+        }
+    }
+
+    private func publish(on client: OpaquePointer) {
+        if group == nil {
+            group = avahi_entry_group_new(client, { group, state, userdata in
+                AvahiPublishSession.session(userdata).groupChanged(group, state)
+            }, userdata)
+        }
+        guard let group else {
+            continuation.yield(.failed(issue("could not create an Avahi entry group", client)))
+            return
+        }
+        guard avahi_entry_group_is_empty(group) != 0 else { return }
+        let list = Self.stringList(service.txt)
+        defer { avahi_string_list_free(list) }
+        let added = avahi_entry_group_add_service_strlst(
+            group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiPublishFlags(0),
+            service.name, service.type.name, nil, nil, UInt16(service.port), list)
+        if added == Int32(AVAHI_ERR_COLLISION) {
+            rename()
+            return
+        }
+        guard added == 0, avahi_entry_group_commit(group) == 0 else {
+            continuation.yield(.failed(issue("Avahi refused to publish '\(service.name)'", client)))
+            return
+        }
+    }
+
+    private func groupChanged(_ changed: OpaquePointer?, _ state: AvahiEntryGroupState) {
+        switch state {
+        case AVAHI_ENTRY_GROUP_ESTABLISHED:
+            continuation.yield(.established(name: service.name))
+        case AVAHI_ENTRY_GROUP_COLLISION:
+            rename()
+        case AVAHI_ENTRY_GROUP_FAILURE:
+            if let client { continuation.yield(.failed(issue("publishing '\(service.name)' failed", client))) }
+        default:
+            break
+        }
+    }
+
+    /// Another host holds the name: take Avahi's alternative ("Name #2") and try again.
+    private func rename() {
+        guard let alternative = avahi_alternative_service_name(service.name) else { return }
+        let next = String(cString: alternative)
+        avahi_free(alternative)
+        continuation.yield(.renamed(from: service.name, to: next))
+        service.name = next
+        if let group { avahi_entry_group_reset(group) }
+        if let client { publish(on: client) }
+    }
+
+    /// Rebuild the client from a timeout (never inside the client's own callback).
+    private func retryLater(after delay: Duration) {
+        if retryTimer == nil { retryTimer = PollTimer(api: api) }
+        retryTimer?.arm(after: delay) { [unowned self] in
+            if let client { avahi_client_free(client) }
+            client = nil
+            group = nil
+            connect()
+        }
+    }
+
+    private func issue(_ what: String, _ client: OpaquePointer) -> DiscoveryIssue {
+        DiscoveryIssue(source: .mdns, kind: .browseFailed, message: "\(what): \(AvahiDiagnosis.message(for: avahi_client_errno(client)))")
+    }
+
+    /// Avahi puts a list on the wire last node first (as avahi-publish's arguments, which it
+    /// prepends one by one, come out in order), so prepend the strings in wire order.
+    private static func stringList(_ txt: TXTRecord) -> UnsafeMutablePointer<AvahiStringList>? {
+        var list: UnsafeMutablePointer<AvahiStringList>?
+        for string in txt.strings {
+            list = string.withUnsafeBufferPointer { avahi_string_list_add_arbitrary(list, $0.baseAddress, $0.count) }
+        }
+        return list
+    }
+}
+
+/// Publishing a beacon in `local.` through avahi-daemon.
+public struct MulticastAdvertiser: Sendable {
+    public init() {}
+
+    public func advertise(name: String, type: ServiceType, port: Int, txt: TXTRecord) -> AsyncStream<AdvertiseEvent> {
+        AvahiPublishSession.events(service: .init(name: name, type: type, port: port, txt: txt))
+    }
+}

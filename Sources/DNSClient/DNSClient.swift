@@ -1,0 +1,294 @@
+import DNSSD
+import DNSWire
+import NIOSupport
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// Why a query got no usable answer. Answers with an error code (NXDOMAIN, SERVFAIL, ...)
+/// are not failures here: they come back as responses and the caller reads the code.
+public enum DNSQueryFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    case timeout(DNSServer, attempts: Int)
+    case unreachable(DNSServer, String)
+    case malformed(DNSServer, String)
+
+    public var server: DNSServer {
+        switch self {
+        case .timeout(let server, _), .unreachable(let server, _), .malformed(let server, _): server
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .timeout(let server, let attempts): "no answer from \(server) (\(attempts) tries)"
+        case .unreachable(let server, let detail): "cannot reach \(server): \(detail)"
+        case .malformed(let server, let detail): "\(server) sent a malformed answer: \(detail)"
+        }
+    }
+}
+
+public struct DNSResponse: Sendable {
+    public let message: DNSMessage
+    public let server: DNSServer
+    public let overTCP: Bool
+
+    public init(message: DNSMessage, server: DNSServer, overTCP: Bool) {
+        self.message = message
+        self.server = server
+        self.overTCP = overTCP
+    }
+}
+
+/// A stub DNS client: UDP with EDNS0, TCP when the answer is truncated, a bounded number of
+/// queries in flight per server, each with a timeout and bounded retries.
+public final class DNSClient: Sendable {
+    public struct Options: Sendable {
+        public var attemptTimeout: Duration = .milliseconds(800)
+        public var attempts = 3
+        public var maxInFlight = 100
+        public init() {}
+    }
+
+    let group: any EventLoopGroup
+    let options: Options
+    private let channels = NIOLockedValueBox<[DNSServer: EventLoopFuture<UDPQueryChannel>]>([:])
+    private let logger = Logger(label: "clawnet.dns")
+
+    public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, options: Options = Options()) {
+        self.group = group
+        self.options = options
+    }
+
+    public func query(_ name: DNSName, _ type: RRType, server: DNSServer) async throws(DNSQueryFailure) -> DNSResponse {
+        let question = try encode(name, type, server)
+        let message: DNSMessage
+        do {
+            message = try await udpChannel(for: server).flatMap { $0.submit(question) }.get()
+        } catch let failure as DNSQueryFailure {
+            throw failure
+        } catch {
+            throw .unreachable(server, "\(error)")
+        }
+        logger.debug("\(server) \(type) \(name): \(message.rcode), \(message.answers.count) answers\(message.truncated ? ", truncated" : "")")
+        guard message.truncated else { return DNSResponse(message: message, server: server, overTCP: false) }
+        // Truncated over UDP: ask again over TCP (RFC 7766).
+        let tcpMessage = try await TCPQuery.run(question, server: server, group: group, timeout: options.attemptTimeout * options.attempts)
+        return DNSResponse(message: tcpMessage, server: server, overTCP: true)
+    }
+
+    public func shutdown() async {
+        let open = channels.withLockedValue { channels in
+            defer { channels.removeAll() }
+            return Array(channels.values)
+        }
+        for future in open {
+            try? await future.flatMap { $0.channel.close() }.get()
+        }
+    }
+
+    private func encode(_ name: DNSName, _ type: RRType, _ server: DNSServer) throws(DNSQueryFailure) -> DNSQuestion {
+        do {
+            return DNSQuestion(name: name, type: type, wire: try DNSWireCodec.query(name: name, type: type, id: 0))
+        } catch {
+            throw .malformed(server, error.message)
+        }
+    }
+
+    private func udpChannel(for server: DNSServer) -> EventLoopFuture<UDPQueryChannel> {
+        channels.withLockedValue { channels in
+            if let existing = channels[server] { return existing }
+            let created = UDPQueryChannel.connect(to: server, group: group, options: options)
+            channels[server] = created
+            // A channel that failed to open is not kept: the next query tries again.
+            created.whenFailure { [weak self] _ in
+                _ = self?.channels.withLockedValue { $0.removeValue(forKey: server) }
+            }
+            return created
+        }
+    }
+}
+
+/// One question, encoded with id 0; the transport writes its own id into the first two bytes.
+struct DNSQuestion: Sendable {
+    let name: DNSName
+    let type: RRType
+    let wire: [UInt8]
+
+    func wire(id: UInt16) -> [UInt8] {
+        var bytes = wire
+        bytes[0] = UInt8(id >> 8)
+        bytes[1] = UInt8(id & 0xFF)
+        return bytes
+    }
+
+    /// The answer must echo the question: anything else is stray or spoofed.
+    func matches(_ message: DNSMessage) -> Bool {
+        guard message.isResponse, let echoed = message.question else { return false }
+        return echoed.name == name && echoed.type == type
+    }
+}
+
+/// A connected UDP socket to one server and the queries in flight on it.
+final class UDPQueryChannel: Sendable {
+    let channel: any Channel
+    private let handler: NIOLoopBound<DNSUDPHandler>
+
+    private init(channel: any Channel, handler: NIOLoopBound<DNSUDPHandler>) {
+        self.channel = channel
+        self.handler = handler
+    }
+
+    static func connect(to server: DNSServer, group: any EventLoopGroup, options: DNSClient.Options) -> EventLoopFuture<UDPQueryChannel> {
+        let eventLoop = group.next()
+        let address: SocketAddress
+        do { address = try server.socketAddress } catch {
+            return eventLoop.makeFailedFuture(DNSQueryFailure.unreachable(server, "bad address: \(error)"))
+        }
+        return DatagramBootstrap(group: eventLoop)
+            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(DNSUDPHandler(server: server, options: options))
+                }
+            }
+            .connect(to: address)
+            .flatMap { channel in
+                channel.pipeline.handler(type: DNSUDPHandler.self).map { handler in
+                    UDPQueryChannel(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
+                }
+            }
+            .flatMapErrorThrowing { error in throw DNSQueryFailure.unreachable(server, "\(error)") }
+    }
+
+    func submit(_ question: DNSQuestion) -> EventLoopFuture<DNSMessage> {
+        let handler = self.handler
+        return channel.eventLoop.flatSubmit { handler.value.submit(question) }
+    }
+}
+
+/// Owns the in-flight queries of one UDP socket; runs only on its event loop.
+final class DNSUDPHandler: ChannelInboundHandler {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    typealias OutboundOut = AddressedEnvelope<ByteBuffer>
+
+    private struct Pending {
+        let question: DNSQuestion
+        let promise: EventLoopPromise<DNSMessage>
+        var attempt: Int
+        var timer: Scheduled<Void>?
+    }
+
+    private let server: DNSServer
+    private let options: DNSClient.Options
+    private var context: ChannelHandlerContext?
+    private var pending: [UInt16: Pending] = [:]
+    private var waiting: [(DNSQuestion, EventLoopPromise<DNSMessage>)] = []
+    /// The newest non-matching answer, reported if a query then times out.
+    private var lastMismatch: String?
+
+    init(server: DNSServer, options: DNSClient.Options) {
+        self.server = server
+        self.options = options
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func submit(_ question: DNSQuestion) -> EventLoopFuture<DNSMessage> {
+        guard let context else {
+            return server.failedFuture(on: MultiThreadedEventLoopGroup.singleton.next(), .unreachable(server, "socket closed"))
+        }
+        let promise = context.eventLoop.makePromise(of: DNSMessage.self)
+        if pending.count >= options.maxInFlight {
+            waiting.append((question, promise))
+        } else {
+            start(question, promise)
+        }
+        return promise.futureResult
+    }
+
+    private func start(_ question: DNSQuestion, _ promise: EventLoopPromise<DNSMessage>) {
+        var id = UInt16.random(in: .min ... .max)
+        while pending[id] != nil { id = UInt16.random(in: .min ... .max) }
+        pending[id] = Pending(question: question, promise: promise, attempt: 0)
+        send(id)
+    }
+
+    private func send(_ id: UInt16) {
+        guard let context, var query = pending[id] else { return }
+        query.attempt += 1
+        let bytes = query.question.wire(id: id)
+        let buffer = context.channel.allocator.buffer(bytes: bytes)
+        if let remote = context.channel.remoteAddress {
+            context.writeAndFlush(wrapOutboundOut(AddressedEnvelope(remoteAddress: remote, data: buffer)), promise: nil)
+        }
+        query.timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(options.attemptTimeout)) { [self] in
+            timedOut(id)
+        }
+        pending[id] = query
+    }
+
+    private func timedOut(_ id: UInt16) {
+        guard let query = pending[id] else { return }
+        if query.attempt < options.attempts {
+            send(id)
+        } else {
+            finish(id, .failure(lastMismatch.map { DNSQueryFailure.malformed(server, $0) } ?? .timeout(server, attempts: query.attempt)))
+        }
+    }
+
+    private func finish(_ id: UInt16, _ result: Result<DNSMessage, DNSQueryFailure>) {
+        guard let query = pending.removeValue(forKey: id) else { return }
+        query.timer?.cancel()
+        switch result {
+        case .success(let message): query.promise.succeed(message)
+        case .failure(let failure): query.promise.fail(failure)
+        }
+        if !waiting.isEmpty {
+            let (next, promise) = waiting.removeFirst()
+            start(next, promise)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let envelope = unwrapInboundIn(data)
+        let bytes = Array(envelope.data.readableBytesView)
+        guard bytes.count >= 2 else {
+            lastMismatch = "a \(bytes.count)-byte datagram"
+            return
+        }
+        let id = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+        guard let query = pending[id] else { return }   // late or stray
+        do {
+            let message = try DNSWireCodec.decode(bytes)
+            guard query.question.matches(message) else {
+                lastMismatch = "an answer for another question"
+                return
+            }
+            finish(id, .success(message))
+        } catch {
+            // Keep waiting for a good answer (a retry may get one); report it if none comes.
+            lastMismatch = error.message
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // On a connected UDP socket an ICMP "port unreachable" arrives as ECONNREFUSED:
+        // nothing listens there. Every query on this socket gets that answer.
+        let detail = (error as? IOError).map { $0.errnoCode == ECONNREFUSED ? "nothing listens on that port (connection refused)" : "\($0)" } ?? "\(error)"
+        for id in Array(pending.keys) { finish(id, .failure(.unreachable(server, detail))) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        for id in Array(pending.keys) { finish(id, .failure(.unreachable(server, "socket closed"))) }
+        for (_, promise) in waiting { promise.fail(DNSQueryFailure.unreachable(server, "socket closed")) }
+        waiting.removeAll()
+        self.context = nil
+    }
+}
+
+extension DNSServer {
+    func failedFuture<T>(on eventLoop: any EventLoop, _ failure: DNSQueryFailure) -> EventLoopFuture<T> {
+        eventLoop.makeFailedFuture(failure)
+    }
+}

@@ -1,0 +1,113 @@
+import DNSSD
+import DNSWire
+import NIOSupport
+
+/// What one question got: records, or the reason there are none, and who said so.
+public enum DNSLookup: Sendable {
+    case records([DNSRecord], response: DNSResponse)
+    /// The server answered with an error code or without records of the type (NODATA).
+    case negative(RCode, server: DNSServer, nodata: Bool)
+    case failed(DNSQueryFailure)
+
+    /// NXDOMAIN, NODATA (name exists, type does not), SERVFAIL, REFUSED or a transport failure,
+    /// with the server that said it: the words an operator searches for.
+    public var explanation: String {
+        switch self {
+        case .records(let records, let response): "\(records.count) record(s) from \(response.server)"
+        case .negative(_, let server, true): "NODATA from \(server) (the name exists, the record type does not)"
+        case .negative(.nxDomain, let server, _): "NXDOMAIN from \(server) (no such name)"
+        case .negative(let code, let server, _): "\(code) from \(server)"
+        case .failed(let failure): failure.description
+        }
+    }
+
+    public var records: [DNSRecord] {
+        if case .records(let records, _) = self { return records }
+        return []
+    }
+
+    public var server: DNSServer? {
+        switch self {
+        case .records(_, let response): response.server
+        case .negative(_, let server, _): server
+        case .failed(let failure): failure.server
+        }
+    }
+
+    /// A definitive "no": further servers would say the same.
+    var isAuthoritativeNegative: Bool {
+        if case .negative(let code, _, let nodata) = self { return nodata || code == .nxDomain }
+        return false
+    }
+}
+
+/// Asks DNS questions. The real one is `StubResolver`; tests replay recorded answers.
+public protocol DNSResolving: Sendable {
+    func lookup(_ name: DNSName, _ type: RRType) async -> DNSLookup
+}
+
+/// A stub resolver over a list of servers, tried in order like the C library does: the next
+/// one only after a timeout, an unreachable server, SERVFAIL or REFUSED. CNAMEs are followed
+/// (at most 8), using records already in the answer before asking again.
+public struct StubResolver: DNSResolving {
+    public let client: DNSClient
+    public let servers: [DNSServer]
+
+    public init(client: DNSClient, servers: [DNSServer]) {
+        self.client = client
+        self.servers = servers
+    }
+
+    public func lookup(_ name: DNSName, _ type: RRType) async -> DNSLookup {
+        var current = name
+        for _ in 0..<8 {
+            let result = await ask(current, type)
+            guard case .records(let records, let response) = result else { return result }
+            let wanted = records.filter { $0.type == type && $0.name == current }
+            // Truncated even over TCP: what arrived is all there is; the caller says so.
+            if !wanted.isEmpty || response.message.truncated { return .records(wanted, response: response) }
+            guard let alias = Self.cnameTarget(of: current, in: records) else {
+                return .negative(.noError, server: response.server, nodata: true)
+            }
+            // The chain may continue inside the same answer.
+            var target = alias
+            var hops = 0
+            while let next = Self.cnameTarget(of: target, in: records), hops < 8 {
+                target = next
+                hops += 1
+            }
+            let resolved = records.filter { $0.type == type && $0.name == target }
+            if !resolved.isEmpty { return .records(resolved, response: response) }
+            current = target
+        }
+        return .failed(.malformed(servers.first ?? .tailscale, "CNAME chain for \(name) is longer than 8"))
+    }
+
+    private static func cnameTarget(of name: DNSName, in records: [DNSRecord]) -> DNSName? {
+        for record in records where record.name == name {
+            if case .cname(let target) = record.data { return target }
+        }
+        return nil
+    }
+
+    /// One question against the servers in order; answer records are returned with the
+    /// response's additional section available to the caller.
+    private func ask(_ name: DNSName, _ type: RRType) async -> DNSLookup {
+        var last = DNSLookup.failed(.unreachable(servers.first ?? .tailscale, "no DNS server configured"))
+        for server in servers {
+            do {
+                let response = try await client.query(name, type, server: server)
+                let message = response.message
+                if message.rcode == .noError {
+                    if message.answers.isEmpty && !message.truncated { return .negative(.noError, server: server, nodata: true) }
+                    return .records(message.answers, response: response)
+                }
+                last = .negative(message.rcode, server: server, nodata: false)
+                if message.rcode == .nxDomain { return last }
+            } catch {
+                last = .failed(error)
+            }
+        }
+        return last
+    }
+}

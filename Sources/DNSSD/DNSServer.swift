@@ -1,0 +1,25 @@
+/// A DNS server to ask: an address and a port.
+public struct DNSServer: Hashable, Sendable, CustomStringConvertible {
+    public let address: IPAddress
+    public let port: Int
+
+    /// Tailscale's resolver, which answers the tailnet's split-DNS domains.
+    public static let tailscale = DNSServer(address: IPAddress("100.100.100.100")!, port: 53)
+
+    public init(address: IPAddress, port: Int = 53) {
+        self.address = address
+        self.port = port
+    }
+
+    /// `127.0.0.1`, `127.0.0.1:5303`, `[fd00::1]:53` or a bare IPv6 literal (port 53).
+    public init(parsing text: String) throws(DNSSDError) {
+        let endpoint = try Endpoint.parse(text, defaultPort: 53)
+        guard let address = endpoint.address else {
+            throw DNSSDError("'\(text)' is not an IP address; give the DNS server as an address")
+        }
+        self.init(address: address, port: endpoint.port)
+    }
+
+    /// `127.0.0.1#5303`, as dig prints servers.
+    public var description: String { "\(address)#\(port)" }
+}

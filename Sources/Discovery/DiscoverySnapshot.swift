@@ -1,0 +1,36 @@
+import DNSSD
+
+/// What one discovery found: the merged beacons and the problems, and whether the time
+/// ran out before every path had reported.
+public struct DiscoverySnapshot: Sendable {
+    public var beacons: [GatewayBeacon]
+    public var issues: [DiscoveryIssue]
+    public var timedOut: Bool
+    public var elapsed: Duration
+}
+
+extension DiscoverySession {
+    /// Runs `request` until every path has reported all it knows (unless `untilAllForNow` is
+    /// false: then until the stream ends) or `timeout` passes. `onEvent` sees each event and
+    /// the collection so far, for output while it runs. `initial` issues (the config's) come
+    /// first among the issues.
+    public static func snapshot(
+        _ request: DiscoveryRequest, timeout: Duration?, untilAllForNow: Bool = true, initial: [DiscoveryIssue] = [],
+        onEvent: (DiscoveryEvent, BeaconCollection) -> Void = { _, _ in }
+    ) async -> DiscoverySnapshot {
+        let started = ContinuousClock.now
+        var collection = BeaconCollection()
+        for issue in initial { collection.apply(.error(issue)) }
+        var timedOut = false
+        for await tick in events(request).until(timeout) {
+            guard case .element(let event) = tick else {
+                timedOut = true
+                break
+            }
+            collection.apply(event)
+            onEvent(event, collection)
+            if event == .allForNow && untilAllForNow { break }
+        }
+        return DiscoverySnapshot(beacons: collection.beacons, issues: collection.errors, timedOut: timedOut, elapsed: ContinuousClock.now - started)
+    }
+}

@@ -1,0 +1,51 @@
+import DNSSD
+import Host
+import Dispatch
+import Glibc
+import Synchronization
+
+/// Targets typed by a user (`--manual HOST[:PORT]`, `ws://` and `wss://` URLs): resolved to
+/// addresses with the system's resolver (getaddrinfo, so /etc/hosts and nss-mdns count) and
+/// reported as beacons with source `manual`.
+public struct ManualBackend: Sendable {
+    public var lookupTimeout: Duration
+
+    public init(lookupTimeout: Duration = .seconds(3)) {
+        self.lookupTimeout = lookupTimeout
+    }
+
+    /// `defaultTLS` is what the OpenClaw config says for targets without a scheme.
+    public func resolve(_ targets: [Endpoint], defaultTLS: Bool?) -> AsyncStream<DiscoveryEvent> {
+        let timeout = lookupTimeout
+        return AsyncStream { continuation in
+            let task = Task {
+                await withTaskGroup(of: DiscoveryEvent?.self) { group in
+                    for target in targets {
+                        group.addTask { await Self.beacon(for: target, defaultTLS: defaultTLS, timeout: timeout) }
+                    }
+                    for await event in group { if let event { continuation.yield(event) } }
+                }
+                continuation.yield(.allForNow)
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    static func beacon(for target: Endpoint, defaultTLS: Bool?, timeout: Duration) async -> DiscoveryEvent? {
+        guard let instance = try? InstanceName.truncating(target.description) else { return nil }
+        var beacon = GatewayBeacon(
+            instance: instance, serviceType: .gateway, domain: nil, source: .manual,
+            host: target.host, port: target.port, addresses: [], txt: .empty,
+            requestedTLS: target.scheme.map { $0 == .wss } ?? defaultTLS)
+        if let address = target.address {
+            beacon.addresses = [address]
+        } else {
+            switch await HostLookup.addresses(of: target.host, timeout: timeout) {
+            case .success(let addresses): beacon.addresses = addresses
+            case .failure(let problem): beacon.discoveryWarnings.append(problem.message)
+            }
+        }
+        return .added(beacon)
+    }
+}

@@ -1,0 +1,128 @@
+import DNSSD
+import DNSClient
+import DNSWire
+import Host
+
+/// Wide-area discovery: unicast DNS-SD of service types in one or more domains, against the
+/// system's resolvers or named servers.
+public struct UnicastBackend: Sendable {
+    public struct Configuration: Sendable {
+        /// Servers to ask; empty means the system's (resolv.conf).
+        public var servers: [DNSServer] = []
+        public var resolvConfPath = ResolvConf.defaultPath
+        /// Asked as well when the system resolvers find nothing and this machine is on a
+        /// tailnet: an answer only there means split DNS is not applied. nil: never.
+        public var tailscaleResolver: DNSServer?
+        public var client = DNSClient.Options()
+        /// How often a watch asks again (bounded by the PTR TTL).
+        public var pollInterval: ClosedRange<Duration> = .seconds(5) ... .seconds(60)
+
+        public init() {}
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    public func browse(types: [ServiceType], domains: [DomainName], watch: Bool) -> AsyncStream<DiscoveryEvent> {
+        let configuration = self.configuration
+        return AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            let task = Task {
+                let client = DNSClient(options: configuration.client)
+                var published: [String: GatewayBeacon] = [:]
+                var reported = Set<DiscoveryIssue>()
+                var first = true
+                while !Task.isCancelled {
+                    // The first round reports beacons as they resolve; later ones as a diff.
+                    let streaming = first
+                    let round = await Self.round(types: types, domains: domains, configuration: configuration, client: client) { beacon in
+                        if streaming { continuation.yield(.added(beacon)) }
+                    }
+                    var current: [String: GatewayBeacon] = [:]
+                    for beacon in round.beacons { current[beacon.id] = beacon }
+                    if !first {
+                        for (id, beacon) in current where published[id] != beacon {
+                            continuation.yield(published[id] == nil ? .added(beacon) : .updated(beacon))
+                        }
+                        for (id, beacon) in published where current[id] == nil { continuation.yield(.removed(beacon)) }
+                    }
+                    for issue in round.issues where !reported.contains(issue) { continuation.yield(.error(issue)) }
+                    reported = Set(round.issues)
+                    published = current
+                    if first { continuation.yield(.allForNow) }
+                    first = false
+                    guard watch else { break }
+                    let ttl = Duration.seconds(Int(round.ttl ?? 60))
+                    try? await Task.sleep(for: min(max(ttl, configuration.pollInterval.lowerBound), configuration.pollInterval.upperBound))
+                }
+                await client.shutdown()
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private struct Round {
+        var beacons: [GatewayBeacon] = []
+        var issues: [DiscoveryIssue] = []
+        var ttl: UInt32?
+    }
+
+    /// Every (type, domain) once, concurrently.
+    private static func round(
+        types: [ServiceType], domains: [DomainName], configuration: Configuration, client: DNSClient,
+        onBeacon: @escaping @Sendable (GatewayBeacon) -> Void
+    ) async -> Round {
+        let explicit = !configuration.servers.isEmpty
+        let resolvConf = explicit ? nil : ResolvConf(path: configuration.resolvConfPath)
+        let servers = explicit ? configuration.servers : resolvConf!.servers
+        let resolver = StubResolver(client: client, servers: servers)
+        var round = Round()
+        round.issues += (resolvConf?.problems ?? []).map { DiscoveryIssue(source: .unicast, kind: .dnsError, message: $0) }
+        await withTaskGroup(of: UnicastBrowse.Result.self) { group in
+            for domain in domains {
+                for type in types {
+                    group.addTask {
+                        let result = await UnicastBrowse(resolver: resolver, type: type, domain: domain).run(onBeacon: onBeacon)
+                        guard result.beacons.isEmpty, !explicit, let tailscale = configuration.tailscaleResolver else {
+                            return result
+                        }
+                        return await tailscaleFallback(type: type, domain: domain, system: result, systemServers: servers,
+                                                       tailscale: tailscale, client: client, onBeacon: onBeacon)
+                    }
+                }
+            }
+            for await result in group {
+                round.beacons += result.beacons
+                round.issues += result.issues
+                if let ttl = result.ttl { round.ttl = min(round.ttl ?? ttl, ttl) }
+            }
+        }
+        return round
+    }
+
+    /// The system resolvers found nothing: ask Tailscale's resolver. Answers there and not
+    /// through the system mean split DNS is not applied on this machine.
+    private static func tailscaleFallback(
+        type: ServiceType, domain: DomainName, system: UnicastBrowse.Result, systemServers: [DNSServer],
+        tailscale: DNSServer, client: DNSClient, onBeacon: @escaping @Sendable (GatewayBeacon) -> Void
+    ) async -> UnicastBrowse.Result {
+        let systemNames = systemServers.map(\.description).joined(separator: ", ")
+        var browse = UnicastBrowse(resolver: StubResolver(client: client, servers: [tailscale]), type: type, domain: domain)
+        browse.beaconNote = "found only via Tailscale's resolver \(tailscale.address); this machine's resolver (\(systemNames)) does not answer \(domain.name)"
+        var result = await browse.run(onBeacon: onBeacon)
+        guard !result.beacons.isEmpty else {
+            // Nothing there either: the system's answer is the one to report.
+            result.issues = system.issues
+            return result
+        }
+        result.issues.append(DiscoveryIssue(
+            source: .unicast, kind: .splitDNS,
+            message: "\(domain.name) answers at Tailscale's resolver \(tailscale.address) but not through this machine's resolver (\(systemNames)): split DNS is not applied here",
+            fix: "let Tailscale manage DNS (`sudo tailscale set --accept-dns=true`); on Linux that needs systemd-resolved (/etc/resolv.conf -> /run/systemd/resolve/stub-resolv.conf) or NetworkManager, otherwise Tailscale cannot install the route for \(domain.withoutTrailingDot). Check the tailnet's DNS settings list \(domain.withoutTrailingDot) as a split-DNS domain.",
+            domain: domain.name))
+        return result
+    }
+}

@@ -1,0 +1,231 @@
+import DNSSD
+import DNSClient
+import DNSWire
+import Synchronization
+
+/// One DNS-SD browse of a service type in a unicast domain (RFC 6763): PTR, then SRV and TXT
+/// of every instance, then A and AAAA of every SRV target. Records the server already put in
+/// the additional section are used instead of asking again. Instances resolve concurrently,
+/// a bounded number at a time, so a large domain takes a few round trips, not thousands.
+struct UnicastBrowse: Sendable {
+    struct Result: Sendable {
+        var beacons: [GatewayBeacon] = []
+        var issues: [DiscoveryIssue] = []
+        /// TTL of the PTR RRset, for how often a watch asks again.
+        var ttl: UInt32?
+        /// Whether the PTR query got any answer at all (for the Tailscale fallback).
+        var ptrAnswered = false
+    }
+
+    let resolver: any DNSResolving
+    let type: ServiceType
+    let domain: DomainName
+    var concurrency = 64
+    /// Added to every beacon's warnings (e.g. "found only via Tailscale's resolver").
+    var beaconNote: String?
+
+    func run(onBeacon: @Sendable (GatewayBeacon) -> Void = { _ in }) async -> Result {
+        var result = Result()
+        let serviceName: DNSName
+        do { serviceName = try DNSName(instance: nil, type: type, domain: domain) } catch {
+            result.issues.append(issue("cannot form the service name: \(error.message)"))
+            return result
+        }
+
+        let ptr = await resolver.lookup(serviceName, .ptr)
+        guard case .records(let records, let response) = ptr else {
+            result.issues.append(issue(
+                "PTR \(serviceName): \(ptr.explanation)",
+                fix: ptrFix(ptr)))
+            return result
+        }
+        result.ptrAnswered = true
+        result.ttl = records.map(\.ttl).min()
+        if response.message.truncated {
+            result.issues.append(issue(
+                "the PTR answer from \(response.server) was truncated even over TCP (\(records.count) records arrived): the RRset of \(serviceName) does not fit in one DNS message (64 KiB)",
+                fix: "split the Gateways across several domains (at most about 1,000 per domain), e.g. with `clawnet zone generate` per domain"))
+        }
+        let known = KnownRecords(inBailiwick: domain)
+        known.add(response.message.additional)
+
+        var instances: [DNSName] = []
+        var seen = Set<DNSName>()
+        for record in records {
+            guard case .ptr(let target) = record.data else { continue }
+            guard target.labels.count == serviceName.labels.count + 1, target.parent == serviceName else {
+                result.issues.append(issue(
+                    "PTR \(serviceName) points to \(target), which is not an instance of \(type.name) in \(domain.name); ignored",
+                    fix: "PTR targets must be <instance>.\(type.name).\(domain.name)"))
+                continue
+            }
+            if seen.insert(target).inserted { instances.append(target) }
+        }
+
+        let addresses = AddressLookups(resolver: resolver, known: known)
+        let answeredBy = response.server
+        await withTaskGroup(of: (GatewayBeacon?, [DiscoveryIssue]).self) { group in
+            var next = instances.makeIterator()
+            var running = 0
+            func startNext() -> Bool {
+                guard let instance = next.next() else { return false }
+                group.addTask { await resolveInstance(instance, known: known, addresses: addresses, answeredBy: answeredBy) }
+                return true
+            }
+            while running < concurrency, startNext() { running += 1 }
+            for await (beacon, issues) in group {
+                result.issues += issues
+                if let beacon {
+                    result.beacons.append(beacon)
+                    onBeacon(beacon)
+                }
+                if !startNext() { running -= 1 }
+            }
+        }
+        return result
+    }
+
+    private func resolveInstance(_ name: DNSName, known: KnownRecords, addresses: AddressLookups, answeredBy: DNSServer) async -> (GatewayBeacon?, [DiscoveryIssue]) {
+        guard let label = name.first, let instance = try? InstanceName(bytes: label) else {
+            return (nil, [issue("instance name \(name) is not a valid label")])
+        }
+        async let srvLookup = known.lookup(name, .srv, resolver: resolver)
+        async let txtLookup = known.lookup(name, .txt, resolver: resolver)
+        let (srv, txt) = await (srvLookup, txtLookup)
+
+        let services: [(priority: UInt16, weight: UInt16, port: UInt16, target: DNSName)] = srv.records.compactMap {
+            if case .srv(let priority, let weight, let port, let target) = $0.data { return (priority, weight, port, target) }
+            return nil
+        }.sorted { ($0.priority, UInt16.max - $0.weight) < ($1.priority, UInt16.max - $1.weight) }
+        guard let best = services.first else {
+            return (nil, [issue(
+                "'\(instance.displayName)' is listed by PTR but has no SRV record: \(srv.explanation)",
+                fix: "add `\(instance.presentation).\(type.name) IN SRV 0 0 <port> <host>` to the \(domain.name) zone, or remove its PTR")])
+        }
+        if case .records(_, let response) = srv { known.add(response.message.additional) }
+
+        var notes: [String] = beaconNote.map { [$0] } ?? []
+        if services.count > 1 {
+            notes.append("\(services.count) SRV records; using priority \(best.priority) weight \(best.weight) (\(best.target):\(best.port))")
+        }
+        let txtRecords: [TXTRecord] = txt.records.compactMap { if case .txt(let record) = $0.data { return record } else { return nil } }
+        if txtRecords.isEmpty {
+            notes.append("no TXT record (\(txt.explanation)); RFC 6763 requires one")
+        } else if txtRecords.count > 1 {
+            notes.append("\(txtRecords.count) TXT records; the first is used")
+        }
+
+        var found: [IPAddress] = []
+        if best.target.isRoot {
+            notes.append("SRV target is '.': the service is decidedly not available (RFC 2782)")
+        } else {
+            let (ips, problem) = await addresses.addresses(of: best.target)
+            found = ips
+            if let problem { notes.append(problem) }
+        }
+
+        var beacon = GatewayBeacon(
+            instance: instance, serviceType: type, domain: domain, source: .unicast,
+            host: best.target.description, port: Int(best.port), addresses: found, txt: txtRecords.first ?? .empty)
+        beacon.discoveryWarnings = notes
+        beacon.resolvers = [answeredBy.description]
+        return (beacon, [])
+    }
+
+    private func issue(_ message: String, fix: String? = nil) -> DiscoveryIssue {
+        DiscoveryIssue(source: .unicast, kind: .dnsError, message: "\(domain.name): \(message)", fix: fix, domain: domain.name)
+    }
+
+    private func ptrFix(_ lookup: DNSLookup) -> String {
+        switch lookup {
+        case .negative(.nxDomain, _, _), .negative(_, _, true):
+            "no \(type.name) is published in \(domain.name) on that server: check the zone (`clawnet zone check`) and that the server loaded it"
+        case .negative(.refused, _, _):
+            "the server refuses \(domain.name): it does not serve or forward it (split DNS not set up for this domain?)"
+        case .negative(.servFail, _, _):
+            "the server failed to answer for \(domain.name): check its logs (zone not loaded, upstream unreachable)"
+        case .failed(.timeout):
+            "the server does not answer: is it running and reachable (firewall, Tailscale up)?"
+        default:
+            "check that the DNS server serves \(domain.name)"
+        }
+    }
+}
+
+/// Records learnt from additional sections, used instead of asking again. Only records
+/// inside the browsed domain are trusted (an additional record about another zone is not
+/// the server's to give).
+final class KnownRecords: Sendable {
+    private let domain: DNSName?
+    private let store = Mutex<[Key: [DNSRecord]]>([:])
+
+    private struct Key: Hashable {
+        let name: DNSName
+        let type: RRType
+    }
+
+    init(inBailiwick domain: DomainName) {
+        self.domain = try? DNSName(instance: nil, type: nil, domain: domain)
+    }
+
+    func add(_ records: [DNSRecord]) {
+        store.withLock { store in
+            for record in records where domain.map({ record.name.isSubdomain(of: $0) }) ?? false {
+                let key = Key(name: record.name, type: record.type)
+                if !(store[key]?.contains(record) ?? false) { store[key, default: []].append(record) }
+            }
+        }
+    }
+
+    func cached(_ name: DNSName, _ type: RRType) -> [DNSRecord]? {
+        store.withLock { $0[Key(name: name, type: type)] }
+    }
+
+    func lookup(_ name: DNSName, _ type: RRType, resolver: any DNSResolving) async -> DNSLookup {
+        if let records = cached(name, type), !records.isEmpty {
+            return .records(records, response: .cached)
+        }
+        return await resolver.lookup(name, type)
+    }
+}
+
+/// A and AAAA of SRV targets, asked once per host however many instances share it.
+actor AddressLookups {
+    private let resolver: any DNSResolving
+    private let known: KnownRecords
+    private var inFlight: [DNSName: Task<([IPAddress], String?), Never>] = [:]
+
+    init(resolver: any DNSResolving, known: KnownRecords) {
+        self.resolver = resolver
+        self.known = known
+    }
+
+    /// The addresses of `host`, and a note when there are none.
+    func addresses(of host: DNSName) async -> ([IPAddress], String?) {
+        if let task = inFlight[host] { return await task.value }
+        let (resolver, known) = (self.resolver, self.known)
+        let task = Task {
+            async let v4 = known.lookup(host, .a, resolver: resolver)
+            async let v6 = known.lookup(host, .aaaa, resolver: resolver)
+            let (a, aaaa) = await (v4, v6)
+            let found = (a.records + aaaa.records).compactMap { record -> IPAddress? in
+                switch record.data {
+                case .a(let address), .aaaa(let address): address
+                default: nil
+                }
+            }
+            let note = found.isEmpty ? "address lookup for \(host): A \(a.explanation); AAAA \(aaaa.explanation)" : nil
+            return (found, note)
+        }
+        inFlight[host] = task
+        return await task.value
+    }
+}
+
+extension DNSResponse {
+    /// Stands for records taken from an earlier additional section.
+    static let cached = DNSResponse(
+        message: DNSMessage(id: 0, rcode: .noError, truncated: false, authoritative: false, isResponse: true,
+                            question: nil, answers: [], authority: [], additional: []),
+        server: DNSServer(address: IPAddress("0.0.0.0")!, port: 0), overTCP: false)
+}

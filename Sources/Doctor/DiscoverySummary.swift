@@ -1,0 +1,43 @@
+import Avahi
+import DNSSD
+
+/// What discovery found, as doctor needs it.
+public struct DiscoverySummary: Sendable {
+    public var localBrowsed: Bool
+    public var domains: [DomainName]
+    public var beacons: [GatewayBeacon]
+    public var issues: [DiscoveryIssue]
+
+    /// When nothing answered in local.: whether the hosts of Gateways found another way
+    /// answer mDNS (reverse lookups of their LAN addresses through Avahi).
+    public var hostAnswers: [HostAnswer]
+
+    public init(localBrowsed: Bool, domains: [DomainName], beacons: [GatewayBeacon], issues: [DiscoveryIssue], hostAnswers: [HostAnswer] = []) {
+        self.localBrowsed = localBrowsed
+        self.domains = domains
+        self.beacons = beacons
+        self.issues = issues
+        self.hostAnswers = hostAnswers
+    }
+
+    var localBeacons: [GatewayBeacon] { beacons.filter { $0.sources.contains(.mdns) } }
+}
+
+/// Does a Gateway's host, found by DNS-SD or named by the user, answer mDNS from here?
+public struct HostAnswer: Sendable, Hashable {
+    public let address: IPAddress
+    /// The Gateway that lives there, as doctor labels it.
+    public let gateway: String
+    public let answer: AvahiAddressLookup.Answer
+
+    public init(address: IPAddress, gateway: String, answer: AvahiAddressLookup.Answer) {
+        self.address = address
+        self.gateway = gateway
+        self.answer = answer
+    }
+
+    public var name: String? {
+        if case .name(let name) = answer { return name }
+        return nil
+    }
+}

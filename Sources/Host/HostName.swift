@@ -1,0 +1,18 @@
+import Glibc
+
+/// This machine's host name, as gethostname(2) gives it.
+public enum HostName {
+    /// The fallback OpenClaw uses when there is no usable name.
+    public static let fallback = "openclaw"
+
+    public static func current() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return fallback }
+        return String(nulTerminated: buffer)
+    }
+
+    /// The first label of a host name (`studio` of `studio.example.com`); nil when empty.
+    public static func label(of name: String) -> String? {
+        name.split(separator: ".").first.map(String.init)
+    }
+}

@@ -1,0 +1,55 @@
+import DNSSD
+
+/// The human view of beacons: one row each, warnings under their row.
+enum BeaconTable {
+    static func lines(_ beacons: [GatewayBeacon], terminal: Terminal) -> [String] {
+        var table = TextTable(header: ["INSTANCE", "HOST:PORT", "ADDRESSES", "TLS", "SOURCE"])
+        var warningsAfterRow: [Int: [String]] = [:]
+        for beacon in beacons {
+            table.rows.append(row(beacon))
+            warningsAfterRow[table.rows.count] = beacon.warnings
+        }
+        var lines: [String] = []
+        for (index, line) in table.render().enumerated() {
+            lines.append(index == 0 ? terminal.paint(line, .bold) : line)
+            for warning in warningsAfterRow[index] ?? [] {
+                lines.append("  " + terminal.paint("! " + warning, .yellow))
+            }
+        }
+        return lines
+    }
+
+    static func row(_ beacon: GatewayBeacon) -> [String] {
+        let hostPort = beacon.host.map { host in beacon.port.map { "\(host):\($0)" } ?? host } ?? "-"
+        let addresses = beacon.addresses.isEmpty ? "-" : beacon.addresses.map(\.description).joined(separator: ", ")
+        return [beacon.instance.displayName, hostPort, addresses, tls(beacon.gateway), source(beacon)]
+    }
+
+    /// One line for watch mode: a mark, then the row's cells.
+    static func eventLine(_ mark: String, _ beacon: GatewayBeacon) -> String {
+        ([mark] + row(beacon)).joined(separator: "  ")
+    }
+
+    static func tls(_ gateway: GatewayInfo) -> String {
+        guard gateway.tls else { return "no" }
+        return gateway.tlsSha256.map { "sha256 \($0.short)…" } ?? "yes"
+    }
+
+    /// `mdns (eth0)`, `unicast (127.0.0.1#5303)`, `mdns+unicast (eth0, 100.100.100.100#53)`.
+    static func source(_ beacon: GatewayBeacon) -> String {
+        let text = beacon.sources.sorted().map(\.rawValue).joined(separator: "+")
+        let details = beacon.interfaces + beacon.resolvers
+        return details.isEmpty ? text : "\(text) (\(details.joined(separator: ", ")))"
+    }
+}
+
+/// Discovery errors for stderr, each with its fix.
+public enum IssueLines {
+    public static func lines(_ issues: [DiscoveryIssue], terminal: Terminal) -> [String] {
+        issues.flatMap { issue -> [String] in
+            var lines = [terminal.paint("error", .red, stderr: true) + " (\(issue.source.rawValue)): \(issue.message)"]
+            if let fix = issue.fix { lines.append("  fix: \(fix)") }
+            return lines
+        }
+    }
+}

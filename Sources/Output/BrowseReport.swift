@@ -1,0 +1,56 @@
+import DNSSD
+import Discovery
+
+/// The `clawnet.browse.v1` document that `browse --format json` prints and
+/// `zone generate --inventory` reads; as a table, one row per Gateway.
+public struct BrowseReport: Report, Sendable {
+    public let domains: [String]
+    public let elapsed: Duration
+    public let beacons: [GatewayBeacon]
+    public let errors: [DiscoveryIssue]
+    /// What was browsed, for the summary line: the domains, and "manual targets".
+    let places: [String]
+    /// Only mDNS was asked for (no domain, no manual target): without Avahi nothing could be done.
+    let onlyMulticast: Bool
+
+    public init(request: DiscoveryRequest, snapshot: DiscoverySnapshot) {
+        domains = request.browsedDomains.map(\.name)
+        elapsed = snapshot.elapsed
+        beacons = snapshot.beacons
+        errors = snapshot.issues
+        places = domains + (request.manual.isEmpty ? [] : ["manual targets"])
+        onlyMulticast = request.domains.isEmpty && request.manual.isEmpty
+    }
+
+    /// Exit 3 only when nothing could be done: nothing found, only mDNS asked for, and Avahi
+    /// (or its bus) missing.
+    public var exitStatus: ExitStatus {
+        let missing: Set<DiscoveryIssue.Kind> = [.busMissing, .daemonMissing]
+        if beacons.isEmpty, onlyMulticast, errors.contains(where: { missing.contains($0.kind) }) { return .environment }
+        return .success
+    }
+
+    public func table(_ terminal: Terminal) -> Lines {
+        var lines = Lines()
+        if !beacons.isEmpty { lines.out = BeaconTable.lines(beacons, terminal: terminal) }
+        lines.err = IssueLines.lines(errors, terminal: terminal)
+        let seconds = elapsed.secondsText(fractionDigits: 2)
+        let joined = places.joined(separator: ", ")
+        let summary = beacons.isEmpty
+            ? "No OpenClaw Gateways found in \(joined.isEmpty ? "nothing browsed" : joined) (\(seconds) s)."
+            : "\(beacons.count) Gateway\(beacons.count == 1 ? "" : "s") in \(joined) (\(seconds) s)"
+        lines.err.append(terminal.paint(summary, .dim, stderr: true))
+        return lines
+    }
+
+    private enum CodingKeys: String, CodingKey { case schema, domains, elapsedMs, beacons, errors }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Schema.browse, forKey: .schema)
+        try container.encode(domains, forKey: .domains)
+        try container.encode(Int(elapsed.milliseconds), forKey: .elapsedMs)
+        try container.encode(beacons, forKey: .beacons)
+        try container.encode(errors, forKey: .errors)
+    }
+}

@@ -1,0 +1,50 @@
+import DNSSD
+import Discovery
+
+/// One event as it happens: a line of `--format jsonl`, or a `+`/`~`/`-` row in watch mode.
+public struct DiscoveryEventLine: Encodable, Sendable {
+    public let event: DiscoveryEvent
+    public let elapsed: Duration
+
+    public init(_ event: DiscoveryEvent, elapsed: Duration) {
+        self.event = event
+        self.elapsed = elapsed
+    }
+
+    /// The jsonl line.
+    public func json() throws -> String { try JSONOutput.compact(self) }
+
+    /// What watch mode prints for it: rows on stdout, errors and all-for-now on stderr.
+    public func table(_ terminal: Terminal, collection: BeaconCollection) -> Lines {
+        switch event {
+        case .added(let beacon): Lines(out: [BeaconTable.eventLine(terminal.paint("+", .green), beacon)])
+        case .updated(let beacon): Lines(out: [BeaconTable.eventLine("~", beacon)])
+        case .removed(let beacon): Lines(out: [BeaconTable.eventLine(terminal.paint("-", .red), beacon)])
+        case .error(let issue): Lines(err: IssueLines.lines([issue], terminal: terminal))
+        case .allForNow: Lines(err: [terminal.paint("= all for now: \(collection.count) Gateway(s)", .dim, stderr: true)])
+        }
+    }
+
+    private enum Key: String, CodingKey { case event, beacon, error, elapsedMs }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        switch event {
+        case .added(let beacon):
+            try container.encode("added", forKey: .event)
+            try container.encode(beacon, forKey: .beacon)
+        case .updated(let beacon):
+            try container.encode("updated", forKey: .event)
+            try container.encode(beacon, forKey: .beacon)
+        case .removed(let beacon):
+            try container.encode("removed", forKey: .event)
+            try container.encode(beacon, forKey: .beacon)
+        case .error(let issue):
+            try container.encode("error", forKey: .event)
+            try container.encode(issue, forKey: .error)
+        case .allForNow:
+            try container.encode("allForNow", forKey: .event)
+        }
+        try container.encode(Int(elapsed.milliseconds), forKey: .elapsedMs)
+    }
+}

@@ -1,0 +1,120 @@
+import DNSSD
+import Doctor
+
+/// The `clawnet.doctor.v1` document; as a table: the machine, each Gateway, the diagnosis.
+public struct DoctorReport: Report, Sendable {
+    public let result: DoctorResult
+
+    public init(_ result: DoctorResult) {
+        self.result = result
+    }
+
+    public var exitStatus: ExitStatus { result.status == .fail ? .failure : .success }
+
+    public func table(_ terminal: Terminal) -> Lines {
+        var out = [terminal.paint("This machine", .bold)]
+        out += result.checks.flatMap { CheckLine.lines($0, terminal) }
+        for gateway in result.gateways {
+            var heading = "Gateway \(gateway.target)"
+            if let beacon = gateway.beacon {
+                heading += " (\(beacon.instance.displayName), \(beacon.sources.sorted().map(\.rawValue).joined(separator: "+")))"
+            }
+            out += ["", terminal.paint(heading, .bold)]
+            out += CheckLine.collapsed(gateway.checks).flatMap { CheckLine.lines($0, terminal) }
+        }
+        if !result.diagnosis.isEmpty {
+            out += ["", terminal.paint("Diagnosis", .bold)]
+            for (index, diagnosis) in result.diagnosis.enumerated() {
+                out.append("  \(index + 1). \(diagnosis.cause)")
+                out.append("     fix: \(diagnosis.fix)")
+            }
+        }
+        let all = result.checks + result.gateways.flatMap(\.checks)
+        let failures = all.filter { $0.status == .fail }.count, warnings = all.filter { $0.status == .warn }.count
+        let gateways = result.gateways.count
+        let summary = "doctor: \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), "
+            + "\(gateways) Gateway\(gateways == 1 ? "" : "s") checked (\(result.elapsed.secondsText(fractionDigits: 2)) s)"
+        out += ["", terminal.paint(summary, failures > 0 ? .red : warnings > 0 ? .yellow : .green)]
+        return Lines(out: out)
+    }
+
+    private struct Gateway: Encodable {
+        let target: String
+        let beacon: GatewayBeacon?
+        let checks: [Check]
+    }
+
+    private enum CodingKeys: String, CodingKey { case schema, status, checks, gateways, diagnosis, elapsedMs }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Schema.doctor, forKey: .schema)
+        try container.encode(result.status, forKey: .status)
+        try container.encode(result.checks, forKey: .checks)
+        try container.encode(result.gateways.map { Gateway(target: $0.target, beacon: $0.beacon, checks: $0.checks) }, forKey: .gateways)
+        try container.encode(result.diagnosis, forKey: .diagnosis)
+        try container.encode(Int(result.elapsed.milliseconds), forKey: .elapsedMs)
+    }
+}
+
+/// One check as doctor's table shows it: the mark, the id, the message, and the fix of a
+/// warning or failure under it.
+enum CheckLine {
+    /// Width of the id column.
+    static let idWidth = 20
+
+    static func lines(_ check: Check, _ terminal: Terminal) -> [String] {
+        lines(id: check.id.rawValue, check.status, check.message, fix: check.fix, terminal)
+    }
+
+    static func lines(id: String, _ status: Check.Status, _ message: String, fix: String?, _ terminal: Terminal) -> [String] {
+        var lines = ["  \(StatusMark.mark(status, terminal))  \(id.padding(idWidth)) \(message)"]
+        if let fix, status == .warn || status == .fail {
+            lines.append("        \(String().padding(idWidth)) fix: \(fix)")
+        }
+        return lines
+    }
+
+    /// A run of more than two skipped checks with the same reason ("needs a TCP connection")
+    /// as one line, `gw.tls..gw.protocol`: the table shows what ran, the JSON keeps every check.
+    static func collapsed(_ checks: [Check]) -> [CollapsedCheck] {
+        var result: [CollapsedCheck] = []
+        var run: [Check] = []
+        func flush() {
+            if run.count > 2, let first = run.first, let last = run.last {
+                result.append(CollapsedCheck(id: "\(first.id)..\(last.id)", status: .skip, message: first.message, fix: nil))
+            } else {
+                result += run.map(CollapsedCheck.init)
+            }
+            run = []
+        }
+        for check in checks {
+            if check.status == .skip, let first = run.first, first.message != check.message { flush() }
+            if check.status == .skip { run.append(check) } else { flush(); result.append(CollapsedCheck(check)) }
+        }
+        flush()
+        return result
+    }
+
+    static func lines(_ check: CollapsedCheck, _ terminal: Terminal) -> [String] {
+        lines(id: check.id, check.status, check.message, fix: check.fix, terminal)
+    }
+
+    struct CollapsedCheck {
+        let id: String
+        let status: Check.Status
+        let message: String
+        let fix: String?
+
+        init(id: String, status: Check.Status, message: String, fix: String?) {
+            self.id = id
+            self.status = status
+            self.message = message
+            self.fix = fix
+        }
+
+        init(_ check: Check) {
+            self.init(id: check.id.rawValue, status: check.status, message: check.message, fix: check.fix)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// How a command prints its one result.
+public enum ReportFormat: String, CaseIterable, Sendable {
+    case table, json
+}
+
+/// Lines for people, split by stream: results on stdout, errors and summaries on stderr.
+public struct Lines: Sendable {
+    public var out: [String] = []
+    public var err: [String] = []
+
+    public init(out: [String] = [], err: [String] = []) {
+        self.out = out
+        self.err = err
+    }
+}
+
+/// Something a command prints when it is done: as one JSON document (its schema in
+/// `Schema`), or as a table for people; and the exit code it means.
+public protocol Report: Encodable {
+    func table(_ terminal: Terminal) -> Lines
+    var exitStatus: ExitStatus { get }
+}
+
+extension Report {
+    public func print(_ format: ReportFormat, to terminal: Terminal) throws {
+        switch format {
+        case .json:
+            terminal.out(try JSONOutput.pretty(self))
+        case .table:
+            let lines = table(terminal)
+            lines.out.forEach(terminal.out)
+            lines.err.forEach(terminal.err)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import DNSSD
+import DNSWire
+import Zones
+
+/// The `clawnet.zonecheck.v1` document; as a table, one line per finding with its line number.
+public struct ZoneCheckReport: Report, Sendable {
+    public let result: ZoneCheck.Result
+
+    public init(_ result: ZoneCheck.Result) {
+        self.result = result
+    }
+
+    public var exitStatus: ExitStatus { result.status == .fail ? .failure : .success }
+
+    public func table(_ terminal: Terminal) -> Lines {
+        var lines = Lines()
+        for finding in result.findings {
+            let line = finding.line.map { "line \($0)" } ?? ""
+            lines.out.append("\(StatusMark.mark(finding.severity, terminal))  \(line.padding(Self.lineWidth))  \(finding.message)")
+            if let fix = finding.fix, finding.severity != .pass { lines.out.append("      \(String().padding(Self.lineWidth))  fix: \(fix)") }
+        }
+        let failures = result.findings.filter { $0.severity == .fail }.count
+        let warnings = result.findings.filter { $0.severity == .warn }.count
+        let zone = result.apex?.description ?? "unknown zone"
+        let summary = "\(result.file) (\(zone)): \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        lines.err.append(terminal.paint(summary, .dim, stderr: true))
+        return lines
+    }
+
+    /// Width of the "line N" column.
+    static let lineWidth = 9
+
+    private enum CodingKeys: String, CodingKey { case schema, file, domain, status, findings }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Schema.zoneCheck, forKey: .schema)
+        try container.encode(result.file, forKey: .file)
+        try container.encodeIfPresent(result.apex?.description, forKey: .domain)
+        try container.encode(result.status, forKey: .status)
+        try container.encode(result.findings, forKey: .findings)
+    }
+}

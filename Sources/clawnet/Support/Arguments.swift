@@ -1,0 +1,78 @@
+import ArgumentParser
+import DNSSD
+import Doctor
+import Zones
+
+/// Every value clawnet takes on its command line, parsed once, into its real type, where
+/// ArgumentParser reads it (`@Option(transform:)`): a bad value is a usage error (exit 2)
+/// that names the flag, the value and what is accepted.
+enum Arguments {
+    static func domain(_ text: String) throws -> DomainName {
+        try DomainName(validating: text)
+    }
+
+    static func server(_ text: String) throws -> DNSServer {
+        try DNSServer(parsing: text)
+    }
+
+    static func endpoint(_ text: String) throws -> EndpointSpec {
+        try EndpointSpec(parsing: text)
+    }
+
+    static func serviceType(_ text: String) throws -> ServiceType {
+        try ServiceType(validating: text)
+    }
+
+    static func address(_ text: String) throws -> IPAddress {
+        guard let address = IPAddress(text) else { throw DNSSDError("'\(text)' is not an IP address") }
+        return address
+    }
+
+    static func fingerprint(_ text: String) throws -> TLSFingerprint {
+        guard let fingerprint = TLSFingerprint(normalizing: text) else {
+            throw DNSSDError("'\(text)' is not a SHA-256 fingerprint (64 hex digits; 'sha256:' prefixes, colons and case are fine)")
+        }
+        return fingerprint
+    }
+
+    static func gateway(_ text: String) throws -> ZoneGateway {
+        try GatewaySpec.parse(text)
+    }
+
+    static func check(_ text: String) throws -> CheckID {
+        guard let id = CheckID.known(text) else {
+            throw DNSSDError("unknown check '\(text)'; checks are: \(CheckID.all.map(\.rawValue).joined(separator: ", "))")
+        }
+        return id
+    }
+
+    /// The longest --timeout clawnet accepts.
+    static let maxDuration = Duration.seconds(86_400)
+
+    /// `5`, `5s`, `1.5s`, `500ms`, `2m`: seconds when there is no unit.
+    static func duration(_ text: String) throws -> Duration {
+        let lowered = text.lowercased()
+        var number = Substring(lowered)
+        var scale = 1.0
+        for (suffix, factor) in [("ms", 0.001), ("s", 1.0), ("m", 60.0)] where lowered.hasSuffix(suffix) {
+            number = lowered.dropLast(suffix.count)
+            scale = factor
+            break
+        }
+        guard let value = Double(number), value.isFinite, value >= 0 else {
+            throw DNSSDError("'\(text)' is not a duration: give a number of seconds, or one with a unit: 500ms, 5s, 1.5s, 2m")
+        }
+        let duration = Duration.milliseconds(Int64((value * scale * 1000).rounded()))
+        guard duration <= maxDuration else {
+            throw DNSSDError("'\(text)' is longer than the longest duration clawnet takes, 24 hours (86400s)")
+        }
+        return duration
+    }
+}
+
+extension Duration {
+    /// As a user would type it back: `5s`, `500ms`.
+    var argumentText: String {
+        milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+}

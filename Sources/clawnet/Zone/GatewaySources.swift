@@ -1,0 +1,93 @@
+import ArgumentParser
+import DNSSD
+import Discovery
+import FoundationEssentials
+import Host
+import Zones
+
+/// Where the Gateways of a zone come from (combine them): `--gateway` specs, an `--inventory`
+/// that `browse --format json` saved, `--from-browse` (browse now), `--this-host`.
+struct GatewaySources: ParsableArguments {
+    @Option(name: .customLong("gateway"), help: ArgumentHelp("A Gateway to publish (repeatable); see above.", valueName: "SPEC"), transform: Arguments.gateway)
+    var gateways: [ZoneGateway] = []
+
+    @Option(help: ArgumentHelp("A clawnet.browse.v1 JSON file (browse --format json) whose Gateways to publish.", valueName: "FILE"))
+    var inventory: String?
+
+    @Flag(name: .customLong("from-browse"), help: "Browse now (mDNS, plus --browse-domain/--manual) and publish what is found.")
+    var fromBrowse = false
+
+    @Flag(name: .customLong("this-host"), help: "Publish this machine's Gateway: hostname, Tailscale addresses, port and TLS from the OpenClaw config.")
+    var thisHost = false
+
+    @Option(name: .customLong("browse-domain"), help: ArgumentHelp("With --from-browse: also browse this wide-area domain (repeatable).", valueName: "DOMAIN"),
+            transform: Arguments.domain)
+    var browseDomains: [DomainName] = []
+
+    @Option(name: .customLong("server"), help: ArgumentHelp("With --from-browse: DNS server for --browse-domain.", valueName: "HOST[:PORT]"),
+            transform: Arguments.server)
+    var servers: [DNSServer] = []
+
+    @Flag(name: .customLong("no-local"), help: "With --from-browse: do not browse local.")
+    var noLocal = false
+
+    @Option(name: .customLong("manual"), help: ArgumentHelp("With --from-browse: a Gateway given by hand (repeatable).", valueName: "HOST[:PORT]"),
+            transform: Arguments.endpoint)
+    var manual: [EndpointSpec] = []
+
+    @Option(help: ArgumentHelp("With --from-browse: how long to browse at most (default 5s).", valueName: "DURATION"), transform: Arguments.duration)
+    var timeout: Duration?
+
+    @Option(name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
+    var configPath: String?
+
+    func validate() throws {
+        guard !gateways.isEmpty || inventory != nil || fromBrowse || thisHost else {
+            throw ValidationError("say what to publish: --gateway, --inventory, --from-browse or --this-host")
+        }
+    }
+
+    /// Every Gateway the sources name, and notes for the operator (skipped beacons, browse
+    /// errors, what --this-host could not find).
+    func gather(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface]) async throws -> ([ZoneGateway], [String]) {
+        var found = gateways
+        var notes: [String] = []
+        if let inventory {
+            guard let data = FileManager.default.contents(atPath: inventory) else {
+                throw ValidationError("--inventory \(inventory): cannot read the file")
+            }
+            do {
+                let (gateways, inventoryNotes) = try Inventory.gateways(fromJSON: data)
+                found += gateways
+                notes += inventoryNotes
+            } catch {
+                throw ValidationError("--inventory \(inventory): \(error)")
+            }
+        }
+        if fromBrowse {
+            let (gateways, browseNotes) = await browse(config: config, interfaces: interfaces)
+            found += gateways
+            notes += browseNotes
+        }
+        if thisHost {
+            let (gateway, hostNotes) = try ThisHost.gateway(config: config, environment: environment, interfaces: interfaces)
+            found.append(gateway)
+            notes += hostNotes
+        }
+        return (found, notes)
+    }
+
+    /// What browse would find with the same flags, as zone Gateways.
+    private func browse(config: OpenClawConfig, interfaces: [NetworkInterface]) async -> ([ZoneGateway], [String]) {
+        var options = DiscoveryOptions()
+        options.local = !noLocal
+        options.domains = browseDomains
+        options.servers = servers
+        options.manual = manual
+        options.configuredDomain = false
+        let request = DiscoveryRequest(options, config: config, interfaces: interfaces)
+        let snapshot = await DiscoverySession.snapshot(request, timeout: timeout ?? .seconds(5))
+        let (gateways, notes) = Inventory.gateways(from: snapshot.beacons)
+        return (gateways, notes + snapshot.issues.map { "browse: \($0.message)" })
+    }
+}

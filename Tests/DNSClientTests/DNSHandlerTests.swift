@@ -1,0 +1,123 @@
+import DNSSD
+import DNSWire
+import Glibc
+import NIOSupport
+import NIOCore
+import NIOEmbedded
+import Testing
+@testable import DNSClient
+
+/// The UDP query handler and the TCP framing, in memory: no socket, no server, the event
+/// loop's clock moved by hand.
+@Suite("DNS client handlers (EmbeddedChannel)")
+struct DNSHandlerTests {
+    static let server = DNSServer(address: IPAddress("127.0.0.1")!, port: 5300)
+    static let name = try! DNSName(presentation: "_openclaw-gw._tcp.openclaw.internal.")
+
+    /// A channel with the handler, "connected" to the server, and the handler to submit to.
+    func channel(attempts: Int = 3, maxInFlight: Int = 100) throws -> (EmbeddedChannel, DNSUDPHandler) {
+        var options = DNSClient.Options()
+        options.attempts = attempts
+        options.maxInFlight = maxInFlight
+        let handler = DNSUDPHandler(server: Self.server, options: options)
+        let channel = EmbeddedChannel(handler: handler)
+        try channel.connect(to: try Self.server.socketAddress).wait()
+        return (channel, handler)
+    }
+
+    func question(_ type: RRType = .ptr) throws -> DNSQuestion {
+        DNSQuestion(name: Self.name, type: type, wire: try DNSWireCodec.query(name: Self.name, type: type, id: 0))
+    }
+
+    /// The queries written so far, as wire bytes.
+    func sent(_ channel: EmbeddedChannel) throws -> [[UInt8]] {
+        var sent: [[UInt8]] = []
+        while let envelope = try channel.readOutbound(as: AddressedEnvelope<ByteBuffer>.self) {
+            sent.append(Array(envelope.data.readableBytesView))
+        }
+        return sent
+    }
+
+    /// An answer to `query`: the same bytes with QR set (no records, NOERROR).
+    func answer(to query: [UInt8]) -> AddressedEnvelope<ByteBuffer> {
+        var bytes = query
+        bytes[2] |= 0x80
+        return AddressedEnvelope(remoteAddress: try! Self.server.socketAddress, data: ByteBuffer(bytes: bytes))
+    }
+
+    @Test("a query goes out with a fresh id; the answer that echoes id and question completes it")
+    func answered() throws {
+        let (channel, handler) = try channel()
+        let future = handler.submit(try question())
+        let queries = try sent(channel)
+        try #require(queries.count == 1, "\(queries.count) queries written")
+        try channel.writeInbound(answer(to: queries[0]))
+        let message = try future.wait()
+        #expect(message.isResponse)
+        #expect(message.question?.name == Self.name)
+    }
+
+    @Test("an answer for another question is ignored; after every try it is what the failure names")
+    func spoofed() throws {
+        let (channel, handler) = try channel(attempts: 2)
+        let future = handler.submit(try question(.ptr))
+        var query = try sent(channel)[0]
+        // The same id, another question: the SRV of the name.
+        let other = try DNSWireCodec.query(name: Self.name, type: .srv, id: 0)
+        query = Array(query.prefix(2)) + Array(other.dropFirst(2))
+        try channel.writeInbound(answer(to: query))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(try sent(channel).count == 1, "the retry")
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(throws: DNSQueryFailure.malformed(Self.server, "an answer for another question")) { try future.wait() }
+    }
+
+    @Test("no answer: the query is sent `attempts` times, then a timeout naming the tries")
+    func timeout() throws {
+        let (channel, handler) = try channel(attempts: 3)
+        let future = handler.submit(try question())
+        var writes = try sent(channel).count
+        for _ in 0..<3 {
+            channel.embeddedEventLoop.advanceTime(by: .milliseconds(801))
+            writes += try sent(channel).count
+        }
+        #expect(writes == 3)
+        #expect(throws: DNSQueryFailure.timeout(Self.server, attempts: 3)) { try future.wait() }
+    }
+
+    @Test("ICMP port unreachable (ECONNREFUSED) fails every query on the socket with the cause")
+    func refused() throws {
+        let (channel, handler) = try channel()
+        let first = handler.submit(try question(.ptr)), second = handler.submit(try question(.srv))
+        channel.pipeline.fireErrorCaught(IOError(errnoCode: ECONNREFUSED, reason: "read"))
+        let expected = DNSQueryFailure.unreachable(Self.server, "nothing listens on that port (connection refused)")
+        #expect(throws: expected) { try first.wait() }
+        #expect(throws: expected) { try second.wait() }
+    }
+
+    @Test("at most maxInFlight queries are out at once; the next starts when one finishes")
+    func bounded() throws {
+        let (channel, handler) = try channel(maxInFlight: 2)
+        let futures = try [RRType.ptr, .srv, .txt].map { handler.submit(try question($0)) }
+        let first = try sent(channel)
+        #expect(first.count == 2)
+        try channel.writeInbound(answer(to: first[0]))
+        _ = try futures[0].wait()
+        #expect(try sent(channel).count == 1, "the third query, once the first is answered")
+    }
+
+    @Test("TCP framing: a length-prefixed message split across reads comes out whole, once")
+    func framing() throws {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(LengthPrefixedDecoder()))
+        let message: [UInt8] = Array(0..<40)
+        let framed = [UInt8(0), UInt8(message.count)] + message + [0, 3, 9, 9, 9]
+        for chunk in [framed[0..<1], framed[1..<17], framed[17...]] {
+            try channel.writeInbound(ByteBuffer(bytes: chunk))
+        }
+        let first = try channel.readInbound(as: ByteBuffer.self)
+        let second = try channel.readInbound(as: ByteBuffer.self)
+        #expect(first.map { Array($0.readableBytesView) } == message)
+        #expect(second.map { Array($0.readableBytesView) } == [9, 9, 9])
+        #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
+    }
+}
