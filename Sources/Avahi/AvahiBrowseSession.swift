@@ -251,11 +251,13 @@ final class AvahiBrowseSession: @unchecked Sendable {
         guard let client else { return }
         // Resolve each address family on its own: with AVAHI_PROTO_UNSPEC a resolve of an
         // IPv4 entry sometimes returns only the IPv6 link-local address.
-        let resolver = avahi_service_resolver_new(
-            client, link.interface, link.protocolFamily, key.name.displayName, key.type.name, "local",
-            link.protocolFamily, AvahiLookupFlags(0), { resolver, interface, _, event, _, _, _, host, address, port, txt, _, userdata in
-                AvahiBrowseSession.session(userdata).resolverEvent(resolver, interface, event, host, address, port, txt)
-            }, userdata)
+        let resolver = key.name.withCString { name in
+            avahi_service_resolver_new(
+                client, link.interface, link.protocolFamily, name, key.type.name, "local",
+                link.protocolFamily, AvahiLookupFlags(0), { resolver, interface, _, event, _, _, _, host, address, port, txt, _, userdata in
+                    AvahiBrowseSession.session(userdata).resolverEvent(resolver, interface, event, host, address, port, txt)
+                }, userdata)
+        }
         guard let resolver else {
             table.resolveFailed(key, on: link)
             return
@@ -266,11 +268,13 @@ final class AvahiBrowseSession: @unchecked Sendable {
 
     private func checkExistence(_ key: MulticastInstanceKey) {
         guard let client else { return }
-        let resolver = avahi_service_resolver_new(
-            client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), key.name.displayName, key.type.name, "local",
-            AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(0), { resolver, interface, _, event, _, _, _, host, address, port, txt, _, userdata in
-                AvahiBrowseSession.session(userdata).resolverEvent(resolver, interface, event, host, address, port, txt)
-            }, userdata)
+        let resolver = key.name.withCString { name in
+            avahi_service_resolver_new(
+                client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), name, key.type.name, "local",
+                AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(0), { resolver, interface, _, event, _, _, _, host, address, port, txt, _, userdata in
+                    AvahiBrowseSession.session(userdata).resolverEvent(resolver, interface, event, host, address, port, txt)
+                }, userdata)
+        }
         if let resolver { existenceChecks[resolver] = key }
     }
 
@@ -375,7 +379,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
     // MARK: Conversions
 
     private static func key(type: ServiceType, name: UnsafePointer<CChar>?, domain: UnsafePointer<CChar>?) -> MulticastInstanceKey? {
-        guard let name, let instance = try? InstanceName(bytes: Array(String(cString: name).utf8)) else { return nil }
+        // The exact bytes Avahi reported (String(cString:) would repair invalid UTF-8).
+        guard let name, let instance = try? InstanceName(bytes: Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))) else { return nil }
         let domainName = domain.flatMap { try? DomainName(validating: String(cString: $0)) } ?? .local
         return MulticastInstanceKey(type: type, domain: domainName, name: instance)
     }
@@ -415,5 +420,13 @@ final class AvahiBrowseSession: @unchecked Sendable {
             node = avahi_string_list_get_next(current)
         }
         return (try? TXTRecord(strings: strings)) ?? .empty
+    }
+}
+
+extension InstanceName {
+    /// The exact label as a C string for Avahi, never its display form (a name with a control
+    /// byte would otherwise never resolve). A label cannot hold a NUL that Avahi could carry.
+    func withCString<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }

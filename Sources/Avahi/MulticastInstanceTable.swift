@@ -126,8 +126,6 @@ struct MulticastInstanceTable {
         entries.filter { $0.key.type == type && !$0.value.links.isEmpty }.count
     }
 
-    func displayName(of key: MulticastInstanceKey) -> String { key.name.displayName }
-
     var publishedBeacons: [GatewayBeacon] { entries.values.compactMap(\.published) }
 
     /// Recompute the beacon of `key` and report it when it changed. A new instance is reported

@@ -4,9 +4,6 @@ public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     public static let local = DomainName(trusted: "local.")
 
-    /// Domains that older releases used for wide-area discovery.
-    public static let legacyWideArea = [DomainName(trusted: "moltbot.internal."), DomainName(trusted: "clawdis.internal.")]
-
     private init(trusted name: String) {
         self.name = name
     }

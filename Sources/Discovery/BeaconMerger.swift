@@ -136,7 +136,8 @@ struct BeaconMerger {
     }
 
     private static func rank(_ beacon: GatewayBeacon) -> (Int, String) {
-        (beacon.sources.sorted().first.map { BeaconSource.allCases.firstIndex(of: $0)! } ?? 9, beacon.id)
+        // A beacon always has a source; without one it would rank after every path.
+        (beacon.sources.sorted().first.map { BeaconSource.allCases.firstIndex(of: $0)! } ?? BeaconSource.allCases.count, beacon.id)
     }
 
     private static func path(_ beacon: GatewayBeacon) -> String {

@@ -21,7 +21,8 @@ public enum DiscoverySession {
     }
 
     /// The events of several backends as one stream: beacons merged into rows, errors passed
-    /// on, and `.allForNow` once every backend has sent its own (or ended).
+    /// on, `.allForNow` once every backend has sent its own (or ended), and the end once every
+    /// backend has ended.
     static func merged(_ backends: [AsyncStream<DiscoveryEvent>]) -> AsyncStream<DiscoveryEvent> {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in
             let (rawStream, rawContinuation) = AsyncStream<(Int, DiscoveryEvent?)>.makeStream(bufferingPolicy: .unbounded)
@@ -33,28 +34,21 @@ public enum DiscoverySession {
             }
             let merging = Task {
                 var merger = BeaconMerger()
-                var pending = Set(backends.indices)
-                var running = Set(backends.indices)
-                if backends.isEmpty { continuation.yield(.allForNow) }
+                var completion = BackendCompletion(backends: backends.count)
+                if backends.isEmpty {
+                    continuation.yield(.allForNow)
+                    rawContinuation.finish()
+                }
                 for await (index, event) in rawStream {
-                    guard let event else {
-                        running.remove(index)
-                        // A backend that ended without all-for-now has said all it will.
-                        if pending.remove(index) != nil, pending.isEmpty { continuation.yield(.allForNow) }
-                        if running.isEmpty { break }
-                        continue
+                    switch event {
+                    case nil:
+                        if completion.ended(index) { continuation.yield(.allForNow) }
+                    case .allForNow?:
+                        if completion.allForNow(from: index) { continuation.yield(.allForNow) }
+                    case let event?:
+                        for merged in merger.apply(event) { continuation.yield(merged) }
                     }
-                    if event == .allForNow {
-                        // The first comes when every backend has reported; later ones (a backend
-                        // caught up again after a restart, in watch mode) pass straight through.
-                        if pending.isEmpty {
-                            continuation.yield(.allForNow)
-                        } else if pending.remove(index) != nil, pending.isEmpty {
-                            continuation.yield(.allForNow)
-                        }
-                        continue
-                    }
-                    for merged in merger.apply(event) { continuation.yield(merged) }
+                    if completion.isFinished { break }
                 }
                 continuation.finish()
             }
@@ -64,5 +58,35 @@ public enum DiscoverySession {
                 rawContinuation.finish()
             }
         }
+    }
+}
+
+/// When a merged stream of backends has reported all it knows, and when it is over.
+struct BackendCompletion: Sendable {
+    /// Backends that have not yet reported all they know.
+    private var pending: Set<Int>
+    /// Backends that have not ended.
+    private var running: Set<Int>
+
+    init(backends: Int) {
+        pending = Set(0..<backends)
+        running = Set(0..<backends)
+    }
+
+    var isFinished: Bool { running.isEmpty }
+
+    /// Backend `index` reported all it knows. True when the merged stream should say so: the
+    /// first time every backend has, and every time after (a backend caught up again after a
+    /// restart, in watch mode).
+    mutating func allForNow(from index: Int) -> Bool {
+        if pending.isEmpty { return true }
+        return pending.remove(index) != nil && pending.isEmpty
+    }
+
+    /// Backend `index` ended: it has said all it will. True when that completes the first
+    /// all-for-now.
+    mutating func ended(_ index: Int) -> Bool {
+        running.remove(index)
+        return pending.remove(index) != nil && pending.isEmpty
     }
 }

@@ -1,5 +1,6 @@
 import Avahi
 import DNSSD
+import Host
 import Probes
 
 /// What the rules look at: the machine's checks, its facts, and what discovery found.

@@ -12,11 +12,15 @@ final class WireObserver: ChannelInboundHandler, RemovableChannelHandler {
     private(set) var serverHello: ServerHello.Parse = .needMore
     private var pending: [UInt8] = []
 
+    /// A ServerHello arrives in the first TLS record, at most 2^14 bytes of plaintext
+    /// (RFC 8446 §5.1): past that, it is not coming.
+    static let helloLimit = 16_384
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
         bytesReceived += buffer.readableBytes
         if firstBytes.count < 64 { firstBytes += buffer.readableBytesView.prefix(64 - firstBytes.count) }
-        if case .needMore = serverHello, pending.count < 16_384 {
+        if case .needMore = serverHello, pending.count < Self.helloLimit {
             pending += buffer.readableBytesView
             serverHello = ServerHello.parse(pending)
         }

@@ -40,6 +40,8 @@ public enum ZoneWriter {
     public static let maxMessageBytes = 65_535
     /// The longest owner name text ldns reads (LDNS_MAX_DOMAINLEN).
     static let maxOwnerText = 255
+    /// Room for a host label before a "-N" suffix.
+    static let renamedHostLabelRoom = 60
 
     public struct Rendered: Sendable {
         public let text: String
@@ -134,7 +136,7 @@ public enum ZoneWriter {
             let label = gateway.hostLabel
             var number = 2
             while let known = hostAddresses[gateway.hostLabel], known != Set(gateway.addresses) {
-                gateway.hostLabel = String(label.prefix(60)) + "-\(number)"
+                gateway.hostLabel = String(label.prefix(Self.renamedHostLabelRoom)) + "-\(number)"
                 number += 1
             }
             if gateway.hostLabel != label {

@@ -107,26 +107,4 @@ struct BrowseCommandTests {
         #expect(result.stderr.contains("avahi-daemon is not running"))
         #expect(result.stderr.contains("systemctl start avahi-daemon"))
     }
-
-    @Test("usage errors exit 2 with a message", arguments: [
-        ["browse", "--type", "_bad"], ["browse", "--format", "yaml"], ["browse", "--watch", "--format", "json"],
-        ["browse", "--timeout", "soon"], ["advertise"], ["advertise", "--name", String(repeating: "x", count: 64)],
-        ["advertise", "--name", "x", "--port", "0"], ["advertise", "--name", "x", "--txt", "=v"], ["nonsense"],
-        ["doctor", "--format", "jsonl"], ["preflight", "--format", "jsonl"], ["zone", "check", "/dev/null", "--format", "jsonl"],
-    ])
-    func usageErrors(arguments: [String]) async throws {
-        let result = try await runCommand(ClawnetBinary.path, arguments)
-        #expect(result.status == 2, "\(arguments): \(result.stderr)")
-        #expect(!result.stderr.isEmpty)
-    }
-
-    @Test("--help and --version exit 0; help documents the exit codes")
-    func helpAndVersion() async throws {
-        let help = try await runCommand(ClawnetBinary.path, ["browse", "--help"])
-        #expect(help.status == 0)
-        #expect(help.stdout.contains("Exit codes: 0 success"))
-        let version = try await runCommand(ClawnetBinary.path, ["--version"])
-        #expect(version.status == 0)
-        #expect(version.stdout.hasPrefix("0."))
-    }
 }

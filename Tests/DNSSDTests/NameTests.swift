@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import DNSSD
 
 @Suite("Service types, domains and instance names")
@@ -86,14 +87,14 @@ struct NameTests {
 
     @Test("instance names round-trip through presentation format (property)")
     func roundTripsThroughPresentation() throws {
-        var generator = SeededGenerator(seed: 3)
+        var random = SeededRandom()
         let alphabet = Array("abc XYZ.()\\\";$@é🦞\t-_0")
         for _ in 0..<1000 {
-            let text = String((0..<Int.random(in: 1...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let text = String((0..<Int.random(in: 1...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
             guard let name = try? InstanceName.truncating(text) else { continue }
             let back = try InstanceName(presentation: name.presentation)
-            #expect(back.bytes == name.bytes)
-            #expect(back.displayName == SafeText.display(name.bytes))
+            #expect(back.bytes == name.bytes, "\(text.debugDescription), \(random.seedNote)")
+            #expect(back.displayName == SafeText.display(name.bytes), "\(text.debugDescription), \(random.seedNote)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import DNSSD
 
 @Suite("Presentation format")
@@ -20,23 +21,23 @@ struct PresentationTests {
 
     @Test("escaped output never contains a byte that could break a zone line")
     func escapedOutputIsInert() {
-        var generator = SeededGenerator(seed: 7)
+        var random = SeededRandom()
         for _ in 0..<500 {
-            let bytes = (0..<Int.random(in: 1...63, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let bytes = random.bytes(Int.random(in: 1...63, using: &random))
             let escaped = Presentation.escapeLabel(bytes)
-            #expect(escaped.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F })
-            #expect(unescapedCharacters(escaped).allSatisfy { !"\\.;()\"@$ ".contains($0) })
+            #expect(escaped.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "\(bytes), \(random.seedNote)")
+            #expect(unescapedCharacters(escaped).allSatisfy { !"\\.;()\"@$ ".contains($0) }, "\(bytes), \(random.seedNote)")
         }
     }
 
     @Test("any bytes survive escape and unescape (property)")
     func roundTripsRandomBytes() throws {
-        var generator = SeededGenerator(seed: 42)
+        var random = SeededRandom()
         for _ in 0..<2000 {
-            let bytes = (0..<Int.random(in: 1...63, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            #expect(try Presentation.unescapeLabel(Substring(Presentation.escapeLabel(bytes))) == bytes)
+            let bytes = random.bytes(Int.random(in: 1...63, using: &random))
+            #expect(try Presentation.unescapeLabel(Substring(Presentation.escapeLabel(bytes))) == bytes, "\(bytes), \(random.seedNote)")
             let quoted = Presentation.quoteCharacterString(bytes)
-            #expect(quoted.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F })
+            #expect(quoted.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "\(bytes), \(random.seedNote)")
         }
     }
 
@@ -86,21 +87,4 @@ func unescapedCharacters(_ text: String) -> [Character] {
         if let next = iterator.popFirst(), next.isNumber { iterator = iterator.dropFirst(2) }
     }
     return result
-}
-
-/// A small deterministic generator so property tests are repeatable.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed &+ 0x9E37_79B9_7F4A_7C15
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

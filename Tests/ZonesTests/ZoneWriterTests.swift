@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import DNSSD
 import DNSWire
+import TestSupport
 @testable import Zones
 
 let domain = try! DomainName(validating: "openclaw.internal")
@@ -133,25 +134,25 @@ struct ZoneWriterTests {
 
     @Test("no input can inject a line, directive, comment or record (property, read back with ldns)")
     func injection() throws {
-        var generator = SystemRandomNumberGenerator()
+        var random = SeededRandom()
         let nasty = Array("$;()\"\\\n\r\t @.,#/`'{}[]<>|~!%^&*+=?ORIGININCLUDE aé🦞\u{0}\u{1B}")
         for round in 0..<300 {
-            let name = String((0..<Int.random(in: 1...20, using: &generator)).map { _ in nasty.randomElement(using: &generator)! })
-            let value = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in nasty.randomElement(using: &generator)! })
+            let name = String((0..<Int.random(in: 1...20, using: &random)).map { _ in nasty.randomElement(using: &random)! })
+            let value = String((0..<Int.random(in: 0...40, using: &random)).map { _ in nasty.randomElement(using: &random)! })
             guard let instance = try? InstanceName.truncating(name), instance.bytes != [UInt8(ascii: "@")] else { continue }
             let txt = try TXTRecord(pairs: [(key: "displayName", value: value), (key: "role", value: "gateway"), (key: "x\u{7E}y", value: value)])
             let gateway = ZoneGateway(instance: instance, hostLabel: "h\(round)", addresses: [IPAddress("10.0.0.1")!], port: 18789, txt: txt)
             let text = try ZoneWriter.render(ZoneContent(domain: domain, gateways: [gateway], nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 7).text
-            #expect(text.split(separator: "\n").filter { !$0.hasPrefix("$ORIGIN") }.count == 8, "no extra lines")
+            #expect(text.split(separator: "\n").filter { !$0.hasPrefix("$ORIGIN") }.count == 8, "no extra lines in\n\(text)\n\(random.seedNote)")
             let zone = ZoneFile.read(text: text)
-            #expect(zone.problems.isEmpty, "\(zone.problems) in\n\(text)")
-            #expect(zone.records.count == 7, "exactly SOA, NS, two A, PTR, SRV and TXT")
+            #expect(zone.problems.isEmpty, "\(zone.problems) in\n\(text)\n\(random.seedNote)")
+            #expect(zone.records.count == 7, "exactly SOA, NS, two A, PTR, SRV and TXT in\n\(text)\n\(random.seedNote)")
             let txtRecord = zone.records.first { $0.type == .txt }
             guard case .txt(let parsed)? = txtRecord?.data else { Issue.record("no TXT"); continue }
-            #expect(parsed == txt)
+            #expect(parsed == txt, "\(random.seedNote)")
             let ptr = zone.records.first { $0.type == .ptr }
             guard case .ptr(let target)? = ptr?.data else { Issue.record("no PTR"); continue }
-            #expect(target.labels[0] == instance.bytes)
+            #expect(target.labels[0] == instance.bytes, "\(random.seedNote)")
         }
     }
 }

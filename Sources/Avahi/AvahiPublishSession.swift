@@ -3,17 +3,6 @@ import DNSSD
 import Host
 import Dispatch
 
-/// What happened to an advertisement.
-public enum AdvertiseEvent: Sendable, Equatable {
-    /// The service is on the network under this name.
-    case established(name: String)
-    /// The name was taken; Avahi's alternative is tried next.
-    case renamed(from: String, to: String)
-    /// Avahi cannot publish (or lost the daemon); in the latter case it publishes again when
-    /// the daemon is back.
-    case failed(DiscoveryIssue)
-}
-
 /// One service published through an Avahi entry group until the stream is cancelled, which
 /// withdraws it (Avahi sends the goodbye packets).
 ///
@@ -175,14 +164,5 @@ final class AvahiPublishSession: @unchecked Sendable {
             list = string.withUnsafeBufferPointer { avahi_string_list_add_arbitrary(list, $0.baseAddress, $0.count) }
         }
         return list
-    }
-}
-
-/// Publishing a beacon in `local.` through avahi-daemon.
-public struct MulticastAdvertiser: Sendable {
-    public init() {}
-
-    public func advertise(name: String, type: ServiceType, port: Int, txt: TXTRecord) -> AsyncStream<AdvertiseEvent> {
-        AvahiPublishSession.events(service: .init(name: name, type: type, port: port, txt: txt))
     }
 }

@@ -1,0 +1,100 @@
+import DNSSD
+@testable import Discovery
+@testable import Doctor
+import Foundation
+import Testing
+@testable import Zones
+@testable import Output
+
+/// Every report: its exit code (the policy lives here), its JSON schema, its table.
+@Suite("Reports: exit codes, JSON, tables")
+struct ReportTests {
+    static let plain = Terminal(color: false)
+
+    static func beacon() -> GatewayBeacon {
+        GatewayBeacon(instance: try! InstanceName(decoded: "Studio (OpenClaw)"), serviceType: .gateway, domain: .local, source: .mdns,
+                      host: "studio.local.", port: 18789, addresses: [IPAddress("10.0.0.2")!], txt: try! TXTRecord(pairs: [("role", "gateway")]))
+    }
+
+    static func browse(local: Bool = true, domains: [DomainName] = [], beacons: [GatewayBeacon] = [], issues: [DiscoveryIssue] = []) -> BrowseReport {
+        var request = DiscoveryRequest()
+        request.local = local
+        request.domains = domains
+        let snapshot = DiscoverySnapshot(beacons: beacons, issues: issues, timedOut: false, elapsed: .milliseconds(1234))
+        return BrowseReport(request: request, snapshot: snapshot)
+    }
+
+    static let noDaemon = DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running", fix: "start it")
+
+    @Test("browse exits 3 only when nothing could be done: nothing found, only mDNS asked, Avahi missing")
+    func browseExit() throws {
+        #expect(Self.browse(issues: [Self.noDaemon]).exitStatus == .environment)
+        #expect(Self.browse(beacons: [Self.beacon()], issues: [Self.noDaemon]).exitStatus == .success)
+        #expect(Self.browse(domains: [try DomainName(validating: "openclaw.internal")], issues: [Self.noDaemon]).exitStatus == .success)
+        #expect(Self.browse().exitStatus == .success)
+    }
+
+    @Test("browse JSON: the schema, the domains, the beacons; the table: rows on stdout, errors and a summary on stderr")
+    func browseOutput() throws {
+        let report = Self.browse(beacons: [Self.beacon()], issues: [Self.noDaemon])
+        let json = try JSONSerialization.jsonObject(with: Data(try JSONOutput.pretty(report).utf8)) as? [String: Any]
+        #expect(json?["schema"] as? String == Schema.browse)
+        #expect(json?["elapsedMs"] as? Int == 1234)
+        #expect((json?["beacons"] as? [Any])?.count == 1)
+        let lines = report.table(Self.plain)
+        #expect(lines.out.first?.hasPrefix("INSTANCE") == true)
+        #expect(lines.out.contains { $0.hasPrefix("Studio (OpenClaw)  studio.local.:18789") }, "\(lines.out)")
+        #expect(lines.err == ["error (mdns): avahi-daemon is not running", "  fix: start it", "1 Gateway in local. (1.23 s)"])
+    }
+
+    static func result(_ requirements: [(Preflight.Requirement, Bool, Bool)]) -> PreflightReport {
+        PreflightReport(requirements: requirements.map { name, ok, missing in
+            Preflight.Result(name: name, ok: ok, missingPrerequisite: missing, message: "m", fix: ok ? nil : "f")
+        }, elapsed: .zero)
+    }
+
+    @Test("preflight: 0 when all hold, 3 when every failure lacks a prerequisite, 1 otherwise; the JSON carries the same code",
+          arguments: [
+              ([(Preflight.Requirement.mdns, true, false)], Output.ExitStatus.success),
+              ([(.mdns, false, true)], .environment),
+              ([(.mdns, false, true), (.wideArea, false, true)], .environment),
+              ([(.mdns, false, true), (.gateway, false, false)], .failure),
+              ([(.gateway, true, false), (.wideArea, false, false)], .failure),
+          ] as [([(Preflight.Requirement, Bool, Bool)], Output.ExitStatus)])
+    func preflightExit(requirements: [(Preflight.Requirement, Bool, Bool)], expected: Output.ExitStatus) throws {
+        let report = Self.result(requirements)
+        #expect(report.exitStatus == expected)
+        let json = try JSONSerialization.jsonObject(with: Data(try JSONOutput.pretty(report).utf8)) as? [String: Any]
+        #expect(json?["exitCode"] as? Int == Int(expected.rawValue))
+        #expect(json?["schema"] as? String == Schema.preflight)
+    }
+
+    static func doctor(_ checks: [Check], gateways: [DoctorResult.Gateway] = []) -> DoctorReport {
+        let status = (checks + gateways.flatMap(\.checks)).map(\.status).max() ?? .pass
+        return DoctorReport(DoctorResult(status: status, checks: checks, gateways: gateways, diagnosis: [], elapsed: .seconds(1)))
+    }
+
+    @Test("doctor exits 1 on a failure, 0 with warnings; its table folds a run of skips with one reason into one line")
+    func doctorOutput() {
+        let warn = Check(.mdnsNSS, .warn, .nssMdnsMissing, "no mdns", fix: "install libnss-mdns")
+        #expect(Self.doctor([warn]).exitStatus == .success)
+        let tcp = Check(.gwTCP, .fail, .refused, "refused", fix: "start it")
+        let skipped = [CheckID.gwTLS, .gwPin, .gwCert, .gwHTTP].map { Check($0, .skip, .notRun, "needs a TCP connection") }
+        let report = Self.doctor([warn], gateways: [DoctorResult.Gateway(target: "wss://gw:1", beacon: nil, checks: [tcp] + skipped)])
+        #expect(report.exitStatus == .failure)
+        let out = report.table(Self.plain).out
+        #expect(out.contains("  SKIP  gw.tls..gw.http      needs a TCP connection"), "\(out)")
+        #expect(out.contains { $0.contains("fix: start it") })
+        #expect(out.last == "doctor: 1 failure, 1 warning, 1 Gateway checked (1.00 s)")
+    }
+
+    @Test("zone check exits 1 on a failing finding; the table puts line numbers in a column")
+    func zoneCheckOutput() {
+        let findings = [ZoneFinding(.fail, line: 7, "broken", fix: "mend it"), ZoneFinding(.pass, "fine")]
+        let report = ZoneCheckReport(ZoneCheck.Result(file: "z.db", apex: nil, status: .fail, findings: findings))
+        #expect(report.exitStatus == .failure)
+        let lines = report.table(Self.plain)
+        #expect(lines.out == ["FAIL  line 7     broken", "                 fix: mend it", "PASS             fine"])
+        #expect(lines.err == ["z.db (unknown zone): 1 failure, 0 warnings"])
+    }
+}

@@ -1,0 +1,119 @@
+import DNSSD
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import NIOWebSocket
+import Testing
+@testable import Probes
+
+/// What the probes read off the wire, without a peer: the ServerHello, first frames, and the
+/// WebSocket handlers on an EmbeddedChannel.
+@Suite("Probe parsing and handlers (in memory)")
+struct ProbeHandlerTests {
+    @Test("ServerHello parsing (golden TLS 1.3 and 1.2 records, and non-TLS bytes)")
+    func serverHello() {
+        // A minimal TLS 1.3 ServerHello: record header, handshake header, legacy version,
+        // random, empty session id, cipher 0x1302, compression, supported_versions = 0x0304.
+        let body: [UInt8] = [3, 3] + [UInt8](repeating: 7, count: 32) + [0] + [0x13, 0x02] + [0] + [0, 6] + [0x00, 0x2B, 0, 2, 0x03, 0x04]
+        let handshake: [UInt8] = [2, 0, 0, UInt8(body.count)] + body
+        let record: [UInt8] = [22, 3, 3, 0, UInt8(handshake.count)] + handshake
+        #expect(ServerHello.parse(record) == .hello(ServerHello(cipherSuite: 0x1302, version: 0x0304)))
+        #expect(ServerHello.parse(Array(record.prefix(20))) == .needMore)
+        let tls12: [UInt8] = [3, 3] + [UInt8](repeating: 1, count: 32) + [0] + [0xC0, 0x2F] + [0]
+        let record12: [UInt8] = [22, 3, 3, 0, UInt8(tls12.count + 4), 2, 0, 0, UInt8(tls12.count)] + tls12
+        guard case .hello(let hello) = ServerHello.parse(record12) else { Issue.record("TLS 1.2 hello"); return }
+        #expect(hello.versionName == "TLS 1.2" && hello.cipherName == "ECDHE-RSA-AES128-GCM-SHA256")
+        #expect(ServerHello.parse(Array("HTTP/1.1 400 Bad".utf8)) == .notTLS)
+        #expect(ServerHello.parse([21, 3, 3, 0, 2, 2, 70]) == .alert(description: 70))
+    }
+
+    @Test("first frames are read strictly", arguments: [
+        (#"{"type":"event","event":"connect.challenge","payload":{"nonce":"abc","ts":1}}"#, nil),
+        ("not json", "the first frame is not a JSON object"),
+        (#"{"type":"res","id":"1"}"#, "the first frame is a 'res', not an event"),
+        (#"{"type":"event","event":"connect.challenge","payload":{}}"#, "connect.challenge has no payload.nonce"),
+        (#"{"type":"event","event":"connect.challenge","payload":{"nonce":"n"}}"#, "connect.challenge has no payload.ts"),
+    ] as [(String, String?)])
+    func frames(text: String, problem: String?) {
+        #expect(WebSocketProbe.read(text).problem == problem)
+    }
+
+    /// A channel with the first-frame handler and the promises it completes.
+    func frameChannel() throws -> (EmbeddedChannel, EventLoopFuture<FirstFrame>, EventLoopFuture<Void>) {
+        let channel = EmbeddedChannel()
+        let frame = channel.eventLoop.makePromise(of: FirstFrame.self)
+        let closed = channel.eventLoop.makePromise(of: Void.self)
+        try channel.pipeline.syncOperations.addHandler(FirstFrameHandler(frame: frame, closed: closed))
+        return (channel, frame.futureResult, closed.futureResult)
+    }
+
+    func textFrame(_ text: String, fin: Bool = true, opcode: WebSocketOpcode = .text) -> WebSocketFrame {
+        WebSocketFrame(fin: fin, opcode: opcode, data: ByteBuffer(string: text))
+    }
+
+    @Test("the first frame, split into a text frame and a continuation, is read whole; a ping is answered with a masked pong")
+    func firstFrame() throws {
+        let (channel, frame, _) = try frameChannel()
+        let challenge = #"{"type":"event","event":"connect.challenge","payload":{"nonce":"abc","ts":1}}"#
+        let middle = challenge.index(challenge.startIndex, offsetBy: 20)
+        try channel.writeInbound(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: "hi")))
+        try channel.writeInbound(textFrame(String(challenge[..<middle]), fin: false))
+        try channel.writeInbound(textFrame(String(challenge[middle...]), opcode: .continuation))
+        let read = try frame.wait()
+        #expect(read.nonce == "abc" && read.problem == nil, "\(read)")
+        let pong = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+        #expect(pong.opcode == .pong && pong.maskKey != nil)
+        // The encoder masks `data` with the key on the wire; in memory it is the ping's payload.
+        #expect(String(buffer: pong.data) == "hi")
+    }
+
+    @Test("a close before the first frame fails it with the close code")
+    func closedEarly() throws {
+        let (channel, frame, _) = try frameChannel()
+        var code = ByteBuffer()
+        code.write(webSocketErrorCode: .policyViolation)
+        try channel.writeInbound(WebSocketFrame(fin: true, opcode: .connectionClose, data: code))
+        #expect(throws: ClosedEarly.self) { try frame.wait() }
+        do { _ = try frame.wait() } catch let error as ClosedEarly { #expect(error.code == 1008) }
+    }
+
+    @Test("fragments beyond the 64 KiB limit fail the frame instead of growing")
+    func tooLarge() throws {
+        let (channel, frame, _) = try frameChannel()
+        let chunk = String(repeating: "x", count: 16_384)
+        try channel.writeInbound(textFrame(chunk, fin: false))
+        for _ in 0..<4 { try channel.writeInbound(textFrame(chunk, fin: false, opcode: .continuation)) }
+        #expect(throws: NIOWebSocketError.invalidFrameLength) { try frame.wait() }
+    }
+
+    @Test("after the frame, the server's close completes the clean close")
+    func cleanClose() throws {
+        let (channel, frame, closed) = try frameChannel()
+        try channel.writeInbound(textFrame(#"{"type":"event","event":"tick"}"#))
+        #expect(try frame.wait().problem == "the first event is 'tick', not connect.challenge")
+        try channel.writeInbound(WebSocketFrame(fin: true, opcode: .connectionClose, data: ByteBuffer()))
+        try closed.wait()
+    }
+
+    @Test("an upgrade answered with another status is refused with that status; a connection that ends is closed early")
+    func upgradeWatcher() throws {
+        let channel = EmbeddedChannel()
+        let upgrade = channel.eventLoop.makePromise(of: Void.self)
+        let frame = channel.eventLoop.makePromise(of: FirstFrame.self)
+        try channel.pipeline.syncOperations.addHandler(UpgradeWatcher(upgrade: upgrade, frame: frame))
+        try channel.writeInbound(HTTPClientResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+        do {
+            try upgrade.futureResult.wait()
+            Issue.record("an HTTP 200 was taken for an upgrade")
+        } catch let refused as UpgradeRefused {
+            #expect(refused.status == 200)
+        }
+
+        let quiet = EmbeddedChannel()
+        let quietUpgrade = quiet.eventLoop.makePromise(of: Void.self)
+        let quietFrame = quiet.eventLoop.makePromise(of: FirstFrame.self)
+        try quiet.pipeline.syncOperations.addHandler(UpgradeWatcher(upgrade: quietUpgrade, frame: quietFrame))
+        quiet.pipeline.fireChannelInactive()
+        #expect(throws: ClosedEarly.self) { try quietUpgrade.futureResult.wait() }
+    }
+}
