@@ -1,8 +1,8 @@
 import CAvahi
 import DNSSD
-import Host
 import Dispatch
 import Glibc
+import Host
 import Synchronization
 
 /// Asks the LAN, through avahi-daemon, which `.local` host answers for an address (an mDNS
@@ -73,11 +73,15 @@ public enum AvahiAddressLookup {
                 let box = Box(lookup: self, address: address)
                 boxes.append(box)
                 let interface = address.zone.map { AvahiIfIndex(if_nametoindex($0)) } ?? AvahiIfIndex(AVAHI_IF_UNSPEC)
-                if avahi_address_resolver_new(client, interface, AvahiProtocol(AVAHI_PROTO_UNSPEC), &raw, AvahiLookupFlags(0), { resolver, _, _, event, _, name, _, userdata in
-                    let box = Unmanaged<Box>.fromOpaque(userdata!).takeUnretainedValue()
-                    box.lookup.answer(box.address, event == AVAHI_RESOLVER_FOUND ? name.map { .name(String(cString: $0)) } ?? .noAnswer : .noAnswer)
-                    avahi_address_resolver_free(resolver)
-                }, Unmanaged.passUnretained(box).toOpaque()) == nil {
+                if avahi_address_resolver_new(
+                    client, interface, AvahiProtocol(AVAHI_PROTO_UNSPEC), &raw, AvahiLookupFlags(0),
+                    { resolver, _, _, event, _, name, _, userdata in
+                        let box = Unmanaged<Box>.fromOpaque(userdata!).takeUnretainedValue()
+                        box.lookup.answer(
+                            box.address, event == AVAHI_RESOLVER_FOUND ? name.map { .name(String(cString: $0)) } ?? .noAnswer : .noAnswer)
+                        avahi_address_resolver_free(resolver)
+                    }, Unmanaged.passUnretained(box).toOpaque()) == nil
+                {
                     answer(address, .unavailable(AvahiDiagnosis.message(for: avahi_client_errno(client))))
                 }
             }

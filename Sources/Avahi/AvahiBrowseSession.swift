@@ -1,8 +1,8 @@
 import CAvahi
 import DNSSD
-import Host
 import Dispatch
 import Glibc
+import Host
 
 /// One browse through libavahi-client: a threaded poll, a client, a service browser per type
 /// and a resolver per (instance, interface, protocol), feeding an AsyncStream.
@@ -54,7 +54,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
     static func events(options: Options) -> AsyncStream<DiscoveryEvent> {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in
             guard let poll = avahi_threaded_poll_new(), let api = avahi_threaded_poll_get(poll) else {
-                continuation.yield(.error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))
+                continuation.yield(
+                    .error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))
                 continuation.finish()
                 return
             }
@@ -68,7 +69,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
         }
     }
 
-    private init(options: Options, continuation: AsyncStream<DiscoveryEvent>.Continuation, poll: OpaquePointer, api: UnsafePointer<AvahiPoll>) {
+    private init(
+        options: Options, continuation: AsyncStream<DiscoveryEvent>.Continuation, poll: OpaquePointer, api: UnsafePointer<AvahiPoll>
+    ) {
         self.options = options
         self.continuation = continuation
         self.poll = poll
@@ -88,7 +91,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
         if finished { return }
         pollStarted = avahi_threaded_poll_start(poll) == 0
         if !pollStarted {
-            continuation.yield(.error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not start the Avahi event loop thread")))
+            continuation.yield(
+                .error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not start the Avahi event loop thread")))
             finish()
         }
     }
@@ -98,7 +102,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         shutDown = true
         if pollStarted { avahi_threaded_poll_stop(poll) }
         for timer in [settleTimer, reconnectTimer, resolveTimer] { timer?.free() }
-        if let client { avahi_client_free(client) }   // frees its browsers and resolvers
+        if let client { avahi_client_free(client) }  // frees its browsers and resolvers
         avahi_threaded_poll_free(poll)
     }
 
@@ -118,9 +122,11 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private func connect() {
         var error: Int32 = 0
         let flags = options.watch ? AVAHI_CLIENT_NO_FAIL : AvahiClientFlags(0)
-        let created = avahi_client_new(api, flags, { client, state, userdata in
-            AvahiBrowseSession.session(userdata).clientChanged(client, state)
-        }, userdata, &error)
+        let created = avahi_client_new(
+            api, flags,
+            { client, state, userdata in
+                AvahiBrowseSession.session(userdata).clientChanged(client, state)
+            }, userdata, &error)
         if let created {
             client = created
             return
@@ -174,15 +180,18 @@ final class AvahiBrowseSession: @unchecked Sendable {
         for type in options.types {
             let browser = avahi_service_browser_new(
                 client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), type.name, "local",
-                AvahiLookupFlags(0), { browser, interface, proto, event, name, type, domain, _, userdata in
+                AvahiLookupFlags(0),
+                { browser, interface, proto, event, name, type, domain, _, userdata in
                     AvahiBrowseSession.session(userdata).browserEvent(browser, interface, proto, event, name, type, domain)
                 }, userdata)
             guard let browser else {
                 let code = avahi_client_errno(client)
-                emit(.error(DiscoveryIssue(
-                    source: .mdns, kind: .browseFailed,
-                    message: "avahi-daemon refused to browse \(type.name): \(AvahiDiagnosis.message(for: code))",
-                    fix: "check the avahi-daemon log (`journalctl -u avahi-daemon`)")))
+                emit(
+                    .error(
+                        DiscoveryIssue(
+                            source: .mdns, kind: .browseFailed,
+                            message: "avahi-daemon refused to browse \(type.name): \(AvahiDiagnosis.message(for: code))",
+                            fix: "check the avahi-daemon log (`journalctl -u avahi-daemon`)")))
                 phases[type] = .complete
                 continue
             }
@@ -219,9 +228,11 @@ final class AvahiBrowseSession: @unchecked Sendable {
             phases[type] = .complete
         case AVAHI_BROWSER_FAILURE:
             let code = client.map { avahi_client_errno($0) } ?? 0
-            emit(.error(DiscoveryIssue(
-                source: .mdns, kind: .browseFailed,
-                message: "browsing \(type.name) failed: \(AvahiDiagnosis.message(for: code))")))
+            emit(
+                .error(
+                    DiscoveryIssue(
+                        source: .mdns, kind: .browseFailed,
+                        message: "browsing \(type.name) failed: \(AvahiDiagnosis.message(for: code))")))
             phases[type] = .complete
         default:
             break
@@ -254,7 +265,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
         let resolver = key.name.withCString { name in
             avahi_service_resolver_new(
                 client, link.interface, link.protocolFamily, name, key.type.name, "local",
-                link.protocolFamily, AvahiLookupFlags(0), { resolver, interface, _, event, _, _, _, host, address, port, txt, _, userdata in
+                link.protocolFamily, AvahiLookupFlags(0),
+                { resolver, interface, _, event, _, _, _, host, address, port, txt, _, userdata in
                     AvahiBrowseSession.session(userdata).resolverEvent(resolver, interface, event, host, address, port, txt)
                 }, userdata)
         }
@@ -271,7 +283,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
         let resolver = key.name.withCString { name in
             avahi_service_resolver_new(
                 client, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC), name, key.type.name, "local",
-                AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(0), { resolver, interface, _, event, _, _, _, host, address, port, txt, _, userdata in
+                AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(0),
+                { resolver, interface, _, event, _, _, _, host, address, port, txt, _, userdata in
                     AvahiBrowseSession.session(userdata).resolverEvent(resolver, interface, event, host, address, port, txt)
                 }, userdata)
         }
@@ -316,10 +329,14 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 return
             }
             let family = link.protocolFamily == AvahiProtocol(AVAHI_PROTO_INET6) ? "IPv6" : "IPv4"
-            emit(.error(DiscoveryIssue(
-                source: .mdns, kind: .resolveFailed,
-                message: "could not resolve '\(key.name.displayName)' (\(key.type.name)) on \(Self.interfaceName(link.interface) ?? "?") over \(family): \(AvahiDiagnosis.message(for: code))",
-                fix: "the Gateway host may have gone away without a goodbye, or multicast replies do not reach this host")))
+            emit(
+                .error(
+                    DiscoveryIssue(
+                        source: .mdns, kind: .resolveFailed,
+                        message:
+                            "could not resolve '\(key.name.displayName)' (\(key.type.name)) on "
+                            + "\(Self.interfaceName(link.interface) ?? "?") over \(family): \(AvahiDiagnosis.message(for: code))",
+                        fix: "the Gateway host may have gone away without a goodbye, or multicast replies do not reach this host")))
         }
         checkCompletion()
     }
@@ -332,8 +349,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
             if case .settling(let deadline) = phase, deadline <= now { phases[type] = .complete }
         }
         guard !reportedAllForNow, !browsers.isEmpty,
-              phases.values.allSatisfy({ if case .complete = $0 { true } else { false } }),
-              table.pendingCount == 0
+            phases.values.allSatisfy({ if case .complete = $0 { true } else { false } }),
+            table.pendingCount == 0
         else { return }
         reportedAllForNow = true
         // Avahi's all-for-now can come before a freshly restarted daemon has heard the
@@ -380,7 +397,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
 
     private static func key(type: ServiceType, name: UnsafePointer<CChar>?, domain: UnsafePointer<CChar>?) -> MulticastInstanceKey? {
         // The exact bytes Avahi reported (String(cString:) would repair invalid UTF-8).
-        guard let name, let instance = try? InstanceName(bytes: Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))) else { return nil }
+        guard let name, let instance = try? InstanceName(bytes: Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))) else {
+            return nil
+        }
         let domainName = domain.flatMap { try? DomainName(validating: String(cString: $0)) } ?? .local
         return MulticastInstanceKey(type: type, domain: domainName, name: instance)
     }
@@ -399,7 +418,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private static func ipAddress(_ address: UnsafePointer<AvahiAddress>, interfaceName: String?) -> IPAddress? {
         var buffer = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX))
         guard avahi_address_snprint(&buffer, buffer.count, address) != nil,
-              let parsed = IPAddress(String(nulTerminated: buffer))
+            let parsed = IPAddress(String(nulTerminated: buffer))
         else { return nil }
         if parsed.isLinkLocal, parsed.family == .v6, let interfaceName {
             return IPAddress(bytes: parsed.bytes, zone: interfaceName)

@@ -1,7 +1,7 @@
 import CAvahi
 import DNSSD
-import Host
 import FoundationEssentials
+import Host
 
 /// Turns Avahi error codes into issues that name the cause and the fix.
 enum AvahiDiagnosis {
@@ -18,11 +18,14 @@ enum AvahiDiagnosis {
             return DiscoveryIssue(
                 source: .mdns, kind: lost ? .daemonLost : .busMissing,
                 message: "the D-Bus system bus is not running (no socket at \(socket)); Avahi is reached over D-Bus",
-                fix: "start D-Bus: `sudo systemctl start dbus` (containers without systemd: `mkdir -p /run/dbus && dbus-daemon --system --fork`), then avahi-daemon. \(alternatives)"
+                fix:
+                    "start D-Bus: `sudo systemctl start dbus` (containers without systemd: `mkdir -p /run/dbus && dbus-daemon --system "
+                    + "--fork`), then avahi-daemon. \(alternatives)"
             )
         }
         let installed = FileManager.default.fileExists(atPath: "/usr/sbin/avahi-daemon")
-        let start = installed
+        let start =
+            installed
             ? "start it: `sudo systemctl start avahi-daemon` (without systemd: `sudo avahi-daemon -D`)"
             : "install and start it: `sudo apt install avahi-daemon` (then `sudo systemctl start avahi-daemon`)"
         switch code {

@@ -1,7 +1,7 @@
 import CAvahi
 import DNSSD
-import Host
 import Dispatch
+import Host
 
 /// One service published through an Avahi entry group until the stream is cancelled, which
 /// withdraws it (Avahi sends the goodbye packets).
@@ -29,7 +29,8 @@ final class AvahiPublishSession: @unchecked Sendable {
     static func events(service: Service) -> AsyncStream<AdvertiseEvent> {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in
             guard let poll = avahi_threaded_poll_new(), let api = avahi_threaded_poll_get(poll) else {
-                continuation.yield(.failed(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))
+                continuation.yield(
+                    .failed(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))
                 continuation.finish()
                 return
             }
@@ -40,7 +41,9 @@ final class AvahiPublishSession: @unchecked Sendable {
         }
     }
 
-    private init(service: Service, continuation: AsyncStream<AdvertiseEvent>.Continuation, poll: OpaquePointer, api: UnsafePointer<AvahiPoll>) {
+    private init(
+        service: Service, continuation: AsyncStream<AdvertiseEvent>.Continuation, poll: OpaquePointer, api: UnsafePointer<AvahiPoll>
+    ) {
         self.service = service
         self.continuation = continuation
         self.poll = poll
@@ -58,15 +61,17 @@ final class AvahiPublishSession: @unchecked Sendable {
         shutDown = true
         if pollStarted { avahi_threaded_poll_stop(poll) }
         retryTimer?.free()
-        if let client { avahi_client_free(client) }   // frees the group: the daemon says goodbye
+        if let client { avahi_client_free(client) }  // frees the group: the daemon says goodbye
         avahi_threaded_poll_free(poll)
     }
 
     private func connect() {
         var error: Int32 = 0
-        client = avahi_client_new(api, AVAHI_CLIENT_NO_FAIL, { client, state, userdata in
-            AvahiPublishSession.session(userdata).clientChanged(client, state)
-        }, userdata, &error)
+        client = avahi_client_new(
+            api, AVAHI_CLIENT_NO_FAIL,
+            { client, state, userdata in
+                AvahiPublishSession.session(userdata).clientChanged(client, state)
+            }, userdata, &error)
         if client == nil {
             continuation.yield(.failed(AvahiDiagnosis.issue(for: error)))
             retryLater(after: .seconds(1))
@@ -93,9 +98,11 @@ final class AvahiPublishSession: @unchecked Sendable {
 
     private func publish(on client: OpaquePointer) {
         if group == nil {
-            group = avahi_entry_group_new(client, { group, state, userdata in
-                AvahiPublishSession.session(userdata).groupChanged(group, state)
-            }, userdata)
+            group = avahi_entry_group_new(
+                client,
+                { group, state, userdata in
+                    AvahiPublishSession.session(userdata).groupChanged(group, state)
+                }, userdata)
         }
         guard let group else {
             continuation.yield(.failed(issue("could not create an Avahi entry group", client)))

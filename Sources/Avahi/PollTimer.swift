@@ -19,9 +19,11 @@ final class PollTimer {
         if let timeout {
             api.pointee.timeout_update(timeout, &tv)
         } else {
-            timeout = api.pointee.timeout_new(api, &tv, { _, userdata in
-                Unmanaged<PollTimer>.fromOpaque(userdata!).takeUnretainedValue().action()
-            }, Unmanaged.passUnretained(self).toOpaque())
+            timeout = api.pointee.timeout_new(
+                api, &tv,
+                { _, userdata in
+                    Unmanaged<PollTimer>.fromOpaque(userdata!).takeUnretainedValue().action()
+                }, Unmanaged.passUnretained(self).toOpaque())
         }
     }
 

@@ -1,10 +1,10 @@
 import DNSSD
 import DNSWire
-import NIOSupport
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSupport
 
 /// Why a query got no usable answer. Answers with an error code (NXDOMAIN, SERVFAIL, ...)
 /// are not failures here: they come back as responses and the caller reads the code.
@@ -70,7 +70,8 @@ public final class DNSClient: Sendable {
         } catch {
             throw .unreachable(server, "\(error)")
         }
-        logger.debug("\(server) \(type) \(name): \(message.rcode), \(message.answers.count) answers\(message.truncated ? ", truncated" : "")")
+        logger.debug(
+            "\(server) \(type) \(name): \(message.rcode), \(message.answers.count) answers\(message.truncated ? ", truncated" : "")")
         guard message.truncated else { return DNSResponse(message: message, server: server, overTCP: false) }
         // Truncated over UDP: ask again over TCP (RFC 7766).
         let tcpMessage = try await TCPQuery.run(question, server: server, group: group, timeout: options.attemptTimeout * options.attempts)
@@ -258,7 +259,7 @@ final class DNSUDPHandler: ChannelInboundHandler {
             return
         }
         let id = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
-        guard let query = pending[id] else { return }   // late or stray
+        guard let query = pending[id] else { return }  // late or stray
         do {
             let message = try DNSWireCodec.decode(bytes)
             guard query.question.matches(message) else {
@@ -275,7 +276,9 @@ final class DNSUDPHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // On a connected UDP socket an ICMP "port unreachable" arrives as ECONNREFUSED:
         // nothing listens there. Every query on this socket gets that answer.
-        let detail = (error as? IOError).map { $0.errnoCode == ECONNREFUSED ? "nothing listens on that port (connection refused)" : "\($0)" } ?? "\(error)"
+        let detail =
+            (error as? IOError).map { $0.errnoCode == ECONNREFUSED ? "nothing listens on that port (connection refused)" : "\($0)" }
+            ?? "\(error)"
         for id in Array(pending.keys) { finish(id, .failure(.unreachable(server, detail))) }
     }
 

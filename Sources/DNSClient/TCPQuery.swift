@@ -1,12 +1,14 @@
 import DNSSD
 import DNSWire
-import NIOSupport
 import NIOCore
 import NIOPosix
+import NIOSupport
 
 /// One DNS query over TCP (RFC 1035 §4.2.2: a two-byte length before each message).
 enum TCPQuery {
-    static func run(_ question: DNSQuestion, server: DNSServer, group: any EventLoopGroup, timeout: Duration) async throws(DNSQueryFailure) -> DNSMessage {
+    static func run(_ question: DNSQuestion, server: DNSServer, group: any EventLoopGroup, timeout: Duration) async throws(DNSQueryFailure)
+        -> DNSMessage
+    {
         let id = UInt16.random(in: .min ... .max)
         let bytes: [UInt8]
         let message: DNSMessage
@@ -58,7 +60,7 @@ struct LengthPrefixedDecoder: ByteToMessageDecoder {
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt16.self),
-              buffer.readableBytes >= 2 + Int(length)
+            buffer.readableBytes >= 2 + Int(length)
         else { return .needMoreData }
         buffer.moveReaderIndex(forwardBy: 2)
         context.fireChannelRead(wrapInboundOut(buffer.readSlice(length: Int(length))!))

@@ -1,4 +1,3 @@
-
 /// The one data type that flows up from every backend.
 public enum DiscoveryEvent: Sendable, Equatable {
     case added(GatewayBeacon)

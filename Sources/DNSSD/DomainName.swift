@@ -53,7 +53,7 @@ public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertibl
     private static func allowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"):
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
             return true
         default:
             return false

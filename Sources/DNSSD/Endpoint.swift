@@ -112,10 +112,10 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
         var name = hostText.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         guard !name.isEmpty, name.utf8.count <= 253,
-              name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ label in
-                  !label.isEmpty && label.utf8.count <= 63
-                      && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-              })
+            name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ label in
+                !label.isEmpty && label.utf8.count <= 63
+                    && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            })
         else {
             throw DNSSDError("'\(hostText)' is neither a host name nor an IP address")
         }

@@ -43,7 +43,8 @@ extension GatewayBeacon: Codable {
         var addresses: [IPAddress] = []
         for text in try container.decodeIfPresent([String].self, forKey: .addresses) ?? [] {
             guard let address = IPAddress(text) else {
-                throw DecodingError.dataCorruptedError(forKey: .addresses, in: container, debugDescription: "'\(text)' is not an IP address")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .addresses, in: container, debugDescription: "'\(text)' is not an IP address")
             }
             addresses.append(address)
         }

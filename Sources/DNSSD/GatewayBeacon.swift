@@ -93,7 +93,8 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
             warnings.append("no address found for \(host)")
         }
         if port != nil, port != 0, url == nil, !addresses.isEmpty || host != nil {
-            warnings.append("no TLS advertised and \(host ?? "its address") is not a local or private name: OpenClaw clients refuse plain ws:// here")
+            warnings.append(
+                "no TLS advertised and \(host ?? "its address") is not a local or private name: OpenClaw clients refuse plain ws:// here")
         }
         return warnings
     }

@@ -28,7 +28,8 @@ public struct GatewayInfo: Hashable, Sendable {
         info.role = attributes.text("role")
         switch info.role {
         case nil: issues.append(TXTIssue(.roleMissing, "TXT has no role key (expected role=gateway)"))
-        case let role? where role.lowercased() != "gateway": issues.append(TXTIssue(.roleNotGateway, "TXT role is '\(role)', not 'gateway'"))
+        case let role? where role.lowercased() != "gateway":
+            issues.append(TXTIssue(.roleNotGateway, "TXT role is '\(role)', not 'gateway'"))
         default: break
         }
         info.displayName = attributes.text("displayName")
@@ -46,7 +47,9 @@ public struct GatewayInfo: Hashable, Sendable {
             if let fingerprint = TLSFingerprint(normalizing: raw) {
                 info.tlsSha256 = fingerprint
                 if !TLSFingerprint.isCanonical(raw) {
-                    issues.append(TXTIssue(.fingerprintNotCanonical, "TXT gatewayTlsSha256 is not 64 lower-case hex digits; read as \(fingerprint.hex)"))
+                    issues.append(
+                        TXTIssue(
+                            .fingerprintNotCanonical, "TXT gatewayTlsSha256 is not 64 lower-case hex digits; read as \(fingerprint.hex)"))
                 }
             } else {
                 issues.append(TXTIssue(.fingerprintMalformed, "TXT gatewayTlsSha256 '\(raw)' is not a SHA-256 fingerprint (64 hex digits)"))

@@ -12,11 +12,15 @@ public struct GatewayTXT: Sendable, Hashable {
         public var keys: [String] {
             switch self {
             case .multicast:
-                ["role", "gatewayPort", "lanHost", "displayName", "gatewayTls", "gatewayTlsSha256", "gatewayDirectReachable",
-                 "canvasPort", "tailnetDns", "cliPath", "transport", "sshPort"]
+                [
+                    "role", "gatewayPort", "lanHost", "displayName", "gatewayTls", "gatewayTlsSha256", "gatewayDirectReachable",
+                    "canvasPort", "tailnetDns", "cliPath", "transport", "sshPort",
+                ]
             case .wideAreaZone:
-                ["displayName", "role", "transport", "gatewayPort", "gatewayTls", "gatewayTlsSha256", "gatewayDirectReachable",
-                 "tailnetDns", "sshPort", "cliPath"]
+                [
+                    "displayName", "role", "transport", "gatewayPort", "gatewayTls", "gatewayTlsSha256", "gatewayDirectReachable",
+                    "tailnetDns", "sshPort", "cliPath",
+                ]
             }
         }
     }

@@ -13,7 +13,7 @@ public enum Presentation {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
                 out.append(byte)
             case UInt8(ascii: "@"), UInt8(ascii: "$"):
                 appendDecimalEscape(byte, to: &out)
@@ -110,7 +110,7 @@ public enum Presentation {
         }
         guard isDigit(first) else { return first }
         guard let second = iterator.popFirst(), let third = iterator.popFirst(),
-              isDigit(second), isDigit(third)
+            isDigit(second), isDigit(third)
         else {
             throw DNSSDError("'\\DDD' escapes need exactly three decimal digits")
         }
@@ -166,8 +166,8 @@ public enum SafeText {
         default: return nil
         }
         guard bytes.count >= length,
-              let text = String(validating: bytes.prefix(length), as: UTF8.self),
-              let scalar = text.unicodeScalars.first
+            let text = String(validating: bytes.prefix(length), as: UTF8.self),
+            let scalar = text.unicodeScalars.first
         else { return nil }
         return (scalar, length)
     }

@@ -38,8 +38,8 @@ public struct ServiceType: Hashable, Sendable, Comparable, CustomStringConvertib
             throw DNSSDError("service name '\(label)' must be 1 to 15 characters (RFC 6335)")
         }
         guard label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
-              label.contains(where: { $0.isLetter }),
-              !label.hasPrefix("-"), !label.hasSuffix("-"), !label.contains("--")
+            label.contains(where: { $0.isLetter }),
+            !label.hasPrefix("-"), !label.hasSuffix("-"), !label.contains("--")
         else {
             throw DNSSDError(
                 "service name '\(label)' may hold only letters, digits and single inner hyphens, and needs a letter (RFC 6335)"

@@ -45,7 +45,8 @@ public struct TLSFingerprint: Hashable, Sendable, CustomStringConvertible, Codab
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let parsed = TLSFingerprint(normalizing: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a SHA-256 fingerprint"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a SHA-256 fingerprint"))
         }
         self = parsed
     }

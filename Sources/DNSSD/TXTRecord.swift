@@ -100,7 +100,8 @@ public struct TXTAttributes: Hashable, Sendable {
                 continue
             }
             guard keyBytes.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }), let key = SafeText.utf8(keyBytes) else {
-                issues.append(TXTIssue(.keyNotPrintable, "TXT key \(SafeText.display(keyBytes).quotedForMessage) is not printable ASCII; ignored"))
+                issues.append(
+                    TXTIssue(.keyNotPrintable, "TXT key \(SafeText.display(keyBytes).quotedForMessage) is not printable ASCII; ignored"))
                 continue
             }
             let folded = key.lowercased()

@@ -58,9 +58,10 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
     }
 
     public static func == (lhs: DNSName, rhs: DNSName) -> Bool {
-        lhs.labels.count == rhs.labels.count && zip(lhs.labels, rhs.labels).allSatisfy { a, b in
-            a.count == b.count && zip(a, b).allSatisfy { lower($0) == lower($1) }
-        }
+        lhs.labels.count == rhs.labels.count
+            && zip(lhs.labels, rhs.labels).allSatisfy { a, b in
+                a.count == b.count && zip(a, b).allSatisfy { lower($0) == lower($1) }
+            }
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -15,7 +15,9 @@ public struct RRType: RawRepresentable, Hashable, Sendable, CustomStringConverti
     public static let srv = RRType(rawValue: 33)
     public static let opt = RRType(rawValue: 41)
 
-    private static let names: [UInt16: String] = [1: "A", 2: "NS", 5: "CNAME", 6: "SOA", 12: "PTR", 16: "TXT", 28: "AAAA", 33: "SRV", 41: "OPT"]
+    private static let names: [UInt16: String] = [
+        1: "A", 2: "NS", 5: "CNAME", 6: "SOA", 12: "PTR", 16: "TXT", 28: "AAAA", 33: "SRV", 41: "OPT",
+    ]
 
     public var description: String { Self.names[rawValue] ?? "TYPE\(rawValue)" }
 }

@@ -90,7 +90,8 @@ public enum DNSWireCodec {
             return (try? TXTRecord(strings: strings)).map(DNSRecord.Data.txt) ?? .other
         case .soa:
             guard let mname = dname(0), let rname = dname(1), let serial = integer(2), let refresh = integer(3),
-                  let retry = integer(4), let expire = integer(5), let minimum = integer(6) else { return .other }
+                let retry = integer(4), let expire = integer(5), let minimum = integer(6)
+            else { return .other }
             return .soa(mname: mname, rname: rname, serial: serial, refresh: refresh, retry: retry, expire: expire, minimum: minimum)
         default:
             return .other

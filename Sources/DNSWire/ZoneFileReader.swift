@@ -42,7 +42,9 @@ public struct ZoneFile: Sendable {
 
     public static func read(path: String, origin: DNSName? = nil, defaultTTL: UInt32 = 3600) -> ZoneFile {
         guard let file = fopen(path, "r") else {
-            return ZoneFile(entries: [], problems: [Problem(line: 0, message: "cannot open \(path): \(String(cString: strerror(errno)))")], origin: origin)
+            return ZoneFile(
+                entries: [], problems: [Problem(line: 0, message: "cannot open \(path): \(String(cString: strerror(errno)))")],
+                origin: origin)
         }
         defer { fclose(file) }
         return read(file, origin: origin, defaultTTL: defaultTTL)

@@ -14,7 +14,7 @@ import DNSSD
 /// (a domain of thousands of Gateways merges in linear time).
 struct BeaconMerger {
     private struct Group {
-        var members: [String]   // member ids
+        var members: [String]  // member ids
         var published: GatewayBeacon?
     }
 
@@ -29,7 +29,7 @@ struct BeaconMerger {
     private var members: [String: Member] = [:]
     private var groupOf: [String: Int] = [:]
     private var groups: [Int: Group] = [:]
-    private var index: [String: [Int: Int]] = [:]   // key -> group -> number of members with it
+    private var index: [String: [Int: Int]] = [:]  // key -> group -> number of members with it
     private var nextGroup = 0
 
     mutating func apply(_ event: DiscoveryEvent) -> [DiscoveryEvent] {
@@ -125,8 +125,9 @@ struct BeaconMerger {
             primary.addresses = Array(Set(primary.addresses + other.addresses)).sorted()
             primary.interfaces = Array(Set(primary.interfaces + other.interfaces)).sorted()
             primary.resolvers = Array(Set(primary.resolvers + other.resolvers)).sorted()
-            primary.aliases.append(BeaconAlias(
-                source: other.sources.sorted().first ?? .manual, domain: other.domain?.name, instance: other.instance.displayName))
+            primary.aliases.append(
+                BeaconAlias(
+                    source: other.sources.sorted().first ?? .manual, domain: other.domain?.name, instance: other.instance.displayName))
             for warning in other.discoveryWarnings where !primary.discoveryWarnings.contains(warning) {
                 primary.discoveryWarnings.append(warning)
             }

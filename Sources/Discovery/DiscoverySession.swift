@@ -12,7 +12,8 @@ public enum DiscoverySession {
             streams.append(request.multicast.browse(types: request.types, watch: request.watch))
         }
         if !request.domains.isEmpty {
-            streams.append(UnicastBackend(configuration: request.unicast).browse(types: request.types, domains: request.domains, watch: request.watch))
+            streams.append(
+                UnicastBackend(configuration: request.unicast).browse(types: request.types, domains: request.domains, watch: request.watch))
         }
         if !request.manual.isEmpty {
             streams.append(ManualBackend().resolve(request.manual, defaultTLS: request.manualTLS))
@@ -29,7 +30,7 @@ public enum DiscoverySession {
             let readers = backends.enumerated().map { index, stream in
                 Task {
                     for await event in stream { rawContinuation.yield((index, event)) }
-                    rawContinuation.yield((index, nil))   // this backend ended
+                    rawContinuation.yield((index, nil))  // this backend ended
                 }
             }
             let merging = Task {

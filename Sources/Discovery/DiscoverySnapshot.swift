@@ -31,6 +31,7 @@ extension DiscoverySession {
             onEvent(event, collection)
             if event == .allForNow && untilAllForNow { break }
         }
-        return DiscoverySnapshot(beacons: collection.beacons, issues: collection.errors, timedOut: timedOut, elapsed: ContinuousClock.now - started)
+        return DiscoverySnapshot(
+            beacons: collection.beacons, issues: collection.errors, timedOut: timedOut, elapsed: ContinuousClock.now - started)
     }
 }

@@ -1,7 +1,7 @@
 import DNSSD
-import Host
 import Dispatch
 import Glibc
+import Host
 import Synchronization
 
 /// Targets typed by a user (`--manual HOST[:PORT]`, `ws://` and `wss://` URLs): resolved to

@@ -1,5 +1,5 @@
-import DNSSD
 import DNSClient
+import DNSSD
 import DNSWire
 import Host
 
@@ -89,8 +89,9 @@ public struct UnicastBackend: Sendable {
                         guard result.beacons.isEmpty, !explicit, let tailscale = configuration.tailscaleResolver else {
                             return result
                         }
-                        return await tailscaleFallback(type: type, domain: domain, system: result, systemServers: servers,
-                                                       tailscale: tailscale, client: client, onBeacon: onBeacon)
+                        return await tailscaleFallback(
+                            type: type, domain: domain, system: result, systemServers: servers,
+                            tailscale: tailscale, client: client, onBeacon: onBeacon)
                     }
                 }
             }
@@ -111,18 +112,27 @@ public struct UnicastBackend: Sendable {
     ) async -> UnicastBrowse.Result {
         let systemNames = systemServers.map(\.description).joined(separator: ", ")
         var browse = UnicastBrowse(resolver: StubResolver(client: client, servers: [tailscale]), type: type, domain: domain)
-        browse.beaconNote = "found only via Tailscale's resolver \(tailscale.address); this machine's resolver (\(systemNames)) does not answer \(domain.name)"
+        browse.beaconNote =
+            "found only via Tailscale's resolver \(tailscale.address); this machine's resolver (\(systemNames)) does not answer "
+            + "\(domain.name)"
         var result = await browse.run(onBeacon: onBeacon)
         guard !result.beacons.isEmpty else {
             // Nothing there either: the system's answer is the one to report.
             result.issues = system.issues
             return result
         }
-        result.issues.append(DiscoveryIssue(
-            source: .unicast, kind: .splitDNS,
-            message: "\(domain.name) answers at Tailscale's resolver \(tailscale.address) but not through this machine's resolver (\(systemNames)): split DNS is not applied here",
-            fix: "let Tailscale manage DNS (`sudo tailscale set --accept-dns=true`); on Linux that needs systemd-resolved (/etc/resolv.conf -> /run/systemd/resolve/stub-resolv.conf) or NetworkManager, otherwise Tailscale cannot install the route for \(domain.withoutTrailingDot). Check the tailnet's DNS settings list \(domain.withoutTrailingDot) as a split-DNS domain.",
-            domain: domain.name))
+        result.issues.append(
+            DiscoveryIssue(
+                source: .unicast, kind: .splitDNS,
+                message:
+                    "\(domain.name) answers at Tailscale's resolver \(tailscale.address) but not through this machine's resolver "
+                    + "(\(systemNames)): split DNS is not applied here",
+                fix:
+                    "let Tailscale manage DNS (`sudo tailscale set --accept-dns=true`); on Linux that needs systemd-resolved "
+                    + "(/etc/resolv.conf -> /run/systemd/resolve/stub-resolv.conf) or NetworkManager, otherwise Tailscale cannot "
+                    + "install the route for \(domain.withoutTrailingDot). Check the tailnet's DNS settings list "
+                    + "\(domain.withoutTrailingDot) as a split-DNS domain.",
+                domain: domain.name))
         return result
     }
 }

@@ -1,5 +1,5 @@
-import DNSSD
 import DNSClient
+import DNSSD
 import DNSWire
 import Synchronization
 
@@ -34,17 +34,23 @@ struct UnicastBrowse: Sendable {
 
         let ptr = await resolver.lookup(serviceName, .ptr)
         guard case .records(let records, let response) = ptr else {
-            result.issues.append(issue(
-                "PTR \(serviceName): \(ptr.explanation)",
-                fix: ptrFix(ptr)))
+            result.issues.append(
+                issue(
+                    "PTR \(serviceName): \(ptr.explanation)",
+                    fix: ptrFix(ptr)))
             return result
         }
         result.ptrAnswered = true
         result.ttl = records.map(\.ttl).min()
         if response.message.truncated {
-            result.issues.append(issue(
-                "the PTR answer from \(response.server) was truncated even over TCP (\(records.count) records arrived): the RRset of \(serviceName) does not fit in one DNS message (64 KiB)",
-                fix: "split the Gateways across several domains (at most about 1,000 per domain), e.g. with `clawnet zone generate` per domain"))
+            result.issues.append(
+                issue(
+                    "the PTR answer from \(response.server) was truncated even over TCP (\(records.count) records arrived): the RRset of "
+                        + "\(serviceName) does not fit in one DNS message (64 KiB)",
+                    fix:
+                        "split the Gateways across several domains (at most about 1,000 per domain), e.g. with `clawnet zone generate` per "
+                        + "domain"
+                ))
         }
         let known = KnownRecords(inBailiwick: domain)
         known.add(response.message.additional)
@@ -54,9 +60,10 @@ struct UnicastBrowse: Sendable {
         for record in records {
             guard case .ptr(let target) = record.data else { continue }
             guard target.labels.count == serviceName.labels.count + 1, target.parent == serviceName else {
-                result.issues.append(issue(
-                    "PTR \(serviceName) points to \(target), which is not an instance of \(type.name) in \(domain.name); ignored",
-                    fix: "PTR targets must be <instance>.\(type.name).\(domain.name)"))
+                result.issues.append(
+                    issue(
+                        "PTR \(serviceName) points to \(target), which is not an instance of \(type.name) in \(domain.name); ignored",
+                        fix: "PTR targets must be <instance>.\(type.name).\(domain.name)"))
                 continue
             }
             if seen.insert(target).inserted { instances.append(target) }
@@ -85,7 +92,9 @@ struct UnicastBrowse: Sendable {
         return result
     }
 
-    private func resolveInstance(_ name: DNSName, known: KnownRecords, addresses: AddressLookups, answeredBy: DNSServer) async -> (GatewayBeacon?, [DiscoveryIssue]) {
+    private func resolveInstance(_ name: DNSName, known: KnownRecords, addresses: AddressLookups, answeredBy: DNSServer) async -> (
+        GatewayBeacon?, [DiscoveryIssue]
+    ) {
         guard let label = name.first, let instance = try? InstanceName(bytes: label) else {
             return (nil, [issue("instance name \(name) is not a valid label")])
         }
@@ -98,15 +107,24 @@ struct UnicastBrowse: Sendable {
             return nil
         }.sorted { ($0.priority, UInt16.max - $0.weight) < ($1.priority, UInt16.max - $1.weight) }
         guard let best = services.first else {
-            return (nil, [issue(
-                "'\(instance.displayName)' is listed by PTR but has no SRV record: \(srv.explanation)",
-                fix: "add `\(instance.presentation).\(type.name) IN SRV 0 0 <port> <host>` to the \(domain.name) zone, or remove its PTR")])
+            return (
+                nil,
+                [
+                    issue(
+                        "'\(instance.displayName)' is listed by PTR but has no SRV record: \(srv.explanation)",
+                        fix:
+                            "add `\(instance.presentation).\(type.name) IN SRV 0 0 <port> <host>` to the \(domain.name) zone, or remove "
+                            + "its PTR"
+                    )
+                ]
+            )
         }
         if case .records(_, let response) = srv { known.add(response.message.additional) }
 
         var notes: [String] = beaconNote.map { [$0] } ?? []
         if services.count > 1 {
-            notes.append("\(services.count) SRV records; using priority \(best.priority) weight \(best.weight) (\(best.target):\(best.port))")
+            notes.append(
+                "\(services.count) SRV records; using priority \(best.priority) weight \(best.weight) (\(best.target):\(best.port))")
         }
         let txtRecords: [TXTRecord] = txt.records.compactMap { if case .txt(let record) = $0.data { return record } else { return nil } }
         if txtRecords.isEmpty {
@@ -139,7 +157,8 @@ struct UnicastBrowse: Sendable {
     private func ptrFix(_ lookup: DNSLookup) -> String {
         switch lookup {
         case .negative(.nxDomain, _, _), .negative(_, _, true):
-            "no \(type.name) is published in \(domain.name) on that server: check the zone (`clawnet zone check`) and that the server loaded it"
+            "no \(type.name) is published in \(domain.name) on that server: check the zone (`clawnet zone check`) and that the server "
+                + "loaded it"
         case .negative(.refused, _, _):
             "the server refuses \(domain.name): it does not serve or forward it (split DNS not set up for this domain?)"
         case .negative(.servFail, _, _):
@@ -225,7 +244,8 @@ actor AddressLookups {
 extension DNSResponse {
     /// Stands for records taken from an earlier additional section.
     static let cached = DNSResponse(
-        message: DNSMessage(id: 0, rcode: .noError, truncated: false, authoritative: false, isResponse: true,
-                            question: nil, answers: [], authority: [], additional: []),
+        message: DNSMessage(
+            id: 0, rcode: .noError, truncated: false, authoritative: false, isResponse: true,
+            question: nil, answers: [], authority: [], additional: []),
         server: DNSServer(address: IPAddress("0.0.0.0")!, port: 0), overTCP: false)
 }

@@ -48,35 +48,47 @@ public enum DiagnosisRules {
     // MARK: This machine
 
     static let noMDNS: MachineRule = { evidence in
-        let bus = evidence.check(.mdnsDBus), daemon = evidence.check(.mdnsDaemon)
+        let bus = evidence.check(.mdnsDBus)
+        let daemon = evidence.check(.mdnsDaemon)
         let busFailed = bus?.status == .fail
         guard busFailed || daemon?.status == .fail else { return nil }
         return Diagnosis(
             .noMDNS,
-            cause: "This machine has no working mDNS daemon (\(busFailed ? "no D-Bus system bus" : "avahi-daemon not running")): nodes here cannot find Gateways on the LAN. Containers and WSL2 often have neither",
+            cause:
+                "This machine has no working mDNS daemon (\(busFailed ? "no D-Bus system bus" : "avahi-daemon not running")): nodes here "
+                + "cannot find Gateways on the LAN. Containers and WSL2 often have neither",
             fix: (busFailed ? bus?.fix : daemon?.fix) ?? "start avahi-daemon",
             evidence: [.init(.mdnsDBus), .init(.mdnsDaemon)])
     }
 
     static let gatewayNotAdvertising: MachineRule = { evidence in
         guard evidence.localIsEmptyThoughUsable,
-              let host = evidence.discovery.hostAnswers.first(where: { $0.name != nil }), let name = host.name
+            let host = evidence.discovery.hostAnswers.first(where: { $0.name != nil }), let name = host.name
         else { return nil }
         return Diagnosis(
             .gatewayNotAdvertising,
-            cause: "Gateway \(host.gateway) is not advertised in local., yet its host \(host.address) answers mDNS from here as \(name): multicast crosses the network, the Gateway's own mDNS advertising is off or failing",
-            fix: "on the Gateway host look for bonjour/mDNS errors in the Gateway's log and restart it; `clawnet advertise --name test` there shows whether that host can advertise at all",
+            cause:
+                "Gateway \(host.gateway) is not advertised in local., yet its host \(host.address) answers mDNS from here as \(name): "
+                + "multicast crosses the network, the Gateway's own mDNS advertising is off or failing",
+            fix:
+                "on the Gateway host look for bonjour/mDNS errors in the Gateway's log and restart it; `clawnet advertise --name test` "
+                + "there shows whether that host can advertise at all",
             evidence: [.init(.mdnsBrowse)])
     }
 
     static let multicastBlockedSilentHost: MachineRule = { evidence in
         guard evidence.localIsEmptyThoughUsable,
-              let host = evidence.discovery.hostAnswers.first(where: { $0.answer == .noAnswer })
+            let host = evidence.discovery.hostAnswers.first(where: { $0.answer == .noAnswer })
         else { return nil }
         return Diagnosis(
             .multicastBlocked,
-            cause: "Gateway \(host.gateway) lives at \(host.address), but neither its beacon nor its host answers mDNS from here: multicast (UDP 5353 to 224.0.0.251 / ff02::fb) does not cross between the two (a firewall, Wi-Fi client isolation, IGMP snooping, another subnet), or that host runs no mDNS responder",
-            fix: "allow UDP 5353 on both hosts' firewalls (`sudo ufw allow 5353/udp`; nftables: `nft list ruleset | grep 5353`), turn off client isolation on the Wi-Fi, or keep using wide-area discovery (`clawnet zone generate`)",
+            cause:
+                "Gateway \(host.gateway) lives at \(host.address), but neither its beacon nor its host answers mDNS from here: multicast "
+                + "(UDP 5353 to 224.0.0.251 / ff02::fb) does not cross between the two (a firewall, Wi-Fi client isolation, IGMP "
+                + "snooping, another subnet), or that host runs no mDNS responder",
+            fix:
+                "allow UDP 5353 on both hosts' firewalls (`sudo ufw allow 5353/udp`; nftables: `nft list ruleset | grep 5353`), turn off "
+                + "client isolation on the Wi-Fi, or keep using wide-area discovery (`clawnet zone generate`)",
             evidence: [.init(.mdnsBrowse)])
     }
 
@@ -85,8 +97,13 @@ public enum DiagnosisRules {
         let interfaces = evidence.facts.multicastInterfaces.map(\.name).joined(separator: ", ")
         return Diagnosis(
             .multicastBlocked,
-            cause: "avahi-daemon runs and \(interfaces) can carry multicast, but no Gateway answers in local.: either no Gateway advertises, or multicast does not cross the network (Wi-Fi client isolation, IGMP snooping, a firewall dropping UDP 5353)",
-            fix: "on the Gateway host run `clawnet advertise --name test`; if `clawnet browse` here still shows nothing, allow UDP 5353 to 224.0.0.251 / ff02::fb (`sudo ufw allow 5353/udp`), turn off client isolation, or use wide-area discovery (`clawnet zone generate`)",
+            cause:
+                "avahi-daemon runs and \(interfaces) can carry multicast, but no Gateway answers in local.: either no Gateway advertises, "
+                + "or multicast does not cross the network (Wi-Fi client isolation, IGMP snooping, a firewall dropping UDP 5353)",
+            fix:
+                "on the Gateway host run `clawnet advertise --name test`; if `clawnet browse` here still shows nothing, allow UDP 5353 to "
+                + "224.0.0.251 / ff02::fb (`sudo ufw allow 5353/udp`), turn off client isolation, or use wide-area discovery (`clawnet "
+                + "zone generate`)",
             evidence: [.init(.mdnsDaemon), .init(.mdnsInterfaces), .init(.mdnsBrowse)])
     }
 
@@ -108,11 +125,18 @@ public enum DiagnosisRules {
         guard let beacon = result.beacon, !beacon.isManualOnly, result.failed(.gwTCP, .refused) else { return [] }
         let target = result.target
         let path = beacon.sources.contains(.mdns) ? "mDNS" : "DNS-SD"
-        return [Diagnosis(
-            .gatewayNotListening,
-            cause: "\(target.label) is advertised by \(path) at \(target.addresses.map(\.description).joined(separator: ", ")) port \(target.port), but nothing listens there: the Gateway binds loopback (gateway.bind = loopback) or is not running",
-            fix: "on the Gateway host set gateway.bind to \"lan\" (or \"tailnet\") in ~/.openclaw/openclaw.json and restart it; `ss -ltnp | grep \(target.port)` there shows what it listens on",
-            evidence: [.init(.gwTCP, target: target.label)])]
+        return [
+            Diagnosis(
+                .gatewayNotListening,
+                cause:
+                    "\(target.label) is advertised by \(path) at \(target.addresses.map(\.description).joined(separator: ", ")) port "
+                    + "\(target.port), but nothing listens there: the Gateway binds loopback (gateway.bind = loopback) or is not "
+                    + "running",
+                fix:
+                    "on the Gateway host set gateway.bind to \"lan\" (or \"tailnet\") in ~/.openclaw/openclaw.json and restart it; `ss "
+                    + "-ltnp | grep \(target.port)` there shows what it listens on",
+                evidence: [.init(.gwTCP, target: target.label)])
+        ]
     }
 
     static let firewall: GatewayRule = { result in
@@ -124,8 +148,10 @@ public enum DiagnosisRules {
     static let pinChanged: GatewayRule = { result in
         guard result.failed(.gwPin), let pin = result.check(.gwPin) else { return [] }
         let label = result.target.label
-        let cause = pin.reason == .advertisedMismatch
-            ? "\(label) presents a certificate other than the one its beacon advertises: the certificate was rotated (and the beacon is stale) or a TLS-terminating proxy sits in the path"
+        let cause =
+            pin.reason == .advertisedMismatch
+            ? "\(label) presents a certificate other than the one its beacon advertises: the certificate was rotated (and the beacon is "
+                + "stale) or a TLS-terminating proxy sits in the path"
             : "\(label) presents a certificate other than the pinned one: \(pin.message)"
         return [Diagnosis(.pinChanged, cause: cause, fix: pin.fix ?? "", evidence: [.init(.gwPin, target: label)])]
     }
@@ -134,9 +160,11 @@ public enum DiagnosisRules {
         guard result.target.tls, result.failed(.gwTLS, .notTLS), let tls = result.check(.gwTLS) else { return [] }
         let label = result.target.label
         let why = result.beacon?.gateway.tls == true ? "its beacon says gatewayTls=1" : "wss:// or the config asks for it"
-        return [Diagnosis(
-            .tlsExpected, cause: "\(label) is expected to speak TLS (\(why), but answers in plain text",
-            fix: tls.fix ?? "", evidence: [.init(.gwTLS, target: label)])]
+        return [
+            Diagnosis(
+                .tlsExpected, cause: "\(label) is expected to speak TLS (\(why), but answers in plain text",
+                fix: tls.fix ?? "", evidence: [.init(.gwTLS, target: label)])
+        ]
     }
 
     /// A TLS server probed as plain ws:// explains the failures of its later layers; without
@@ -148,11 +176,14 @@ public enum DiagnosisRules {
     static func tlsNotAdvertised(_ result: GatewayResult) -> Diagnosis? {
         guard !result.target.tls, let websocket = result.check(.gwWebSocket), websocket.reason == .wantsTLS else { return nil }
         let label = result.target.label
-        let cause = result.beacon != nil
+        let cause =
+            result.beacon != nil
             ? "\(label) speaks TLS, but its beacon has no gatewayTls=1: nodes that trust the beacon connect with ws:// and fail"
-            : "\(label) speaks TLS, but was given as plain ws:// (no wss:// in the URL, and gateway.tls is off in the config): a node told ws:// cannot connect"
-        return Diagnosis(.tlsNotAdvertised, cause: cause, fix: websocket.fix ?? "",
-                         evidence: [.init(.gwHTTP, target: label), .init(.gwWebSocket, target: label)])
+            : "\(label) speaks TLS, but was given as plain ws:// (no wss:// in the URL, and gateway.tls is off in the config): a node told "
+                + "ws:// cannot connect"
+        return Diagnosis(
+            .tlsNotAdvertised, cause: cause, fix: websocket.fix ?? "",
+            evidence: [.init(.gwHTTP, target: label), .init(.gwWebSocket, target: label)])
     }
 
     static func failedLayers(_ result: GatewayResult) -> [Diagnosis] {

@@ -12,7 +12,9 @@ public struct DiscoverySummary: Sendable {
     /// answer mDNS (reverse lookups of their LAN addresses through Avahi).
     public var hostAnswers: [HostAnswer]
 
-    public init(localBrowsed: Bool, domains: [DomainName], beacons: [GatewayBeacon], issues: [DiscoveryIssue], hostAnswers: [HostAnswer] = []) {
+    public init(
+        localBrowsed: Bool, domains: [DomainName], beacons: [GatewayBeacon], issues: [DiscoveryIssue], hostAnswers: [HostAnswer] = []
+    ) {
         self.localBrowsed = localBrowsed
         self.domains = domains
         self.beacons = beacons

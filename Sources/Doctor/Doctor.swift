@@ -72,10 +72,12 @@ public enum Doctor {
         // Probes, all at once within the bound. Meanwhile, when local. is empty, ask whether
         // the hosts of the Gateways found another way answer mDNS: that tells "multicast
         // blocked" from "not advertising".
-        let askHosts = discovery.localBrowsed && facts.avahiRunning && discovery.localBeacons.isEmpty && (only?.contains(.mdnsBrowse) ?? true)
+        let askHosts =
+            discovery.localBrowsed && facts.avahiRunning && discovery.localBeacons.isEmpty && (only?.contains(.mdnsBrowse) ?? true)
         let lanHosts = askHosts ? lanAddresses(targets.map(\.probe)) : []
         async let answers = AvahiAddressLookup.names(of: lanHosts.map(\.address), timeout: min(options.timeout, .seconds(2)))
-        let gateways = await probe(targets, options: options, only: only, anyDiscovered: !discovery.beacons.isEmpty, configured: facts.config.exists)
+        let gateways =
+            await probe(targets, options: options, only: only, anyDiscovered: !discovery.beacons.isEmpty, configured: facts.config.exists)
             + unknown.map(unknownTarget)
         let found = await answers
         discovery.hostAnswers = lanHosts.compactMap { host in
@@ -139,9 +141,12 @@ public enum Doctor {
     }
 
     /// Every target probed at once (only the phases the requested checks need), and its checks.
-    static func probe(_ targets: [Target], options: DoctorOptions, only: Set<CheckID>?, anyDiscovered: Bool, configured: Bool) async -> [GatewayResult] {
+    static func probe(_ targets: [Target], options: DoctorOptions, only: Set<CheckID>?, anyDiscovered: Bool, configured: Bool) async
+        -> [GatewayResult]
+    {
         let phases = probePhases(only)
-        let reports = phases.isEmpty
+        let reports =
+            phases.isEmpty
             ? targets.map { ProbeReport(target: $0.probe) }
             : await GatewayProbe.runAll(targets.map(\.probe), budget: options.timeout, limit: options.probeLimit, phases: phases)
         return zip(targets, reports).map { target, report in
@@ -155,14 +160,19 @@ public enum Doctor {
 
     static func unknownTarget(_ target: DoctorTarget) -> GatewayResult {
         let probe = ProbeTarget(label: target.text, host: target.text, addresses: [], port: Endpoint.defaultGatewayPort, tls: false)
-        return GatewayResult(target: probe, beacon: nil, checks: [
-            Check(.gwDNS, .fail, .unknownTarget, "no Gateway named '\(target.text)' was discovered, and it is not a host name or URL",
-                  fix: "`clawnet browse` lists the names; give a URL (wss://host:port) or HOST[:PORT] otherwise"),
-        ])
+        return GatewayResult(
+            target: probe, beacon: nil,
+            checks: [
+                Check(
+                    .gwDNS, .fail, .unknownTarget, "no Gateway named '\(target.text)' was discovered, and it is not a host name or URL",
+                    fix: "`clawnet browse` lists the names; give a URL (wss://host:port) or HOST[:PORT] otherwise")
+            ])
     }
 
     /// The report, keeping only the requested checks (and the causes they show).
-    static func result(machine: [Check], gateways: [GatewayResult], diagnosis: [Diagnosis], only: Set<CheckID>?, elapsed: Duration) -> DoctorResult {
+    static func result(machine: [Check], gateways: [GatewayResult], diagnosis: [Diagnosis], only: Set<CheckID>?, elapsed: Duration)
+        -> DoctorResult
+    {
         func wanted(_ id: CheckID) -> Bool { only?.contains(id) ?? true }
         let checks = machine.filter { wanted($0.id) }
         let reports = gateways.map { result in
@@ -209,7 +219,8 @@ public enum Doctor {
         var seen = Set<IPAddress>()
         var result: [(address: IPAddress, gateway: String)] = []
         for target in targets {
-            for address in target.addresses where address.isPrivate && !address.isLoopback && !address.isTailscale && seen.insert(address).inserted {
+            for address in target.addresses
+            where address.isPrivate && !address.isLoopback && !address.isTailscale && seen.insert(address).inserted {
                 result.append((address, target.label))
             }
         }
@@ -241,7 +252,8 @@ public enum Doctor {
             case .failure(let failure): problem = failure.message
             }
         }
-        return Target(probe: ProbeTarget(label: label, host: endpoint.host, addresses: addresses, port: endpoint.port, tls: tls), dnsProblem: problem)
+        return Target(
+            probe: ProbeTarget(label: label, host: endpoint.host, addresses: addresses, port: endpoint.port, tls: tls), dnsProblem: problem)
     }
 
     static func probePhases(_ only: Set<CheckID>?) -> GatewayProbe.Phases {

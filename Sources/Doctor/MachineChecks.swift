@@ -6,36 +6,48 @@ import Host
 /// nss-mdns, the resolver and each wide-area domain, Tailscale.
 public enum MachineChecks {
     public static func run(_ facts: MachineFacts, discovery: DiscoverySummary) -> [Check] {
-        [config(facts.config), dbus(facts), daemon(facts), interfaces(facts), port5353(facts), nss(facts),
-         browse(facts, discovery), resolver(facts)] + wideArea(facts, discovery) + [tailscale(facts, discovery)]
+        [
+            config(facts.config), dbus(facts), daemon(facts), interfaces(facts), port5353(facts), nss(facts),
+            browse(facts, discovery), resolver(facts),
+        ] + wideArea(facts, discovery) + [tailscale(facts, discovery)]
     }
 
     static func config(_ config: OpenClawConfig) -> Check {
         guard config.exists else {
-            return Check(.openclawConfig, .skip, .configMissing, "no OpenClaw config at \(config.path): defaults apply (local., port 18789)",
-                         detail: ["path": config.path])
+            return Check(
+                .openclawConfig, .skip, .configMissing, "no OpenClaw config at \(config.path): defaults apply (local., port 18789)",
+                detail: ["path": config.path])
         }
         if !config.warnings.isEmpty {
-            return Check(.openclawConfig, .warn, .configInvalid, config.warnings.joined(separator: "; "),
-                         fix: "correct \(config.path) (JSON5); until then its broken settings are ignored", detail: ["path": config.path])
+            return Check(
+                .openclawConfig, .warn, .configInvalid, config.warnings.joined(separator: "; "),
+                fix: "correct \(config.path) (JSON5); until then its broken settings are ignored", detail: ["path": config.path])
         }
         let bind = config.bind ?? "loopback"
         if bind == "loopback" {
-            return Check(.openclawConfig, .warn, .bindLoopback,
-                         "gateway.bind is \(config.bind == nil ? "not set (loopback by default)" : "loopback"): a Gateway here accepts connections from this machine only, though discovery may still advertise it",
-                         fix: "for nodes on other machines set gateway.bind to \"lan\" (or \"tailnet\") in \(config.path) and restart the Gateway",
-                         detail: ["path": config.path, "bind": bind])
+            return Check(
+                .openclawConfig, .warn, .bindLoopback,
+                "gateway.bind is \(config.bind == nil ? "not set (loopback by default)" : "loopback"): a Gateway here accepts connections "
+                    + "from this machine only, though discovery may still advertise it",
+                fix: "for nodes on other machines set gateway.bind to \"lan\" (or \"tailnet\") in \(config.path) and restart the Gateway",
+                detail: ["path": config.path, "bind": bind])
         }
-        return Check(.openclawConfig, .pass, .ok, "\(config.path): gateway.bind \(bind), port \(config.gatewayPort ?? Endpoint.defaultGatewayPort)\(config.tlsEnabled == true ? ", TLS on" : "")",
-                     detail: ["path": config.path, "bind": bind])
+        return Check(
+            .openclawConfig, .pass, .ok,
+            "\(config.path): gateway.bind \(bind), port "
+                + "\(config.gatewayPort ?? Endpoint.defaultGatewayPort)\(config.tlsEnabled == true ? ", TLS on" : "")",
+            detail: ["path": config.path, "bind": bind])
     }
 
     static func dbus(_ facts: MachineFacts) -> Check {
         switch facts.busSocketExists {
         case false?:
-            return Check(.mdnsDBus, .fail, .busMissing, "the D-Bus system bus is not running (no socket for \(facts.busAddress))",
-                         fix: "start it: `sudo systemctl start dbus` (containers without systemd: `mkdir -p /run/dbus && dbus-daemon --system --fork`)",
-                         detail: ["address": facts.busAddress])
+            return Check(
+                .mdnsDBus, .fail, .busMissing, "the D-Bus system bus is not running (no socket for \(facts.busAddress))",
+                fix:
+                    "start it: `sudo systemctl start dbus` (containers without systemd: `mkdir -p /run/dbus && dbus-daemon --system "
+                    + "--fork`)",
+                detail: ["address": facts.busAddress])
         default:
             return Check(.mdnsDBus, .pass, .ok, "system bus at \(facts.busAddress)", detail: ["address": facts.busAddress])
         }
@@ -47,7 +59,8 @@ public enum MachineChecks {
         }
         switch facts.avahi {
         case .running(let version, let host):
-            return Check(.mdnsDaemon, .pass, .ok, "\(version) is running (this host is \(host))", detail: ["version": version, "host": host])
+            return Check(
+                .mdnsDaemon, .pass, .ok, "\(version) is running (this host is \(host))", detail: ["version": version, "host": host])
         case .unavailable(let issue):
             return Check(.mdnsDaemon, .fail, .daemonUnavailable, issue.message, fix: issue.fix)
         }
@@ -57,29 +70,42 @@ public enum MachineChecks {
         let usable = facts.multicastInterfaces
         guard !usable.isEmpty else {
             let up = facts.interfaces.filter { $0.isUp && !$0.isLoopback }.map(\.name)
-            return Check(.mdnsInterfaces, .fail, .noMulticastInterface,
-                         up.isEmpty ? "no network interface is up besides loopback: mDNS cannot leave this machine"
-                                    : "no interface that is up supports multicast (\(up.joined(separator: ", "))): mDNS cannot leave this machine",
-                         fix: "bring a LAN interface up (`ip link set <if> up`); in a container use the host's network (`docker run --network host`); tunnels such as Tailscale carry no multicast: use wide-area discovery there")
+            return Check(
+                .mdnsInterfaces, .fail, .noMulticastInterface,
+                up.isEmpty
+                    ? "no network interface is up besides loopback: mDNS cannot leave this machine"
+                    : "no interface that is up supports multicast (\(up.joined(separator: ", "))): mDNS cannot leave this machine",
+                fix:
+                    "bring a LAN interface up (`ip link set <if> up`); in a container use the host's network (`docker run --network "
+                    + "host`); tunnels such as Tailscale carry no multicast: use wide-area discovery there"
+            )
         }
         let described = usable.map { "\($0.name) (\($0.addresses.map(\.description).joined(separator: ", ")))" }
-        return Check(.mdnsInterfaces, .pass, .ok, described.joined(separator: "; "), detail: ["interfaces": usable.map(\.name).joined(separator: ",")])
+        return Check(
+            .mdnsInterfaces, .pass, .ok, described.joined(separator: "; "),
+            detail: ["interfaces": usable.map(\.name).joined(separator: ",")])
     }
 
     static func port5353(_ facts: MachineFacts) -> Check {
         let others = facts.port5353.holders.filter { $0.name != "avahi-daemon" }
         if !others.isEmpty {
             let names = others.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", ")
-            return Check(.mdnsPort5353, .warn, .otherResponders,
-                         "besides avahi-daemon, \(names) \(others.count == 1 ? "holds" : "hold") UDP 5353: two mDNS stacks answer and query side by side, and each may miss what the other takes",
-                         fix: "keep one responder: stop the other (OpenClaw's own Bonjour advertiser can be turned off when Avahi advertises), or set MulticastDNS=no in /etc/systemd/resolved.conf if it is systemd-resolved",
-                         detail: ["holders": names])
+            return Check(
+                .mdnsPort5353, .warn, .otherResponders,
+                "besides avahi-daemon, \(names) \(others.count == 1 ? "holds" : "hold") UDP 5353: two mDNS stacks answer and query side by "
+                    + "side, and each may miss what the other takes",
+                fix:
+                    "keep one responder: stop the other (OpenClaw's own Bonjour advertiser can be turned off when Avahi advertises), or "
+                    + "set MulticastDNS=no in /etc/systemd/resolved.conf if it is systemd-resolved",
+                detail: ["holders": names])
         }
         if facts.port5353.sockets == 0 {
             return Check(.mdnsPort5353, .pass, .ok, "nothing holds UDP 5353 in this network namespace")
         }
         let seen = facts.port5353.holders.map { "\($0.name) (pid \($0.pid))" }.joined(separator: ", ")
-        return Check(.mdnsPort5353, .pass, .ok, seen.isEmpty ? "\(facts.port5353.sockets) socket(s) on UDP 5353 (run as root to see whose)" : "only \(seen)")
+        return Check(
+            .mdnsPort5353, .pass, .ok,
+            seen.isEmpty ? "\(facts.port5353.sockets) socket(s) on UDP 5353 (run as root to see whose)" : "only \(seen)")
     }
 
     static func nss(_ facts: MachineFacts) -> Check {
@@ -89,8 +115,10 @@ public enum MachineChecks {
         if hosts.contains("mdns") {
             return Check(.mdnsNSS, .pass, .ok, hosts)
         }
-        return Check(.mdnsNSS, .warn, .nssMdnsMissing, "\(hosts): `.local` host names do not resolve through the system resolver (getaddrinfo), only through Avahi",
-                     fix: "`sudo apt install libnss-mdns` (it adds mdns4_minimal to the hosts: line)")
+        return Check(
+            .mdnsNSS, .warn, .nssMdnsMissing,
+            "\(hosts): `.local` host names do not resolve through the system resolver (getaddrinfo), only through Avahi",
+            fix: "`sudo apt install libnss-mdns` (it adds mdns4_minimal to the hosts: line)")
     }
 
     static func browse(_ facts: MachineFacts, _ discovery: DiscoverySummary) -> Check {
@@ -101,18 +129,32 @@ public enum MachineChecks {
             let answered = discovery.hostAnswers.filter { $0.name != nil }
             let silent = discovery.hostAnswers.filter { $0.answer == .noAnswer }
             if let host = answered.first {
-                return Check(.mdnsBrowse, .warn, .hostAnswersWithoutBeacon,
-                             "no Gateway answers in local., though its host answers mDNS: \(host.address) is \(host.name!) (Gateway \(host.gateway)); multicast reaches it, the Gateway does not advertise",
-                             fix: "on the Gateway host check that the Gateway advertises (its log shows bonjour/mDNS errors); `clawnet advertise --name test` there tests that host's mDNS")
+                return Check(
+                    .mdnsBrowse, .warn, .hostAnswersWithoutBeacon,
+                    "no Gateway answers in local., though its host answers mDNS: \(host.address) is \(host.name!) (Gateway "
+                        + "\(host.gateway)); multicast reaches it, the Gateway does not advertise",
+                    fix:
+                        "on the Gateway host check that the Gateway advertises (its log shows bonjour/mDNS errors); `clawnet advertise "
+                        + "--name test` there tests that host's mDNS"
+                )
             }
             if !silent.isEmpty {
                 let addresses = silent.map(\.address.description)
-                return Check(.mdnsBrowse, .warn, .hostSilent,
-                             "no Gateway answers in local., and \(addresses.joined(separator: ", ")) (Gateway \(silent[0].gateway)) \(addresses.count == 1 ? "does" : "do") not answer mDNS from here either",
-                             fix: "allow UDP 5353 (224.0.0.251, ff02::fb) between the two hosts; `clawnet advertise --name test` on the Gateway host and `clawnet browse` here show when it crosses")
+                return Check(
+                    .mdnsBrowse, .warn, .hostSilent,
+                    "no Gateway answers in local., and \(addresses.joined(separator: ", ")) (Gateway \(silent[0].gateway)) "
+                        + "\(addresses.count == 1 ? "does" : "do") not answer mDNS from here either",
+                    fix:
+                        "allow UDP 5353 (224.0.0.251, ff02::fb) between the two hosts; `clawnet advertise --name test` on the Gateway host "
+                        + "and `clawnet browse` here show when it crosses"
+                )
             }
-            return Check(.mdnsBrowse, .warn, .nothingInLocal, "no Gateway answers in local.",
-                         fix: "on the Gateway host run `clawnet advertise --name test`; if `clawnet browse` here still shows nothing, multicast does not cross the network (see the diagnosis)")
+            return Check(
+                .mdnsBrowse, .warn, .nothingInLocal, "no Gateway answers in local.",
+                fix:
+                    "on the Gateway host run `clawnet advertise --name test`; if `clawnet browse` here still shows nothing, multicast does "
+                    + "not cross the network (see the diagnosis)"
+            )
         }
         let names = found.map(\.instance.displayName).joined(separator: ", ")
         return Check(.mdnsBrowse, .pass, .ok, "\(found.count) Gateway\(found.count == 1 ? "" : "s") in local.: \(names)")
@@ -122,19 +164,27 @@ public enum MachineChecks {
         let conf = facts.resolvConf
         let servers = conf.servers.map(\.description).joined(separator: ", ")
         if !conf.exists {
-            return Check(.dnsResolver, .warn, .resolvConfMissing, "no \(conf.path): the C library asks \(servers)",
-                         fix: "create \(conf.path) (or let systemd-resolved or NetworkManager manage it)")
+            return Check(
+                .dnsResolver, .warn, .resolvConfMissing, "no \(conf.path): the C library asks \(servers)",
+                fix: "create \(conf.path) (or let systemd-resolved or NetworkManager manage it)")
         }
         if !conf.problems.isEmpty {
-            return Check(.dnsResolver, .warn, .resolvConfUnreadable, conf.problems.joined(separator: "; "), fix: "correct the nameserver lines in \(conf.path)")
+            return Check(
+                .dnsResolver, .warn, .resolvConfUnreadable, conf.problems.joined(separator: "; "),
+                fix: "correct the nameserver lines in \(conf.path)")
         }
-        return Check(.dnsResolver, .pass, .ok, "\(conf.path): \(servers)\(facts.systemdResolved ? " (systemd-resolved)" : "")",
-                     detail: ["servers": servers])
+        return Check(
+            .dnsResolver, .pass, .ok, "\(conf.path): \(servers)\(facts.systemdResolved ? " (systemd-resolved)" : "")",
+            detail: ["servers": servers])
     }
 
     static func wideArea(_ facts: MachineFacts, _ discovery: DiscoverySummary) -> [Check] {
         guard !discovery.domains.isEmpty else {
-            return [Check(.dnsWideArea, .skip, .noDomain, "no wide-area domain configured (--domain, discovery.wideArea.domain or OPENCLAW_WIDE_AREA_DOMAIN)")]
+            return [
+                Check(
+                    .dnsWideArea, .skip, .noDomain,
+                    "no wide-area domain configured (--domain, discovery.wideArea.domain or OPENCLAW_WIDE_AREA_DOMAIN)")
+            ]
         }
         return discovery.domains.map { domain in
             let detail = ["domain": domain.name]
@@ -147,25 +197,30 @@ public enum MachineChecks {
             }
             if !found.isEmpty {
                 let via = Set(found.flatMap(\.resolvers)).sorted().joined(separator: ", ")
-                return Check(.dnsWideArea, .pass, .ok, "\(found.count) Gateway\(found.count == 1 ? "" : "s") in \(domain.name)\(via.isEmpty ? "" : " via \(via)")",
-                             detail: detail)
+                return Check(
+                    .dnsWideArea, .pass, .ok,
+                    "\(found.count) Gateway\(found.count == 1 ? "" : "s") in \(domain.name)\(via.isEmpty ? "" : " via \(via)")",
+                    detail: detail)
             }
             if let issue = issues.first {
                 return Check(.dnsWideArea, .fail, .domainError, issue.message, fix: issue.fix, detail: detail)
             }
-            return Check(.dnsWideArea, .warn, .domainEmpty, "no Gateway is published in \(domain.name)",
-                         fix: "publish one with `clawnet zone generate --domain \(domain.withoutTrailingDot) ...` on the DNS server", detail: detail)
+            return Check(
+                .dnsWideArea, .warn, .domainEmpty, "no Gateway is published in \(domain.name)",
+                fix: "publish one with `clawnet zone generate --domain \(domain.withoutTrailingDot) ...` on the DNS server", detail: detail)
         }
     }
 
     static func tailscale(_ facts: MachineFacts, _ discovery: DiscoverySummary) -> Check {
         let addresses = NetworkInterface.tailscaleAddresses(facts.interfaces)
         guard !addresses.isEmpty else {
-            return Check(.tailscaleInterface, .skip, .notOnTailnet,
-                         "not on a tailnet (no 100.64.0.0/10 or fd7a:115c:a1e0::/48 address)\(discovery.domains.isEmpty ? "" : "; wide-area domains must then be served by a resolver this machine uses")")
+            let note = discovery.domains.isEmpty ? "" : "; wide-area domains must then be served by a resolver this machine uses"
+            return Check(
+                .tailscaleInterface, .skip, .notOnTailnet, "not on a tailnet (no 100.64.0.0/10 or fd7a:115c:a1e0::/48 address)\(note)")
         }
         let names = facts.interfaces.filter { !$0.addresses.filter(\.isTailscale).isEmpty }.map(\.name)
-        return Check(.tailscaleInterface, .pass, .ok, "\(names.joined(separator: ", ")): \(addresses.map(\.description).joined(separator: ", "))",
-                     detail: ["addresses": addresses.map(\.description).joined(separator: ",")])
+        return Check(
+            .tailscaleInterface, .pass, .ok, "\(names.joined(separator: ", ")): \(addresses.map(\.description).joined(separator: ", "))",
+            detail: ["addresses": addresses.map(\.description).joined(separator: ",")])
     }
 }

@@ -1,7 +1,7 @@
 import Avahi
 import DNSSD
-import Host
 import Discovery
+import Host
 
 /// Facts about this machine, read once.
 public struct MachineFacts: Sendable {
@@ -29,6 +29,8 @@ public struct MachineFacts: Sendable {
 
     /// Up, not loopback, multicast-capable, with an address: where mDNS can go.
     var multicastInterfaces: [NetworkInterface] {
-        interfaces.filter { $0.isUp && !$0.isLoopback && $0.supportsMulticast && !$0.addresses.isEmpty && !$0.addresses.allSatisfy(\.isTailscale) }
+        interfaces.filter {
+            $0.isUp && !$0.isLoopback && $0.supportsMulticast && !$0.addresses.isEmpty && !$0.addresses.allSatisfy(\.isTailscale)
+        }
     }
 }

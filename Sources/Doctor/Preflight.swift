@@ -30,7 +30,9 @@ public enum Preflight {
     static let mdnsChecks: [CheckID] = [.mdnsDBus, .mdnsDaemon, .mdnsInterfaces]
 
     /// One result per requirement, in a fixed order, and how long it took.
-    public static func run(_ requirements: Set<Requirement>, options base: DoctorOptions, system: any SystemInspector) async -> ([Result], Duration) {
+    public static func run(_ requirements: Set<Requirement>, options base: DoctorOptions, system: any SystemInspector) async -> (
+        [Result], Duration
+    ) {
         var options = base
         options.only = checks(for: requirements)
         let doctor = await Doctor.run(options, system: system)
@@ -42,7 +44,8 @@ public enum Preflight {
         switch requirement {
         case .mdns:
             if let failing = mdnsChecks.compactMap(check).first(where: { $0.status == .fail || $0.status == .skip }) {
-                return Result(name: .mdns, ok: false, missingPrerequisite: failing.id != .mdnsInterfaces, message: failing.message, fix: failing.fix)
+                return Result(
+                    name: .mdns, ok: false, missingPrerequisite: failing.id != .mdnsInterfaces, message: failing.message, fix: failing.fix)
             }
             return Result(name: .mdns, ok: true, missingPrerequisite: false, message: check(.mdnsDaemon)?.message ?? "mDNS works", fix: nil)
         case .wideArea:
@@ -51,19 +54,25 @@ public enum Preflight {
                 return Result(name: .wideArea, ok: true, missingPrerequisite: false, message: passing.message, fix: nil)
             }
             guard let first = domains.first, first.status != .skip else {
-                return Result(name: .wideArea, ok: false, missingPrerequisite: true, message: domains.first?.message ?? "no wide-area domain configured",
-                              fix: "set discovery.wideArea.domain in ~/.openclaw/openclaw.json, OPENCLAW_WIDE_AREA_DOMAIN, or --domain")
+                return Result(
+                    name: .wideArea, ok: false, missingPrerequisite: true,
+                    message: domains.first?.message ?? "no wide-area domain configured",
+                    fix: "set discovery.wideArea.domain in ~/.openclaw/openclaw.json, OPENCLAW_WIDE_AREA_DOMAIN, or --domain")
             }
             return Result(name: .wideArea, ok: false, missingPrerequisite: false, message: first.message, fix: first.fix)
         case .gateway:
             for gateway in doctor.gateways where gateway.checks.contains(where: { $0.id == .gwProtocol && $0.status == .pass }) {
-                return Result(name: .gateway, ok: true, missingPrerequisite: false, message: "\(gateway.target) answers with connect.challenge", fix: nil)
+                return Result(
+                    name: .gateway, ok: true, missingPrerequisite: false, message: "\(gateway.target) answers with connect.challenge",
+                    fix: nil)
             }
             let firstFailure = doctor.gateways.lazy.compactMap { gateway in
                 gateway.checks.first { $0.status == .fail }.map { (gateway.target, $0) }
             }.first
             guard let (target, failure) = firstFailure else {
-                return Result(name: .gateway, ok: false, missingPrerequisite: false, message: "no Gateway found", fix: "run `clawnet doctor` for the details")
+                return Result(
+                    name: .gateway, ok: false, missingPrerequisite: false, message: "no Gateway found",
+                    fix: "run `clawnet doctor` for the details")
             }
             return Result(name: .gateway, ok: false, missingPrerequisite: false, message: "\(target): \(failure.message)", fix: failure.fix)
         }

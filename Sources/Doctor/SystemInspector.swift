@@ -1,9 +1,9 @@
 import Avahi
 import DNSSD
-import Host
 import Discovery
 import FoundationEssentials
 import Glibc
+import Host
 
 /// What doctor reads about the machine. The live one looks at this machine; tests give
 /// recorded facts to check the diagnosis rules one by one.
@@ -79,7 +79,9 @@ public struct LiveSystem: SystemInspector {
             for pid in pids.compactMap(Int32.init) {
                 guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { continue }
                 let owns = fds.contains { fd in
-                    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)") else { return false }
+                    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)") else {
+                        return false
+                    }
                     return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
                 }
                 if owns {

@@ -17,7 +17,11 @@ public enum HostLookup {
                 once.resume(lookup(host))
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.milliseconds))) {
-                once.resume(.failure(Failure(message: "looking up \(host) took longer than \(timeout.components.seconds)s (a DNS server that does not answer?)")))
+                once.resume(
+                    .failure(
+                        Failure(
+                            message:
+                                "looking up \(host) took longer than \(timeout.components.seconds)s (a DNS server that does not answer?)")))
             }
         }
     }

@@ -26,7 +26,9 @@ public struct OpenClawConfig: Sendable, Equatable {
     }
 
     /// `explicitPath` comes from --config: then a missing file is worth a warning.
-    public static func load(explicitPath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> OpenClawConfig {
+    public static func load(explicitPath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> OpenClawConfig
+    {
         let path = explicitPath ?? defaultPath(environment: environment)
         var config = OpenClawConfig(path: path)
         if let data = FileManager.default.contents(atPath: path) {
@@ -74,12 +76,16 @@ public struct OpenClawConfig: Sendable, Equatable {
             }
         }
         if let value = root["gateway", "tls", "enabled"] {
-            if case .bool(let flag) = value { tlsEnabled = flag } else {
+            if case .bool(let flag) = value {
+                tlsEnabled = flag
+            } else {
                 warnings.append("\(path): gateway.tls.enabled should be true or false")
             }
         }
         if let value = root["gateway", "bind"] {
-            if case .string(let mode) = value { bind = mode } else {
+            if case .string(let mode) = value {
+                bind = mode
+            } else {
                 warnings.append("\(path): gateway.bind should be a string (loopback, lan, tailnet, auto, custom)")
             }
         }
@@ -105,12 +111,19 @@ enum JSONValue: Decodable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
     }
 
     subscript(path: String...) -> JSONValue? {

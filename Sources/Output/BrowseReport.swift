@@ -36,7 +36,8 @@ public struct BrowseReport: Report, Sendable {
         lines.err = IssueLines.lines(errors, terminal: terminal)
         let seconds = elapsed.secondsText(fractionDigits: 2)
         let joined = places.joined(separator: ", ")
-        let summary = beacons.isEmpty
+        let summary =
+            beacons.isEmpty
             ? "No OpenClaw Gateways found in \(joined.isEmpty ? "nothing browsed" : joined) (\(seconds) s)."
             : "\(beacons.count) Gateway\(beacons.count == 1 ? "" : "s") in \(joined) (\(seconds) s)"
         lines.err.append(terminal.paint(summary, .dim, stderr: true))

@@ -30,9 +30,11 @@ public struct DoctorReport: Report, Sendable {
             }
         }
         let all = result.checks + result.gateways.flatMap(\.checks)
-        let failures = all.filter { $0.status == .fail }.count, warnings = all.filter { $0.status == .warn }.count
+        let failures = all.filter { $0.status == .fail }.count
+        let warnings = all.filter { $0.status == .warn }.count
         let gateways = result.gateways.count
-        let summary = "doctor: \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), "
+        let summary =
+            "doctor: \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), "
             + "\(gateways) Gateway\(gateways == 1 ? "" : "s") checked (\(result.elapsed.secondsText(fractionDigits: 2)) s)"
         out += ["", terminal.paint(summary, failures > 0 ? .red : warnings > 0 ? .yellow : .green)]
         return Lines(out: out)
@@ -90,7 +92,12 @@ enum CheckLine {
         }
         for check in checks {
             if check.status == .skip, let first = run.first, first.message != check.message { flush() }
-            if check.status == .skip { run.append(check) } else { flush(); result.append(CollapsedCheck(check)) }
+            if check.status == .skip {
+                run.append(check)
+            } else {
+                flush()
+                result.append(CollapsedCheck(check))
+            }
         }
         flush()
         return result

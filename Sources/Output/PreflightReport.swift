@@ -22,7 +22,8 @@ public struct PreflightReport: Report, Sendable {
     public func table(_ terminal: Terminal) -> Lines {
         var lines = Lines()
         for result in requirements {
-            lines.out.append("\(StatusMark.mark(ok: result.ok, terminal))  \(result.name.rawValue.padding(Self.nameWidth)) \(result.message)")
+            lines.out.append(
+                "\(StatusMark.mark(ok: result.ok, terminal))  \(result.name.rawValue.padding(Self.nameWidth)) \(result.message)")
             if let fix = result.fix, !result.ok { lines.out.append("      \(String().padding(Self.nameWidth)) fix: \(fix)") }
         }
         lines.err.append(terminal.paint("preflight: \(ok ? "ready" : "not ready") (exit \(exitStatus.rawValue))", .dim, stderr: true))

@@ -12,7 +12,12 @@ public struct Terminal: Sendable {
     }
 
     public enum Style: String, Sendable {
-        case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", cyan = "36"
+        case bold = "1"
+        case dim = "2"
+        case red = "31"
+        case green = "32"
+        case yellow = "33"
+        case cyan = "36"
     }
 
     public func paint(_ text: String, _ style: Style, stderr: Bool = false) -> String {

@@ -17,12 +17,15 @@ public struct ZoneCheckReport: Report, Sendable {
         for finding in result.findings {
             let line = finding.line.map { "line \($0)" } ?? ""
             lines.out.append("\(StatusMark.mark(finding.severity, terminal))  \(line.padding(Self.lineWidth))  \(finding.message)")
-            if let fix = finding.fix, finding.severity != .pass { lines.out.append("      \(String().padding(Self.lineWidth))  fix: \(fix)") }
+            if let fix = finding.fix, finding.severity != .pass {
+                lines.out.append("      \(String().padding(Self.lineWidth))  fix: \(fix)")
+            }
         }
         let failures = result.findings.filter { $0.severity == .fail }.count
         let warnings = result.findings.filter { $0.severity == .warn }.count
         let zone = result.apex?.description ?? "unknown zone"
-        let summary = "\(result.file) (\(zone)): \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        let summary =
+            "\(result.file) (\(zone)): \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         lines.err.append(terminal.paint(summary, .dim, stderr: true))
         return lines
     }

@@ -39,17 +39,27 @@ public enum GatewayProbe {
 
         // Asked in plain HTTP, a TLS server often just hangs up. If one more connection
         // completes a TLS handshake, say so instead of "end of file".
-        if !target.tls, report.health.map({ !$0.outcome.isResponse }) ?? false || report.websocket.map({ !$0.outcome.reachedServer }) ?? false,
-           await answersTLS(target, address, clock) {
-            if let health = report.health, !health.outcome.isResponse { report.health = PhaseTiming(outcome: .wantsTLS, elapsed: health.elapsed) }
-            if let ready = report.ready, !ready.outcome.isResponse { report.ready = PhaseTiming(outcome: .wantsTLS, elapsed: ready.elapsed) }
-            if let websocket = report.websocket, !websocket.outcome.reachedServer { report.websocket = PhaseTiming(outcome: .wantsTLS, elapsed: websocket.elapsed) }
+        if !target.tls,
+            report.health.map({ !$0.outcome.isResponse }) ?? false || report.websocket.map({ !$0.outcome.reachedServer }) ?? false,
+            await answersTLS(target, address, clock)
+        {
+            if let health = report.health, !health.outcome.isResponse {
+                report.health = PhaseTiming(outcome: .wantsTLS, elapsed: health.elapsed)
+            }
+            if let ready = report.ready, !ready.outcome.isResponse {
+                report.ready = PhaseTiming(outcome: .wantsTLS, elapsed: ready.elapsed)
+            }
+            if let websocket = report.websocket, !websocket.outcome.reachedServer {
+                report.websocket = PhaseTiming(outcome: .wantsTLS, elapsed: websocket.elapsed)
+            }
         }
         return report
     }
 
     private static func answersTLS(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> Bool {
-        guard case .success(let connection) = await ProbeConnection.connect(to: address, port: target.port, timeout: clock.remaining) else { return false }
+        guard case .success(let connection) = await ProbeConnection.connect(to: address, port: target.port, timeout: clock.remaining) else {
+            return false
+        }
         defer { connection.close() }
         if case .established = await connection.startTLS(host: target.host, timeout: clock.remaining) { return true }
         return false
@@ -83,7 +93,9 @@ public enum GatewayProbe {
                     let started = ContinuousClock.now
                     switch await ProbeConnection.connect(to: address, port: target.port, timeout: clock.remaining) {
                     case .success(let connection):
-                        return (index, TCPAttempt(address: address, outcome: .connected, elapsed: clock.elapsed(since: started)), connection)
+                        return (
+                            index, TCPAttempt(address: address, outcome: .connected, elapsed: clock.elapsed(since: started)), connection
+                        )
                     case .failure(let outcome):
                         return (index, TCPAttempt(address: address, outcome: outcome, elapsed: clock.elapsed(since: started)), nil)
                     }
@@ -101,7 +113,9 @@ public enum GatewayProbe {
     }
 
     /// A fresh connection (TCP, then TLS when the Gateway uses it) for one phase.
-    private static func open(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> Result<ProbeConnection, ProbeFailure> {
+    private static func open(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> Result<
+        ProbeConnection, ProbeFailure
+    > {
         switch await ProbeConnection.connect(to: address, port: target.port, timeout: clock.remaining) {
         case .failure(let outcome):
             return .failure(ProbeFailure(message: "could not connect again: \(outcome)"))
@@ -116,13 +130,17 @@ public enum GatewayProbe {
         }
     }
 
-    private static func httpPhase(_ path: String, _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> PhaseTiming<HTTPOutcome> {
+    private static func httpPhase(_ path: String, _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> PhaseTiming<
+        HTTPOutcome
+    > {
         await phase(target, address, clock, failed: HTTPOutcome.failed) { connection, timeout in
             await HTTPProbe.get(path, host: hostHeader(target), on: connection, timeout: timeout)
         }
     }
 
-    private static func websocketPhase(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> PhaseTiming<WebSocketOutcome> {
+    private static func websocketPhase(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> PhaseTiming<
+        WebSocketOutcome
+    > {
         await phase(target, address, clock, failed: WebSocketOutcome.failed) { connection, timeout in
             await WebSocketProbe.open(host: hostHeader(target), on: connection, timeout: timeout)
         }

@@ -9,7 +9,7 @@ enum HTTPProbe {
     static func get(_ path: String, host: String, on connection: ProbeConnection, timeout: Duration) async -> HTTPOutcome {
         let channel = connection.channel
         let promise = channel.eventLoop.makePromise(of: (Int, String).self)
-        defer { promise.fail(ProbeTimeout()) }   // ends the promise on every path
+        defer { promise.fail(ProbeTimeout()) }  // ends the promise on every path
         do {
             try await channel.eventLoop.submit {
                 let sync = channel.pipeline.syncOperations

@@ -1,11 +1,11 @@
 import Crypto
 import DNSSD
-import NIOSupport
 import FoundationEssentials
 import Glibc
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NIOSupport
 import NIOTLS
 import SwiftASN1
 import X509
@@ -19,7 +19,9 @@ struct ProbeConnection: Sendable {
     /// What the observer saw so far.
     func wire() async -> (bytes: Int, first: [UInt8], hello: ServerHello.Parse) {
         let observer = self.observer
-        return (try? await channel.eventLoop.submit { (observer.value.bytesReceived, observer.value.firstBytes, observer.value.serverHello) }.get()) ?? (0, [], .needMore)
+        return
+            (try? await channel.eventLoop.submit { (observer.value.bytesReceived, observer.value.firstBytes, observer.value.serverHello) }
+            .get()) ?? (0, [], .needMore)
     }
 
     func close() {
@@ -76,9 +78,9 @@ struct ProbeConnection: Sendable {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateVerification = .none
         configuration.minimumTLSVersion = .tlsv12
-        let serverName = IPAddress(host) == nil ? host : nil   // SNI must not be an IP literal
+        let serverName = IPAddress(host) == nil ? host : nil  // SNI must not be an IP literal
         let promise = channel.eventLoop.makePromise(of: Void.self)
-        defer { promise.fail(ProbeTimeout()) }   // ends the promise on every path
+        defer { promise.fail(ProbeTimeout()) }  // ends the promise on every path
         do {
             let context = try NIOSSLContext(configuration: configuration)
             try await channel.eventLoop.submit { [channel] in
@@ -103,18 +105,20 @@ struct ProbeConnection: Sendable {
             if error is ProbeTimeout { return .timedOut(bytesReceived: wire.bytes) }
             return .handshakeFailed(Self.describe(error))
         }
-        let (version, der) = (try? await channel.eventLoop.submit { [channel] in
-            let handler = try channel.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)
-            return (handler.tlsVersion, try handler.peerCertificate?.toDERBytes())
-        }.get()) ?? (nil, nil)
+        let (version, der) =
+            (try? await channel.eventLoop.submit { [channel] in
+                let handler = try channel.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)
+                return (handler.tlsVersion, try handler.peerCertificate?.toDERBytes())
+            }.get()) ?? (nil, nil)
         guard let der else { return .handshakeFailed("the server presented no certificate") }
         let hello = await wire().hello
         var cipher: String?
         if case .hello(let parsed) = hello { cipher = parsed.cipherName }
         let (certificate, problem) = CertificateFacts.read(der)
-        return .established(TLSFacts(
-            version: version.map(Self.name) ?? (Self.helloVersion(hello) ?? "unknown"), cipher: cipher,
-            fingerprint: TLSFingerprint(digest: Array(SHA256.hash(data: der))), certificate: certificate, certificateProblem: problem))
+        return .established(
+            TLSFacts(
+                version: version.map(Self.name) ?? (Self.helloVersion(hello) ?? "unknown"), cipher: cipher,
+                fingerprint: TLSFingerprint(digest: Array(SHA256.hash(data: der))), certificate: certificate, certificateProblem: problem))
     }
 
     private static func name(_ version: TLSVersion) -> String {
@@ -183,12 +187,15 @@ extension CertificateFacts {
                     }
                 }
             }
-            let selfSigned = certificate.issuer == certificate.subject
+            let selfSigned =
+                certificate.issuer == certificate.subject
                 && certificate.publicKey.isValidSignature(certificate.signature, for: certificate)
-            return (CertificateFacts(
-                subject: certificate.subject.description, issuer: certificate.issuer.description,
-                subjectAlternativeNames: names, notBefore: certificate.notValidBefore, notAfter: certificate.notValidAfter,
-                selfSigned: selfSigned, publicKey: "\(certificate.publicKey)".prefix(80).description), nil)
+            return (
+                CertificateFacts(
+                    subject: certificate.subject.description, issuer: certificate.issuer.description,
+                    subjectAlternativeNames: names, notBefore: certificate.notValidBefore, notAfter: certificate.notValidAfter,
+                    selfSigned: selfSigned, publicKey: "\(certificate.publicKey)".prefix(80).description), nil
+            )
         } catch {
             return (nil, "the certificate does not parse: \(error)")
         }

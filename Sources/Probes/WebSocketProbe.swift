@@ -81,7 +81,8 @@ enum WebSocketProbe {
     private static func failure(_ error: any Error, upgraded: Bool, _ connection: ProbeConnection) async -> WebSocketOutcome {
         switch error {
         case let closed as ClosedEarly where !upgraded:
-            return .upgradeFailed("the server closed the connection without answering the upgrade\(closed.code.map { " (code \($0))" } ?? "")")
+            return .upgradeFailed(
+                "the server closed the connection without answering the upgrade\(closed.code.map { " (code \($0))" } ?? "")")
         case is ProbeTimeout:
             return .timedOut(upgraded: upgraded, bytesReceived: await connection.wire().bytes)
         case let refused as UpgradeRefused:

@@ -1,8 +1,8 @@
 import Crypto
 import DNSSD
-import Host
 import FoundationEssentials
 import Glibc
+import Host
 
 /// This machine as its OpenClaw Gateway would publish itself in a wide-area zone.
 public enum ThisHost {
@@ -14,7 +14,7 @@ public enum ThisHost {
     /// SHA-256 over the DER of the first certificate in a PEM file.
     public static func fingerprint(pem text: String) -> TLSFingerprint? {
         guard let begin = text.firstRange(of: "-----BEGIN CERTIFICATE-----"),
-              let end = text[begin.upperBound...].firstRange(of: "-----END CERTIFICATE-----")
+            let end = text[begin.upperBound...].firstRange(of: "-----END CERTIFICATE-----")
         else { return nil }
         let base64 = text[begin.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
         guard let der = Data(base64Encoded: String(base64)) else { return nil }
@@ -23,7 +23,9 @@ public enum ThisHost {
 
     /// The Gateway of this host: `<hostname>-gateway` on `<hostname>`, its Tailscale
     /// addresses, the configured port, TLS and the certificate's fingerprint.
-    public static func gateway(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface]) throws -> (ZoneGateway, [String]) {
+    public static func gateway(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface]) throws -> (
+        ZoneGateway, [String]
+    ) {
         var notes: [String] = []
         let name = HostName.label(of: HostName.current()) ?? HostName.fallback
         let addresses = NetworkInterface.tailscaleAddresses(interfaces).map(\.withoutZone)

@@ -70,7 +70,9 @@ public struct ZoneGateway: Sendable, Hashable {
         let gateway = ZoneGateway(
             instance: beacon.instance, hostLabel: label(hostSource, fallback: "openclaw"),
             addresses: addresses, port: port, txt: openClawOrder(beacon.attributes))
-        let note = addresses.isEmpty ? "'\(beacon.instance.displayName)' has no routable address; its host \(gateway.hostLabel) gets no A/AAAA record" : nil
+        let note =
+            addresses.isEmpty
+            ? "'\(beacon.instance.displayName)' has no routable address; its host \(gateway.hostLabel) gets no A/AAAA record" : nil
         return (gateway, note)
     }
 }

@@ -41,7 +41,9 @@ public struct ZoneFinding: Sendable, Hashable, Codable {
 public enum ZoneLinter {
     public static func check(_ zone: ZoneFile, domain requested: DomainName?, today: SerialPolicy.Day) -> [ZoneFinding] {
         var findings: [ZoneFinding] = zone.problems.map {
-            ZoneFinding(.fail, line: $0.line, "syntax: \($0.message)", fix: "this line does not parse (named-checkzone and kzonecheck will refuse it too)")
+            ZoneFinding(
+                .fail, line: $0.line, "syntax: \($0.message)",
+                fix: "this line does not parse (named-checkzone and kzonecheck will refuse it too)")
         }
         let entries = zone.entries
 
@@ -53,11 +55,16 @@ public enum ZoneLinter {
         } else if let owner = soas.first?.record.name {
             apex = owner
         } else {
-            findings.append(ZoneFinding(.fail, "no SOA record, and no --domain to say which zone this is", fix: "add `@ IN SOA ns1 hostmaster <serial> 7200 3600 1209600 60`"))
+            findings.append(
+                ZoneFinding(
+                    .fail, "no SOA record, and no --domain to say which zone this is",
+                    fix: "add `@ IN SOA ns1 hostmaster <serial> 7200 3600 1209600 60`"))
             return findings
         }
         for entry in entries where !entry.record.name.isSubdomain(of: apex) {
-            findings.append(ZoneFinding(.fail, line: entry.line, "\(entry.record.name) is outside the zone \(apex)", fix: "check $ORIGIN and trailing dots"))
+            findings.append(
+                ZoneFinding(
+                    .fail, line: entry.line, "\(entry.record.name) is outside the zone \(apex)", fix: "check $ORIGIN and trailing dots"))
         }
 
         findings += checkApex(entries, apex: apex, soas: soas, today: today)
@@ -69,31 +76,41 @@ public enum ZoneLinter {
         }
     }
 
-    private static func checkApex(_ entries: [ZoneFile.Entry], apex: DNSName, soas: [ZoneFile.Entry], today: SerialPolicy.Day) -> [ZoneFinding] {
+    private static func checkApex(_ entries: [ZoneFile.Entry], apex: DNSName, soas: [ZoneFile.Entry], today: SerialPolicy.Day)
+        -> [ZoneFinding]
+    {
         var findings: [ZoneFinding] = []
         let apexSOA = soas.filter { $0.record.name == apex }
         if apexSOA.count != 1 {
-            findings.append(ZoneFinding(.fail, line: soas.dropFirst().first?.line,
-                                        apexSOA.isEmpty ? "no SOA record at \(apex)" : "\(apexSOA.count) SOA records at \(apex); a zone has exactly one",
-                                        fix: "keep one `@ IN SOA ns1 hostmaster <serial> 7200 3600 1209600 60`"))
+            findings.append(
+                ZoneFinding(
+                    .fail, line: soas.dropFirst().first?.line,
+                    apexSOA.isEmpty ? "no SOA record at \(apex)" : "\(apexSOA.count) SOA records at \(apex); a zone has exactly one",
+                    fix: "keep one `@ IN SOA ns1 hostmaster <serial> 7200 3600 1209600 60`"))
         }
         if let soa = apexSOA.first, case .soa(_, _, let serial, _, _, _, let minimum) = soa.record.data {
             if SerialPolicy.isDateSerial(serial) {
                 let date = Int(serial / 100)
                 let todayNumber = today.year * 10_000 + today.month * 100 + today.day
                 if date > todayNumber + 1 {
-                    findings.append(ZoneFinding(.warn, line: soa.line, "serial \(serial) is dated in the future",
-                                                fix: "harmless, but `zone generate` can only count up from it"))
+                    findings.append(
+                        ZoneFinding(
+                            .warn, line: soa.line, "serial \(serial) is dated in the future",
+                            fix: "harmless, but `zone generate` can only count up from it"))
                 } else {
                     findings.append(ZoneFinding(.pass, line: soa.line, "SOA serial \(serial) (YYYYMMDDnn)"))
                 }
             } else {
-                findings.append(ZoneFinding(.warn, line: soa.line, "serial \(serial) is not in OpenClaw's YYYYMMDDnn form",
-                                            fix: "fine for DNS; `zone generate` moves it to the date form, never lower"))
+                findings.append(
+                    ZoneFinding(
+                        .warn, line: soa.line, "serial \(serial) is not in OpenClaw's YYYYMMDDnn form",
+                        fix: "fine for DNS; `zone generate` moves it to the date form, never lower"))
             }
             if minimum > 3600 {
-                findings.append(ZoneFinding(.warn, line: soa.line, "SOA minimum \(minimum) s: resolvers remember a missing name that long",
-                                            fix: "OpenClaw uses 60"))
+                findings.append(
+                    ZoneFinding(
+                        .warn, line: soa.line, "SOA minimum \(minimum) s: resolvers remember a missing name that long",
+                        fix: "OpenClaw uses 60"))
             }
         }
         let nameServers = entries.filter { $0.record.type == .ns && $0.record.name == apex }
@@ -103,8 +120,10 @@ public enum ZoneLinter {
         for entry in nameServers {
             guard case .ns(let target) = entry.record.data, target.isSubdomain(of: apex) else { continue }
             if !hasAddress(target, entries) {
-                findings.append(ZoneFinding(.fail, line: entry.line, "name server \(target) is in the zone but has no A or AAAA record",
-                                            fix: "add `\(target.labels.first.map { Presentation.escapeLabel($0) } ?? "ns1") IN A <address>`"))
+                findings.append(
+                    ZoneFinding(
+                        .fail, line: entry.line, "name server \(target) is in the zone but has no A or AAAA record",
+                        fix: "add `\(target.labels.first.map { Presentation.escapeLabel($0) } ?? "ns1") IN A <address>`"))
             }
         }
         return findings
@@ -120,13 +139,18 @@ public enum ZoneLinter {
             for entry in group {
                 guard case .ptr(let target) = entry.record.data else { continue }
                 guard target.labels.count == service.labels.count + 1, target.parent == service else {
-                    findings.append(ZoneFinding(.fail, line: entry.line, "PTR \(service) points to \(target), which is not an instance of \(service)",
-                                                fix: "PTR targets must be <instance>.\(service)"))
+                    findings.append(
+                        ZoneFinding(
+                            .fail, line: entry.line, "PTR \(service) points to \(target), which is not an instance of \(service)",
+                            fix: "PTR targets must be <instance>.\(service)"))
                     continue
                 }
                 if let first = seen[target] {
-                    findings.append(ZoneFinding(.warn, line: entry.line, "instance \(target) is listed twice (first on line \(first)); names compare without case",
-                                                fix: "keep one PTR per instance"))
+                    findings.append(
+                        ZoneFinding(
+                            .warn, line: entry.line,
+                            "instance \(target) is listed twice (first on line \(first)); names compare without case",
+                            fix: "keep one PTR per instance"))
                     continue
                 }
                 seen[target] = entry.line
@@ -139,58 +163,84 @@ public enum ZoneLinter {
             }
         }
         // Instance records nothing points to: invisible to browsing nodes.
-        for entry in entries where [.srv, .txt].contains(entry.record.type) && isInstance(entry.record.name, apex: apex) && !listed.contains(entry.record.name) {
-            findings.append(ZoneFinding(.warn, line: entry.line, "\(entry.record.name) has \(entry.record.type) but no PTR lists it: nodes will not see it",
-                                        fix: "add `\(entry.record.name.parent) IN PTR \(entry.record.name)` or remove it"))
+        for entry in entries
+        where [.srv, .txt].contains(entry.record.type) && isInstance(entry.record.name, apex: apex) && !listed.contains(entry.record.name) {
+            findings.append(
+                ZoneFinding(
+                    .warn, line: entry.line, "\(entry.record.name) has \(entry.record.type) but no PTR lists it: nodes will not see it",
+                    fix: "add `\(entry.record.name.parent) IN PTR \(entry.record.name)` or remove it"))
         }
         if ptrs.isEmpty {
-            findings.append(ZoneFinding(.warn, "no service PTR records: the zone publishes no Gateway",
-                                        fix: "`clawnet zone generate` writes `_openclaw-gw._tcp IN PTR <instance>._openclaw-gw._tcp`"))
+            findings.append(
+                ZoneFinding(
+                    .warn, "no service PTR records: the zone publishes no Gateway",
+                    fix: "`clawnet zone generate` writes `_openclaw-gw._tcp IN PTR <instance>._openclaw-gw._tcp`"))
         }
         return findings
     }
 
     /// Checks one instance; true when it is complete (SRV, TXT, an address).
-    private static func checkInstance(_ name: DNSName, ptrLine: Int, entries: [ZoneFile.Entry], apex: DNSName, into findings: inout [ZoneFinding]) -> Bool {
+    private static func checkInstance(
+        _ name: DNSName, ptrLine: Int, entries: [ZoneFile.Entry], apex: DNSName, into findings: inout [ZoneFinding]
+    ) -> Bool {
         let display = name.labels.first.map { SafeText.display($0) } ?? "?"
         let srvs = entries.filter { $0.record.name == name && $0.record.type == .srv }
         let txts = entries.filter { $0.record.name == name && $0.record.type == .txt }
         guard let srv = srvs.first, case .srv(_, _, let port, let target) = srv.record.data else {
-            findings.append(ZoneFinding(.fail, line: ptrLine, "'\(display)' is listed by PTR but has no SRV record",
-                                        fix: "add `\(name) IN SRV 0 0 <port> <host>`"))
+            findings.append(
+                ZoneFinding(
+                    .fail, line: ptrLine, "'\(display)' is listed by PTR but has no SRV record",
+                    fix: "add `\(name) IN SRV 0 0 <port> <host>`"))
             return false
         }
         var complete = true
         if port == 0 {
-            findings.append(ZoneFinding(.warn, line: srv.line, "'\(display)' has SRV port 0: it says it is not available", fix: "use the gateway port (18789)"))
+            findings.append(
+                ZoneFinding(
+                    .warn, line: srv.line, "'\(display)' has SRV port 0: it says it is not available", fix: "use the gateway port (18789)"))
         }
         if target.isSubdomain(of: apex) {
             if entries.contains(where: { $0.record.name == target && $0.record.type == .cname }) {
-                findings.append(ZoneFinding(.fail, line: srv.line, "SRV target \(target) of '\(display)' is a CNAME; RFC 2782 wants the real host name", fix: "point the SRV at the host's own name"))
+                findings.append(
+                    ZoneFinding(
+                        .fail, line: srv.line, "SRV target \(target) of '\(display)' is a CNAME; RFC 2782 wants the real host name",
+                        fix: "point the SRV at the host's own name"))
                 complete = false
             } else if !hasAddress(target, entries) {
-                findings.append(ZoneFinding(.fail, line: srv.line, "SRV target \(target) of '\(display)' has no A or AAAA record in the zone",
-                                            fix: "add `\(target.labels.first.map { Presentation.escapeLabel($0) } ?? "host") IN A <address>`"))
+                findings.append(
+                    ZoneFinding(
+                        .fail, line: srv.line, "SRV target \(target) of '\(display)' has no A or AAAA record in the zone",
+                        fix: "add `\(target.labels.first.map { Presentation.escapeLabel($0) } ?? "host") IN A <address>`"))
                 complete = false
             }
         } else if !target.isRoot {
-            findings.append(ZoneFinding(.warn, line: srv.line, "SRV target \(target) of '\(display)' is outside the zone: its address cannot be checked here"))
+            findings.append(
+                ZoneFinding(
+                    .warn, line: srv.line, "SRV target \(target) of '\(display)' is outside the zone: its address cannot be checked here"))
         }
         guard let txt = txts.first, case .txt(let record) = txt.record.data else {
-            findings.append(ZoneFinding(.fail, line: ptrLine, "'\(display)' has no TXT record (RFC 6763 requires one; OpenClaw nodes read their hints from it)",
-                                        fix: "add `\(name) IN TXT \"role=gateway\" \"gatewayPort=\(port)\" ...`"))
+            findings.append(
+                ZoneFinding(
+                    .fail, line: ptrLine, "'\(display)' has no TXT record (RFC 6763 requires one; OpenClaw nodes read their hints from it)",
+                    fix: "add `\(name) IN TXT \"role=gateway\" \"gatewayPort=\(port)\" ...`"))
             return false
         }
         if txts.count > 1 {
-            findings.append(ZoneFinding(.warn, line: txts[1].line, "'\(display)' has \(txts.count) TXT records; clients read one", fix: "merge them into one"))
+            findings.append(
+                ZoneFinding(
+                    .warn, line: txts[1].line, "'\(display)' has \(txts.count) TXT records; clients read one", fix: "merge them into one"))
         }
         let reading = TXTReading(record)
         for issue in reading.issues {
-            findings.append(ZoneFinding(issue.severity == .error ? .fail : .warn, line: txt.line, "'\(display)': \(issue.message)", fix: fix(for: issue)))
+            findings.append(
+                ZoneFinding(
+                    issue.severity == .error ? .fail : .warn, line: txt.line, "'\(display)': \(issue.message)", fix: fix(for: issue)))
         }
         if let advertised = reading.info.gatewayPort, advertised != Int(port) {
-            findings.append(ZoneFinding(.fail, line: txt.line, "'\(display)': TXT gatewayPort \(advertised) differs from SRV port \(port)",
-                                        fix: "make them equal; nodes connect to the SRV port"))
+            findings.append(
+                ZoneFinding(
+                    .fail, line: txt.line, "'\(display)': TXT gatewayPort \(advertised) differs from SRV port \(port)",
+                    fix: "make them equal; nodes connect to the SRV port"))
             complete = false
         }
         return complete
@@ -200,7 +250,8 @@ public enum ZoneLinter {
     private static func fix(for issue: TXTIssue) -> String? {
         switch issue.kind {
         case .fingerprintMalformed:
-            "gatewayTlsSha256 is 64 lower-case hex digits, the SHA-256 of the certificate's DER: `openssl x509 -in cert.pem -outform DER | sha256sum`"
+            "gatewayTlsSha256 is 64 lower-case hex digits, the SHA-256 of the certificate's DER: `openssl x509 -in cert.pem -outform DER | "
+                + "sha256sum`"
         case .notAPort:
             "write the port as a number (1-65535)"
         default:
@@ -215,16 +266,28 @@ public enum ZoneLinter {
         let bytes = 12 + service.wire.count + 4 + instances.reduce(0) { $0 + 2 + 10 + 1 + ($1.labels.first?.count ?? 0) + 2 }
         let slab = instances.reduce(0) { $0 + 2 + $1.wire.count }
         if bytes > ZoneWriter.maxMessageBytes {
-            return [ZoneFinding(.fail, line: line, "\(count) instances of \(service): the PTR RRset may not fit in one DNS message (\(ZoneWriter.maxMessageBytes) bytes)",
-                                fix: "split the Gateways across several domains (at most about 1,000 per domain)")]
+            return [
+                ZoneFinding(
+                    .fail, line: line,
+                    "\(count) instances of \(service): the PTR RRset may not fit in one DNS message (\(ZoneWriter.maxMessageBytes) bytes)",
+                    fix: "split the Gateways across several domains (at most about 1,000 per domain)")
+            ]
         }
         if slab > ZoneWriter.maxMessageBytes {
-            return [ZoneFinding(.warn, line: line, ZoneWriter.bindSlabNote(count: count, bytes: slab),
-                                fix: "serve the zone with CoreDNS, or split the Gateways across more domains")]
+            return [
+                ZoneFinding(
+                    .warn, line: line, ZoneWriter.bindSlabNote(count: count, bytes: slab),
+                    fix: "serve the zone with CoreDNS, or split the Gateways across more domains")
+            ]
         }
         if count > ZoneWriter.bindRecordsPerType {
-            return [ZoneFinding(.warn, line: line, "\(count) instances of \(service): BIND 9.18.28+ refuses more than \(ZoneWriter.bindRecordsPerType) records of one type at one name by default",
-                                fix: "in named.conf options: `max-records-per-type 0;` (CoreDNS has no such limit)")]
+            return [
+                ZoneFinding(
+                    .warn, line: line,
+                    "\(count) instances of \(service): BIND 9.18.28+ refuses more than \(ZoneWriter.bindRecordsPerType) records of one "
+                        + "type at one name by default",
+                    fix: "in named.conf options: `max-records-per-type 0;` (CoreDNS has no such limit)")
+            ]
         }
         return []
     }
@@ -233,9 +296,17 @@ public enum ZoneLinter {
         var findings: [ZoneFinding] = []
         for entry in entries where entry.record.type != .soa {
             if entry.record.ttl == 0 {
-                findings.append(ZoneFinding(.warn, line: entry.line, "\(entry.record.name) \(entry.record.type) has TTL 0: every lookup goes to the server", fix: "OpenClaw uses 60"))
+                findings.append(
+                    ZoneFinding(
+                        .warn, line: entry.line, "\(entry.record.name) \(entry.record.type) has TTL 0: every lookup goes to the server",
+                        fix: "OpenClaw uses 60"))
             } else if [.ptr, .srv, .txt].contains(entry.record.type), entry.record.ttl > 86_400 {
-                findings.append(ZoneFinding(.warn, line: entry.line, "\(entry.record.name) \(entry.record.type) has TTL \(entry.record.ttl): nodes keep a Gateway that moved for that long", fix: "OpenClaw uses 60"))
+                findings.append(
+                    ZoneFinding(
+                        .warn, line: entry.line,
+                        "\(entry.record.name) \(entry.record.type) has TTL \(entry.record.ttl): nodes keep a Gateway that moved for that "
+                            + "long",
+                        fix: "OpenClaw uses 60"))
             }
         }
         return findings

@@ -51,30 +51,44 @@ public enum ZoneWriter {
 
     public static func render(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> Rendered {
         guard !content.nameServerAddresses.isEmpty else {
-            throw ZoneError("no address for ns1, the zone's name server",
-                            fix: "give --ns-address IP (the address CoreDNS listens on, e.g. this machine's Tailscale address)")
+            throw ZoneError(
+                "no address for ns1, the zone's name server",
+                fix: "give --ns-address IP (the address CoreDNS listens on, e.g. this machine's Tailscale address)")
         }
         let (gateways, notes) = plan(content.gateways)
         var sizeNotes = notes
         let ptrBytes = ptrRRsetBytes(gateways, type: content.type, domain: content.domain)
         if ptrBytes > maxMessageBytes {
             throw ZoneError(
-                "\(gateways.count) instances of \(content.type.name) make a PTR RRset of about \(ptrBytes) bytes; one DNS message holds at most \(maxMessageBytes)",
+                "\(gateways.count) instances of \(content.type.name) make a PTR RRset of about \(ptrBytes) bytes; one DNS message holds at "
+                    + "most \(maxMessageBytes)",
                 fix: "split the Gateways across several domains (at most about 1,000 per domain) and browse each")
         }
         let slab = ptrRRsetUncompressedBytes(gateways, type: content.type, domain: content.domain)
         if slab > maxMessageBytes {
             sizeNotes.append(bindSlabNote(count: gateways.count, bytes: slab))
         } else if gateways.count > bindRecordsPerType {
-            sizeNotes.append("\(gateways.count) instances: BIND 9.18.28+ refuses more than \(bindRecordsPerType) records of one type at one name unless `max-records-per-type 0;` is set in its options (CoreDNS has no such limit)")
+            sizeNotes.append(
+                "\(gateways.count) instances: BIND 9.18.28+ refuses more than \(bindRecordsPerType) records of one type at one name unless "
+                    + "`max-records-per-type 0;` is set in its options (CoreDNS has no such limit)"
+            )
         }
         for gateway in gateways where gateway.instance.bytes == [UInt8(ascii: "@")] {
-            throw ZoneError("an instance named exactly '@' cannot be written portably: ldns (ldns-read-zone, clawnet zone check) reads that label as the zone's origin",
-                            fix: "give it another name (name=... in --gateway)")
+            throw ZoneError(
+                "an instance named exactly '@' cannot be written portably: ldns (ldns-read-zone, clawnet zone check) reads that label as "
+                    + "the zone's origin",
+                fix: "give it another name (name=... in --gateway)")
         }
         for gateway in gateways {
-            do { _ = try DNSName(labels: [gateway.instance.bytes] + content.type.labels.map { Array($0.utf8) } + content.domain.labels.map { Array($0.utf8) }) } catch {
-                throw ZoneError("'\(gateway.instance.displayName)'.\(content.type.name).\(content.domain.name) is longer than a DNS name may be (255 bytes)")
+            do {
+                _ = try DNSName(
+                    labels: [gateway.instance.bytes] + content.type.labels.map { Array($0.utf8) }
+                        + content.domain.labels.map { Array($0.utf8) })
+            } catch {
+                throw ZoneError(
+                    "'\(gateway.instance.displayName)'.\(content.type.name).\(content.domain.name) is longer than a DNS name may be (255 "
+                        + "bytes)"
+                )
             }
         }
 
@@ -131,7 +145,8 @@ public enum ZoneWriter {
             }
             names.insert(gateway.instance)
             if gateway.instance != original {
-                notes.append("two Gateways are named '\(original.displayName)'; the second is published as '\(gateway.instance.displayName)'")
+                notes.append(
+                    "two Gateways are named '\(original.displayName)'; the second is published as '\(gateway.instance.displayName)'")
             }
             let label = gateway.hostLabel
             var number = 2
@@ -140,7 +155,10 @@ public enum ZoneWriter {
                 number += 1
             }
             if gateway.hostLabel != label {
-                notes.append("host '\(label)' of '\(gateway.instance.displayName)' has other addresses than another host of that name; published as '\(gateway.hostLabel)'")
+                notes.append(
+                    "host '\(label)' of '\(gateway.instance.displayName)' has other addresses than another host of that name; published as "
+                        + "'\(gateway.hostLabel)'"
+                )
             }
             hostAddresses[gateway.hostLabel] = Set(gateway.addresses)
             result.append(gateway)
@@ -157,7 +175,8 @@ public enum ZoneWriter {
     }
 
     static func bindSlabNote(count: Int, bytes: Int) -> String {
-        "\(count) instances make a PTR RRset of \(bytes) bytes uncompressed: BIND refuses to load more than 65535 (\"ran out of space\"); CoreDNS serves it, or split the Gateways across more domains"
+        "\(count) instances make a PTR RRset of \(bytes) bytes uncompressed: BIND refuses to load more than 65535 (\"ran out of space\"); "
+            + "CoreDNS serves it, or split the Gateways across more domains"
     }
 
     /// The wire size of the PTR RRset in an answer: header, question, and per record a

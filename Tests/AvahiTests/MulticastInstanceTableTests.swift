@@ -1,5 +1,6 @@
-import Testing
 import DNSSD
+import Testing
+
 @testable import Avahi
 
 /// The multicast merge logic fed with answers recorded from avahi-daemon (per-link browse
@@ -18,7 +19,9 @@ struct MulticastInstanceTableTests {
     @Test("IPv4 and IPv6 resolves of one instance merge into one beacon")
     func mergesFamilies() throws {
         var table = MulticastInstanceTable()
-        let newV4 = table.itemNew(key, on: v4), newV6 = table.itemNew(key, on: v6), again = table.itemNew(key, on: v4)
+        let newV4 = table.itemNew(key, on: v4)
+        let newV6 = table.itemNew(key, on: v6)
+        let again = table.itemNew(key, on: v4)
         #expect(newV4 && newV6)
         #expect(!again, "a link already known needs no second resolver")
         #expect(table.pendingCount == 2)

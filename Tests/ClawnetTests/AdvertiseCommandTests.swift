@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Serialized: with another service on gw being withdrawn while the node probes, gw's
 /// avahi-daemon can miss answering the probe, and the node takes a name it should not
@@ -11,12 +11,15 @@ struct AdvertiseCommandTests {
     func advertiseAndWithdraw() async throws {
         let bed = try TestBed.current()
         let name = "Advertised (OpenClaw) \(uniqueTag())"
-        let advertiser = try bed.spawnClawnet(["advertise", "--name", name, "--port", "18790", "--txt", "gatewayTls=1", "--txt", "sshPort=2222"], on: .gw)
+        let advertiser = try bed.spawnClawnet(
+            ["advertise", "--name", name, "--port", "18790", "--txt", "gatewayTls=1", "--txt", "sshPort=2222"], on: .gw)
         try await advertiser.waitForOutput("established: \(name)")
 
         let watcher = try bed.spawnClawnet(["browse", "--watch", "--format", "jsonl"])
         defer { watcher.terminate() }
-        let added = try await watcher.waitForLine(timeout: .seconds(15), "added \(name)") { $0.text.contains("\"added\"") && $0.text.contains(name) }
+        let added = try await watcher.waitForLine(timeout: .seconds(15), "added \(name)") {
+            $0.text.contains("\"added\"") && $0.text.contains(name)
+        }
         let beacon = try #require(try jsonObject(added.text)["beacon"] as? [String: Any])
         #expect(beacon["port"] as? Int == 18790)
         let txt = try #require(beacon["txt"] as? [String: String])
@@ -30,7 +33,9 @@ struct AdvertiseCommandTests {
         let status = try await advertiser.stop(signal: SIGTERM)
         #expect(status == 0)
         #expect(advertiser.stdout.contains("withdrawn: \(name)"))
-        try await watcher.waitForLine(timeout: .seconds(10), "removed \(name)") { $0.text.contains("\"removed\"") && $0.text.contains(name) }
+        try await watcher.waitForLine(timeout: .seconds(10), "removed \(name)") {
+            $0.text.contains("\"removed\"") && $0.text.contains(name)
+        }
     }
 
     @Test("a name taken by another host is renamed the Avahi way and reported")
@@ -48,7 +53,9 @@ struct AdvertiseCommandTests {
     @Test("advertise without avahi-daemon exits 3")
     func advertiseWithoutDaemon() async throws {
         let bed = try TestBed.current()
-        let result = try await bed.clawnet(["advertise", "--name", "Nobody"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"], timeout: .seconds(20))
+        let result = try await bed.clawnet(
+            ["advertise", "--name", "Nobody"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"],
+            timeout: .seconds(20))
         #expect(result.status == 3)
         #expect(result.stderr.contains("D-Bus"))
     }
@@ -59,7 +66,8 @@ struct AdvertiseCommandTests {
         let directory = "\(bed.directory)/serve-tls-\(uniqueTag())"
         func serveOnce() async throws -> String {
             let port = Int.random(in: 30_000...39_999)
-            let server = try bed.spawnClawnet(["advertise", "--serve-only", "--tls-dir", directory, "--port", String(port), "--bind", "127.0.0.1"], on: .node)
+            let server = try bed.spawnClawnet(
+                ["advertise", "--serve-only", "--tls-dir", directory, "--port", String(port), "--bind", "127.0.0.1"], on: .node)
             let line = try await server.waitForOutput("like a Gateway (TLS 1.3, sha256 ", timeout: .seconds(20))
             let status = try await server.stop(signal: SIGTERM)
             #expect(status == 0)
@@ -69,7 +77,8 @@ struct AdvertiseCommandTests {
         let first = try await serveOnce()
         let second = try await serveOnce()
         #expect(first == second, "the kept certificate is reused")
-        let printed = try await runCommand("/usr/bin/env", ["openssl", "x509", "-in", "\(directory)/gateway-cert.pem", "-noout", "-fingerprint", "-sha256"])
+        let printed = try await runCommand(
+            "/usr/bin/env", ["openssl", "x509", "-in", "\(directory)/gateway-cert.pem", "-noout", "-fingerprint", "-sha256"])
         #expect(printed.stdout.replacingOccurrences(of: ":", with: "").lowercased().contains(first))
         let attributes = try FileManager.default.attributesOfItem(atPath: "\(directory)/gateway-key.pem")
         #expect((attributes[.posixPermissions] as? Int) == 0o600)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 func jsonObject(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
@@ -49,7 +49,8 @@ struct BrowseCommandTests {
     func browseTable() async throws {
         let bed = try TestBed.current()
         let name = "Table Café 🦞 \(uniqueTag())"
-        let publisher = try await bed.avahiPublish(name: name, txt: ["role=gateway", "gatewayTls=1", "gatewayTlsSha256=\(String(repeating: "ab", count: 32))"])
+        let publisher = try await bed.avahiPublish(
+            name: name, txt: ["role=gateway", "gatewayTls=1", "gatewayTlsSha256=\(String(repeating: "ab", count: 32))"])
         defer { publisher.terminate() }
         let result = try await bed.clawnet(["browse"])
         #expect(result.status == 0)
@@ -70,7 +71,8 @@ struct BrowseCommandTests {
 
         // `script` gives clawnet a pseudo-terminal; stdout goes to a file, stderr stays on it.
         let file = "\(bed.directory)/browse-\(uniqueTag()).json"
-        let tty = try await bed.run(on: .node, ["script", "-qec", "\(ClawnetBinary.path) browse --format json --timeout 2s > \(file)", "/dev/null"])
+        let tty = try await bed.run(
+            on: .node, ["script", "-qec", "\(ClawnetBinary.path) browse --format json --timeout 2s > \(file)", "/dev/null"])
         #expect(tty.status == 0, "\(tty.stdout)")
         #expect(tty.stdout.contains("browsing … "), "the terminal shows progress: \(tty.stdout.debugDescription)")
         let json = try String(contentsOfFile: file, encoding: .utf8)
@@ -82,11 +84,13 @@ struct BrowseCommandTests {
     @Test("no D-Bus at all: exit 3 and a message that says how to start it")
     func noDBus() async throws {
         let bed = try TestBed.current()
-        let result = try await bed.clawnet(["browse"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"])
+        let result = try await bed.clawnet(
+            ["browse"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"])
         #expect(result.status == 3)
         #expect(result.stderr.contains("D-Bus system bus is not running"))
         #expect(result.stderr.contains("fix:"))
-        let json = try await bed.clawnet(["browse", "--format", "json"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"])
+        let json = try await bed.clawnet(
+            ["browse", "--format", "json"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"])
         #expect(json.status == 3)
         let errors = try #require(try jsonObject(json.stdout)["errors"] as? [[String: Any]])
         #expect(errors.first?["kind"] as? String == "busMissing")
@@ -99,10 +103,13 @@ struct BrowseCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clawnet-bus-\(uniqueTag())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let bus = try bed.spawn(on: .bare, ["dbus-daemon", "--system", "--nofork", "--nopidfile", "--print-address", "--address=unix:path=\(directory)/bus.sock"])
+        let bus = try bed.spawn(
+            on: .bare,
+            ["dbus-daemon", "--system", "--nofork", "--nopidfile", "--print-address", "--address=unix:path=\(directory)/bus.sock"])
         defer { bus.terminate() }
         try await bus.waitForOutput("unix:path=")
-        let result = try await bed.clawnet(["browse"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory)/bus.sock"])
+        let result = try await bed.clawnet(
+            ["browse"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory)/bus.sock"])
         #expect(result.status == 3)
         #expect(result.stderr.contains("avahi-daemon is not running"))
         #expect(result.stderr.contains("systemctl start avahi-daemon"))

@@ -3,8 +3,9 @@ import DNSSD
 import Discovery
 import Doctor
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import clawnet
 
 /// The command line, parsed in-process (ArgumentParser's AssertParse style): every value
@@ -35,10 +36,13 @@ struct CommandLineTests {
 
     @Test("browse: domains, servers, manual targets, types and durations arrive parsed")
     func browse() throws {
-        let command = try #require(parse(BrowseCommand.self, [
-            "--domain", "OpenClaw.Internal.", "--server", "[fd00::53]:5300", "--manual", "wss://gw.example:443/path",
-            "--type", "_moltbot-gw._tcp", "--timeout", "1.5s", "--no-local",
-        ]))
+        let command = try #require(
+            parse(
+                BrowseCommand.self,
+                [
+                    "--domain", "OpenClaw.Internal.", "--server", "[fd00::53]:5300", "--manual", "wss://gw.example:443/path",
+                    "--type", "_moltbot-gw._tcp", "--timeout", "1.5s", "--no-local",
+                ]))
         #expect(command.domains.map(\.name) == ["openclaw.internal."])
         #expect(command.servers.map(\.description) == ["fd00::53#5300"])
         #expect(command.manual.first?.host == "gw.example" && command.manual.first?.port == 443 && command.manual.first?.scheme == .wss)
@@ -66,41 +70,47 @@ struct CommandLineTests {
         #expect(command.options.timeout == .milliseconds(250))
     }
 
-    @Test("bad values name the flag and say what is accepted", arguments: [
-        (["--domain", "a..b"], "--domain", "empty label"),
-        (["--server", "gw.example"], "--server", "not an IP address"),
-        (["--timeout", "soon"], "--timeout", "500ms, 5s, 1.5s, 2m"),
-        (["--timeout", "2d"], "--timeout", "500ms, 5s, 1.5s, 2m"),
-        (["--timeout", "100000"], "--timeout", "24 hours"),
-        (["--type", "_bad"], "--type", "must look like _name._tcp"),
-        (["--manual", "host:99999"], "--manual", "not a port"),
-    ] as [([String], String, String)])
+    @Test(
+        "bad values name the flag and say what is accepted",
+        arguments: [
+            (["--domain", "a..b"], "--domain", "empty label"),
+            (["--server", "gw.example"], "--server", "not an IP address"),
+            (["--timeout", "soon"], "--timeout", "500ms, 5s, 1.5s, 2m"),
+            (["--timeout", "2d"], "--timeout", "500ms, 5s, 1.5s, 2m"),
+            (["--timeout", "100000"], "--timeout", "24 hours"),
+            (["--type", "_bad"], "--type", "must look like _name._tcp"),
+            (["--manual", "host:99999"], "--manual", "not a port"),
+        ] as [([String], String, String)])
     func badBrowseValues(arguments: [String], flag: String, words: String) {
         let message = failure(BrowseCommand.self, arguments) ?? ""
         #expect(message.contains(flag) && message.contains(words), "\(arguments): \(message)")
     }
 
-    @Test("doctor and zone: an unknown check, a bad pin, a bad --gateway spec, a bad address", arguments: [
-        ("doctor", ["--check", "gw.nope"], "checks are: openclaw.config"),
-        ("doctor", ["--pin", "abc"], "not a SHA-256 fingerprint"),
-        ("zone generate", ["--domain", "x.test", "--gateway", "ip=10.0.0.1"], "needs host=LABEL"),
-        ("zone generate", ["--domain", "x.test", "--gateway", "host=a", "--ns-address", "ns1"], "'ns1' is not an IP address"),
-        ("zone generate", ["--domain", "x.test"], "say what to publish"),
-        ("zone check", ["f.db", "--server", "localhost"], "not an IP address"),
-    ] as [(String, [String], String)])
+    @Test(
+        "doctor and zone: an unknown check, a bad pin, a bad --gateway spec, a bad address",
+        arguments: [
+            ("doctor", ["--check", "gw.nope"], "checks are: openclaw.config"),
+            ("doctor", ["--pin", "abc"], "not a SHA-256 fingerprint"),
+            ("zone generate", ["--domain", "x.test", "--gateway", "ip=10.0.0.1"], "needs host=LABEL"),
+            ("zone generate", ["--domain", "x.test", "--gateway", "host=a", "--ns-address", "ns1"], "'ns1' is not an IP address"),
+            ("zone generate", ["--domain", "x.test"], "say what to publish"),
+            ("zone check", ["f.db", "--server", "localhost"], "not an IP address"),
+        ] as [(String, [String], String)])
     func badValues(command: String, arguments: [String], words: String) {
         let message = failure(Clawnet.self, command.split(separator: " ").map(String.init) + arguments) ?? ""
         #expect(message.contains(words), "\(command) \(arguments): \(message)")
     }
 
-    @Test("the binary: usage errors exit 2 with a message", arguments: [
-        ["browse", "--type", "_bad"], ["browse", "--format", "yaml"], ["browse", "--watch", "--format", "json"],
-        ["browse", "--timeout", "soon"], ["advertise"], ["advertise", "--name", String(repeating: "x", count: 64)],
-        ["advertise", "--name", "x", "--port", "0"], ["advertise", "--name", "x", "--txt", "=v"], ["nonsense"],
-        ["doctor", "--format", "jsonl"], ["preflight", "--format", "jsonl"], ["zone", "check", "/dev/null", "--format", "jsonl"],
-        ["advertise", "--serve-only", "--name", "X"], ["advertise", "--name", "X", "--tls"],
-        ["advertise", "--name", "X", "--serve", "--bind", "not-an-ip"], ["advertise", "--port", "1"],
-    ])
+    @Test(
+        "the binary: usage errors exit 2 with a message",
+        arguments: [
+            ["browse", "--type", "_bad"], ["browse", "--format", "yaml"], ["browse", "--watch", "--format", "json"],
+            ["browse", "--timeout", "soon"], ["advertise"], ["advertise", "--name", String(repeating: "x", count: 64)],
+            ["advertise", "--name", "x", "--port", "0"], ["advertise", "--name", "x", "--txt", "=v"], ["nonsense"],
+            ["doctor", "--format", "jsonl"], ["preflight", "--format", "jsonl"], ["zone", "check", "/dev/null", "--format", "jsonl"],
+            ["advertise", "--serve-only", "--name", "X"], ["advertise", "--name", "X", "--tls"],
+            ["advertise", "--name", "X", "--serve", "--bind", "not-an-ip"], ["advertise", "--port", "1"],
+        ])
     func usageErrors(arguments: [String]) async throws {
         let result = try await runCommand(ClawnetBinary.path, arguments)
         #expect(result.status == 2, "\(arguments): \(result.stderr)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The lab LAN (lgw, the Gateway host; lnode, the node): a stand-in Gateway
 /// (`clawnet advertise --serve`) and its zone on BIND on lgw, doctor and preflight on lnode.
@@ -30,16 +30,22 @@ struct DoctorLabTests {
                 return
             }
             let watcher = try? bed.spawnClawnet(["browse", "--watch", "--format", "jsonl"], on: .lnode)
-            let seen = (try? await watcher?.waitForLine(timeout: .seconds(10), "added \(name)") { $0.text.contains("\"added\"") && $0.text.contains(name) }) != nil
+            let seen =
+                (try? await watcher?.waitForLine(timeout: .seconds(10), "added \(name)") {
+                    $0.text.contains("\"added\"") && $0.text.contains(name)
+                }) != nil
             _ = try? await gateway.stop()
             if seen {
-                _ = try? await watcher?.waitForLine(timeout: .seconds(10), "removed \(name)") { $0.text.contains("\"removed\"") && $0.text.contains(name) }
+                _ = try? await watcher?.waitForLine(timeout: .seconds(10), "removed \(name)") {
+                    $0.text.contains("\"removed\"") && $0.text.contains(name)
+                }
             }
             watcher?.terminate()
         }
 
         func doctor(_ arguments: [String] = []) async throws -> (status: Int32, document: [String: Any]) {
-            let result = try await bed.clawnet(["doctor", "--format", "json", "--timeout", "4s"] + dnsArguments + arguments, on: .lnode, timeout: .seconds(40))
+            let result = try await bed.clawnet(
+                ["doctor", "--format", "json", "--timeout", "4s"] + dnsArguments + arguments, on: .lnode, timeout: .seconds(40))
             return (result.status, try jsonObject(result.stdout))
         }
     }
@@ -51,7 +57,8 @@ struct DoctorLabTests {
         let port = Int.random(in: 20_000...29_999)
         let name = "Lab Gateway \(uniqueTag())"
         let tlsDirectory = "\(bed.directory)/lab-tls-\(uniqueTag())"
-        let arguments = advertise
+        let arguments =
+            advertise
             ? ["advertise", "--name", name, "--port", String(port), "--serve", "--tls-dir", tlsDirectory] + extra
             : ["advertise", "--serve-only", "--port", String(port), "--tls-dir", tlsDirectory] + extra
         let gateway = try bed.spawnClawnet(arguments, on: .lgw)
@@ -59,7 +66,8 @@ struct DoctorLabTests {
         let fingerprint = String(try #require(serving.text.split(separator: " ").last?.dropLast()))
         if advertise { try await gateway.waitForOutput("established: \(name)", timeout: .seconds(20)) }
         let spec = "host=lgw,ip=\(bed.ip(.lgw)),port=\(zonePort ?? port),name=\(name),tls=\(fingerprint)"
-        let zone = try await bed.clawnet(["zone", "generate", "--domain", "openclaw.internal", "--gateway", spec, "--ns-address", bed.ip(.lgw)], on: .lgw)
+        let zone = try await bed.clawnet(
+            ["zone", "generate", "--domain", "openclaw.internal", "--gateway", spec, "--ns-address", bed.ip(.lgw)], on: .lgw)
         #expect(zone.status == 0, "\(zone.stderr)")
         let dns = try await bed.startBIND(zones: ["openclaw.internal": zone.stdout], host: .lgw, address: bed.ip(.lgw))
         return Lab(bed: bed, gateway: gateway, advertised: advertise, dns: dns, port: port, name: name, fingerprint: fingerprint)
@@ -80,11 +88,15 @@ struct DoctorLabTests {
 
     func checks(_ document: [String: Any]) -> [[String: Any]] { document["checks"] as? [[String: Any]] ?? [] }
     func gateways(_ document: [String: Any]) -> [[String: Any]] { document["gateways"] as? [[String: Any]] ?? [] }
-    func diagnosisIDs(_ document: [String: Any]) -> [String] { (document["diagnosis"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } }
+    func diagnosisIDs(_ document: [String: Any]) -> [String] {
+        (document["diagnosis"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
 
     /// The Gateway entry for the stand-in (found by mDNS or by its zone).
     func standIn(_ document: [String: Any], _ lab: Lab) throws -> [String: Any] {
-        try #require(gateways(document).first { ($0["target"] as? String)?.contains(":\(lab.port)") == true }, "no entry for the stand-in: \(gateways(document).map { $0["target"] ?? "" })")
+        try #require(
+            gateways(document).first { ($0["target"] as? String)?.contains(":\(lab.port)") == true },
+            "no entry for the stand-in: \(gateways(document).map { $0["target"] ?? "" })")
     }
 
     func status(_ checks: [[String: Any]], _ id: String) -> String? {
@@ -127,7 +139,10 @@ struct DoctorLabTests {
             #expect(document["status"] as? String == "pass", "\(notPassing(document))")
             let gateway = try standIn(document, lab)
             let gatewayChecks = try #require(gateway["checks"] as? [[String: Any]])
-            #expect(gatewayChecks.compactMap { $0["id"] as? String } == ["gw.dns", "gw.tcp", "gw.tls", "gw.pin", "gw.cert", "gw.http", "gw.websocket", "gw.protocol"])
+            #expect(
+                gatewayChecks.compactMap { $0["id"] as? String } == [
+                    "gw.dns", "gw.tcp", "gw.tls", "gw.pin", "gw.cert", "gw.http", "gw.websocket", "gw.protocol",
+                ])
             #expect(gatewayChecks.allSatisfy { $0["status"] as? String == "pass" }, "\(gatewayChecks)")
             let tls = try #require(gatewayChecks.first { $0["id"] as? String == "gw.tls" }?["detail"] as? [String: String])
             #expect(tls["sha256"] == lab.fingerprint)
@@ -243,7 +258,8 @@ struct DoctorLabTests {
     func secondMDNSStack() async throws {
         let bed = try TestBed.current()
         // Another service type, so that no Gateway browse on the lab LAN sees it.
-        let zeroconf = try await bed.zeroconfPublish(name: "Other stack \(uniqueTag())", type: "_clawnet-test._tcp", hostLabel: "zc-lnode", txt: [], on: .lnode)
+        let zeroconf = try await bed.zeroconfPublish(
+            name: "Other stack \(uniqueTag())", type: "_clawnet-test._tcp", hostLabel: "zc-lnode", txt: [], on: .lnode)
         var failure: (any Error)?
         do {
             let result = try await bed.clawnet(["doctor", "--format", "json", "--check", "mdns.port5353"], on: .lnode)
@@ -273,7 +289,9 @@ struct DoctorLabTests {
     func preflight() async throws {
         try await withLab { lab in
             let bed = lab.bed
-            let all = try await bed.clawnet(["preflight", "--require", "gateway", "--require", "mdns", "--require", "wide-area", "--format", "json"] + lab.dnsArguments, on: .lnode)
+            let all = try await bed.clawnet(
+                ["preflight", "--require", "gateway", "--require", "mdns", "--require", "wide-area", "--format", "json"] + lab.dnsArguments,
+                on: .lnode)
             #expect(all.status == 0, "\(all.stdout)")
             let document = try jsonObject(all.stdout)
             #expect(document["schema"] as? String == "clawnet.preflight.v1")
@@ -287,7 +305,8 @@ struct DoctorLabTests {
             #expect(noDomain.status == 3, "\(noDomain.stdout)")
             #expect(noDomain.stdout.contains("discovery.wideArea.domain"))
 
-            let empty = try await bed.clawnet(["preflight", "--require", "wide-area", "--domain", "elsewhere.internal", "--server", lab.dns.endpoint], on: .lnode)
+            let empty = try await bed.clawnet(
+                ["preflight", "--require", "wide-area", "--domain", "elsewhere.internal", "--server", lab.dns.endpoint], on: .lnode)
             #expect(empty.status == 1, "\(empty.stdout)")
         }
     }
@@ -324,9 +343,10 @@ struct DoctorBareTests {
     func bareHost() async throws {
         let bed = try TestBed.current()
         let started = ContinuousClock.now
-        let result = try await bed.clawnet(["doctor", "--format", "json", "--timeout", "2s"], on: .bare,
-                                           environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/clawnet-bus", "HOME": "/nonexistent"],
-                                           timeout: .seconds(30))
+        let result = try await bed.clawnet(
+            ["doctor", "--format", "json", "--timeout", "2s"], on: .bare,
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/clawnet-bus", "HOME": "/nonexistent"],
+            timeout: .seconds(30))
         #expect(ContinuousClock.now - started < .seconds(15))
         #expect(result.status == 1)
         let document = try jsonObject(result.stdout)
@@ -337,8 +357,9 @@ struct DoctorBareTests {
         #expect(check("openclaw.config")?["status"] as? String == "skip")
         #expect((document["diagnosis"] as? [[String: Any]])?.first?["id"] as? String == "no-mdns")
         // The table says the same in words.
-        let table = try await bed.clawnet(["doctor", "--timeout", "2s"], on: .bare,
-                                          environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/clawnet-bus", "HOME": "/nonexistent"])
+        let table = try await bed.clawnet(
+            ["doctor", "--timeout", "2s"], on: .bare,
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/clawnet-bus", "HOME": "/nonexistent"])
         #expect(table.stdout.contains("FAIL  mdns.dbus"))
         #expect(table.stdout.contains("fix: "))
     }
@@ -349,10 +370,10 @@ struct DoctorBareTests {
         let table = "clawnet_tcp_\(uniqueTag())"
         let file = "\(bed.directory)/nft-\(uniqueTag()).conf"
         try """
-            table inet \(table) {
-              chain output { type filter hook output priority 0; policy accept; ip daddr \(bed.ip(.gw)) tcp dport 9 drop; }
-            }
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        table inet \(table) {
+          chain output { type filter hook output priority 0; policy accept; ip daddr \(bed.ip(.gw)) tcp dport 9 drop; }
+        }
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let added = try await bed.run(on: .bare, ["nft", "-f", file])
         #expect(added.status == 0, "\(added.stderr)")
         var failure: (any Error)?
@@ -368,15 +389,20 @@ struct DoctorBareTests {
     func expectTCPOutcomes(_ bed: TestBed) async throws {
         // cn-bare has a LAN address and no default route: 10.250.0.1 is on no network.
         let started = ContinuousClock.now
-        let result = try await bed.clawnet(["doctor", "--format", "json", "--timeout", "2s", "--check", "gw.tcp",
-                                            "ws://127.0.0.1:9", "ws://\(bed.ip(.gw)):9", "ws://10.250.0.1:9"],
-                                           on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/clawnet-bus", "HOME": "/nonexistent"],
-                                           timeout: .seconds(30))
+        let result = try await bed.clawnet(
+            [
+                "doctor", "--format", "json", "--timeout", "2s", "--check", "gw.tcp",
+                "ws://127.0.0.1:9", "ws://\(bed.ip(.gw)):9", "ws://10.250.0.1:9",
+            ],
+            on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/clawnet-bus", "HOME": "/nonexistent"],
+            timeout: .seconds(30))
         #expect(ContinuousClock.now - started < .seconds(10), "three probes run at once, each bounded by 2 s")
         #expect(result.status == 1)
         let gateways = try jsonObject(result.stdout)["gateways"] as? [[String: Any]] ?? []
         func tcp(_ host: String) -> [String: Any]? {
-            (gateways.first { ($0["target"] as? String)?.contains(host) == true }?["checks"] as? [[String: Any]])?.first { $0["id"] as? String == "gw.tcp" }
+            (gateways.first { ($0["target"] as? String)?.contains(host) == true }?["checks"] as? [[String: Any]])?.first {
+                $0["id"] as? String == "gw.tcp"
+            }
         }
         let refused = try #require(tcp("127.0.0.1"))
         #expect(refused["status"] as? String == "fail")
@@ -393,9 +419,10 @@ struct DoctorBareTests {
     @Test("no network at all (a namespace with only loopback, down): bounded, clear, exit 1")
     func noNetwork() async throws {
         let started = ContinuousClock.now
-        let result = try await runCommand("/usr/bin/env", ["unshare", "--net", ClawnetBinary.path, "doctor", "--no-color", "--timeout", "2s"],
-                                          environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/clawnet-bus", "HOME": "/nonexistent"],
-                                          timeout: .seconds(30))
+        let result = try await runCommand(
+            "/usr/bin/env", ["unshare", "--net", ClawnetBinary.path, "doctor", "--no-color", "--timeout", "2s"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/clawnet-bus", "HOME": "/nonexistent"],
+            timeout: .seconds(30))
         #expect(ContinuousClock.now - started < .seconds(15))
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("FAIL  mdns.interfaces"), "\(result.stdout)")

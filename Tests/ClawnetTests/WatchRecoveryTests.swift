@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Uses the test bed's "watch" host alone: it stops and restarts that host's avahi-daemon.
 @Suite("browse --watch survives avahi-daemon restarts", .enabled(if: TestBed.enabled))
@@ -14,7 +14,9 @@ struct WatchRecoveryTests {
 
         let watcher = try bed.spawnClawnet(["browse", "--watch", "--format", "jsonl"], on: .watch)
         defer { watcher.terminate() }
-        try await watcher.waitForLine(timeout: .seconds(15), "added Before") { $0.text.contains("\"added\"") && $0.text.contains("Before \(tag)") }
+        try await watcher.waitForLine(timeout: .seconds(15), "added Before") {
+            $0.text.contains("\"added\"") && $0.text.contains("Before \(tag)")
+        }
         try await watcher.waitForLine(timeout: .seconds(15), "allForNow") { $0.text.contains("\"allForNow\"") }
 
         try await bed.control("avahi", "stop", "watch")
@@ -30,14 +32,18 @@ struct WatchRecoveryTests {
         defer { during.terminate() }
         try await bed.control("avahi", "start", "watch")
 
-        try await watcher.waitForLine(from: index, timeout: .seconds(20), "added During") { $0.text.contains("\"added\"") && $0.text.contains("During \(tag)") }
+        try await watcher.waitForLine(from: index, timeout: .seconds(20), "added During") {
+            $0.text.contains("\"added\"") && $0.text.contains("During \(tag)")
+        }
         try await watcher.waitForLine(from: index, timeout: .seconds(20), "a second allForNow") { $0.text.contains("\"allForNow\"") }
         let afterRestart = watcher.lines.dropFirst(index)
         #expect(!afterRestart.contains { $0.text.contains("\"removed\"") && $0.text.contains("Before \(tag)") }, "still there: not removed")
 
         // And it still follows the network: a goodbye is a removal.
         try await before.stop()
-        try await watcher.waitForLine(from: index, timeout: .seconds(10), "removed Before") { $0.text.contains("\"removed\"") && $0.text.contains("Before \(tag)") }
+        try await watcher.waitForLine(from: index, timeout: .seconds(10), "removed Before") {
+            $0.text.contains("\"removed\"") && $0.text.contains("Before \(tag)")
+        }
         #expect(watcher.isRunning)
     }
 }

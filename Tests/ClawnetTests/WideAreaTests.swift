@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A zone in OpenClaw's layout, with extra lines appended.
 func openClawZone(_ lines: [String], domain: String = "openclaw.internal") -> String {
@@ -23,8 +23,11 @@ let studioZone = openClawZone([
 ])
 
 /// Runs `clawnet browse --format json` and returns the document.
-func browseJSON(_ bed: TestBed, _ arguments: [String], on host: TestBed.Host = .node, environment: [String: String] = [:]) async throws -> (status: Int32, document: [String: Any], stderr: String) {
-    let result = try await bed.clawnet(["browse", "--format", "json"] + arguments, on: host, environment: environment, timeout: .seconds(30))
+func browseJSON(_ bed: TestBed, _ arguments: [String], on host: TestBed.Host = .node, environment: [String: String] = [:]) async throws -> (
+    status: Int32, document: [String: Any], stderr: String
+) {
+    let result = try await bed.clawnet(
+        ["browse", "--format", "json"] + arguments, on: host, environment: environment, timeout: .seconds(30))
     let document = try jsonObject(result.stdout)
     return (result.status, document, result.stderr)
 }
@@ -64,7 +67,8 @@ struct WideAreaTests {
         let bed = try TestBed.current()
         let dns = try await start(server, bed, zones: ["openclaw.internal": studioZone])
         defer { dns.terminate() }
-        let (status, document, stderr) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", dns.endpoint])
+        let (status, document, stderr) = try await browseJSON(
+            bed, ["--no-local", "--domain", "openclaw.internal", "--server", dns.endpoint])
         #expect(status == 0, "\(stderr)")
         #expect(document["domains"] as? [String] == ["openclaw.internal."])
         #expect(errors(document).isEmpty, "\(errors(document))")
@@ -98,7 +102,8 @@ struct WideAreaTests {
         defer { bind.terminate() }
         let forwarder = try await bed.startDnsmasq(forwards: ["openclaw.internal": "\(bind.address)#\(bind.port)"])
         defer { forwarder.terminate() }
-        let (status, document, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", forwarder.endpoint])
+        let (status, document, _) = try await browseJSON(
+            bed, ["--no-local", "--domain", "openclaw.internal", "--server", forwarder.endpoint])
         #expect(status == 0)
         #expect(beacons(document).count == 2)
         #expect(beacons(document).allSatisfy { $0["resolvers"] as? [String] == [forwarder.label] })
@@ -137,7 +142,9 @@ struct WideAreaTests {
         #expect(status == 0)
         let found = byInstance(beacons(document))
         #expect(Set(found.keys) == ["good", "noaddr", "portzero", "bigtxt"])
-        let (good, noAddress, portZero) = (strings(found["good"]?["warnings"]), strings(found["noaddr"]?["warnings"]), strings(found["portzero"]?["warnings"]))
+        let (good, noAddress, portZero) = (
+            strings(found["good"]?["warnings"]), strings(found["noaddr"]?["warnings"]), strings(found["portzero"]?["warnings"])
+        )
         #expect(good.isEmpty)
         #expect(noAddress.contains("no address found for nowhere.openclaw.internal."))
         #expect(portZero.contains("SRV port is 0: the service says it is not available here"))
@@ -191,7 +198,8 @@ struct WideAreaTests {
         let peer = try bed.spawn(on: .node, [bed.python, bed.scripts + "/peers/hostile_peer.py", mode, "--port", String(port)])
         defer { peer.terminate() }
         try await peer.waitForOutput("ready")
-        let (status, document, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", "127.0.0.1:\(port)"])
+        let (status, document, _) = try await browseJSON(
+            bed, ["--no-local", "--domain", "openclaw.internal", "--server", "127.0.0.1:\(port)"])
         #expect(status == 0)
         #expect(beacons(document).isEmpty)
         let message = try #require(errors(document).first?["message"] as? String)
@@ -226,16 +234,19 @@ struct WideAreaTests {
         let (_, viaNSD, _) = try await browseJSON(bed, ["--no-local", "--domain", "big.internal", "--server", nsd.endpoint])
         #expect(errors(viaNSD).contains { ($0["message"] as? String)?.contains("truncated even over TCP") == true }, "\(errors(viaNSD))")
         let (_, viaKnot, _) = try await browseJSON(bed, ["--no-local", "--domain", "big.internal", "--server", knot.endpoint])
-        #expect(errors(viaKnot).contains { ($0["message"] as? String)?.contains("SERVFAIL from \(knot.label)") == true }, "\(errors(viaKnot))")
+        #expect(
+            errors(viaKnot).contains { ($0["message"] as? String)?.contains("SERVFAIL from \(knot.label)") == true }, "\(errors(viaKnot))")
     }
 
     @Test("manual targets: host:port, URLs, IPv6 in brackets, names from /etc/hosts, names that do not resolve")
     func manualTargets() async throws {
         let bed = try TestBed.current()
-        let (status, document, _) = try await browseJSON(bed, [
-            "--no-local", "--manual", "127.0.0.1:18790", "--manual", "wss://[::1]:8443/ws", "--manual", "localhost",
-            "--manual", "gateway.invalid",
-        ])
+        let (status, document, _) = try await browseJSON(
+            bed,
+            [
+                "--no-local", "--manual", "127.0.0.1:18790", "--manual", "wss://[::1]:8443/ws", "--manual", "localhost",
+                "--manual", "gateway.invalid",
+            ])
         #expect(status == 0)
         let found = byInstance(beacons(document))
         #expect(Set(found.keys) == ["127.0.0.1:18790", "[::1]:8443", "localhost:18789", "gateway.invalid:18789"])
@@ -256,9 +267,9 @@ struct WideAreaTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let good = "\(directory)/openclaw.json"
         try """
-            // JSON5, as OpenClaw writes it
-            { discovery: { wideArea: { domain: 'openclaw.internal', }, }, gateway: { port: 18789, tls: { enabled: true } }, }
-            """.write(toFile: good, atomically: true, encoding: .utf8)
+        // JSON5, as OpenClaw writes it
+        { discovery: { wideArea: { domain: 'openclaw.internal', }, }, gateway: { port: 18789, tls: { enabled: true } }, }
+        """.write(toFile: good, atomically: true, encoding: .utf8)
         let (_, document, _) = try await browseJSON(bed, ["--no-local", "--config", good, "--server", dns.endpoint])
         #expect(document["domains"] as? [String] == ["openclaw.internal."])
         #expect(beacons(document).count == 2)
@@ -270,8 +281,9 @@ struct WideAreaTests {
         let warning = try #require(errors(broken).first { $0["kind"] as? String == "config" })
         #expect((warning["message"] as? String)?.contains("\(bad): not valid JSON5") == true, "\(warning)")
 
-        let (_, environment, _) = try await browseJSON(bed, ["--no-local", "--config", "\(directory)/none.json", "--server", dns.endpoint],
-                                                      environment: ["OPENCLAW_WIDE_AREA_DOMAIN": "openclaw.internal"])
+        let (_, environment, _) = try await browseJSON(
+            bed, ["--no-local", "--config", "\(directory)/none.json", "--server", dns.endpoint],
+            environment: ["OPENCLAW_WIDE_AREA_DOMAIN": "openclaw.internal"])
         #expect(beacons(environment).count == 2, "the environment variable names the domain")
         #expect(errors(environment).contains { ($0["message"] as? String)?.contains("none.json: cannot read the file") == true })
     }
@@ -293,7 +305,9 @@ struct WideAreaTests {
             "comes._openclaw-gw._tcp IN TXT \"role=gateway\"",
         ])
         let first = try await bed.startBIND(zones: ["openclaw.internal": before])
-        let watcher = try bed.spawnClawnet(["browse", "--watch", "--format", "jsonl", "--no-local", "--domain", "openclaw.internal", "--server", first.endpoint])
+        let watcher = try bed.spawnClawnet([
+            "browse", "--watch", "--format", "jsonl", "--no-local", "--domain", "openclaw.internal", "--server", first.endpoint,
+        ])
         defer { watcher.terminate() }
         try await watcher.waitForLine(timeout: .seconds(15), "allForNow") { $0.text.contains("\"allForNow\"") }
         #expect(watcher.lines.filter { $0.text.contains("\"added\"") }.count == 2)
@@ -301,8 +315,12 @@ struct WideAreaTests {
         let second = try await bed.startBIND(zones: ["openclaw.internal": after], port: first.port)
         defer { second.terminate() }
         let from = watcher.lines.count
-        try await watcher.waitForLine(from: from, timeout: .seconds(20), "removed goes") { $0.text.contains("\"removed\"") && $0.text.contains("\"goes\"") }
-        try await watcher.waitForLine(from: from, timeout: .seconds(20), "added comes") { $0.text.contains("\"added\"") && $0.text.contains("\"comes\"") }
+        try await watcher.waitForLine(from: from, timeout: .seconds(20), "removed goes") {
+            $0.text.contains("\"removed\"") && $0.text.contains("\"goes\"")
+        }
+        try await watcher.waitForLine(from: from, timeout: .seconds(20), "added comes") {
+            $0.text.contains("\"added\"") && $0.text.contains("\"comes\"")
+        }
         try await watcher.waitForLine(from: from, timeout: .seconds(20), "updated stays") {
             $0.text.contains("\"updated\"") && $0.text.contains("\"stays\"") && $0.text.contains("\"gatewayTls\":\"1\"")
         }
@@ -312,7 +330,8 @@ struct WideAreaTests {
     func mergesLocalAndWideArea() async throws {
         let bed = try TestBed.current()
         let tag = uniqueTag()
-        let publisher = try await bed.avahiPublish(name: "Merge \(tag) (OpenClaw)", txt: ["role=gateway", "displayName=Merge \(tag)", "gatewayPort=18789"])
+        let publisher = try await bed.avahiPublish(
+            name: "Merge \(tag) (OpenClaw)", txt: ["role=gateway", "displayName=Merge \(tag)", "gatewayPort=18789"])
         defer { publisher.terminate() }
         let zone = openClawZone([
             "gw IN A 10.99.0.1",
@@ -354,15 +373,21 @@ struct TailscaleSplitDNSTests {
         let found = beacons(document)
         #expect(found.count == 2)
         #expect(found.allSatisfy { $0["resolvers"] as? [String] == ["100.100.100.100#53"] })
-        #expect(found.allSatisfy { ($0["warnings"] as? [String])?.contains { $0.contains("found only via Tailscale's resolver 100.100.100.100") } == true })
+        #expect(
+            found.allSatisfy {
+                ($0["warnings"] as? [String])?.contains { $0.contains("found only via Tailscale's resolver 100.100.100.100") } == true
+            })
         let issue = try #require(errors(document).first { $0["kind"] as? String == "splitDNS" })
         #expect((issue["message"] as? String)?.contains("split DNS is not applied here") == true)
         #expect((issue["message"] as? String)?.contains("127.0.0.1#53") == true)
         #expect((issue["fix"] as? String)?.contains("tailscale set --accept-dns=true") == true)
 
         // doctor names the same cause, from the machine's side.
-        let doctor = try await bed.clawnet(["doctor", "--format", "json", "--domain", "openclaw.internal",
-                                            "--check", "dns.widearea", "--check", "tailscale.interface"], on: .ts)
+        let doctor = try await bed.clawnet(
+            [
+                "doctor", "--format", "json", "--domain", "openclaw.internal",
+                "--check", "dns.widearea", "--check", "tailscale.interface",
+            ], on: .ts)
         let report = try jsonObject(doctor.stdout)
         let checks = report["checks"] as? [[String: Any]] ?? []
         func checkStatus(_ id: String) -> String? { checks.first { $0["id"] as? String == id }?["status"] as? String }
@@ -379,14 +404,16 @@ struct TailscaleSplitDNSTests {
         let bed = try TestBed.current()
         let tailscale = try await bed.startBIND(zones: ["openclaw.internal": studioZone], host: .ts, address: "100.100.100.100", port: 53)
         defer { tailscale.terminate() }
-        let system = try await bed.startDnsmasq(forwards: ["openclaw.internal": "100.100.100.100#53"], host: .ts, address: "127.0.0.1", port: 53)
+        let system = try await bed.startDnsmasq(
+            forwards: ["openclaw.internal": "100.100.100.100#53"], host: .ts, address: "127.0.0.1", port: 53)
         defer { system.terminate() }
         let (_, document, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal"], on: .ts)
         #expect(beacons(document).count == 2)
         #expect(beacons(document).allSatisfy { $0["resolvers"] as? [String] == ["127.0.0.1#53"] })
         #expect(errors(document).isEmpty, "\(errors(document))")
 
-        let doctor = try await bed.clawnet(["doctor", "--format", "json", "--domain", "openclaw.internal", "--check", "dns.widearea"], on: .ts)
+        let doctor = try await bed.clawnet(
+            ["doctor", "--format", "json", "--domain", "openclaw.internal", "--check", "dns.widearea"], on: .ts)
         let checks = try jsonObject(doctor.stdout)["checks"] as? [[String: Any]] ?? []
         #expect(checks.first { $0["id"] as? String == "dns.widearea" }?["status"] as? String == "pass", "\(checks)")
         #expect(doctor.status == 0)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Instance names that must survive a zone file: spaces, dots, quotes, backslashes, zone-file
 /// syntax, non-ASCII, emoji, 63 bytes.
@@ -13,7 +13,8 @@ let hostileNames = [
 func hostileSpecs() -> [String] {
     hostileNames.enumerated().map { index, name in
         let escaped = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ",", with: "\\,")
-        return "host=h\(index),ip=100.64.1.\(index + 1),name=\(escaped),display=\(escaped),tls=\(String(repeating: "d4", count: 32)),tailnet=h\(index).tail.ts.net,ssh=22,cli=/opt/openclaw/bin/openclaw"
+        return
+            "host=h\(index),ip=100.64.1.\(index + 1),name=\(escaped),display=\(escaped),tls=\(String(repeating: "d4", count: 32)),tailnet=h\(index).tail.ts.net,ssh=22,cli=/opt/openclaw/bin/openclaw"
     }
 }
 
@@ -32,13 +33,18 @@ struct ZoneCommandTests {
         var zones: [String] = []
         for (index, spec) in hostileSpecs().enumerated() {
             let path = "\(directory)/z\(index).db"
-            let result = try await bed.clawnet(["zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--gateway", spec, "--out", path])
+            let result = try await bed.clawnet([
+                "zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--gateway", spec, "--out", path,
+            ])
             #expect(result.status == 0, "\(result.stderr)")
             zones.append(path)
         }
         let all = "\(directory)/all.db"
-        let combined = try await bed.clawnet(["zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--ns-address", "fd7a:115c:a1e0::53",
-                                              "--browse-records", "--out", all] + hostileSpecs().flatMap { ["--gateway", $0] })
+        let combined = try await bed.clawnet(
+            [
+                "zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--ns-address", "fd7a:115c:a1e0::53",
+                "--browse-records", "--out", all,
+            ] + hostileSpecs().flatMap { ["--gateway", $0] })
         #expect(combined.status == 0, "\(combined.stderr)")
         zones.append(all)
         for zone in zones {
@@ -58,7 +64,9 @@ struct ZoneCommandTests {
         let bed = try TestBed.current()
         let directory = try temporaryDirectory(bed)
         let path = "\(directory)/openclaw.internal.db"
-        let generated = try await bed.clawnet(["zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--out", path] + hostileSpecs().flatMap { ["--gateway", $0] })
+        let generated = try await bed.clawnet(
+            ["zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--out", path]
+                + hostileSpecs().flatMap { ["--gateway", $0] })
         #expect(generated.status == 0, "\(generated.stderr)")
         let dns = try await bed.startBIND(zones: ["openclaw.internal": try String(contentsOfFile: path, encoding: .utf8)])
         defer { dns.terminate() }
@@ -85,7 +93,12 @@ struct ZoneCommandTests {
         let names = ["Inventory \(tag) (OpenClaw)", "Inv.Dots \(tag)", "Café \(tag) 🦞"]
         var publishers: [ChildProcess] = []
         for name in names {
-            publishers.append(try await bed.avahiPublish(name: name, txt: ["displayName=\(name)", "role=gateway", "transport=gateway", "gatewayPort=18789", "sshPort=22", "custom=kept as is"]))
+            publishers.append(
+                try await bed.avahiPublish(
+                    name: name,
+                    txt: [
+                        "displayName=\(name)", "role=gateway", "transport=gateway", "gatewayPort=18789", "sshPort=22", "custom=kept as is",
+                    ]))
         }
         defer { publishers.forEach { $0.terminate() } }
         let directory = try temporaryDirectory(bed)
@@ -94,16 +107,24 @@ struct ZoneCommandTests {
         #expect(byInstance(beacons(try jsonObject(fleet.stdout))).keys.filter { $0.contains(tag) }.count == 3)
 
         let path = "\(directory)/lan.internal.db"
-        let generated = try await bed.clawnet(["zone", "generate", "--domain", "lan.internal", "--ns-address", "10.99.0.2", "--inventory", "\(directory)/fleet.json", "--out", path])
+        let generated = try await bed.clawnet([
+            "zone", "generate", "--domain", "lan.internal", "--ns-address", "10.99.0.2", "--inventory", "\(directory)/fleet.json", "--out",
+            path,
+        ])
         #expect(generated.status == 0, "\(generated.stderr)")
-        let dns = try await bed.startBIND(zones: ["lan.internal": try String(contentsOfFile: path, encoding: .utf8)], options: "max-records-per-type 0;")
+        let dns = try await bed.startBIND(
+            zones: ["lan.internal": try String(contentsOfFile: path, encoding: .utf8)], options: "max-records-per-type 0;")
         defer { dns.terminate() }
         let (_, document, _) = try await browseJSON(bed, ["--no-local", "--domain", "lan.internal", "--server", dns.endpoint])
         let found = byInstance(beacons(document))
         for name in names {
             let beacon = try #require(found[name], "\(found.keys.sorted())")
             let txt = try #require(beacon["txt"] as? [String: String])
-            #expect(txt == ["displayName": name, "role": "gateway", "transport": "gateway", "gatewayPort": "18789", "sshPort": "22", "custom": "kept as is"])
+            #expect(
+                txt == [
+                    "displayName": name, "role": "gateway", "transport": "gateway", "gatewayPort": "18789", "sshPort": "22",
+                    "custom": "kept as is",
+                ])
             #expect(beacon["host"] as? String == "gw.lan.internal.")
             #expect((beacon["addresses"] as? [String])?.contains("10.99.0.1") == true)
         }
@@ -117,7 +138,9 @@ struct ZoneCommandTests {
         let tag = uniqueTag()
         let publisher = try await bed.avahiPublish(name: "Mirror \(tag)", txt: ["role=gateway", "gatewayPort=18789"])
         defer { publisher.terminate() }
-        let result = try await bed.clawnet(["zone", "generate", "--domain", "openclaw.internal", "--ns-address", "10.99.0.2", "--from-browse"])
+        let result = try await bed.clawnet([
+            "zone", "generate", "--domain", "openclaw.internal", "--ns-address", "10.99.0.2", "--from-browse",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("_openclaw-gw._tcp IN PTR Mirror\\032\(tag)._openclaw-gw._tcp"), "\(result.stdout)")
         #expect(result.stdout.contains("Mirror\\032\(tag)._openclaw-gw._tcp IN SRV 0 0 18789 gw"))
@@ -128,15 +151,22 @@ struct ZoneCommandTests {
         let bed = try TestBed.current()
         let home = try temporaryDirectory(bed)
         try FileManager.default.createDirectory(atPath: "\(home)/.openclaw/gateway/tls", withIntermediateDirectories: true)
-        try "{ gateway: { port: 18790, tls: { enabled: true } } }".write(toFile: "\(home)/.openclaw/openclaw.json", atomically: true, encoding: .utf8)
+        try "{ gateway: { port: 18790, tls: { enabled: true } } }".write(
+            toFile: "\(home)/.openclaw/openclaw.json", atomically: true, encoding: .utf8)
         let cert = "\(home)/.openclaw/gateway/tls/gateway-cert.pem"
-        let made = try await runCommand("/usr/bin/env", ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(home)/key.pem",
-                                                        "-out", cert, "-days", "30", "-subj", "/CN=openclaw-gateway"])
+        let made = try await runCommand(
+            "/usr/bin/env",
+            [
+                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(home)/key.pem",
+                "-out", cert, "-days", "30", "-subj", "/CN=openclaw-gateway",
+            ])
         #expect(made.status == 0, "\(made.stderr)")
         let der = try await runCommand("/bin/sh", ["-c", "openssl x509 -in \(cert) -noout -fingerprint -sha256"])
-        let expected = der.stdout.split(separator: "=").last!.replacingOccurrences(of: ":", with: "").lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
+        let expected = der.stdout.split(separator: "=").last!.replacingOccurrences(of: ":", with: "").lowercased().trimmingCharacters(
+            in: .whitespacesAndNewlines)
 
-        let result = try await bed.clawnet(["zone", "generate", "--domain", "openclaw.internal", "--this-host"], on: .ts, environment: ["HOME": home])
+        let result = try await bed.clawnet(
+            ["zone", "generate", "--domain", "openclaw.internal", "--this-host"], on: .ts, environment: ["HOME": home])
         #expect(result.status == 0, "\(result.stderr)")
         let host = String(ProcessInfo.processInfo.hostName.split(separator: ".").first ?? "").lowercased()
         #expect(result.stdout.contains("ns1 IN A 100.101.102.5"), "ns1 defaults to the Tailscale address")
@@ -149,9 +179,12 @@ struct ZoneCommandTests {
     func idempotentWithCorefile() async throws {
         let bed = try TestBed.current()
         let directory = try temporaryDirectory(bed)
-        let zone = "\(directory)/openclaw.internal.db", corefile = "\(directory)/Corefile"
-        let arguments = ["zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--gateway", "host=studio,ip=100.64.0.10",
-                         "--out", zone, "--corefile", corefile, "--bind", "100.64.0.53"]
+        let zone = "\(directory)/openclaw.internal.db"
+        let corefile = "\(directory)/Corefile"
+        let arguments = [
+            "zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--gateway", "host=studio,ip=100.64.0.10",
+            "--out", zone, "--corefile", corefile, "--bind", "100.64.0.53",
+        ]
         let first = try await bed.clawnet(arguments)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("wrote \(zone) (serial "))
@@ -174,8 +207,12 @@ struct ZoneCommandTests {
     func checkCommand() async throws {
         let bed = try TestBed.current()
         let directory = try temporaryDirectory(bed)
-        let good = "\(directory)/good.db", broken = "\(directory)/broken.db"
-        _ = try await bed.clawnet(["zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--gateway", "host=studio,ip=100.64.0.10", "--out", good])
+        let good = "\(directory)/good.db"
+        let broken = "\(directory)/broken.db"
+        _ = try await bed.clawnet([
+            "zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--gateway", "host=studio,ip=100.64.0.10",
+            "--out", good,
+        ])
         let ok = try await bed.clawnet(["zone", "check", good])
         #expect(ok.status == 0, "\(ok.stdout)")
         #expect(ok.stdout.contains("PASS"))
@@ -198,7 +235,10 @@ struct ZoneCommandTests {
         let bed = try TestBed.current()
         let directory = try temporaryDirectory(bed)
         let path = "\(directory)/openclaw.internal.db"
-        let base = ["zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--gateway", "host=studio,ip=100.64.0.10", "--out", path]
+        let base = [
+            "zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--gateway", "host=studio,ip=100.64.0.10",
+            "--out", path,
+        ]
         _ = try await bed.clawnet(base)
         let dns = try await bed.startBIND(zones: ["openclaw.internal": try String(contentsOfFile: path, encoding: .utf8)])
         defer { dns.terminate() }
@@ -208,7 +248,9 @@ struct ZoneCommandTests {
 
         // Edited by hand, serial not bumped: the server keeps the old zone.
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        try (text + "_openclaw-gw._tcp IN PTR extra._openclaw-gw._tcp\nextra._openclaw-gw._tcp IN SRV 0 0 18789 studio\nextra._openclaw-gw._tcp IN TXT \"role=gateway\"\n")
+        try
+            (text
+            + "_openclaw-gw._tcp IN PTR extra._openclaw-gw._tcp\nextra._openclaw-gw._tcp IN SRV 0 0 18789 studio\nextra._openclaw-gw._tcp IN TXT \"role=gateway\"\n")
             .write(toFile: path, atomically: true, encoding: .utf8)
         let sameSerial = try await bed.clawnet(["zone", "check", path, "--server", dns.endpoint])
         #expect(sameSerial.status == 1)

@@ -1,10 +1,11 @@
 import DNSSD
 import DNSWire
 import Glibc
-import NIOSupport
 import NIOCore
 import NIOEmbedded
+import NIOSupport
 import Testing
+
 @testable import DNSClient
 
 /// The UDP query handler and the TCP framing, in memory: no socket, no server, the event
@@ -88,7 +89,8 @@ struct DNSHandlerTests {
     @Test("ICMP port unreachable (ECONNREFUSED) fails every query on the socket with the cause")
     func refused() throws {
         let (channel, handler) = try channel()
-        let first = handler.submit(try question(.ptr)), second = handler.submit(try question(.srv))
+        let first = handler.submit(try question(.ptr))
+        let second = handler.submit(try question(.srv))
         channel.pipeline.fireErrorCaught(IOError(errnoCode: ECONNREFUSED, reason: "read"))
         let expected = DNSQueryFailure.unreachable(Self.server, "nothing listens on that port (connection refused)")
         #expect(throws: expected) { try first.wait() }

@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import DNSSD
 
 /// A full TXT as a current OpenClaw Gateway in full mode advertises it.
@@ -85,10 +86,14 @@ struct GatewayBeaconTests {
 
     @Test("without TLS a public host gets no URL, a private address does")
     func plainWebSocketRules() throws {
-        let publicOnly = try beacon([(key: "role", value: "gateway")], host: "gw.example.com.", addresses: ["203.0.113.5"], domain: try DomainName(validating: "example.com"), source: .unicast)
+        let publicOnly = try beacon(
+            [(key: "role", value: "gateway")], host: "gw.example.com.", addresses: ["203.0.113.5"],
+            domain: try DomainName(validating: "example.com"), source: .unicast)
         #expect(publicOnly.url == nil)
         #expect(publicOnly.warnings.contains { $0.contains("refuse plain ws://") })
-        let tailnet = try beacon([(key: "role", value: "gateway")], host: "gw.openclaw.internal.", addresses: ["100.101.102.103"], domain: try DomainName(validating: "openclaw.internal"), source: .unicast)
+        let tailnet = try beacon(
+            [(key: "role", value: "gateway")], host: "gw.openclaw.internal.", addresses: ["100.101.102.103"],
+            domain: try DomainName(validating: "openclaw.internal"), source: .unicast)
         #expect(tailnet.url == "ws://100.101.102.103:18789")
     }
 
@@ -137,13 +142,15 @@ struct GatewayBeaconTests {
 
 @Suite("Connect URLs, endpoints and fingerprints")
 struct EndpointTests {
-    @Test("plain ws:// only where OpenClaw clients allow it", arguments: [
-        ("127.0.0.1", true), ("::1", true), ("localhost", true), ("10.1.2.3", true), ("172.20.0.1", true),
-        ("192.168.0.9", true), ("100.100.1.1", true), ("fd7a:115c:a1e0::1", true), ("fe80::1%eth0", true),
-        ("studio.local", true), ("studio.local.", true), ("gw.tail1234.ts.net", true),
-        ("8.8.8.8", false), ("172.32.0.1", false), ("2001:db8::1", false), ("gw.example.com", false),
-        ("studio.openclaw.internal.", false), ("local.example.com", false),
-    ])
+    @Test(
+        "plain ws:// only where OpenClaw clients allow it",
+        arguments: [
+            ("127.0.0.1", true), ("::1", true), ("localhost", true), ("10.1.2.3", true), ("172.20.0.1", true),
+            ("192.168.0.9", true), ("100.100.1.1", true), ("fd7a:115c:a1e0::1", true), ("fe80::1%eth0", true),
+            ("studio.local", true), ("studio.local.", true), ("gw.tail1234.ts.net", true),
+            ("8.8.8.8", false), ("172.32.0.1", false), ("2001:db8::1", false), ("gw.example.com", false),
+            ("studio.openclaw.internal.", false), ("local.example.com", false),
+        ])
     func plainAllowed(host: String, allowed: Bool) {
         #expect(ConnectURL.allowsPlainWebSocket(host: host) == allowed)
     }
@@ -155,16 +162,18 @@ struct EndpointTests {
         #expect(ConnectURL.make(host: "10.0.0.1", port: 0, tls: true) == nil)
     }
 
-    @Test("endpoints parse hosts, ports, brackets and URLs", arguments: [
-        ("studio.local", "studio.local", 18789, nil),
-        ("Studio.Local.:9000", "studio.local", 9000, nil),
-        ("192.168.1.5:18789", "192.168.1.5", 18789, nil),
-        ("[fe80::1%eth0]:18789", "fe80::1%eth0", 18789, nil),
-        ("fe80::0:1", "fe80::1", 18789, nil),
-        ("wss://gw.example.com:443/ws?x=1", "gw.example.com", 443, "wss"),
-        ("ws://[fe80::1%25eth0]:18789", "fe80::1%eth0", 18789, "ws"),
-        ("WSS://user@10.0.0.1", "10.0.0.1", 18789, "wss"),
-    ] as [(String, String, Int, String?)])
+    @Test(
+        "endpoints parse hosts, ports, brackets and URLs",
+        arguments: [
+            ("studio.local", "studio.local", 18789, nil),
+            ("Studio.Local.:9000", "studio.local", 9000, nil),
+            ("192.168.1.5:18789", "192.168.1.5", 18789, nil),
+            ("[fe80::1%eth0]:18789", "fe80::1%eth0", 18789, nil),
+            ("fe80::0:1", "fe80::1", 18789, nil),
+            ("wss://gw.example.com:443/ws?x=1", "gw.example.com", 443, "wss"),
+            ("ws://[fe80::1%25eth0]:18789", "fe80::1%eth0", 18789, "ws"),
+            ("WSS://user@10.0.0.1", "10.0.0.1", 18789, "wss"),
+        ] as [(String, String, Int, String?)])
     func parsesEndpoints(text: String, host: String, port: Int, scheme: String?) throws {
         let endpoint = try Endpoint.parse(text, defaultPort: 18789)
         #expect(endpoint.host == host)
@@ -172,9 +181,11 @@ struct EndpointTests {
         #expect(endpoint.scheme?.rawValue == scheme)
     }
 
-    @Test("bad endpoints are refused with a reason", arguments: [
-        "", "http://x", "[::1", "[nothex]:1", "host:0", "host:65536", "host:port", "bad host", "a..b", "1:2:3:zz",
-    ])
+    @Test(
+        "bad endpoints are refused with a reason",
+        arguments: [
+            "", "http://x", "[::1", "[nothex]:1", "host:0", "host:65536", "host:port", "bad host", "a..b", "1:2:3:zz",
+        ])
     func rejectsEndpoints(text: String) {
         #expect(throws: DNSSDError.self) { try Endpoint.parse(text, defaultPort: 18789) }
     }
@@ -185,17 +196,21 @@ struct EndpointTests {
         #expect(try Endpoint.parse("[fe80::1%eth0]:5", defaultPort: 1).description == "[fe80::1%eth0]:5")
     }
 
-    @Test("fingerprints normalise as OpenClaw's clients do", arguments: [
-        "sha256:" + String(repeating: "AB", count: 32),
-        "SHA-256 " + String(repeating: "ab:", count: 31) + "ab",
-        "Sha256:" + String(repeating: "Ab", count: 32),
-        String(repeating: "ab", count: 32),
-    ])
+    @Test(
+        "fingerprints normalise as OpenClaw's clients do",
+        arguments: [
+            "sha256:" + String(repeating: "AB", count: 32),
+            "SHA-256 " + String(repeating: "ab:", count: 31) + "ab",
+            "Sha256:" + String(repeating: "Ab", count: 32),
+            String(repeating: "ab", count: 32),
+        ])
     func normalisesFingerprints(text: String) {
         #expect(TLSFingerprint(normalizing: text)?.hex == String(repeating: "ab", count: 32))
     }
 
-    @Test("short or long fingerprints are refused", arguments: ["", "abc", String(repeating: "a", count: 63), String(repeating: "a", count: 65)])
+    @Test(
+        "short or long fingerprints are refused",
+        arguments: ["", "abc", String(repeating: "a", count: 63), String(repeating: "a", count: 65)])
     func rejectsFingerprints(text: String) {
         #expect(TLSFingerprint(normalizing: text) == nil)
     }
@@ -208,10 +223,12 @@ struct EndpointTests {
         #expect(fingerprint.openSSLStyle.count == 95)
     }
 
-    @Test("IP addresses classify", arguments: [
-        ("127.0.0.1", true, false, false), ("169.254.1.1", false, true, false), ("100.64.0.1", false, false, true),
-        ("100.128.0.1", false, false, false), ("fe80::1", false, true, false), ("fd7a:115c:a1e0::5", false, false, true),
-    ])
+    @Test(
+        "IP addresses classify",
+        arguments: [
+            ("127.0.0.1", true, false, false), ("169.254.1.1", false, true, false), ("100.64.0.1", false, false, true),
+            ("100.128.0.1", false, false, false), ("fe80::1", false, true, false), ("fd7a:115c:a1e0::5", false, false, true),
+        ])
     func classifiesAddresses(text: String, loopback: Bool, linkLocal: Bool, tailscale: Bool) throws {
         let address = try #require(IPAddress(text))
         #expect(address.isLoopback == loopback)

@@ -1,23 +1,28 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import DNSSD
 
 @Suite("Service types, domains and instance names")
 struct NameTests {
-    @Test("valid service types normalise", arguments: [
-        ("_openclaw-gw._tcp", "_openclaw-gw._tcp"),
-        ("_OpenClaw-GW._TCP.", "_openclaw-gw._tcp"),
-        ("_clawdbot-bridge._tcp", "_clawdbot-bridge._tcp"),
-        ("_x1._udp", "_x1._udp"),
-    ])
+    @Test(
+        "valid service types normalise",
+        arguments: [
+            ("_openclaw-gw._tcp", "_openclaw-gw._tcp"),
+            ("_OpenClaw-GW._TCP.", "_openclaw-gw._tcp"),
+            ("_clawdbot-bridge._tcp", "_clawdbot-bridge._tcp"),
+            ("_x1._udp", "_x1._udp"),
+        ])
     func acceptsServiceTypes(text: String, expected: String) throws {
         #expect(try ServiceType(validating: text).name == expected)
     }
 
-    @Test("invalid service types are refused with a reason", arguments: [
-        "openclaw-gw._tcp", "_openclaw-gw._sctp", "_openclaw-gw", "_._tcp", "_123._tcp",
-        "_-x._tcp", "_a--b._tcp", "_sixteen-chars-xx._tcp", "_a b._tcp", "_a._tcp.local",
-    ])
+    @Test(
+        "invalid service types are refused with a reason",
+        arguments: [
+            "openclaw-gw._tcp", "_openclaw-gw._sctp", "_openclaw-gw", "_._tcp", "_123._tcp",
+            "_-x._tcp", "_a--b._tcp", "_sixteen-chars-xx._tcp", "_a b._tcp", "_a._tcp.local",
+        ])
     func rejectsServiceTypes(text: String) {
         #expect(throws: DNSSDError.self) { try ServiceType(validating: text) }
     }
@@ -29,20 +34,24 @@ struct NameTests {
         for type in all { #expect(try ServiceType(validating: type.name) == type) }
     }
 
-    @Test("domains normalise to lower case with a trailing dot", arguments: [
-        ("openclaw.internal", "openclaw.internal."),
-        ("OpenClaw.Internal.", "openclaw.internal."),
-        ("local", "local."),
-        (" corp_lab.example.com ", "corp_lab.example.com."),
-    ])
+    @Test(
+        "domains normalise to lower case with a trailing dot",
+        arguments: [
+            ("openclaw.internal", "openclaw.internal."),
+            ("OpenClaw.Internal.", "openclaw.internal."),
+            ("local", "local."),
+            (" corp_lab.example.com ", "corp_lab.example.com."),
+        ])
     func acceptsDomains(text: String, expected: String) throws {
         #expect(try DomainName(validating: text).name == expected)
     }
 
-    @Test("invalid domains are refused", arguments: [
-        "", ".", "a..b", "has space.com", "-lead.com", "trail-.com", String(repeating: "a", count: 64) + ".com",
-        "semi;colon.com", "ünï.com",
-    ])
+    @Test(
+        "invalid domains are refused",
+        arguments: [
+            "", ".", "a..b", "has space.com", "-lead.com", "trail-.com", String(repeating: "a", count: 64) + ".com",
+            "semi;colon.com", "ünï.com",
+        ])
     func rejectsDomains(text: String) {
         #expect(throws: DNSSDError.self) { try DomainName(validating: text) }
     }
@@ -78,7 +87,7 @@ struct NameTests {
 
     @Test("truncation keeps whole UTF-8 characters")
     func truncatesOnCharacterBoundary() throws {
-        let name = try InstanceName.truncating(String(repeating: "🦞", count: 20))   // 4 bytes each
+        let name = try InstanceName.truncating(String(repeating: "🦞", count: 20))  // 4 bytes each
         #expect(name.bytes.count == 60)
         #expect(name.displayName == String(repeating: "🦞", count: 15))
         let mixed = try InstanceName.truncating(String(repeating: "a", count: 62) + "é")

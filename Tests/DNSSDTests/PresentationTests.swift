@@ -1,19 +1,22 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import DNSSD
 
 @Suite("Presentation format")
 struct PresentationTests {
-    @Test("labels escape to printable ASCII", arguments: [
-        ("Studio (OpenClaw)", #"Studio\032\(OpenClaw\)"#),
-        ("a.b", #"a\.b"#),
-        (#"back\slash"#, #"back\\slash"#),
-        ("semi;colon\"quote", #"semi\;colon\"quote"#),
-        ("$ORIGIN @home", #"\036ORIGIN\032\064home"#),
-        ("Café", #"Caf\195\169"#),
-        ("line\nbreak\ttab", #"line\010break\009tab"#),
-        ("🦞", #"\240\159\166\158"#),
-    ])
+    @Test(
+        "labels escape to printable ASCII",
+        arguments: [
+            ("Studio (OpenClaw)", #"Studio\032\(OpenClaw\)"#),
+            ("a.b", #"a\.b"#),
+            (#"back\slash"#, #"back\\slash"#),
+            ("semi;colon\"quote", #"semi\;colon\"quote"#),
+            ("$ORIGIN @home", #"\036ORIGIN\032\064home"#),
+            ("Café", #"Caf\195\169"#),
+            ("line\nbreak\ttab", #"line\010break\009tab"#),
+            ("🦞", #"\240\159\166\158"#),
+        ])
     func escapesLabels(decoded: String, escaped: String) throws {
         #expect(Presentation.escapeLabel(Array(decoded.utf8)) == escaped)
         #expect(try Presentation.unescapeLabel(Substring(escaped)) == Array(decoded.utf8))
@@ -41,9 +44,11 @@ struct PresentationTests {
         }
     }
 
-    @Test("escape errors are reported, not trapped", arguments: [
-        #"ends\"#, #"\25"#, #"\256"#, #"\2a5"#, "un.escaped",
-    ])
+    @Test(
+        "escape errors are reported, not trapped",
+        arguments: [
+            #"ends\"#, #"\25"#, #"\256"#, #"\2a5"#, "un.escaped",
+        ])
     func rejectsBadEscapes(text: String) {
         #expect(throws: DNSSDError.self) { try Presentation.unescapeLabel(Substring(text)) }
     }

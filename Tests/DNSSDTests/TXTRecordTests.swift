@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DNSSD
 
 @Suite("TXT records (RFC 6763 §6)")
@@ -70,9 +71,11 @@ struct TXTRecordTests {
         #expect(record.attributes.issues.first?.message.contains("not UTF-8") == true)
     }
 
-    @Test("keys with control or non-ASCII bytes are ignored", arguments: [
-        [0x6B, 0x0A, 0x3D, 0x76], [0xC3, 0xA9, 0x3D, 0x76],
-    ] as [[UInt8]])
+    @Test(
+        "keys with control or non-ASCII bytes are ignored",
+        arguments: [
+            [0x6B, 0x0A, 0x3D, 0x76], [0xC3, 0xA9, 0x3D, 0x76],
+        ] as [[UInt8]])
     func badKeys(string: [UInt8]) throws {
         let attributes = try TXTRecord(strings: [string]).attributes
         #expect(attributes.ordered.isEmpty)

@@ -1,6 +1,7 @@
-import Testing
-import TestSupport
 import DNSSD
+import TestSupport
+import Testing
+
 @testable import DNSWire
 
 /// Builds DNS messages byte by byte, independent of ldns, for golden vectors.
@@ -62,23 +63,35 @@ struct DNSWireCodecTests {
         builder.record(section: 3, instance, 33, ttl: 120, rdata: MessageBuilder.srv(0, 5, 18789, "studio.openclaw.internal."))
         builder.record(section: 3, instance, 16, rdata: [12] + Array("role=gateway".utf8) + [0] + [3] + Array("a=b".utf8))
         builder.record(section: 3, "studio.openclaw.internal.", 1, rdata: [100, 101, 102, 103])
-        builder.record(section: 3, "studio.openclaw.internal.", 28, rdata: [0xFD, 0x7A, 0x11, 0x5C, 0xA1, 0xE0] + [UInt8](repeating: 0, count: 9) + [1])
+        builder.record(
+            section: 3, "studio.openclaw.internal.", 28,
+            rdata: [0xFD, 0x7A, 0x11, 0x5C, 0xA1, 0xE0] + [UInt8](repeating: 0, count: 9) + [1])
         let message = try DNSWireCodec.decode(builder.bytes)
         #expect(message.id == 0x1234 && message.isResponse && message.authoritative && !message.truncated)
         #expect(message.rcode == .noError)
         #expect(message.answers.count == 1)
-        guard case .ptr(let target) = message.answers[0].data else { Issue.record("PTR expected"); return }
+        guard case .ptr(let target) = message.answers[0].data else {
+            Issue.record("PTR expected")
+            return
+        }
         #expect(String(decoding: target.first!, as: UTF8.self) == "Studio (OpenClaw)")
         #expect(message.additional.count == 4)
-        #expect(message.additional[0].data == .srv(priority: 0, weight: 5, port: 18789, target: try DNSName(presentation: "studio.openclaw.internal.")))
+        #expect(
+            message.additional[0].data
+                == .srv(priority: 0, weight: 5, port: 18789, target: try DNSName(presentation: "studio.openclaw.internal.")))
         #expect(message.additional[0].ttl == 120)
-        guard case .txt(let txt) = message.additional[1].data else { Issue.record("TXT expected"); return }
+        guard case .txt(let txt) = message.additional[1].data else {
+            Issue.record("TXT expected")
+            return
+        }
         #expect(txt.strings == [Array("role=gateway".utf8), [], Array("a=b".utf8)])
         #expect(message.additional[2].data == .a(IPAddress("100.101.102.103")!))
         #expect(message.additional[3].data == .aaaa(IPAddress("fd7a:115c:a1e0::1")!))
     }
 
-    @Test("response codes and the TC bit are read", arguments: [(0x8183 as UInt16, RCode.nxDomain, false), (0x8382, .servFail, true), (0x8185, .refused, false)])
+    @Test(
+        "response codes and the TC bit are read",
+        arguments: [(0x8183 as UInt16, RCode.nxDomain, false), (0x8382, .servFail, true), (0x8185, .refused, false)])
     func rcodes(flags: UInt16, rcode: RCode, truncated: Bool) throws {
         var builder = MessageBuilder(flags: flags)
         builder.question("x.example.", 1)
@@ -87,13 +100,15 @@ struct DNSWireCodecTests {
         #expect(message.truncated == truncated)
     }
 
-    @Test("hostile messages are errors, not traps", arguments: [
-        [UInt8](), [0, 1, 2], [0x12, 0x34, 0x81, 0x80, 0, 1, 0, 0, 0, 0, 0, 0, 63, 65],
-        // a compression pointer to itself
-        [0x12, 0x34, 0x81, 0x80, 0, 1, 0, 0, 0, 0, 0, 0, 0xC0, 12, 0, 1, 0, 1],
-        // an answer whose RDLENGTH runs past the end
-        [0x12, 0x34, 0x81, 0x80, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 60, 0xFF, 0xFF, 1, 2],
-    ])
+    @Test(
+        "hostile messages are errors, not traps",
+        arguments: [
+            [UInt8](), [0, 1, 2], [0x12, 0x34, 0x81, 0x80, 0, 1, 0, 0, 0, 0, 0, 0, 63, 65],
+            // a compression pointer to itself
+            [0x12, 0x34, 0x81, 0x80, 0, 1, 0, 0, 0, 0, 0, 0, 0xC0, 12, 0, 1, 0, 1],
+            // an answer whose RDLENGTH runs past the end
+            [0x12, 0x34, 0x81, 0x80, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 60, 0xFF, 0xFF, 1, 2],
+        ])
     func hostile(bytes: [UInt8]) {
         #expect(throws: DNSWireError.self) { try DNSWireCodec.decode(bytes) }
     }
@@ -105,7 +120,11 @@ struct DNSWireCodecTests {
         for _ in 0..<3000 {
             var bytes = random.bytes(Int.random(in: 0...200, using: &random))
             // Half of them look like a response with one question, so ldns reads further in.
-            if bytes.count > 12, Bool.random(using: &random) { bytes[4] = 0; bytes[5] = 1; bytes[2] |= 0x80 }
+            if bytes.count > 12, Bool.random(using: &random) {
+                bytes[4] = 0
+                bytes[5] = 1
+                bytes[2] |= 0x80
+            }
             if (try? DNSWireCodec.decode(bytes)) != nil { decoded += 1 }
         }
         // Surviving is the property; a decoder that accepted most noise would be suspect.
@@ -119,7 +138,10 @@ struct DNSWireCodecTests {
         let strings = (0..<200).map { index in [UInt8](repeating: UInt8(65 + index % 26), count: 255) }
         builder.record(section: 1, "big.example.", 16, rdata: strings.flatMap { [255] + $0 })
         let message = try DNSWireCodec.decode(builder.bytes)
-        guard case .txt(let txt) = message.answers.first?.data else { Issue.record("TXT expected"); return }
+        guard case .txt(let txt) = message.answers.first?.data else {
+            Issue.record("TXT expected")
+            return
+        }
         #expect(txt.strings.count == 200)
         #expect(txt.strings.allSatisfy { $0.count == 255 })
     }

@@ -1,5 +1,6 @@
-import Testing
 import DNSSD
+import Testing
+
 @testable import Discovery
 
 func makeBeacon(
@@ -14,10 +15,12 @@ func makeBeacon(
 
 @Suite("Merging beacons from several paths")
 struct BeaconMergerTests {
-    let lan = makeBeacon("Studio (OpenClaw)", source: .mdns, domain: "local", host: "studio.local.", addresses: ["192.168.1.20"],
-                         txt: [(key: "displayName", value: "Studio"), (key: "role", value: "gateway")])
-    let wan = makeBeacon("studio-gateway", source: .unicast, domain: "openclaw.internal", host: "studio.openclaw.internal.",
-                         addresses: ["100.101.102.103"], txt: [(key: "displayName", value: "Studio (OpenClaw)"), (key: "role", value: "gateway")])
+    let lan = makeBeacon(
+        "Studio (OpenClaw)", source: .mdns, domain: "local", host: "studio.local.", addresses: ["192.168.1.20"],
+        txt: [(key: "displayName", value: "Studio"), (key: "role", value: "gateway")])
+    let wan = makeBeacon(
+        "studio-gateway", source: .unicast, domain: "openclaw.internal", host: "studio.openclaw.internal.",
+        addresses: ["100.101.102.103"], txt: [(key: "displayName", value: "Studio (OpenClaw)"), (key: "role", value: "gateway")])
 
     @Test("the same Gateway in local. and a wide-area domain is one row with both sources")
     func mergesAcrossDomains() throws {
@@ -34,7 +37,10 @@ struct BeaconMergerTests {
         #expect(merged.aliases == [BeaconAlias(source: .unicast, domain: "openclaw.internal.", instance: "studio-gateway")])
 
         // The wide-area copy going away leaves the LAN row.
-        guard case .updated(let alone) = merger.apply(.removed(wan)).first else { Issue.record("expected update"); return }
+        guard case .updated(let alone) = merger.apply(.removed(wan)).first else {
+            Issue.record("expected update")
+            return
+        }
         #expect(alone.sources == [.mdns])
         #expect(alone.aliases.isEmpty)
         #expect(merger.apply(.removed(lan)) == [.removed(alone)])
@@ -55,9 +61,15 @@ struct BeaconMergerTests {
     func fingerprintsDecide() {
         var merger = BeaconMerger()
         var tlsLan = lan
-        tlsLan.txt = try! TXTRecord(pairs: [(key: "displayName", value: "Studio"), (key: "gatewayTls", value: "1"), (key: "gatewayTlsSha256", value: String(repeating: "a", count: 64))])
+        tlsLan.txt = try! TXTRecord(pairs: [
+            (key: "displayName", value: "Studio"), (key: "gatewayTls", value: "1"),
+            (key: "gatewayTlsSha256", value: String(repeating: "a", count: 64)),
+        ])
         var tlsWan = wan
-        tlsWan.txt = try! TXTRecord(pairs: [(key: "displayName", value: "Studio"), (key: "gatewayTls", value: "1"), (key: "gatewayTlsSha256", value: String(repeating: "b", count: 64))])
+        tlsWan.txt = try! TXTRecord(pairs: [
+            (key: "displayName", value: "Studio"), (key: "gatewayTls", value: "1"),
+            (key: "gatewayTlsSha256", value: String(repeating: "b", count: 64)),
+        ])
         _ = merger.apply(.added(tlsLan))
         #expect(merger.apply(.added(tlsWan)) == [.added(tlsWan)])
         // Same fingerprint, different host labels: the fingerprint wins.
@@ -82,7 +94,10 @@ struct BeaconMergerTests {
         var merger = BeaconMerger()
         _ = merger.apply(.added(lan))
         let manual = makeBeacon("192.168.1.20:18789", source: .manual, domain: nil, host: "192.168.1.20", addresses: ["192.168.1.20"])
-        guard case .updated(let merged) = merger.apply(.added(manual)).first else { Issue.record("expected update"); return }
+        guard case .updated(let merged) = merger.apply(.added(manual)).first else {
+            Issue.record("expected update")
+            return
+        }
         #expect(merged.sources == [.mdns, .manual])
         let elsewhere = makeBeacon("10.0.0.9:18789", source: .manual, domain: nil, host: "10.0.0.9", addresses: ["10.0.0.9"])
         #expect(merger.apply(.added(elsewhere)) == [.added(elsewhere)])

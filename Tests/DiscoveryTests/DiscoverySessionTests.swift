@@ -1,5 +1,6 @@
 import DNSSD
 import Testing
+
 @testable import Discovery
 
 /// The merged stream's bookkeeping: when all-for-now is said and when the stream ends, with
@@ -7,8 +8,9 @@ import Testing
 @Suite("Discovery session: all-for-now and the end (injected backends)")
 struct DiscoverySessionTests {
     static func beacon(_ name: String, _ domain: DomainName = .local) -> GatewayBeacon {
-        GatewayBeacon(instance: try! InstanceName(decoded: name), serviceType: .gateway, domain: domain, source: .mdns,
-                      host: "\(name.lowercased()).local.", port: 18789, addresses: [IPAddress("10.0.0.1")!], txt: .empty)
+        GatewayBeacon(
+            instance: try! InstanceName(decoded: name), serviceType: .gateway, domain: domain, source: .mdns,
+            host: "\(name.lowercased()).local.", port: 18789, addresses: [IPAddress("10.0.0.1")!], txt: .empty)
     }
 
     /// Everything the merged stream says until it ends.
@@ -18,14 +20,16 @@ struct DiscoverySessionTests {
         return events
     }
 
-    @Test("the tracker: all-for-now once every backend reported or ended; later ones pass through", arguments: [
-        // (steps as "a<i>" = all-for-now from i, "e<i>" = ended i, expected answers, finished at the end)
-        (2, ["a0", "a0", "a1", "a1"], [false, false, true, true], false),
-        (2, ["e0", "a1"], [false, true], false),
-        (2, ["a1", "e1", "e0"], [false, false, true], true),
-        (1, ["e0"], [true], true),
-        (3, ["a2", "e2", "a0", "a1"], [false, false, false, true], false),
-    ] as [(Int, [String], [Bool], Bool)])
+    @Test(
+        "the tracker: all-for-now once every backend reported or ended; later ones pass through",
+        arguments: [
+            // (steps as "a<i>" = all-for-now from i, "e<i>" = ended i, expected answers, finished at the end)
+            (2, ["a0", "a0", "a1", "a1"], [false, false, true, true], false),
+            (2, ["e0", "a1"], [false, true], false),
+            (2, ["a1", "e1", "e0"], [false, false, true], true),
+            (1, ["e0"], [true], true),
+            (3, ["a2", "e2", "a0", "a1"], [false, false, false, true], false),
+        ] as [(Int, [String], [Bool], Bool)])
     func tracker(backends: Int, steps: [String], answers: [Bool], finished: Bool) {
         var completion = BackendCompletion(backends: backends)
         let said = steps.map { step -> Bool in

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
-import DNSSD
-import TestSupport
 import Avahi
+import DNSSD
+import Foundation
+import TestSupport
+import Testing
+
 @testable import Discovery
 
 /// A full TXT as a current OpenClaw Gateway in full mode advertises it (the interop notes).
@@ -43,7 +44,9 @@ func browseUntil(
         collection.apply(event)
         if done(collection) { return collection }
     }
-    Issue.record("browse did not reach the expected state within \(timeout); have: \(collection.beacons.map(\.instance.displayName)), errors: \(collection.errors)")
+    Issue.record(
+        "browse did not reach the expected state within \(timeout); have: \(collection.beacons.map(\.instance.displayName)), errors: \(collection.errors)"
+    )
     return collection
 }
 
@@ -179,7 +182,10 @@ struct MulticastBrowseTests {
                 #expect(!beacon.gateway.tls)
                 phase = 1
                 try String(contentsOfFile: path, encoding: .utf8)
-                    .replacingOccurrences(of: "<txt-record>gatewayPort=18789</txt-record>", with: "<txt-record>gatewayPort=18789</txt-record><txt-record>gatewayTls=1</txt-record>")
+                    .replacingOccurrences(
+                        of: "<txt-record>gatewayPort=18789</txt-record>",
+                        with: "<txt-record>gatewayPort=18789</txt-record><txt-record>gatewayTls=1</txt-record>"
+                    )
                     .write(toFile: path, atomically: true, encoding: .utf8)
                 try await bed.control("avahi", "reload", "gw")
             case (1, .updated(let beacon)) where beacon.instance.displayName == name && beacon.gateway.tls:

@@ -1,8 +1,9 @@
+import DNSClient
+import DNSSD
+import DNSWire
 import Synchronization
 import Testing
-import DNSSD
-import DNSClient
-import DNSWire
+
 @testable import Discovery
 
 /// Answers recorded as (name, type) -> lookup, counting what was asked.
@@ -28,9 +29,11 @@ let server = DNSServer(address: IPAddress("127.0.0.1")!, port: 5303)
 func name(_ text: String) -> DNSName { try! DNSName(presentation: text) }
 
 func response(_ answers: [DNSRecord], additional: [DNSRecord] = [], truncated: Bool = false) -> DNSResponse {
-    DNSResponse(message: DNSMessage(id: 1, rcode: .noError, truncated: truncated, authoritative: true, isResponse: true,
-                                    question: nil, answers: answers, authority: [], additional: additional),
-                server: server, overTCP: truncated)
+    DNSResponse(
+        message: DNSMessage(
+            id: 1, rcode: .noError, truncated: truncated, authoritative: true, isResponse: true,
+            question: nil, answers: answers, authority: [], additional: additional),
+        server: server, overTCP: truncated)
 }
 
 func records(_ list: [DNSRecord], additional: [DNSRecord] = [], truncated: Bool = false) -> DNSLookup {
@@ -38,9 +41,15 @@ func records(_ list: [DNSRecord], additional: [DNSRecord] = [], truncated: Bool 
 }
 
 let service = "_openclaw-gw._tcp.openclaw.internal."
-func ptr(_ instance: String) -> DNSRecord { DNSRecord(name: name(service), type: .ptr, ttl: 60, data: .ptr(name("\(instance).\(service)"))) }
-func srv(_ instance: String, port: UInt16 = 18789, target: String = "studio.openclaw.internal.", priority: UInt16 = 0, weight: UInt16 = 0) -> DNSRecord {
-    DNSRecord(name: name("\(instance).\(service)"), type: .srv, ttl: 60, data: .srv(priority: priority, weight: weight, port: port, target: name(target)))
+func ptr(_ instance: String) -> DNSRecord {
+    DNSRecord(name: name(service), type: .ptr, ttl: 60, data: .ptr(name("\(instance).\(service)")))
+}
+func srv(_ instance: String, port: UInt16 = 18789, target: String = "studio.openclaw.internal.", priority: UInt16 = 0, weight: UInt16 = 0)
+    -> DNSRecord
+{
+    DNSRecord(
+        name: name("\(instance).\(service)"), type: .srv, ttl: 60,
+        data: .srv(priority: priority, weight: weight, port: port, target: name(target)))
 }
 func txt(_ instance: String, _ pairs: [(key: String, value: String?)]) -> DNSRecord {
     DNSRecord(name: name("\(instance).\(service)"), type: .txt, ttl: 60, data: .txt(try! TXTRecord(pairs: pairs)))
@@ -53,7 +62,9 @@ func browse(_ resolver: RecordedResolver) async -> UnicastBrowse.Result {
 
 @Suite("Unicast DNS-SD walk (recorded answers)")
 struct UnicastBrowseTests {
-    let gatewayTXT: [(key: String, value: String?)] = [(key: "displayName", value: "Studio"), (key: "role", value: "gateway"), (key: "gatewayPort", value: "18789")]
+    let gatewayTXT: [(key: String, value: String?)] = [
+        (key: "displayName", value: "Studio"), (key: "role", value: "gateway"), (key: "gatewayPort", value: "18789"),
+    ]
 
     @Test("PTR, then SRV and TXT, then A and AAAA")
     func fullWalk() async throws {
@@ -82,11 +93,13 @@ struct UnicastBrowseTests {
     func additionalSection() async throws {
         let instance = "studio-gateway"
         let resolver = RecordedResolver([
-            "\(service) PTR": records([ptr(instance)], additional: [
-                srv(instance), txt(instance, gatewayTXT), a("studio.openclaw.internal.", "100.101.102.103"),
-                // outside the browsed domain: not the server's to give, so not trusted
-                a("evil.example.", "203.0.113.66"),
-            ]),
+            "\(service) PTR": records(
+                [ptr(instance)],
+                additional: [
+                    srv(instance), txt(instance, gatewayTXT), a("studio.openclaw.internal.", "100.101.102.103"),
+                    // outside the browsed domain: not the server's to give, so not trusted
+                    a("evil.example.", "203.0.113.66"),
+                ])
         ])
         let result = await browse(resolver)
         #expect(result.beacons.count == 1)
@@ -131,7 +144,7 @@ struct UnicastBrowseTests {
             "\(service) PTR": records([
                 DNSRecord(name: name(service), type: .ptr, ttl: 60, data: .ptr(name(service))),
                 DNSRecord(name: name(service), type: .ptr, ttl: 60, data: .ptr(name("x._other._tcp.openclaw.internal."))),
-            ]),
+            ])
         ])
         let result = await browse(resolver)
         #expect(result.beacons.isEmpty)
@@ -175,13 +188,15 @@ struct UnicastBrowseTests {
         #expect(zero.warnings.contains { $0.contains("address lookup for nowhere.openclaw.internal.: A NXDOMAIN") })
     }
 
-    @Test("NXDOMAIN, NODATA, SERVFAIL, REFUSED and timeout are told apart, with the server", arguments: [
-        (DNSLookup.negative(.nxDomain, server: server, nodata: false), "NXDOMAIN from 127.0.0.1#5303"),
-        (.negative(.noError, server: server, nodata: true), "NODATA from 127.0.0.1#5303"),
-        (.negative(.servFail, server: server, nodata: false), "SERVFAIL from 127.0.0.1#5303"),
-        (.negative(.refused, server: server, nodata: false), "REFUSED from 127.0.0.1#5303"),
-        (.failed(.timeout(server, attempts: 3)), "no answer from 127.0.0.1#5303 (3 tries)"),
-    ])
+    @Test(
+        "NXDOMAIN, NODATA, SERVFAIL, REFUSED and timeout are told apart, with the server",
+        arguments: [
+            (DNSLookup.negative(.nxDomain, server: server, nodata: false), "NXDOMAIN from 127.0.0.1#5303"),
+            (.negative(.noError, server: server, nodata: true), "NODATA from 127.0.0.1#5303"),
+            (.negative(.servFail, server: server, nodata: false), "SERVFAIL from 127.0.0.1#5303"),
+            (.negative(.refused, server: server, nodata: false), "REFUSED from 127.0.0.1#5303"),
+            (.failed(.timeout(server, attempts: 3)), "no answer from 127.0.0.1#5303 (3 tries)"),
+        ])
     func ptrFailures(lookup: DNSLookup, text: String) async throws {
         let result = await browse(RecordedResolver(["\(service) PTR": lookup]))
         #expect(result.beacons.isEmpty)
@@ -194,7 +209,7 @@ struct UnicastBrowseTests {
     @Test("a PTR set truncated even over TCP is reported with what arrived")
     func truncatedPTR() async throws {
         let resolver = RecordedResolver([
-            "\(service) PTR": records([], truncated: true),
+            "\(service) PTR": records([], truncated: true)
         ])
         let result = await browse(resolver)
         let issue = try #require(result.issues.first)

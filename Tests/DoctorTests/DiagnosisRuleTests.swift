@@ -3,6 +3,7 @@ import DNSSD
 import Discovery
 import Host
 import Testing
+
 @testable import Doctor
 @testable import Probes
 
@@ -31,11 +32,16 @@ struct DiagnosisRuleTests {
         ("plain text where TLS was expected", gateway([check(.gwTLS, .fail, .notTLS)]), [.tlsExpected]),
         ("plain text, not expected", gateway([check(.gwTLS, .fail, .notTLS)], tls: false), []),
         ("TLS 1.2 only", gateway([check(.gwTLS, .fail, .tlsVersion)]), []),
-        ("TLS server probed as ws://", gateway([check(.gwHTTP, .fail, .wantsTLS), check(.gwWebSocket, .fail, .wantsTLS)], tls: false),
-         [.tlsNotAdvertised]),
+        (
+            "TLS server probed as ws://", gateway([check(.gwHTTP, .fail, .wantsTLS), check(.gwWebSocket, .fail, .wantsTLS)], tls: false),
+            [.tlsNotAdvertised]
+        ),
         ("expired certificate", gateway([check(.gwCert, .fail, .certificateExpired)]), [.certificate]),
         ("proxy without WebSockets", gateway([check(.gwWebSocket, .fail, .upgradeRefused)]), [.webSocket]),
-        ("not a Gateway", gateway([check(.gwWebSocket, .pass, .ok), check(.gwProtocol, .fail, .unexpectedFirstFrame)]), [.gatewayProtocol]),
+        (
+            "not a Gateway", gateway([check(.gwWebSocket, .pass, .ok), check(.gwProtocol, .fail, .unexpectedFirstFrame)]),
+            [.gatewayProtocol]
+        ),
     ]
 
     @Test("each Gateway rule fires on its reason and on nothing else", arguments: gatewayCases)
@@ -44,10 +50,13 @@ struct DiagnosisRuleTests {
         #expect(found == expected, "\(name): \(found)")
     }
 
-    static func evidence(_ checks: [Check], system: RecordedSystem = RecordedSystem(), beacons: [GatewayBeacon] = [],
-                         answers: [HostAnswer] = [], local: Bool = true) -> MachineEvidence {
-        MachineEvidence(checks: checks, facts: MachineFacts.gather(system),
-                        discovery: DiscoverySummary(localBrowsed: local, domains: [], beacons: beacons, issues: [], hostAnswers: answers))
+    static func evidence(
+        _ checks: [Check], system: RecordedSystem = RecordedSystem(), beacons: [GatewayBeacon] = [],
+        answers: [HostAnswer] = [], local: Bool = true
+    ) -> MachineEvidence {
+        MachineEvidence(
+            checks: checks, facts: MachineFacts.gather(system),
+            discovery: DiscoverySummary(localBrowsed: local, domains: [], beacons: beacons, issues: [], hostAnswers: answers))
     }
 
     static let host = IPAddress("192.168.1.30")!
@@ -61,13 +70,21 @@ struct DiagnosisRuleTests {
         ("a beacon in local.", evidence([], beacons: [Recorded.beacon()]), []),
         ("no bus", evidence([check(.mdnsDBus, .fail, .busMissing)], system: noAvahi), [.noMDNS]),
         ("no daemon", evidence([check(.mdnsDaemon, .fail, .daemonUnavailable)], system: noAvahi), [.noMDNS]),
-        ("nothing in local., the host answers", evidence([], answers: [HostAnswer(address: host, gateway: "gw", answer: .name("gw.local"))]),
-         [.gatewayNotAdvertising]),
-        ("nothing in local., the host is silent", evidence([], answers: [HostAnswer(address: host, gateway: "gw", answer: .noAnswer)]),
-         [.multicastBlocked]),
+        (
+            "nothing in local., the host answers",
+            evidence([], answers: [HostAnswer(address: host, gateway: "gw", answer: .name("gw.local"))]),
+            [.gatewayNotAdvertising]
+        ),
+        (
+            "nothing in local., the host is silent", evidence([], answers: [HostAnswer(address: host, gateway: "gw", answer: .noAnswer)]),
+            [.multicastBlocked]
+        ),
         ("nothing in local., nobody to ask", evidence([]), [.multicastBlocked]),
         ("local. not browsed", evidence([], local: false), []),
-        ("another responder on 5353", evidence([check(.mdnsPort5353, .warn, .otherResponders)], beacons: [Recorded.beacon()]), [.twoMDNSStacks]),
+        (
+            "another responder on 5353", evidence([check(.mdnsPort5353, .warn, .otherResponders)], beacons: [Recorded.beacon()]),
+            [.twoMDNSStacks]
+        ),
         ("split DNS", evidence([check(.dnsWideArea, .fail, .splitDNS)], beacons: [Recorded.beacon()]), [.splitDNS]),
         ("another wide-area failure", evidence([check(.dnsWideArea, .fail, .domainError)], beacons: [Recorded.beacon()]), []),
     ]

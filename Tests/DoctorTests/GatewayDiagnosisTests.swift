@@ -1,12 +1,13 @@
 import Avahi
 import DNSSD
 import Discovery
-import Host
 import Foundation
+import Host
+import Output
 import Testing
+
 @testable import Doctor
 @testable import Probes
-import Output
 
 /// The checks made from one Gateway's probe report, and the causes they lead to.
 @Suite("Gateway checks and their diagnosis")
@@ -19,7 +20,8 @@ struct GatewayDiagnosisTests {
         let system = RecordedSystem()
         let discovery = Recorded.discovery(beacons: gateways.compactMap(\.beacon))
         let facts = MachineFacts.gather(system)
-        return DiagnosisRules.diagnose(MachineEvidence(checks: MachineChecks.run(facts, discovery: discovery), facts: facts, discovery: discovery), gateways: gateways)
+        return DiagnosisRules.diagnose(
+            MachineEvidence(checks: MachineChecks.run(facts, discovery: discovery), facts: facts, discovery: discovery), gateways: gateways)
     }
 
     @Test("a healthy Gateway: all eight checks pass, in catalog order")
@@ -84,7 +86,8 @@ struct GatewayDiagnosisTests {
         let result = checks(Recorded.healthyReport(target), pin: Recorded.otherSHA)
         let pin = try #require(result["gw.pin"])
         #expect(pin.status == .fail)
-        #expect(pin.message.contains("expected \(Recorded.otherSHA.hex)") && pin.message.contains("observed \(Recorded.certificateSHA.hex)"))
+        #expect(
+            pin.message.contains("expected \(Recorded.otherSHA.hex)") && pin.message.contains("observed \(Recorded.certificateSHA.hex)"))
         #expect(pin.detail["expected"] == Recorded.otherSHA.hex)
         let diagnosis = diagnose([GatewayResult(target: target, beacon: Recorded.beacon(), checks: result)])
         #expect(diagnosis.map(\.id) == ["pin-changed"])
@@ -119,7 +122,9 @@ struct GatewayDiagnosisTests {
         #expect(result.status("gw.tls") == .fail)
         #expect(result["gw.tls"]?.fix?.contains("ws://") == true)
         #expect(["gw.pin", "gw.cert", "gw.http", "gw.websocket", "gw.protocol"].allSatisfy { result.status($0) == .skip })
-        let diagnosis = diagnose([GatewayResult(target: report.target, beacon: Recorded.beacon(txt: [("role", "gateway"), ("gatewayTls", "1")]), checks: result)])
+        let diagnosis = diagnose([
+            GatewayResult(target: report.target, beacon: Recorded.beacon(txt: [("role", "gateway"), ("gatewayTls", "1")]), checks: result)
+        ])
         let cause = try #require(diagnosis.first { $0.id == "tls-expected" })
         #expect(cause.cause.contains("gatewayTls=1"))
     }
@@ -176,8 +181,11 @@ struct GatewayDiagnosisTests {
         #expect(refused.status("gw.websocket") == .fail && refused.status("gw.protocol") == .skip)
         #expect(refused["gw.websocket"]?.fix?.contains("proxy_set_header Upgrade") == true)
 
-        report.websocket = PhaseTiming(outcome: .opened(FirstFrame(text: #"{"type":"event","event":"tick"}"#, nonce: nil,
-                                                                   problem: "the first event is 'tick', not connect.challenge"), closedCleanly: true), elapsed: .zero)
+        report.websocket = PhaseTiming(
+            outcome: .opened(
+                FirstFrame(
+                    text: #"{"type":"event","event":"tick"}"#, nonce: nil,
+                    problem: "the first event is 'tick', not connect.challenge"), closedCleanly: true), elapsed: .zero)
         let wrong = checks(report)
         #expect(wrong.status("gw.websocket") == .pass && wrong.status("gw.protocol") == .fail)
         let diagnosis = diagnose([GatewayResult(target: report.target, beacon: Recorded.beacon(), checks: wrong)])
@@ -216,9 +224,11 @@ struct CheckSelectionTests {
     func dependencies() {
         let mdns = GatewayResult(target: Recorded.target(), beacon: Recorded.beacon(), checks: [])
         #expect(Doctor.dependencies(of: [mdns]).contains("mdns.browse"))
-        let named = GatewayResult(target: ProbeTarget(label: "gw.example", host: "gw.example", addresses: [], port: 1, tls: true), beacon: nil, checks: [])
+        let named = GatewayResult(
+            target: ProbeTarget(label: "gw.example", host: "gw.example", addresses: [], port: 1, tls: true), beacon: nil, checks: [])
         #expect(Doctor.dependencies(of: [named]) == ["dns.resolver"])
-        let literal = GatewayResult(target: ProbeTarget(label: "10.0.0.1", host: "10.0.0.1", addresses: [], port: 1, tls: true), beacon: nil, checks: [])
+        let literal = GatewayResult(
+            target: ProbeTarget(label: "10.0.0.1", host: "10.0.0.1", addresses: [], port: 1, tls: true), beacon: nil, checks: [])
         #expect(Doctor.dependencies(of: [literal]).isEmpty)
     }
 

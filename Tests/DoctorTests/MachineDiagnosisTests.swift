@@ -3,6 +3,7 @@ import DNSSD
 import Discovery
 import Host
 import Testing
+
 @testable import Doctor
 
 /// The machine checks and the diagnosis rules that read them, one recorded machine at a time.
@@ -44,8 +45,10 @@ struct MachineDiagnosisTests {
     @Test("D-Bus but no avahi-daemon: mdns.daemon fails with Avahi's own fix; no-mdns; browse is skipped")
     func noDaemon() {
         var system = RecordedSystem()
-        system.avahiStatus = .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running",
-                                                         fix: "sudo systemctl start avahi-daemon"))
+        system.avahiStatus = .unavailable(
+            DiscoveryIssue(
+                source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running",
+                fix: "sudo systemctl start avahi-daemon"))
         let (checks, diagnosis) = diagnose(system, Recorded.discovery())
         #expect(checks.status("mdns.daemon") == .fail)
         #expect(checks.status("mdns.browse") == .skip)
@@ -65,7 +68,8 @@ struct MachineDiagnosisTests {
 
     @Test("nothing in local., but the Gateway's host answers mDNS: gateway-not-advertising, not multicast-blocked")
     func notAdvertising() throws {
-        let host = HostAnswer(address: IPAddress("192.168.1.30")!, gateway: "wss://studio.openclaw.internal.:18789", answer: .name("studio.local"))
+        let host = HostAnswer(
+            address: IPAddress("192.168.1.30")!, gateway: "wss://studio.openclaw.internal.:18789", answer: .name("studio.local"))
         var discovery = Recorded.discovery(domains: [Recorded.domain], beacons: [Recorded.beacon(source: .unicast)])
         discovery.hostAnswers = [host]
         let (checks, diagnosis) = diagnose(RecordedSystem(), discovery)
@@ -85,7 +89,9 @@ struct MachineDiagnosisTests {
             HostAnswer(address: IPAddress("fd00::30")!, gateway: "wss://studio.openclaw.internal.:18789", answer: .noAnswer),
         ]
         let (checks, diagnosis) = diagnose(RecordedSystem(), discovery)
-        #expect(checks["mdns.browse"]?.message.contains("192.168.1.30, fd00::30 (Gateway wss://studio.openclaw.internal.:18789) do not answer") == true)
+        #expect(
+            checks["mdns.browse"]?.message.contains("192.168.1.30, fd00::30 (Gateway wss://studio.openclaw.internal.:18789) do not answer")
+                == true)
         #expect(diagnosis.map(\.id) == ["multicast-blocked"])
         let cause = try #require(diagnosis.first)
         #expect(cause.cause.contains("lives at 192.168.1.30"))
@@ -107,7 +113,8 @@ struct MachineDiagnosisTests {
         var system = RecordedSystem()
         system.networkInterfaces = [
             NetworkInterface(name: "lo", addresses: [IPAddress("127.0.0.1")!], isUp: true, isLoopback: true, supportsMulticast: false),
-            NetworkInterface(name: "tailscale0", addresses: [IPAddress("100.101.102.5")!], isUp: true, isLoopback: false, supportsMulticast: true),
+            NetworkInterface(
+                name: "tailscale0", addresses: [IPAddress("100.101.102.5")!], isUp: true, isLoopback: false, supportsMulticast: true),
         ]
         let (checks, diagnosis) = diagnose(system, Recorded.discovery())
         #expect(checks.status("mdns.interfaces") == .fail)
@@ -119,7 +126,8 @@ struct MachineDiagnosisTests {
     @Test("a second responder on UDP 5353 besides avahi-daemon: warning and the two-mdns-stacks cause")
     func twoStacks() {
         var system = RecordedSystem()
-        system.holders = PortHolders(sockets: 3, holders: [.init(pid: 410, name: "avahi-daemon"), .init(pid: 977, name: "openclaw-gatewa")])
+        system.holders = PortHolders(
+            sockets: 3, holders: [.init(pid: 410, name: "avahi-daemon"), .init(pid: 977, name: "openclaw-gatewa")])
         let (checks, diagnosis) = diagnose(system, Recorded.discovery(beacons: [Recorded.beacon()]))
         #expect(checks.status("mdns.port5353") == .warn)
         #expect(checks["mdns.port5353"]?.message.contains("openclaw-gatewa (pid 977)") == true)
@@ -137,12 +145,15 @@ struct MachineDiagnosisTests {
 
     @Test("the domain answers only at 100.100.100.100: dns.widearea fails and the cause is split-dns")
     func splitDNS() {
-        let issue = DiscoveryIssue(source: .unicast, kind: .splitDNS,
-                                   message: "openclaw.internal. answers at Tailscale's resolver 100.100.100.100 but not through this machine's resolver (192.168.1.1#53): split DNS is not applied here",
-                                   fix: "let Tailscale manage DNS (`sudo tailscale set --accept-dns=true`)", domain: "openclaw.internal.")
+        let issue = DiscoveryIssue(
+            source: .unicast, kind: .splitDNS,
+            message:
+                "openclaw.internal. answers at Tailscale's resolver 100.100.100.100 but not through this machine's resolver (192.168.1.1#53): split DNS is not applied here",
+            fix: "let Tailscale manage DNS (`sudo tailscale set --accept-dns=true`)", domain: "openclaw.internal.")
         var beacon = Recorded.beacon(source: .unicast)
         beacon.resolvers = ["100.100.100.100#53"]
-        let (checks, diagnosis) = diagnose(RecordedSystem(), Recorded.discovery(local: false, domains: [Recorded.domain], beacons: [beacon], issues: [issue]))
+        let (checks, diagnosis) = diagnose(
+            RecordedSystem(), Recorded.discovery(local: false, domains: [Recorded.domain], beacons: [beacon], issues: [issue]))
         #expect(checks.status("dns.widearea") == .fail)
         #expect(diagnosis.map(\.id) == ["split-dns"])
         #expect(diagnosis.first?.fix.contains("accept-dns") == true)
@@ -152,12 +163,16 @@ struct MachineDiagnosisTests {
     func wideArea() {
         var beacon = Recorded.beacon(source: .unicast)
         beacon.resolvers = ["127.0.0.1#5300"]
-        let found = MachineChecks.wideArea(MachineFacts.gather(RecordedSystem()), Recorded.discovery(domains: [Recorded.domain], beacons: [beacon]))
+        let found = MachineChecks.wideArea(
+            MachineFacts.gather(RecordedSystem()), Recorded.discovery(domains: [Recorded.domain], beacons: [beacon]))
         #expect(found.map(\.status) == [.pass])
         #expect(found.first?.message.contains("via 127.0.0.1#5300") == true)
 
-        let nx = DiscoveryIssue(source: .unicast, kind: .dnsError, message: "openclaw.internal.: NXDOMAIN from 127.0.0.1#53", fix: "publish the zone", domain: "openclaw.internal.")
-        let failing = MachineChecks.wideArea(MachineFacts.gather(RecordedSystem()), Recorded.discovery(domains: [Recorded.domain], issues: [nx]))
+        let nx = DiscoveryIssue(
+            source: .unicast, kind: .dnsError, message: "openclaw.internal.: NXDOMAIN from 127.0.0.1#53", fix: "publish the zone",
+            domain: "openclaw.internal.")
+        let failing = MachineChecks.wideArea(
+            MachineFacts.gather(RecordedSystem()), Recorded.discovery(domains: [Recorded.domain], issues: [nx]))
         #expect(failing.map(\.status) == [.fail])
         #expect(failing.first?.fix == "publish the zone")
 
@@ -204,8 +219,14 @@ struct MachineDiagnosisTests {
         switch variant {
         case 0: system.busExists = false
         case 1: system.avahiStatus = .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "gone", fix: "start it"))
-        case 2: system.networkInterfaces = []; system.hostsLine = nil; system.resolv = ResolvConf(path: "/etc/resolv.conf", text: nil)
-        default: system.openclaw.exists = true; system.openclaw.warnings = ["bad"]; system.holders = PortHolders(sockets: 1, holders: [.init(pid: 1, name: "mdnsd")])
+        case 2:
+            system.networkInterfaces = []
+            system.hostsLine = nil
+            system.resolv = ResolvConf(path: "/etc/resolv.conf", text: nil)
+        default:
+            system.openclaw.exists = true
+            system.openclaw.warnings = ["bad"]
+            system.holders = PortHolders(sockets: 1, holders: [.init(pid: 1, name: "mdnsd")])
         }
         let (checks, diagnosis) = diagnose(system, Recorded.discovery(domains: [Recorded.domain]))
         for check in checks where check.status == .warn || check.status == .fail {

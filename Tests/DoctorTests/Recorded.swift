@@ -1,11 +1,12 @@
 import Avahi
 import DNSSD
 import Discovery
-import Host
 import Foundation
+import Host
+import Output
+
 @testable import Doctor
 @testable import Probes
-import Output
 
 /// A machine described by recorded facts: what LiveSystem would have read.
 struct RecordedSystem: SystemInspector {
@@ -37,28 +38,38 @@ enum Recorded {
     static let certificateSHA = TLSFingerprint(digest: [UInt8](repeating: 0xAB, count: 32))
     static let otherSHA = TLSFingerprint(digest: [UInt8](repeating: 0xCD, count: 32))
 
-    static func beacon(_ name: String = "Studio (OpenClaw)", source: BeaconSource = .mdns, address: String = "192.168.1.30",
-                       port: Int = 18789, txt: [(key: String, value: String?)] = [("role", "gateway")]) -> GatewayBeacon {
-        GatewayBeacon(instance: try! InstanceName(decoded: name), serviceType: .gateway,
-                      domain: source == .unicast ? domain : .local, source: source,
-                      host: "studio.local.", port: port, addresses: [IPAddress(address)!], txt: try! TXTRecord(pairs: txt))
+    static func beacon(
+        _ name: String = "Studio (OpenClaw)", source: BeaconSource = .mdns, address: String = "192.168.1.30",
+        port: Int = 18789, txt: [(key: String, value: String?)] = [("role", "gateway")]
+    ) -> GatewayBeacon {
+        GatewayBeacon(
+            instance: try! InstanceName(decoded: name), serviceType: .gateway,
+            domain: source == .unicast ? domain : .local, source: source,
+            host: "studio.local.", port: port, addresses: [IPAddress(address)!], txt: try! TXTRecord(pairs: txt))
     }
 
-    static func discovery(local: Bool = true, domains: [DomainName] = [], beacons: [GatewayBeacon] = [], issues: [DiscoveryIssue] = []) -> DiscoverySummary {
+    static func discovery(local: Bool = true, domains: [DomainName] = [], beacons: [GatewayBeacon] = [], issues: [DiscoveryIssue] = [])
+        -> DiscoverySummary
+    {
         DiscoverySummary(localBrowsed: local, domains: domains, beacons: beacons, issues: issues)
     }
 
     static func target(address: String = "192.168.1.30", tls: Bool = true, advertised: TLSFingerprint? = nil) -> ProbeTarget {
-        ProbeTarget(label: "wss://studio.local.:18789", host: "studio.local.", addresses: [IPAddress(address)!], port: 18789,
-                    tls: tls, advertisedFingerprint: advertised)
+        ProbeTarget(
+            label: "wss://studio.local.:18789", host: "studio.local.", addresses: [IPAddress(address)!], port: 18789,
+            tls: tls, advertisedFingerprint: advertised)
     }
 
-    static func tlsFacts(version: String = "TLS 1.3", sha: TLSFingerprint = certificateSHA,
-                         notBefore: Date = Date(timeIntervalSinceNow: -86_400), notAfter: Date = Date(timeIntervalSinceNow: 300 * 86_400)) -> TLSFacts {
-        TLSFacts(version: version, cipher: version == "TLS 1.3" ? "TLS_AES_256_GCM_SHA384" : "ECDHE-RSA-AES128-GCM-SHA256", fingerprint: sha,
-                 certificate: CertificateFacts(subject: "CN=openclaw-gateway", issuer: "CN=openclaw-gateway", subjectAlternativeNames: [],
-                                               notBefore: notBefore, notAfter: notAfter, selfSigned: true, publicKey: "RSA 2048"),
-                 certificateProblem: nil)
+    static func tlsFacts(
+        version: String = "TLS 1.3", sha: TLSFingerprint = certificateSHA,
+        notBefore: Date = Date(timeIntervalSinceNow: -86_400), notAfter: Date = Date(timeIntervalSinceNow: 300 * 86_400)
+    ) -> TLSFacts {
+        TLSFacts(
+            version: version, cipher: version == "TLS 1.3" ? "TLS_AES_256_GCM_SHA384" : "ECDHE-RSA-AES128-GCM-SHA256", fingerprint: sha,
+            certificate: CertificateFacts(
+                subject: "CN=openclaw-gateway", issuer: "CN=openclaw-gateway", subjectAlternativeNames: [],
+                notBefore: notBefore, notAfter: notAfter, selfSigned: true, publicKey: "RSA 2048"),
+            certificateProblem: nil)
     }
 
     /// A probe report in which every layer behaved as a healthy Gateway's does, unless changed.
@@ -68,7 +79,8 @@ enum Recorded {
         if target.tls { report.tls = PhaseTiming(outcome: tls ?? .established(tlsFacts()), elapsed: .milliseconds(9)) }
         report.health = PhaseTiming(outcome: .response(status: 200, body: #"{"ok":true,"status":"live"}"#), elapsed: .milliseconds(3))
         report.ready = PhaseTiming(outcome: .response(status: 200, body: #"{"ok":true,"status":"ready"}"#), elapsed: .milliseconds(3))
-        let frame = FirstFrame(text: #"{"type":"event","event":"connect.challenge","payload":{"nonce":"n0nce","ts":1}}"#, nonce: "n0nce", problem: nil)
+        let frame = FirstFrame(
+            text: #"{"type":"event","event":"connect.challenge","payload":{"nonce":"n0nce","ts":1}}"#, nonce: "n0nce", problem: nil)
         report.websocket = PhaseTiming(outcome: .opened(frame, closedCleanly: true), elapsed: .milliseconds(4))
         return report
     }

@@ -1,6 +1,7 @@
+import DNSSD
 import FoundationEssentials
 import Testing
-import DNSSD
+
 @testable import Host
 
 @Suite("OpenClaw config and resolv.conf")
@@ -14,7 +15,8 @@ struct ConfigTests {
 
     @Test("JSON5 as OpenClaw writes it: comments, unquoted keys, single quotes, trailing commas")
     func readsJSON5() throws {
-        let config = try load("""
+        let config = try load(
+            """
             // ~/.openclaw/openclaw.json
             {
               discovery: { wideArea: { domain: 'OpenClaw.Internal', }, },
@@ -41,7 +43,8 @@ struct ConfigTests {
 
     @Test("wrong types are field warnings; the other fields still count")
     func wrongTypes() throws {
-        let config = try load(#"{ "gateway": { "port": "18789", "tls": { "enabled": "yes" } }, "discovery": { "wideArea": { "domain": "bad domain!" } } }"#)
+        let config = try load(
+            #"{ "gateway": { "port": "18789", "tls": { "enabled": "yes" } }, "discovery": { "wideArea": { "domain": "bad domain!" } } }"#)
         #expect(config.gatewayPort == nil && config.tlsEnabled == nil && config.wideAreaDomain == nil)
         #expect(config.warnings.count == 3, "\(config.warnings)")
         #expect(config.warnings.contains { $0.contains("gateway.port should be a number") })
@@ -54,7 +57,8 @@ struct ConfigTests {
     func environment() throws {
         let fromEnvironment = try load("{}", environment: ["OPENCLAW_WIDE_AREA_DOMAIN": "tailnet.example"])
         #expect(fromEnvironment.wideAreaDomain?.name == "tailnet.example.")
-        let fileWins = try load("{ discovery: { wideArea: { domain: 'openclaw.internal' } } }", environment: ["OPENCLAW_WIDE_AREA_DOMAIN": "tailnet.example"])
+        let fileWins = try load(
+            "{ discovery: { wideArea: { domain: 'openclaw.internal' } } }", environment: ["OPENCLAW_WIDE_AREA_DOMAIN": "tailnet.example"])
         #expect(fileWins.wideAreaDomain?.name == "openclaw.internal.")
         let missing = OpenClawConfig.load(explicitPath: "/nonexistent/openclaw.json", environment: [:])
         #expect(!missing.exists)
@@ -65,16 +69,18 @@ struct ConfigTests {
 
     @Test("resolv.conf: nameservers in order, at most three, IPv6 with zones, 127.0.0.1 when none")
     func resolvConf() {
-        let conf = ResolvConf(path: "/x", text: """
-            # comment
-            search example.com
-            nameserver 127.0.0.53
-            nameserver fe80::1%eth0
-            nameserver not-an-address
-            nameserver 10.0.0.1
-            nameserver 10.0.0.2
-            options edns0
-            """)
+        let conf = ResolvConf(
+            path: "/x",
+            text: """
+                # comment
+                search example.com
+                nameserver 127.0.0.53
+                nameserver fe80::1%eth0
+                nameserver not-an-address
+                nameserver 10.0.0.1
+                nameserver 10.0.0.2
+                options edns0
+                """)
         #expect(conf.servers.map(\.description) == ["127.0.0.53#53", "fe80::1%eth0#53", "10.0.0.1#53"])
         #expect(conf.problems == ["/x: cannot read 'nameserver not-an-address'"])
         #expect(ResolvConf(path: "/x", text: "").servers.map(\.description) == ["127.0.0.1#53"])

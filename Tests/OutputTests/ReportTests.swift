@@ -1,10 +1,11 @@
 import DNSSD
-@testable import Discovery
-@testable import Doctor
 import Foundation
 import Testing
-@testable import Zones
+
+@testable import Discovery
+@testable import Doctor
 @testable import Output
+@testable import Zones
 
 /// Every report: its exit code (the policy lives here), its JSON schema, its table.
 @Suite("Reports: exit codes, JSON, tables")
@@ -12,11 +13,14 @@ struct ReportTests {
     static let plain = Terminal(color: false)
 
     static func beacon() -> GatewayBeacon {
-        GatewayBeacon(instance: try! InstanceName(decoded: "Studio (OpenClaw)"), serviceType: .gateway, domain: .local, source: .mdns,
-                      host: "studio.local.", port: 18789, addresses: [IPAddress("10.0.0.2")!], txt: try! TXTRecord(pairs: [("role", "gateway")]))
+        GatewayBeacon(
+            instance: try! InstanceName(decoded: "Studio (OpenClaw)"), serviceType: .gateway, domain: .local, source: .mdns,
+            host: "studio.local.", port: 18789, addresses: [IPAddress("10.0.0.2")!], txt: try! TXTRecord(pairs: [("role", "gateway")]))
     }
 
-    static func browse(local: Bool = true, domains: [DomainName] = [], beacons: [GatewayBeacon] = [], issues: [DiscoveryIssue] = []) -> BrowseReport {
+    static func browse(local: Bool = true, domains: [DomainName] = [], beacons: [GatewayBeacon] = [], issues: [DiscoveryIssue] = [])
+        -> BrowseReport
+    {
         var request = DiscoveryRequest()
         request.local = local
         request.domains = domains
@@ -48,19 +52,21 @@ struct ReportTests {
     }
 
     static func result(_ requirements: [(Preflight.Requirement, Bool, Bool)]) -> PreflightReport {
-        PreflightReport(requirements: requirements.map { name, ok, missing in
-            Preflight.Result(name: name, ok: ok, missingPrerequisite: missing, message: "m", fix: ok ? nil : "f")
-        }, elapsed: .zero)
+        PreflightReport(
+            requirements: requirements.map { name, ok, missing in
+                Preflight.Result(name: name, ok: ok, missingPrerequisite: missing, message: "m", fix: ok ? nil : "f")
+            }, elapsed: .zero)
     }
 
-    @Test("preflight: 0 when all hold, 3 when every failure lacks a prerequisite, 1 otherwise; the JSON carries the same code",
-          arguments: [
-              ([(Preflight.Requirement.mdns, true, false)], Output.ExitStatus.success),
-              ([(.mdns, false, true)], .environment),
-              ([(.mdns, false, true), (.wideArea, false, true)], .environment),
-              ([(.mdns, false, true), (.gateway, false, false)], .failure),
-              ([(.gateway, true, false), (.wideArea, false, false)], .failure),
-          ] as [([(Preflight.Requirement, Bool, Bool)], Output.ExitStatus)])
+    @Test(
+        "preflight: 0 when all hold, 3 when every failure lacks a prerequisite, 1 otherwise; the JSON carries the same code",
+        arguments: [
+            ([(Preflight.Requirement.mdns, true, false)], Output.ExitStatus.success),
+            ([(.mdns, false, true)], .environment),
+            ([(.mdns, false, true), (.wideArea, false, true)], .environment),
+            ([(.mdns, false, true), (.gateway, false, false)], .failure),
+            ([(.gateway, true, false), (.wideArea, false, false)], .failure),
+        ] as [([(Preflight.Requirement, Bool, Bool)], Output.ExitStatus)])
     func preflightExit(requirements: [(Preflight.Requirement, Bool, Bool)], expected: Output.ExitStatus) throws {
         let report = Self.result(requirements)
         #expect(report.exitStatus == expected)

@@ -1,7 +1,8 @@
-import Foundation
-import Testing
 import DNSSD
+import Foundation
 import TestSupport
+import Testing
+
 @testable import Probes
 
 func target(_ port: Int, tls: Bool = true, host: String = "127.0.0.1", address: String = "127.0.0.1") -> ProbeTarget {
@@ -30,7 +31,11 @@ struct GatewayProbeTests {
         #expect(cert.subjectAlternativeNames.isEmpty)
         #expect(cert.notAfter > Date())
         #expect(report.health?.outcome == .response(status: 200, body: "{\"ok\":true,\"status\":\"live\"}\n"))
-        if case .response(let status, _)? = report.ready?.outcome { #expect(status == 200) } else { Issue.record("no readyz: \(String(describing: report.ready))") }
+        if case .response(let status, _)? = report.ready?.outcome {
+            #expect(status == 200)
+        } else {
+            Issue.record("no readyz: \(String(describing: report.ready))")
+        }
         guard case .opened(let frame, let clean)? = report.websocket?.outcome else {
             Issue.record("no WebSocket opening: \(String(describing: report.websocket))")
             return
@@ -52,7 +57,11 @@ struct GatewayProbeTests {
         defer { plainPeer.terminate() }
         let plain = await GatewayProbe.run(target(plainPort, tls: false), budget: .seconds(5))
         #expect(plain.tls == nil)
-        if case .opened(let frame, _)? = plain.websocket?.outcome { #expect(frame.problem == nil) } else { Issue.record("\(String(describing: plain.websocket))") }
+        if case .opened(let frame, _)? = plain.websocket?.outcome {
+            #expect(frame.problem == nil)
+        } else {
+            Issue.record("\(String(describing: plain.websocket))")
+        }
     }
 
     @Test("openssl s_server: fingerprint and cipher agree with what openssl itself reports; not a Gateway")
@@ -63,8 +72,12 @@ struct GatewayProbeTests {
         var port = 0
         for _ in 0..<5 where server == nil {
             port = Int.random(in: 20_000...59_999)
-            let process = try bed.spawn(on: .node, ["openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate.certificate,
-                                                    "-key", certificate.key, "-tls1_3", "-www"])
+            let process = try bed.spawn(
+                on: .node,
+                [
+                    "openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate.certificate,
+                    "-key", certificate.key, "-tls1_3", "-www",
+                ])
             do {
                 try await process.waitForOutput("ACCEPT", timeout: .seconds(10))
                 server = process
@@ -116,13 +129,16 @@ struct GatewayProbeTests {
         #expect(report.tls == nil && report.websocket == nil)
     }
 
-    @Test("each hostile peer ends within the budget with a failure that names what happened", arguments: [
-        "silent", "garbage", "http200", "dribble", "bigframe", "tls12", "expired", "wrongframe", "notready",
-    ])
+    @Test(
+        "each hostile peer ends within the budget with a failure that names what happened",
+        arguments: [
+            "silent", "garbage", "http200", "dribble", "bigframe", "tls12", "expired", "wrongframe", "notready",
+        ])
     func hostilePeers(mode: String) async throws {
         let bed = try TestBed.current()
         let certificate = try await bed.makeCertificate()
-        let (peer, port) = try await bed.startGatewayPeer(mode, certificate: ["silent", "garbage", "expired"].contains(mode) ? nil : certificate)
+        let (peer, port) = try await bed.startGatewayPeer(
+            mode, certificate: ["silent", "garbage", "expired"].contains(mode) ? nil : certificate)
         defer { peer.terminate() }
         let started = ContinuousClock.now
         let report = await GatewayProbe.run(target(port), budget: .seconds(3))
@@ -134,12 +150,18 @@ struct GatewayProbeTests {
         case "silent":
             #expect(report.tls?.outcome == .timedOut(bytesReceived: 0))
         case "garbage":
-            guard case .notTLS(let first)? = report.tls?.outcome else { Issue.record("\(String(describing: report.tls))"); return }
+            guard case .notTLS(let first)? = report.tls?.outcome else {
+                Issue.record("\(String(describing: report.tls))")
+                return
+            }
             #expect(first.count == 64)
         case "http200":
             #expect(report.websocket?.outcome == .upgradeRefused(status: 200))
         case "dribble":
-            guard case .timedOut(let upgraded, let bytes)? = report.websocket?.outcome else { Issue.record("\(String(describing: report.websocket))"); return }
+            guard case .timedOut(let upgraded, let bytes)? = report.websocket?.outcome else {
+                Issue.record("\(String(describing: report.websocket))")
+                return
+            }
             #expect(upgraded && bytes > 0)
         case "bigframe":
             #expect(report.websocket?.outcome == .frameTooLarge(limit: 65_536))
@@ -150,10 +172,16 @@ struct GatewayProbeTests {
             let notAfter = try #require(report.tlsFacts?.certificate?.notAfter)
             #expect(notAfter < Date())
         case "wrongframe":
-            guard case .opened(let frame, _)? = report.websocket?.outcome else { Issue.record("\(String(describing: report.websocket))"); return }
+            guard case .opened(let frame, _)? = report.websocket?.outcome else {
+                Issue.record("\(String(describing: report.websocket))")
+                return
+            }
             #expect(frame.problem == "the first event is 'tick', not connect.challenge")
         case "notready":
-            guard case .response(let status, _)? = report.ready?.outcome else { Issue.record("\(String(describing: report.ready))"); return }
+            guard case .response(let status, _)? = report.ready?.outcome else {
+                Issue.record("\(String(describing: report.ready))")
+                return
+            }
             #expect(status == 503)
         default:
             Issue.record("unknown mode \(mode)")

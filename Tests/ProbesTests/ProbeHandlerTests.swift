@@ -4,6 +4,7 @@ import NIOEmbedded
 import NIOHTTP1
 import NIOWebSocket
 import Testing
+
 @testable import Probes
 
 /// What the probes read off the wire, without a peer: the ServerHello, first frames, and the
@@ -14,26 +15,32 @@ struct ProbeHandlerTests {
     func serverHello() {
         // A minimal TLS 1.3 ServerHello: record header, handshake header, legacy version,
         // random, empty session id, cipher 0x1302, compression, supported_versions = 0x0304.
-        let body: [UInt8] = [3, 3] + [UInt8](repeating: 7, count: 32) + [0] + [0x13, 0x02] + [0] + [0, 6] + [0x00, 0x2B, 0, 2, 0x03, 0x04]
+        let body: [UInt8] =
+            [3, 3] + [UInt8](repeating: 7, count: 32) + [0] + [0x13, 0x02] + [0] + [0, 6] + [0x00, 0x2B, 0, 2, 0x03, 0x04]
         let handshake: [UInt8] = [2, 0, 0, UInt8(body.count)] + body
         let record: [UInt8] = [22, 3, 3, 0, UInt8(handshake.count)] + handshake
         #expect(ServerHello.parse(record) == .hello(ServerHello(cipherSuite: 0x1302, version: 0x0304)))
         #expect(ServerHello.parse(Array(record.prefix(20))) == .needMore)
         let tls12: [UInt8] = [3, 3] + [UInt8](repeating: 1, count: 32) + [0] + [0xC0, 0x2F] + [0]
         let record12: [UInt8] = [22, 3, 3, 0, UInt8(tls12.count + 4), 2, 0, 0, UInt8(tls12.count)] + tls12
-        guard case .hello(let hello) = ServerHello.parse(record12) else { Issue.record("TLS 1.2 hello"); return }
+        guard case .hello(let hello) = ServerHello.parse(record12) else {
+            Issue.record("TLS 1.2 hello")
+            return
+        }
         #expect(hello.versionName == "TLS 1.2" && hello.cipherName == "ECDHE-RSA-AES128-GCM-SHA256")
         #expect(ServerHello.parse(Array("HTTP/1.1 400 Bad".utf8)) == .notTLS)
         #expect(ServerHello.parse([21, 3, 3, 0, 2, 2, 70]) == .alert(description: 70))
     }
 
-    @Test("first frames are read strictly", arguments: [
-        (#"{"type":"event","event":"connect.challenge","payload":{"nonce":"abc","ts":1}}"#, nil),
-        ("not json", "the first frame is not a JSON object"),
-        (#"{"type":"res","id":"1"}"#, "the first frame is a 'res', not an event"),
-        (#"{"type":"event","event":"connect.challenge","payload":{}}"#, "connect.challenge has no payload.nonce"),
-        (#"{"type":"event","event":"connect.challenge","payload":{"nonce":"n"}}"#, "connect.challenge has no payload.ts"),
-    ] as [(String, String?)])
+    @Test(
+        "first frames are read strictly",
+        arguments: [
+            (#"{"type":"event","event":"connect.challenge","payload":{"nonce":"abc","ts":1}}"#, nil),
+            ("not json", "the first frame is not a JSON object"),
+            (#"{"type":"res","id":"1"}"#, "the first frame is a 'res', not an event"),
+            (#"{"type":"event","event":"connect.challenge","payload":{}}"#, "connect.challenge has no payload.nonce"),
+            (#"{"type":"event","event":"connect.challenge","payload":{"nonce":"n"}}"#, "connect.challenge has no payload.ts"),
+        ] as [(String, String?)])
     func frames(text: String, problem: String?) {
         #expect(WebSocketProbe.read(text).problem == problem)
     }

@@ -36,7 +36,9 @@ public final class ChildProcess: @unchecked Sendable {
     /// children that could never be stopped politely.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         commandLine = ([executable] + arguments).joined(separator: " ")
-        var stdinFDs: [Int32] = [0, 0], stdoutFDs: [Int32] = [0, 0], stderrFDs: [Int32] = [0, 0]
+        var stdinFDs: [Int32] = [0, 0]
+        var stdoutFDs: [Int32] = [0, 0]
+        var stderrFDs: [Int32] = [0, 0]
         // Pipes are close-on-exec so children spawned by other tests do not inherit these ends
         // (a leaked write end means EOF never comes); dup2 in the child clears the flag. All
         // spawns hold one lock so no child is started between pipe() and fcntl().
@@ -117,7 +119,8 @@ public final class ChildProcess: @unchecked Sendable {
         if openStreams == 0 { waiters.removeAll() }
         lock.unlock()
         for waiter in failed.values {
-            waiter.continuation.resume(throwing: Timeout(description: "\(commandLine) ended before printing the expected line; output:\n\(outputTail)"))
+            waiter.continuation.resume(
+                throwing: Timeout(description: "\(commandLine) ended before printing the expected line; output:\n\(outputTail)"))
         }
     }
 
@@ -161,7 +164,8 @@ public final class ChildProcess: @unchecked Sendable {
         let timer = Task { [self] in
             try await Task.sleep(for: timeout)
             let waiter = lock.withLock { waiters.removeValue(forKey: id) }
-            waiter?.continuation.resume(throwing: Timeout(description: "no \(what) from \(commandLine) within \(timeout); output:\n\(outputTail)"))
+            waiter?.continuation.resume(
+                throwing: Timeout(description: "no \(what) from \(commandLine) within \(timeout); output:\n\(outputTail)"))
         }
         defer { timer.cancel() }
         return try await withCheckedThrowingContinuation { continuation in
@@ -256,7 +260,9 @@ public struct CommandResult: Sendable {
     public let stderr: String
 }
 
-public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws -> CommandResult {
+public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60))
+    async throws -> CommandResult
+{
     let child = try ChildProcess(executable, arguments, environment: environment)
     let status = try await child.waitForExit(timeout: timeout)
     await child.waitForOutputEnd()

@@ -37,7 +37,9 @@ public final class TestDNSServer: Sendable {
 }
 
 extension TestBed {
-    public func startBIND(zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil, options: String = "") async throws -> TestDNSServer {
+    public func startBIND(
+        zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil, options: String = ""
+    ) async throws -> TestDNSServer {
         try await launch(.bind, host: host, address: address, port: port) { directory, port in
             var config = """
                 options {
@@ -59,7 +61,9 @@ extension TestBed {
         }
     }
 
-    public func startNSD(zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws -> TestDNSServer {
+    public func startNSD(zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws
+        -> TestDNSServer
+    {
         try await launch(.nsd, host: host, address: address, port: port) { directory, port in
             var config = """
                 server:
@@ -86,7 +90,9 @@ extension TestBed {
         }
     }
 
-    public func startKnot(zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws -> TestDNSServer {
+    public func startKnot(zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws
+        -> TestDNSServer
+    {
         let remaining = LockedBox(Set(zones.keys.map { "[\($0.hasSuffix(".") ? $0 : $0 + ".")]" }))
         return try await launch(.knot, host: host, address: address, port: port) { directory, port in
             var config = """
@@ -113,23 +119,32 @@ extension TestBed {
             }
             try config.write(toFile: "\(directory)/knot.conf", atomically: true, encoding: .utf8)
             // Ready once every zone says it is loaded.
-            return (["knotd", "-c", "\(directory)/knot.conf"], { line in
-                remaining.update { zones in
-                    if let zone = zones.first(where: { line.contains("\($0) loaded") }) { zones.remove(zone) }
-                    return zones.isEmpty
+            return (
+                ["knotd", "-c", "\(directory)/knot.conf"],
+                { line in
+                    remaining.update { zones in
+                        if let zone = zones.first(where: { line.contains("\($0) loaded") }) { zones.remove(zone) }
+                        return zones.isEmpty
+                    }
                 }
-            })
+            )
         }
     }
 
     /// dnsmasq as a split-DNS forwarder: `forwards` maps a domain to `address#port`; every
     /// other name is REFUSED (no upstream, no /etc/hosts).
-    public func startDnsmasq(forwards: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws -> TestDNSServer {
+    public func startDnsmasq(forwards: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws
+        -> TestDNSServer
+    {
         try await launch(.dnsmasq, host: host, address: address, port: port) { _, port in
             let servers = forwards.map { "--server=/\($0.key)/\($0.value)" }
-            return (["dnsmasq", "--conf-file=/dev/null", "--keep-in-foreground", "--log-facility=-", "--no-resolv", "--no-hosts",
-                     "--bind-interfaces", "--listen-address=\(address)", "--port=\(port)", "--pid-file"] + servers,
-                    { $0.contains("started, version") })
+            return (
+                [
+                    "dnsmasq", "--conf-file=/dev/null", "--keep-in-foreground", "--log-facility=-", "--no-resolv", "--no-hosts",
+                    "--bind-interfaces", "--listen-address=\(address)", "--port=\(port)", "--pid-file",
+                ] + servers,
+                { $0.contains("started, version") }
+            )
         }
     }
 

@@ -14,15 +14,21 @@ extension TestBed {
     public func makeCertificate(rsa: Bool = true) async throws -> TestCertificate {
         let directory = "\(self.directory)/certs-\(uniqueTag())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let key = "\(directory)/key.pem", certificate = "\(directory)/cert.pem"
+        let key = "\(directory)/key.pem"
+        let certificate = "\(directory)/cert.pem"
         let algorithm = rsa ? ["-newkey", "rsa:2048"] : ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]
-        let made = try await runCommand("/usr/bin/env", ["openssl", "req", "-x509"] + algorithm + ["-nodes", "-keyout", key, "-out", certificate,
-                                                                                                 "-days", "30", "-subj", "/CN=openclaw-gateway"])
+        let made = try await runCommand(
+            "/usr/bin/env",
+            ["openssl", "req", "-x509"] + algorithm + [
+                "-nodes", "-keyout", key, "-out", certificate,
+                "-days", "30", "-subj", "/CN=openclaw-gateway",
+            ])
         guard made.status == 0 else { throw Missing(description: "openssl req failed: \(made.stderr)") }
         let printed = try await runCommand("/usr/bin/env", ["openssl", "x509", "-in", certificate, "-noout", "-fingerprint", "-sha256"])
-        let fingerprint = printed.stdout.split(separator: "=").last.map {
-            $0.replacingOccurrences(of: ":", with: "").lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
-        } ?? ""
+        let fingerprint =
+            printed.stdout.split(separator: "=").last.map {
+                $0.replacingOccurrences(of: ":", with: "").lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
+            } ?? ""
         return TestCertificate(certificate: certificate, key: key, fingerprint: fingerprint)
     }
 

@@ -16,8 +16,11 @@ extension TestBed {
     public func zeroconfPublish(
         name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, hostLabel: String, txt: [String], on host: Host = .gw
     ) async throws -> ChildProcess {
-        let arguments = [python, scripts + "/peers/zeroconf_publish.py", "--address", ip(host), "--name", name,
-                         "--type", type, "--port", String(port), "--host", hostLabel] + txt.flatMap { ["--txt", $0] }
+        let arguments =
+            [
+                python, scripts + "/peers/zeroconf_publish.py", "--address", ip(host), "--name", name,
+                "--type", type, "--port", String(port), "--host", hostLabel,
+            ] + txt.flatMap { ["--txt", $0] }
         let child = try spawn(on: host, arguments)
         try await child.waitForOutput("registered", timeout: .seconds(15))
         return child
@@ -25,9 +28,12 @@ extension TestBed {
 
     /// A static Avahi service file on `host`, loaded with SIGHUP; returns its path (delete it and
     /// reload to withdraw).
-    public func staticService(name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, txt: [String], on host: Host = .gw) async throws -> String {
+    public func staticService(name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, txt: [String], on host: Host = .gw)
+        async throws -> String
+    {
         func escape(_ text: String) -> String {
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+                of: ">", with: "&gt;")
         }
         let records = txt.map { "    <txt-record>\(escape($0))</txt-record>" }.joined(separator: "\n")
         let xml = """
@@ -61,7 +67,9 @@ public enum ClawnetBinary {
 
 extension TestBed {
     /// Runs clawnet inside `host`'s namespace with its D-Bus, to completion.
-    public func clawnet(_ arguments: [String], on host: Host = .node, environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws -> CommandResult {
+    public func clawnet(_ arguments: [String], on host: Host = .node, environment: [String: String] = [:], timeout: Duration = .seconds(60))
+        async throws -> CommandResult
+    {
         try await run(on: host, [ClawnetBinary.path] + arguments, environment: environment, timeout: timeout)
     }
 

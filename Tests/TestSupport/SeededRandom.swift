@@ -9,7 +9,8 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64? = nil) {
-        let chosen = seed ?? ProcessInfo.processInfo.environment["CLAWNET_TEST_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: .min ... .max)
+        let chosen =
+            seed ?? ProcessInfo.processInfo.environment["CLAWNET_TEST_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: .min ... .max)
         self.seed = chosen
         self.state = chosen &+ 0x9E37_79B9_7F4A_7C15
     }

@@ -25,10 +25,11 @@ public struct TestBed: Sendable {
         let environment = ProcessInfo.processInfo.environment
         let directory = environment["CLAWNET_TESTBED"] ?? "/tmp/clawnet-testbed"
         guard let text = try? String(contentsOfFile: directory + "/env", encoding: .utf8) else {
-            throw Missing(description: """
-                the test bed is not running (no \(directory)/env). Run the suite with scripts/test, \
-                or start it with `sudo scripts/testbed up`; set CLAWNET_SKIP_TESTBED=1 to run unit tests only.
-                """)
+            throw Missing(
+                description: """
+                    the test bed is not running (no \(directory)/env). Run the suite with scripts/test, \
+                    or start it with `sudo scripts/testbed up`; set CLAWNET_SKIP_TESTBED=1 to run unit tests only.
+                    """)
         }
         var values: [String: String] = [:]
         for line in text.split(separator: "\n") {
@@ -55,7 +56,9 @@ public struct TestBed: Sendable {
         return try ChildProcess("/usr/bin/env", ["ip", "netns", "exec", namespace(host)] + command, environment: environment)
     }
 
-    public func run(on host: Host, _ command: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws -> CommandResult {
+    public func run(on host: Host, _ command: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws
+        -> CommandResult
+    {
         let child = try spawn(on: host, command, environment: environment)
         let status = try await child.waitForExit(timeout: timeout)
         await child.waitForOutputEnd()

@@ -1,6 +1,7 @@
+import DNSSD
 import Foundation
 import Testing
-import DNSSD
+
 @testable import Zones
 
 /// zones/ holds an example zone and Corefile stanza written by clawnet's own writers. This
@@ -8,31 +9,40 @@ import DNSSD
 /// `CLAWNET_UPDATE_EXAMPLES=1 swift test --filter ZoneExampleTests`.
 @Suite("zones/ examples are current")
 struct ZoneExampleTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("zones").path
 
     static func example() throws -> (zone: String, corefile: String) {
         let domain = try DomainName(validating: "openclaw.internal")
         let gateways = [
-            try GatewaySpec.parse("host=studio,ip=100.101.102.103,ip=fd7a:115c:a1e0::1,name=Studio (OpenClaw),tls=\(String(repeating: "5a", count: 32)),tailnet=studio.tail1234.ts.net,ssh=22,cli=/usr/local/bin/openclaw"),
+            try GatewaySpec.parse(
+                "host=studio,ip=100.101.102.103,ip=fd7a:115c:a1e0::1,name=Studio (OpenClaw),tls=\(String(repeating: "5a", count: 32)),tailnet=studio.tail1234.ts.net,ssh=22,cli=/usr/local/bin/openclaw"
+            ),
             try GatewaySpec.parse("host=lab,ip=100.101.102.104,port=18790"),
         ]
         let content = ZoneContent(domain: domain, gateways: gateways, nameServerAddresses: [IPAddress("100.101.102.103")!])
-        let zone = try ZoneWriter.render(content, serial: 2026112201).text
-        let corefile = CorefileWriter.stanza(domain: domain, bind: [IPAddress("100.101.102.103")!, IPAddress("fd7a:115c:a1e0::1")!],
-                                             zonePath: "/etc/coredns/openclaw.internal.db")
+        let zone = try ZoneWriter.render(content, serial: 2_026_112_201).text
+        let corefile = CorefileWriter.stanza(
+            domain: domain, bind: [IPAddress("100.101.102.103")!, IPAddress("fd7a:115c:a1e0::1")!],
+            zonePath: "/etc/coredns/openclaw.internal.db")
         return (zone, corefile)
     }
 
     @Test("zones/openclaw.internal.db and zones/Corefile match what clawnet writes")
     func examplesAreCurrent() throws {
         let (zone, corefile) = try Self.example()
-        let zonePath = Self.directory + "/openclaw.internal.db", corefilePath = Self.directory + "/Corefile"
+        let zonePath = Self.directory + "/openclaw.internal.db"
+        let corefilePath = Self.directory + "/Corefile"
         if ProcessInfo.processInfo.environment["CLAWNET_UPDATE_EXAMPLES"] == "1" {
             try AtomicFile.write(zone, to: zonePath)
             try AtomicFile.write(corefile, to: corefilePath)
         }
-        #expect(AtomicFile.read(zonePath) == zone, "zones/openclaw.internal.db is stale: CLAWNET_UPDATE_EXAMPLES=1 swift test --filter ZoneExampleTests")
-        #expect(AtomicFile.read(corefilePath) == corefile, "zones/Corefile is stale: CLAWNET_UPDATE_EXAMPLES=1 swift test --filter ZoneExampleTests")
+        #expect(
+            AtomicFile.read(zonePath) == zone,
+            "zones/openclaw.internal.db is stale: CLAWNET_UPDATE_EXAMPLES=1 swift test --filter ZoneExampleTests")
+        #expect(
+            AtomicFile.read(corefilePath) == corefile,
+            "zones/Corefile is stale: CLAWNET_UPDATE_EXAMPLES=1 swift test --filter ZoneExampleTests")
     }
 }

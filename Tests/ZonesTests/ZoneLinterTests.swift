@@ -1,7 +1,8 @@
-import Foundation
-import Testing
 import DNSSD
 import DNSWire
+import Foundation
+import Testing
+
 @testable import Zones
 
 /// A good zone, and faults planted one at a time; zone check must find each.
@@ -18,8 +19,9 @@ let goodZone = """
     """
 
 func lint(_ text: String, domain: String? = nil) -> [ZoneFinding] {
-    ZoneLinter.check(ZoneFile.read(text: text), domain: domain.flatMap { try? DomainName(validating: $0) },
-                     today: SerialPolicy.Day(year: 2026, month: 11, day: 22))
+    ZoneLinter.check(
+        ZoneFile.read(text: text), domain: domain.flatMap { try? DomainName(validating: $0) },
+        today: SerialPolicy.Day(year: 2026, month: 11, day: 22))
 }
 
 @Suite("zone check: planted faults")
@@ -28,30 +30,49 @@ struct ZoneLinterTests {
     func good() {
         let findings = lint(goodZone)
         #expect(!findings.contains { $0.severity != .pass }, "\(findings)")
-        #expect(findings.contains { $0.message.contains("1 instance(s) of _openclaw-gw._tcp.openclaw.internal. with SRV, TXT and addresses") })
+        #expect(
+            findings.contains { $0.message.contains("1 instance(s) of _openclaw-gw._tcp.openclaw.internal. with SRV, TXT and addresses") })
     }
 
-    @Test("each planted fault is found, at its line, with the right severity", arguments: [
-        // (what to replace, replacement, severity, expected message part, line)
-        ("studio-gateway._openclaw-gw._tcp IN SRV 0 0 18789 studio\n", "", ZoneFinding.Severity.fail, "has no SRV record", 7),
-        ("studio-gateway._openclaw-gw._tcp IN TXT \"displayName=Studio\" \"role=gateway\" \"transport=gateway\" \"gatewayPort=18789\"", "", .fail, "has no TXT record", 7),
-        ("studio IN A 100.101.102.103\n", "", .fail, "SRV target studio.openclaw.internal. of 'studio-gateway' has no A or AAAA record", 7),
-        ("18789 studio\n", "18789 studio.example.com.\n", .warn, "outside the zone", 8),
-        ("\"gatewayPort=18789\"", "\"gatewayPort=18790\"", .fail, "TXT gatewayPort 18790 differs from SRV port 18789", 9),
-        ("\"gatewayPort=18789\"", "\"gatewayPort=18789\" \"gatewayTls=1\" \"gatewayTlsSha256=zz\"", .fail, "is not a SHA-256 fingerprint", 9),
-        ("\"role=gateway\"", "\"role=node\"", .warn, "TXT role is 'node'", 9),
-        ("@ IN NS ns1\n", "", .fail, "no NS record", nil),
-        ("ns1 IN A 100.101.102.103\n", "", .fail, "name server ns1.openclaw.internal. is in the zone but has no A or AAAA", 4),
-        ("2026112201", "42", .warn, "not in OpenClaw's YYYYMMDDnn form", 3),
-        ("2026112201", "2031010101", .warn, "dated in the future", 3),
-        ("$TTL 60\n", "$TTL 60\nbroken IN A not-an-address\n", .fail, "syntax", 3),
-        ("_openclaw-gw._tcp IN PTR studio", "_openclaw-gw._tcp 0 IN PTR studio", .warn, "TTL 0", 7),
-        ("studio-gateway._openclaw-gw._tcp IN TXT", "_openclaw-gw._tcp IN PTR _openclaw-gw._tcp\nstudio-gateway._openclaw-gw._tcp IN TXT", .fail, "which is not an instance", 9),
-        ("_openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp\n", "_openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp\n_openclaw-gw._tcp IN PTR Studio-Gateway._openclaw-gw._tcp\n", .warn, "listed twice", 8),
-        ("_openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp\n", "", .warn, "no PTR lists it", 7),
-        ("studio IN A 100.101.102.103\n", "studio IN CNAME other\nother IN A 10.0.0.1\n", .fail, "is a CNAME", 9),
-        ("18789 studio\n", "0 studio\n", .warn, "has SRV port 0: it says it is not available", 8),
-    ] as [(String, String, ZoneFinding.Severity, String, Int?)])
+    @Test(
+        "each planted fault is found, at its line, with the right severity",
+        arguments: [
+            // (what to replace, replacement, severity, expected message part, line)
+            ("studio-gateway._openclaw-gw._tcp IN SRV 0 0 18789 studio\n", "", ZoneFinding.Severity.fail, "has no SRV record", 7),
+            (
+                "studio-gateway._openclaw-gw._tcp IN TXT \"displayName=Studio\" \"role=gateway\" \"transport=gateway\" \"gatewayPort=18789\"",
+                "", .fail, "has no TXT record", 7
+            ),
+            (
+                "studio IN A 100.101.102.103\n", "", .fail,
+                "SRV target studio.openclaw.internal. of 'studio-gateway' has no A or AAAA record", 7
+            ),
+            ("18789 studio\n", "18789 studio.example.com.\n", .warn, "outside the zone", 8),
+            ("\"gatewayPort=18789\"", "\"gatewayPort=18790\"", .fail, "TXT gatewayPort 18790 differs from SRV port 18789", 9),
+            (
+                "\"gatewayPort=18789\"", "\"gatewayPort=18789\" \"gatewayTls=1\" \"gatewayTlsSha256=zz\"", .fail,
+                "is not a SHA-256 fingerprint", 9
+            ),
+            ("\"role=gateway\"", "\"role=node\"", .warn, "TXT role is 'node'", 9),
+            ("@ IN NS ns1\n", "", .fail, "no NS record", nil),
+            ("ns1 IN A 100.101.102.103\n", "", .fail, "name server ns1.openclaw.internal. is in the zone but has no A or AAAA", 4),
+            ("2026112201", "42", .warn, "not in OpenClaw's YYYYMMDDnn form", 3),
+            ("2026112201", "2031010101", .warn, "dated in the future", 3),
+            ("$TTL 60\n", "$TTL 60\nbroken IN A not-an-address\n", .fail, "syntax", 3),
+            ("_openclaw-gw._tcp IN PTR studio", "_openclaw-gw._tcp 0 IN PTR studio", .warn, "TTL 0", 7),
+            (
+                "studio-gateway._openclaw-gw._tcp IN TXT",
+                "_openclaw-gw._tcp IN PTR _openclaw-gw._tcp\nstudio-gateway._openclaw-gw._tcp IN TXT", .fail, "which is not an instance", 9
+            ),
+            (
+                "_openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp\n",
+                "_openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp\n_openclaw-gw._tcp IN PTR Studio-Gateway._openclaw-gw._tcp\n",
+                .warn, "listed twice", 8
+            ),
+            ("_openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp\n", "", .warn, "no PTR lists it", 7),
+            ("studio IN A 100.101.102.103\n", "studio IN CNAME other\nother IN A 10.0.0.1\n", .fail, "is a CNAME", 9),
+            ("18789 studio\n", "0 studio\n", .warn, "has SRV port 0: it says it is not available", 8),
+        ] as [(String, String, ZoneFinding.Severity, String, Int?)])
     func plantedFaults(target: String, replacement: String, severity: ZoneFinding.Severity, message: String, line: Int?) {
         let broken = goodZone.replacingOccurrences(of: target, with: replacement)
         #expect(broken != goodZone, "the fault must be planted")
@@ -69,14 +90,18 @@ struct ZoneLinterTests {
         let noSOA = goodZone.replacingOccurrences(of: "@ IN SOA ns1 hostmaster 2026112201 7200 3600 1209600 60\n", with: "")
         #expect(lint(noSOA).contains { $0.message.contains("no SOA record") && $0.severity == .fail })
         #expect(lint(noSOA, domain: "openclaw.internal").contains { $0.message.contains("no SOA record at openclaw.internal.") })
-        #expect(lint(goodZone + "\nelsewhere.example. IN A 10.0.0.1\n").contains { $0.message.contains("outside the zone") && $0.severity == .fail })
+        #expect(
+            lint(goodZone + "\nelsewhere.example. IN A 10.0.0.1\n").contains {
+                $0.message.contains("outside the zone") && $0.severity == .fail
+            })
     }
 
     @Test("over 100 instances: BIND's limit named with the setting to change")
     func bindLimit() {
         var text = goodZone + "\n"
         for index in 0..<120 {
-            text += "_openclaw-gw._tcp IN PTR g\(index)._openclaw-gw._tcp\ng\(index)._openclaw-gw._tcp IN SRV 0 0 18789 studio\ng\(index)._openclaw-gw._tcp IN TXT \"role=gateway\"\n"
+            text +=
+                "_openclaw-gw._tcp IN PTR g\(index)._openclaw-gw._tcp\ng\(index)._openclaw-gw._tcp IN SRV 0 0 18789 studio\ng\(index)._openclaw-gw._tcp IN TXT \"role=gateway\"\n"
         }
         let finding = lint(text).first { $0.message.contains("BIND 9.18.28+") }
         #expect(finding?.severity == .warn)
@@ -85,7 +110,9 @@ struct ZoneLinterTests {
 
     @Test("failures come first, then warnings, then passes")
     func ordering() {
-        let findings = lint(goodZone.replacingOccurrences(of: "2026112201", with: "42").replacingOccurrences(of: "\"gatewayPort=18789\"", with: "\"gatewayPort=1\""))
+        let findings = lint(
+            goodZone.replacingOccurrences(of: "2026112201", with: "42").replacingOccurrences(
+                of: "\"gatewayPort=18789\"", with: "\"gatewayPort=1\""))
         let severities = findings.map(\.severity)
         #expect(severities == severities.sorted(by: >))
     }

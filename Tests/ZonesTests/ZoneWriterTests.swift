@@ -1,15 +1,18 @@
-import Foundation
-import Testing
 import DNSSD
 import DNSWire
+import Foundation
 import TestSupport
+import Testing
+
 @testable import Zones
 
 let domain = try! DomainName(validating: "openclaw.internal")
 let fingerprint = String(repeating: "ab", count: 32)
 
 func studio() throws -> ZoneGateway {
-    try GatewaySpec.parse("host=studio,ip=100.101.102.103,ip=fd7a:115c:a1e0::1,name=studio-gateway,display=Studio,tls=\(fingerprint),tailnet=studio.tail1234.ts.net,ssh=22,cli=/usr/local/bin/openclaw")
+    try GatewaySpec.parse(
+        "host=studio,ip=100.101.102.103,ip=fd7a:115c:a1e0::1,name=studio-gateway,display=Studio,tls=\(fingerprint),tailnet=studio.tail1234.ts.net,ssh=22,cli=/usr/local/bin/openclaw"
+    )
 }
 
 @Suite("Zone writer")
@@ -17,20 +20,21 @@ struct ZoneWriterTests {
     @Test("one Gateway: byte for byte the layout OpenClaw's Gateway writes (golden)")
     func openClawLayout() throws {
         let content = ZoneContent(domain: domain, gateways: [try studio()], nameServerAddresses: [IPAddress("100.101.102.103")!])
-        let rendered = try ZoneWriter.render(content, serial: 2026112201)
-        #expect(rendered.text == """
-            $ORIGIN openclaw.internal.
-            $TTL 60
-            @ IN SOA ns1 hostmaster 2026112201 7200 3600 1209600 60
-            @ IN NS ns1
-            ns1 IN A 100.101.102.103
-            studio IN A 100.101.102.103
-            studio IN AAAA fd7a:115c:a1e0::1
-            _openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp
-            studio-gateway._openclaw-gw._tcp IN SRV 0 0 18789 studio
-            studio-gateway._openclaw-gw._tcp IN TXT "displayName=Studio" "role=gateway" "transport=gateway" "gatewayPort=18789" "gatewayTls=1" "gatewayTlsSha256=\(fingerprint)" "tailnetDns=studio.tail1234.ts.net" "sshPort=22" "cliPath=/usr/local/bin/openclaw"
+        let rendered = try ZoneWriter.render(content, serial: 2_026_112_201)
+        #expect(
+            rendered.text == """
+                $ORIGIN openclaw.internal.
+                $TTL 60
+                @ IN SOA ns1 hostmaster 2026112201 7200 3600 1209600 60
+                @ IN NS ns1
+                ns1 IN A 100.101.102.103
+                studio IN A 100.101.102.103
+                studio IN AAAA fd7a:115c:a1e0::1
+                _openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp
+                studio-gateway._openclaw-gw._tcp IN SRV 0 0 18789 studio
+                studio-gateway._openclaw-gw._tcp IN TXT "displayName=Studio" "role=gateway" "transport=gateway" "gatewayPort=18789" "gatewayTls=1" "gatewayTlsSha256=\(fingerprint)" "tailnetDns=studio.tail1234.ts.net" "sshPort=22" "cliPath=/usr/local/bin/openclaw"
 
-            """)
+                """)
         #expect(rendered.notes.isEmpty)
     }
 
@@ -43,10 +47,12 @@ struct ZoneWriterTests {
         #expect(text.contains("b._dns-sd._udp IN PTR @\nlb._dns-sd._udp IN PTR @\n_services._dns-sd._udp IN PTR _openclaw-gw._tcp\n"))
     }
 
-    @Test("OpenClaw's label rule", arguments: [
-        ("Studio Mac", "studio-mac"), ("  --Lab__Box--  ", "lab-box"), ("Café", "caf"), ("🦞", "openclaw"),
-        (String(repeating: "a", count: 70), String(repeating: "a", count: 63)), ("a.b.c", "a-b-c"),
-    ])
+    @Test(
+        "OpenClaw's label rule",
+        arguments: [
+            ("Studio Mac", "studio-mac"), ("  --Lab__Box--  ", "lab-box"), ("Café", "caf"), ("🦞", "openclaw"),
+            (String(repeating: "a", count: 70), String(repeating: "a", count: 63)), ("a.b.c", "a-b-c"),
+        ])
     func labels(raw: String, label: String) {
         #expect(ZoneGateway.label(raw, fallback: "openclaw") == label)
     }
@@ -67,10 +73,12 @@ struct ZoneWriterTests {
         #expect(named.txt.attributes.text("gatewayDirectReachable") == "1")
     }
 
-    @Test("bad specs are refused with the reason", arguments: [
-        "ip=10.0.0.1", "host=x,ip=999.1.1.1", "host=x,port=0", "host=x,tls=abc", "host=x,colour=red", "host=x,novalue", "host=x\\",
-        "host=x,name=\(String(repeating: "n", count: 64))",
-    ])
+    @Test(
+        "bad specs are refused with the reason",
+        arguments: [
+            "ip=10.0.0.1", "host=x,ip=999.1.1.1", "host=x,port=0", "host=x,tls=abc", "host=x,colour=red", "host=x,novalue", "host=x\\",
+            "host=x,name=\(String(repeating: "n", count: 64))",
+        ])
     func badSpecs(spec: String) {
         #expect(throws: DNSSDError.self) { try GatewaySpec.parse(spec) }
     }
@@ -78,16 +86,23 @@ struct ZoneWriterTests {
     @Test("an instance named exactly '@' is refused: ldns would read it as the origin")
     func atSign() throws {
         let gateway = try GatewaySpec.parse("host=x,ip=10.0.0.1,name=@")
-        #expect(throws: ZoneError.self) { try ZoneWriter.render(ZoneContent(domain: domain, gateways: [gateway], nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1) }
+        #expect(throws: ZoneError.self) {
+            try ZoneWriter.render(
+                ZoneContent(domain: domain, gateways: [gateway], nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1)
+        }
         let fine = try GatewaySpec.parse("host=x,ip=10.0.0.1,name=@home")
-        let text = try ZoneWriter.render(ZoneContent(domain: domain, gateways: [fine], nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1).text
+        let text = try ZoneWriter.render(
+            ZoneContent(domain: domain, gateways: [fine], nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1
+        ).text
         #expect(text.contains(#"\064home._openclaw-gw._tcp"#))
     }
 
     @Test("a 63-byte name escaped to more than 255 characters is written so ldns can read it")
     func longEscapedOwner() throws {
         let gateway = try GatewaySpec.parse("host=h,ip=10.0.0.1,name=\(String(repeating: "é", count: 31))x")
-        let text = try ZoneWriter.render(ZoneContent(domain: domain, gateways: [gateway], nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1).text
+        let text = try ZoneWriter.render(
+            ZoneContent(domain: domain, gateways: [gateway], nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1
+        ).text
         #expect(text.contains("$ORIGIN _openclaw-gw._tcp.openclaw.internal.\n"))
         #expect(text.hasSuffix("$ORIGIN openclaw.internal.\n"))
         let zone = ZoneFile.read(text: text)
@@ -123,13 +138,24 @@ struct ZoneWriterTests {
     @Test("sizes: a note above 100 instances, an error when the PTR set cannot fit in a message")
     func sizes() throws {
         let many = try (0..<150).map { try GatewaySpec.parse("host=h\($0),ip=10.0.\($0 / 250).\($0 % 250 + 1)") }
-        let rendered = try ZoneWriter.render(ZoneContent(domain: domain, gateways: many, nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1)
+        let rendered = try ZoneWriter.render(
+            ZoneContent(domain: domain, gateways: many, nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1)
         #expect(rendered.notes.contains { $0.contains("max-records-per-type 0") })
-        let long = try (0..<1000).map { try GatewaySpec.parse("host=h\($0),ip=10.2.\($0 / 250).\($0 % 250 + 1),name=Gateway \(String(format: "%05d", $0)) (OpenClaw)") }
-        let slabNotes = try ZoneWriter.render(ZoneContent(domain: try DomainName(validating: "shard00.openclaw.internal"), gateways: long, nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1).notes
+        let long = try (0..<1000).map {
+            try GatewaySpec.parse("host=h\($0),ip=10.2.\($0 / 250).\($0 % 250 + 1),name=Gateway \(String(format: "%05d", $0)) (OpenClaw)")
+        }
+        let slabNotes = try ZoneWriter.render(
+            ZoneContent(
+                domain: try DomainName(validating: "shard00.openclaw.internal"), gateways: long,
+                nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1
+        ).notes
         #expect(slabNotes.contains { $0.contains("BIND refuses to load more than 65535") }, "\(slabNotes)")
-        let huge = try (0..<1200).map { try GatewaySpec.parse("host=h\($0),ip=10.1.\($0 / 250).\($0 % 250 + 1),name=\(String(repeating: "x", count: 50))-\($0)") }
-        #expect(throws: ZoneError.self) { try ZoneWriter.render(ZoneContent(domain: domain, gateways: huge, nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1) }
+        let huge = try (0..<1200).map {
+            try GatewaySpec.parse("host=h\($0),ip=10.1.\($0 / 250).\($0 % 250 + 1),name=\(String(repeating: "x", count: 50))-\($0)")
+        }
+        #expect(throws: ZoneError.self) {
+            try ZoneWriter.render(ZoneContent(domain: domain, gateways: huge, nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1)
+        }
     }
 
     @Test("no input can inject a line, directive, comment or record (property, read back with ldns)")
@@ -140,18 +166,31 @@ struct ZoneWriterTests {
             let name = String((0..<Int.random(in: 1...20, using: &random)).map { _ in nasty.randomElement(using: &random)! })
             let value = String((0..<Int.random(in: 0...40, using: &random)).map { _ in nasty.randomElement(using: &random)! })
             guard let instance = try? InstanceName.truncating(name), instance.bytes != [UInt8(ascii: "@")] else { continue }
-            let txt = try TXTRecord(pairs: [(key: "displayName", value: value), (key: "role", value: "gateway"), (key: "x\u{7E}y", value: value)])
-            let gateway = ZoneGateway(instance: instance, hostLabel: "h\(round)", addresses: [IPAddress("10.0.0.1")!], port: 18789, txt: txt)
-            let text = try ZoneWriter.render(ZoneContent(domain: domain, gateways: [gateway], nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 7).text
-            #expect(text.split(separator: "\n").filter { !$0.hasPrefix("$ORIGIN") }.count == 8, "no extra lines in\n\(text)\n\(random.seedNote)")
+            let txt = try TXTRecord(pairs: [
+                (key: "displayName", value: value), (key: "role", value: "gateway"), (key: "x\u{7E}y", value: value),
+            ])
+            let gateway = ZoneGateway(
+                instance: instance, hostLabel: "h\(round)", addresses: [IPAddress("10.0.0.1")!], port: 18789, txt: txt)
+            let text = try ZoneWriter.render(
+                ZoneContent(domain: domain, gateways: [gateway], nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 7
+            ).text
+            #expect(
+                text.split(separator: "\n").filter { !$0.hasPrefix("$ORIGIN") }.count == 8, "no extra lines in\n\(text)\n\(random.seedNote)"
+            )
             let zone = ZoneFile.read(text: text)
             #expect(zone.problems.isEmpty, "\(zone.problems) in\n\(text)\n\(random.seedNote)")
             #expect(zone.records.count == 7, "exactly SOA, NS, two A, PTR, SRV and TXT in\n\(text)\n\(random.seedNote)")
             let txtRecord = zone.records.first { $0.type == .txt }
-            guard case .txt(let parsed)? = txtRecord?.data else { Issue.record("no TXT"); continue }
+            guard case .txt(let parsed)? = txtRecord?.data else {
+                Issue.record("no TXT")
+                continue
+            }
             #expect(parsed == txt, "\(random.seedNote)")
             let ptr = zone.records.first { $0.type == .ptr }
-            guard case .ptr(let target)? = ptr?.data else { Issue.record("no PTR"); continue }
+            guard case .ptr(let target)? = ptr?.data else {
+                Issue.record("no PTR")
+                continue
+            }
             #expect(target.labels[0] == instance.bytes, "\(random.seedNote)")
         }
     }
@@ -161,19 +200,24 @@ struct ZoneWriterTests {
 struct ZoneFileTests {
     let today = SerialPolicy.Day(year: 2026, month: 11, day: 22)
 
-    @Test("serials follow YYYYMMDDnn and never go down (RFC 1982)", arguments: [
-        (nil, 2026112201), (2026112201, 2026112202), (2026112150, 2026112201), (2026112298, 2026112299),
-        (2026112299, 2026112300), (2027010101, 2027010102), (5, 2026112201), (4294967295, 2026112201),
-        (4173595849, 4173595850),
-    ] as [(UInt32?, UInt32)])
+    @Test(
+        "serials follow YYYYMMDDnn and never go down (RFC 1982)",
+        arguments: [
+            (nil, 2_026_112_201), (2_026_112_201, 2_026_112_202), (2_026_112_150, 2_026_112_201), (2_026_112_298, 2_026_112_299),
+            (2_026_112_299, 2_026_112_300), (2_027_010_101, 2_027_010_102), (5, 2_026_112_201), (4_294_967_295, 2_026_112_201),
+            (4_173_595_849, 4_173_595_850),
+        ] as [(UInt32?, UInt32)])
     func serials(previous: UInt32?, next: UInt32) {
         #expect(SerialPolicy.next(after: previous, today: today) == next)
         if let previous { #expect(SerialPolicy.isNewer(next, than: previous)) }
     }
 
-    @Test("UTC days from Unix time", arguments: [
-        (Int64(0), 1970, 1, 1), (1_709_164_800, 2024, 2, 29), (1_795_305_599, 2026, 11, 21), (1_795_305_600, 2026, 11, 22), (-86_400, 1969, 12, 31),
-    ])
+    @Test(
+        "UTC days from Unix time",
+        arguments: [
+            (Int64(0), 1970, 1, 1), (1_709_164_800, 2024, 2, 29), (1_795_305_599, 2026, 11, 21), (1_795_305_600, 2026, 11, 22),
+            (-86_400, 1969, 12, 31),
+        ])
     func days(seconds: Int64, year: Int, month: Int, day: Int) {
         #expect(SerialPolicy.Day(unixSeconds: seconds) == SerialPolicy.Day(year: year, month: month, day: day))
     }
@@ -186,36 +230,41 @@ struct ZoneFileTests {
         let path = directory + "/openclaw.internal.db"
         var content = ZoneContent(domain: domain, gateways: [try studio()], nameServerAddresses: [IPAddress("100.101.102.103")!])
         let first = try ZoneFileUpdate.write(content, to: path, today: today)
-        #expect(first.changed && first.serial == 2026112201 && first.previousSerial == nil)
+        #expect(first.changed && first.serial == 2_026_112_201 && first.previousSerial == nil)
         let before = try FileManager.default.attributesOfItem(atPath: path)
         let second = try ZoneFileUpdate.write(content, to: path, today: SerialPolicy.Day(year: 2026, month: 11, day: 23))
-        #expect(!second.changed && second.serial == 2026112201)
+        #expect(!second.changed && second.serial == 2_026_112_201)
         let after = try FileManager.default.attributesOfItem(atPath: path)
         #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
         #expect(before[.systemFileNumber] as? Int == after[.systemFileNumber] as? Int, "same inode: not rewritten")
 
         content.gateways.append(try GatewaySpec.parse("host=lab,ip=100.101.102.104"))
         let third = try ZoneFileUpdate.write(content, to: path, today: today)
-        #expect(third.changed && third.serial == 2026112202 && third.previousSerial == 2026112201)
-        #expect(ZoneFileUpdate.soaSerial(try String(contentsOfFile: path, encoding: .utf8)) == 2026112202)
+        #expect(third.changed && third.serial == 2_026_112_202 && third.previousSerial == 2_026_112_201)
+        #expect(ZoneFileUpdate.soaSerial(try String(contentsOfFile: path, encoding: .utf8)) == 2_026_112_202)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["openclaw.internal.db"], "no temporary file left")
     }
 
     @Test("the Corefile stanza as OpenClaw writes it; paths with spaces quoted")
     func corefile() {
-        let stanza = CorefileWriter.stanza(domain: domain, bind: [IPAddress("100.101.102.103")!, IPAddress("fd7a:115c:a1e0::1")!], zonePath: "/etc/coredns/openclaw.internal.db")
-        #expect(stanza == """
-            openclaw.internal:53 {
-              bind 100.101.102.103 fd7a:115c:a1e0::1
-              file /etc/coredns/openclaw.internal.db {
-                reload 10s
-              }
-              errors
-              log
-            }
+        let stanza = CorefileWriter.stanza(
+            domain: domain, bind: [IPAddress("100.101.102.103")!, IPAddress("fd7a:115c:a1e0::1")!],
+            zonePath: "/etc/coredns/openclaw.internal.db")
+        #expect(
+            stanza == """
+                openclaw.internal:53 {
+                  bind 100.101.102.103 fd7a:115c:a1e0::1
+                  file /etc/coredns/openclaw.internal.db {
+                    reload 10s
+                  }
+                  errors
+                  log
+                }
 
-            """)
-        #expect(CorefileWriter.stanza(domain: domain, bind: [IPAddress("10.0.0.1")!], zonePath: "/srv/my zones/a\"b.db").contains(#"file "/srv/my zones/a\"b.db" {"#))
+                """)
+        #expect(
+            CorefileWriter.stanza(domain: domain, bind: [IPAddress("10.0.0.1")!], zonePath: "/srv/my zones/a\"b.db").contains(
+                #"file "/srv/my zones/a\"b.db" {"#))
     }
 
     @Test("certificate fingerprints from PEM match SHA-256 of the DER")

@@ -51,7 +51,8 @@ public final class StandInGateway: Sendable {
                 }
             }
             .bind(host: host, port: port).get()
-        return StandInGateway(channel: channel, address: host, port: channel.localAddress?.port ?? port, fingerprint: try identity?.fingerprint())
+        return StandInGateway(
+            channel: channel, address: host, port: channel.localAddress?.port ?? port, fingerprint: try identity?.fingerprint())
     }
 
     public func stop() async {
@@ -126,11 +127,12 @@ final class HealthEndpoints: ChannelInboundHandler, RemovableChannelHandler {
         case .body:
             break
         case .end:
-            let (status, body): (HTTPResponseStatus, String) = switch path {
-            case "/health", "/healthz": (.ok, #"{"ok":true,"status":"live"}"#)
-            case "/ready", "/readyz": (.ok, #"{"ok":true,"status":"ready"}"#)
-            default: (.notFound, #"{"ok":false,"error":"not found"}"#)
-            }
+            let (status, body): (HTTPResponseStatus, String) =
+                switch path {
+                case "/health", "/healthz": (.ok, #"{"ok":true,"status":"live"}"#)
+                case "/ready", "/readyz": (.ok, #"{"ok":true,"status":"ready"}"#)
+                default: (.notFound, #"{"ok":false,"error":"not found"}"#)
+                }
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "application/json")
             headers.add(name: "Content-Length", value: String(body.utf8.count + 1))
@@ -149,9 +151,9 @@ final class StandInSession: ChannelInboundHandler {
     typealias OutboundOut = WebSocketFrame
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let nonce = TLSFingerprint(digest: (0..<32).map { _ in UInt8.random(in: 0...255) }).hex.prefix(32)
-        let challenge = #"{"type":"event","event":"connect.challenge","payload":{"nonce":"\#(nonce)","ts":\#(Int64(Date().timeIntervalSince1970 * 1000))}}"#
-        send(context, .text, context.channel.allocator.buffer(string: challenge))
+        let nonce = String(TLSFingerprint(digest: (0..<32).map { _ in UInt8.random(in: 0...255) }).hex.prefix(32))
+        let challenge = Challenge(payload: .init(nonce: nonce, ts: Int64(Date().timeIntervalSince1970 * 1000)))
+        send(context, .text, context.channel.allocator.buffer(bytes: Self.json(challenge)))
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -161,8 +163,12 @@ final class StandInSession: ChannelInboundHandler {
             var text = frame.unmaskedData
             let request = text.readString(length: text.readableBytes) ?? ""
             let id = (try? JSONDecoder().decode(Request.self, from: Data(request.utf8)))?.id ?? "0"
-            let reply = #"{"type":"res","id":"\#(id)","ok":false,"error":{"code":"NOT_PAIRED","message":"this is clawnet's stand-in Gateway: it pairs no device","details":{"code":"PAIRING_REQUIRED"}}}"#
-            send(context, .text, context.channel.allocator.buffer(string: reply))
+            let reply = Response(
+                id: id,
+                error: .init(
+                    code: "NOT_PAIRED", message: "this is clawnet's stand-in Gateway: it pairs no device",
+                    details: .init(code: "PAIRING_REQUIRED")))
+            send(context, .text, context.channel.allocator.buffer(bytes: Self.json(reply)))
             var close = context.channel.allocator.buffer(capacity: 2)
             close.write(webSocketErrorCode: .policyViolation)
             send(context, .connectionClose, close)
@@ -186,5 +192,36 @@ final class StandInSession: ChannelInboundHandler {
 
     private struct Request: Decodable {
         let id: String?
+    }
+
+    // Frames as OpenClaw's protocol shapes them (the interop notes): built by an encoder, so a
+    // request id from a client can never break out of its string.
+    private struct Challenge: Encodable {
+        struct Payload: Encodable {
+            let nonce: String
+            let ts: Int64
+        }
+        let type = "event"
+        let event = "connect.challenge"
+        let payload: Payload
+    }
+
+    private struct Response: Encodable {
+        struct Failure: Encodable {
+            struct Details: Encodable { let code: String }
+            let code: String
+            let message: String
+            let details: Details
+        }
+        let type = "res"
+        let id: String
+        let ok = false
+        let error: Failure
+    }
+
+    private static func json(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
     }
 }

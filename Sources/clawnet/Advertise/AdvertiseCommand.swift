@@ -40,7 +40,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: "The gateway port in SRV and TXT.")
     var port = Endpoint.defaultGatewayPort
 
-    @Option(name: .customLong("txt"), help: ArgumentHelp("A TXT entry KEY=VALUE, or KEY alone for a flag (repeatable).", valueName: "KEY=VALUE"))
+    @Option(
+        name: .customLong("txt"), help: ArgumentHelp("A TXT entry KEY=VALUE, or KEY alone for a flag (repeatable).", valueName: "KEY=VALUE")
+    )
     var txtEntries: [String] = []
 
     @Flag(help: "Also answer on the port like a Gateway (health endpoints, connect.challenge).")
@@ -49,10 +51,17 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Flag(help: "With --serve: TLS 1.3 with a self-signed certificate made now; its fingerprint goes into the TXT.")
     var tls = false
 
-    @Option(name: .customLong("bind"), help: ArgumentHelp("With --serve: the address to listen on (default: every address, IPv4 and IPv6).", valueName: "ADDRESS"))
+    @Option(
+        name: .customLong("bind"),
+        help: ArgumentHelp("With --serve: the address to listen on (default: every address, IPv4 and IPv6).", valueName: "ADDRESS"))
     var bindAddress: String?
 
-    @Option(name: .customLong("tls-dir"), help: ArgumentHelp("With --serve (implies --tls): use DIR/gateway-cert.pem and DIR/gateway-key.pem, made there when missing, so the fingerprint survives restarts.", valueName: "DIR"))
+    @Option(
+        name: .customLong("tls-dir"),
+        help: ArgumentHelp(
+            "With --serve (implies --tls): use DIR/gateway-cert.pem and DIR/gateway-key.pem, made there when missing, so the fingerprint "
+                + "survives restarts.",
+            valueName: "DIR"))
     var tlsDirectory: String?
 
     @Flag(name: .customLong("serve-only"), help: "Serve like a Gateway, but publish no beacon (a Gateway whose mDNS advertising is off).")
@@ -64,9 +73,13 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if (tls || bindAddress != nil || tlsDirectory != nil) && !serving { throw ValidationError("--tls, --tls-dir and --bind go with --serve") }
+        if (tls || bindAddress != nil || tlsDirectory != nil) && !serving {
+            throw ValidationError("--tls, --tls-dir and --bind go with --serve")
+        }
         if let bindAddress, IPAddress(bindAddress) == nil { throw ValidationError("--bind \(bindAddress) is not an IP address") }
-        if serveOnly && (name != nil || !txtEntries.isEmpty) { throw ValidationError("--serve-only publishes no beacon: drop --name and --txt") }
+        if serveOnly && (name != nil || !txtEntries.isEmpty) {
+            throw ValidationError("--serve-only publishes no beacon: drop --name and --txt")
+        }
         guard serveOnly || name != nil else { throw ValidationError("--name is required (the instance name to advertise)") }
         if let name {
             do { _ = try InstanceName(decoded: name) } catch { throw ValidationError("--name: \(error.message)") }
@@ -122,7 +135,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
     private func tlsIdentity(_ terminal: Terminal) throws -> StandInIdentity? {
         guard usesTLS else { return nil }
         guard let tlsDirectory else { return try StandInIdentity.make() }
-        let certificatePath = "\(tlsDirectory)/gateway-cert.pem", keyPath = "\(tlsDirectory)/gateway-key.pem"
+        let certificatePath = "\(tlsDirectory)/gateway-cert.pem"
+        let keyPath = "\(tlsDirectory)/gateway-key.pem"
         switch (AtomicFile.read(certificatePath), AtomicFile.read(keyPath)) {
         case (let certificate?, let key?):
             return StandInIdentity(certificatePEM: certificate, keyPEM: key)
@@ -134,7 +148,11 @@ struct AdvertiseCommand: AsyncParsableCommand {
             terminal.out("made a certificate: \(certificatePath) (key \(keyPath))")
             return made
         default:
-            throw TLSDirectoryProblem(description: "\(tlsDirectory) holds only one of gateway-cert.pem and gateway-key.pem; restore the other or remove both to make a new pair")
+            throw TLSDirectoryProblem(
+                description:
+                    "\(tlsDirectory) holds only one of gateway-cert.pem and gateway-key.pem; restore the other or remove both to make a "
+                    + "new pair"
+            )
         }
     }
 

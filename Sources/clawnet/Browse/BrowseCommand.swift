@@ -36,30 +36,44 @@ struct BrowseCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .customLong("domain"), help: ArgumentHelp("A wide-area domain to browse by unicast DNS-SD, e.g. openclaw.internal (repeatable).", valueName: "DOMAIN"),
-            transform: Arguments.domain)
+    @Option(
+        name: .customLong("domain"),
+        help: ArgumentHelp("A wide-area domain to browse by unicast DNS-SD, e.g. openclaw.internal (repeatable).", valueName: "DOMAIN"),
+        transform: Arguments.domain)
     var domains: [DomainName] = []
 
     @Flag(name: .customLong("no-local"), help: "Do not browse local. by mDNS.")
     var noLocal = false
 
-    @Option(name: .customLong("server"), help: ArgumentHelp("A DNS server for the wide-area domains instead of the system's, ADDRESS[:PORT] (repeatable; IPv6 in brackets).", valueName: "HOST[:PORT]"),
-            transform: Arguments.server)
+    @Option(
+        name: .customLong("server"),
+        help: ArgumentHelp(
+            "A DNS server for the wide-area domains instead of the system's, ADDRESS[:PORT] (repeatable; IPv6 in brackets).",
+            valueName: "HOST[:PORT]"),
+        transform: Arguments.server)
     var servers: [DNSServer] = []
 
-    @Option(name: .customLong("manual"), help: ArgumentHelp("A Gateway given by hand: HOST[:PORT] (default port 18789), or a ws:// or wss:// URL (repeatable).", valueName: "HOST[:PORT]"),
-            transform: Arguments.endpoint)
+    @Option(
+        name: .customLong("manual"),
+        help: ArgumentHelp(
+            "A Gateway given by hand: HOST[:PORT] (default port 18789), or a ws:// or wss:// URL (repeatable).", valueName: "HOST[:PORT]"),
+        transform: Arguments.endpoint)
     var manual: [EndpointSpec] = []
 
-    @Option(name: .customLong("type"), help: ArgumentHelp("A service type to browse instead of _openclaw-gw._tcp (repeatable).", valueName: "TYPE"),
-            transform: Arguments.serviceType)
+    @Option(
+        name: .customLong("type"),
+        help: ArgumentHelp("A service type to browse instead of _openclaw-gw._tcp (repeatable).", valueName: "TYPE"),
+        transform: Arguments.serviceType)
     var types: [ServiceType] = []
 
-    @Flag(name: .customLong("legacy-types"), help: "Also browse the types of older releases (_moltbot-gw, _clawdbot-gw, _clawdbot-bridge, _clawdis-bridge).")
+    @Flag(
+        name: .customLong("legacy-types"),
+        help: "Also browse the types of older releases (_moltbot-gw, _clawdbot-gw, _clawdbot-bridge, _clawdis-bridge).")
     var legacyTypes = false
 
-    @Option(help: ArgumentHelp("Stop after this long (e.g. 3s, 500ms). Default 5s; none with --watch.", valueName: "DURATION"),
-            transform: Arguments.duration)
+    @Option(
+        help: ArgumentHelp("Stop after this long (e.g. 3s, 500ms). Default 5s; none with --watch.", valueName: "DURATION"),
+        transform: Arguments.duration)
     var timeout: Duration?
 
     @Flag(help: "Keep running and report changes until interrupted; reconnects when avahi-daemon restarts, asks DNS again as TTLs run out.")
@@ -68,7 +82,8 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(help: "table, json (one clawnet.browse.v1 document) or jsonl (one event per line).")
     var format: BrowseFormat = .table
 
-    @Option(name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
+    @Option(
+        name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
     var configPath: String?
 
     @OptionGroup var global: GlobalOptions
@@ -95,7 +110,10 @@ struct BrowseCommand: AsyncParsableCommand {
         let config = OpenClawConfig.load(explicitPath: configPath)
         let request = DiscoveryRequest(options, config: config, interfaces: NetworkInterface.current())
         if request.domains.isEmpty && !servers.isEmpty {
-            throw ValidationError("--server needs a wide-area domain to ask about: add --domain (or set discovery.wideArea.domain / OPENCLAW_WIDE_AREA_DOMAIN)")
+            throw ValidationError(
+                "--server needs a wide-area domain to ask about: add --domain (or set discovery.wideArea.domain / "
+                    + "OPENCLAW_WIDE_AREA_DOMAIN)"
+            )
         }
         let deadline = watch ? timeout : (timeout ?? .seconds(5))
         let configIssues = config.warnings.map { DiscoveryIssue(source: .config, kind: .config, message: $0) }
@@ -106,7 +124,8 @@ struct BrowseCommand: AsyncParsableCommand {
             shown.apply(.error(issue))
             live.show(.error(issue), collection: shown)
         }
-        let snapshot = await DiscoverySession.snapshot(request, timeout: deadline, untilAllForNow: !watch, initial: configIssues) { event, collection in
+        let snapshot = await DiscoverySession.snapshot(request, timeout: deadline, untilAllForNow: !watch, initial: configIssues) {
+            event, collection in
             live.show(event, collection: collection)
         }
         terminal.clearProgress()
@@ -118,7 +137,10 @@ struct BrowseCommand: AsyncParsableCommand {
         default: break
         }
         if snapshot.timedOut && !watch && format != .jsonl {
-            terminal.err("note: stopped at the \((deadline ?? .zero).argumentText) timeout before every path reported everything; results may be incomplete")
+            terminal.err(
+                "note: stopped at the \((deadline ?? .zero).argumentText) timeout before every path reported everything; results may be "
+                    + "incomplete"
+            )
         }
         try report.exitStatus.exit()
     }

@@ -29,34 +29,46 @@ struct DoctorCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Gateways to check: URLs, HOST[:PORT] or instance names.", valueName: "TARGET"), transform: DoctorTarget.init)
+    @Argument(
+        help: ArgumentHelp("Gateways to check: URLs, HOST[:PORT] or instance names.", valueName: "TARGET"), transform: DoctorTarget.init)
     var targets: [DoctorTarget] = []
 
-    @Option(name: .customLong("domain"), help: ArgumentHelp("A wide-area domain to check (repeatable; default: the configured one).", valueName: "DOMAIN"),
-            transform: Arguments.domain)
+    @Option(
+        name: .customLong("domain"),
+        help: ArgumentHelp("A wide-area domain to check (repeatable; default: the configured one).", valueName: "DOMAIN"),
+        transform: Arguments.domain)
     var domains: [DomainName] = []
 
-    @Option(name: .customLong("server"), help: ArgumentHelp("A DNS server for the wide-area domains instead of the system's (repeatable).", valueName: "HOST[:PORT]"),
-            transform: Arguments.server)
+    @Option(
+        name: .customLong("server"),
+        help: ArgumentHelp("A DNS server for the wide-area domains instead of the system's (repeatable).", valueName: "HOST[:PORT]"),
+        transform: Arguments.server)
     var servers: [DNSServer] = []
 
     @Flag(name: .customLong("no-local"), help: "Do not browse local. by mDNS.")
     var noLocal = false
 
-    @Option(help: ArgumentHelp("The certificate fingerprint nodes pinned (SHA-256; 'sha256:' prefixes and colons are fine).", valueName: "SHA256"),
-            transform: Arguments.fingerprint)
+    @Option(
+        help: ArgumentHelp(
+            "The certificate fingerprint nodes pinned (SHA-256; 'sha256:' prefixes and colons are fine).", valueName: "SHA256"),
+        transform: Arguments.fingerprint)
     var pin: TLSFingerprint?
 
-    @Option(help: ArgumentHelp("Time for discovery and for each Gateway's probe (default 5s).", valueName: "DURATION"), transform: Arguments.duration)
+    @Option(
+        help: ArgumentHelp("Time for discovery and for each Gateway's probe (default 5s).", valueName: "DURATION"),
+        transform: Arguments.duration)
     var timeout: Duration?
 
-    @Option(name: .customLong("check"), help: ArgumentHelp("Run only this check (and what it needs); repeatable.", valueName: "ID"), transform: Arguments.check)
+    @Option(
+        name: .customLong("check"), help: ArgumentHelp("Run only this check (and what it needs); repeatable.", valueName: "ID"),
+        transform: Arguments.check)
     var checks: [CheckID] = []
 
     @Option(help: "table or json (schema clawnet.doctor.v1).")
     var format: ReportFormat = .table
 
-    @Option(name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
+    @Option(
+        name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
     var configPath: String?
 
     @OptionGroup var global: GlobalOptions

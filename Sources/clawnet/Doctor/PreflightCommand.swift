@@ -31,12 +31,15 @@ struct PreflightCommand: AsyncParsableCommand {
     @Option(help: "table or json (schema clawnet.preflight.v1).")
     var format: ReportFormat = .table
 
-    @Option(name: .customLong("domain"), help: ArgumentHelp("A wide-area domain (default: the configured one).", valueName: "DOMAIN"),
-            transform: Arguments.domain)
+    @Option(
+        name: .customLong("domain"), help: ArgumentHelp("A wide-area domain (default: the configured one).", valueName: "DOMAIN"),
+        transform: Arguments.domain)
     var domains: [DomainName] = []
 
-    @Option(name: .customLong("server"), help: ArgumentHelp("A DNS server for the wide-area domain instead of the system's (repeatable).", valueName: "HOST[:PORT]"),
-            transform: Arguments.server)
+    @Option(
+        name: .customLong("server"),
+        help: ArgumentHelp("A DNS server for the wide-area domain instead of the system's (repeatable).", valueName: "HOST[:PORT]"),
+        transform: Arguments.server)
     var servers: [DNSServer] = []
 
     @Option(help: ArgumentHelp("Time budget (default 3s).", valueName: "DURATION"), transform: Arguments.duration)

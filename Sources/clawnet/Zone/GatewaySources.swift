@@ -8,7 +8,9 @@ import Zones
 /// Where the Gateways of a zone come from (combine them): `--gateway` specs, an `--inventory`
 /// that `browse --format json` saved, `--from-browse` (browse now), `--this-host`.
 struct GatewaySources: ParsableArguments {
-    @Option(name: .customLong("gateway"), help: ArgumentHelp("A Gateway to publish (repeatable); see above.", valueName: "SPEC"), transform: Arguments.gateway)
+    @Option(
+        name: .customLong("gateway"), help: ArgumentHelp("A Gateway to publish (repeatable); see above.", valueName: "SPEC"),
+        transform: Arguments.gateway)
     var gateways: [ZoneGateway] = []
 
     @Option(help: ArgumentHelp("A clawnet.browse.v1 JSON file (browse --format json) whose Gateways to publish.", valueName: "FILE"))
@@ -17,28 +19,38 @@ struct GatewaySources: ParsableArguments {
     @Flag(name: .customLong("from-browse"), help: "Browse now (mDNS, plus --browse-domain/--manual) and publish what is found.")
     var fromBrowse = false
 
-    @Flag(name: .customLong("this-host"), help: "Publish this machine's Gateway: hostname, Tailscale addresses, port and TLS from the OpenClaw config.")
+    @Flag(
+        name: .customLong("this-host"),
+        help: "Publish this machine's Gateway: hostname, Tailscale addresses, port and TLS from the OpenClaw config.")
     var thisHost = false
 
-    @Option(name: .customLong("browse-domain"), help: ArgumentHelp("With --from-browse: also browse this wide-area domain (repeatable).", valueName: "DOMAIN"),
-            transform: Arguments.domain)
+    @Option(
+        name: .customLong("browse-domain"),
+        help: ArgumentHelp("With --from-browse: also browse this wide-area domain (repeatable).", valueName: "DOMAIN"),
+        transform: Arguments.domain)
     var browseDomains: [DomainName] = []
 
-    @Option(name: .customLong("server"), help: ArgumentHelp("With --from-browse: DNS server for --browse-domain.", valueName: "HOST[:PORT]"),
-            transform: Arguments.server)
+    @Option(
+        name: .customLong("server"), help: ArgumentHelp("With --from-browse: DNS server for --browse-domain.", valueName: "HOST[:PORT]"),
+        transform: Arguments.server)
     var servers: [DNSServer] = []
 
     @Flag(name: .customLong("no-local"), help: "With --from-browse: do not browse local.")
     var noLocal = false
 
-    @Option(name: .customLong("manual"), help: ArgumentHelp("With --from-browse: a Gateway given by hand (repeatable).", valueName: "HOST[:PORT]"),
-            transform: Arguments.endpoint)
+    @Option(
+        name: .customLong("manual"),
+        help: ArgumentHelp("With --from-browse: a Gateway given by hand (repeatable).", valueName: "HOST[:PORT]"),
+        transform: Arguments.endpoint)
     var manual: [EndpointSpec] = []
 
-    @Option(help: ArgumentHelp("With --from-browse: how long to browse at most (default 5s).", valueName: "DURATION"), transform: Arguments.duration)
+    @Option(
+        help: ArgumentHelp("With --from-browse: how long to browse at most (default 5s).", valueName: "DURATION"),
+        transform: Arguments.duration)
     var timeout: Duration?
 
-    @Option(name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
+    @Option(
+        name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
     var configPath: String?
 
     func validate() throws {
@@ -49,7 +61,9 @@ struct GatewaySources: ParsableArguments {
 
     /// Every Gateway the sources name, and notes for the operator (skipped beacons, browse
     /// errors, what --this-host could not find).
-    func gather(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface]) async throws -> ([ZoneGateway], [String]) {
+    func gather(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface]) async throws -> (
+        [ZoneGateway], [String]
+    ) {
         var found = gateways
         var notes: [String] = []
         if let inventory {

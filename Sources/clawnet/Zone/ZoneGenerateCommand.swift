@@ -28,13 +28,17 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The wide-area domain of the zone, e.g. openclaw.internal.", valueName: "DOMAIN"), transform: Arguments.domain)
+    @Option(
+        help: ArgumentHelp("The wide-area domain of the zone, e.g. openclaw.internal.", valueName: "DOMAIN"), transform: Arguments.domain)
     var domain: DomainName
 
     @OptionGroup var sources: GatewaySources
 
-    @Option(name: .customLong("ns-address"), help: ArgumentHelp("Address of ns1, the zone's name server (repeatable; default: this machine's Tailscale addresses).", valueName: "IP"),
-            transform: Arguments.address)
+    @Option(
+        name: .customLong("ns-address"),
+        help: ArgumentHelp(
+            "Address of ns1, the zone's name server (repeatable; default: this machine's Tailscale addresses).", valueName: "IP"),
+        transform: Arguments.address)
     var nsAddresses: [IPAddress] = []
 
     @Option(help: ArgumentHelp("Write the zone here (atomically; untouched when nothing changed).", valueName: "FILE"))
@@ -43,11 +47,15 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write the CoreDNS stanza for the zone here (needs --out).", valueName: "FILE"))
     var corefile: String?
 
-    @Option(name: .customLong("bind"), help: ArgumentHelp("Addresses CoreDNS listens on (repeatable; default: this machine's Tailscale addresses).", valueName: "IP"),
-            transform: Arguments.address)
+    @Option(
+        name: .customLong("bind"),
+        help: ArgumentHelp("Addresses CoreDNS listens on (repeatable; default: this machine's Tailscale addresses).", valueName: "IP"),
+        transform: Arguments.address)
     var bindAddresses: [IPAddress] = []
 
-    @Flag(name: .customLong("browse-records"), help: "Add the RFC 6763 browse records (b, lb, _services._dns-sd._udp); OpenClaw does not use them.")
+    @Flag(
+        name: .customLong("browse-records"),
+        help: "Add the RFC 6763 browse records (b, lb, _services._dns-sd._udp); OpenClaw does not use them.")
     var browseRecords = false
 
     @OptionGroup var global: GlobalOptions
@@ -83,9 +91,11 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
             notes += outcome.notes
             notes.forEach { terminal.err("note: \($0)") }
             let count = Set(content.gateways.map(\.instance)).count
-            terminal.out(outcome.changed
-                ? "wrote \(path) (serial \(outcome.serial)\(outcome.previousSerial.map { ", was \($0)" } ?? ""); \(count) Gateway\(count == 1 ? "" : "s"))"
-                : "unchanged: \(path) (serial \(outcome.serial)); nothing written")
+            terminal.out(
+                outcome.changed
+                    ? "wrote \(path) (serial \(outcome.serial)\(outcome.previousSerial.map { ", was \($0)" } ?? ""); \(count) "
+                        + "Gateway\(count == 1 ? "" : "s"))"
+                    : "unchanged: \(path) (serial \(outcome.serial)); nothing written")
             if let corefile {
                 try writeCorefile(corefile, zonePath: path, tailscale: tailscale, terminal: terminal)
             }
