@@ -89,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "clawnet",
             dependencies: [
-                "DNSSD", "DNSWire", "DNSClient", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Output",
+                "DNSSD", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Output",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -55,12 +55,19 @@ struct UnicastBrowse: Sendable {
         let known = KnownRecords(inBailiwick: domain)
         known.add(response.message.additional)
 
+        let instances = self.instances(listedBy: records, under: serviceName, issues: &result.issues)
+        await resolveAll(instances, known: known, answeredBy: response.server, into: &result, onBeacon: onBeacon)
+        return result
+    }
+
+    /// The PTR targets that are instances of the type in the domain, each once.
+    private func instances(listedBy records: [DNSRecord], under serviceName: DNSName, issues: inout [DiscoveryIssue]) -> [DNSName] {
         var instances: [DNSName] = []
         var seen = Set<DNSName>()
         for record in records {
             guard case .ptr(let target) = record.data else { continue }
             guard target.labels.count == serviceName.labels.count + 1, target.parent == serviceName else {
-                result.issues.append(
+                issues.append(
                     issue(
                         "PTR \(serviceName) points to \(target), which is not an instance of \(type.name) in \(domain.name); ignored",
                         fix: "PTR targets must be <instance>.\(type.name).\(domain.name)"))
@@ -68,9 +75,15 @@ struct UnicastBrowse: Sendable {
             }
             if seen.insert(target).inserted { instances.append(target) }
         }
+        return instances
+    }
 
+    /// Resolves the instances, `concurrency` at a time, reporting each beacon as it arrives.
+    private func resolveAll(
+        _ instances: [DNSName], known: KnownRecords, answeredBy: DNSServer, into result: inout Result,
+        onBeacon: @Sendable (GatewayBeacon) -> Void
+    ) async {
         let addresses = AddressLookups(resolver: resolver, known: known)
-        let answeredBy = response.server
         await withTaskGroup(of: (GatewayBeacon?, [DiscoveryIssue]).self) { group in
             var next = instances.makeIterator()
             var running = 0
@@ -89,7 +102,6 @@ struct UnicastBrowse: Sendable {
                 if !startNext() { running -= 1 }
             }
         }
-        return result
     }
 
     private func resolveInstance(_ name: DNSName, known: KnownRecords, addresses: AddressLookups, answeredBy: DNSServer) async -> (

@@ -56,7 +56,14 @@ public enum ZoneWriter {
                 fix: "give --ns-address IP (the address CoreDNS listens on, e.g. this machine's Tailscale address)")
         }
         let (gateways, notes) = plan(content.gateways)
-        var sizeNotes = notes
+        let sizeNotes = try sizes(gateways, content)
+        try checkNames(gateways, content)
+        let lines = header(content, serial: serial) + gateways.records(in: content)
+        return Rendered(text: lines.joined(separator: "\n") + "\n", notes: notes + sizeNotes)
+    }
+
+    /// A PTR set that cannot fit in one message is an error; what BIND refuses is a note.
+    static func sizes(_ gateways: [ZoneGateway], _ content: ZoneContent) throws(ZoneError) -> [String] {
         let ptrBytes = ptrRRsetBytes(gateways, type: content.type, domain: content.domain)
         if ptrBytes > maxMessageBytes {
             throw ZoneError(
@@ -66,13 +73,18 @@ public enum ZoneWriter {
         }
         let slab = ptrRRsetUncompressedBytes(gateways, type: content.type, domain: content.domain)
         if slab > maxMessageBytes {
-            sizeNotes.append(bindSlabNote(count: gateways.count, bytes: slab))
+            return [bindSlabNote(count: gateways.count, bytes: slab)]
         } else if gateways.count > bindRecordsPerType {
-            sizeNotes.append(
+            return [
                 "\(gateways.count) instances: BIND 9.18.28+ refuses more than \(bindRecordsPerType) records of one type at one name unless "
                     + "`max-records-per-type 0;` is set in its options (CoreDNS has no such limit)"
-            )
+            ]
         }
+        return []
+    }
+
+    /// Every instance name can be written and read back as a name of at most 255 bytes.
+    static func checkNames(_ gateways: [ZoneGateway], _ content: ZoneContent) throws(ZoneError) {
         for gateway in gateways where gateway.instance.bytes == [UInt8(ascii: "@")] {
             throw ZoneError(
                 "an instance named exactly '@' cannot be written portably: ldns (ldns-read-zone, clawnet zone check) reads that label as "
@@ -91,8 +103,10 @@ public enum ZoneWriter {
                 )
             }
         }
+    }
 
-        let type = content.type.name
+    /// $ORIGIN, $TTL, SOA, NS, ns1's addresses and, when asked for, the browse records.
+    static func header(_ content: ZoneContent, serial: UInt32) -> [String] {
         var lines = [
             "$ORIGIN \(content.domain.name)",
             "$TTL \(ttl)",
@@ -101,30 +115,9 @@ public enum ZoneWriter {
         ]
         lines += content.nameServerAddresses.map { "ns1 IN \($0.family == .v4 ? "A" : "AAAA") \($0)" }
         if content.browseRecords {
-            lines += ["b._dns-sd._udp IN PTR @", "lb._dns-sd._udp IN PTR @", "_services._dns-sd._udp IN PTR \(type)"]
+            lines += ["b._dns-sd._udp IN PTR @", "lb._dns-sd._udp IN PTR @", "_services._dns-sd._udp IN PTR \(content.type.name)"]
         }
-        var hostsWritten = Set<String>()
-        for gateway in gateways {
-            if hostsWritten.insert(gateway.hostLabel).inserted {
-                lines += gateway.addresses.map { "\(gateway.hostLabel) IN \($0.family == .v4 ? "A" : "AAAA") \($0)" }
-            }
-            let instance = "\(gateway.instance.presentation).\(type)"
-            let strings = gateway.txt.strings.isEmpty ? [[]] : gateway.txt.strings
-            let txt = "IN TXT " + strings.map { Presentation.quoteCharacterString($0) }.joined(separator: " ")
-            lines.append("\(type) IN PTR \(instance)")
-            if instance.utf8.count <= maxOwnerText {
-                lines.append("\(instance) IN SRV 0 0 \(gateway.port) \(gateway.hostLabel)")
-                lines.append("\(instance) \(txt)")
-            } else {
-                // ldns reads an owner name's text into 255 characters; a long escaped name
-                // (63 bytes of \DDD) fits only relative to the service type.
-                lines.append("$ORIGIN \(type).\(content.domain.name)")
-                lines.append("\(gateway.instance.presentation) IN SRV 0 0 \(gateway.port) \(gateway.hostLabel).\(content.domain.name)")
-                lines.append("\(gateway.instance.presentation) \(txt)")
-                lines.append("$ORIGIN \(content.domain.name)")
-            }
-        }
-        return Rendered(text: lines.joined(separator: "\n") + "\n", notes: sizeNotes)
+        return lines
     }
 
     /// A stable order and unique names: identical duplicates dropped, clashing instance names
@@ -185,5 +178,35 @@ public enum ZoneWriter {
     static func ptrRRsetBytes(_ gateways: [ZoneGateway], type: ServiceType, domain: DomainName) -> Int {
         let question = type.labels.reduce(0) { $0 + $1.utf8.count + 1 } + domain.labels.reduce(0) { $0 + $1.utf8.count + 1 } + 1 + 4
         return 12 + question + gateways.reduce(0) { $0 + 2 + 10 + 1 + $1.instance.bytes.count + 2 }
+    }
+}
+
+extension [ZoneGateway] {
+    /// Per Gateway: its host's addresses (once per host), the PTR, the SRV and the TXT.
+    func records(in content: ZoneContent) -> [String] {
+        let type = content.type.name
+        var lines: [String] = []
+        var hostsWritten = Set<String>()
+        for gateway in self {
+            if hostsWritten.insert(gateway.hostLabel).inserted {
+                lines += gateway.addresses.map { "\(gateway.hostLabel) IN \($0.family == .v4 ? "A" : "AAAA") \($0)" }
+            }
+            let instance = "\(gateway.instance.presentation).\(type)"
+            let strings = gateway.txt.strings.isEmpty ? [[]] : gateway.txt.strings
+            let txt = "IN TXT " + strings.map { Presentation.quoteCharacterString($0) }.joined(separator: " ")
+            lines.append("\(type) IN PTR \(instance)")
+            if instance.utf8.count <= ZoneWriter.maxOwnerText {
+                lines.append("\(instance) IN SRV 0 0 \(gateway.port) \(gateway.hostLabel)")
+                lines.append("\(instance) \(txt)")
+            } else {
+                // ldns reads an owner name's text into 255 characters; a long escaped name
+                // (63 bytes of \DDD) fits only relative to the service type.
+                lines.append("$ORIGIN \(type).\(content.domain.name)")
+                lines.append("\(gateway.instance.presentation) IN SRV 0 0 \(gateway.port) \(gateway.hostLabel).\(content.domain.name)")
+                lines.append("\(gateway.instance.presentation) \(txt)")
+                lines.append("$ORIGIN \(content.domain.name)")
+            }
+        }
+        return lines
     }
 }
