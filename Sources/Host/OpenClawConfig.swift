@@ -45,6 +45,15 @@ public struct OpenClawConfig: Sendable, Equatable {
         return config
     }
 
+    /// The config a file's bytes give, as `load` reads them (without the environment): the
+    /// entry point for tests and fuzzing.
+    public static func parse(_ data: Data, path: String) -> OpenClawConfig {
+        var config = OpenClawConfig(path: path)
+        config.exists = true
+        config.read(data)
+        return config
+    }
+
     mutating func read(_ data: Data) {
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
