@@ -39,6 +39,20 @@ let package = Package(
             ]
         ),
 
+        // Registering records in the DNS servers operators run: RFC 2136 UPDATE with
+        // prerequisites, TSIG (RFC 8945), AXFR (and an RRset fallback), change sets.
+        .target(
+            name: "DNSUpdate",
+            dependencies: [
+                "DNSSD", "DNSWire", "Discovery",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // Probes of a Gateway on SwiftNIO: TCP, TLS (leaf fingerprint, certificate facts),
         // HTTP health, the WebSocket opening; and a stand-in Gateway that answers like one.
         .target(
@@ -63,7 +77,7 @@ let package = Package(
         .target(
             name: "Zones",
             dependencies: [
-                "DNSSD", "DNSWire", "Discovery",
+                "DNSSD", "DNSWire", "Discovery", "DNSUpdate",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -74,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "clawnet",
             dependencies: [
-                "DNSSD", "Discovery", "Zones", "Probes", "Doctor",
+                "DNSSD", "DNSWire", "Discovery", "DNSUpdate", "Zones", "Probes", "Doctor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -88,6 +102,7 @@ let package = Package(
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "DNSSD", "TestSupport"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Probes", "Discovery", "DNSSD", "TestSupport"]),
         .testTarget(name: "ProbesTests", dependencies: ["Probes", "DNSSD", "TestSupport"]),
+        .testTarget(name: "DNSUpdateTests", dependencies: ["DNSUpdate", "DNSWire", "DNSSD", "Discovery", "TestSupport"]),
         .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "TestSupport"]),
         .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "TestSupport"]),
     ]

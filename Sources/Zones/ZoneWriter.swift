@@ -52,29 +52,7 @@ public enum ZoneWriter {
             throw ZoneError("no address for ns1, the zone's name server",
                             fix: "give --ns-address IP (the address CoreDNS listens on, e.g. this machine's Tailscale address)")
         }
-        let (gateways, notes) = plan(content.gateways)
-        var sizeNotes = notes
-        let ptrBytes = ptrRRsetBytes(gateways, type: content.type, domain: content.domain)
-        if ptrBytes > maxMessageBytes {
-            throw ZoneError(
-                "\(gateways.count) instances of \(content.type.name) make a PTR RRset of about \(ptrBytes) bytes; one DNS message holds at most \(maxMessageBytes)",
-                fix: "split the Gateways across several domains (at most about 1,000 per domain) and browse each")
-        }
-        let slab = ptrRRsetUncompressedBytes(gateways, type: content.type, domain: content.domain)
-        if slab > maxMessageBytes {
-            sizeNotes.append(bindSlabNote(count: gateways.count, bytes: slab))
-        } else if gateways.count > bindRecordsPerType {
-            sizeNotes.append("\(gateways.count) instances: BIND 9.18.28+ refuses more than \(bindRecordsPerType) records of one type at one name unless `max-records-per-type 0;` is set in its options (CoreDNS has no such limit)")
-        }
-        for gateway in gateways where gateway.instance.bytes == [UInt8(ascii: "@")] {
-            throw ZoneError("an instance named exactly '@' cannot be written portably: ldns (ldns-read-zone, clawnet zone check) reads that label as the zone's origin",
-                            fix: "give it another name (name=... in --gateway)")
-        }
-        for gateway in gateways {
-            do { _ = try DNSName(labels: [gateway.instance.bytes] + content.type.labels.map { Array($0.utf8) } + content.domain.labels.map { Array($0.utf8) }) } catch {
-                throw ZoneError("'\(gateway.instance.displayName)'.\(content.type.name).\(content.domain.name) is longer than a DNS name may be (255 bytes)")
-            }
-        }
+        let (gateways, sizeNotes) = try validatedPlan(content)
 
         let type = content.type.name
         var lines = [
@@ -109,6 +87,66 @@ public enum ZoneWriter {
             }
         }
         return Rendered(text: lines.joined(separator: "\n") + "\n", notes: sizeNotes)
+    }
+
+    /// The records `render` writes for the Gateways, as values: per Gateway its host's A and
+    /// AAAA (once per host), the PTR, the SRV and the TXT, in the same order, with the same
+    /// names, TTLs and TXT order. SOA, NS and ns1 are left out: `zone push` registers these
+    /// records in a zone the operator's server already has.
+    public static func serviceRecords(_ content: ZoneContent) throws(ZoneError) -> (records: [DNSRecord], notes: [String]) {
+        let (gateways, notes) = try validatedPlan(content)
+        func name(_ labels: [[UInt8]]) throws(ZoneError) -> DNSName {
+            do { return try DNSName(labels: labels) } catch { throw ZoneError(error.message) }
+        }
+        let domain = content.domain.labels.map { Array($0.utf8) }
+        let service = try name(content.type.labels.map { Array($0.utf8) } + domain)
+        var records: [DNSRecord] = []
+        var hostsWritten = Set<String>()
+        for gateway in gateways {
+            let host = try name([Array(gateway.hostLabel.utf8)] + domain)
+            if hostsWritten.insert(gateway.hostLabel).inserted {
+                records += gateway.addresses.map { address in
+                    address.family == .v4
+                        ? DNSRecord(name: host, type: .a, ttl: UInt32(ttl), data: .a(address))
+                        : DNSRecord(name: host, type: .aaaa, ttl: UInt32(ttl), data: .aaaa(address))
+                }
+            }
+            let instance = try name([gateway.instance.bytes] + service.labels)
+            let txt = gateway.txt.strings.isEmpty ? (try? TXTRecord(strings: [[]])) ?? gateway.txt : gateway.txt
+            records.append(DNSRecord(name: service, type: .ptr, ttl: UInt32(ttl), data: .ptr(instance)))
+            records.append(DNSRecord(name: instance, type: .srv, ttl: UInt32(ttl), data: .srv(priority: 0, weight: 0, port: UInt16(gateway.port), target: host)))
+            records.append(DNSRecord(name: instance, type: .txt, ttl: UInt32(ttl), data: .txt(txt)))
+        }
+        return (records, notes)
+    }
+
+    /// The Gateways in their planned order and names, checked against the limits a zone and
+    /// its servers have; notes about renames and sizes.
+    static func validatedPlan(_ content: ZoneContent) throws(ZoneError) -> ([ZoneGateway], [String]) {
+        let (gateways, notes) = plan(content.gateways)
+        var sizeNotes = notes
+        let ptrBytes = ptrRRsetBytes(gateways, type: content.type, domain: content.domain)
+        if ptrBytes > maxMessageBytes {
+            throw ZoneError(
+                "\(gateways.count) instances of \(content.type.name) make a PTR RRset of about \(ptrBytes) bytes; one DNS message holds at most \(maxMessageBytes)",
+                fix: "split the Gateways across several domains (at most about 1,000 per domain) and browse each")
+        }
+        let slab = ptrRRsetUncompressedBytes(gateways, type: content.type, domain: content.domain)
+        if slab > maxMessageBytes {
+            sizeNotes.append(bindSlabNote(count: gateways.count, bytes: slab))
+        } else if gateways.count > bindRecordsPerType {
+            sizeNotes.append("\(gateways.count) instances: BIND 9.18.28+ refuses more than \(bindRecordsPerType) records of one type at one name unless `max-records-per-type 0;` is set in its options (CoreDNS has no such limit)")
+        }
+        for gateway in gateways where gateway.instance.bytes == [UInt8(ascii: "@")] {
+            throw ZoneError("an instance named exactly '@' cannot be written portably: ldns (ldns-read-zone, clawnet zone check) reads that label as the zone's origin",
+                            fix: "give it another name (name=... in --gateway)")
+        }
+        for gateway in gateways {
+            do { _ = try DNSName(labels: [gateway.instance.bytes] + content.type.labels.map { Array($0.utf8) } + content.domain.labels.map { Array($0.utf8) }) } catch {
+                throw ZoneError("'\(gateway.instance.displayName)'.\(content.type.name).\(content.domain.name) is longer than a DNS name may be (255 bytes)")
+            }
+        }
+        return (gateways, sizeNotes)
     }
 
     /// A stable order and unique names: identical duplicates dropped, clashing instance names

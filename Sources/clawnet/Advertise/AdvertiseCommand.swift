@@ -28,6 +28,13 @@ struct AdvertiseCommand: AsyncParsableCommand {
             machines). --serve-only serves without a beacon (a Gateway whose mDNS advertising \
             is off).
 
+            --wide-area DOMAIN --server HOST[:PORT] [--tsig-key FILE] also registers the beacon \
+            in a wide-area domain on its primary DNS server (RFC 2136 UPDATE, as `zone push` \
+            does), checks every --refresh that it is still there, and withdraws it on Ctrl-C or \
+            SIGTERM, so a Gateway on a tailnet appears in the domain the way it appears in \
+            local. A crash leaves the record: `clawnet zone check --server` reports it as \
+            unreachable. --no-local skips mDNS.
+
             \(Exit.helpText)
             """
     )
@@ -59,12 +66,16 @@ struct AdvertiseCommand: AsyncParsableCommand {
     var serving: Bool { serve || serveOnly }
     var usesTLS: Bool { tls || tlsDirectory != nil }
 
+    @OptionGroup var wideArea: WideAreaOptions
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if (tls || bindAddress != nil || tlsDirectory != nil) && !serving { throw ValidationError("--tls, --tls-dir and --bind go with --serve") }
         if let bindAddress, IPAddress(bindAddress) == nil { throw ValidationError("--bind \(bindAddress) is not an IP address") }
-        if serveOnly && (name != nil || !txtEntries.isEmpty) { throw ValidationError("--serve-only publishes no beacon: drop --name and --txt") }
+        if serveOnly && (name != nil || !txtEntries.isEmpty || wideArea.domain != nil) {
+            throw ValidationError("--serve-only publishes no beacon: drop --name, --txt and --wide-area")
+        }
         guard serveOnly || name != nil else { throw ValidationError("--name is required (the instance name to advertise)") }
         if let name {
             do { _ = try InstanceName(decoded: name) } catch { throw ValidationError("--name: \(error.message)") }
@@ -168,6 +179,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
         }
         let name = name!
         let txt = try txtRecord(serving: gateway)
+        let beacon = try await registerWideArea(name: name, txt: txt, terminal: terminal)
+        if wideArea.noLocal {
+            for await _ in signals { break }
+            await beacon?.withdraw()
+            return
+        }
         let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
         let happenings = AsyncStream<Happening> { continuation in
             let advertiseTask = Task {
@@ -202,9 +219,20 @@ struct AdvertiseCommand: AsyncParsableCommand {
                 }
             case .signal:
                 terminal.out("withdrawn: \(current)")
+                await beacon?.withdraw()
                 return
             }
         }
+    }
+}
+
+extension AdvertiseCommand {
+    /// With --wide-area: the beacon registered on the domain's primary (nil without it).
+    private func registerWideArea(name: String, txt: TXTRecord, terminal: Terminal) async throws -> WideAreaBeacon? {
+        guard wideArea.domain != nil else { return nil }
+        let beacon = try WideAreaBeacon(options: wideArea, name: name, port: port, txt: txt, bindAddress: bindAddress, terminal: terminal)
+        guard await beacon.register(refreshEvery: wideArea.refresh?.duration ?? .seconds(30)) else { throw Exit.failure }
+        return beacon
     }
 }
 

@@ -12,6 +12,6 @@ struct ZoneCommand: AsyncParsableCommand {
 
             \(Exit.helpText)
             """,
-        subcommands: [ZoneGenerateCommand.self, ZoneCheckCommand.self]
+        subcommands: [ZoneGenerateCommand.self, ZonePushCommand.self, ZoneCheckCommand.self]
     )
 }

@@ -1,0 +1,161 @@
+import ArgumentParser
+import DNSSD
+import DNSUpdate
+import DNSWire
+import Discovery
+import FoundationEssentials
+import Zones
+
+struct ZonePushCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Register Gateways in a zone your DNS server already serves (RFC 2136 UPDATE, signed with TSIG).",
+        discussion: """
+            Takes the same Gateways as `zone generate` (--gateway, --inventory, --from-browse, \
+            --this-host) and registers exactly the records generate would write for them (PTR, \
+            SRV, TXT, host A/AAAA; not SOA, NS or ns1) in DOMAIN on its primary --server (BIND, \
+            Knot, PowerDNS, ...), from where secondaries get them by NOTIFY and IXFR.
+
+            It reads what the server has (AXFR, signed with the key; when transfers are \
+            refused, the RRsets of the service type one by one), sends only the difference, in \
+            one UPDATE with prerequisites (the PTR RRset and every RRset it replaces must still \
+            be what was read), and nothing when nothing changed. If someone else changed those \
+            records in between, the server answers YXRRSET or NXRRSET: run again. Other \
+            instances of the type stay unless --prune; other names and types are never touched.
+
+            --tsig-key FILE takes the key as `tsig-keygen` (BIND) or `keymgr -t` (Knot) wrote \
+            it (hmac-sha256 and the other HMACs); the secret is never printed. --dry-run prints \
+            the UPDATE in nsupdate syntax instead of sending it (`nsupdate -k KEYFILE` applies it).
+
+            --gateway takes \(GatewaySpec.help).
+
+            \(Exit.helpText)
+            """
+    )
+
+    @Option(help: ArgumentHelp("The zone to register in, e.g. openclaw.internal.", valueName: "DOMAIN"))
+    var domain: String
+
+    @Option(help: ArgumentHelp("The zone's primary DNS server.", valueName: "HOST[:PORT]"))
+    var server: String
+
+    @Option(name: .customLong("tsig-key"), help: ArgumentHelp("TSIG key file (tsig-keygen or keymgr -t output).", valueName: "FILE"))
+    var tsigKey: String?
+
+    @OptionGroup var sources: GatewaySources
+
+    @Flag(help: "Also remove instances of the type that are not in the sources (only those: never other names or types).")
+    var prune = false
+
+    @Flag(name: .customLong("dry-run"), help: "Print the UPDATE in nsupdate syntax; send nothing.")
+    var dryRun = false
+
+    @Option(name: .customLong("browse-server"), help: ArgumentHelp("With --from-browse: DNS server for --browse-domain.", valueName: "HOST[:PORT]"))
+    var browseServers: [String] = []
+
+    @Option(help: ArgumentHelp("Bound for each read and each UPDATE (default 10s; --from-browse browses at most 5s of it).", valueName: "DURATION"))
+    var timeout: DurationArgument?
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        do { _ = try DomainName(validating: domain) } catch { throw ValidationError("--domain \(domain): \(error.message)") }
+        _ = try ParsedArguments.servers([server])
+        _ = try ParsedArguments.servers(browseServers)
+    }
+
+    func run() async throws {
+        let terminal = global.makeTerminal()
+        let key = try ParsedArguments.tsigKey(tsigKey)
+        let target = try ParsedArguments.servers([server])[0]
+        let zoneDomain = try DomainName(validating: domain)
+        let config = OpenClawConfig.load(explicitPath: sources.configPath, environment: ProcessInfo.processInfo.environment)
+        config.warnings.forEach { terminal.err("warning: \($0)") }
+        let budget = timeout?.duration ?? .seconds(10)
+        let gateways = try await sources.gather(config: config, browseServers: try ParsedArguments.servers(browseServers),
+                                                browseTimeout: min(budget, .seconds(5)), terminal: terminal)
+        let desired: [DNSRecord]
+        do {
+            let (records, notes) = try ZoneWriter.serviceRecords(ZoneContent(domain: zoneDomain, gateways: gateways, nameServerAddresses: []))
+            notes.forEach { terminal.err("note: \($0)") }
+            desired = records
+        } catch {
+            terminal.error(error.message, fix: error.fix)
+            throw Exit.failure
+        }
+        let registration = ServiceRegistration(
+            zone: try DNSName(instance: nil, type: nil, domain: zoneDomain), service: try DNSName(instance: nil, type: .gateway, domain: zoneDomain),
+            server: target, key: key, timeout: budget)
+        do throws(UpdateFailure) {
+            let served = try await registration.read(for: desired)
+            let plan = try registration.planner.publish(desired, served: served, prune: prune)
+            let report = dryRun ? terminal.err : terminal.out
+            report(Self.readLine(served))
+            let count = Set(desired.filter { $0.type == .ptr }.map(\.data)).count
+            guard !plan.isEmpty else {
+                terminal.out("unchanged: \(target) serves these \(count) Gateway\(count == 1 ? "" : "s") as they are; nothing sent")
+                return
+            }
+            plan.changes.map(Self.describe).forEach(report)
+            if dryRun {
+                terminal.out(Self.nsupdateScript(plan, server: target, zone: registration.zone, key: key))
+                terminal.err("dry run: \(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") in \(plan.changeSets.count) UPDATE\(plan.changeSets.count == 1 ? "" : "s"), nothing sent")
+                return
+            }
+            let (applied, failure) = await registration.send(plan)
+            if let failure {
+                let partial = applied > 0 ? " (\(applied) of \(plan.changeSets.count) UPDATEs were applied before it)" : ""
+                throw UpdateFailure(failure.reason, rcode: failure.rcode, failure.message + partial, fix: failure.fix)
+            }
+            terminal.out("pushed \(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") to \(target) in \(applied) UPDATE\(applied == 1 ? "" : "s")")
+        } catch {
+            terminal.error(error.message, fix: error.fix)
+            throw Exit.failure
+        }
+    }
+
+    static func readLine(_ served: ServedRecords) -> String {
+        let serial = served.serial.map { "serial \($0), " } ?? ""
+        switch served.source {
+        case .transfer(let messages):
+            return "read \(served.zone) from \(served.server) by AXFR (\(serial)\(served.records.count) records in \(messages) message\(messages == 1 ? "" : "s"))"
+        case .queries(let refused):
+            let why = refused.map { "AXFR refused (\($0)); " } ?? ""
+            return "read \(served.zone) from \(served.server): \(why)asked the RRsets of the service type (\(serial)\(served.records.count) records)"
+        }
+    }
+
+    static func describe(_ change: PlannedChange) -> String {
+        let name = change.name.first.map { SafeText.display($0) } ?? "\(change.name)"
+        switch change.kind {
+        case .added: return "+ \(name)"
+        case .changed(let types): return "~ \(name): \(types.map(\.description).joined(separator: ", "))"
+        case .removed: return "- \(name)"
+        case .host(let types): return "~ host \(name): \(types.map(\.description).joined(separator: ", "))"
+        }
+    }
+
+    /// nsupdate input: comments, server, zone, then each change set and `send`. The key is
+    /// named, never written: nsupdate reads it with -k.
+    static func nsupdateScript(_ plan: UpdatePlan, server: DNSServer, zone: DNSName, key: TSIGKey?) -> String {
+        var lines = [
+            "; clawnet zone push --dry-run: \(plan.changes.count) change(s) in \(plan.changeSets.count) UPDATE(s) for \(zone)",
+            "; apply with: nsupdate \(key.map { "-k <the key file of \($0.name)> " } ?? "")< this file",
+            "server \(server.address) \(server.port)",
+            "zone \(zone)",
+        ]
+        for changeSet in plan.changeSets {
+            lines += changeSet.nsupdateLines
+            lines.append("send")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Terminal {
+    /// An error and its fix, on stderr.
+    func error(_ message: String, fix: String?) {
+        err(paint("error", .red, stderr: true) + ": \(message)")
+        if let fix { err("  fix: \(fix)") }
+    }
+}
