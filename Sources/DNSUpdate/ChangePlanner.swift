@@ -14,6 +14,11 @@ public struct PlannedChange: Sendable, Hashable {
 
     public let name: DNSName
     public let kind: Kind
+
+    public init(name: DNSName, kind: Kind) {
+        self.name = name
+        self.kind = kind
+    }
 }
 
 /// The change sets that turn what a server serves into what is wanted, and what they change.
