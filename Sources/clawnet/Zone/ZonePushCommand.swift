@@ -97,6 +97,13 @@ struct ZonePushCommand: AsyncParsableCommand {
                 return
             }
             plan.changes.map(Self.describe).forEach(report)
+            let listed = Set(served.instances(of: registration.service)).union(desired.compactMap { record -> DNSName? in
+                if case .ptr(let target) = record.data { return target }
+                return nil
+            }).subtracting(plan.changes.filter { $0.kind == .removed }.map(\.name))
+            if listed.count > ZoneWriter.bindRecordsPerType {
+                terminal.err("note: \(listed.count) instances of \(ServiceType.gateway.name) in \(registration.zone) after this push: BIND 9.18.28+ refuses more than \(ZoneWriter.bindRecordsPerType) records of one type at one name unless `max-records-per-type 0;` is set in its options")
+            }
             if dryRun {
                 terminal.out(Self.nsupdateScript(plan, server: target, zone: registration.zone, key: key))
                 terminal.err("dry run: \(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") in \(plan.changeSets.count) UPDATE\(plan.changeSets.count == 1 ? "" : "s"), nothing sent")
