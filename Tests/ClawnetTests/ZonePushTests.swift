@@ -15,7 +15,9 @@ func push(_ bed: TestBed, _ server: TestDNSServer, key: TestTSIGKey?, _ argument
     try await bed.clawnet(["zone", "push", "--domain", "openclaw.internal", "--server", server.endpoint] + (key.map { ["--tsig-key", $0.path] } ?? []) + arguments)
 }
 
-@Suite("clawnet zone push against BIND and Knot", .enabled(if: TestBed.enabled))
+/// Serialized: each test starts its own BIND or Knot (a secondary test three); one at a time keeps the
+/// suite from crowding a loaded 2-core machine.
+@Suite("clawnet zone push against BIND and Knot", .enabled(if: TestBed.enabled), .serialized)
 struct ZonePushTests {
     @Test("push → AXFR → browse: hostile names survive unchanged; a second push sends nothing; zone check --axfr passes")
     func pushToBIND() async throws {
