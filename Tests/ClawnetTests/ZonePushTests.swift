@@ -179,6 +179,21 @@ struct ZonePushTests {
         }
     }
 
+    @Test("bad key files and flags that do not go together are usage errors (exit 2) that say why", arguments: [
+        (["zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1", "--gateway", "host=a", "--tsig-key", "/dev/null"], "is not a regular file"),
+        (["zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1", "--gateway", "host=a", "--tsig-key", "/nonexistent.key"], "cannot read the TSIG key file"),
+        (["zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1"], "say what to publish"),
+        (["zone", "check", "--domain", "openclaw.internal", "--server", "127.0.0.1"], "--axfr with --server and --domain"),
+        (["advertise", "--name", "X", "--wide-area", "openclaw.internal"], "--wide-area needs --server"),
+        (["advertise", "--name", "X", "--tsig-key", "k"], "go with --wide-area"),
+    ])
+    func usageErrors(arguments: [String], expected: String) async throws {
+        let bed = try TestBed.current()
+        let result = try await bed.clawnet(arguments, timeout: .seconds(20))
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(expected), "\(result.stderr)")
+    }
+
     @Test("Knot without update rights for the key: the answer is named")
     func knotRefuses() async throws {
         let bed = try TestBed.current()

@@ -38,6 +38,7 @@ struct WideAreaOptions: ParsableArguments {
         guard let server else { throw ValidationError("--wide-area needs --server (the domain's primary DNS server)") }
         _ = try ParsedArguments.servers([server])
         for address in addresses where IPAddress(address) == nil { throw ValidationError("--address \(address) is not an IP address") }
+        _ = try ParsedArguments.tsigKey(tsigKey)
     }
 }
 

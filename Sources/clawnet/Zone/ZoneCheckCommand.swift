@@ -62,6 +62,7 @@ struct ZoneCheckCommand: AsyncParsableCommand {
             throw ValidationError("give a zone FILE, or --axfr with --server and --domain to check the zone as served")
         }
         if (axfr || tsigKey != nil) && servers.isEmpty { throw ValidationError("--axfr and --tsig-key go with --server") }
+        _ = try ParsedArguments.tsigKey(tsigKey)
     }
 
     struct Report: Encodable {

@@ -62,6 +62,7 @@ struct ZonePushCommand: AsyncParsableCommand {
         do { _ = try DomainName(validating: domain) } catch { throw ValidationError("--domain \(domain): \(error.message)") }
         _ = try ParsedArguments.servers([server])
         _ = try ParsedArguments.servers(browseServers)
+        _ = try ParsedArguments.tsigKey(tsigKey)
     }
 
     func run() async throws {
