@@ -10,8 +10,8 @@ public struct ServiceRegistration: Sendable {
     public let service: DNSName
     public let server: DNSServer
     public let key: TSIGKey?
-    /// Bounds each transfer, question and UPDATE.
-    public let timeout: Duration
+    /// Bounds each transfer, question and UPDATE (a caller with a deadline lowers it as time passes).
+    public var timeout: Duration
     /// TSIG's clock: seconds since the epoch (tests move it to make a skew).
     public var clock: @Sendable () -> UInt64 = unixNow
 

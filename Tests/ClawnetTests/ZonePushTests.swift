@@ -179,7 +179,52 @@ struct ZonePushTests {
         }
     }
 
-    @Test("bad key files and flags that do not go together are usage errors (exit 2) that say why", arguments: [
+    @Test("transfers refused: push asks the RRsets of the type instead, converges, and prunes; zone check --axfr says why it cannot lint")
+    func transferRefused() async throws {
+        let bed = try TestBed.current()
+        let key = try await bed.makeTSIGKey()
+        let dns = try await bed.startBIND(zones: ["openclaw.internal": emptyZone], keys: key.bindStatement,
+                                          zoneOptions: "update-policy { grant \(key.name) zonesub ANY; }; allow-transfer { none; };")
+        defer { dns.terminate() }
+        let both = ["--gateway", "host=a,ip=100.64.0.1,name=A (OpenClaw)", "--gateway", "host=b,ip=100.64.0.2,ip=fd7a:115c:a1e0::2"]
+        let first = try await push(bed, dns, key: key, both)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("AXFR refused (REFUSED); asked the RRsets of the service type"), "\(first.stdout)")
+        let again = try await push(bed, dns, key: key, both)
+        #expect(again.stdout.contains("nothing sent"), "\(again.stdout)")
+        let pruned = try await push(bed, dns, key: key, ["--gateway", "host=b,ip=100.64.0.2,ip=fd7a:115c:a1e0::2", "--prune"])
+        #expect(pruned.stdout.contains("- A (OpenClaw)"), "\(pruned.stdout)")
+        let (_, document, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", dns.endpoint])
+        #expect(Set(byInstance(beacons(document)).keys) == ["b-gateway"])
+        let check = try await bed.clawnet(["zone", "check", "--axfr", "--domain", "openclaw.internal", "--server", dns.endpoint, "--tsig-key", key.path])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("refuses zone transfers"), "\(check.stdout)")
+    }
+
+    @Test("a zone transferred in many messages: every message's TSIG is verified (BIND and Knot)", arguments: ["bind", "knot"])
+    func multiMessageTransfer(server: String) async throws {
+        let bed = try TestBed.current()
+        let key = try await bed.makeTSIGKey(knotFormat: server == "knot")
+        let specs = (0..<600).flatMap { ["--gateway", "host=h\($0),ip=100.64.\($0 / 250).\($0 % 250 + 1),name=Gateway \($0) with a longer name (OpenClaw),tls=\(String(repeating: "e5", count: 32)),ssh=22"] }
+        let generated = try await bed.clawnet(["zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.101.102.103"] + specs)
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let dns = server == "bind"
+            ? try await bed.startBIND(zones: ["openclaw.internal": generated.stdout + "\n"], options: "max-records-per-type 0;", keys: key.bindStatement,
+                                      zoneOptions: "update-policy { grant \(key.name) zonesub ANY; }; allow-transfer { key \(key.name); };")
+            : try await bed.startKnot(zones: ["openclaw.internal": generated.stdout + "\n"],
+                                      extra: key.knotSection + "acl:\n  - id: pusher\n    key: \(key.name)\n    action: [update, transfer]\n", zoneOptions: ["acl: pusher"])
+        defer { dns.terminate() }
+        let result = try await push(bed, dns, key: key, specs + ["--timeout", "30s"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let messages = result.stdout.split(separator: " records in ").dropFirst().first?.split(separator: " ").first.flatMap { Int($0) }
+        #expect((messages ?? 0) > 1, "\(result.stdout.prefix(300))")
+        #expect(result.stdout.contains("nothing sent"), "the zone generate wrote is what push wants: \(result.stdout.prefix(600))")
+        let wrong = try await bed.makeTSIGKey(knotFormat: server == "knot")
+        let forged = try await push(bed, dns, key: wrong, specs)
+        #expect(forged.status == 1 && forged.stderr.contains("BADSIG"), "\(forged.stderr)")
+    }
+
+    @Test("bad key files that do not go together are usage errors (exit 2) that say why", arguments: [
         (["zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1", "--gateway", "host=a", "--tsig-key", "/dev/null"], "is not a regular file"),
         (["zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1", "--gateway", "host=a", "--tsig-key", "/nonexistent.key"], "cannot read the TSIG key file"),
         (["zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1"], "say what to publish"),

@@ -53,7 +53,7 @@ struct ZonePushCommand: AsyncParsableCommand {
     @Option(name: .customLong("browse-server"), help: ArgumentHelp("With --from-browse: DNS server for --browse-domain.", valueName: "HOST[:PORT]"))
     var browseServers: [String] = []
 
-    @Option(help: ArgumentHelp("Bound for each read and each UPDATE (default 10s; --from-browse browses at most 5s of it).", valueName: "DURATION"))
+    @Option(help: ArgumentHelp("Bound for the whole command (default 10s; --from-browse browses at most 5s of it).", valueName: "DURATION"))
     var timeout: DurationArgument?
 
     @OptionGroup var global: GlobalOptions
@@ -73,6 +73,7 @@ struct ZonePushCommand: AsyncParsableCommand {
         let config = OpenClawConfig.load(explicitPath: sources.configPath, environment: ProcessInfo.processInfo.environment)
         config.warnings.forEach { terminal.err("warning: \($0)") }
         let budget = timeout?.duration ?? .seconds(10)
+        let deadline = ContinuousClock.now + budget
         let gateways = try await sources.gather(config: config, browseServers: try ParsedArguments.servers(browseServers),
                                                 browseTimeout: min(budget, .seconds(5)), terminal: terminal)
         let desired: [DNSRecord]
@@ -84,10 +85,13 @@ struct ZonePushCommand: AsyncParsableCommand {
             terminal.error(error.message, fix: error.fix)
             throw Exit.failure
         }
-        let registration = ServiceRegistration(
+        var registration = ServiceRegistration(
             zone: try DNSName(instance: nil, type: nil, domain: zoneDomain), service: try DNSName(instance: nil, type: .gateway, domain: zoneDomain),
             server: target, key: key, timeout: budget)
+        // --timeout bounds the whole command: each step gets what is left of it.
+        func remaining() -> Duration { max(.milliseconds(100), deadline - .now) }
         do throws(UpdateFailure) {
+            registration.timeout = remaining()
             let served = try await registration.read(for: desired)
             let plan = try registration.planner.publish(desired, served: served, prune: prune)
             let report = dryRun ? terminal.err : terminal.out
@@ -110,6 +114,7 @@ struct ZonePushCommand: AsyncParsableCommand {
                 terminal.err("dry run: \(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") in \(plan.changeSets.count) UPDATE\(plan.changeSets.count == 1 ? "" : "s"), nothing sent")
                 return
             }
+            registration.timeout = remaining()
             let (applied, failure) = await registration.send(plan)
             if let failure {
                 let partial = applied > 0 ? " (\(applied) of \(plan.changeSets.count) UPDATEs were applied before it)" : ""
