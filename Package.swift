@@ -49,6 +49,18 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        // Registering records in the DNS servers operators run: RFC 2136 UPDATE with
+        // prerequisites, TSIG (RFC 8945), AXFR (and an RRset fallback), change sets.
+        .target(
+            name: "DNSUpdate",
+            dependencies: [
+                "DNSSD", "DNSWire", "DNSClient", "NIOSupport", crypto, nioCore, nioPosix,
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings
+        ),
+
         // Facts of this machine: resolv.conf, interfaces, the OpenClaw config, the system bus,
         // host names and their lookup.
         .target(name: "Host", dependencies: ["DNSSD"], swiftSettings: settings),
@@ -78,7 +90,7 @@ let package = Package(
 
         // Wide-area zones: the Gateways to publish, writing (OpenClaw's layout), serials,
         // atomic files, CoreDNS stanzas, linting, the live comparison.
-        .target(name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", crypto], swiftSettings: settings),
+        .target(name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Probes", crypto], swiftSettings: settings),
 
         // Checks of the machine and of each Gateway, the diagnosis rules, preflight.
         .target(name: "Doctor", dependencies: ["DNSSD", "Host", "Avahi", "Discovery", "Probes"], swiftSettings: settings),
@@ -89,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "clawnet",
             dependencies: [
-                "DNSSD", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Output",
+                "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Output",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -123,6 +135,7 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
+        .testTarget(name: "DNSUpdateTests", dependencies: ["DNSUpdate", "DNSClient", "DNSWire", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "Host", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Doctor", "Discovery", "Zones", "DNSSD", "TestSupport"], swiftSettings: settings),

@@ -4,5 +4,6 @@
 // stdbool first: without it every ldns `bool` imports into Swift as Int8.
 #include <stdbool.h>
 #include <ldns/ldns.h>
+#include <openssl/hmac.h>
 
 #endif

@@ -54,11 +54,14 @@ enum TCPQuery {
     }
 }
 
-/// Splits a TCP stream into length-prefixed DNS messages.
-struct LengthPrefixedDecoder: ByteToMessageDecoder {
-    typealias InboundOut = ByteBuffer
+/// Splits a TCP stream into length-prefixed DNS messages (also used for zone transfers and
+/// dynamic updates).
+public struct LengthPrefixedDecoder: ByteToMessageDecoder {
+    public typealias InboundOut = ByteBuffer
 
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    public init() {}
+
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt16.self),
             buffer.readableBytes >= 2 + Int(length)
         else { return .needMoreData }
@@ -67,7 +70,7 @@ struct LengthPrefixedDecoder: ByteToMessageDecoder {
         return .continue
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         try decode(context: context, buffer: &buffer)
     }
 }

@@ -14,9 +14,13 @@ public struct RRType: RawRepresentable, Hashable, Sendable, CustomStringConverti
     public static let aaaa = RRType(rawValue: 28)
     public static let srv = RRType(rawValue: 33)
     public static let opt = RRType(rawValue: 41)
+    public static let tsig = RRType(rawValue: 250)
+    public static let ixfr = RRType(rawValue: 251)
+    public static let axfr = RRType(rawValue: 252)
 
     private static let names: [UInt16: String] = [
-        1: "A", 2: "NS", 5: "CNAME", 6: "SOA", 12: "PTR", 16: "TXT", 28: "AAAA", 33: "SRV", 41: "OPT",
+        1: "A", 2: "NS", 5: "CNAME", 6: "SOA", 12: "PTR", 16: "TXT", 28: "AAAA", 33: "SRV", 41: "OPT", 250: "TSIG", 251: "IXFR",
+        252: "AXFR",
     ]
 
     public var description: String { Self.names[rawValue] ?? "TYPE\(rawValue)" }
@@ -63,9 +67,16 @@ public struct RCode: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let nxDomain = RCode(rawValue: 3)
     public static let notImp = RCode(rawValue: 4)
     public static let refused = RCode(rawValue: 5)
+    // RFC 2136 §2.2: the codes of dynamic update.
+    public static let yxDomain = RCode(rawValue: 6)
+    public static let yxRRSet = RCode(rawValue: 7)
+    public static let nxRRSet = RCode(rawValue: 8)
+    public static let notAuth = RCode(rawValue: 9)
+    public static let notZone = RCode(rawValue: 10)
 
     public var description: String {
-        ["NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED"].dropFirst(Int(rawValue)).first ?? "RCODE\(rawValue)"
+        ["NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED", "YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE"]
+            .dropFirst(Int(rawValue)).first ?? "RCODE\(rawValue)"
     }
 }
 

@@ -23,6 +23,19 @@ public struct ZoneFile: Sendable {
 
     public var records: [DNSRecord] { entries.map(\.record) }
 
+    /// A zone as a server sent it (AXFR): each record's "line" is its place in the transfer.
+    public init(transferred records: [DNSRecord], origin: DNSName) {
+        self.entries = records.enumerated().map { Entry(line: $0.offset + 1, record: $0.element) }
+        self.problems = []
+        self.origin = origin
+    }
+
+    init(entries: [Entry], problems: [Problem], origin: DNSName?) {
+        self.entries = entries
+        self.problems = problems
+        self.origin = origin
+    }
+
     /// At most this many syntax errors are collected; a file that is not a zone at all
     /// would otherwise repeat the same error for every line.
     public static let maxProblems = 50

@@ -56,3 +56,11 @@ public struct Terminal: Sendable {
         }
     }
 }
+
+extension Terminal {
+    /// An error and its fix, on stderr.
+    public func error(_ message: String, fix: String?) {
+        err(paint("error", .red, stderr: true) + ": \(message)")
+        if let fix { err("  fix: \(fix)") }
+    }
+}

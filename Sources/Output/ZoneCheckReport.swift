@@ -24,8 +24,9 @@ public struct ZoneCheckReport: Report, Sendable {
         let failures = result.findings.filter { $0.severity == .fail }.count
         let warnings = result.findings.filter { $0.severity == .warn }.count
         let zone = result.apex?.description ?? "unknown zone"
+        let source = result.file ?? result.servers.joined(separator: ", ")
         let summary =
-            "\(result.file) (\(zone)): \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            "\(source) (\(zone)): \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         lines.err.append(terminal.paint(summary, .dim, stderr: true))
         return lines
     }
@@ -38,7 +39,7 @@ public struct ZoneCheckReport: Report, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Schema.zoneCheck, forKey: .schema)
-        try container.encode(result.file, forKey: .file)
+        try container.encodeIfPresent(result.file, forKey: .file)
         try container.encodeIfPresent(result.apex?.description, forKey: .domain)
         try container.encode(result.status, forKey: .status)
         try container.encode(result.findings, forKey: .findings)

@@ -1,12 +1,16 @@
 import DNSClient
 import DNSSD
+import DNSUpdate
 import DNSWire
 
 /// `zone check`: a zone file linted the way DNS-SD clients use it, and, with a server,
 /// compared with what that server serves.
 public enum ZoneCheck {
     public struct Result: Sendable {
-        public let file: String
+        /// The zone file, when one was checked.
+        public let file: String?
+        /// The servers asked, as `address#port`.
+        public let servers: [String]
         /// The zone's apex: --domain, else the owner of its SOA; nil when neither is known.
         public let apex: DNSName?
         public let status: ZoneFinding.Severity
@@ -14,17 +18,46 @@ public enum ZoneCheck {
         public let findings: [ZoneFinding]
     }
 
-    public static func run(path: String, domain: DomainName?, server: DNSServer?, today: SerialPolicy.Day) async -> Result {
-        let origin = domain.flatMap { try? DNSName(instance: nil, type: nil, domain: $0) }
-        let zone = ZoneFile.read(path: path, origin: origin, defaultTTL: UInt32(ZoneWriter.ttl))
-        var findings = ZoneLinter.check(zone, domain: domain, today: today)
-        let apex = origin ?? zone.records.first { $0.type == .soa }?.name
-        if let server, let apex {
-            let client = DNSClient()
-            findings += await LiveZoneComparison.compare(zone, apex: apex, server: server, client: client)
-            await client.shutdown()
+    /// What to check: a file, the servers that serve the zone, or both.
+    public struct Request: Sendable {
+        public var path: String?
+        public var domain: DomainName?
+        public var servers: [DNSServer] = []
+        /// Read the zone by AXFR and lint it as served.
+        public var transfer = false
+        public var key: TSIGKey?
+        /// Bound for each server's answers.
+        public var timeout: Duration = .seconds(5)
+
+        public init(path: String?, domain: DomainName?) {
+            self.path = path
+            self.domain = domain
+        }
+    }
+
+    public static func run(_ request: Request, today: SerialPolicy.Day) async -> Result {
+        let origin = request.domain.flatMap { try? DNSName(instance: nil, type: nil, domain: $0) }
+        var findings: [ZoneFinding] = []
+        var apex = origin
+        if let path = request.path {
+            let zone = ZoneFile.read(path: path, origin: origin, defaultTTL: UInt32(ZoneWriter.ttl))
+            findings += ZoneLinter.check(zone, domain: request.domain, today: today)
+            apex = origin ?? zone.records.first { $0.type == .soa }?.name
+            if let apex, !request.servers.isEmpty {
+                let client = DNSClient()
+                for server in request.servers {
+                    findings += await LiveZoneComparison.compare(zone, apex: apex, server: server, client: client)
+                }
+                await client.shutdown()
+            }
+        }
+        if let apex, !request.servers.isEmpty {
+            findings += await ServedZoneChecks.run(
+                servers: request.servers, zone: apex, key: request.key, transfer: request.transfer, timeout: request.timeout, today: today)
         }
         findings.sort { $0.severity != $1.severity ? $0.severity > $1.severity : ($0.line ?? 0) < ($1.line ?? 0) }
-        return Result(file: path, apex: apex, status: findings.map(\.severity).max() ?? .pass, findings: findings)
+        return Result(
+            file: request.path, servers: request.servers.map(\.description), apex: apex, status: findings.map(\.severity).max() ?? .pass,
+            findings: findings)
     }
 }

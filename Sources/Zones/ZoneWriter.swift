@@ -55,11 +55,52 @@ public enum ZoneWriter {
                 "no address for ns1, the zone's name server",
                 fix: "give --ns-address IP (the address CoreDNS listens on, e.g. this machine's Tailscale address)")
         }
+        let (gateways, notes) = try validatedPlan(content)
+        let lines = header(content, serial: serial) + gateways.records(in: content)
+        return Rendered(text: lines.joined(separator: "\n") + "\n", notes: notes)
+    }
+
+    /// The records `render` writes for the Gateways, as values: per Gateway its host's A and
+    /// AAAA (once per host), the PTR, the SRV and the TXT, in the same order, with the same
+    /// names, TTLs and TXT order. SOA, NS and ns1 are left out: `zone push` registers these
+    /// records in a zone the operator's server already has.
+    public static func serviceRecords(_ content: ZoneContent) throws(ZoneError) -> (records: [DNSRecord], notes: [String]) {
+        let (gateways, notes) = try validatedPlan(content)
+        func name(_ labels: [[UInt8]]) throws(ZoneError) -> DNSName {
+            do { return try DNSName(labels: labels) } catch { throw ZoneError(error.message) }
+        }
+        let domain = content.domain.labels.map { Array($0.utf8) }
+        let service = try name(content.type.labels.map { Array($0.utf8) } + domain)
+        var records: [DNSRecord] = []
+        var hostsWritten = Set<String>()
+        for gateway in gateways {
+            let host = try name([Array(gateway.hostLabel.utf8)] + domain)
+            if hostsWritten.insert(gateway.hostLabel).inserted {
+                records += gateway.addresses.map { address in
+                    address.family == .v4
+                        ? DNSRecord(name: host, type: .a, ttl: UInt32(ttl), data: .a(address))
+                        : DNSRecord(name: host, type: .aaaa, ttl: UInt32(ttl), data: .aaaa(address))
+                }
+            }
+            let instance = try name([gateway.instance.bytes] + service.labels)
+            let txt = gateway.txt.strings.isEmpty ? (try? TXTRecord(strings: [[]])) ?? gateway.txt : gateway.txt
+            records.append(DNSRecord(name: service, type: .ptr, ttl: UInt32(ttl), data: .ptr(instance)))
+            records.append(
+                DNSRecord(
+                    name: instance, type: .srv, ttl: UInt32(ttl),
+                    data: .srv(priority: 0, weight: 0, port: UInt16(gateway.port), target: host)))
+            records.append(DNSRecord(name: instance, type: .txt, ttl: UInt32(ttl), data: .txt(txt)))
+        }
+        return (records, notes)
+    }
+
+    /// The Gateways in their planned order and names, checked against the limits a zone and
+    /// its servers have; notes about renames and sizes.
+    static func validatedPlan(_ content: ZoneContent) throws(ZoneError) -> ([ZoneGateway], [String]) {
         let (gateways, notes) = plan(content.gateways)
         let sizeNotes = try sizes(gateways, content)
         try checkNames(gateways, content)
-        let lines = header(content, serial: serial) + gateways.records(in: content)
-        return Rendered(text: lines.joined(separator: "\n") + "\n", notes: notes + sizeNotes)
+        return (gateways, notes + sizeNotes)
     }
 
     /// A PTR set that cannot fit in one message is an error; what BIND refuses is a note.

@@ -97,7 +97,7 @@ struct ReportTests {
     @Test("zone check exits 1 on a failing finding; the table puts line numbers in a column")
     func zoneCheckOutput() {
         let findings = [ZoneFinding(.fail, line: 7, "broken", fix: "mend it"), ZoneFinding(.pass, "fine")]
-        let report = ZoneCheckReport(ZoneCheck.Result(file: "z.db", apex: nil, status: .fail, findings: findings))
+        let report = ZoneCheckReport(ZoneCheck.Result(file: "z.db", servers: [], apex: nil, status: .fail, findings: findings))
         #expect(report.exitStatus == .failure)
         let lines = report.table(Self.plain)
         #expect(lines.out == ["FAIL  line 7     broken", "                 fix: mend it", "PASS             fine"])

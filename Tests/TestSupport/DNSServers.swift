@@ -37,16 +37,22 @@ public final class TestDNSServer: Sendable {
 }
 
 extension TestBed {
+    /// `keys`: key statements (tsig-keygen output); `zoneOptions`: statements for every zone
+    /// (update-policy, allow-transfer, also-notify); `secondaries`: zones transferred from
+    /// `address#port` of a primary, signed with the named key (ready once transferred).
     public func startBIND(
-        zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil, options: String = ""
+        zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil, options: String = "",
+        keys: String = "", zoneOptions: String = "", secondaries: [String: (primary: String, port: Int, key: String?)] = [:]
     ) async throws -> TestDNSServer {
-        try await launch(.bind, host: host, address: address, port: port) { directory, port in
+        let pending = LockedBox(Set(secondaries.keys))
+        return try await launch(.bind, host: host, address: address, port: port) { directory, port in
             var config = """
+                \(keys)
                 options {
                     directory "\(directory)"; pid-file none;
                     listen-on port \(port) { \(address.contains(":") ? "none" : address); };
                     listen-on-v6 port \(port) { \(address.contains(":") ? address : "none"); };
-                    recursion no; dnssec-validation no; notify no; \(options)
+                    recursion no; dnssec-validation no; \(options.contains("notify") ? "" : "notify no;") \(options)
                 };
                 controls { };
 
@@ -54,10 +60,24 @@ extension TestBed {
             for (domain, text) in zones {
                 let file = "\(directory)/\(domain).db"
                 try text.write(toFile: file, atomically: true, encoding: .utf8)
-                config += "zone \"\(domain)\" { type primary; file \"\(file)\"; };\n"
+                config += "zone \"\(domain)\" { type primary; file \"\(file)\"; \(zoneOptions) };\n"
+            }
+            for (domain, source) in secondaries {
+                let key = source.key.map { " key \($0)" } ?? ""
+                config +=
+                    "zone \"\(domain)\" { type secondary; file \"\(directory)/\(domain).sec\"; primaries { \(source.primary) port \(source.port)\(key); }; \(zoneOptions) };\n"
             }
             try config.write(toFile: "\(directory)/named.conf", atomically: true, encoding: .utf8)
-            return (["named", "-g", "-c", "\(directory)/named.conf", "-n", "1"], { $0.contains("all zones loaded") })
+            return (
+                ["named", "-g", "-c", "\(directory)/named.conf", "-n", "1"],
+                { line in
+                    // A secondary is ready once its first transfer is in.
+                    pending.update { zones in
+                        if let zone = zones.first(where: { line.contains("zone \($0)/IN: transferred serial") }) { zones.remove(zone) }
+                        return zones.isEmpty && (secondaries.isEmpty ? line.contains("all zones loaded") : true)
+                    }
+                }
+            )
         }
     }
 
@@ -90,9 +110,12 @@ extension TestBed {
         }
     }
 
-    public func startKnot(zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws
-        -> TestDNSServer
-    {
+    /// `extra`: top-level sections (key:, acl:) before the zones; `zoneOptions`: lines for
+    /// every zone entry (e.g. `acl: update`), indented by clawnet's caller.
+    public func startKnot(
+        zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil,
+        extra: String = "", zoneOptions: [String] = []
+    ) async throws -> TestDNSServer {
         let remaining = LockedBox(Set(zones.keys.map { "[\($0.hasSuffix(".") ? $0 : $0 + ".")]" }))
         return try await launch(.knot, host: host, address: address, port: port) { directory, port in
             var config = """
@@ -110,12 +133,14 @@ extension TestBed {
                     storage: \(directory)
                     zonefile-sync: -1
                     journal-content: none
+                \(extra)
                 zone:
 
                 """
             for (domain, text) in zones {
                 try text.write(toFile: "\(directory)/\(domain).db", atomically: true, encoding: .utf8)
                 config += "  - domain: \(domain)\n    file: \(directory)/\(domain).db\n"
+                config += zoneOptions.map { "    \($0)\n" }.joined()
             }
             try config.write(toFile: "\(directory)/knot.conf", atomically: true, encoding: .utf8)
             // Ready once every zone says it is loaded.

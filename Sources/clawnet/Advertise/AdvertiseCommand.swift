@@ -30,6 +30,13 @@ struct AdvertiseCommand: AsyncParsableCommand {
             machines). --serve-only serves without a beacon (a Gateway whose mDNS advertising \
             is off).
 
+            --wide-area DOMAIN --server HOST[:PORT] [--tsig-key FILE] also registers the beacon \
+            in a wide-area domain on its primary DNS server (RFC 2136 UPDATE, as `zone push` \
+            does), checks every --refresh that it is still there, and withdraws it on Ctrl-C or \
+            SIGTERM, so a Gateway on a tailnet appears in the domain the way it appears in \
+            local. A crash leaves the record: `clawnet zone check --server` reports it as \
+            unreachable. --no-local skips mDNS.
+
             \(ExitStatus.helpText)
             """
     )
@@ -70,6 +77,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
     var serving: Bool { serve || serveOnly }
     var usesTLS: Bool { tls || tlsDirectory != nil }
 
+    @OptionGroup var wideArea: WideAreaOptions
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -77,8 +86,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
             throw ValidationError("--tls, --tls-dir and --bind go with --serve")
         }
         if let bindAddress, IPAddress(bindAddress) == nil { throw ValidationError("--bind \(bindAddress) is not an IP address") }
-        if serveOnly && (name != nil || !txtEntries.isEmpty) {
-            throw ValidationError("--serve-only publishes no beacon: drop --name and --txt")
+        if serveOnly && (name != nil || !txtEntries.isEmpty || wideArea.domain != nil) {
+            throw ValidationError("--serve-only publishes no beacon: drop --name, --txt and --wide-area")
         }
         guard serveOnly || name != nil else { throw ValidationError("--name is required (the instance name to advertise)") }
         if let name {
@@ -176,6 +185,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
         }
         let name = name!
         let txt = try txtRecord(serving: gateway)
+        let beacon = try await registerWideArea(name: name, txt: txt, terminal: terminal)
+        if wideArea.noLocal {
+            for await _ in signals { break }
+            await beacon?.withdraw()
+            return
+        }
         let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
         let steps = AsyncStream<AdvertiseStep> { continuation in
             let advertiseTask = Task {
@@ -210,9 +225,20 @@ struct AdvertiseCommand: AsyncParsableCommand {
                 }
             case .signal:
                 terminal.out("withdrawn: \(current)")
+                await beacon?.withdraw()
                 return
             }
         }
+    }
+}
+
+extension AdvertiseCommand {
+    /// With --wide-area: the beacon registered on the domain's primary (nil without it).
+    private func registerWideArea(name: String, txt: TXTRecord, terminal: Terminal) async throws -> WideAreaBeacon? {
+        guard wideArea.domain != nil else { return nil }
+        let beacon = try WideAreaBeacon(options: wideArea, name: name, port: port, txt: txt, bindAddress: bindAddress, terminal: terminal)
+        guard await beacon.register(refreshEvery: wideArea.refresh ?? .seconds(30)) else { throw ExitStatus.failure.code }
+        return beacon
     }
 }
 

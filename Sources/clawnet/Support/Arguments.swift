@@ -1,5 +1,6 @@
 import ArgumentParser
 import DNSSD
+import DNSUpdate
 import Doctor
 import Zones
 
@@ -44,6 +45,13 @@ enum Arguments {
             throw DNSSDError("unknown check '\(text)'; checks are: \(CheckID.all.map(\.rawValue).joined(separator: ", "))")
         }
         return id
+    }
+
+    /// `--tsig-key FILE`: the key (read once, here), or a usage error naming the file, never the secret.
+    static func tsigKey(_ path: String) throws -> TSIGKey {
+        do throws(TSIGKeyFileError) { return try TSIGKeyFile.read(path: path) } catch {
+            throw DNSSDError(error.description)
+        }
     }
 
     /// The longest --timeout clawnet accepts.

@@ -30,11 +30,6 @@ struct GatewaySources: ParsableArguments {
         transform: Arguments.domain)
     var browseDomains: [DomainName] = []
 
-    @Option(
-        name: .customLong("server"), help: ArgumentHelp("With --from-browse: DNS server for --browse-domain.", valueName: "HOST[:PORT]"),
-        transform: Arguments.server)
-    var servers: [DNSServer] = []
-
     @Flag(name: .customLong("no-local"), help: "With --from-browse: do not browse local.")
     var noLocal = false
 
@@ -43,11 +38,6 @@ struct GatewaySources: ParsableArguments {
         help: ArgumentHelp("With --from-browse: a Gateway given by hand (repeatable).", valueName: "HOST[:PORT]"),
         transform: Arguments.endpoint)
     var manual: [EndpointSpec] = []
-
-    @Option(
-        help: ArgumentHelp("With --from-browse: how long to browse at most (default 5s).", valueName: "DURATION"),
-        transform: Arguments.duration)
-    var timeout: Duration?
 
     @Option(
         name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
@@ -60,10 +50,12 @@ struct GatewaySources: ParsableArguments {
     }
 
     /// Every Gateway the sources name, and notes for the operator (skipped beacons, browse
-    /// errors, what --this-host could not find).
-    func gather(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface]) async throws -> (
-        [ZoneGateway], [String]
-    ) {
+    /// errors, what --this-host could not find). `browseServers` and `browseTimeout` go with
+    /// --from-browse; each command names them its own way (`zone push` has a --server of its own).
+    func gather(
+        config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface], browseServers: [DNSServer],
+        browseTimeout: Duration
+    ) async throws -> ([ZoneGateway], [String]) {
         var found = gateways
         var notes: [String] = []
         if let inventory {
@@ -79,7 +71,8 @@ struct GatewaySources: ParsableArguments {
             }
         }
         if fromBrowse {
-            let (gateways, browseNotes) = await browse(config: config, interfaces: interfaces)
+            let (gateways, browseNotes) = await browse(
+                config: config, interfaces: interfaces, servers: browseServers, timeout: browseTimeout)
             found += gateways
             notes += browseNotes
         }
@@ -92,7 +85,9 @@ struct GatewaySources: ParsableArguments {
     }
 
     /// What browse would find with the same flags, as zone Gateways.
-    private func browse(config: OpenClawConfig, interfaces: [NetworkInterface]) async -> ([ZoneGateway], [String]) {
+    private func browse(config: OpenClawConfig, interfaces: [NetworkInterface], servers: [DNSServer], timeout: Duration) async -> (
+        [ZoneGateway], [String]
+    ) {
         var options = DiscoveryOptions()
         options.local = !noLocal
         options.domains = browseDomains
@@ -100,7 +95,7 @@ struct GatewaySources: ParsableArguments {
         options.manual = manual
         options.configuredDomain = false
         let request = DiscoveryRequest(options, config: config, interfaces: interfaces)
-        let snapshot = await DiscoverySession.snapshot(request, timeout: timeout ?? .seconds(5))
+        let snapshot = await DiscoverySession.snapshot(request, timeout: timeout)
         let (gateways, notes) = Inventory.gateways(from: snapshot.beacons)
         return (gateways, notes + snapshot.issues.map { "browse: \($0.message)" })
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DNSSD
+import DNSUpdate
 import FoundationEssentials
 import Output
 import Zones
@@ -17,34 +18,71 @@ struct ZoneCheckCommand: AsyncParsableCommand {
 
             --server also asks a live server: a lower served serial means it has not loaded the \
             file; the same serial with other content means the file changed without a serial \
-            bump (CoreDNS reloads only when the serial changes).
+            bump (CoreDNS reloads only when the serial changes). Every Gateway the server serves \
+            is tried over TCP on its SRV port: refused means a record left behind by a Gateway \
+            that is not running.
+
+            --axfr reads the zone as the server serves it (AXFR, signed with --tsig-key) and \
+            lints that, without a FILE (give --domain). Several --server (a primary and its \
+            secondaries): their serials and records must agree, or the one that lags is named.
 
             Exit 1 when anything fails. \(ExitStatus.helpText)
             """
     )
 
-    @Argument(help: "The zone file.")
-    var file: String
+    @Argument(help: "The zone file (optional with --axfr).")
+    var file: String?
 
     @Option(help: ArgumentHelp("The zone's domain (default: the owner of its SOA).", valueName: "DOMAIN"), transform: Arguments.domain)
     var domain: DomainName?
 
-    @Option(help: ArgumentHelp("Also compare with what this DNS server serves.", valueName: "HOST[:PORT]"), transform: Arguments.server)
-    var server: DNSServer?
+    @Option(
+        name: .customLong("server"),
+        help: ArgumentHelp("Also check what this DNS server serves (repeatable: a primary and its secondaries).", valueName: "HOST[:PORT]"),
+        transform: Arguments.server)
+    var servers: [DNSServer] = []
+
+    @Flag(help: "With --server: read the zone by AXFR and lint it as served.")
+    var axfr = false
+
+    @Option(
+        name: .customLong("tsig-key"),
+        help: ArgumentHelp("With --axfr: TSIG key file for the transfer (tsig-keygen or keymgr -t output).", valueName: "FILE"),
+        transform: Arguments.tsigKey)
+    var tsigKey: TSIGKey?
+
+    @Option(help: ArgumentHelp("Bound for each server's answers (default 5s).", valueName: "DURATION"), transform: Arguments.duration)
+    var timeout: Duration?
 
     @Option(help: "table or json (schema clawnet.zonecheck.v1).")
     var format: ReportFormat = .table
 
     @OptionGroup var global: GlobalOptions
 
+    func validate() throws {
+        guard file != nil || (axfr && !servers.isEmpty && domain != nil) else {
+            throw ValidationError("give a zone FILE, or --axfr with --server and --domain to check the zone as served")
+        }
+        if (axfr || tsigKey != nil) && servers.isEmpty { throw ValidationError("--axfr and --tsig-key go with --server") }
+    }
+
+    var request: ZoneCheck.Request {
+        var request = ZoneCheck.Request(path: file, domain: domain)
+        request.servers = servers
+        request.transfer = axfr
+        request.key = tsigKey
+        request.timeout = timeout ?? .seconds(5)
+        return request
+    }
+
     func run() async throws {
         let terminal = global.makeTerminal()
-        guard FileManager.default.fileExists(atPath: file) else {
+        if let file, !FileManager.default.fileExists(atPath: file) {
             terminal.err("error: cannot read \(file): no such file")
             throw ExitStatus.failure.code
         }
         let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
-        let report = ZoneCheckReport(await ZoneCheck.run(path: file, domain: domain, server: server, today: today))
+        let report = ZoneCheckReport(await ZoneCheck.run(request, today: today))
         try report.print(format, to: terminal)
         try report.exitStatus.exit()
     }

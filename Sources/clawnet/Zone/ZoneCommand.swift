@@ -13,6 +13,6 @@ struct ZoneCommand: AsyncParsableCommand {
 
             \(ExitStatus.helpText)
             """,
-        subcommands: [ZoneGenerateCommand.self, ZoneCheckCommand.self]
+        subcommands: [ZoneGenerateCommand.self, ZonePushCommand.self, ZoneCheckCommand.self]
     )
 }

@@ -58,6 +58,16 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
         help: "Add the RFC 6763 browse records (b, lb, _services._dns-sd._udp); OpenClaw does not use them.")
     var browseRecords = false
 
+    @Option(
+        name: .customLong("server"), help: ArgumentHelp("With --from-browse: DNS server for --browse-domain.", valueName: "HOST[:PORT]"),
+        transform: Arguments.server)
+    var servers: [DNSServer] = []
+
+    @Option(
+        help: ArgumentHelp("With --from-browse: how long to browse at most (default 5s).", valueName: "DURATION"),
+        transform: Arguments.duration)
+    var timeout: Duration?
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -74,7 +84,8 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
         let interfaces = NetworkInterface.current()
         let tailscale = NetworkInterface.tailscaleAddresses(interfaces).map(\.withoutZone)
 
-        let (zoneGateways, gatheredNotes) = try await sources.gather(config: config, environment: environment, interfaces: interfaces)
+        let (zoneGateways, gatheredNotes) = try await sources.gather(
+            config: config, environment: environment, interfaces: interfaces, browseServers: servers, browseTimeout: timeout ?? .seconds(5))
         let nameServers = nsAddresses.isEmpty ? tailscale : nsAddresses
         let content = ZoneContent(domain: domain, gateways: zoneGateways, nameServerAddresses: nameServers, browseRecords: browseRecords)
         var notes = gatheredNotes
@@ -82,7 +93,7 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
         do {
             guard let out else {
                 let rendered = try ZoneWriter.render(content, serial: SerialPolicy.next(after: nil, today: today))
-                (notes + rendered.notes).forEach { terminal.err("note: \($0)") }
+                rendered.notes.forEach { terminal.err("note: \($0)") }
                 terminal.out(String(rendered.text.dropLast()))
                 return
             }

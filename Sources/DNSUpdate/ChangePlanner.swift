@@ -1,0 +1,228 @@
+import DNSSD
+import DNSWire
+
+/// What a push or a withdrawal changes, instance by instance, for people to read.
+public struct PlannedChange: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case added
+        /// The instance exists; these of its RRsets (SRV, TXT) change.
+        case changed([RRType])
+        case removed
+        /// A host's address RRsets change.
+        case host([RRType])
+    }
+
+    public let name: DNSName
+    public let kind: Kind
+
+    public init(name: DNSName, kind: Kind) {
+        self.name = name
+        self.kind = kind
+    }
+}
+
+/// The change sets that turn what a server serves into what is wanted, and what they change.
+public struct UpdatePlan: Sendable {
+    public let changeSets: [ChangeSet]
+    public let changes: [PlannedChange]
+    public var isEmpty: Bool { changeSets.isEmpty }
+}
+
+/// Compares the service records a server has with those wanted (the records `zone generate`
+/// writes for the Gateways, apart from SOA, NS and ns1) and plans the UPDATEs.
+///
+/// Concurrency: every RRset an UPDATE replaces carries a prerequisite that it is still what
+/// was read (value-dependent, or "does not exist"), and so does the service's PTR RRset
+/// whenever instances are added or removed. Two pushes that read the same state cannot both
+/// succeed: the second gets YXRRSET or NXRRSET, and a rerun starts from the new state.
+/// Everything goes into one UPDATE unless it does not fit in one DNS message; then it is
+/// split between instances, each part with the prerequisites of the state the previous
+/// parts leave.
+public struct ChangePlanner: Sendable {
+    public let zone: DNSName
+    public let service: DNSName
+    /// A DNS message is at most 65,535 bytes; TSIG needs room at the end (a 512-bit MAC and
+    /// two names of up to 255 bytes fit in 700).
+    public var maxMessageBytes = 65_535 - 700
+
+    public init(zone: DNSName, service: DNSName) {
+        self.zone = zone
+        self.service = service
+    }
+
+    /// One planned group of changes that must travel in the same UPDATE.
+    struct Unit {
+        var change: PlannedChange
+        var ptrAdd: DNSRecord?
+        var ptrDelete: DNSRecord?
+        var prerequisites: [Prerequisite] = []
+        var deletes: [Update] = []
+        var adds: [Update] = []
+    }
+
+    /// Publishes `desired` (PTR, SRV, TXT, host A/AAAA records). Other instances of the type
+    /// stay unless `prune`; other names and types are never touched.
+    public func publish(_ desired: [DNSRecord], served: ServedRecords, prune: Bool) throws(UpdateFailure) -> UpdatePlan {
+        var order: [RRsetKey] = []
+        var wanted: [RRsetKey: [DNSRecord]] = [:]
+        for record in desired {
+            let key = RRsetKey(record.name, record.type)
+            if wanted[key] == nil { order.append(key) }
+            wanted[key, default: []].append(record)
+        }
+        var units: [Unit] = []
+        // Hosts first: when the plan is split, an instance never arrives before its host.
+        var hosts: [DNSName] = []
+        for key in order where key.type == .a || key.type == .aaaa {
+            if !hosts.contains(key.name) { hosts.append(key.name) }
+        }
+        for host in hosts {
+            var unit = Unit(change: PlannedChange(name: host, kind: .host([])))
+            let types = replace(host, [.a, .aaaa], wanted: wanted, served: served, into: &unit)
+            if !types.isEmpty {
+                unit.change = PlannedChange(name: host, kind: .host(types))
+                units.append(unit)
+            }
+        }
+        let listed = Set(served.instances(of: service))
+        let wantedInstances = (wanted[RRsetKey(service, .ptr)] ?? []).compactMap { record -> (DNSRecord, DNSName)? in
+            if case .ptr(let target) = record.data { return (record, target) }
+            return nil
+        }
+        for (ptr, instance) in wantedInstances {
+            var unit = Unit(change: PlannedChange(name: instance, kind: .added))
+            let types = replace(instance, [.srv, .txt], wanted: wanted, served: served, into: &unit)
+            if !listed.contains(instance) {
+                unit.ptrAdd = ptr
+            } else if types.isEmpty {
+                continue
+            } else {
+                unit.change = PlannedChange(name: instance, kind: .changed(types))
+            }
+            units.append(unit)
+        }
+        if prune {
+            let keep = Set(wantedInstances.map(\.1))
+            for record in served.rrset(service, .ptr) {
+                guard case .ptr(let instance) = record.data, listed.contains(instance), !keep.contains(instance) else { continue }
+                units.append(removal(of: instance, ptr: record, served: served))
+            }
+        }
+        return try plan(units, served: served)
+    }
+
+    /// Withdraws `instances` (advertise's exit): their PTR records, SRV and TXT, and the
+    /// address records of their hosts when no other SRV in the zone points to that host.
+    public func withdraw(_ instances: [DNSName], served: ServedRecords) throws(UpdateFailure) -> UpdatePlan {
+        var units: [Unit] = []
+        let gone = Set(instances)
+        for instance in instances {
+            let ptr = served.rrset(service, .ptr).first { $0.data == .ptr(instance) }
+            var unit = removal(of: instance, ptr: ptr, served: served)
+            let hosts = served.rrset(instance, .srv).compactMap { record -> DNSName? in
+                if case .srv(_, _, _, let target) = record.data, target.isSubdomain(of: zone) { return target }
+                return nil
+            }
+            for host in hosts {
+                let shared = served.records.contains { record in
+                    guard record.type == .srv, !gone.contains(record.name), case .srv(_, _, _, let target) = record.data else {
+                        return false
+                    }
+                    return target == host
+                }
+                guard !shared else { continue }
+                for type in [RRType.a, .aaaa] {
+                    let current = served.rrset(host, type)
+                    guard !current.isEmpty else { continue }
+                    unit.prerequisites.append(.rrsetEquals(host, type, current.map(\.data)))
+                    unit.deletes.append(.deleteRRset(host, type))
+                }
+            }
+            if unit.ptrDelete != nil || !unit.deletes.isEmpty { units.append(unit) }
+        }
+        return try plan(units, served: served)
+    }
+
+    private func removal(of instance: DNSName, ptr: DNSRecord?, served: ServedRecords) -> Unit {
+        var unit = Unit(change: PlannedChange(name: instance, kind: .removed))
+        unit.ptrDelete = ptr
+        for type in [RRType.srv, .txt] where !served.rrset(instance, type).isEmpty {
+            unit.deletes.append(.deleteRRset(instance, type))
+        }
+        return unit
+    }
+
+    /// Replaces the RRsets of `types` at `name` that differ from what is wanted; returns the
+    /// types replaced.
+    private func replace(_ name: DNSName, _ types: [RRType], wanted: [RRsetKey: [DNSRecord]], served: ServedRecords, into unit: inout Unit)
+        -> [RRType]
+    {
+        var replaced: [RRType] = []
+        for type in types {
+            let target = wanted[RRsetKey(name, type)] ?? []
+            let current = served.rrset(name, type)
+            guard !Self.same(current, target) else { continue }
+            replaced.append(type)
+            if current.isEmpty {
+                unit.prerequisites.append(.rrsetAbsent(name, type))
+            } else {
+                unit.prerequisites.append(.rrsetEquals(name, type, current.map(\.data)))
+                unit.deletes.append(.deleteRRset(name, type))
+            }
+            unit.adds += target.map(Update.add)
+        }
+        return replaced
+    }
+
+    /// The same records (names compared without case, as DNS does) with the same TTLs.
+    static func same(_ current: [DNSRecord], _ wanted: [DNSRecord]) -> Bool {
+        let values = Set(current.map(\.data))
+        return current.count == wanted.count && values.count == current.count && values == Set(wanted.map(\.data))
+            && current.allSatisfy { record in wanted.allSatisfy { $0.ttl == record.ttl } }
+    }
+
+    private func plan(_ units: [Unit], served: ServedRecords) throws(UpdateFailure) -> UpdatePlan {
+        UpdatePlan(changeSets: try pack(units[...], ptrBefore: served.rrset(service, .ptr)), changes: units.map(\.change))
+    }
+
+    /// One change set for all units when it fits in a message; otherwise halves, in order.
+    private func pack(_ units: ArraySlice<Unit>, ptrBefore: [DNSRecord]) throws(UpdateFailure) -> [ChangeSet] {
+        guard !units.isEmpty else { return [] }
+        let set = changeSet(units, ptrBefore: ptrBefore)
+        let size: Int
+        do { size = try set.wire(id: 0).count } catch {
+            throw UpdateFailure(.tooLarge, "cannot encode the UPDATE: \(error.message)")
+        }
+        if size <= maxMessageBytes { return [set] }
+        guard units.count > 1 else {
+            throw UpdateFailure(
+                .tooLarge,
+                "the records of \(units.first?.change.name.description ?? "one Gateway") alone do not fit in one DNS message (\(size) "
+                    + "bytes)",
+                fix: "shorten its TXT record")
+        }
+        let middle = units.startIndex + units.count / 2
+        let head = units[..<middle]
+        let tail = units[middle...]
+        var after = ptrBefore
+        for unit in head {
+            if let gone = unit.ptrDelete { after.removeAll { $0.data == gone.data } }
+            if let added = unit.ptrAdd { after.append(added) }
+        }
+        return try pack(head, ptrBefore: ptrBefore) + pack(tail, ptrBefore: after)
+    }
+
+    private func changeSet(_ units: ArraySlice<Unit>, ptrBefore: [DNSRecord]) -> ChangeSet {
+        var prerequisites: [Prerequisite] = []
+        if units.contains(where: { $0.ptrAdd != nil || $0.ptrDelete != nil }) {
+            prerequisites.append(ptrBefore.isEmpty ? .rrsetAbsent(service, .ptr) : .rrsetEquals(service, .ptr, ptrBefore.map(\.data)))
+        }
+        prerequisites += units.flatMap(\.prerequisites)
+        // Deletions first (BIND counts records per type as it goes: max-records-per-type), the
+        // PTR additions last, after the records they point to.
+        let updates =
+            units.compactMap(\.ptrDelete).map(Update.delete) + units.flatMap(\.deletes)
+            + units.flatMap(\.adds) + units.compactMap(\.ptrAdd).map(Update.add)
+        return ChangeSet(zone: zone, prerequisites: prerequisites, updates: updates)
+    }
+}

@@ -1,0 +1,63 @@
+import DNSClient
+import DNSSD
+import DNSWire
+
+/// One service type's records in one zone on its primary server: read what is served, plan
+/// the change sets, send them. `zone push` and `advertise --wide-area` both work through it;
+/// reading and sending are separate steps so a caller (or a test) can act between them.
+public struct ServiceRegistration: Sendable {
+    public let zone: DNSName
+    public let service: DNSName
+    public let server: DNSServer
+    public let key: TSIGKey?
+    /// Bounds each transfer, question and UPDATE (a caller with a deadline lowers it as time passes).
+    public var timeout: Duration
+    /// TSIG's clock: seconds since the epoch (tests move it to make a skew).
+    public var clock: @Sendable () -> UInt64 = unixNow
+
+    public init(zone: DNSName, service: DNSName, server: DNSServer, key: TSIGKey?, timeout: Duration) {
+        self.zone = zone
+        self.service = service
+        self.server = server
+        self.key = key
+        self.timeout = timeout
+    }
+
+    public var planner: ChangePlanner { ChangePlanner(zone: zone, service: service) }
+
+    /// What the server has for these records: AXFR, or (`transfer` false, or transfers
+    /// refused) the RRsets of the service type and of the names in `desired`.
+    public func read(for desired: [DNSRecord], transfer: Bool = true) async throws(UpdateFailure) -> ServedRecords {
+        var instances: [DNSName] = []
+        var hosts: [DNSName] = []
+        for record in desired {
+            switch record.data {
+            case .ptr(let target) where record.name == service: instances.append(target)
+            case .a, .aaaa: hosts.append(record.name)
+            default: break
+            }
+        }
+        let client = DNSClient()
+        do throws(UpdateFailure) {
+            let served = try await ZoneReader(server: server, key: key, timeout: timeout, client: client, clock: clock)
+                .read(zone: zone, service: service, instances: instances, hosts: hosts, transfer: transfer)
+            await client.shutdown()
+            return served
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+
+    /// Sends the plan's change sets in order; stops at the first that fails. Returns how many
+    /// were applied before a failure (all of them when nothing failed) and the failure.
+    public func send(_ plan: UpdatePlan) async -> (applied: Int, failure: UpdateFailure?) {
+        let sender = UpdateSender(server: server, key: key, timeout: timeout, clock: clock)
+        for (index, changeSet) in plan.changeSets.enumerated() {
+            do throws(UpdateFailure) { try await sender.send(changeSet) } catch {
+                return (index, error)
+            }
+        }
+        return (plan.changeSets.count, nil)
+    }
+}

@@ -1,0 +1,241 @@
+import DNSSD
+import DNSWire
+import FoundationEssentials
+import Glibc
+
+/// A TSIG key: its name, algorithm and secret. The secret never appears in any text clawnet
+/// prints: `description` names the key, and the secret bytes have no text form at all.
+public struct TSIGKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    public let name: DNSName
+    public let algorithm: TSIGAlgorithm
+    let secret: Secret
+
+    /// Bytes that print as `<secret>`, in every interpolation, dump and log line.
+    struct Secret: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+        let bytes: [UInt8]
+        var description: String { "<secret>" }
+        var debugDescription: String { "<secret>" }
+        var customMirror: Mirror { Mirror(self, children: []) }
+    }
+
+    public init(name: DNSName, algorithm: TSIGAlgorithm, secret: [UInt8]) {
+        self.name = name
+        self.algorithm = algorithm
+        self.secret = Secret(bytes: secret)
+    }
+
+    public var description: String {
+        "key \(name) (\(algorithm.shortName))"
+    }
+
+    public var debugDescription: String { description }
+}
+
+/// Why a key file could not be used. The message names the file and never holds the secret.
+public struct TSIGKeyFileError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Key files as BIND and Knot write them:
+///
+///     key "clawnet" {                      # tsig-keygen -a hmac-sha256 clawnet
+///         algorithm hmac-sha256;
+///         secret "base64...";
+///     };
+///
+///     key:                                 # keymgr -t clawnet hmac-sha256
+///       - id: clawnet
+///         algorithm: hmac-sha256
+///         secret: base64...
+///
+/// and the one-line `[algorithm:]name:secret` that `nsupdate -y` and `kdig -y` take.
+public enum TSIGKeyFile {
+    /// A key file is a few hundred bytes; anything much larger is not one.
+    public static let maxBytes = 64 * 1024
+
+    public static func read(path: String) throws(TSIGKeyFileError) -> TSIGKey {
+        try parse(try readText(path), file: path)
+    }
+
+    /// Reads a regular file of at most `maxBytes`, without blocking on a FIFO or a device.
+    static func readText(_ path: String) throws(TSIGKeyFileError) -> String {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw TSIGKeyFileError("cannot read the TSIG key file \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw TSIGKeyFileError("cannot read the TSIG key file \(path): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw TSIGKeyFileError("the TSIG key file \(path) is not a regular file")
+        }
+        guard info.st_size <= maxBytes else {
+            throw TSIGKeyFileError(
+                "the TSIG key file \(path) has \(info.st_size) bytes; a key file has a few hundred (at most \(maxBytes) are read)")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { throw TSIGKeyFileError("cannot read the TSIG key file \(path): \(String(cString: strerror(errno)))") }
+            if read == 0 { break }
+            count += read
+        }
+        guard count <= maxBytes else { throw TSIGKeyFileError("the TSIG key file \(path) grew while it was read") }
+        guard let text = String(validating: bytes.prefix(count), as: UTF8.self) else {
+            throw TSIGKeyFileError("the TSIG key file \(path) is not text")
+        }
+        return text
+    }
+
+    public static func parse(_ text: String, file: String) throws(TSIGKeyFileError) -> TSIGKey {
+        let found: [(name: String, algorithm: String?, secret: String?)]
+        if text.split(separator: "\n").contains(where: { String($0).trimmingSpaces() == "key:" }) {
+            found = knotKeys(text)
+        } else if text.contains("{") {
+            found = bindKeys(text)
+        } else {
+            found = oneLineKeys(text)
+        }
+        guard let entry = found.first else {
+            throw TSIGKeyFileError(
+                "\(file) holds no TSIG key: expected BIND's `key \"NAME\" { algorithm ...; secret \"...\"; };` (tsig-keygen), Knot's "
+                    + "`key:` list (keymgr -t) or `algorithm:name:secret`"
+            )
+        }
+        guard found.count == 1 else {
+            throw TSIGKeyFileError(
+                "\(file) holds \(found.count) keys (\(found.map(\.name).joined(separator: ", "))); keep the one clawnet should use in a "
+                    + "file of its own"
+            )
+        }
+        let name: DNSName
+        do { name = try DNSName(presentation: entry.name.hasSuffix(".") ? entry.name : entry.name + ".") } catch {
+            throw TSIGKeyFileError("the key name '\(entry.name)' in \(file) is not a domain name: \(error.message)")
+        }
+        let algorithmName = entry.algorithm ?? TSIGAlgorithm.hmacSHA256.rawValue
+        guard let algorithm = TSIGAlgorithm(name: algorithmName) else {
+            throw TSIGKeyFileError(
+                "key \(entry.name) in \(file) uses \(algorithmName); clawnet signs with "
+                    + "\(TSIGAlgorithm.allCases.map(\.shortName).joined(separator: ", "))"
+            )
+        }
+        guard let encoded = entry.secret, let secret = Data(base64Encoded: encoded), !secret.isEmpty else {
+            throw TSIGKeyFileError("key \(entry.name) in \(file) has no secret, or its secret is not base64")
+        }
+        return TSIGKey(name: name, algorithm: algorithm, secret: Array(secret))
+    }
+
+    /// `key "NAME" { algorithm ALG; secret "BASE64"; };`, with comments (#, //, /* */) anywhere.
+    private static func bindKeys(_ text: String) -> [(name: String, algorithm: String?, secret: String?)] {
+        let tokens = bindTokens(text)
+        var keys: [(name: String, algorithm: String?, secret: String?)] = []
+        var index = 0
+        while index + 2 < tokens.count {
+            guard tokens[index] == "key", tokens[index + 2] == "{" else {
+                index += 1
+                continue
+            }
+            var key: (name: String, algorithm: String?, secret: String?) = (tokens[index + 1], nil, nil)
+            index += 3
+            while index < tokens.count, tokens[index] != "}" {
+                if index + 1 < tokens.count {
+                    if tokens[index] == "algorithm" { key.algorithm = tokens[index + 1] }
+                    if tokens[index] == "secret" { key.secret = tokens[index + 1] }
+                }
+                index += 1
+            }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    /// Words, quoted strings (without their quotes) and the punctuation `{ } ;`.
+    private static func bindTokens(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var characters = Array(text)[...]
+        var word = ""
+        func flush() {
+            if !word.isEmpty { tokens.append(word) }
+            word = ""
+        }
+        while let character = characters.popFirst() {
+            switch character {
+            case "#":
+                flush()
+                while let next = characters.first, next != "\n" { characters.removeFirst() }
+            case "/" where characters.first == "/":
+                flush()
+                while let next = characters.first, next != "\n" { characters.removeFirst() }
+            case "/" where characters.first == "*":
+                flush()
+                characters.removeFirst()
+                while !characters.isEmpty, !(characters.first == "*" && characters.dropFirst().first == "/") { characters.removeFirst() }
+                characters = characters.dropFirst(2)
+            case "\"":
+                flush()
+                var quoted = ""
+                while let next = characters.popFirst(), next != "\"" { quoted.append(next) }
+                tokens.append(quoted)
+            case "{", "}", ";":
+                flush()
+                tokens.append(String(character))
+            case _ where character.isWhitespace:
+                flush()
+            default:
+                word.append(character)
+            }
+        }
+        flush()
+        return tokens.filter { $0 != ";" }
+    }
+
+    /// Knot's YAML: `- id: NAME`, then `algorithm:` and `secret:` lines of the same entry.
+    private static func knotKeys(_ text: String) -> [(name: String, algorithm: String?, secret: String?)] {
+        var keys: [(name: String, algorithm: String?, secret: String?)] = []
+        var inKeySection = false
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            guard !line.trimmingSpaces().isEmpty else { continue }
+            if !line.hasPrefix(" ") && !line.hasPrefix("-") {
+                inKeySection = line.trimmingSpaces() == "key:"
+                continue
+            }
+            guard inKeySection else { continue }
+            var field = line.trimmingSpaces()
+            if field.hasPrefix("- ") {
+                field.removeFirst(2)
+                keys.append((name: "", algorithm: nil, secret: nil))
+            }
+            guard !keys.isEmpty, let colon = field.firstIndex(of: ":") else { continue }
+            let name = String(field[..<colon]).trimmingSpaces()
+            var value = String(field[field.index(after: colon)...]).trimmingSpaces()
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            switch name {
+            case "id": keys[keys.count - 1].name = value
+            case "algorithm": keys[keys.count - 1].algorithm = value
+            case "secret": keys[keys.count - 1].secret = value
+            default: break
+            }
+        }
+        return keys.filter { !$0.name.isEmpty }
+    }
+
+    /// `[algorithm:]name:secret` on a line of its own.
+    private static func oneLineKeys(_ text: String) -> [(name: String, algorithm: String?, secret: String?)] {
+        text.split(separator: "\n").compactMap { line in
+            let fields = String(line).trimmingSpaces().split(separator: ":").map(String.init)
+            switch fields.count {
+            case 2: return (name: fields[0], algorithm: nil, secret: fields[1])
+            case 3: return (name: fields[1], algorithm: fields[0], secret: fields[2])
+            default: return nil
+            }
+        }
+    }
+}

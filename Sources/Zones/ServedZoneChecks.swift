@@ -1,0 +1,114 @@
+import DNSSD
+import DNSUpdate
+import DNSWire
+import Probes
+
+/// `zone check --server`: the zone as each server serves it (by AXFR with --axfr, else its
+/// service RRsets), linted like a file, compared across servers, and every served Gateway's
+/// SRV target tried over TCP.
+public enum ServedZoneChecks {
+    public static func run(servers: [DNSServer], zone: DNSName, key: TSIGKey?, transfer: Bool, timeout: Duration, today: SerialPolicy.Day)
+        async -> [ZoneFinding]
+    {
+        let service: DNSName
+        do { service = try DNSName(labels: ServiceType.gateway.labels.map { Array($0.utf8) } + zone.labels) } catch { return [] }
+        let results = await withTaskGroup(of: (Int, Result<ServedRecords, UpdateFailure>).self) { group in
+            for (index, server) in servers.enumerated() {
+                group.addTask {
+                    let registration = ServiceRegistration(zone: zone, service: service, server: server, key: key, timeout: timeout)
+                    do throws(UpdateFailure) { return (index, .success(try await registration.read(for: [], transfer: transfer))) } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var results: [Int: Result<ServedRecords, UpdateFailure>] = [:]
+            for await (index, result) in group { results[index] = result }
+            return servers.indices.compactMap { results[$0] }
+        }
+        var findings: [ZoneFinding] = []
+        var served: [ServedRecords] = []
+        for result in results {
+            switch result {
+            case .success(let records): served.append(records)
+            case .failure(let failure): findings.append(ZoneFinding(.fail, failure.message, fix: failure.fix))
+            }
+        }
+        if transfer, let first = served.first {
+            findings += lint(first, zone: zone, today: today)
+        }
+        findings += ServerAgreement.compare(
+            served.map { ServerAgreement.Served(server: "\($0.server)", serial: $0.serial, records: $0.records) }, zone: zone)
+        if let first = served.first {
+            findings += await reachability(first, service: service, budget: min(timeout, .seconds(3)))
+        }
+        return findings
+    }
+
+    /// The ZoneLinter on a transferred zone; a "line" is the record's place in the transfer.
+    private static func lint(_ served: ServedRecords, zone: DNSName, today: SerialPolicy.Day) -> [ZoneFinding] {
+        guard case .transfer = served.source else {
+            return [
+                ZoneFinding(
+                    .fail, "\(served.server) refuses zone transfers of \(zone): the zone as served cannot be linted",
+                    fix: "allow AXFR for the key: BIND `allow-transfer { key NAME; };`, Knot an acl with `action: transfer`")
+            ]
+        }
+        guard let soa = served.serial.map({ _ in served.records.first { $0.type == .soa } }) ?? nil else { return [] }
+        let file = ZoneFile(transferred: served.records, origin: soa.name)
+        return ZoneLinter.check(file, domain: nil, today: today).map { finding in
+            let place = finding.line.map { " (record \($0) of the transfer)" } ?? ""
+            return ZoneFinding(finding.severity, "served by \(served.server): \(finding.message)\(place)", fix: finding.fix)
+        }
+    }
+
+    /// Each served Gateway's SRV target and port, tried over TCP: refused means nothing runs
+    /// there (a record left behind by a Gateway that stopped or crashed).
+    private static func reachability(_ served: ServedRecords, service: DNSName, budget: Duration) async -> [ZoneFinding] {
+        var targets: [ProbeTarget] = []
+        for instance in served.instances(of: service) {
+            guard case .srv(_, _, let port, let host)? = served.rrset(instance, .srv).first?.data else { continue }
+            let addresses = (served.rrset(host, .a) + served.rrset(host, .aaaa)).compactMap { record -> IPAddress? in
+                switch record.data {
+                case .a(let address), .aaaa(let address): address
+                default: nil
+                }
+            }
+            guard !addresses.isEmpty, port > 0 else { continue }
+            let name = instance.first.map { SafeText.display($0) } ?? "\(instance)"
+            targets.append(ProbeTarget(label: name, host: "\(host)", addresses: addresses, port: Int(port), tls: false))
+        }
+        guard !targets.isEmpty else { return [] }
+        let reports = await GatewayProbe.runAll(targets, budget: budget, phases: [.tcp])
+        var findings: [ZoneFinding] = []
+        var reachable = 0
+        for report in reports {
+            let target = report.target
+            let tried = report.tcp.map { "\(Endpoint(host: "\($0.address)", port: target.port))" }.joined(separator: ", ")
+            if report.connectedAddress != nil {
+                reachable += 1
+            } else if !report.tcp.isEmpty, report.tcp.allSatisfy({ $0.outcome == .refused }) {
+                findings.append(
+                    ZoneFinding(
+                        .fail,
+                        "'\(target.label)' is served at \(target.host):\(target.port), but nothing accepts TCP there (\(tried): connection "
+                            + "refused): a record left behind by a Gateway that is not running (a crashed `clawnet advertise "
+                            + "--wide-area`?)",
+                        fix: "start the Gateway, or remove its record: `clawnet zone push --prune` with the Gateways that remain"))
+            } else {
+                findings.append(
+                    ZoneFinding(
+                        .warn,
+                        "'\(target.label)' at \(tried) does not answer TCP from here (no answer or no route): a firewall, or this machine "
+                            + "is not on the Gateway's network"
+                    ))
+            }
+        }
+        if reachable > 0 {
+            findings.append(
+                ZoneFinding(
+                    .pass, "\(reachable) served Gateway\(reachable == 1 ? "" : "s") accept\(reachable == 1 ? "s" : "") TCP on the SRV port")
+            )
+        }
+        return findings
+    }
+}

@@ -1,0 +1,120 @@
+import DNSClient
+import DNSSD
+import DNSUpdate
+import DNSWire
+import Testing
+
+/// The planner on recorded zone contents: what it changes, and what it must never touch.
+@Suite("Change planning")
+struct ChangePlannerTests {
+    let zone = try! DNSName(presentation: "openclaw.internal.")
+    let service = try! DNSName(presentation: "_openclaw-gw._tcp.openclaw.internal.")
+    let server = DNSServer(address: IPAddress("127.0.0.1")!, port: 53)
+
+    func name(_ text: String) -> DNSName { try! DNSName(presentation: text + ".openclaw.internal.") }
+
+    func gateway(_ instance: String, host: String, port: UInt16 = 18789, address: String, txt: [String] = ["role=gateway"]) -> [DNSRecord] {
+        let instanceName = name("\(instance)._openclaw-gw._tcp")
+        return [
+            DNSRecord(name: name(host), type: .a, ttl: 60, data: .a(IPAddress(address)!)),
+            DNSRecord(name: service, type: .ptr, ttl: 60, data: .ptr(instanceName)),
+            DNSRecord(name: instanceName, type: .srv, ttl: 60, data: .srv(priority: 0, weight: 0, port: port, target: name(host))),
+            DNSRecord(name: instanceName, type: .txt, ttl: 60, data: .txt(try! TXTRecord(strings: txt.map { Array($0.utf8) }))),
+        ]
+    }
+
+    func served(_ records: [DNSRecord]) -> ServedRecords {
+        ServedRecords(zone: zone, server: server, serial: 1, source: .transfer(messages: 1), records: records)
+    }
+
+    @Test("nothing to do when the server has exactly these records, in any order and case")
+    func unchanged() throws {
+        let wanted = gateway("Studio", host: "studio", address: "100.64.0.1")
+        let upper = wanted.reversed().map {
+            DNSRecord(name: try! DNSName(presentation: $0.name.description.uppercased()), type: $0.type, ttl: $0.ttl, data: $0.data)
+        }
+        let plan = try ChangePlanner(zone: zone, service: service).publish(wanted, served: served(upper), prune: true)
+        #expect(plan.isEmpty, "\(plan.changeSets.map(\.nsupdateLines))")
+    }
+
+    @Test("a changed TXT is replaced with a value prerequisite; the PTR RRset is not touched")
+    func changedTXT() throws {
+        let before = gateway("studio", host: "studio", address: "100.64.0.1")
+        let after = gateway("studio", host: "studio", address: "100.64.0.1", txt: ["role=gateway", "gatewayTls=1"])
+        let plan = try ChangePlanner(zone: zone, service: service).publish(after, served: served(before), prune: false)
+        let lines = try #require(plan.changeSets.first).nsupdateLines
+        #expect(plan.changeSets.count == 1)
+        #expect(
+            lines == [
+                "prereq yxrrset studio._openclaw-gw._tcp.openclaw.internal. IN TXT \"role=gateway\"",
+                "update delete studio._openclaw-gw._tcp.openclaw.internal. IN TXT",
+                "update add studio._openclaw-gw._tcp.openclaw.internal. 60 IN TXT \"role=gateway\" \"gatewayTls=1\"",
+            ])
+        #expect(plan.changes == [PlannedChange(name: name("studio._openclaw-gw._tcp"), kind: .changed([.txt]))])
+    }
+
+    @Test("prune removes only instances of the type: other types, other names and shared hosts stay")
+    func pruneOnlyTheType() throws {
+        let other = [
+            DNSRecord(name: name("_ssh._tcp"), type: .ptr, ttl: 60, data: .ptr(name("box._ssh._tcp"))),
+            DNSRecord(name: name("box._ssh._tcp"), type: .srv, ttl: 60, data: .srv(priority: 0, weight: 0, port: 22, target: name("old"))),
+            DNSRecord(name: name("www"), type: .a, ttl: 60, data: .a(IPAddress("100.64.0.9")!)),
+        ]
+        let current = gateway("keep", host: "studio", address: "100.64.0.1") + gateway("old", host: "old", address: "100.64.0.2") + other
+        let plan = try ChangePlanner(zone: zone, service: service).publish(
+            gateway("keep", host: "studio", address: "100.64.0.1"), served: served(current), prune: true)
+        let lines = try #require(plan.changeSets.first).nsupdateLines
+        #expect(
+            lines.first?.hasPrefix("prereq yxrrset _openclaw-gw._tcp.openclaw.internal. IN PTR") == true,
+            "the PTR RRset as read is the prerequisite")
+        #expect(
+            lines.filter { $0.hasPrefix("update") } == [
+                "update delete _openclaw-gw._tcp.openclaw.internal. IN PTR old._openclaw-gw._tcp.openclaw.internal.",
+                "update delete old._openclaw-gw._tcp.openclaw.internal. IN SRV",
+                "update delete old._openclaw-gw._tcp.openclaw.internal. IN TXT",
+            ])
+        let withoutPrune = try ChangePlanner(zone: zone, service: service).publish(
+            gateway("keep", host: "studio", address: "100.64.0.1"), served: served(current), prune: false)
+        #expect(withoutPrune.isEmpty)
+    }
+
+    @Test("withdraw keeps a host another instance still points to")
+    func withdrawSharedHost() throws {
+        let current =
+            gateway("a", host: "shared", address: "100.64.0.1") + gateway("b", host: "shared", address: "100.64.0.1").dropFirst()
+            + gateway("c", host: "alone", address: "100.64.0.3")
+        let planner = ChangePlanner(zone: zone, service: service)
+        let shared = try #require(try planner.withdraw([name("a._openclaw-gw._tcp")], served: served(current)).changeSets.first)
+            .nsupdateLines
+        #expect(!shared.contains { $0.contains("shared.openclaw.internal. IN A") })
+        let alone = try #require(try planner.withdraw([name("c._openclaw-gw._tcp")], served: served(current)).changeSets.first)
+            .nsupdateLines
+        #expect(alone.contains("update delete alone.openclaw.internal. IN A"))
+        #expect(alone.contains("prereq yxrrset alone.openclaw.internal. IN A 100.64.0.3"))
+    }
+
+    @Test("a plan too large for one message is split; each part's PTR prerequisite is the state the parts before leave")
+    func split() throws {
+        var planner = ChangePlanner(zone: zone, service: service)
+        planner.maxMessageBytes = 900
+        let wanted = (0..<12).flatMap { gateway("g\($0)", host: "h\($0)", address: "100.64.0.\($0 + 1)") }
+        let plan = try planner.publish(wanted, served: served([]), prune: false)
+        #expect(plan.changeSets.count > 2)
+        var listed = 0
+        for set in plan.changeSets {
+            #expect(try set.wire(id: 1).count <= 900)
+            let added = set.updates.filter { if case .add(let record) = $0 { record.type == .ptr } else { false } }.count
+            guard added > 0 else { continue }
+            let prerequisite = set.prerequisites.first {
+                if case .rrsetAbsent(_, .ptr) = $0 { true } else if case .rrsetEquals(_, .ptr, _) = $0 { true } else { false }
+            }
+            switch prerequisite {
+            case .rrsetAbsent?: #expect(listed == 0)
+            case .rrsetEquals(_, _, let values)?: #expect(values.count == listed)
+            case nil: Issue.record("a part that adds PTRs has no PTR prerequisite")
+            }
+            listed += added
+        }
+        #expect(listed == 12)
+    }
+}

@@ -1,0 +1,75 @@
+import DNSSD
+import DNSUpdate
+import DNSWire
+import Foundation
+import Testing
+
+@Suite("TSIG key files")
+struct TSIGKeyFileTests {
+    static let secret = "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0IQ=="
+
+    @Test(
+        "BIND's tsig-keygen format, Knot's keymgr -t format and the one-line form give the same key",
+        arguments: [
+            "key \"clawnet\" {\n\talgorithm hmac-sha256;\n\tsecret \"\(secret)\";\n};\n",
+            "# a comment\nkey clawnet { /* inline */ algorithm hmac-sha256; secret \"\(secret)\"; }; // trailing\n",
+            "# hmac-sha256:clawnet:\(secret)\nkey:\n  - id: clawnet\n    algorithm: hmac-sha256\n    secret: \(secret)\n",
+            "hmac-sha256:clawnet:\(secret)\n",
+        ])
+    func formats(text: String) throws {
+        let key = try TSIGKeyFile.parse(text, file: "k")
+        #expect(key.name == (try DNSName(presentation: "clawnet.")))
+        #expect(key.algorithm == .hmacSHA256)
+        #expect("\(key)" == "key clawnet. (hmac-sha256)")
+        #expect(!String(reflecting: key).contains(Self.secret) && !"\(key)".contains("c2Vj"))
+    }
+
+    @Test(
+        "every algorithm name tsig-keygen and keymgr write is known",
+        arguments: ["hmac-md5", "hmac-sha1", "hmac-sha224", "hmac-sha256", "hmac-sha384", "hmac-sha512", "HMAC-MD5.SIG-ALG.REG.INT."])
+    func algorithms(name: String) {
+        #expect(TSIGAlgorithm(name: name) != nil)
+    }
+
+    @Test(
+        "bad key files: a clear message that names the file and never the secret",
+        arguments: [
+            (
+                "key \"a\" { algorithm hmac-sha256; secret \"\(secret)\"; };\nkey \"b\" { algorithm hmac-sha256; secret \"\(secret)\"; };",
+                "holds 2 keys (a, b)"
+            ),
+            ("key \"a\" { algorithm hmac-sha999; secret \"\(secret)\"; };", "uses hmac-sha999"),
+            ("key \"a\" { algorithm hmac-sha256; secret \"not base64!\"; };", "not base64"),
+            ("nothing here", "holds no TSIG key"),
+        ])
+    func badFiles(text: String, expected: String) {
+        do {
+            _ = try TSIGKeyFile.parse(text, file: "/etc/k.conf")
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.description.contains(expected), "\(error.description)")
+            #expect(error.description.contains("/etc/k.conf"))
+            #expect(!error.description.contains(Self.secret))
+        }
+    }
+
+    @Test("a directory, a device and a huge file are refused before reading")
+    func unsafeFiles() throws {
+        let directory = NSTemporaryDirectory() + "tsig-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let huge = directory + "/huge.key"
+        try String(repeating: "#", count: TSIGKeyFile.maxBytes + 1).write(toFile: huge, atomically: true, encoding: .utf8)
+        for (path, expected) in [
+            (directory, "not a regular file"), ("/dev/zero", "not a regular file"), (huge, "bytes; a key file has a few hundred"),
+            (directory + "/missing.key", "No such file"),
+        ] {
+            do {
+                _ = try TSIGKeyFile.read(path: path)
+                Issue.record("read \(path)")
+            } catch {
+                #expect(error.description.contains(expected), "\(path): \(error.description)")
+            }
+        }
+    }
+}
