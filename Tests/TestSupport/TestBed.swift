@@ -23,7 +23,7 @@ public struct TestBed: Sendable {
 
     public static func current() throws -> TestBed {
         let environment = ProcessInfo.processInfo.environment
-        let directory = environment["CLAWNET_TESTBED"] ?? "/tmp/clawnet-testbed"
+        let directory = environment["CLAWNET_TESTBED_DIR"] ?? "/tmp/clawnet-testbed"
         guard let text = try? String(contentsOfFile: directory + "/env", encoding: .utf8) else {
             throw Missing(
                 description: """

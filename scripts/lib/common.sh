@@ -1,0 +1,51 @@
+# shellcheck shell=bash
+# Shared by clawnet's shell scripts (scripts/testbed, scripts/demo, scripts/test). Sourced, not
+# executed:   . "$(dirname "$0")/lib/common.sh"
+
+# The test bed's folder. CLAWNET_TESTBED_DIR is its one name everywhere: the scripts, the
+# test bed's env file and the tests (set it, with CLAWNET_TESTBED_PREFIX, to run several test
+# beds side by side).
+# shellcheck disable=SC2034 # used by the scripts that source this file
+TB=${CLAWNET_TESTBED_DIR:-/tmp/clawnet-testbed}
+
+# How long stop_pid waits after TERM before it sends KILL. 5 s: what exits cleanly on TERM
+# needs time for it on a loaded 2-core machine (avahi-daemon and `clawnet advertise` send
+# their mDNS goodbyes, which the demo waits for; a KILL leaves the beacon cached on the
+# other hosts), and only a process that hangs waits this long.
+STOP_GRACE_SECONDS=5
+
+die() { # die MESSAGE: "SCRIPT: MESSAGE" on stderr, exit 1
+    echo "${0##*/}: $*" >&2
+    exit 1
+}
+
+running() { # running PID: the process exists and has not exited
+    # A process that has exited stays a zombie until its parent reaps it, and kill -0 still
+    # finds it: here PID 1 adopts the test bed's daemons and reaps only every second or two.
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    stat=${stat##*) } # the fields after "PID (COMMAND) ": the state comes first
+    [ "${stat:0:1}" != Z ]
+}
+
+stop_pid() { # stop_pid PID: TERM, wait up to STOP_GRACE_SECONDS, then KILL
+    local pid=$1 _
+    running "$pid" || return 0
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq $((STOP_GRACE_SECONDS * 10))); do
+        running "$pid" || return 0
+        sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+}
+
+wait_for_line() { # wait_for_line FILE PATTERN SECONDS: until a line of FILE matches PATTERN
+    local _
+    for _ in $(seq $(($3 * 20))); do
+        grep -q -- "$2" "$1" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    echo "${0##*/}: no '$2' in $1 within $3 s:" >&2
+    cat "$1" >&2 || true
+    return 1
+}
