@@ -277,7 +277,7 @@ struct ZonePushTests {
             (["zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1"], "say what to publish"),
             (["zone", "check", "--domain", "openclaw.internal", "--server", "127.0.0.1"], "--axfr with --server and --domain"),
             (["advertise", "--name", "X", "--wide-area", "openclaw.internal"], "--wide-area needs --server"),
-            (["advertise", "--name", "X", "--tsig-key", "k"], "go with --wide-area"),
+            (["advertise", "--name", "X", "--refresh", "10s"], "go with --wide-area"),
         ])
     func usageErrors(arguments: [String], expected: String) async throws {
         let bed = try TestBed.current()
