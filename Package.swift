@@ -77,8 +77,12 @@ let package = Package(
                 "DNSSD", "Discovery", "Zones", "Probes", "Doctor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
+
+        // Writes BuildInfo.swift (the git commit of the source) before every build, for --version.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
 
         // Helpers for tests: running processes, the test bed, real DNS servers.
         .target(name: "TestSupport", dependencies: ["DNSSD"], path: "Tests/TestSupport"),

@@ -3,8 +3,6 @@ import Glibc
 
 @main
 struct Clawnet: AsyncParsableCommand {
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "clawnet",
         abstract: "Find OpenClaw Gateways on the network and tell why a node cannot reach one.",
@@ -15,7 +13,7 @@ struct Clawnet: AsyncParsableCommand {
 
             \(Exit.helpText)
             """,
-        version: version,
+        version: Version.line,
         subcommands: [DoctorCommand.self, PreflightCommand.self, BrowseCommand.self, AdvertiseCommand.self, ZoneCommand.self]
     )
 
