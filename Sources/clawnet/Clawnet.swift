@@ -11,7 +11,22 @@ struct Clawnet: AsyncParsableCommand {
             wide-area domain such as openclaw.internal., or by a host and port typed in. clawnet \
             browses those paths and explains what is broken.
 
-            \(Exit.helpText)
+            Commands: doctor (why can this node not reach its Gateway?), preflight (a yes or \
+            no for install scripts), browse (what can this machine discover?), advertise \
+            (does mDNS cross this network?), zone (serve Gateways to a tailnet by unicast \
+            DNS-SD). `clawnet help COMMAND` describes each; so does its man page, such as \
+            clawnet-doctor(1).
+
+            With --format json, doctor, preflight, browse and zone check print documents whose \
+            JSON Schemas are in /usr/share/clawnet/schemas (docs/schemas in the source).
+
+            Examples:
+
+                clawnet doctor
+                clawnet browse --domain openclaw.internal
+                clawnet preflight --quiet --require mdns || echo "no mDNS here"
+
+            \(Exit.contract)
             """,
         version: Version.line,
         subcommands: [DoctorCommand.self, PreflightCommand.self, BrowseCommand.self, AdvertiseCommand.self, ZoneCommand.self]

@@ -28,7 +28,15 @@ struct AdvertiseCommand: AsyncParsableCommand {
             machines). --serve-only serves without a beacon (a Gateway whose mDNS advertising \
             is off).
 
-            \(Exit.helpText)
+            Examples:
+
+                clawnet advertise --name "Studio (OpenClaw)" --txt gatewayTls=1
+                clawnet advertise --name "Studio (OpenClaw)" --serve --tls-dir ~/.clawnet-tls
+
+            \(Exit.status(
+                (Exit.success, "stopped by Ctrl-C or SIGTERM (the beacon is withdrawn)"),
+                (Exit.failure, "cannot serve: the port is taken, or the TLS files cannot be used"),
+                (Exit.environment, "no D-Bus or no avahi-daemon: nothing could be advertised")))
             """
     )
 

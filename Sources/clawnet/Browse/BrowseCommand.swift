@@ -31,7 +31,16 @@ struct BrowseCommand: AsyncParsableCommand {
             jsonl prints one event per line as it happens \
             ({"event":"added"|"updated"|"removed"|"error"|"allForNow", ...}).
 
-            \(Exit.helpText)
+            Examples:
+
+                clawnet browse
+                clawnet browse --domain openclaw.internal --server 100.101.102.103
+                clawnet browse --watch --format jsonl
+                clawnet browse --format json > fleet.json
+
+            \(Exit.status(
+                (Exit.success, "browsing ended, also when nothing was found (errors are printed)"),
+                (Exit.environment, "only mDNS was asked for, and there is no D-Bus or no avahi-daemon")))
             """
     )
 

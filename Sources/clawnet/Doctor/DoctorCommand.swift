@@ -25,7 +25,14 @@ struct DoctorCommand: AsyncParsableCommand {
 
             Check ids: \(CheckCatalog.ids.joined(separator: ", ")).
 
-            Exit 0 when nothing failed, 1 when a check failed. \(Exit.helpText)
+            Examples:
+
+                clawnet doctor
+                clawnet doctor wss://studio.local:18789 --timeout 10s
+                clawnet doctor --check gw.tls studio.local
+                clawnet doctor --format json | jq -r '.diagnosis[].fix'
+
+            \(Exit.status((Exit.success, "nothing failed (warnings allowed)"), (Exit.failure, "a check failed")))
             """
     )
 

@@ -21,7 +21,14 @@ struct ZoneCheckCommand: AsyncParsableCommand {
             file; the same serial with other content means the file changed without a serial \
             bump (CoreDNS reloads only when the serial changes).
 
-            Exit 1 when anything fails. \(Exit.helpText)
+            Examples:
+
+                clawnet zone check /etc/coredns/openclaw.internal.db
+                clawnet zone check /etc/coredns/openclaw.internal.db --server 100.101.102.103
+                clawnet zone generate --domain openclaw.internal --ns-address 100.101.102.103 \\
+                    --gateway host=studio,ip=100.101.102.103 | clawnet zone check -
+
+            \(Exit.status((Exit.success, "nothing failed (warnings allowed)"), (Exit.failure, "a check failed, or the zone cannot be read")))
             """
     )
 
