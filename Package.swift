@@ -105,8 +105,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: settings
+            swiftSettings: settings,
+            plugins: ["BuildInfo"]
         ),
+
+        // Writes BuildInfo.swift (the git commit of the source) before every build, for --version.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
 
         // Helpers for tests: running processes, the test bed, real DNS servers, seeded randomness.
         .target(name: "TestSupport", dependencies: ["DNSSD"], path: "Tests/TestSupport", swiftSettings: settings),

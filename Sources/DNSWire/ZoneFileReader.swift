@@ -42,7 +42,12 @@ public struct ZoneFile: Sendable {
 
     /// Reads zone text. `origin` applies until a `$ORIGIN` line changes it.
     public static func read(text: String, origin: DNSName? = nil, defaultTTL: UInt32 = 3600) -> ZoneFile {
-        var bytes = Array(text.utf8)
+        read(bytes: Array(text.utf8), origin: origin, defaultTTL: defaultTTL)
+    }
+
+    /// Reads zone bytes as they came (standard input), without a round trip through String.
+    public static func read(bytes: [UInt8], origin: DNSName? = nil, defaultTTL: UInt32 = 3600) -> ZoneFile {
+        var bytes = bytes
         if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
         return bytes.withUnsafeMutableBytes { buffer in
             guard let file = fmemopen(buffer.baseAddress, buffer.count, "r") else {

@@ -10,9 +10,18 @@ public enum ExitStatus: Int32, Sendable {
     /// An environment prerequisite is missing and nothing could be done.
     case environment = 3
 
-    public static let helpText = """
-        Exit codes: 0 success, 1 a check failed or a required thing was not found, \
-        2 usage error, 3 an environment prerequisite is missing and nothing could be done \
-        (for example no D-Bus and no other backend asked for).
-        """
+    /// The "Exit status:" paragraph of a command's help, one code a line: what this command
+    /// means by each code it can end with. scripts/package makes it the man page's EXIT STATUS.
+    public static func status(_ meanings: (ExitStatus, String)...) -> String {
+        let lines = (meanings + [(usage, "usage error: a bad flag or value")])
+            .sorted { $0.0.rawValue < $1.0.rawValue }
+            .map { "  \($0.0.rawValue)  \($0.1)" }
+        return (["Exit status:"] + lines).joined(separator: "\n")
+    }
+
+    /// The contract every command keeps (each command's help says which codes it uses).
+    public static let contract = status(
+        (success, "success (doctor, preflight, zone check: nothing failed; warnings allowed)"),
+        (failure, "a check failed or a required thing was not found"),
+        (environment, "a prerequisite is missing, nothing could be done (no D-Bus or avahi-daemon)"))
 }

@@ -24,7 +24,7 @@ public struct ZoneCheckReport: Report, Sendable {
         let failures = result.findings.filter { $0.severity == .fail }.count
         let warnings = result.findings.filter { $0.severity == .warn }.count
         let zone = result.apex?.description ?? "unknown zone"
-        let source = result.file ?? result.servers.joined(separator: ", ")
+        let source = result.file.map { $0 == "-" ? "standard input" : $0 } ?? result.servers.joined(separator: ", ")
         let summary =
             "\(source) (\(zone)): \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         lines.err.append(terminal.paint(summary, .dim, stderr: true))

@@ -7,8 +7,11 @@ public enum AtomicFile {
         public let description: String
     }
 
+    /// nil unless `path` is (or links to) a regular file: a FIFO would block the read, and a
+    /// device such as /dev/zero would never end it.
     public static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -22,6 +25,7 @@ public enum AtomicFile {
 
     /// `mode` applies to the new file; without it an existing file keeps its mode (new: 0644).
     public static func write(_ text: String, to path: String, mode newMode: mode_t? = nil) throws(Failure) {
+        if let refusal = refusal(toReplace: path) { throw Failure(description: refusal) }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(directory.isEmpty ? "/" : directory)/.\(name).XXXXXX".utf8CString)
@@ -55,6 +59,24 @@ public enum AtomicFile {
         if directoryDescriptor >= 0 {
             fsync(directoryDescriptor)
             close(directoryDescriptor)
+        }
+    }
+
+    /// Why `path` must not be replaced, or nil. clawnet runs as root: it replaces only a regular
+    /// file that this user owns (or makes a new one), never a device, FIFO, folder or symbolic
+    /// link (renaming over /dev/null would replace the device with a file).
+    public static func refusal(toReplace path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            guard info.st_uid == geteuid() else {
+                return "\(path) belongs to uid \(info.st_uid), not to this user (uid \(geteuid())): clawnet replaces only files it owns"
+            }
+            return nil
+        case S_IFLNK: return "\(path) is a symbolic link: give the path of the file itself"
+        case S_IFDIR: return "\(path) is a folder: give a file's path"
+        default: return "\(path) is not a regular file (a device, FIFO or socket): clawnet replaces only regular files"
         }
     }
 

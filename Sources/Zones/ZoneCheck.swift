@@ -20,7 +20,10 @@ public enum ZoneCheck {
 
     /// What to check: a file, the servers that serve the zone, or both.
     public struct Request: Sendable {
+        /// The zone file; `-` with `text` for standard input.
         public var path: String?
+        /// The zone's bytes when they did not come from a file.
+        public var text: [UInt8]?
         public var domain: DomainName?
         public var servers: [DNSServer] = []
         /// Read the zone by AXFR and lint it as served.
@@ -40,7 +43,10 @@ public enum ZoneCheck {
         var findings: [ZoneFinding] = []
         var apex = origin
         if let path = request.path {
-            let zone = ZoneFile.read(path: path, origin: origin, defaultTTL: UInt32(ZoneWriter.ttl))
+            let ttl = UInt32(ZoneWriter.ttl)
+            let zone =
+                request.text.map { ZoneFile.read(bytes: $0, origin: origin, defaultTTL: ttl) }
+                ?? ZoneFile.read(path: path, origin: origin, defaultTTL: ttl)
             findings += ZoneLinter.check(zone, domain: request.domain, today: today)
             apex = origin ?? zone.records.first { $0.type == .soa }?.name
             if let apex, !request.servers.isEmpty {

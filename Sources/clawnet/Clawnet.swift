@@ -4,8 +4,6 @@ import Output
 
 @main
 struct Clawnet: AsyncParsableCommand {
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "clawnet",
         abstract: "Find OpenClaw Gateways on the network and tell why a node cannot reach one.",
@@ -14,9 +12,24 @@ struct Clawnet: AsyncParsableCommand {
             wide-area domain such as openclaw.internal., or by a host and port typed in. clawnet \
             browses those paths and explains what is broken.
 
-            \(ExitStatus.helpText)
+            Commands: doctor (why can this node not reach its Gateway?), preflight (a yes or \
+            no for install scripts), browse (what can this machine discover?), advertise \
+            (does mDNS cross this network?), zone (serve Gateways to a tailnet by unicast \
+            DNS-SD). `clawnet help COMMAND` describes each; so does its man page, such as \
+            clawnet-doctor(1).
+
+            With --format json, doctor, preflight, browse and zone check print documents whose \
+            JSON Schemas are in /usr/share/clawnet/schemas (docs/schemas in the source).
+
+            Examples:
+
+                clawnet doctor
+                clawnet browse --domain openclaw.internal
+                clawnet preflight --quiet --require mdns || echo "no mDNS here"
+
+            \(ExitStatus.contract)
             """,
-        version: version,
+        version: Version.line,
         subcommands: [DoctorCommand.self, PreflightCommand.self, BrowseCommand.self, AdvertiseCommand.self, ZoneCommand.self]
     )
 

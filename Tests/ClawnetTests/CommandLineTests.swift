@@ -121,9 +121,9 @@ struct CommandLineTests {
     func helpAndVersion() async throws {
         let help = try await runCommand(ClawnetBinary.path, ["browse", "--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.contains("Exit codes: 0 success"))
+        #expect(help.stdout.contains("Exit status:\n  0  "))
         let version = try await runCommand(ClawnetBinary.path, ["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout.hasPrefix("0."))
+        #expect(version.stdout.hasPrefix("clawnet 0."))
     }
 }

@@ -47,11 +47,13 @@ public struct TestBed: Sendable {
     public var python: String { value("TB_VENV") + "/bin/python" }
     public var scripts: String { value("TB_SCRIPTS") }
 
-    /// Runs `command` inside `host`'s namespace with `host`'s D-Bus.
+    /// Runs `command` inside `host`'s namespace with `host`'s D-Bus. A host without one (bare,
+    /// ts) gets an address where no bus is: the tests run on node, and node's bus socket, a
+    /// file, would otherwise be reachable from every namespace.
     public func spawn(on host: Host, _ command: [String], environment: [String: String] = [:]) throws -> ChildProcess {
         var environment = environment
-        if environment["DBUS_SYSTEM_BUS_ADDRESS"] == nil, !bus(host).isEmpty {
-            environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus(host)
+        if environment["DBUS_SYSTEM_BUS_ADDRESS"] == nil {
+            environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus(host).isEmpty ? "unix:path=/nonexistent/\(host.rawValue)-has-no-bus" : bus(host)
         }
         return try ChildProcess("/usr/bin/env", ["ip", "netns", "exec", namespace(host)] + command, environment: environment)
     }

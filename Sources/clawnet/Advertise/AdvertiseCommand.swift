@@ -37,7 +37,15 @@ struct AdvertiseCommand: AsyncParsableCommand {
             local. A crash leaves the record: `clawnet zone check --server` reports it as \
             unreachable. --no-local skips mDNS.
 
-            \(ExitStatus.helpText)
+            Examples:
+
+                clawnet advertise --name "Studio (OpenClaw)" --txt gatewayTls=1
+                clawnet advertise --name "Studio (OpenClaw)" --serve --tls-dir ~/.clawnet-tls
+
+            \(ExitStatus.status(
+                (.success, "stopped by Ctrl-C or SIGTERM (the beacon is withdrawn)"),
+                (.failure, "cannot serve: the port is taken, or the TLS files cannot be used"),
+                (.environment, "no D-Bus or no avahi-daemon: nothing could be advertised")))
             """
     )
 

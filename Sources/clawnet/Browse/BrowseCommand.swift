@@ -32,7 +32,16 @@ struct BrowseCommand: AsyncParsableCommand {
             jsonl prints one event per line as it happens \
             ({"event":"added"|"updated"|"removed"|"error"|"allForNow", ...}).
 
-            \(ExitStatus.helpText)
+            Examples:
+
+                clawnet browse
+                clawnet browse --domain openclaw.internal --server 100.101.102.103
+                clawnet browse --watch --format jsonl
+                clawnet browse --format json > fleet.json
+
+            \(ExitStatus.status(
+                (.success, "browsing ended, also when nothing was found (errors are printed)"),
+                (.environment, "only mDNS was asked for, and there is no D-Bus or no avahi-daemon")))
             """
     )
 

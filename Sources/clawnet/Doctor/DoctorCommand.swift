@@ -25,7 +25,14 @@ struct DoctorCommand: AsyncParsableCommand {
 
             Check ids: \(CheckID.all.map(\.rawValue).joined(separator: ", ")).
 
-            Exit 0 when nothing failed, 1 when a check failed. \(ExitStatus.helpText)
+            Examples:
+
+                clawnet doctor
+                clawnet doctor wss://studio.local:18789 --timeout 10s
+                clawnet doctor --check gw.tls studio.local
+                clawnet doctor --format json | jq -r '.diagnosis[].fix'
+
+            \(ExitStatus.status((.success, "nothing failed (warnings allowed)"), (.failure, "a check failed")))
             """
     )
 

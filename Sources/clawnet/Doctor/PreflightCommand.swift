@@ -14,11 +14,18 @@ struct PreflightCommand: AsyncParsableCommand {
             Requirements (default: gateway): mdns (D-Bus, avahi-daemon and a multicast \
             interface), wide-area (a configured domain answers with Gateways), gateway (some \
             Gateway, discovered or at 127.0.0.1:18789, answers its WebSocket with \
-            connect.challenge). Exit 0 only when every required one holds; 1 when one fails; \
-            3 when every one that fails lacks a prerequisite (no Avahi, no domain configured). \
-            2 on usage errors.
+            connect.challenge).
+
+            Examples:
 
                 if clawnet preflight --quiet --require mdns; then echo "mDNS ok"; fi
+                clawnet preflight --quiet --require mdns || status=$?
+                clawnet preflight --require gateway --format json > preflight.json
+
+            \(ExitStatus.status(
+                (.success, "every required one holds"),
+                (.failure, "one fails"),
+                (.environment, "every one that fails lacks a prerequisite (no D-Bus or avahi-daemon, no domain configured)")))
             """
     )
 

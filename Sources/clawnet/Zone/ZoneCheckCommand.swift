@@ -2,6 +2,7 @@ import ArgumentParser
 import DNSSD
 import DNSUpdate
 import FoundationEssentials
+import Glibc
 import Output
 import Zones
 
@@ -26,12 +27,25 @@ struct ZoneCheckCommand: AsyncParsableCommand {
             lints that, without a FILE (give --domain). Several --server (a primary and its \
             secondaries): their serials and records must agree, or the one that lags is named.
 
-            Exit 1 when anything fails. \(ExitStatus.helpText)
+            FILE `-` reads the zone from standard input (at most 16 MiB).
+
+            Examples:
+
+                clawnet zone check /etc/coredns/openclaw.internal.db
+                clawnet zone check /etc/coredns/openclaw.internal.db --server 100.101.102.103
+                clawnet zone check --axfr --domain openclaw.internal --server 100.101.102.53 --tsig-key clawnet.key
+                clawnet zone generate --domain openclaw.internal --ns-address 100.101.102.103 \\
+                    --gateway host=studio,ip=100.101.102.103 | clawnet zone check -
+
+            \(ExitStatus.status((.success, "nothing failed (warnings allowed)"), (.failure, "a check failed, or the zone cannot be read")))
             """
     )
 
-    @Argument(help: "The zone file (optional with --axfr).")
+    @Argument(help: "The zone file, or - to read it from standard input (optional with --axfr).")
     var file: String?
+
+    /// `-` reads at most this much: a zone of 10,000 Gateways is about 5 MB.
+    static let standardInputLimit = 16 * 1024 * 1024
 
     @Option(help: ArgumentHelp("The zone's domain (default: the owner of its SOA).", valueName: "DOMAIN"), transform: Arguments.domain)
     var domain: DomainName?
@@ -77,7 +91,14 @@ struct ZoneCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let terminal = global.makeTerminal()
-        if let file, !FileManager.default.fileExists(atPath: file) {
+        var request = self.request
+        if file == "-" {
+            if isatty(STDIN_FILENO) == 1 { terminal.err("reading the zone from standard input (Ctrl-D ends it)") }
+            do { request.text = try StandardInput.read(limit: Self.standardInputLimit) } catch {
+                terminal.err("error: \(error.description)")
+                throw ExitStatus.failure.code
+            }
+        } else if let file, !FileManager.default.fileExists(atPath: file) {
             terminal.err("error: cannot read \(file): no such file")
             throw ExitStatus.failure.code
         }

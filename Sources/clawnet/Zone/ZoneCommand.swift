@@ -11,7 +11,15 @@ struct ZoneCommand: AsyncParsableCommand {
             the CoreDNS stanza that serves it; `zone check` lints a zone the way DNS-SD clients \
             use it and compares it with what a live server serves.
 
-            \(ExitStatus.helpText)
+            Examples:
+
+                clawnet zone generate --domain openclaw.internal --from-browse \\
+                    --out /etc/coredns/openclaw.internal.db --corefile /etc/coredns/Corefile
+                clawnet zone check /etc/coredns/openclaw.internal.db --server 100.101.102.103
+
+            \(ExitStatus.status(
+                (.success, "the zone was written, or checked without failures"),
+                (.failure, "the zone cannot be written, or a check of it failed")))
             """,
         subcommands: [ZoneGenerateCommand.self, ZonePushCommand.self, ZoneCheckCommand.self]
     )

@@ -24,7 +24,18 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
             YYYYMMDDnn (UTC) and never goes down. --corefile writes the CoreDNS server block \
             that serves the file (needs --out) and prints the next steps for Tailscale split DNS.
 
-            \(ExitStatus.helpText)
+            Examples:
+
+                clawnet zone generate --domain openclaw.internal --ns-address 100.101.102.103 \\
+                    --gateway 'host=studio,ip=100.101.102.103,name=Studio (OpenClaw)'
+                clawnet zone generate --domain openclaw.internal --from-browse \\
+                    --out /etc/coredns/openclaw.internal.db --corefile /etc/coredns/Corefile
+                clawnet zone generate --domain openclaw.internal --inventory fleet.json \\
+                    --ns-address 100.101.102.103 | clawnet zone check -
+
+            \(ExitStatus.status(
+                (.success, "the zone was written (or is unchanged), or printed"),
+                (.failure, "the zone cannot be made (a PTR set over one DNS message) or written")))
             """
     )
 

@@ -30,7 +30,15 @@ struct ZonePushCommand: AsyncParsableCommand {
 
             --gateway takes \(GatewaySpec.help).
 
-            \(ExitStatus.helpText)
+            Examples:
+
+                clawnet zone push --domain openclaw.internal --server 100.101.102.53 --tsig-key clawnet.key --this-host
+                clawnet zone push --domain openclaw.internal --server 100.101.102.53 --tsig-key clawnet.key \\
+                    --inventory fleet.json --prune --dry-run
+
+            \(ExitStatus.status(
+                (.success, "the zone holds the Gateways (nothing needed sending, or the UPDATE was applied)"),
+                (.failure, "the server refused or failed the update, or the Gateways cannot be written")))
             """
     )
 

@@ -1,0 +1,164 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The README's text and code, taken at their word.
+enum Readme {
+    static var text: String {
+        get throws { try String(contentsOfFile: "\(packageRoot)/README.md", encoding: .utf8) }
+    }
+
+    /// The first ```sh block after the heading that starts with `heading`.
+    static func shellBlock(after heading: String) throws -> String {
+        let lines = try text.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.hasPrefix(heading) }, "no heading \(heading) in README.md")
+        let open = try #require(lines[start...].firstIndex { $0 == "```sh" }, "no ```sh block after \(heading)")
+        let close = try #require(lines[(open + 1)...].firstIndex { $0 == "```" })
+        return lines[(open + 1)..<close].joined(separator: "\n") + "\n"
+    }
+}
+
+@Suite("The README, the version and the build info (no test bed needed)")
+struct DocumentationFileTests {
+    @Test("README links point at files in the repository, and nothing outside it")
+    func readmeLinks() throws {
+        let text = try Readme.text
+        #expect(!text.contains("../shared") && !text.contains("DESIGN.md"), "the README points outside the repository")
+        let targets = text.matches(of: /\]\(([^)#\s]+)[^)]*\)/).map { String($0.1) }.filter { !$0.contains("://") }
+        #expect(targets.contains("docs/schemas/"), "the README links the schemas: \(targets)")
+        for target in targets {
+            #expect(FileManager.default.fileExists(atPath: "\(packageRoot)/\(target)"), "README links \(target), which does not exist")
+        }
+    }
+
+    @Test("--version names the git commit the binary was built from")
+    func versionNamesCommit() async throws {
+        let version = try await runCommand(ClawnetBinary.path, ["--version"])
+        #expect(version.status == 0)
+        let head = try await runCommand("/usr/bin/env", ["git", "-C", packageRoot, "rev-parse", "HEAD"])
+        if head.status == 0 {
+            #expect(version.stdout.firstMatch(of: /^clawnet \d+\.\d+\.\d+ \(commit [0-9a-f]{40}/) != nil, "\(version.stdout)")
+            #expect(version.stdout.contains("(commit \(head.stdout.trimmingCharacters(in: .whitespacesAndNewlines))"), "\(version.stdout)")
+        } else {
+            #expect(version.stdout.hasSuffix(" (unknown commit)"), "not a git checkout: \(version.stdout)")
+        }
+    }
+
+    @Test("build info: the commit in a checkout; nil in a tarball, also one unpacked inside another repository")
+    func buildInfoScript() async throws {
+        let script = "\(packageRoot)/Plugins/BuildInfo/build-info.sh"
+        let output = NSTemporaryDirectory() + "build-info-\(UInt32.random(in: 0...UInt32.max))"
+        let tarball = "\(packageRoot)/.build/tarball-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: tarball, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(atPath: output)
+            try? FileManager.default.removeItem(atPath: tarball)
+        }
+        func commitLine(_ package: String) async throws -> String {
+            let result = try await runCommand("/bin/sh", [script, package, output])
+            #expect(result.status == 0, "\(result.stderr)")
+            let text = try String(contentsOfFile: "\(output)/BuildInfo.swift", encoding: .utf8)
+            return try #require(text.split(separator: "\n").first { $0.contains("static let commit") }.map(String.init))
+        }
+        let head = try await runCommand("/usr/bin/env", ["git", "-C", packageRoot, "rev-parse", "HEAD"])
+        if head.status == 0 {
+            #expect(try await commitLine(packageRoot).hasSuffix("= \"\(head.stdout.trimmingCharacters(in: .whitespacesAndNewlines))\""))
+        }
+        // .build is inside this checkout, but the folder is not the checkout's top: no commit.
+        #expect(try await commitLine(tarball).hasSuffix("= nil"))
+    }
+}
+
+@Suite("The README's claims, run against the binary in the test bed", .enabled(if: TestBed.enabled))
+struct DocumentationTests {
+    /// The preflight example of the README, as written there, in a folder of its own on `host`.
+    func runPreflightSnippet(on host: TestBed.Host) async throws -> (result: CommandResult, preflightJSON: String?) {
+        let bed = try TestBed.current()
+        let folder = "\(bed.directory)/readme-\(uniqueTag())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Readme.shellBlock(after: "### `clawnet preflight`").write(toFile: "\(folder)/snippet.sh", atomically: true, encoding: .utf8)
+        let binaries = URL(fileURLWithPath: ClawnetBinary.path).deletingLastPathComponent().path
+        let result = try await bed.run(
+            on: host, ["/bin/sh", "-c", "cd \(folder) && PATH=\(binaries):$PATH sh snippet.sh"], timeout: .seconds(60))
+        return (result, try? String(contentsOfFile: "\(folder)/preflight.json", encoding: .utf8))
+    }
+
+    @Test("the preflight example: without D-Bus its exit-3 branch runs and the installer stops with 3")
+    func preflightSnippetWithoutMDNS() async throws {
+        let (result, preflightJSON) = try await runPreflightSnippet(on: .bare)
+        #expect(result.status == 3, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("no mDNS daemon here"), "the exit-3 branch: \(result.stdout)\n\(result.stderr)")
+        #expect(preflightJSON == nil, "it stopped before the gateway check")
+    }
+
+    @Test("the preflight example: with mDNS it goes on and writes preflight.json (a clawnet.preflight.v1 document)")
+    func preflightSnippetWithMDNS() async throws {
+        let bed = try TestBed.current()
+        let (result, preflightJSON) = try await runPreflightSnippet(on: .node)
+        #expect(!result.stderr.contains("no mDNS daemon here"), "\(result.stderr)")
+        let json = try #require(preflightJSON, "no preflight.json: \(result.stdout)\n\(result.stderr)")
+        try await expectMatches(json, "clawnet.preflight.v1", "the README's preflight.json", bed: bed)
+    }
+
+    struct ExitCase: Sendable, CustomTestStringConvertible {
+        let host: TestBed.Host
+        let arguments: [String]
+        let expected: Int32
+        let claim: String
+        var testDescription: String { "\(expected): \(claim)" }
+    }
+
+    /// Each row of the README's exit-code table, from each command that uses the code (usage
+    /// errors, 2, are BrowseCommandTests.usageErrors).
+    static let exitCases: [ExitCase] = [
+        ExitCase(
+            host: .node, arguments: ["browse", "--type", "_nothing-here._tcp", "--timeout", "3s"], expected: 0,
+            claim: "browse found nothing"),
+        ExitCase(host: .bare, arguments: ["browse", "--timeout", "3s"], expected: 3, claim: "browse, only mDNS asked for, no D-Bus"),
+        ExitCase(host: .bare, arguments: ["doctor", "--timeout", "2s"], expected: 1, claim: "doctor, a check failed"),
+        ExitCase(host: .bare, arguments: ["advertise", "--name", "nowhere"], expected: 3, claim: "advertise without D-Bus"),
+        ExitCase(host: .node, arguments: ["zone", "check", "/dev/null"], expected: 1, claim: "zone check, a check failed (no SOA)"),
+        ExitCase(host: .node, arguments: ["zone", "check", "/nonexistent/zone.db"], expected: 1, claim: "zone check, no such file"),
+    ]
+
+    @Test("the exit-code table", arguments: exitCases)
+    func exitCode(_ row: ExitCase) async throws {
+        let bed = try TestBed.current()
+        let result = try await bed.clawnet(row.arguments, on: row.host, timeout: .seconds(40))
+        #expect(result.status == row.expected, "\(row.arguments) on \(row.host): \(result.stdout)\n\(result.stderr)")
+    }
+
+    @Test("exit 1: zone generate will not replace a FIFO (only regular files), and the FIFO stays")
+    func zoneGenerateRefusesFIFO() async throws {
+        let bed = try TestBed.current()
+        let fifo = "\(bed.directory)/fifo-\(uniqueTag())"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        let result = try await bed.clawnet(
+            [
+                "zone", "generate", "--domain", "openclaw.internal", "--gateway", "host=a,ip=100.64.0.1",
+                "--ns-address", "100.64.0.1", "--out", fifo,
+            ], timeout: .seconds(20))
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("not a regular file"))
+        #expect(isFIFO(fifo))
+    }
+
+    func isFIFO(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+    }
+
+    @Test("exit 1: advertise --serve cannot listen on a taken port")
+    func advertiseTakenPort() async throws {
+        let bed = try TestBed.current()
+        let port = String(Int.random(in: 40_000...49_999))
+        let first = try bed.spawnClawnet(["advertise", "--serve-only", "--bind", "127.0.0.1", "--port", port])
+        defer { first.terminate() }
+        try await first.waitForOutput("like a Gateway", timeout: .seconds(20))
+        let second = try await bed.clawnet(["advertise", "--serve-only", "--bind", "127.0.0.1", "--port", port], timeout: .seconds(20))
+        #expect(second.status == 1, "\(second.stdout)\n\(second.stderr)")
+        #expect(second.stderr.contains("cannot listen"))
+    }
+}
