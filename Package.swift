@@ -80,8 +80,10 @@ let package = Package(
         // atomic files, CoreDNS stanzas, linting, the live comparison.
         .target(name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", crypto], swiftSettings: settings),
 
-        // Checks of the machine and of each Gateway, the diagnosis rules, preflight.
-        .target(name: "Doctor", dependencies: ["DNSSD", "Host", "Avahi", "Discovery", "Probes"], swiftSettings: settings),
+        // Checks of the machine and of each Gateway, the diagnosis rules, zone snippets, preflight.
+        .target(
+            name: "Doctor", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", "Avahi", "Discovery", "Probes", "Zones"],
+            swiftSettings: settings),
 
         // Every report clawnet prints, as a table and as JSON, and the exit codes they mean.
         .target(name: "Output", dependencies: ["DNSSD", "DNSWire", "Discovery", "Doctor", "Zones"], swiftSettings: settings),

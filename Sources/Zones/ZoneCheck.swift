@@ -14,10 +14,13 @@ public enum ZoneCheck {
         public let findings: [ZoneFinding]
     }
 
-    public static func run(path: String, domain: DomainName?, server: DNSServer?, today: SerialPolicy.Day) async -> Result {
+    public static func run(path: String, domain requested: DomainName?, server: DNSServer?, today: SerialPolicy.Day) async -> Result {
+        // A fragment names its zone on its first line (ZoneWriter.fragment).
+        let fragmentDomain = ZoneWriter.fragmentDomain(atPath: path)
+        let domain = requested ?? fragmentDomain
         let origin = domain.flatMap { try? DNSName(instance: nil, type: nil, domain: $0) }
         let zone = ZoneFile.read(path: path, origin: origin, defaultTTL: UInt32(ZoneWriter.ttl))
-        var findings = ZoneLinter.check(zone, domain: domain, today: today)
+        var findings = ZoneLinter.check(zone, domain: domain, today: today, fragment: fragmentDomain != nil)
         let apex = origin ?? zone.records.first { $0.type == .soa }?.name
         if let server, let apex {
             let client = DNSClient()

@@ -28,11 +28,12 @@ struct BrowseCommand: AsyncParsableCommand {
             and one of its addresses.
 
             Without --watch it stops when every path has reported what it knows (or at \
-            --timeout, 5s by default). --format json prints one clawnet.browse.v1 document; \
-            jsonl prints one event per line as it happens \
+            --timeout, 5s by default). --format json (or --json) prints one clawnet.browse.v1 \
+            document; jsonl prints one event per line as it happens \
             ({"event":"added"|"updated"|"removed"|"error"|"allForNow", ...}).
 
-            \(ExitStatus.helpText)
+            Exit 0 when a Gateway was found; 1 when none was (or every path failed); 3 when only \
+            mDNS was asked for and Avahi or D-Bus is missing. \(ExitStatus.helpText)
             """
     )
 
@@ -82,6 +83,12 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(help: "table, json (one clawnet.browse.v1 document) or jsonl (one event per line).")
     var format: BrowseFormat = .table
 
+    @Flag(help: "The same as --format json.")
+    var json = false
+
+    /// What prints: --json is --format json.
+    var output: BrowseFormat { json ? .json : format }
+
     @Option(
         name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
     var configPath: String?
@@ -89,7 +96,8 @@ struct BrowseCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if format == .json && watch {
+        if json && format == .jsonl { throw ValidationError("--json and --format jsonl: choose one") }
+        if output == .json && watch {
             throw ValidationError("--format json prints one document at the end; with --watch use --format jsonl")
         }
     }
@@ -118,6 +126,7 @@ struct BrowseCommand: AsyncParsableCommand {
         let deadline = watch ? timeout : (timeout ?? .seconds(5))
         let configIssues = config.warnings.map { DiscoveryIssue(source: .config, kind: .config, message: $0) }
         let started = ContinuousClock.now
+        let format = output
         let live = LiveOutput(format: format, watch: watch, terminal: terminal, started: started)
         var shown = BeaconCollection()
         for issue in configIssues {
