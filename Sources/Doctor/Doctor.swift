@@ -68,8 +68,22 @@ public enum Doctor {
         var dnsProblem: DNSProblem?
         /// The fingerprint this Gateway is pinned to: --pin, or gateway.remote.tlsFingerprint.
         var pin: TLSFingerprint?
+        var pinSource = "--pin"
         /// The default 127.0.0.1 target (no targets given).
         var isLocalFallback = false
+
+        /// A URL or host that a discovered beacon also names (its port and one of its
+        /// addresses, as browse merges a manual target) is that Gateway: its name and TXT come along.
+        mutating func join(_ beacons: [GatewayBeacon]) {
+            let addresses = Set(probe.addresses.map(\.withoutZone))
+            guard beacon == nil,
+                let found = beacons.first(where: { beacon in
+                    !beacon.isManualOnly && beacon.port == probe.port && beacon.addresses.contains { addresses.contains($0.withoutZone) }
+                })
+            else { return }
+            beacon = found
+            probe.advertisedFingerprint = found.gateway.tlsSha256
+        }
     }
 
     public static func run(_ options: DoctorOptions, system: any SystemInspector) async -> DoctorResult {
@@ -139,7 +153,11 @@ public enum Doctor {
                     let tls = endpoint.scheme.map { $0 == .wss } ?? (config.tlsEnabled ?? false)
                     var target = await endpointTarget(endpoint, label: wanted.text, tls: tls, timeout: options.timeout, facts: facts)
                     target.probe.credentials = credentials(for: endpoint, options: options, config: config)
-                    target.pin = options.pin ?? (isRemoteURL(endpoint, config) ? config.node.remoteTLSFingerprint : nil)
+                    target.pin = options.pin
+                    if options.pin == nil, isRemoteURL(endpoint, config), let pin = config.node.remoteTLSFingerprint {
+                        (target.pin, target.pinSource) = (pin, "gateway.remote.tlsFingerprint")
+                    }
+                    target.join(discovery.beacons)
                     return (index, target)
                 }
             }
@@ -198,7 +216,8 @@ public enum Doctor {
             : await GatewayProbe.runAll(targets.map(\.probe), budget: options.timeout, limit: options.probeLimit, phases: phases)
         return zip(targets, reports).map { target, report in
             var checks = GatewayChecks.run(
-                report, dnsProblem: target.dnsProblem, pin: target.pin, budget: options.timeout, routes: facts.routes)
+                report, dnsProblem: target.dnsProblem, pin: target.pin, pinSource: target.pinSource, budget: options.timeout,
+                routes: facts.routes)
             if target.isLocalFallback && anyDiscovered {
                 checks = relaxLocalFallback(checks, label: target.probe.label, configured: facts.config.exists)
             }

@@ -46,10 +46,16 @@ extension GatewayChecks {
 
     static func rejected(_ error: ConnectError, close: CloseFrame?, sent: ConnectCredentials, elapsed: Duration) -> Check {
         let detailCode = error.detailCode.map { "/" + SafeText.display(Array($0.utf8.prefix(60))) } ?? ""
+        let closed = close.map { close in
+            " (close \(close.code.map(String.init) ?? "without a code")"
+                + (close.reason.isEmpty || close.reason.hasPrefix(error.message)
+                    ? "" : ": \(SafeText.display(Array(close.reason.utf8.prefix(123))))")
+                + ")"
+        }
         let said =
             SafeText.display(Array(error.code.utf8.prefix(40))) + detailCode + ": "
             + SafeText.display(Array(error.message.utf8.prefix(160)))
-            + (close.map { ", then " + describe($0) } ?? "")
+            + (closed ?? "")
         var detail = ["code": error.code]
         detail["detailCode"] = error.detailCode
         detail["requestId"] = error.requestId
@@ -59,14 +65,14 @@ extension GatewayChecks {
             let sentWhat = sent.token == nil ? "doctor sent none" : "the token alone does not do (token auth is off on the Gateway?)"
             return Check(
                 .gwConnect, .pass, .credentialsRequired,
-                "the Gateway answers connect and asks for credentials (\(said)); \(sentWhat), so nothing is left on the Gateway",
+                "answers connect, and asks for a token or a paired device (\(said)); \(sentWhat): nothing is left on the Gateway",
                 elapsed: elapsed, detail: detail)
         }
         if code == "PAIRING_REQUIRED" {
             let request = error.requestId.map { SafeText.display(Array($0.utf8.prefix(128))) }
             return Check(
                 .gwConnect, .fail, .pairingRequired,
-                "\(said)\(request.map { " (pairing request \($0))" } ?? ""): the Gateway has not approved this device",
+                "\(said): the Gateway has not approved this device\(request.map { "; pairing request \($0) waits there" } ?? "")",
                 fix: "on the Gateway host: `openclaw devices list`, then `openclaw devices approve \(request ?? "<requestId>")`",
                 elapsed: elapsed, detail: detail)
         }

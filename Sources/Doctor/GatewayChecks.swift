@@ -32,7 +32,8 @@ public struct DNSProblem: Sendable, Hashable {
 /// that says why.
 public enum GatewayChecks {
     public static func run(
-        _ report: ProbeReport, dnsProblem: DNSProblem?, pin: TLSFingerprint?, budget: Duration, routes: [Route] = [], now: Date = Date()
+        _ report: ProbeReport, dnsProblem: DNSProblem?, pin: TLSFingerprint?, pinSource: String = "--pin", budget: Duration,
+        routes: [Route] = [], now: Date = Date()
     ) -> [Check] {
         let target = report.target
         var checks = [dns(target, problem: dnsProblem)]
@@ -45,7 +46,7 @@ public enum GatewayChecks {
         }
         checks.append(tls(report, budget: budget))
         if let facts = report.tlsFacts {
-            checks.append(pinCheck(target, observed: facts.fingerprint, pin: pin))
+            checks.append(pinCheck(target, observed: facts.fingerprint, pin: pin, source: pinSource))
             checks.append(certificate(facts, now: now))
         } else {
             let why = target.tls ? "needs a TLS handshake" : "plain ws:// Gateway: no certificate"
@@ -209,7 +210,7 @@ public enum GatewayChecks {
 
     /// OpenClaw's rule: the user's pin decides; a TXT fingerprint is a hint and never
     /// overrides it.
-    static func pinCheck(_ target: ProbeTarget, observed: TLSFingerprint, pin: TLSFingerprint?) -> Check {
+    static func pinCheck(_ target: ProbeTarget, observed: TLSFingerprint, pin: TLSFingerprint?, source: String = "--pin") -> Check {
         let detail = ["observed": observed.hex]
         if let pin {
             guard pin == observed else {
@@ -229,7 +230,7 @@ public enum GatewayChecks {
                     "matches your pin; the beacon's TXT advertises another fingerprint (\(advertised.hex)): a stale beacon?",
                     fix: "restart the Gateway so it advertises its current certificate", detail: detail)
             }
-            return Check(.gwPin, .pass, .ok, "matches the pin given with --pin", detail: detail)
+            return Check(.gwPin, .pass, .ok, "matches the pin (\(source))", detail: detail)
         }
         if let advertised = target.advertisedFingerprint {
             guard advertised == observed else {

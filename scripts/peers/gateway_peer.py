@@ -15,7 +15,8 @@ Modes:
   dribble    answers the upgrade, then sends its first frame one byte per second
   bigframe   sends a 10 MB first frame
   tls12      like gateway, but speaks only TLS 1.2
-  tls11      speaks only TLS 1.1 (a TLS 1.2+ client gets a protocol_version alert)
+  tls11      speaks only TLS 1.1 (it answers a TLS 1.2+ hello with a TLS 1.1 ServerHello)
+  tlsalert   TLS 1.2 with only a cipher no modern client offers: a handshake_failure alert
   expired    like gateway, with a certificate that expired (made on the fly)
   nginx      another program on the port: HTTP 404 everywhere, "Server: nginx/1.24.0"
 The answer to connect (after connect.challenge), as OpenClaw's server sends it:
@@ -131,6 +132,9 @@ def tls_context(args):
     context.load_cert_chain(cert, key)
     if args.mode == "tls12":
         context.minimum_version = context.maximum_version = ssl.TLSVersion.TLSv1_2
+    elif args.mode == "tlsalert":
+        context.set_ciphers("CAMELLIA256-SHA:@SECLEVEL=0")
+        context.minimum_version = context.maximum_version = ssl.TLSVersion.TLSv1_2
     elif args.mode == "tls11":
         context.set_ciphers("DEFAULT:@SECLEVEL=0")   # OpenSSL 3 refuses TLS 1.1 at the default level
         context.minimum_version = context.maximum_version = ssl.TLSVersion.TLSv1_1
@@ -219,23 +223,45 @@ async def raw_server(args, context):
             writer.close()
 
     server = await asyncio.start_server(handle, args.address, args.port,
-                                        ssl=context if args.mode in ("http200", "dribble", "nginx", "tls11") else None)
+                                        ssl=context if args.mode in ("http200", "dribble", "nginx") else None)
     async with server:
         print("ready", flush=True)
         await server.serve_forever()
 
 
+def blocking_tls_server(args, context):
+    """A plain blocking TLS server: OpenSSL writes its alert (or its old ServerHello) straight to
+    the socket before the handshake fails, which asyncio's TLS transport does not flush."""
+    import socket
+    import threading
+    listener = socket.create_server((args.address, args.port))
+    print("ready", flush=True)
+
+    def serve(connection):
+        with connection:
+            try:
+                context.wrap_socket(connection, server_side=True).close()
+            except (ssl.SSLError, OSError):
+                pass
+
+    while True:
+        connection, _ = listener.accept()
+        threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["gateway", "notready", "wrongframe", "silent", "garbage", "http200", "dribble",
-                                         "bigframe", "tls12", "tls11", "expired", "nginx", *CONNECT_MODES])
+                                         "bigframe", "tls12", "tls11", "tlsalert", "expired", "nginx", *CONNECT_MODES])
     parser.add_argument("--address", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--cert")
     parser.add_argument("--key")
     args = parser.parse_args()
     context = tls_context(args)
-    if args.mode in ("silent", "garbage", "http200", "dribble", "nginx", "tls11"):
+    if args.mode in ("tls11", "tlsalert"):
+        blocking_tls_server(args, context)
+    elif args.mode in ("silent", "garbage", "http200", "dribble", "nginx"):
         asyncio.run(raw_server(args, context))
     else:
         asyncio.run(websocket_gateway(args, context))
