@@ -187,6 +187,11 @@ extension DoctorLabTests {
                 ["preflight", "--config", good, "--json", "--no-local"], on: .lnode, environment: ["HOME": bed.directory])
             #expect(preflight.status == 0, "\(preflight.stdout)")
             #expect(!preflight.stdout.contains(token))
+            for (pin, expected) in [(gateway.fingerprint, Int32(0)), (String(repeating: "cd", count: 32), 1)] {
+                let pinned = try await bed.clawnet(
+                    ["preflight", gateway.url, "--pin", pin, "--no-local", "--json"], on: .lnode, environment: ["HOME": bed.directory])
+                #expect(pinned.status == expected, "preflight --pin: \(pinned.stdout)")
+            }
         } catch {
             failure = error
         }
