@@ -128,6 +128,6 @@ let package = Package(
         .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "Host", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Doctor", "Discovery", "Zones", "DNSSD", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "Discovery", "Doctor", "Probes", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: settings),
+        .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Zones", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: settings),
     ]
 )

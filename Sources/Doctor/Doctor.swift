@@ -93,8 +93,7 @@ public enum Doctor {
         var discovery = await discover(options, facts: facts)
         // A node checks the Gateway its config names, as if it had been named here.
         var options = options
-        let nodeTarget = options.targets.isEmpty ? facts.config.node.remoteURL.map { DoctorTarget($0.text) } : nil
-        if let nodeTarget { options.targets = [nodeTarget] }
+        if options.targets.isEmpty, facts.isNode, let url = facts.config.node.remoteURL { options.targets = [DoctorTarget(url.text)] }
         var (targets, unknown) = await targets(options, discovery: discovery, facts: facts)
         if options.targets.isEmpty, !facts.isNode,
             let fallback = await localFallback(targets, options: options, facts: facts)

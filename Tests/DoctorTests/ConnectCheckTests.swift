@@ -1,4 +1,5 @@
 import DNSSD
+import Discovery
 import Foundation
 import Host
 import Output
@@ -129,6 +130,21 @@ struct ConnectCheckTests {
         #expect(!check.message.contains("gateway.bind"))
         #expect(MachineChecks.advertising(facts).status == .skip)
         #expect(MachineChecks.config(Self.nodeConfig(url: nil)).reason == .remoteURLMissing)
+    }
+
+    @Test("a node's doctor checks gateway.remote.url and not 127.0.0.1; the same URL on a Gateway host (mode local) is not a target")
+    func nodeTargets() async {
+        var options = DoctorOptions()
+        options.discovery.local = false
+        options.timeout = .seconds(1)
+        var node = RecordedSystem()
+        node.openclaw = Self.nodeConfig(url: "ws://127.0.0.1:9")
+        let asNode = await Doctor.run(options, system: node)
+        #expect(asNode.gateways.map(\.target) == ["ws://127.0.0.1:9"], "\(asNode.gateways.map(\.target))")
+        var host = node
+        host.openclaw.node.mode = "local"
+        let asHost = await Doctor.run(options, system: host)
+        #expect(asHost.gateways.map(\.target) == ["127.0.0.1:18789"], "\(asHost.gateways.map(\.target))")
     }
 
     static let switches: [(String, AdvertisingSettings, String?, AdvertisingSwitch?)] = {
