@@ -16,7 +16,7 @@ extension GatewayChecks {
             var parts = ["hello-ok: protocol \(hello.protocolVersion.map(String.init) ?? "?")"]
             if let version = hello.serverVersion { parts.append("Gateway \(SafeText.display(Array(version.utf8.prefix(40))))") }
             if let role = hello.role { parts.append("role \(SafeText.display(Array(role.utf8.prefix(20))))") }
-            parts.append(sent.device != nil ? "as device \(sent.device!.deviceId.prefix(12))…" : sent.token.map { "with \($0)" } ?? "")
+            parts.append(sent.device.map { "as device \($0.deviceId.prefix(12))…" } ?? sent.token.map { "with \($0)" } ?? "")
             var detail = ["protocol": hello.protocolVersion.map(String.init) ?? ""]
             detail["serverVersion"] = hello.serverVersion
             return Check(.gwConnect, .pass, .ok, parts.filter { !$0.isEmpty }.joined(separator: ", "), elapsed: elapsed, detail: detail)
