@@ -92,8 +92,10 @@ let package = Package(
         // atomic files, CoreDNS stanzas, linting, the live comparison.
         .target(name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Probes", crypto], swiftSettings: settings),
 
-        // Checks of the machine and of each Gateway, the diagnosis rules, preflight.
-        .target(name: "Doctor", dependencies: ["DNSSD", "Host", "Avahi", "Discovery", "Probes"], swiftSettings: settings),
+        // Checks of the machine and of each Gateway, the diagnosis rules, zone snippets, preflight.
+        .target(
+            name: "Doctor", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", "Avahi", "Discovery", "Probes", "Zones"],
+            swiftSettings: settings),
 
         // Every report clawnet prints, as a table and as JSON, and the exit codes they mean.
         .target(name: "Output", dependencies: ["DNSSD", "DNSWire", "Discovery", "Doctor", "Zones"], swiftSettings: settings),
@@ -143,6 +145,6 @@ let package = Package(
         .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "Host", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Doctor", "Discovery", "Zones", "DNSSD", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "Discovery", "Doctor", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: settings),
+        .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Zones", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: settings),
     ]
 )

@@ -3,6 +3,14 @@ import DNSSD
 import FoundationEssentials
 import Host
 
+/// What clawnet wanted from Avahi: the fix names the way around it that the command has.
+public enum AvahiPurpose: Sendable {
+    /// browse, doctor: wide-area DNS-SD and manual targets work without Avahi.
+    case browse
+    /// advertise: publishing goes through avahi-daemon; serving works without it.
+    case publish
+}
+
 /// Turns Avahi error codes into issues that name the cause and the fix.
 enum AvahiDiagnosis {
     static var busAddress: String { SystemBus.address() }
@@ -12,8 +20,12 @@ enum AvahiDiagnosis {
     }
 
     /// Why a client could not be created or was lost.
-    static func issue(for code: Int32, lost: Bool = false) -> DiscoveryIssue {
-        let alternatives = "Meanwhile, wide-area DNS-SD (--domain) and manual targets (--manual) work without Avahi."
+    static func issue(for code: Int32, lost: Bool = false, purpose: AvahiPurpose = .browse) -> DiscoveryIssue {
+        let alternatives =
+            switch purpose {
+            case .browse: "Meanwhile, wide-area DNS-SD (--domain) and manual targets (--manual) work without Avahi."
+            case .publish: "Meanwhile, `clawnet advertise --serve-only` answers like a Gateway without publishing a beacon."
+            }
         if let socket = SystemBus.socketPath(of: busAddress), !FileManager.default.fileExists(atPath: socket) {
             return DiscoveryIssue(
                 source: .mdns, kind: lost ? .daemonLost : .busMissing,

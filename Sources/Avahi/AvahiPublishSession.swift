@@ -73,7 +73,7 @@ final class AvahiPublishSession: @unchecked Sendable {
                 AvahiPublishSession.session(userdata).clientChanged(client, state)
             }, userdata, &error)
         if client == nil {
-            continuation.yield(.failed(AvahiDiagnosis.issue(for: error)))
+            continuation.yield(.failed(AvahiDiagnosis.issue(for: error, purpose: .publish)))
             retryLater(after: .seconds(1))
         }
     }
@@ -87,9 +87,9 @@ final class AvahiPublishSession: @unchecked Sendable {
             // The host name is being (re)negotiated: withdraw and publish again once running.
             if let group { avahi_entry_group_reset(group) }
         case AVAHI_CLIENT_CONNECTING:
-            continuation.yield(.failed(AvahiDiagnosis.issue(for: Int32(AVAHI_ERR_NO_DAEMON))))
+            continuation.yield(.failed(AvahiDiagnosis.issue(for: Int32(AVAHI_ERR_NO_DAEMON), purpose: .publish)))
         case AVAHI_CLIENT_FAILURE:
-            continuation.yield(.failed(AvahiDiagnosis.issue(for: avahi_client_errno(changed), lost: true)))
+            continuation.yield(.failed(AvahiDiagnosis.issue(for: avahi_client_errno(changed), lost: true, purpose: .publish)))
             retryLater(after: .zero)
         default:
             break

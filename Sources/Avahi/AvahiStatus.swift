@@ -8,14 +8,14 @@ public enum AvahiStatus: Sendable, Equatable {
     case running(version: String, hostName: String)
     case unavailable(DiscoveryIssue)
 
-    public static func query() -> AvahiStatus {
+    public static func query(for purpose: AvahiPurpose = .browse) -> AvahiStatus {
         guard let poll = avahi_threaded_poll_new(), let api = avahi_threaded_poll_get(poll) else {
             return .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop"))
         }
         defer { avahi_threaded_poll_free(poll) }
         var error: Int32 = 0
         guard let client = avahi_client_new(api, AvahiClientFlags(0), { _, _, _ in }, nil, &error) else {
-            return .unavailable(AvahiDiagnosis.issue(for: error))
+            return .unavailable(AvahiDiagnosis.issue(for: error, purpose: purpose))
         }
         defer { avahi_client_free(client) }
         let version = avahi_client_get_version_string(client).map { String(cString: $0) } ?? "avahi (version unknown)"

@@ -10,12 +10,20 @@ public enum ConnectURL {
     }
 
     /// `wss://host:port` with TLS; `ws://` only where allowed; nil when no safe URL exists.
-    /// IPv6 goes in brackets with its zone as `%25zone` (RFC 6874).
+    /// IPv6 goes in brackets with its zone as `%25zone` (RFC 6874). The host has no trailing
+    /// dot: OpenClaw strips it from the SRV target before it builds the URL
+    /// (src/infra/bonjour-discovery.ts, parseDigSrv), so SNI and the Host header carry it too.
     public static func make(host: String, port: Int, tls: Bool) -> String? {
         guard (1...65535).contains(port) else { return nil }
-        let authority = IPAddress(host)?.urlHost ?? host
+        let name = withoutTrailingDot(host)
+        let authority = IPAddress(name)?.urlHost ?? name
         if tls { return "wss://\(authority):\(port)" }
         return allowsPlainWebSocket(host: host) ? "ws://\(authority):\(port)" : nil
+    }
+
+    /// `studio.openclaw.internal.` as a node writes it: `studio.openclaw.internal`.
+    public static func withoutTrailingDot(_ host: String) -> String {
+        host.hasSuffix(".") && host.count > 1 ? String(host.dropLast()) : host
     }
 
     /// The first URL that works for a Gateway: its host name, else one of its addresses.

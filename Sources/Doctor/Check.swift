@@ -59,7 +59,9 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case notRun
 
     // openclaw.config
-    case configMissing, configInvalid, bindLoopback
+    case configMissing, configInvalid, bindLoopback, remoteURLMissing
+    // openclaw.advertising (the switch that is off is in AdvertisingFacts)
+    case notGatewayHost, advertisingOff, advertisingInWSL
     // mdns.dbus, mdns.daemon, mdns.interfaces, mdns.port5353, mdns.nss
     case busMissing, daemonUnavailable, noMulticastInterface, otherResponders, nsswitchMissing, nssMdnsMissing
     // mdns.browse
@@ -68,9 +70,9 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case resolvConfMissing, resolvConfUnreadable, noDomain, splitDNS, domainError, domainEmpty, notOnTailnet
 
     // gw.dns
-    case noAddress, unknownTarget
+    case noAddress, unknownTarget, nameNotFound, localNameWithoutNSS, magicDNSNotApplied
     // gw.tcp
-    case nothingListensLocally, refused, timedOut, unreachable
+    case nothingListensLocally, refused, timedOut, unreachable, partlyUnreachable
     // gw.tls
     case plainGateway, tlsVersion, notTLS, tlsAlert, handshakeFailed, handshakeTimedOut
     // gw.pin
@@ -78,11 +80,14 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     // gw.cert
     case certificateUnreadable, certificateExpired, certificateNotYetValid, certificateExpiresSoon
     // gw.http
-    case notReady, unhealthy, healthFailed, healthTimedOut
+    case notReady, unhealthy, notGatewayHealth, healthFailed, healthTimedOut
     // gw.websocket (and gw.http): a TLS server asked in plain text
     case wantsTLS
     // gw.websocket
     case upgradeRefused, upgradeFailed, upgradeTimedOut, webSocketFailed
     // gw.protocol
     case unexpectedFirstFrame, frameTooLarge, closedBeforeFirstFrame, firstFrameTimedOut
+    // gw.connect
+    case credentialsRequired, pairingRequired, tokenMismatch, tokenMissing, authRejected, deviceAuthRejected, protocolMismatch
+    case gatewayStarting, closedByGateway, connectRejected, connectTimedOut, unexpectedConnectAnswer, connectFailed
 }

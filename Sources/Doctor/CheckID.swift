@@ -13,6 +13,7 @@ public struct CheckID: RawRepresentable, Hashable, Comparable, Sendable, Codable
 
     // The machine.
     public static let openclawConfig = CheckID("openclaw.config")
+    public static let openclawAdvertising = CheckID("openclaw.advertising")
     public static let mdnsDBus = CheckID("mdns.dbus")
     public static let mdnsDaemon = CheckID("mdns.daemon")
     public static let mdnsInterfaces = CheckID("mdns.interfaces")
@@ -32,15 +33,16 @@ public struct CheckID: RawRepresentable, Hashable, Comparable, Sendable, Codable
     public static let gwHTTP = CheckID("gw.http")
     public static let gwWebSocket = CheckID("gw.websocket")
     public static let gwProtocol = CheckID("gw.protocol")
+    public static let gwConnect = CheckID("gw.connect")
 
     /// The machine's checks, in report order.
     public static let machine: [CheckID] = [
-        .openclawConfig, .mdnsDBus, .mdnsDaemon, .mdnsInterfaces, .mdnsPort5353, .mdnsNSS, .mdnsBrowse,
+        .openclawConfig, .openclawAdvertising, .mdnsDBus, .mdnsDaemon, .mdnsInterfaces, .mdnsPort5353, .mdnsNSS, .mdnsBrowse,
         .dnsResolver, .dnsWideArea, .tailscaleInterface,
     ]
 
     /// Each Gateway's checks, in report (and layer) order.
-    public static let gateway: [CheckID] = [.gwDNS, .gwTCP, .gwTLS, .gwPin, .gwCert, .gwHTTP, .gwWebSocket, .gwProtocol]
+    public static let gateway: [CheckID] = [.gwDNS, .gwTCP, .gwTLS, .gwPin, .gwCert, .gwHTTP, .gwWebSocket, .gwProtocol, .gwConnect]
 
     public static var all: [CheckID] { machine + gateway }
 
@@ -69,18 +71,21 @@ public struct CheckID: RawRepresentable, Hashable, Comparable, Sendable, Codable
     }
 
     private static let titles: [CheckID: String] = [
-        .openclawConfig: "OpenClaw configuration", .mdnsDBus: "D-Bus system bus", .mdnsDaemon: "avahi-daemon",
+        .openclawConfig: "OpenClaw configuration", .openclawAdvertising: "This Gateway's mDNS advertising", .mdnsDBus: "D-Bus system bus",
+        .mdnsDaemon: "avahi-daemon",
         .mdnsInterfaces: "Multicast interfaces", .mdnsPort5353: "Other mDNS responders on UDP 5353",
         .mdnsNSS: "nss-mdns for .local names", .mdnsBrowse: "Gateways in local.", .dnsResolver: "System resolver",
         .dnsWideArea: "Wide-area DNS-SD", .tailscaleInterface: "Tailscale",
         .gwDNS: "Name and addresses", .gwTCP: "TCP connect", .gwTLS: "TLS handshake", .gwPin: "Certificate pin",
         .gwCert: "Certificate", .gwHTTP: "HTTP health", .gwWebSocket: "WebSocket upgrade", .gwProtocol: "Gateway's first frame",
+        .gwConnect: "connect handshake",
     ]
 
     private static let prerequisites: [CheckID: [CheckID]] = [
         .mdnsDaemon: [.mdnsDBus], .mdnsBrowse: [.mdnsDaemon],
         .gwTCP: [.gwDNS], .gwTLS: [.gwTCP], .gwPin: [.gwTLS], .gwCert: [.gwTLS],
         .gwHTTP: [.gwTLS], .gwWebSocket: [.gwTLS], .gwProtocol: [.gwWebSocket],
+        .gwConnect: [.gwProtocol],
     ]
 
     public var description: String { rawValue }

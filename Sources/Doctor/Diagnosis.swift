@@ -56,6 +56,28 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     public static let certificate = DiagnosisID(rawValue: "gw-cert")
     public static let webSocket = DiagnosisID(rawValue: "gw-websocket")
     public static let gatewayProtocol = DiagnosisID(rawValue: "gw-protocol")
+    public static let noMulticastInterface = DiagnosisID(rawValue: "no-multicast-interface")
+    public static let wideAreaDomain = DiagnosisID(rawValue: "wide-area-domain")
+    public static let nameNotFound = DiagnosisID(rawValue: "name-not-found")
+    public static let nssMdnsMissing = DiagnosisID(rawValue: "nss-mdns-missing")
+    public static let magicDNSNotApplied = DiagnosisID(rawValue: "magicdns-not-applied")
+    public static let nameUnresolved = DiagnosisID(rawValue: "name-unresolved")
+    public static let unknownTarget = DiagnosisID(rawValue: "unknown-target")
+    public static let nothingListens = DiagnosisID(rawValue: "nothing-listens")
+    public static let tailnetUnreachable = DiagnosisID(rawValue: "tailnet-unreachable")
+    public static let unroutableAddress = DiagnosisID(rawValue: "unroutable-address")
+    public static let hostUnreachable = DiagnosisID(rawValue: "host-unreachable")
+    public static let tlsVersion = DiagnosisID(rawValue: "tls-version")
+    public static let tlsAlert = DiagnosisID(rawValue: "tls-alert")
+    public static let tlsHandshake = DiagnosisID(rawValue: "gw-tls")
+    public static let anotherProgram = DiagnosisID(rawValue: "another-program")
+    public static let health = DiagnosisID(rawValue: "gw-http")
+    public static let pairingRequired = DiagnosisID(rawValue: "pairing-required")
+    public static let gatewayAuth = DiagnosisID(rawValue: "gateway-auth")
+    public static let protocolMismatch = DiagnosisID(rawValue: "protocol-mismatch")
+    public static let connect = DiagnosisID(rawValue: "gw-connect")
+    /// A failing check that no rule explains: named after the check, never silent.
+    public static let checkFailed = DiagnosisID(rawValue: "check-failed")
 
     public var description: String { rawValue }
 
@@ -65,16 +87,23 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     }
 }
 
-/// The gateway-side view the rules need: where a target came from, and its checks.
+/// The gateway-side view the rules need: where a target came from, its checks, and what its
+/// probe verified (for zone snippets).
 public struct GatewayResult: Sendable {
     public let target: ProbeTarget
     public let beacon: GatewayBeacon?
     public var checks: [Check]
+    /// The addresses that accepted a TCP connection.
+    public var answered: [IPAddress]
+    /// The fingerprint of the certificate actually served.
+    public var served: TLSFingerprint?
 
-    public init(target: ProbeTarget, beacon: GatewayBeacon?, checks: [Check]) {
+    public init(target: ProbeTarget, beacon: GatewayBeacon?, checks: [Check], answered: [IPAddress] = [], served: TLSFingerprint? = nil) {
         self.target = target
         self.beacon = beacon
         self.checks = checks
+        self.answered = answered
+        self.served = served
     }
 
     public func check(_ id: CheckID) -> Check? { checks.first { $0.id == id } }

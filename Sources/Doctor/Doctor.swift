@@ -1,5 +1,7 @@
 import Avahi
+import DNSClient
 import DNSSD
+import DNSWire
 import Discovery
 import Host
 import Probes
@@ -22,7 +24,14 @@ public struct DoctorOptions: Sendable {
     public var targets: [DoctorTarget] = []
     /// Domains, servers and whether to browse local. (types and manual targets are doctor's own).
     public var discovery = DiscoveryOptions()
+    /// --no-local: mDNS is neither browsed nor checked (no D-Bus or Avahi finding can fail).
+    public var noLocal = false
     public var pin: TLSFingerprint?
+    /// A token for the Gateways doctor is told about (--token-file): the named targets, or
+    /// gateway.remote.url on a node. Never sent to Gateways discovery finds.
+    public var token: GatewayToken?
+    /// The node's device identity (--as-device), shown to the same Gateways as the token.
+    public var device: DeviceIdentity?
     /// Per Gateway, and for discovery.
     public var timeout: Duration = .seconds(5)
     /// Only these checks (and what they need); nil: all.
@@ -45,6 +54,8 @@ public struct DoctorResult: Sendable {
     public let checks: [Check]
     public let gateways: [Gateway]
     public let diagnosis: [Diagnosis]
+    /// Records to add to a wide-area zone for verified Gateways it lacks or has stale.
+    public var snippets: [ZoneSnippet] = []
     public let elapsed: Duration
 }
 
@@ -54,9 +65,25 @@ public enum Doctor {
     struct Target {
         var probe: ProbeTarget
         var beacon: GatewayBeacon?
-        var dnsProblem: String?
+        var dnsProblem: DNSProblem?
+        /// The fingerprint this Gateway is pinned to: --pin, or gateway.remote.tlsFingerprint.
+        var pin: TLSFingerprint?
+        var pinSource = "--pin"
         /// The default 127.0.0.1 target (no targets given).
         var isLocalFallback = false
+
+        /// A URL or host that a discovered beacon also names (its port and one of its
+        /// addresses, as browse merges a manual target) is that Gateway: its name and TXT come along.
+        mutating func join(_ beacons: [GatewayBeacon]) {
+            let addresses = Set(probe.addresses.map(\.withoutZone))
+            guard beacon == nil,
+                let found = beacons.first(where: { beacon in
+                    !beacon.isManualOnly && beacon.port == probe.port && beacon.addresses.contains { addresses.contains($0.withoutZone) }
+                })
+            else { return }
+            beacon = found
+            probe.advertisedFingerprint = found.gateway.tlsSha256
+        }
     }
 
     public static func run(_ options: DoctorOptions, system: any SystemInspector) async -> DoctorResult {
@@ -64,8 +91,13 @@ public enum Doctor {
         let only = options.only.map(CheckID.closure)
         let facts = await Task.detached { MachineFacts.gather(system) }.value
         var discovery = await discover(options, facts: facts)
-        var (targets, unknown) = await targets(options, discovery: discovery, config: facts.config)
-        if options.targets.isEmpty, let fallback = await localFallback(targets, config: facts.config, timeout: options.timeout) {
+        // A node checks the Gateway its config names, as if it had been named here.
+        var options = options
+        if options.targets.isEmpty, facts.isNode, let url = facts.config.node.remoteURL { options.targets = [DoctorTarget(url.text)] }
+        var (targets, unknown) = await targets(options, discovery: discovery, facts: facts)
+        if options.targets.isEmpty, !facts.isNode,
+            let fallback = await localFallback(targets, options: options, facts: facts)
+        {
             targets.append(fallback)
         }
 
@@ -77,17 +109,19 @@ public enum Doctor {
         let lanHosts = askHosts ? lanAddresses(targets.map(\.probe)) : []
         async let answers = AvahiAddressLookup.names(of: lanHosts.map(\.address), timeout: min(options.timeout, .seconds(2)))
         let gateways =
-            await probe(targets, options: options, only: only, anyDiscovered: !discovery.beacons.isEmpty, configured: facts.config.exists)
+            await probe(targets, options: options, only: only, anyDiscovered: !discovery.beacons.isEmpty, facts: facts)
             + unknown.map(unknownTarget)
         let found = await answers
         discovery.hostAnswers = lanHosts.compactMap { host in
             found[host.address].map { HostAnswer(address: host.address, gateway: host.gateway, answer: $0) }
         }
 
-        var machine = MachineChecks.run(facts, discovery: discovery)
+        var machine = MachineChecks.run(facts, discovery: discovery, multicast: !options.noLocal)
         if !options.targets.isEmpty { machine = relaxUnneeded(machine, needed: dependencies(of: gateways)) }
         let diagnosis = DiagnosisRules.diagnose(MachineEvidence(checks: machine, facts: facts, discovery: discovery), gateways: gateways)
-        return result(machine: machine, gateways: gateways, diagnosis: diagnosis, only: only, elapsed: ContinuousClock.now - started)
+        var result = result(machine: machine, gateways: gateways, diagnosis: diagnosis, only: only, elapsed: ContinuousClock.now - started)
+        result.snippets = ZoneSnippets.make(gateways, discovery: discovery, facts: facts)
+        return result
     }
 
     /// Discovery as nodes on this machine would see it: the configured domain, mDNS unless
@@ -100,20 +134,30 @@ public enum Doctor {
 
     /// The targets named (instance names first, then URLs and hosts, resolved concurrently),
     /// or every discovered Gateway when none are named; and the names that match nothing.
-    static func targets(_ options: DoctorOptions, discovery: DiscoverySummary, config: OpenClawConfig) async -> ([Target], [DoctorTarget]) {
+    static func targets(_ options: DoctorOptions, discovery: DiscoverySummary, facts: MachineFacts) async -> ([Target], [DoctorTarget]) {
+        let config = facts.config
         guard !options.targets.isEmpty else {
-            return (discovery.beacons.map { Target(probe: probeTarget($0), beacon: $0) }, [])
+            return (discovery.beacons.map { Target(probe: probeTarget($0), beacon: $0, pin: options.pin) }, [])
         }
         let defaultPort = config.gatewayPort ?? Endpoint.defaultGatewayPort
         return await withTaskGroup(of: (Int, Target?).self) { group in
-            for (index, target) in options.targets.enumerated() {
+            for (index, wanted) in options.targets.enumerated() {
                 group.addTask {
-                    if let beacon = discovery.beacons.first(where: { named($0, target.text) }) {
-                        return (index, Target(probe: probeTarget(beacon), beacon: beacon))
+                    if let beacon = discovery.beacons.first(where: { named($0, wanted.text) }) {
+                        var target = Target(probe: probeTarget(beacon), beacon: beacon, pin: options.pin)
+                        target.probe.credentials = ConnectCredentials(token: options.token, device: options.device)
+                        return (index, target)
                     }
-                    guard let endpoint = target.endpoint?.endpoint(defaultPort: defaultPort) else { return (index, nil) }
+                    guard let endpoint = wanted.endpoint?.endpoint(defaultPort: defaultPort) else { return (index, nil) }
                     let tls = endpoint.scheme.map { $0 == .wss } ?? (config.tlsEnabled ?? false)
-                    return (index, await endpointTarget(endpoint, label: target.text, tls: tls, timeout: options.timeout))
+                    var target = await endpointTarget(endpoint, label: wanted.text, tls: tls, timeout: options.timeout, facts: facts)
+                    target.probe.credentials = credentials(for: endpoint, options: options, config: config)
+                    target.pin = options.pin
+                    if options.pin == nil, isRemoteURL(endpoint, config), let pin = config.node.remoteTLSFingerprint {
+                        (target.pin, target.pinSource) = (pin, "gateway.remote.tlsFingerprint")
+                    }
+                    target.join(discovery.beacons)
+                    return (index, target)
                 }
             }
             var resolved = [Target?](repeating: nil, count: options.targets.count)
@@ -123,25 +167,45 @@ public enum Doctor {
         }
     }
 
+    /// What a named Gateway is shown: --token-file and --as-device; the config's token only
+    /// where it belongs (gateway.remote.url on a node, this machine's own Gateway on its host).
+    static func credentials(for endpoint: Endpoint, options: DoctorOptions, config: OpenClawConfig) -> ConnectCredentials {
+        let own =
+            isRemoteURL(endpoint, config) || (!config.node.isRemote && (endpoint.address?.isLoopback ?? (endpoint.host == "localhost")))
+        return ConnectCredentials(token: options.token ?? (own ? config.node.token : nil), device: options.device)
+    }
+
+    /// The endpoint is the Gateway this node's config names.
+    static func isRemoteURL(_ endpoint: Endpoint, _ config: OpenClawConfig) -> Bool {
+        guard config.node.isRemote, let url = config.node.remoteURL else { return false }
+        let remote = url.endpoint(defaultPort: Endpoint.defaultGatewayPort)
+        return remote.host == endpoint.host && remote.port == endpoint.port
+    }
+
     /// A discovered Gateway's instance name equals `text` (as DNS compares names: ASCII case
     /// ignored, every other byte exact).
     static func named(_ beacon: GatewayBeacon, _ text: String) -> Bool {
         (try? InstanceName(decoded: text)).map { $0 == beacon.instance } ?? false
     }
 
-    /// 127.0.0.1 on the configured port, unless a discovered Gateway is already there.
-    static func localFallback(_ targets: [Target], config: OpenClawConfig, timeout: Duration) async -> Target? {
+    /// 127.0.0.1 on the configured port, unless a discovered Gateway is already there; on a
+    /// Gateway host it is shown the host's own token.
+    static func localFallback(_ targets: [Target], options: DoctorOptions, facts: MachineFacts) async -> Target? {
+        let config = facts.config
         let port = config.gatewayPort ?? Endpoint.defaultGatewayPort
         let loopback = IPAddress("127.0.0.1")!
         guard !targets.contains(where: { $0.probe.port == port && $0.probe.addresses.contains(loopback) }) else { return nil }
         let endpoint = Endpoint(host: loopback.description, port: port)
-        var target = await endpointTarget(endpoint, label: endpoint.description, tls: config.tlsEnabled ?? false, timeout: timeout)
+        var target = await endpointTarget(
+            endpoint, label: endpoint.description, tls: config.tlsEnabled ?? false, timeout: options.timeout, facts: facts)
+        target.probe.credentials = ConnectCredentials(token: config.node.token)
+        target.pin = options.pin
         target.isLocalFallback = true
         return target
     }
 
     /// Every target probed at once (only the phases the requested checks need), and its checks.
-    static func probe(_ targets: [Target], options: DoctorOptions, only: Set<CheckID>?, anyDiscovered: Bool, configured: Bool) async
+    static func probe(_ targets: [Target], options: DoctorOptions, only: Set<CheckID>?, anyDiscovered: Bool, facts: MachineFacts) async
         -> [GatewayResult]
     {
         let phases = probePhases(only)
@@ -150,11 +214,15 @@ public enum Doctor {
             ? targets.map { ProbeReport(target: $0.probe) }
             : await GatewayProbe.runAll(targets.map(\.probe), budget: options.timeout, limit: options.probeLimit, phases: phases)
         return zip(targets, reports).map { target, report in
-            var checks = GatewayChecks.run(report, dnsProblem: target.dnsProblem, pin: options.pin, budget: options.timeout)
+            var checks = GatewayChecks.run(
+                report, dnsProblem: target.dnsProblem, pin: target.pin, pinSource: target.pinSource, budget: options.timeout,
+                routes: facts.routes)
             if target.isLocalFallback && anyDiscovered {
-                checks = relaxLocalFallback(checks, label: target.probe.label, configured: configured)
+                checks = relaxLocalFallback(checks, label: target.probe.label, configured: facts.config.exists)
             }
-            return GatewayResult(target: target.probe, beacon: target.beacon, checks: checks)
+            return GatewayResult(
+                target: target.probe, beacon: target.beacon, checks: checks,
+                answered: report.tcp.filter { $0.outcome == .connected }.map(\.address), served: report.tlsFacts?.fingerprint)
         }
     }
 
@@ -236,24 +304,61 @@ public enum Doctor {
         let gateway = beacon.gateway
         return ProbeTarget(
             label: beacon.url ?? "\(beacon.instance.displayName)",
-            host: beacon.host ?? beacon.addresses.first?.description ?? beacon.instance.displayName,
+            host: beacon.host.map(ConnectURL.withoutTrailingDot) ?? beacon.addresses.first?.description ?? beacon.instance.displayName,
             addresses: beacon.addresses, port: beacon.port ?? Endpoint.defaultGatewayPort,
             tls: gateway.tls, advertisedFingerprint: gateway.tlsSha256)
     }
 
-    static func endpointTarget(_ endpoint: Endpoint, label: String, tls: Bool, timeout: Duration) async -> Target {
+    static func endpointTarget(_ endpoint: Endpoint, label: String, tls: Bool, timeout: Duration, facts: MachineFacts) async -> Target {
         var addresses: [IPAddress] = []
-        var problem: String?
+        var problem: DNSProblem?
         if let address = endpoint.address {
             addresses = [address]
         } else {
             switch await HostLookup.addresses(of: endpoint.host, timeout: timeout) {
             case .success(let found): addresses = found
-            case .failure(let failure): problem = failure.message
+            case .failure(let failure): problem = await explain(failure, host: endpoint.host, facts: facts, timeout: timeout)
             }
         }
         return Target(
             probe: ProbeTarget(label: label, host: endpoint.host, addresses: addresses, port: endpoint.port, tls: tls), dnsProblem: problem)
+    }
+
+    /// Why a name gave no address: it does not exist, a `.local` name without nss-mdns, or a
+    /// MagicDNS name that only Tailscale's resolver knows (asked directly to tell).
+    static func explain(_ failure: HostLookup.Failure, host: String, facts: MachineFacts, timeout: Duration) async -> DNSProblem {
+        if host.hasSuffix(".local") && !facts.nssMdns {
+            return DNSProblem(failure.message, kind: .localWithoutNSS)
+        }
+        if host.hasSuffix(".ts.net"), let name = try? DNSName(presentation: host + ".") {
+            let client = DNSClient(options: magicDNSOptions(timeout))
+            async let v4 = client.query(name, .a, server: .tailscale)
+            async let v6 = client.query(name, .aaaa, server: .tailscale)
+            let answers = [try? await v4, try? await v6].compactMap { $0 }
+            await client.shutdown()
+            let found = answers.flatMap { response in
+                response.message.answers.compactMap { record -> IPAddress? in
+                    switch record.data {
+                    case .a(let address), .aaaa(let address): address
+                    default: nil
+                    }
+                }
+            }
+            if !found.isEmpty { return DNSProblem(failure.message, kind: .magicDNSOnly(Array(Set(found)).sorted())) }
+        }
+        switch failure.kind {
+        case .notFound: return DNSProblem(failure.message, kind: .notFound)
+        case .noAnswer: return DNSProblem(failure.message, kind: .noAnswer)
+        case .other: return DNSProblem(failure.message, kind: .other)
+        }
+    }
+
+    /// One quick question to Tailscale's resolver: it answers at once or not at all.
+    static func magicDNSOptions(_ timeout: Duration) -> DNSClient.Options {
+        var options = DNSClient.Options()
+        options.attemptTimeout = min(timeout, .milliseconds(800))
+        options.attempts = 1
+        return options
     }
 
     static func probePhases(_ only: Set<CheckID>?) -> GatewayProbe.Phases {
@@ -263,6 +368,7 @@ public enum Doctor {
         if !only.isDisjoint(with: [.gwTLS, .gwPin, .gwCert]) { phases.insert([.tcp, .tls]) }
         if only.contains(.gwHTTP) { phases.insert([.tcp, .tls, .health]) }
         if !only.isDisjoint(with: [.gwWebSocket, .gwProtocol]) { phases.insert([.tcp, .tls, .websocket]) }
+        if only.contains(.gwConnect) { phases.insert([.tcp, .tls, .websocket, .connect]) }
         return phases
     }
 

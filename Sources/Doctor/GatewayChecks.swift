@@ -4,34 +4,60 @@ import FoundationEssentials
 import Host
 import Probes
 
+/// Why a Gateway's name gave no address, as far as doctor could tell.
+public struct DNSProblem: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// The name does not exist (NXDOMAIN).
+        case notFound
+        /// No answer in time, or the resolver failed for now.
+        case noAnswer
+        case other
+        /// A `.local` name, and nsswitch does not ask mDNS (no libnss-mdns).
+        case localWithoutNSS
+        /// A `*.ts.net` name that only Tailscale's resolver 100.100.100.100 knows: these addresses.
+        case magicDNSOnly([IPAddress])
+    }
+
+    public let message: String
+    public let kind: Kind
+
+    public init(_ message: String, kind: Kind) {
+        self.message = message
+        self.kind = kind
+    }
+}
+
 /// The checks of one Gateway, from its probe report: gw.dns, gw.tcp, gw.tls, gw.pin, gw.cert,
-/// gw.http, gw.websocket, gw.protocol. A check whose layer did not run is a skip that says why.
+/// gw.http, gw.websocket, gw.protocol, gw.connect. A check whose layer did not run is a skip
+/// that says why.
 public enum GatewayChecks {
-    public static func run(_ report: ProbeReport, dnsProblem: String?, pin: TLSFingerprint?, budget: Duration, now: Date = Date())
-        -> [Check]
-    {
+    public static func run(
+        _ report: ProbeReport, dnsProblem: DNSProblem?, pin: TLSFingerprint?, pinSource: String = "--pin", budget: Duration,
+        routes: [Route] = [], now: Date = Date()
+    ) -> [Check] {
         let target = report.target
         var checks = [dns(target, problem: dnsProblem)]
         guard !target.addresses.isEmpty else {
             return checks + skipped(CheckID.gateway.dropFirst(), "needs an address")
         }
-        checks.append(tcp(report, budget: budget))
+        checks.append(tcp(report, budget: budget, routes: routes))
         guard report.connectedAddress != nil else {
             return checks + skipped(CheckID.gateway.dropFirst(2), "needs a TCP connection")
         }
         checks.append(tls(report, budget: budget))
         if let facts = report.tlsFacts {
-            checks.append(pinCheck(target, observed: facts.fingerprint, pin: pin))
+            checks.append(pinCheck(target, observed: facts.fingerprint, pin: pin, source: pinSource))
             checks.append(certificate(facts, now: now))
         } else {
             let why = target.tls ? "needs a TLS handshake" : "plain ws:// Gateway: no certificate"
             checks += skipped([.gwPin, .gwCert], why)
         }
         if target.tls && report.tlsFacts == nil {
-            return checks + skipped([.gwHTTP, .gwWebSocket, .gwProtocol], "needs a TLS handshake")
+            return checks + skipped([.gwHTTP, .gwWebSocket, .gwProtocol, .gwConnect], "needs a TLS handshake")
         }
         checks.append(http(report, budget: budget))
         checks += websocket(report, budget: budget)
+        checks.append(connect(report, budget: budget))
         return checks
     }
 
@@ -40,26 +66,61 @@ public enum GatewayChecks {
         ids.map { Check($0, .skip, .notRun, why) }
     }
 
-    static func dns(_ target: ProbeTarget, problem: String?) -> Check {
+    static func dns(_ target: ProbeTarget, problem: DNSProblem?) -> Check {
         if target.addresses.isEmpty {
-            return Check(
-                .gwDNS, .fail, .noAddress, problem ?? "no address for \(target.host)",
-                fix: target.host.hasSuffix(".local") || target.host.hasSuffix(".local.")
-                    ? "`.local` names resolve through Avahi (install libnss-mdns for other programs); is the Gateway host up?"
-                    : "check the A/AAAA records of \(target.host) (`dig \(target.host)`)")
+            let host = ConnectURL.withoutTrailingDot(target.host)
+            let message = problem?.message ?? "no address for \(host)"
+            switch problem?.kind {
+            case .notFound?:
+                return Check(
+                    .gwDNS, .fail, .nameNotFound, "\(message) (NXDOMAIN: the name does not exist)",
+                    fix: "check the spelling, and the A/AAAA records of \(host) (`dig \(host)`)")
+            case .localWithoutNSS?:
+                return Check(
+                    .gwDNS, .fail, .localNameWithoutNSS, "\(message): nsswitch does not ask mDNS for .local names",
+                    fix: "`sudo apt install libnss-mdns` (it adds mdns4_minimal to the hosts: line of /etc/nsswitch.conf)")
+            case .magicDNSOnly(let addresses)?:
+                return Check(
+                    .gwDNS, .fail, .magicDNSNotApplied,
+                    "\(message); Tailscale's resolver 100.100.100.100 knows it (\(addresses.map(\.description).joined(separator: ", "))): "
+                        + "MagicDNS is not applied on this machine",
+                    fix:
+                        "`sudo tailscale set --accept-dns=true`; on Linux Tailscale installs its resolver through systemd-resolved or "
+                        + "NetworkManager (/etc/resolv.conf must point to 127.0.0.53 or be managed by tailscaled)",
+                    detail: ["magicDNS": addresses.map(\.description).joined(separator: ",")])
+            default:
+                return Check(
+                    .gwDNS, .fail, .noAddress, message,
+                    fix: host.hasSuffix(".local")
+                        ? "`.local` names resolve through Avahi (install libnss-mdns for other programs); is the Gateway host up?"
+                        : "check the A/AAAA records of \(host) (`dig \(host)`) and the resolver in /etc/resolv.conf")
+            }
         }
         let addresses = target.addresses.map(\.description).joined(separator: ", ")
         return Check(
-            .gwDNS, .pass, .ok, IPAddress(target.host) != nil ? "address \(addresses)" : "\(target.host) → \(addresses)",
+            .gwDNS, .pass, .ok,
+            IPAddress(target.host) != nil ? "address \(addresses)" : "\(ConnectURL.withoutTrailingDot(target.host)) → \(addresses)",
             detail: ["addresses": addresses])
     }
 
-    static func tcp(_ report: ProbeReport, budget: Duration) -> Check {
+    static func tcp(_ report: ProbeReport, budget: Duration, routes: [Route] = []) -> Check {
         let port = report.target.port
         let detail = Dictionary(uniqueKeysWithValues: report.tcp.map { ($0.address.description, "\($0.outcome)") })
         if let good = report.tcp.first(where: { $0.outcome == .connected }) {
             let failed = report.tcp.filter { $0.outcome != .connected }
             let note = failed.isEmpty ? "" : "; not on \(failed.map { "\($0.address) (\(describe($0.outcome)))" }.joined(separator: ", "))"
+            // An advertised address this machine has no route to: a node that tries it first waits.
+            let lost = failed.filter { $0.outcome != .refused && RoutingTable.specificRoute(to: $0.address, in: routes) == nil }
+            if !lost.isEmpty && !routes.isEmpty {
+                return Check(
+                    .gwTCP, .warn, .partlyUnreachable,
+                    "connected to \(authority(good.address, port)) in \(good.elapsed.milliseconds) ms\(note): this machine has no route to "
+                        + "\(lost.map(\.address.description).joined(separator: ", "))",
+                    fix:
+                        "on the Gateway host keep that address out of the beacon (Avahi: deny-interfaces=docker0 in "
+                        + "/etc/avahi/avahi-daemon.conf); nodes try every advertised address",
+                    elapsed: good.elapsed, detail: detail)
+            }
             return Check(
                 .gwTCP, .pass, .ok, "connected to \(authority(good.address, port)) in \(good.elapsed.milliseconds) ms\(note)",
                 elapsed: good.elapsed, detail: detail)
@@ -149,7 +210,7 @@ public enum GatewayChecks {
 
     /// OpenClaw's rule: the user's pin decides; a TXT fingerprint is a hint and never
     /// overrides it.
-    static func pinCheck(_ target: ProbeTarget, observed: TLSFingerprint, pin: TLSFingerprint?) -> Check {
+    static func pinCheck(_ target: ProbeTarget, observed: TLSFingerprint, pin: TLSFingerprint?, source: String = "--pin") -> Check {
         let detail = ["observed": observed.hex]
         if let pin {
             guard pin == observed else {
@@ -169,7 +230,7 @@ public enum GatewayChecks {
                     "matches your pin; the beacon's TXT advertises another fingerprint (\(advertised.hex)): a stale beacon?",
                     fix: "restart the Gateway so it advertises its current certificate", detail: detail)
             }
-            return Check(.gwPin, .pass, .ok, "matches the pin given with --pin", detail: detail)
+            return Check(.gwPin, .pass, .ok, "matches the pin (\(source))", detail: detail)
         }
         if let advertised = target.advertisedFingerprint {
             guard advertised == observed else {
@@ -224,17 +285,26 @@ public enum GatewayChecks {
         guard let health = report.health else { return Check(.gwHTTP, .skip, .notRun, "not run") }
         let elapsed = health.elapsed
         switch health.outcome {
-        case .response(200, let body):
-            if case .response(let status, _)? = report.ready?.outcome, status != 200 {
+        case .response(200, let body, let server):
+            guard HealthBody.isGateway(body) else {
+                return Check(
+                    .gwHTTP, .fail, .notGatewayHealth,
+                    "/healthz answered 200 but not with a Gateway's {\"ok\":true,...}: \(SafeText.display(Array(body.utf8.prefix(60))))"
+                        + (server.map { " (Server: \(SafeText.display(Array($0.utf8))))" } ?? ""),
+                    fix: anotherProgramFix(report.target.port), elapsed: elapsed, detail: server.map { ["server": $0] } ?? [:])
+            }
+            if case .response(let status, _, _)? = report.ready?.outcome, status != 200 {
                 return Check(
                     .gwHTTP, .warn, .notReady, "/healthz 200, but /readyz \(status): the Gateway is starting or draining",
                     fix: "wait a moment and run doctor again; if it stays, see the Gateway's log", elapsed: elapsed)
             }
             return Check(.gwHTTP, .pass, .ok, "/healthz 200 \(body.trimmingSpaces().prefix(60)), /readyz 200", elapsed: elapsed)
-        case .response(let status, let body):
+        case .response(let status, let body, let server):
             return Check(
-                .gwHTTP, .fail, .unhealthy, "/healthz answered \(status) \(SafeText.display(Array(body.utf8.prefix(60))))",
-                fix: "a Gateway answers /healthz with 200: something else serves this port, or a proxy rewrites it", elapsed: elapsed)
+                .gwHTTP, .fail, .unhealthy,
+                "/healthz answered \(status) \(SafeText.display(Array(body.utf8.prefix(60))))"
+                    + (server.map { " (Server: \(SafeText.display(Array($0.utf8))))" } ?? ""),
+                fix: anotherProgramFix(report.target.port), elapsed: elapsed, detail: server.map { ["server": $0] } ?? [:])
         case .failed(let reason):
             return Check(.gwHTTP, .fail, .healthFailed, "/healthz: \(reason)", fix: "see the Gateway's log", elapsed: elapsed)
         case .wantsTLS:
@@ -327,6 +397,12 @@ public enum GatewayChecks {
                 Check(.gwProtocol, .skip, .notRun, "needs a WebSocket"),
             ]
         }
+    }
+
+    /// What a program other than the Gateway on its port means to do about it.
+    static func anotherProgramFix(_ port: Int) -> String {
+        "a Gateway answers /healthz with 200 {\"ok\":true,...}: on the Gateway host `ss -ltnp 'sport = :\(port)'` names what listens; "
+            + "stop it or move the Gateway (gateway.port), or let a proxy pass /healthz and WebSockets through"
     }
 
     static let wantsTLS = "the server speaks TLS on this port (plain HTTP got no answer, a TLS handshake did): it expects wss://"

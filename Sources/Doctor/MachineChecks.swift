@@ -5,14 +5,49 @@ import Host
 /// The checks of the machine: configuration, D-Bus and Avahi, interfaces, UDP 5353,
 /// nss-mdns, the resolver and each wide-area domain, Tailscale.
 public enum MachineChecks {
-    public static func run(_ facts: MachineFacts, discovery: DiscoverySummary) -> [Check] {
-        [
-            config(facts.config), dbus(facts), daemon(facts), interfaces(facts), port5353(facts), nss(facts),
-            browse(facts, discovery), resolver(facts),
-        ] + wideArea(facts, discovery) + [tailscale(facts, discovery)]
+    public static func run(_ facts: MachineFacts, discovery: DiscoverySummary, multicast: Bool = true) -> [Check] {
+        let mdns =
+            multicast
+            ? [dbus(facts), daemon(facts), interfaces(facts), port5353(facts), nss(facts)]
+            : [CheckID.mdnsDBus, .mdnsDaemon, .mdnsInterfaces, .mdnsPort5353, .mdnsNSS].map {
+                Check($0, .skip, .localNotBrowsed, "mDNS is not checked (--no-local)")
+            }
+        return [config(facts.config), advertising(facts)] + mdns + [browse(facts, discovery), resolver(facts)]
+            + wideArea(facts, discovery) + [tailscale(facts, discovery)]
     }
 
     static func config(_ config: OpenClawConfig) -> Check {
+        if config.exists && config.warnings.isEmpty && config.node.isRemote { return nodeConfig(config) }
+        return gatewayHostConfig(config)
+    }
+
+    /// A node: what it connects to (gateway.bind is the Gateway host's business, not checked).
+    static func nodeConfig(_ config: OpenClawConfig) -> Check {
+        let node = config.node
+        var detail = ["path": config.path, "mode": "remote"]
+        guard let url = node.remoteURL else {
+            return Check(
+                .openclawConfig, .warn, .remoteURLMissing,
+                "gateway.mode is \"remote\" but gateway.remote.url is not set: this node has no Gateway to connect to",
+                fix: "set gateway.remote.url to the Gateway's URL (wss://host:18789) in \(config.path)", detail: detail)
+        }
+        detail["url"] = url.text
+        var parts = ["node of \(url.text) (gateway.mode remote)"]
+        if node.remoteTransport == "ssh" {
+            parts.append("through an SSH tunnel\(node.sshTarget.map { " to \($0)" } ?? "") (gateway.remote.transport ssh)")
+        }
+        if let pin = node.remoteTLSFingerprint { parts.append("pinned sha256 \(pin.short)…") }
+        if let token = node.token {
+            parts.append("token from \(token.source)")
+        } else if let note = node.unresolvedToken {
+            parts.append(note)
+        } else {
+            parts.append("no token")
+        }
+        return Check(.openclawConfig, .pass, .ok, "\(config.path): " + parts.joined(separator: ", "), detail: detail)
+    }
+
+    static func gatewayHostConfig(_ config: OpenClawConfig) -> Check {
         guard config.exists else {
             return Check(
                 .openclawConfig, .skip, .configMissing, "no OpenClaw config at \(config.path): defaults apply (local., port 18789)",
@@ -37,6 +72,37 @@ public enum MachineChecks {
             "\(config.path): gateway.bind \(bind), port "
                 + "\(config.gatewayPort ?? Endpoint.defaultGatewayPort)\(config.tlsEnabled == true ? ", TLS on" : "")",
             detail: ["path": config.path, "bind": bind])
+    }
+
+    /// On a Gateway host: the switches that decide whether its Gateway advertises by mDNS.
+    static func advertising(_ facts: MachineFacts) -> Check {
+        guard facts.isGatewayHost else {
+            return Check(
+                .openclawAdvertising, .skip, .notGatewayHost,
+                facts.isNode ? "a node (gateway.mode remote): no Gateway here to advertise" : "no OpenClaw config: no Gateway here")
+        }
+        let config = facts.config
+        let mode = config.advertising.mdnsMode ?? "minimal"
+        var detail = ["discovery.mdns.mode": mode]
+        if let value = config.advertising.disableBonjour { detail["OPENCLAW_DISABLE_BONJOUR"] = value }
+        if let container = facts.platform.container { detail["container"] = container }
+        if let off = facts.advertisingOff {
+            return Check(
+                .openclawAdvertising, .warn, .advertisingOff, "this Gateway does not advertise _openclaw-gw._tcp: \(off.setting)",
+                fix: off.fix(configPath: config.path), detail: detail)
+        }
+        let hostname = config.advertising.mdnsHostname.map { "\($0) (OPENCLAW_MDNS_HOSTNAME)" } ?? "this host's name"
+        let message =
+            "bonjour plugin on, discovery.mdns.mode \(mode)\(config.advertising.mdnsMode == nil ? " (default)" : ""): this Gateway "
+            + "advertises _openclaw-gw._tcp as \(hostname)"
+        if facts.platform.wsl2 {
+            return Check(
+                .openclawAdvertising, .warn, .advertisingInWSL, message + ", but from inside WSL2, whose NAT network keeps mDNS in",
+                fix:
+                    "set networkingMode=mirrored in %UserProfile%\\.wslconfig (then `wsl --shutdown`), or use wide-area discovery "
+                    + "(`clawnet zone generate --this-host`)", detail: detail)
+        }
+        return Check(.openclawAdvertising, .pass, .ok, message, detail: detail)
     }
 
     static func dbus(_ facts: MachineFacts) -> Check {
@@ -212,13 +278,15 @@ public enum MachineChecks {
     }
 
     static func tailscale(_ facts: MachineFacts, _ discovery: DiscoverySummary) -> Check {
-        let addresses = NetworkInterface.tailscaleAddresses(facts.interfaces)
+        let tailnet = facts.tailnet
+        let addresses = tailnet.addresses
         guard !addresses.isEmpty else {
             let note = discovery.domains.isEmpty ? "" : "; wide-area domains must then be served by a resolver this machine uses"
             return Check(
-                .tailscaleInterface, .skip, .notOnTailnet, "not on a tailnet (no 100.64.0.0/10 or fd7a:115c:a1e0::/48 address)\(note)")
+                .tailscaleInterface, .skip, .notOnTailnet,
+                "not on a tailnet (no tailscale0 interface up, no 100.64.0.0/10 or fd7a:115c:a1e0::/48 address)\(note)")
         }
-        let names = facts.interfaces.filter { !$0.addresses.filter(\.isTailscale).isEmpty }.map(\.name)
+        let names = facts.interfaces.filter { interface in interface.addresses.contains { addresses.contains($0) } }.map(\.name)
         return Check(
             .tailscaleInterface, .pass, .ok, "\(names.joined(separator: ", ")): \(addresses.map(\.description).joined(separator: ", "))",
             detail: ["addresses": addresses.map(\.description).joined(separator: ",")])

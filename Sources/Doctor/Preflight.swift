@@ -18,12 +18,12 @@ public enum Preflight {
         public let fix: String?
     }
 
-    /// The checks each requirement is decided by.
-    static func checks(for requirements: Set<Requirement>) -> Set<CheckID> {
+    /// The checks each requirement is decided by (with a pin, the certificate must match it).
+    static func checks(for requirements: Set<Requirement>, pinned: Bool = false) -> Set<CheckID> {
         var ids = Set<CheckID>()
         if requirements.contains(.mdns) { ids.formUnion(mdnsChecks) }
         if requirements.contains(.wideArea) { ids.insert(.dnsWideArea) }
-        if requirements.contains(.gateway) { ids.insert(.gwProtocol) }
+        if requirements.contains(.gateway) { ids.formUnion(pinned ? [.gwProtocol, .gwPin] : [.gwProtocol]) }
         return ids
     }
 
@@ -34,7 +34,7 @@ public enum Preflight {
         [Result], Duration
     ) {
         var options = base
-        options.only = checks(for: requirements)
+        options.only = checks(for: requirements, pinned: options.pin != nil)
         let doctor = await Doctor.run(options, system: system)
         return (Requirement.allCases.filter(requirements.contains).map { evaluate($0, doctor) }, doctor.elapsed)
     }
@@ -61,7 +61,10 @@ public enum Preflight {
             }
             return Result(name: .wideArea, ok: false, missingPrerequisite: false, message: first.message, fix: first.fix)
         case .gateway:
-            for gateway in doctor.gateways where gateway.checks.contains(where: { $0.id == .gwProtocol && $0.status == .pass }) {
+            for gateway in doctor.gateways
+            where gateway.checks.contains(where: { $0.id == .gwProtocol && $0.status == .pass })
+                && !gateway.checks.contains(where: { $0.status == .fail })
+            {
                 return Result(
                     name: .gateway, ok: true, missingPrerequisite: false, message: "\(gateway.target) answers with connect.challenge",
                     fix: nil)

@@ -21,6 +21,15 @@ public protocol SystemInspector: Sendable {
     /// True when /etc/resolv.conf belongs to systemd-resolved (its stub or its list).
     func usesSystemdResolved() -> Bool
     func config() -> OpenClawConfig
+    /// The main routing table (where a Gateway's addresses are reachable from here).
+    func routes() -> [Route]
+    /// Container and WSL2 markers.
+    func platform() -> PlatformFacts
+}
+
+extension SystemInspector {
+    public func routes() -> [Route] { [] }
+    public func platform() -> PlatformFacts { PlatformFacts() }
 }
 
 public struct PortHolders: Sendable, Equatable {
@@ -108,4 +117,25 @@ public struct LiveSystem: SystemInspector {
     }
 
     public func config() -> OpenClawConfig { OpenClawConfig.load(explicitPath: configPath, environment: environment) }
+
+    public func routes() -> [Route] { RoutingTable.current() }
+
+    public func platform() -> PlatformFacts {
+        var facts = PlatformFacts()
+        let fly =
+            environment["FLY_MACHINE_ID"].map { !$0.trimmingSpaces().isEmpty } == true
+            && environment["FLY_APP_NAME"].map { !$0.trimmingSpaces().isEmpty } == true
+        if fly {
+            facts.container = "FLY_MACHINE_ID and FLY_APP_NAME"
+        } else if let file = ["/.dockerenv", "/run/.containerenv", "/var/run/.containerenv"].first(where: {
+            FileManager.default.fileExists(atPath: $0)
+        }) {
+            facts.container = file
+        } else if let cgroup = try? String(contentsOfFile: "/proc/1/cgroup", encoding: .utf8) {
+            facts.container = PlatformFacts.cgroupMarker(cgroup)
+        }
+        let release = (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? ""
+        facts.wsl2 = PlatformFacts.isWSL2(osRelease: release)
+        return facts
+    }
 }

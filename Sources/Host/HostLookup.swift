@@ -7,7 +7,17 @@ import Synchronization
 /// thread and a late answer is dropped.
 public enum HostLookup {
     public struct Failure: Error, Sendable {
+        /// What getaddrinfo said, as far as a diagnosis needs it.
+        public enum Kind: Sendable, Hashable {
+            /// The name does not exist (NXDOMAIN, or no such host in any source).
+            case notFound
+            /// No answer came in time, or the resolver failed for now (EAI_AGAIN).
+            case noAnswer
+            case other
+        }
+
         public let message: String
+        public var kind: Kind = .other
     }
 
     public static func addresses(of host: String, timeout: Duration) async -> Result<[IPAddress], Failure> {
@@ -21,7 +31,8 @@ public enum HostLookup {
                     .failure(
                         Failure(
                             message:
-                                "looking up \(host) took longer than \(timeout.components.seconds)s (a DNS server that does not answer?)")))
+                                "looking up \(host) took longer than \(timeout.components.seconds)s (a DNS server that does not answer?)",
+                            kind: .noAnswer)))
             }
         }
     }
@@ -34,7 +45,8 @@ public enum HostLookup {
         let status = getaddrinfo(host, nil, &hints, &list)
         guard status == 0 else {
             let reason = String(cString: gai_strerror(status))
-            return .failure(Failure(message: "cannot resolve \(host): \(reason)"))
+            let kind: Failure.Kind = status == EAI_NONAME ? .notFound : status == EAI_AGAIN ? .noAnswer : .other
+            return .failure(Failure(message: "cannot resolve \(host): \(reason)", kind: kind))
         }
         defer { freeaddrinfo(list) }
         var addresses: [IPAddress] = []

@@ -15,6 +15,10 @@ public struct OpenClawConfig: Sendable, Equatable {
     public var tlsEnabled: Bool?
     /// `gateway.bind`: loopback (the default), lan, tailnet, auto or custom.
     public var bind: String?
+    /// `gateway.mode`, `gateway.remote.*` and the token a node sends (OpenClawConfig+Node.swift).
+    public var node = NodeSettings()
+    /// What decides whether this machine's Gateway advertises by mDNS (OpenClawConfig+Advertising.swift).
+    public var advertising = AdvertisingSettings()
     public var warnings: [String] = []
 
     public init(path: String) {
@@ -37,6 +41,7 @@ public struct OpenClawConfig: Sendable, Equatable {
         } else if explicitPath != nil {
             config.warnings.append("\(path): cannot read the file (missing or not readable); using defaults")
         }
+        config.readEnvironment(environment)
         if config.wideAreaDomain == nil, let domain = environment["OPENCLAW_WIDE_AREA_DOMAIN"], !domain.trimmingSpaces().isEmpty {
             do { config.wideAreaDomain = try DomainName(validating: domain) } catch {
                 config.warnings.append("OPENCLAW_WIDE_AREA_DOMAIN '\(domain)': \(error.message)")
@@ -98,6 +103,8 @@ public struct OpenClawConfig: Sendable, Equatable {
                 warnings.append("\(path): gateway.bind should be a string (loopback, lan, tailnet, auto, custom)")
             }
         }
+        readNode(root)
+        readAdvertising(root)
     }
 
     private static func describe(_ error: any Error) -> String {

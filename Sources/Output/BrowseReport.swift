@@ -22,12 +22,12 @@ public struct BrowseReport: Report, Sendable {
         onlyMulticast = request.domains.isEmpty && request.manual.isEmpty
     }
 
-    /// Exit 3 only when nothing could be done: nothing found, only mDNS asked for, and Avahi
-    /// (or its bus) missing.
+    /// 3 when nothing could be done (nothing found, only mDNS asked for, and Avahi or its bus
+    /// missing); 1 when nothing was found, or every path failed; 0 when a Gateway was found.
     public var exitStatus: ExitStatus {
         let missing: Set<DiscoveryIssue.Kind> = [.busMissing, .daemonMissing]
         if beacons.isEmpty, onlyMulticast, errors.contains(where: { missing.contains($0.kind) }) { return .environment }
-        return .success
+        return beacons.isEmpty ? .failure : .success
     }
 
     public func table(_ terminal: Terminal) -> Lines {

@@ -29,6 +29,7 @@ public struct DoctorReport: Report, Sendable {
                 out.append("     fix: \(diagnosis.fix)")
             }
         }
+        out += snippetLines(terminal)
         let all = result.checks + result.gateways.flatMap(\.checks)
         let failures = all.filter { $0.status == .fail }.count
         let warnings = all.filter { $0.status == .warn }.count
@@ -40,13 +41,32 @@ public struct DoctorReport: Report, Sendable {
         return Lines(out: out)
     }
 
+    /// Each zone snippet: why, the records to add, and the CoreDNS stanza.
+    func snippetLines(_ terminal: Terminal) -> [String] {
+        guard !result.snippets.isEmpty else { return [] }
+        var out = ["", terminal.paint("Zone snippets", .bold)]
+        for snippet in result.snippets {
+            let why =
+                snippet.reason == .missing
+                ? "is verified but missing from \(snippet.domain.name)"
+                : "is published in \(snippet.domain.name) with stale data (\(snippet.differences.joined(separator: "; ")))"
+            out.append("  \(snippet.target) \(why); add these records to the zone (or `clawnet doctor --emit-zone FILE`):")
+            out += snippet.records.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    \($0)" }
+            if let corefile = snippet.corefile {
+                out.append("  served by CoreDNS with (Corefile):")
+                out += corefile.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    \($0)" }
+            }
+        }
+        return out
+    }
+
     private struct Gateway: Encodable {
         let target: String
         let beacon: GatewayBeacon?
         let checks: [Check]
     }
 
-    private enum CodingKeys: String, CodingKey { case schema, status, checks, gateways, diagnosis, elapsedMs }
+    private enum CodingKeys: String, CodingKey { case schema, status, checks, gateways, diagnosis, snippets, elapsedMs }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -55,6 +75,7 @@ public struct DoctorReport: Report, Sendable {
         try container.encode(result.checks, forKey: .checks)
         try container.encode(result.gateways.map { Gateway(target: $0.target, beacon: $0.beacon, checks: $0.checks) }, forKey: .gateways)
         try container.encode(result.diagnosis, forKey: .diagnosis)
+        try container.encode(result.snippets, forKey: .snippets)
         try container.encode(Int(result.elapsed.milliseconds), forKey: .elapsedMs)
     }
 }

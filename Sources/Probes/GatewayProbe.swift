@@ -12,7 +12,9 @@ public enum GatewayProbe {
         public static let tls = Phases(rawValue: 2)
         public static let health = Phases(rawValue: 4)
         public static let websocket = Phases(rawValue: 8)
-        public static let all: Phases = [.tcp, .tls, .health, .websocket]
+        /// The connect request after the challenge (needs .websocket).
+        public static let connect = Phases(rawValue: 16)
+        public static let all: Phases = [.tcp, .tls, .health, .websocket, .connect]
     }
 
     public static func run(_ target: ProbeTarget, budget: Duration, phases: Phases = .all) async -> ProbeReport {
@@ -34,8 +36,12 @@ public enum GatewayProbe {
 
         async let health = phases.contains(.health) ? httpPhase("/healthz", target, address, clock) : nil
         async let ready = phases.contains(.health) ? httpPhase("/readyz", target, address, clock) : nil
-        async let websocket = phases.contains(.websocket) ? websocketPhase(target, address, clock) : nil
-        (report.health, report.ready, report.websocket) = await (health, ready, websocket)
+        async let websocket = phases.contains(.websocket) ? websocketPhase(target, address, clock, connect: phases.contains(.connect)) : nil
+        (report.health, report.ready) = await (health, ready)
+        if let (opening, connect) = await websocket {
+            report.websocket = opening
+            report.connect = connect
+        }
 
         // Asked in plain HTTP, a TLS server often just hangs up. If one more connection
         // completes a TLS handshake, say so instead of "end of file".
@@ -138,12 +144,18 @@ public enum GatewayProbe {
         }
     }
 
-    private static func websocketPhase(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> PhaseTiming<
-        WebSocketOutcome
-    > {
-        await phase(target, address, clock, failed: WebSocketOutcome.failed) { connection, timeout in
-            await WebSocketProbe.open(host: hostHeader(target), on: connection, timeout: timeout)
+    /// The opening, and the connect exchange on the same WebSocket (both timed from the connect).
+    private static func websocketPhase(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, connect: Bool) async -> (
+        PhaseTiming<WebSocketOutcome>, PhaseTiming<ConnectOutcome>?
+    ) {
+        let request = connect ? ConnectRequest(credentials: target.credentials) : nil
+        var exchange: ConnectOutcome?
+        let opening = await phase(target, address, clock, failed: WebSocketOutcome.failed) { connection, timeout in
+            let (outcome, answer) = await WebSocketProbe.open(host: hostHeader(target), on: connection, timeout: timeout, connect: request)
+            exchange = answer
+            return outcome
         }
+        return (opening, exchange.map { PhaseTiming(outcome: $0, elapsed: opening.elapsed) })
     }
 
     /// One phase on its own connection, timed from the connect to the outcome.
@@ -164,8 +176,7 @@ public enum GatewayProbe {
 
     /// `host:port`, IPv6 literals in brackets, as the Host header wants it.
     public static func hostHeader(_ target: ProbeTarget) -> String {
-        var host = target.host
-        if host.hasSuffix(".") { host.removeLast() }
+        var host = ConnectURL.withoutTrailingDot(target.host)
         if let address = IPAddress(host), address.family == .v6 { host = "[\(address.withoutZone)]" }
         return "\(host):\(target.port)"
     }

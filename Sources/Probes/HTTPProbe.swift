@@ -8,7 +8,7 @@ enum HTTPProbe {
 
     static func get(_ path: String, host: String, on connection: ProbeConnection, timeout: Duration) async -> HTTPOutcome {
         let channel = connection.channel
-        let promise = channel.eventLoop.makePromise(of: (Int, String).self)
+        let promise = channel.eventLoop.makePromise(of: (Int, String, String?).self)
         defer { promise.fail(ProbeTimeout()) }  // ends the promise on every path
         do {
             try await channel.eventLoop.submit {
@@ -29,8 +29,8 @@ enum HTTPProbe {
         let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(ProbeTimeout()) }
         defer { timer.cancel() }
         do {
-            let (status, body) = try await promise.futureResult.get()
-            return .response(status: status, body: body)
+            let (status, body, server) = try await promise.futureResult.get()
+            return .response(status: status, body: body, server: server)
         } catch is ProbeTimeout {
             return .timedOut(bytesReceived: await connection.wire().bytes)
         } catch {
@@ -39,14 +39,17 @@ enum HTTPProbe {
     }
 }
 
-/// Collects one HTTP response: status and (bounded) body.
+/// Collects one HTTP response: status, Server header and (bounded) body.
 final class ResponseCollector: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
-    private let promise: EventLoopPromise<(Int, String)>
+    /// A Server header longer than this is cut: it only names the program.
+    static let serverLimit = 120
+    private let promise: EventLoopPromise<(Int, String, String?)>
     private var status = 0
+    private var server: String?
     private var body: [UInt8] = []
 
-    init(promise: EventLoopPromise<(Int, String)>) {
+    init(promise: EventLoopPromise<(Int, String, String?)>) {
         self.promise = promise
     }
 
@@ -54,10 +57,11 @@ final class ResponseCollector: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             status = Int(head.status.code)
+            server = head.headers.first(name: "Server").map { String($0.prefix(Self.serverLimit)) }
         case .body(let buffer):
             if body.count < HTTPProbe.bodyLimit { body += buffer.readableBytesView.prefix(HTTPProbe.bodyLimit - body.count) }
         case .end:
-            promise.succeed((status, String(decoding: body, as: UTF8.self)))
+            promise.succeed((status, String(decoding: body, as: UTF8.self), server))
         }
     }
 
@@ -68,7 +72,7 @@ final class ResponseCollector: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         if status != 0 {
-            promise.succeed((status, String(decoding: body, as: UTF8.self)))
+            promise.succeed((status, String(decoding: body, as: UTF8.self), server))
         } else {
             promise.fail(ChannelError.eof)
         }

@@ -12,14 +12,20 @@ public struct ProbeTarget: Sendable, Hashable {
     public var tls: Bool
     /// The fingerprint the beacon's TXT advertises (a hint, never a pin).
     public var advertisedFingerprint: TLSFingerprint?
+    /// What the connect request shows this Gateway (a token only goes to its own Gateway).
+    public var credentials: ConnectCredentials = .none
 
-    public init(label: String, host: String, addresses: [IPAddress], port: Int, tls: Bool, advertisedFingerprint: TLSFingerprint? = nil) {
+    public init(
+        label: String, host: String, addresses: [IPAddress], port: Int, tls: Bool, advertisedFingerprint: TLSFingerprint? = nil,
+        credentials: ConnectCredentials = .none
+    ) {
         self.label = label
         self.host = host
         self.addresses = addresses
         self.port = port
         self.tls = tls
         self.advertisedFingerprint = advertisedFingerprint
+        self.credentials = credentials
     }
 }
 
@@ -75,7 +81,8 @@ public enum TLSOutcome: Sendable, Hashable {
 }
 
 public enum HTTPOutcome: Sendable, Hashable {
-    case response(status: Int, body: String)
+    /// `server` is the response's Server header, which names what answers when it is not a Gateway.
+    case response(status: Int, body: String, server: String?)
     /// Asked in plain HTTP, the server answered with TLS: it wants wss://.
     case wantsTLS
     case failed(String)
@@ -136,6 +143,8 @@ public struct ProbeReport: Sendable {
     public var health: PhaseTiming<HTTPOutcome>?
     public var ready: PhaseTiming<HTTPOutcome>?
     public var websocket: PhaseTiming<WebSocketOutcome>?
+    /// The answer to the connect request after the challenge.
+    public var connect: PhaseTiming<ConnectOutcome>?
 
     public init(target: ProbeTarget) {
         self.target = target

@@ -8,13 +8,28 @@ import NIOWebSocket
 enum WebSocketProbe {
     /// Frames before the handshake is complete are capped at 64 KiB (as the Gateway does).
     static let frameLimit = 65_536
+    static let firstFrameHandlerName = "first-frame"
 
     private enum Step: Sendable {
         case upgraded
         case frame(FirstFrame)
     }
 
-    static func open(host: String, on connection: ProbeConnection, timeout: Duration) async -> WebSocketOutcome {
+    /// The opening, and with `connect` the connect request after the challenge and its answer.
+    static func open(host: String, on connection: ProbeConnection, timeout: Duration, connect: ConnectRequest? = nil) async -> (
+        WebSocketOutcome, ConnectOutcome?
+    ) {
+        let clock = ProbeClock(budget: timeout)
+        let outcome = await open(host: host, on: connection, timeout: timeout) { frame in
+            guard let connect, frame.problem == nil, let nonce = frame.nonce else { return nil }
+            return await ConnectExchange.run(connect, nonce: nonce, on: connection.channel, timeout: clock.remaining)
+        }
+        return outcome
+    }
+
+    private static func open(
+        host: String, on connection: ProbeConnection, timeout: Duration, afterFirstFrame: (FirstFrame) async -> ConnectOutcome?
+    ) async -> (WebSocketOutcome, ConnectOutcome?) {
         let channel = connection.channel
         let upgradePromise = channel.eventLoop.makePromise(of: Void.self)
         let framePromise = channel.eventLoop.makePromise(of: FirstFrame.self)
@@ -25,11 +40,13 @@ enum WebSocketProbe {
             framePromise.fail(ProbeTimeout())
             closePromise.fail(ProbeTimeout())
         }
-        let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: frameLimit, automaticErrorHandling: false) { channel, _ in
+        // The decoder's limit is the connect answer's; the first frame keeps its own 64 KiB limit.
+        let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: ConnectExchange.answerLimit, automaticErrorHandling: false) { channel, _ in
             // The watcher speaks HTTP; from here on the wire carries frames. It must go before
             // NIO forwards the bytes that came with the 101.
             channel.pipeline.removeHandler(name: "upgrade-watcher").flatMapThrowing {
-                try channel.pipeline.syncOperations.addHandler(FirstFrameHandler(frame: framePromise, closed: closePromise))
+                try channel.pipeline.syncOperations.addHandler(
+                    FirstFrameHandler(frame: framePromise, closed: closePromise), name: firstFrameHandlerName)
                 upgradePromise.succeed()
             }
         }
@@ -43,7 +60,7 @@ enum WebSocketProbe {
                 try sync.addHandler(UpgradeWatcher(upgrade: upgradePromise, frame: framePromise), name: "upgrade-watcher")
             }.get()
         } catch {
-            return .failed("\(error)")
+            return (.failed("\(error)"), nil)
         }
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: host)
@@ -60,13 +77,18 @@ enum WebSocketProbe {
         do {
             try await upgradePromise.futureResult.get()
         } catch {
-            return await failure(error, upgraded: false, connection)
+            return (await failure(error, upgraded: false, connection), nil)
         }
         let frame: FirstFrame
         do {
             frame = try await framePromise.futureResult.get()
         } catch {
-            return await failure(error, upgraded: true, connection)
+            return (await failure(error, upgraded: true, connection), nil)
+        }
+        timer.cancel()
+        if let connect = await afterFirstFrame(frame) {
+            // The exchange ends the WebSocket itself.
+            return (.opened(frame, closedCleanly: true), connect)
         }
         // Say goodbye properly and wait (briefly) for the server's close frame.
         var payload = channel.allocator.buffer(capacity: 2)
@@ -75,7 +97,7 @@ enum WebSocketProbe {
         let closeTimer = channel.eventLoop.scheduleTask(in: .milliseconds(500)) { closePromise.fail(ProbeTimeout()) }
         let closedCleanly = (try? await closePromise.futureResult.get()) != nil
         closeTimer.cancel()
-        return .opened(frame, closedCleanly: closedCleanly)
+        return (.opened(frame, closedCleanly: closedCleanly), nil)
     }
 
     private static func failure(_ error: any Error, upgraded: Bool, _ connection: ProbeConnection) async -> WebSocketOutcome {
@@ -170,7 +192,7 @@ final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// After the upgrade: the first data frame (answering pings meanwhile), then the close.
-final class FirstFrameHandler: ChannelInboundHandler {
+final class FirstFrameHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
     private let frame: EventLoopPromise<FirstFrame>

@@ -39,7 +39,12 @@ public enum ZoneCheck {
     }
 
     public static func run(_ request: Request, today: SerialPolicy.Day) async -> Result {
-        let origin = request.domain.flatMap { try? DNSName(instance: nil, type: nil, domain: $0) }
+        // A fragment (`doctor --emit-zone`) names its zone on its first line (ZoneWriter.fragment).
+        let fragmentDomain =
+            request.text.map { ZoneWriter.fragmentDomain(String(decoding: $0.prefix(512), as: UTF8.self)) }
+            ?? request.path.flatMap { ZoneWriter.fragmentDomain(atPath: $0) }
+        let domain = request.domain ?? fragmentDomain
+        let origin = domain.flatMap { try? DNSName(instance: nil, type: nil, domain: $0) }
         var findings: [ZoneFinding] = []
         var apex = origin
         if let path = request.path {
@@ -47,7 +52,7 @@ public enum ZoneCheck {
             let zone =
                 request.text.map { ZoneFile.read(bytes: $0, origin: origin, defaultTTL: ttl) }
                 ?? ZoneFile.read(path: path, origin: origin, defaultTTL: ttl)
-            findings += ZoneLinter.check(zone, domain: request.domain, today: today)
+            findings += ZoneLinter.check(zone, domain: domain, today: today, fragment: fragmentDomain != nil)
             apex = origin ?? zone.records.first { $0.type == .soa }?.name
             if let apex, !request.servers.isEmpty {
                 let client = DNSClient()

@@ -39,7 +39,11 @@ public struct ZoneFinding: Sendable, Hashable, Codable {
 /// kzonecheck and ldns-read-zone look at: every PTR leads to an SRV and a TXT, every SRV
 /// target has an address, OpenClaw's TXT keys agree with the SRV, sizes fit the servers.
 public enum ZoneLinter {
-    public static func check(_ zone: ZoneFile, domain requested: DomainName?, today: SerialPolicy.Day) -> [ZoneFinding] {
+    /// A `fragment` (records to add to a zone, from `doctor --emit-zone`) has no SOA or NS of
+    /// its own; everything else is checked the same way.
+    public static func check(_ zone: ZoneFile, domain requested: DomainName?, today: SerialPolicy.Day, fragment: Bool = false)
+        -> [ZoneFinding]
+    {
         var findings: [ZoneFinding] = zone.problems.map {
             ZoneFinding(
                 .fail, line: $0.line, "syntax: \($0.message)",
@@ -67,7 +71,11 @@ public enum ZoneLinter {
                     .fail, line: entry.line, "\(entry.record.name) is outside the zone \(apex)", fix: "check $ORIGIN and trailing dots"))
         }
 
-        findings += checkApex(entries, apex: apex, soas: soas, today: today)
+        if fragment {
+            findings.append(ZoneFinding(.pass, "a fragment: records to add to the zone \(apex) (its SOA and NS are the zone's)"))
+        } else {
+            findings += checkApex(entries, apex: apex, soas: soas, today: today)
+        }
         findings += checkServices(entries, apex: apex)
         findings += checkTTLs(entries)
         // Failures first, then warnings, then passes; within each, by line.

@@ -50,14 +50,20 @@ struct AdvertiseCommandTests {
         try await advertiser.waitForOutput("established: \(name) #2", timeout: .seconds(15))
     }
 
-    @Test("advertise without avahi-daemon exits 3")
+    @Test("advertise without avahi-daemon exits 3 before it serves or prints \"advertising\", with a fix it can follow")
     func advertiseWithoutDaemon() async throws {
         let bed = try TestBed.current()
-        let result = try await bed.clawnet(
-            ["advertise", "--name", "Nobody"], on: .bare, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"],
-            timeout: .seconds(20))
-        #expect(result.status == 3)
-        #expect(result.stderr.contains("D-Bus"))
+        for extra in [[], ["--serve", "--port", String(Int.random(in: 30_000...39_999))]] {
+            let result = try await bed.clawnet(
+                ["advertise", "--name", "Nobody"] + extra, on: .bare,
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"], timeout: .seconds(20))
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("D-Bus"))
+            #expect(!result.stdout.contains("advertising") && !result.stdout.contains("serving"), "\(result.stdout)")
+            #expect(
+                !result.stderr.contains("--domain") && !result.stderr.contains("--manual"), "advertise has no such flags: \(result.stderr)")
+            #expect(result.stderr.contains("--serve-only"))
+        }
     }
 
     @Test("--serve --tls-dir: the certificate is made once, kept (key 0600), and its fingerprint equals openssl's")

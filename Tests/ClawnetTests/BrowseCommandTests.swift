@@ -26,7 +26,7 @@ struct BrowseCommandTests {
         #expect(beacon["port"] as? Int == 18789)
         #expect(beacon["interfaces"] as? [String] == ["eth0"])
         #expect((beacon["addresses"] as? [String])?.contains("10.99.0.1") == true)
-        #expect(beacon["url"] as? String == "wss://gw.local.:18789")
+        #expect(beacon["url"] as? String == "wss://gw.local:18789")
         #expect((beacon["gateway"] as? [String: Any])?["tls"] as? Bool == true)
         #expect((beacon["txt"] as? [String: String])?["role"] == "gateway")
     }

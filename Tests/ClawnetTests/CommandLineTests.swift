@@ -3,6 +3,7 @@ import DNSSD
 import Discovery
 import Doctor
 import Foundation
+import Probes
 import TestSupport
 import Testing
 
@@ -115,6 +116,41 @@ struct CommandLineTests {
         let result = try await runCommand(ClawnetBinary.path, arguments)
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
         #expect(result.stderr.contains("Error:") || result.stderr.contains("error:"), "\(arguments): \(result.stderr)")
+    }
+
+    @Test("--json is --format json for browse, doctor, preflight and zone check")
+    func jsonAlias() throws {
+        #expect(try #require(parse(BrowseCommand.self, ["--json"])).output == .json)
+        #expect(try #require(parse(DoctorCommand.self, ["--json"])).json)
+        #expect(try #require(parse(PreflightCommand.self, ["--json"])).json)
+        #expect(try #require(parse(ZoneCheckCommand.self, ["z.db", "--json"])).json)
+        #expect(failure(BrowseCommand.self, ["--json", "--format", "jsonl"])?.contains("choose one") == true)
+    }
+
+    @Test("preflight takes targets, --pin and --no-local like doctor")
+    func preflightTargets() throws {
+        let pin = String(repeating: "ab", count: 32)
+        let command = try #require(parse(PreflightCommand.self, ["wss://10.0.0.1:18789", "Studio (OpenClaw)", "--pin", pin, "--no-local"]))
+        #expect(command.options.targets.map(\.text) == ["wss://10.0.0.1:18789", "Studio (OpenClaw)"])
+        #expect(command.options.pin?.hex == pin && command.options.noLocal && !command.options.discovery.local)
+        #expect(failure(PreflightCommand.self, ["--no-local", "--require", "mdns"])?.contains("contradict") == true)
+    }
+
+    @Test("advertise: --connect takes OpenClaw's outcomes; --name is required unless --serve-only, and the usage says so")
+    func advertise() throws {
+        let command = try #require(parse(AdvertiseCommand.self, ["--name", "X", "--serve", "--connect", "pairing-required"]))
+        #expect(command.connectOutcome == .pairingRequired)
+        #expect(failure(AdvertiseCommand.self, ["--name", "X", "--connect", "hello-ok"])?.contains("go with --serve") == true)
+        #expect(AdvertiseCommand.helpMessage().contains("clawnet advertise --name <name>"))
+    }
+
+    @Test("the binary: --as-device and --token-file need a Gateway to go to (exit 2); a token file that is a directory is refused")
+    func credentialsNeedATarget() async throws {
+        let noTarget = try await runCommand(
+            ClawnetBinary.path, ["doctor", "--token-file", "/etc/hostname"], environment: ["HOME": "/nonexistent"])
+        #expect(noTarget.status == 2 && noTarget.stderr.contains("never sends them to every Gateway"), "\(noTarget.stderr)")
+        let directory = try await runCommand(ClawnetBinary.path, ["doctor", "127.0.0.1:9", "--token-file", "/tmp"])
+        #expect(directory.status == 2 && directory.stderr.contains("not a regular file"), "\(directory.stderr)")
     }
 
     @Test("--help and --version exit 0; help documents the exit codes")

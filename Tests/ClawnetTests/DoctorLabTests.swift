@@ -141,7 +141,7 @@ struct DoctorLabTests {
             let gatewayChecks = try #require(gateway["checks"] as? [[String: Any]])
             #expect(
                 gatewayChecks.compactMap { $0["id"] as? String } == [
-                    "gw.dns", "gw.tcp", "gw.tls", "gw.pin", "gw.cert", "gw.http", "gw.websocket", "gw.protocol",
+                    "gw.dns", "gw.tcp", "gw.tls", "gw.pin", "gw.cert", "gw.http", "gw.websocket", "gw.protocol", "gw.connect",
                 ])
             #expect(gatewayChecks.allSatisfy { $0["status"] as? String == "pass" }, "\(gatewayChecks)")
             let tls = try #require(gatewayChecks.first { $0["id"] as? String == "gw.tls" }?["detail"] as? [String: String])

@@ -41,7 +41,7 @@ struct GatewayBeaconTests {
         #expect(g.sshPort == 22)
         #expect(g.cliPath == "/usr/local/bin/openclaw")
         #expect(b.warnings.isEmpty)
-        #expect(b.url == "wss://studio.local.:18789")
+        #expect(b.url == "wss://studio.local:18789", "OpenClaw strips the SRV target's trailing dot")
         #expect(b.id == "_openclaw-gw._tcp|local.|studio (openclaw)")
     }
 
@@ -121,7 +121,7 @@ struct GatewayBeaconTests {
         #expect(object["instance"] as? String == "Studio (OpenClaw)")
         #expect(object["sources"] as? [String] == ["mdns"])
         #expect(object["addresses"] as? [String] == ["192.168.1.20", "fe80::1%eth0"])
-        #expect(object["url"] as? String == "wss://studio.local.:18789")
+        #expect(object["url"] as? String == "wss://studio.local:18789")
         let gateway = try #require(object["gateway"] as? [String: Any])
         #expect(gateway["gatewayPort"] as? Int == 18789)
         #expect(gateway["tlsSha256"] as? String == String(repeating: "ab", count: 32))

@@ -107,3 +107,25 @@ struct NameTests {
         }
     }
 }
+
+@Suite("IP networks and connect URLs")
+struct NetworkTests {
+    @Test("prefixes, netmasks and membership")
+    func networks() throws {
+        let lan = try #require(IPNetwork("192.168.1.77/24"))
+        #expect(
+            lan.description == "192.168.1.0/24" && lan.contains(IPAddress("192.168.1.200")!) && !lan.contains(IPAddress("192.168.2.1")!))
+        #expect(IPNetwork(IPAddress("10.0.0.5")!, netmask: IPAddress("255.255.240.0")!)?.description == "10.0.0.0/20")
+        #expect(IPNetwork(IPAddress("10.0.0.5")!, netmask: IPAddress("255.0.255.0")!) == nil, "not a contiguous mask")
+        #expect(IPNetwork("fd7a:115c:a1e0::/48")!.contains(IPAddress("fd7a:115c:a1e0:ab12::1")!))
+        #expect(IPNetwork("10.0.0.1/33") == nil && IPNetwork("0.0.0.0/0")!.isDefault)
+        #expect(!IPNetwork("10.0.0.0/8")!.contains(IPAddress("fd00::1")!))
+    }
+
+    @Test("a URL's host has no trailing dot, as OpenClaw builds it")
+    func urlHost() {
+        #expect(ConnectURL.make(host: "studio.openclaw.internal.", port: 18789, tls: true) == "wss://studio.openclaw.internal:18789")
+        #expect(ConnectURL.make(host: "studio.local.", port: 18789, tls: false) == "ws://studio.local:18789")
+        #expect(ConnectURL.withoutTrailingDot(".") == ".")
+    }
+}

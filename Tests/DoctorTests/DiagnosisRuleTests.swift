@@ -11,42 +11,114 @@ import Testing
 /// The messages here are placeholders on purpose: no rule may read them.
 @Suite("Diagnosis rules (table)")
 struct DiagnosisRuleTests {
-    static func check(_ id: CheckID, _ status: Check.Status, _ reason: CheckReason) -> Check {
-        Check(id, status, reason, "(any message)", fix: status == .pass ? nil : "(any fix)")
+    static func check(_ id: CheckID, _ status: Check.Status, _ reason: CheckReason, detail: [String: String] = [:]) -> Check {
+        Check(id, status, reason, "(any message)", fix: status == .pass ? nil : "(any fix)", detail: detail)
     }
 
-    static func gateway(_ checks: [Check], beacon: GatewayBeacon? = Recorded.beacon(), tls: Bool = true) -> GatewayResult {
-        GatewayResult(target: Recorded.target(tls: tls), beacon: beacon, checks: checks)
+    static func gateway(
+        _ checks: [Check], beacon: GatewayBeacon? = Recorded.beacon(), tls: Bool = true, address: String = "192.168.1.30"
+    ) -> GatewayResult {
+        GatewayResult(target: Recorded.target(address: address, tls: tls), beacon: beacon, checks: checks)
     }
 
-    static let gatewayCases: [(String, GatewayResult, [DiagnosisID])] = [
-        ("all pass", gateway(CheckID.gateway.map { check($0, .pass, .ok) }), []),
-        ("refused, advertised", gateway([check(.gwTCP, .fail, .refused)]), [.gatewayNotListening]),
-        ("refused, typed by hand", gateway([check(.gwTCP, .fail, .refused)], beacon: nil), []),
-        ("refused on this machine", gateway([check(.gwTCP, .fail, .nothingListensLocally)]), []),
-        ("timed out", gateway([check(.gwTCP, .fail, .timedOut)], beacon: nil), [.firewall]),
-        ("unreachable", gateway([check(.gwTCP, .fail, .unreachable)]), []),
-        ("pin mismatch", gateway([check(.gwPin, .fail, .pinMismatch)]), [.pinChanged]),
-        ("beacon's fingerprint differs", gateway([check(.gwPin, .fail, .advertisedMismatch)]), [.pinChanged]),
-        ("stale beacon only warns", gateway([check(.gwPin, .warn, .advertisedStale)]), []),
-        ("plain text where TLS was expected", gateway([check(.gwTLS, .fail, .notTLS)]), [.tlsExpected]),
-        ("plain text, not expected", gateway([check(.gwTLS, .fail, .notTLS)], tls: false), []),
-        ("TLS 1.2 only", gateway([check(.gwTLS, .fail, .tlsVersion)]), []),
+    /// A gw.tcp check that reached no address: `address` gave `outcome`.
+    static func silent(_ address: String, _ reason: CheckReason, outcome: String = "timedOut", status: Check.Status = .fail) -> Check {
+        check(.gwTCP, status, reason, detail: [address: outcome])
+    }
+
+    /// A machine that explains nothing by itself: local. not browsed, no findings.
+    static func quiet(_ system: RecordedSystem = RecordedSystem()) -> MachineEvidence {
+        evidence([], system: system, local: false)
+    }
+
+    static var onTailnet: RecordedSystem {
+        var system = RecordedSystem()
+        system.networkInterfaces.append(
+            NetworkInterface(
+                name: "tailscale0", addresses: [IPAddress("100.101.102.5")!, IPAddress("10.77.0.5")!], isUp: true, isLoopback: false,
+                supportsMulticast: false, networks: [IPNetwork("100.101.102.5/32")!, IPNetwork("10.77.0.0/16")!]))
+        return system
+    }
+
+    static var withRoutes: RecordedSystem {
+        var system = RecordedSystem()
+        system.routeTable = [
+            Route(network: IPNetwork("192.168.1.0/24")!, interface: "eth0"), Route(network: IPNetwork("0.0.0.0/0")!, interface: "eth0"),
+        ]
+        return system
+    }
+
+    static let gatewayCases: [(String, GatewayResult, MachineEvidence, [DiagnosisID])] = [
+        ("all pass", gateway(CheckID.gateway.map { check($0, .pass, .ok) }), quiet(), []),
+        ("NXDOMAIN", gateway([check(.gwDNS, .fail, .nameNotFound)], beacon: nil), quiet(), [.nameNotFound]),
+        (".local without nss-mdns", gateway([check(.gwDNS, .fail, .localNameWithoutNSS)], beacon: nil), quiet(), [.nssMdnsMissing]),
+        ("MagicDNS not applied", gateway([check(.gwDNS, .fail, .magicDNSNotApplied)], beacon: nil), quiet(), [.magicDNSNotApplied]),
+        ("no address", gateway([check(.gwDNS, .fail, .noAddress)], beacon: nil), quiet(), [.nameUnresolved]),
+        ("unknown name", gateway([check(.gwDNS, .fail, .unknownTarget)], beacon: nil), quiet(), [.unknownTarget]),
+        ("refused, advertised", gateway([check(.gwTCP, .fail, .refused)]), quiet(), [.gatewayNotListening]),
+        ("refused, typed by hand", gateway([check(.gwTCP, .fail, .refused)], beacon: nil), quiet(), [.nothingListens]),
+        ("refused on this machine", gateway([check(.gwTCP, .fail, .nothingListensLocally)]), quiet(), [.nothingListens]),
+        ("timed out, route unknown", gateway([silent("192.168.1.30", .timedOut)], beacon: nil), quiet(), [.firewall]),
+        ("timed out on the local network", gateway([silent("192.168.1.30", .timedOut)], beacon: nil), quiet(withRoutes), [.firewall]),
+        ("unreachable, route unknown", gateway([silent("192.168.1.30", .unreachable, outcome: "no route")]), quiet(), [.hostUnreachable]),
         (
-            "TLS server probed as ws://", gateway([check(.gwHTTP, .fail, .wantsTLS), check(.gwWebSocket, .fail, .wantsTLS)], tls: false),
-            [.tlsNotAdvertised]
+            "tailnet address, this machine off the tailnet", gateway([silent("100.101.102.7", .timedOut)], address: "100.101.102.7"),
+            quiet(), [.tailnetUnreachable]
         ),
-        ("expired certificate", gateway([check(.gwCert, .fail, .certificateExpired)]), [.certificate]),
-        ("proxy without WebSockets", gateway([check(.gwWebSocket, .fail, .upgradeRefused)]), [.webSocket]),
         (
-            "not a Gateway", gateway([check(.gwWebSocket, .pass, .ok), check(.gwProtocol, .fail, .unexpectedFirstFrame)]),
+            "tailnet address, on the tailnet", gateway([silent("100.101.102.7", .timedOut)], address: "100.101.102.7"), quiet(onTailnet),
+            [.tailnetUnreachable]
+        ),
+        (
+            "Headscale range from tailscale0's subnet",
+            gateway([silent("10.77.0.9", .unreachable, outcome: "no route")], address: "10.77.0.9"),
+            quiet(onTailnet), [.tailnetUnreachable]
+        ),
+        (
+            "a private address with no route", gateway([silent("10.77.0.9", .unreachable, outcome: "no route")], address: "10.77.0.9"),
+            quiet(withRoutes), [.unroutableAddress]
+        ),
+        (
+            "a Docker bridge beside a good address",
+            gateway([silent("172.17.0.1", .partlyUnreachable, outcome: "unreachable", status: .warn)], address: "172.17.0.1"),
+            quiet(withRoutes), [.unroutableAddress]
+        ),
+        ("pin mismatch", gateway([check(.gwPin, .fail, .pinMismatch)]), quiet(), [.pinChanged]),
+        ("beacon's fingerprint differs", gateway([check(.gwPin, .fail, .advertisedMismatch)]), quiet(), [.pinChanged]),
+        ("stale beacon only warns", gateway([check(.gwPin, .warn, .advertisedStale)]), quiet(), []),
+        ("plain text where TLS was expected", gateway([check(.gwTLS, .fail, .notTLS)]), quiet(), [.tlsExpected]),
+        ("TLS 1.2 only", gateway([check(.gwTLS, .fail, .tlsVersion)]), quiet(), [.tlsVersion]),
+        ("a TLS alert", gateway([check(.gwTLS, .fail, .tlsAlert)]), quiet(), [.tlsAlert]),
+        ("a handshake that fails", gateway([check(.gwTLS, .fail, .handshakeFailed)]), quiet(), [.tlsHandshake]),
+        (
+            "TLS server probed as ws://",
+            gateway([check(.gwHTTP, .fail, .wantsTLS), check(.gwWebSocket, .fail, .wantsTLS)], tls: false), quiet(), [.tlsNotAdvertised]
+        ),
+        ("expired certificate", gateway([check(.gwCert, .fail, .certificateExpired)]), quiet(), [.certificate]),
+        (
+            "another program on the port",
+            gateway([check(.gwHTTP, .fail, .unhealthy, detail: ["server": "nginx"]), check(.gwWebSocket, .fail, .upgradeRefused)]), quiet(),
+            [.anotherProgram]
+        ),
+        ("a 200 that is not a Gateway's", gateway([check(.gwHTTP, .fail, .notGatewayHealth)]), quiet(), [.anotherProgram]),
+        ("health check fails", gateway([check(.gwHTTP, .fail, .healthFailed)]), quiet(), [.health]),
+        ("proxy without WebSockets", gateway([check(.gwWebSocket, .fail, .upgradeRefused)]), quiet(), [.webSocket]),
+        (
+            "not a Gateway", gateway([check(.gwWebSocket, .pass, .ok), check(.gwProtocol, .fail, .unexpectedFirstFrame)]), quiet(),
             [.gatewayProtocol]
         ),
+        ("credentials asked for: not a failure", gateway([check(.gwConnect, .pass, .credentialsRequired)]), quiet(), []),
+        ("pairing required", gateway([check(.gwConnect, .fail, .pairingRequired)]), quiet(), [.pairingRequired]),
+        ("token mismatch", gateway([check(.gwConnect, .fail, .tokenMismatch)]), quiet(), [.gatewayAuth]),
+        ("token missing", gateway([check(.gwConnect, .fail, .tokenMissing)]), quiet(), [.gatewayAuth]),
+        ("protocol mismatch", gateway([check(.gwConnect, .fail, .protocolMismatch)]), quiet(), [.protocolMismatch]),
+        ("starting only warns", gateway([check(.gwConnect, .warn, .gatewayStarting)]), quiet(), []),
+        ("closed with 1008", gateway([check(.gwConnect, .fail, .closedByGateway)]), quiet(), [.connect]),
     ]
 
     @Test("each Gateway rule fires on its reason and on nothing else", arguments: gatewayCases)
-    func gatewayRules(name: String, result: GatewayResult, expected: [DiagnosisID]) {
-        let found = DiagnosisRules.gateway.flatMap { $0(result) }.map(\.id)
+    func gatewayRules(name: String, result: GatewayResult, evidence: MachineEvidence, expected: [DiagnosisID]) {
+        let found = DiagnosisRules.diagnose(evidence, gateways: [result]).map(\.id)
         #expect(found == expected, "\(name): \(found)")
     }
 
@@ -66,6 +138,19 @@ struct DiagnosisRuleTests {
         return system
     }
 
+    /// A Gateway host (its config exists) with advertising settings and container facts.
+    static func gatewayHost(mdnsMode: String? = nil, disable: String? = nil, container: String? = nil, remote: Bool = false)
+        -> RecordedSystem
+    {
+        var system = RecordedSystem()
+        system.openclaw.exists = true
+        system.openclaw.advertising.mdnsMode = mdnsMode
+        system.openclaw.advertising.disableBonjour = disable
+        if remote { system.openclaw.node.mode = "remote" }
+        system.platformFacts.container = container
+        return system
+    }
+
     static let machineCases: [(String, MachineEvidence, [DiagnosisID])] = [
         ("a beacon in local.", evidence([], beacons: [Recorded.beacon()]), []),
         ("no bus", evidence([check(.mdnsDBus, .fail, .busMissing)], system: noAvahi), [.noMDNS]),
@@ -81,17 +166,117 @@ struct DiagnosisRuleTests {
         ),
         ("nothing in local., nobody to ask", evidence([]), [.multicastBlocked]),
         ("local. not browsed", evidence([], local: false), []),
+        ("this Gateway host: discovery.mdns.mode off", evidence([], system: gatewayHost(mdnsMode: "off")), [.gatewayNotAdvertising]),
+        ("this Gateway host: OPENCLAW_DISABLE_BONJOUR=1", evidence([], system: gatewayHost(disable: "1")), [.gatewayNotAdvertising]),
+        ("this Gateway host: a container", evidence([], system: gatewayHost(container: "/.dockerenv")), [.gatewayNotAdvertising]),
+        (
+            "a container with OPENCLAW_DISABLE_BONJOUR=0 advertises",
+            evidence([], system: gatewayHost(disable: "0", container: "/.dockerenv")),
+            [.multicastBlocked]
+        ),
+        (
+            "a node in a container advertises nothing of its own",
+            evidence([], system: gatewayHost(container: "/.dockerenv", remote: true)), [.multicastBlocked]
+        ),
         (
             "another responder on 5353", evidence([check(.mdnsPort5353, .warn, .otherResponders)], beacons: [Recorded.beacon()]),
             [.twoMDNSStacks]
         ),
+        (
+            "no multicast interface", evidence([check(.mdnsInterfaces, .fail, .noMulticastInterface)], beacons: [Recorded.beacon()]),
+            [.noMulticastInterface]
+        ),
         ("split DNS", evidence([check(.dnsWideArea, .fail, .splitDNS)], beacons: [Recorded.beacon()]), [.splitDNS]),
-        ("another wide-area failure", evidence([check(.dnsWideArea, .fail, .domainError)], beacons: [Recorded.beacon()]), []),
+        (
+            "another wide-area failure", evidence([check(.dnsWideArea, .fail, .domainError)], beacons: [Recorded.beacon()]),
+            [.wideAreaDomain]
+        ),
     ]
 
     @Test("each machine rule fires on its facts and on nothing else", arguments: machineCases)
     func machineRules(name: String, evidence: MachineEvidence, expected: [DiagnosisID]) {
         let found = DiagnosisRules.diagnose(evidence, gateways: []).map(\.id)
         #expect(found == expected, "\(name): \(found)")
+    }
+
+    @Test("the advertising cause names the switch that is off and how to turn it on")
+    func advertisingSwitch() throws {
+        let found = DiagnosisRules.diagnose(Self.evidence([], system: Self.gatewayHost(mdnsMode: "off")), gateways: [])
+        let cause = try #require(found.first)
+        #expect(cause.cause.contains("discovery.mdns.mode is \"off\""))
+        #expect(cause.fix.contains("\"minimal\""))
+        #expect(cause.evidence.map(\.description) == ["openclaw.advertising", "mdns.browse"])
+    }
+
+    /// Every reason a check can fail with, and the rule that explains it (nil: it never fails).
+    /// A new CheckReason must be added here, so a new failure cannot go unexplained.
+    static let failureCauses: [CheckReason: (CheckID, DiagnosisID)?] = [
+        .ok: nil, .notRun: nil,
+        .configMissing: nil, .configInvalid: nil, .bindLoopback: nil, .remoteURLMissing: nil,
+        .notGatewayHost: nil, .advertisingOff: nil, .advertisingInWSL: nil,
+        .busMissing: (.mdnsDBus, .noMDNS), .daemonUnavailable: (.mdnsDaemon, .noMDNS),
+        .noMulticastInterface: (.mdnsInterfaces, .noMulticastInterface), .otherResponders: nil, .nsswitchMissing: nil, .nssMdnsMissing: nil,
+        .localNotBrowsed: nil, .hostAnswersWithoutBeacon: nil, .hostSilent: nil, .nothingInLocal: nil,
+        .resolvConfMissing: nil, .resolvConfUnreadable: nil, .noDomain: nil, .splitDNS: (.dnsWideArea, .splitDNS),
+        .domainError: (.dnsWideArea, .wideAreaDomain), .domainEmpty: nil, .notOnTailnet: nil,
+        .noAddress: (.gwDNS, .nameUnresolved), .unknownTarget: (.gwDNS, .unknownTarget), .nameNotFound: (.gwDNS, .nameNotFound),
+        .localNameWithoutNSS: (.gwDNS, .nssMdnsMissing), .magicDNSNotApplied: (.gwDNS, .magicDNSNotApplied),
+        .nothingListensLocally: (.gwTCP, .nothingListens), .refused: (.gwTCP, .gatewayNotListening), .timedOut: (.gwTCP, .firewall),
+        .unreachable: (.gwTCP, .hostUnreachable), .partlyUnreachable: nil,
+        .plainGateway: nil, .tlsVersion: (.gwTLS, .tlsVersion), .notTLS: (.gwTLS, .tlsExpected), .tlsAlert: (.gwTLS, .tlsAlert),
+        .handshakeFailed: (.gwTLS, .tlsHandshake), .handshakeTimedOut: (.gwTLS, .tlsHandshake),
+        .pinMismatch: (.gwPin, .pinChanged), .advertisedMismatch: (.gwPin, .pinChanged), .advertisedStale: nil,
+        .certificateUnreadable: nil, .certificateExpired: (.gwCert, .certificate), .certificateNotYetValid: (.gwCert, .certificate),
+        .certificateExpiresSoon: nil,
+        .notReady: nil, .unhealthy: (.gwHTTP, .anotherProgram), .notGatewayHealth: (.gwHTTP, .anotherProgram),
+        .healthFailed: (.gwHTTP, .health), .healthTimedOut: (.gwHTTP, .health),
+        .wantsTLS: (.gwWebSocket, .tlsNotAdvertised),
+        .upgradeRefused: (.gwWebSocket, .webSocket), .upgradeFailed: (.gwWebSocket, .webSocket),
+        .upgradeTimedOut: (.gwWebSocket, .webSocket),
+        .webSocketFailed: (.gwWebSocket, .webSocket),
+        .unexpectedFirstFrame: (.gwProtocol, .gatewayProtocol), .frameTooLarge: (.gwProtocol, .gatewayProtocol),
+        .closedBeforeFirstFrame: (.gwProtocol, .gatewayProtocol), .firstFrameTimedOut: (.gwProtocol, .gatewayProtocol),
+        .credentialsRequired: nil, .pairingRequired: (.gwConnect, .pairingRequired), .tokenMismatch: (.gwConnect, .gatewayAuth),
+        .tokenMissing: (.gwConnect, .gatewayAuth), .authRejected: (.gwConnect, .gatewayAuth),
+        .deviceAuthRejected: (.gwConnect, .gatewayAuth),
+        .protocolMismatch: (.gwConnect, .protocolMismatch), .gatewayStarting: nil, .closedByGateway: (.gwConnect, .connect),
+        .connectRejected: (.gwConnect, .connect), .connectTimedOut: (.gwConnect, .connect),
+        .unexpectedConnectAnswer: (.gwConnect, .connect), .connectFailed: (.gwConnect, .connect),
+    ]
+
+    @Test("every CheckReason is in the table of causes")
+    func tableIsComplete() {
+        let missing = CheckReason.allCases.filter { !Self.failureCauses.keys.contains($0) }
+        #expect(missing.isEmpty, "reasons without an entry in failureCauses: \(missing)")
+    }
+
+    @Test("every reason a check fails with is explained by its own rule, never by the generic one", arguments: CheckReason.allCases)
+    func failureIsExplained(reason: CheckReason) {
+        guard let entry = Self.failureCauses[reason], let pair = entry else { return }
+        let (id, cause) = pair
+        let failing = Self.check(id, .fail, reason)
+        let found: [DiagnosisID]
+        if id.rawValue.hasPrefix("gw.") {
+            let result = Self.gateway([failing], tls: reason != .wantsTLS)
+            found = DiagnosisRules.diagnose(Self.quiet(), gateways: [result]).map(\.id)
+        } else {
+            let system = reason == .busMissing || reason == .daemonUnavailable ? Self.noAvahi : RecordedSystem()
+            found = DiagnosisRules.diagnose(Self.evidence([failing], system: system, beacons: [Recorded.beacon()]), gateways: []).map(\.id)
+        }
+        #expect(found.contains(cause), "\(reason) on \(id): \(found)")
+        #expect(!found.contains(.checkFailed), "\(reason) on \(id) fell through to the generic cause: \(found)")
+    }
+
+    @Test("a failure no rule knows still ends with a cause that names its check")
+    func genericCause() throws {
+        let odd = Self.check(.openclawConfig, .fail, .configInvalid)
+        let machine = DiagnosisRules.diagnose(Self.evidence([odd], beacons: [Recorded.beacon()]), gateways: [])
+        let cause = try #require(machine.first { $0.id == .checkFailed })
+        #expect(cause.evidence.map(\.description) == ["openclaw.config"])
+        #expect(cause.cause.contains("OpenClaw configuration failed"))
+        let result = Self.gateway([Self.check(.gwPin, .fail, .advertisedStale)])
+        let gateway = DiagnosisRules.diagnose(Self.quiet(), gateways: [result])
+        #expect(gateway.map(\.id) == [.checkFailed])
+        #expect(gateway.first?.evidence.map(\.description) == ["gw.pin wss://studio.local:18789"])
     }
 }

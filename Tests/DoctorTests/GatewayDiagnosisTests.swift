@@ -12,7 +12,7 @@ import Testing
 /// The checks made from one Gateway's probe report, and the causes they lead to.
 @Suite("Gateway checks and their diagnosis")
 struct GatewayDiagnosisTests {
-    func checks(_ report: ProbeReport, pin: TLSFingerprint? = nil, dnsProblem: String? = nil) -> [Check] {
+    func checks(_ report: ProbeReport, pin: TLSFingerprint? = nil, dnsProblem: DNSProblem? = nil) -> [Check] {
         GatewayChecks.run(report, dnsProblem: dnsProblem, pin: pin, budget: .seconds(5))
     }
 
@@ -24,7 +24,7 @@ struct GatewayDiagnosisTests {
             MachineEvidence(checks: MachineChecks.run(facts, discovery: discovery), facts: facts, discovery: discovery), gateways: gateways)
     }
 
-    @Test("a healthy Gateway: all eight checks pass, in catalog order")
+    @Test("a healthy Gateway: all nine checks pass, in catalog order")
     func healthy() {
         let result = checks(Recorded.healthyReport())
         #expect(result.map(\.id) == CheckID.gateway)
@@ -44,7 +44,7 @@ struct GatewayDiagnosisTests {
         #expect(cause.cause.contains("192.168.1.30 port 18789"))
         #expect(cause.cause.contains("mDNS"))
         #expect(cause.fix.contains("gateway.bind"))
-        #expect(cause.evidence.map(\.description) == ["gw.tcp wss://studio.local.:18789"])
+        #expect(cause.evidence.map(\.description) == ["gw.tcp wss://studio.local:18789"])
         let manual = diagnose([GatewayResult(target: target, beacon: nil, checks: result)])
         #expect(!manual.contains { $0.id == "gateway-not-listening" })
     }
@@ -121,7 +121,7 @@ struct GatewayDiagnosisTests {
         let result = checks(report)
         #expect(result.status("gw.tls") == .fail)
         #expect(result["gw.tls"]?.fix?.contains("ws://") == true)
-        #expect(["gw.pin", "gw.cert", "gw.http", "gw.websocket", "gw.protocol"].allSatisfy { result.status($0) == .skip })
+        #expect(["gw.pin", "gw.cert", "gw.http", "gw.websocket", "gw.protocol", "gw.connect"].allSatisfy { result.status($0) == .skip })
         let diagnosis = diagnose([
             GatewayResult(target: report.target, beacon: Recorded.beacon(txt: [("role", "gateway"), ("gatewayTls", "1")]), checks: result)
         ])
@@ -172,7 +172,7 @@ struct GatewayDiagnosisTests {
     @Test("HTTP and WebSocket layers: not-ready warns, 200 to the upgrade fails, a wrong first frame fails gw.protocol")
     func upperLayers() {
         var report = Recorded.healthyReport()
-        report.ready = PhaseTiming(outcome: .response(status: 503, body: "starting"), elapsed: .zero)
+        report.ready = PhaseTiming(outcome: .response(status: 503, body: "starting", server: nil), elapsed: .zero)
         #expect(checks(report).status("gw.http") == .warn)
 
         report = Recorded.healthyReport()
@@ -195,9 +195,10 @@ struct GatewayDiagnosisTests {
     @Test("an unresolvable host: gw.dns fails with the lookup's words, the rest is skipped")
     func noAddress() {
         let target = ProbeTarget(label: "wss://gone.example:18789", host: "gone.example", addresses: [], port: 18789, tls: true)
-        let result = checks(ProbeReport(target: target), dnsProblem: "gone.example: NXDOMAIN")
+        let result = checks(
+            ProbeReport(target: target), dnsProblem: DNSProblem("cannot resolve gone.example: Name or service not known", kind: .other))
         #expect(result.status("gw.dns") == .fail)
-        #expect(result["gw.dns"]?.message == "gone.example: NXDOMAIN")
+        #expect(result["gw.dns"]?.message == "cannot resolve gone.example: Name or service not known")
         #expect(result.dropFirst().allSatisfy { $0.status == .skip })
         #expect(result.count == CheckID.gateway.count)
     }
@@ -215,6 +216,7 @@ struct CheckSelectionTests {
     @Test("the probe phases follow the selected checks")
     func phases() {
         #expect(Doctor.probePhases(nil) == .all)
+        #expect(Doctor.probePhases(CheckID.closure(of: ["gw.connect"])) == [.tcp, .tls, .websocket, .connect])
         #expect(Doctor.probePhases(["mdns.daemon"]).isEmpty)
         #expect(Doctor.probePhases(CheckID.closure(of: ["gw.pin"])) == [.tcp, .tls])
         #expect(Doctor.probePhases(CheckID.closure(of: ["gw.http"])) == [.tcp, .tls, .health])

@@ -22,6 +22,8 @@ struct RecordedSystem: SystemInspector {
     var resolv = ResolvConf(path: "/etc/resolv.conf", text: "nameserver 192.168.1.1\n")
     var resolved = false
     var openclaw = OpenClawConfig(path: "/home/op/.openclaw/openclaw.json")
+    var routeTable: [Route] = []
+    var platformFacts = PlatformFacts()
 
     func busSocketExists() -> Bool? { busExists }
     func avahi() -> AvahiStatus { avahiStatus }
@@ -31,6 +33,8 @@ struct RecordedSystem: SystemInspector {
     func resolvConf() -> ResolvConf { resolv }
     func usesSystemdResolved() -> Bool { resolved }
     func config() -> OpenClawConfig { openclaw }
+    func routes() -> [Route] { routeTable }
+    func platform() -> PlatformFacts { platformFacts }
 }
 
 enum Recorded {
@@ -56,7 +60,7 @@ enum Recorded {
 
     static func target(address: String = "192.168.1.30", tls: Bool = true, advertised: TLSFingerprint? = nil) -> ProbeTarget {
         ProbeTarget(
-            label: "wss://studio.local.:18789", host: "studio.local.", addresses: [IPAddress(address)!], port: 18789,
+            label: "wss://studio.local:18789", host: "studio.local", addresses: [IPAddress(address)!], port: 18789,
             tls: tls, advertisedFingerprint: advertised)
     }
 
@@ -77,11 +81,15 @@ enum Recorded {
         var report = ProbeReport(target: target)
         report.tcp = [TCPAttempt(address: target.addresses[0], outcome: .connected, elapsed: .milliseconds(2))]
         if target.tls { report.tls = PhaseTiming(outcome: tls ?? .established(tlsFacts()), elapsed: .milliseconds(9)) }
-        report.health = PhaseTiming(outcome: .response(status: 200, body: #"{"ok":true,"status":"live"}"#), elapsed: .milliseconds(3))
-        report.ready = PhaseTiming(outcome: .response(status: 200, body: #"{"ok":true,"status":"ready"}"#), elapsed: .milliseconds(3))
+        report.health = PhaseTiming(
+            outcome: .response(status: 200, body: #"{"ok":true,"status":"live"}"#, server: nil), elapsed: .milliseconds(3))
+        report.ready = PhaseTiming(
+            outcome: .response(status: 200, body: #"{"ok":true,"status":"ready"}"#, server: nil), elapsed: .milliseconds(3))
         let frame = FirstFrame(
             text: #"{"type":"event","event":"connect.challenge","payload":{"nonce":"n0nce","ts":1}}"#, nonce: "n0nce", problem: nil)
         report.websocket = PhaseTiming(outcome: .opened(frame, closedCleanly: true), elapsed: .milliseconds(4))
+        let hello = HelloOk(protocolVersion: 4, serverVersion: "2026.5.1", role: "operator", scopes: ["operator.read"])
+        report.connect = PhaseTiming(outcome: .helloOk(hello), elapsed: .milliseconds(4))
         return report
     }
 

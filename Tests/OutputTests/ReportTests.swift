@@ -30,12 +30,13 @@ struct ReportTests {
 
     static let noDaemon = DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running", fix: "start it")
 
-    @Test("browse exits 3 only when nothing could be done: nothing found, only mDNS asked, Avahi missing")
+    @Test("browse exits 3 when nothing could be done (only mDNS asked, Avahi missing), 1 when nothing was found, 0 with a Gateway")
     func browseExit() throws {
         #expect(Self.browse(issues: [Self.noDaemon]).exitStatus == .environment)
         #expect(Self.browse(beacons: [Self.beacon()], issues: [Self.noDaemon]).exitStatus == .success)
-        #expect(Self.browse(domains: [try DomainName(validating: "openclaw.internal")], issues: [Self.noDaemon]).exitStatus == .success)
-        #expect(Self.browse().exitStatus == .success)
+        #expect(Self.browse(domains: [try DomainName(validating: "openclaw.internal")], issues: [Self.noDaemon]).exitStatus == .failure)
+        #expect(Self.browse().exitStatus == .failure, "nothing found is a failure")
+        #expect(Self.browse(beacons: [Self.beacon()]).exitStatus == .success)
     }
 
     @Test("browse JSON: the schema, the domains, the beacons; the table: rows on stdout, errors and a summary on stderr")

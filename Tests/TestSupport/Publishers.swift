@@ -13,14 +13,16 @@ extension TestBed {
     }
 
     /// python-zeroconf in `host`'s namespace, bound to its address; SRV target `<hostLabel>.local.`.
+    /// `extraAddresses` are published for the host beside its own (not bound).
     public func zeroconfPublish(
-        name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, hostLabel: String, txt: [String], on host: Host = .gw
+        name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, hostLabel: String, txt: [String], on host: Host = .gw,
+        extraAddresses: [String] = []
     ) async throws -> ChildProcess {
         let arguments =
             [
                 python, scripts + "/peers/zeroconf_publish.py", "--address", ip(host), "--name", name,
                 "--type", type, "--port", String(port), "--host", hostLabel,
-            ] + txt.flatMap { ["--txt", $0] }
+            ] + txt.flatMap { ["--txt", $0] } + extraAddresses.flatMap { ["--extra-address", $0] }
         let child = try spawn(on: host, arguments)
         try await child.waitForOutput("registered", timeout: .seconds(15))
         return child

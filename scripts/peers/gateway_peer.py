@@ -15,7 +15,20 @@ Modes:
   dribble    answers the upgrade, then sends its first frame one byte per second
   bigframe   sends a 10 MB first frame
   tls12      like gateway, but speaks only TLS 1.2
+  tls11      speaks only TLS 1.1 (it answers a TLS 1.2+ hello with a TLS 1.1 ServerHello)
+  tlsalert   TLS 1.2 with only a cipher no modern client offers: a handshake_failure alert
   expired    like gateway, with a certificate that expired (made on the fly)
+  nginx      another program on the port: HTTP 404 everywhere, "Server: nginx/1.24.0"
+The answer to connect (after connect.challenge), as OpenClaw's server sends it:
+  hellook        res ok, payload hello-ok (protocol 4); the connection stays open
+  pairing        NOT_PAIRED, details PAIRING_REQUIRED with a requestId; close 1008
+  tokenmismatch  INVALID_REQUEST, details AUTH_TOKEN_MISMATCH; close 1008
+  tokenmissing   INVALID_REQUEST, details AUTH_TOKEN_MISSING; close 1008
+  protocol       INVALID_REQUEST "protocol mismatch", details PROTOCOL_MISMATCH (expects 5); close 1002
+  starting       UNAVAILABLE "gateway starting; retry shortly", retryable; close 1013
+  close1008      no answer: close 1008 "invalid request frame"
+(gateway answers connect with NOT_PAIRED "device identity required", as a Gateway does to a
+tokenless probe.)
 """
 import argparse
 import asyncio
@@ -38,6 +51,52 @@ from websockets.http11 import Response
 def challenge():
     return json.dumps({"type": "event", "event": "connect.challenge",
                        "payload": {"nonce": secrets.token_hex(16), "ts": int(time.time() * 1000)}})
+
+
+CONNECT_MODES = ("hellook", "pairing", "tokenmismatch", "tokenmissing", "protocol", "starting", "close1008")
+
+
+def connect_answer(mode, request):
+    """The response frame (or None) and the close (code, reason) for a connect request, shaped
+    as src/gateway/server/ws-connection/connect-*.ts and connect-error-details.ts shape them."""
+    rid = request.get("id", "0")
+
+    def error(code, message, details, close, **extra):
+        shape = {"code": code, "message": message, "details": details, **extra}
+        return {"type": "res", "id": rid, "ok": False, "error": shape}, close
+
+    if mode == "hellook":
+        payload = {"type": "hello-ok", "protocol": 4, "server": {"version": "2026.5.1-peer", "connId": secrets.token_hex(8)},
+                   "features": {"methods": ["health"], "events": ["tick"]}, "snapshot": {},
+                   "auth": {"role": "operator", "scopes": ["operator.read"]},
+                   "policy": {"maxPayload": 26214400, "maxBufferedBytes": 52428800, "tickIntervalMs": 30000}}
+        return {"type": "res", "id": rid, "ok": True, "payload": payload}, None
+    if mode == "pairing":
+        request_id = secrets.token_hex(16)
+        return error("NOT_PAIRED", "pairing required: device is not approved yet",
+                     {"code": "PAIRING_REQUIRED", "reason": "not-paired", "requestId": request_id,
+                      "remediationHint": "Approve this device from the pending pairing requests."},
+                     (1008, f"pairing required: device is not approved yet (requestId: {request_id})"))
+    if mode in ("tokenmismatch", "tokenmissing"):
+        missing = mode == "tokenmissing"
+        message = f"unauthorized: gateway token {'missing' if missing else 'mismatch'} (set gateway.remote.token to match gateway.auth.token)"
+        return error("INVALID_REQUEST", message,
+                     {"code": "AUTH_TOKEN_MISSING" if missing else "AUTH_TOKEN_MISMATCH",
+                      "authReason": "token_missing" if missing else "token_mismatch", "canRetryWithDeviceToken": False,
+                      "recommendedNextStep": "update_auth_configuration" if missing else "update_auth_credentials"},
+                     (1008, message[:123]))
+    if mode == "protocol":
+        params = request.get("params") or {}
+        return error("INVALID_REQUEST", "protocol mismatch",
+                     {"code": "PROTOCOL_MISMATCH", "clientMinProtocol": params.get("minProtocol"),
+                      "clientMaxProtocol": params.get("maxProtocol"), "expectedProtocol": 5, "minimumProbeProtocol": 3},
+                     (1002, "protocol mismatch"))
+    if mode == "starting":
+        return error("UNAVAILABLE", "gateway starting; retry shortly", {"reason": "startup-sidecars"}, (1013, "gateway starting"),
+                     retryable=True, retryAfterMs=500)
+    if mode == "close1008":
+        return None, (1008, "invalid request frame")
+    return error("NOT_PAIRED", "device identity required", {"code": "DEVICE_IDENTITY_REQUIRED"}, (1008, "device identity required"))
 
 
 def expired_certificate(directory):
@@ -73,6 +132,12 @@ def tls_context(args):
     context.load_cert_chain(cert, key)
     if args.mode == "tls12":
         context.minimum_version = context.maximum_version = ssl.TLSVersion.TLSv1_2
+    elif args.mode == "tlsalert":
+        context.set_ciphers("CAMELLIA256-SHA:@SECLEVEL=0")
+        context.minimum_version = context.maximum_version = ssl.TLSVersion.TLSv1_2
+    elif args.mode == "tls11":
+        context.set_ciphers("DEFAULT:@SECLEVEL=0")   # OpenSSL 3 refuses TLS 1.1 at the default level
+        context.minimum_version = context.maximum_version = ssl.TLSVersion.TLSv1_1
     else:
         context.minimum_version = ssl.TLSVersion.TLSv1_3   # OpenClaw Gateways require TLS 1.3
     return context
@@ -95,6 +160,16 @@ async def websocket_gateway(args, context):
             await websocket.send("x" * 10_000_000)
         else:
             await websocket.send(challenge())
+            try:
+                request = json.loads(await websocket.recv())
+            except (websockets.ConnectionClosed, ValueError):
+                return
+            answer, close = connect_answer(args.mode, request if isinstance(request, dict) else {})
+            if answer is not None:
+                await websocket.send(json.dumps(answer))
+            if close is not None:
+                await websocket.close(code=close[0], reason=close[1])
+                return
         try:
             async for _ in websocket:
                 pass
@@ -115,6 +190,12 @@ async def raw_server(args, context):
                 writer.write(os.urandom(64))
                 await writer.drain()
                 await asyncio.sleep(3600)
+            elif args.mode == "nginx":
+                await reader.readuntil(b"\r\n\r\n")
+                body = b"<html><center><h1>404 Not Found</h1></center></html>"
+                writer.write(b"HTTP/1.1 404 Not Found\r\nServer: nginx/1.24.0\r\nContent-Type: text/html\r\n"
+                             b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+                await writer.drain()
             elif args.mode == "http200":
                 await reader.readuntil(b"\r\n\r\n")
                 body = b"<html>not a gateway</html>"
@@ -141,23 +222,46 @@ async def raw_server(args, context):
         finally:
             writer.close()
 
-    server = await asyncio.start_server(handle, args.address, args.port, ssl=context if args.mode in ("http200", "dribble") else None)
+    server = await asyncio.start_server(handle, args.address, args.port,
+                                        ssl=context if args.mode in ("http200", "dribble", "nginx") else None)
     async with server:
         print("ready", flush=True)
         await server.serve_forever()
 
 
+def blocking_tls_server(args, context):
+    """A plain blocking TLS server: OpenSSL writes its alert (or its old ServerHello) straight to
+    the socket before the handshake fails, which asyncio's TLS transport does not flush."""
+    import socket
+    import threading
+    listener = socket.create_server((args.address, args.port))
+    print("ready", flush=True)
+
+    def serve(connection):
+        with connection:
+            try:
+                context.wrap_socket(connection, server_side=True).close()
+            except (ssl.SSLError, OSError):
+                pass
+
+    while True:
+        connection, _ = listener.accept()
+        threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["gateway", "notready", "wrongframe", "silent", "garbage", "http200", "dribble",
-                                         "bigframe", "tls12", "expired"])
+                                         "bigframe", "tls12", "tls11", "tlsalert", "expired", "nginx", *CONNECT_MODES])
     parser.add_argument("--address", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--cert")
     parser.add_argument("--key")
     args = parser.parse_args()
     context = tls_context(args)
-    if args.mode in ("silent", "garbage", "http200", "dribble"):
+    if args.mode in ("tls11", "tlsalert"):
+        blocking_tls_server(args, context)
+    elif args.mode in ("silent", "garbage", "http200", "dribble", "nginx"):
         asyncio.run(raw_server(args, context))
     else:
         asyncio.run(websocket_gateway(args, context))

@@ -25,6 +25,8 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=18789)
     parser.add_argument("--host", default="zc-gw", help="host label for the SRV target")
     parser.add_argument("--txt", action="append", default=[], help="KEY=VALUE, or KEY alone")
+    parser.add_argument("--extra-address", action="append", default=[],
+                        help="another IPv4 address to publish for the host (not bound): a Docker bridge, a second NIC")
     args = parser.parse_args()
 
     properties = {}
@@ -36,7 +38,7 @@ def main() -> int:
     info = ServiceInfo(
         service_type,
         f"{args.name}.{service_type}",
-        addresses=[socket.inet_aton(args.address)],
+        addresses=[socket.inet_aton(address) for address in [args.address, *args.extra_address]],
         port=args.port,
         properties=properties,
         server=f"{args.host}.local.",

@@ -11,9 +11,10 @@ import SwiftASN1
 import X509
 
 /// Answers on a port like an OpenClaw Gateway does, without being one: `GET /healthz` and
-/// `/readyz`, and on a WebSocket first `connect.challenge`, then `NOT_PAIRED` for any
-/// `connect` and a close with 1008. With TLS it makes a self-signed certificate as the
-/// Gateway does (RSA 2048, CN=openclaw-gateway, no SANs) and speaks TLS 1.3 only.
+/// `/readyz`, and on a WebSocket first `connect.challenge`, then an answer to `connect` as
+/// `StandInConnect` decides (hello-ok, NOT_PAIRED, an auth error, ...) and the close that
+/// follows it. With TLS it makes a self-signed certificate as the Gateway does (RSA 2048,
+/// CN=openclaw-gateway, no SANs) and speaks TLS 1.3 only.
 public final class StandInGateway: Sendable {
     public let port: Int
     public let address: String
@@ -29,7 +30,9 @@ public final class StandInGateway: Sendable {
     }
 
     /// Listens on `host`:`port`; with an identity, TLS 1.3 only.
-    public static func start(host: String, port: Int, identity: StandInIdentity?) async throws -> StandInGateway {
+    public static func start(host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect()) async throws
+        -> StandInGateway
+    {
         let context = try identity.map { try $0.serverContext() }
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -43,7 +46,7 @@ public final class StandInGateway: Sendable {
                         upgradePipelineHandler: { channel, _ in
                             // The health handler speaks HTTP; from here on the wire carries frames.
                             channel.pipeline.removeHandler(name: "health").flatMapThrowing {
-                                try channel.pipeline.syncOperations.addHandler(StandInSession())
+                                try channel.pipeline.syncOperations.addHandler(StandInSession(connect: connect))
                             }
                         })
                     try sync.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
@@ -145,13 +148,20 @@ final class HealthEndpoints: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// One WebSocket client: connect.challenge first, NOT_PAIRED for its connect request.
+/// One WebSocket client: connect.challenge first, then the answer to its connect request.
 final class StandInSession: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
+    private let connect: StandInConnect
+    private let nonce = String(TLSFingerprint(digest: (0..<32).map { _ in UInt8.random(in: 0...255) }).hex.prefix(32))
+    private var answered = false
+    private var closing = false
+
+    init(connect: StandInConnect) {
+        self.connect = connect
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let nonce = String(TLSFingerprint(digest: (0..<32).map { _ in UInt8.random(in: 0...255) }).hex.prefix(32))
         let challenge = Challenge(payload: .init(nonce: nonce, ts: Int64(Date().timeIntervalSince1970 * 1000)))
         send(context, .text, context.channel.allocator.buffer(bytes: Self.json(challenge)))
     }
@@ -160,20 +170,26 @@ final class StandInSession: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text:
+            guard !answered else { return }
+            answered = true
             var text = frame.unmaskedData
             let request = text.readString(length: text.readableBytes) ?? ""
-            let id = (try? JSONDecoder().decode(Request.self, from: Data(request.utf8)))?.id ?? "0"
-            let reply = Response(
-                id: id,
-                error: .init(
-                    code: "NOT_PAIRED", message: "this is clawnet's stand-in Gateway: it pairs no device",
-                    details: .init(code: "PAIRING_REQUIRED")))
-            send(context, .text, context.channel.allocator.buffer(bytes: Self.json(reply)))
-            var close = context.channel.allocator.buffer(capacity: 2)
-            close.write(webSocketErrorCode: .policyViolation)
-            send(context, .connectionClose, close)
+            let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
+            let reply = connect.reply(to: request, nonce: nonce, nowMs: nowMs)
+            for answer in reply.frames {
+                send(context, .text, context.channel.allocator.buffer(string: answer))
+            }
+            if let (code, reason) = reply.close {
+                var close = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+                close.writeInteger(code)
+                close.writeString(reason)
+                closing = true
+                send(context, .connectionClose, close)
+            }
         case .ping:
             send(context, .pong, frame.unmaskedData)
+        case .connectionClose where closing:
+            context.close(promise: nil)
         case .connectionClose:
             var echo = context.channel.allocator.buffer(capacity: 2)
             echo.write(webSocketErrorCode: .normalClosure)
@@ -190,10 +206,6 @@ final class StandInSession: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: data)), promise: nil)
     }
 
-    private struct Request: Decodable {
-        let id: String?
-    }
-
     // Frames as OpenClaw's protocol shapes them (the interop notes): built by an encoder, so a
     // request id from a client can never break out of its string.
     private struct Challenge: Encodable {
@@ -204,19 +216,6 @@ final class StandInSession: ChannelInboundHandler {
         let type = "event"
         let event = "connect.challenge"
         let payload: Payload
-    }
-
-    private struct Response: Encodable {
-        struct Failure: Encodable {
-            struct Details: Encodable { let code: String }
-            let code: String
-            let message: String
-            let details: Details
-        }
-        let type = "res"
-        let id: String
-        let ok = false
-        let error: Failure
     }
 
     private static func json(_ value: some Encodable) -> [UInt8] {

@@ -11,6 +11,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "advertise",
         abstract: "Publish an OpenClaw Gateway beacon by mDNS until interrupted.",
+        usage: """
+            clawnet advertise --name <name> [--port <port>] [--txt <KEY=VALUE> ...] [--serve [<serve options>]]
+            clawnet advertise --serve-only [--port <port>] [<serve options>]
+            """,
         discussion: """
             Run it on the Gateway host to test whether mDNS crosses your network without a \
             running Gateway: then `clawnet browse` on a node should list it. It publishes \
@@ -20,8 +24,13 @@ struct AdvertiseCommand: AsyncParsableCommand {
             reported. Ctrl-C or SIGTERM withdraws the beacon (goodbye packets).
 
             --serve also answers on the port like a Gateway does (GET /healthz and /readyz; on \
-            a WebSocket, connect.challenge first), so a node can test the whole path to this \
-            host without a Gateway: `clawnet doctor` there should pass every layer. --tls makes \
+            a WebSocket, connect.challenge first, then an answer to connect), so a node can test \
+            the whole path to this host without a Gateway: `clawnet doctor` there should pass \
+            every layer. The answer to connect is OpenClaw's: with --token-file the stand-in \
+            requires that token (gateway.auth.token), --paired-device IDs are the devices it has \
+            paired; without a token or a paired device it asks for them (NOT_PAIRED, device \
+            identity required). --connect OUTCOME answers every connect one way: \
+            \(StandInConnect.Outcome.allCases.map(\.rawValue).joined(separator: ", ")). --tls makes \
             a self-signed certificate on the fly (RSA 2048, CN=openclaw-gateway, as the Gateway \
             does), speaks TLS 1.3 only, and puts gatewayTls=1 and its SHA-256 in the TXT. \
             --tls-dir DIR keeps the pair in DIR (gateway-cert.pem, gateway-key.pem) so the \
@@ -49,7 +58,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The instance name, e.g. \"Studio (OpenClaw)\" (at most 63 bytes of UTF-8); not with --serve-only.")
+    @Option(help: "The instance name, e.g. \"Studio (OpenClaw)\" (at most 63 bytes of UTF-8); required, except with --serve-only.")
     var name: String?
 
     @Option(help: "The gateway port in SRV and TXT.")
@@ -82,6 +91,22 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Flag(name: .customLong("serve-only"), help: "Serve like a Gateway, but publish no beacon (a Gateway whose mDNS advertising is off).")
     var serveOnly = false
 
+    @Option(
+        name: .customLong("connect"),
+        help: ArgumentHelp("With --serve: answer every connect request this way (default auto: as a Gateway would).", valueName: "OUTCOME"))
+    var connectOutcome: StandInConnect.Outcome = .auto
+
+    @Option(
+        name: .customLong("token-file"),
+        help: ArgumentHelp(
+            "With --serve: require the token on this file's first line (the Gateway's gateway.auth.token).", valueName: "FILE"))
+    var tokenFile: String?
+
+    @Option(
+        name: .customLong("paired-device"),
+        help: ArgumentHelp("With --serve: a device id the stand-in has paired (repeatable).", valueName: "ID"))
+    var pairedDevices: [String] = []
+
     var serving: Bool { serve || serveOnly }
     var usesTLS: Bool { tls || tlsDirectory != nil }
 
@@ -90,8 +115,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if (tls || bindAddress != nil || tlsDirectory != nil) && !serving {
-            throw ValidationError("--tls, --tls-dir and --bind go with --serve")
+        if (tls || bindAddress != nil || tlsDirectory != nil || tokenFile != nil || !pairedDevices.isEmpty || connectOutcome != .auto)
+            && !serving
+        {
+            throw ValidationError("--tls, --tls-dir, --bind, --connect, --token-file and --paired-device go with --serve")
         }
         if let bindAddress, IPAddress(bindAddress) == nil { throw ValidationError("--bind \(bindAddress) is not an IP address") }
         if serveOnly && (name != nil || !txtEntries.isEmpty || wideArea.domain != nil) {
@@ -125,17 +152,21 @@ struct AdvertiseCommand: AsyncParsableCommand {
     /// Listens like a Gateway: on --bind, else dual-stack where IPv6 exists, IPv4 otherwise.
     private func startServing(_ terminal: Terminal) async throws -> StandInGateway {
         let identity: StandInIdentity?
-        do { identity = try tlsIdentity(terminal) } catch {
+        var connect = StandInConnect(outcome: connectOutcome, pairedDevices: Set(pairedDevices))
+        do {
+            identity = try tlsIdentity(terminal)
+            connect.token = try tokenFile.map(TokenFile.read)
+        } catch {
             terminal.err(terminal.paint("error", .red, stderr: true) + ": \(error)")
             throw ExitStatus.failure.code
         }
         let gateway: StandInGateway
         do {
             if let bindAddress {
-                gateway = try await StandInGateway.start(host: bindAddress, port: port, identity: identity)
+                gateway = try await StandInGateway.start(host: bindAddress, port: port, identity: identity, connect: connect)
             } else {
-                do { gateway = try await StandInGateway.start(host: "::", port: port, identity: identity) } catch {
-                    gateway = try await StandInGateway.start(host: "0.0.0.0", port: port, identity: identity)
+                do { gateway = try await StandInGateway.start(host: "::", port: port, identity: identity, connect: connect) } catch {
+                    gateway = try await StandInGateway.start(host: "0.0.0.0", port: port, identity: identity, connect: connect)
                 }
             }
         } catch {
@@ -183,6 +214,11 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let terminal = global.makeTerminal()
         // Handlers first: a signal that arrives while we start must still end us cleanly.
         let signals = Signals.termination()
+        // Publishing needs avahi-daemon: say so before anything is served or printed.
+        if !serveOnly, case .unavailable(let issue) = AvahiStatus.query(for: .publish) {
+            IssueLines.lines([issue], terminal: terminal).forEach(terminal.err)
+            throw issue.kind == .busMissing || issue.kind == .daemonMissing ? ExitStatus.environment.code : ExitStatus.failure.code
+        }
         let gateway = serving ? try await startServing(terminal) : nil
         defer { if let gateway { Task { await gateway.stop() } } }
         if serveOnly {
@@ -253,3 +289,5 @@ extension AdvertiseCommand {
 private struct TLSDirectoryProblem: Error, CustomStringConvertible {
     let description: String
 }
+
+extension StandInConnect.Outcome: ExpressibleByArgument {}

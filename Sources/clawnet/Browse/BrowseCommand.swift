@@ -28,8 +28,8 @@ struct BrowseCommand: AsyncParsableCommand {
             and one of its addresses.
 
             Without --watch it stops when every path has reported what it knows (or at \
-            --timeout, 5s by default). --format json prints one clawnet.browse.v1 document; \
-            jsonl prints one event per line as it happens \
+            --timeout, 5s by default). --format json (or --json) prints one clawnet.browse.v1 \
+            document; jsonl prints one event per line as it happens \
             ({"event":"added"|"updated"|"removed"|"error"|"allForNow", ...}).
 
             Examples:
@@ -40,7 +40,8 @@ struct BrowseCommand: AsyncParsableCommand {
                 clawnet browse --format json > fleet.json
 
             \(ExitStatus.status(
-                (.success, "browsing ended, also when nothing was found (errors are printed)"),
+                (.success, "a Gateway was found"),
+                (.failure, "no Gateway was found, or every path failed"),
                 (.environment, "only mDNS was asked for, and there is no D-Bus or no avahi-daemon")))
             """
     )
@@ -91,6 +92,12 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(help: "table, json (one clawnet.browse.v1 document) or jsonl (one event per line).")
     var format: BrowseFormat = .table
 
+    @Flag(help: "The same as --format json.")
+    var json = false
+
+    /// What prints: --json is --format json.
+    var output: BrowseFormat { json ? .json : format }
+
     @Option(
         name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
     var configPath: String?
@@ -98,7 +105,8 @@ struct BrowseCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if format == .json && watch {
+        if json && format == .jsonl { throw ValidationError("--json and --format jsonl: choose one") }
+        if output == .json && watch {
             throw ValidationError("--format json prints one document at the end; with --watch use --format jsonl")
         }
     }
@@ -127,6 +135,7 @@ struct BrowseCommand: AsyncParsableCommand {
         let deadline = watch ? timeout : (timeout ?? .seconds(5))
         let configIssues = config.warnings.map { DiscoveryIssue(source: .config, kind: .config, message: $0) }
         let started = ContinuousClock.now
+        let format = output
         let live = LiveOutput(format: format, watch: watch, terminal: terminal, started: started)
         var shown = BeaconCollection()
         for issue in configIssues {

@@ -2,7 +2,11 @@ import ArgumentParser
 import DNSSD
 import Discovery
 import Doctor
+import FoundationEssentials
+import Host
 import Output
+import Probes
+import Zones
 
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,12 +20,26 @@ struct DoctorCommand: AsyncParsableCommand {
             Each Gateway: gw.dns (addresses), gw.tcp, gw.tls (version, cipher, fingerprint), \
             gw.pin (against --pin, else the beacon's gatewayTlsSha256), gw.cert, gw.http \
             (/healthz, /readyz), gw.websocket (101 and Sec-WebSocket-Accept), gw.protocol (the \
-            first frame, connect.challenge). Then a diagnosis names the causes (a Gateway bound \
-            to loopback, split DNS not applied, a rotated certificate, multicast blocked...).
+            first frame, connect.challenge), gw.connect (the connect request OpenClaw's own probe \
+            sends, and the Gateway's answer: hello-ok, pairing required, a token refused, a \
+            protocol mismatch...). Then a diagnosis names the cause of every failure (a Gateway \
+            bound to loopback, split DNS not applied, a rotated certificate, multicast blocked...).
 
             TARGET is a URL (wss://host:port), HOST[:PORT] or an instance name from `clawnet \
-            browse`. Without targets: everything discovered, plus 127.0.0.1 on the configured \
-            port (18789). With targets, machine findings they do not depend on are warnings.
+            browse`. Without targets: on a node (gateway.mode "remote"), gateway.remote.url with \
+            its tlsFingerprint as the pin and its token; elsewhere everything discovered, plus \
+            127.0.0.1 on the configured port (18789). With targets, machine findings they do not \
+            depend on are warnings.
+
+            By default the connect request carries no device identity, so it leaves nothing on the \
+            Gateway (no pairing request, no stored device). A token goes only to the Gateway it \
+            belongs to, and is never printed. --as-device FILE signs the request with the node's \
+            identity (~/.openclaw/identity/device.json) as a node does: an unpaired device then \
+            becomes a pairing request on the Gateway.
+
+            When a verified Gateway is missing from the wide-area domain, or published there with \
+            other facts, doctor prints the zone records to add (--emit-zone FILE writes them as a \
+            fragment that `clawnet zone check` accepts).
 
             Check ids: \(CheckID.all.map(\.rawValue).joined(separator: ", ")).
 
@@ -74,6 +92,27 @@ struct DoctorCommand: AsyncParsableCommand {
     @Option(help: "table or json (schema clawnet.doctor.v1).")
     var format: ReportFormat = .table
 
+    @Flag(help: "The same as --format json.")
+    var json = false
+
+    @Option(
+        name: .customLong("token-file"),
+        help: ArgumentHelp("A file whose first line is the Gateway's token, sent to the Gateways named here only.", valueName: "FILE"))
+    var tokenFile: String?
+
+    @Option(
+        name: .customLong("as-device"),
+        help: ArgumentHelp(
+            "Sign the connect request with this device identity (a node's ~/.openclaw/identity/device.json); an unpaired device "
+                + "becomes a pairing request on the Gateway.", valueName: "FILE"))
+    var deviceFile: String?
+
+    @Option(
+        name: .customLong("emit-zone"),
+        help: ArgumentHelp(
+            "Write the zone snippets as a fragment to this file (atomically; a new path or a regular file).", valueName: "FILE"))
+    var emitZone: String?
+
     @Option(
         name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
     var configPath: String?
@@ -86,6 +125,7 @@ struct DoctorCommand: AsyncParsableCommand {
         options.discovery.domains = domains
         options.discovery.servers = servers
         options.discovery.local = !noLocal
+        options.noLocal = noLocal
         options.pin = pin
         options.timeout = timeout ?? .seconds(5)
         options.only = checks.isEmpty ? nil : Set(checks)
@@ -94,10 +134,14 @@ struct DoctorCommand: AsyncParsableCommand {
 
     func run() async throws {
         let terminal = global.makeTerminal()
+        var options = self.options
+        let system = LiveSystem(configPath: configPath)
+        try Credentials.load(into: &options, tokenFile: tokenFile, deviceFile: deviceFile, config: system.config())
         terminal.progress("checking this machine and discovering Gateways …")
-        let report = DoctorReport(await Doctor.run(options, system: LiveSystem(configPath: configPath)))
+        let report = DoctorReport(await Doctor.run(options, system: system))
         terminal.clearProgress()
-        try report.print(format, to: terminal)
+        try report.print(json ? .json : format, to: terminal)
+        if let emitZone { try ZoneEmitter.write(report.result.snippets, to: emitZone, terminal: terminal) }
         try report.exitStatus.exit()
     }
 }

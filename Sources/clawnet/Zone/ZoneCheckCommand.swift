@@ -15,7 +15,9 @@ struct ZoneCheckCommand: AsyncParsableCommand {
             the serial's form; every PTR of a service type leading to an SRV and a TXT; every \
             SRV target having an address in the zone (or being outside it); OpenClaw's TXT keys \
             (role, gatewayPort equal to the SRV port, the fingerprint's form); instances listed \
-            twice or not at all; TTLs; sizes (BIND's 100-records limit, the 64 KiB message).
+            twice or not at all; TTLs; sizes (BIND's 100-records limit, the 64 KiB message). A \
+            fragment that `clawnet doctor --emit-zone` wrote (its first line names the zone) is \
+            checked without SOA and NS: those are the zone's.
 
             --server also asks a live server: a lower served serial means it has not loaded the \
             file; the same serial with other content means the file changed without a serial \
@@ -71,6 +73,9 @@ struct ZoneCheckCommand: AsyncParsableCommand {
     @Option(help: "table or json (schema clawnet.zonecheck.v1).")
     var format: ReportFormat = .table
 
+    @Flag(help: "The same as --format json.")
+    var json = false
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -104,7 +109,7 @@ struct ZoneCheckCommand: AsyncParsableCommand {
         }
         let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
         let report = ZoneCheckReport(await ZoneCheck.run(request, today: today))
-        try report.print(format, to: terminal)
+        try report.print(json ? .json : format, to: terminal)
         try report.exitStatus.exit()
     }
 }

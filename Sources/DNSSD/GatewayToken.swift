@@ -1,0 +1,26 @@
+/// A Gateway token (gateway.remote.token, gateway.auth.token, OPENCLAW_GATEWAY_TOKEN or
+/// --token-file). It is a credential: it prints as where it came from, never as itself, and
+/// is not Encodable, so no report or log line can carry it. Only the connect request reads it.
+public struct GatewayToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    private let value: String
+    /// Where it came from, for messages: `gateway.remote.token`, `--token-file /path`.
+    public let source: String
+
+    /// nil for an empty token (after trimming white space, as OpenClaw does).
+    public init?(_ value: String, source: String) {
+        let trimmed = value.trimmingSpaces()
+        guard !trimmed.isEmpty else { return nil }
+        self.value = trimmed
+        self.source = source
+    }
+
+    /// The token itself, for the `auth.token` field of a connect request and nothing else.
+    public var forConnectRequest: String { value }
+
+    /// Two tokens are the same when their text is, wherever they came from.
+    public static func == (lhs: GatewayToken, rhs: GatewayToken) -> Bool { lhs.value == rhs.value }
+    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+
+    public var description: String { "the token from \(source)" }
+    public var debugDescription: String { description }
+}

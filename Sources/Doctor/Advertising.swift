@@ -1,0 +1,98 @@
+import Host
+
+/// What decides whether a Gateway on this machine advertises `_openclaw-gw._tcp` by mDNS, in
+/// the order OpenClaw applies it: `discovery.mdns.mode` and OPENCLAW_DISABLE_BONJOUR
+/// (src/gateway/server-discovery-runtime.ts), the bonjour plugin's enablement
+/// (src/plugins/config-state.ts), then the advertiser's own environment check
+/// (extensions/bonjour/src/advertiser.ts, isDisabledByEnv: OPENCLAW_DISABLE_BONJOUR wins either
+/// way, else a container turns it off).
+public enum AdvertisingSwitch: Sendable, Equatable {
+    case mdnsModeOff
+    case disabledByEnvironment(String)
+    case pluginsDisabled
+    case pluginDenied
+    case pluginNotAllowed
+    case pluginEntryDisabled
+    /// The container marker the advertiser found.
+    case container(String)
+
+    /// The switch that is off; nil when this machine's Gateway advertises.
+    public static func off(_ settings: AdvertisingSettings, container: String?) -> AdvertisingSwitch? {
+        if settings.mdnsMode == "off" { return .mdnsModeOff }
+        let override = settings.disableBonjourOverride
+        if override == true { return .disabledByEnvironment(settings.disableBonjour ?? "1") }
+        if settings.pluginsEnabled == false { return .pluginsDisabled }
+        if settings.pluginsDeny?.contains(AdvertisingSettings.pluginID) == true { return .pluginDenied }
+        if settings.bonjourEntryEnabled == false { return .pluginEntryDisabled }
+        if let allow = settings.pluginsAllow, !allow.isEmpty, !allow.contains(AdvertisingSettings.pluginID) { return .pluginNotAllowed }
+        if override == nil, let container { return .container(container) }
+        return nil
+    }
+
+    /// The switch as a user finds it.
+    public var setting: String {
+        switch self {
+        case .mdnsModeOff: "discovery.mdns.mode is \"off\""
+        case .disabledByEnvironment(let value): "OPENCLAW_DISABLE_BONJOUR=\(value) in the environment"
+        case .pluginsDisabled: "plugins.enabled is false (every plugin, bonjour included, is off)"
+        case .pluginDenied: "plugins.deny lists \"bonjour\""
+        case .pluginNotAllowed: "plugins.allow does not list \"bonjour\""
+        case .pluginEntryDisabled: "plugins.entries.bonjour.enabled is false"
+        case .container(let marker): "this machine is a container (\(marker)): OpenClaw's advertiser turns itself off there"
+        }
+    }
+
+    /// How to turn it back on.
+    public func fix(configPath: String) -> String {
+        let restart = "and restart the Gateway"
+        switch self {
+        case .mdnsModeOff:
+            return "set discovery.mdns.mode to \"minimal\" (the default) or \"full\" in \(configPath) \(restart)"
+        case .disabledByEnvironment:
+            return "unset OPENCLAW_DISABLE_BONJOUR in the Gateway's environment (its service unit or shell) \(restart)"
+        case .pluginsDisabled:
+            return "set plugins.enabled to true in \(configPath) \(restart)"
+        case .pluginDenied:
+            return "remove \"bonjour\" from plugins.deny in \(configPath) \(restart)"
+        case .pluginNotAllowed:
+            return "add \"bonjour\" to plugins.allow in \(configPath) \(restart)"
+        case .pluginEntryDisabled:
+            return "set plugins.entries.bonjour.enabled to true in \(configPath) \(restart)"
+        case .container:
+            return
+                "run the Gateway with the host's network (`docker run --network host`) and OPENCLAW_DISABLE_BONJOUR=0 in its "
+                + "environment, or use wide-area discovery (`clawnet zone generate --this-host`)"
+        }
+    }
+}
+
+/// This machine's side of advertising: whether it is a container (the advertiser's markers) or
+/// WSL2 (mDNS stays inside WSL's NAT network).
+public struct PlatformFacts: Sendable, Equatable {
+    /// The first container marker found: FLY_MACHINE_ID with FLY_APP_NAME, /.dockerenv,
+    /// /run/.containerenv, /var/run/.containerenv, or a container cgroup of PID 1.
+    public var container: String?
+    public var wsl2: Bool
+
+    public init(container: String? = nil, wsl2: Bool = false) {
+        self.container = container
+        self.wsl2 = wsl2
+    }
+
+    /// The cgroup paths extensions/bonjour/src/advertiser.ts takes for a container.
+    public static func cgroupMarker(_ cgroup: String) -> String? {
+        let lines = cgroup.split(separator: "\n")
+        if lines.contains(where: { $0.contains("/docker/") }) { return "/proc/1/cgroup (docker)" }
+        if lines.contains(where: { $0.contains("cri-containerd-") || $0.contains("containerd/") }) { return "/proc/1/cgroup (containerd)" }
+        if lines.contains(where: { $0.contains("/kubepods/") || $0.contains("/kubepods.") }) { return "/proc/1/cgroup (kubepods)" }
+        if lines.contains(where: { $0.split(whereSeparator: { !$0.isLetter }).contains("lxc") }) { return "/proc/1/cgroup (lxc)" }
+        if lines.contains(where: { $0.contains("/cloudchamber") }) { return "/proc/1/cgroup (cloudchamber)" }
+        return nil
+    }
+
+    /// WSL2 kernels name themselves in their release (`...-microsoft-standard-WSL2`).
+    public static func isWSL2(osRelease: String) -> Bool {
+        let release = osRelease.lowercased()
+        return release.contains("wsl2") || release.contains("microsoft-standard")
+    }
+}

@@ -1,0 +1,136 @@
+import DNSSD
+import Host
+import Probes
+import Zones
+
+/// The records a wide-area zone needs for a Gateway doctor verified end to end (TCP, TLS,
+/// connect.challenge, no failing check) that the zone lacks or publishes with other facts.
+/// Written by the same writer as `zone generate`, from what the probe saw: the addresses that
+/// answered, the port, the certificate actually served.
+public struct ZoneSnippet: Sendable, Encodable {
+    public enum Reason: String, Sendable, Encodable {
+        /// The domain does not publish this Gateway.
+        case missing
+        /// The domain publishes it with another port, other addresses or another fingerprint.
+        case stale
+    }
+
+    public let domain: DomainName
+    /// The Gateway, as doctor's report names it.
+    public let target: String
+    public let reason: Reason
+    /// What the published records say that the Gateway does not (for `stale`).
+    public let differences: [String]
+    /// The zone fragment: `$ORIGIN`, `$TTL`, and the Gateway's A/AAAA, PTR, SRV and TXT.
+    public let records: String
+    /// The CoreDNS server block that serves the zone, when doctor knows where it runs.
+    public let corefile: String?
+    /// The Gateway as written, for a fragment that holds several.
+    public let gateway: ZoneGateway
+
+    private enum CodingKeys: String, CodingKey { case domain, target, reason, differences, records, corefile }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(domain.name, forKey: .domain)
+        try container.encode(target, forKey: .target)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(differences, forKey: .differences)
+        try container.encode(records, forKey: .records)
+        try container.encodeIfPresent(corefile, forKey: .corefile)
+    }
+}
+
+public enum ZoneSnippets {
+    /// Where `zone generate --corefile` users usually keep the zone; the stanza names it.
+    static func zonePath(_ domain: DomainName) -> String { "/etc/coredns/\(domain.withoutTrailingDot).db" }
+
+    public static func make(_ gateways: [GatewayResult], discovery: DiscoverySummary, facts: MachineFacts) -> [ZoneSnippet] {
+        discovery.domains.flatMap { domain in
+            gateways.compactMap { snippet(for: $0, domain: domain, discovery: discovery, facts: facts) }
+        }
+    }
+
+    /// A Gateway passed every layer doctor ran up to its first frame, and failed nothing.
+    static func verified(_ result: GatewayResult) -> Bool {
+        guard !result.checks.contains(where: { $0.status == .fail }),
+            result.check(.gwProtocol)?.status == .pass, !result.answered.isEmpty
+        else { return false }
+        return !result.target.tls || result.served != nil
+    }
+
+    static func snippet(for result: GatewayResult, domain: DomainName, discovery: DiscoverySummary, facts: MachineFacts) -> ZoneSnippet? {
+        guard verified(result), let gateway = zoneGateway(result) else { return nil }
+        let inDomain = discovery.beacons.filter { $0.domain == domain || $0.aliases.contains { $0.domain == domain.name } }
+        if let beacon = result.beacon, inDomain.contains(beacon) { return nil }
+        let published = inDomain.first { $0.instance == gateway.instance }
+        let differences = published.map { differencesOf($0, gateway: gateway, served: result.served) } ?? []
+        if published != nil && differences.isEmpty { return nil }
+        let content = ZoneContent(domain: domain, gateways: [gateway], nameServerAddresses: [])
+        guard let records = try? ZoneWriter.fragment(content).text else { return nil }
+        return ZoneSnippet(
+            domain: domain, target: result.target.label, reason: published == nil ? .missing : .stale, differences: differences,
+            records: records, corefile: corefile(domain, inDomain: inDomain, facts: facts), gateway: gateway)
+    }
+
+    /// The Gateway from verified facts only; its name and hints from its beacon when it has one
+    /// (OpenClaw's `<host>-gateway` rule otherwise).
+    static func zoneGateway(_ result: GatewayResult) -> ZoneGateway? {
+        let addresses = ZoneGateway.routable(result.answered)
+        guard !addresses.isEmpty else { return nil }
+        let host = ConnectURL.withoutTrailingDot(result.beacon?.host ?? result.target.host)
+        let hostSource = IPAddress(host) == nil ? String(host.split(separator: ".").first ?? "") : (result.beacon?.gateway.lanHost ?? "")
+        let hostLabel = ZoneGateway.label(hostSource, fallback: "openclaw")
+        let beacon = result.beacon.flatMap { $0.isManualOnly ? nil : $0 }
+        guard
+            let instance = beacon?.instance
+                ?? (try? InstanceName(decoded: ZoneGateway.label("\(hostLabel)-gateway", fallback: "openclaw-gw")))
+        else { return nil }
+        let info = beacon?.gateway
+        var txt = GatewayTXT(
+            displayName: info?.displayName ?? (beacon != nil ? GatewayTXT.displayName(ofInstance: instance.displayName) : hostLabel),
+            gatewayPort: result.target.port)
+        txt.tls = result.served != nil
+        txt.fingerprint = result.served
+        txt.directReachable = info?.directReachable ?? false
+        txt.tailnetDns = info?.tailnetDns
+        txt.sshPort = info?.sshPort
+        txt.cliPath = info?.cliPath
+        guard let record = try? txt.record(.wideAreaZone) else { return nil }
+        return ZoneGateway(instance: instance, hostLabel: hostLabel, addresses: addresses, port: result.target.port, txt: record)
+    }
+
+    /// How a published beacon differs from what the probe verified.
+    static func differencesOf(_ published: GatewayBeacon, gateway: ZoneGateway, served: TLSFingerprint?) -> [String] {
+        var differences: [String] = []
+        if let port = published.port, port != gateway.port { differences.append("port \(port), the Gateway answers on \(gateway.port)") }
+        let addresses = Set(ZoneGateway.routable(published.addresses))
+        if addresses != Set(gateway.addresses) {
+            let shown = addresses.sorted().map(\.description).joined(separator: ", ")
+            differences.append(
+                "addresses \(shown.isEmpty ? "none" : shown), the Gateway answers at "
+                    + gateway.addresses.map(\.description).joined(separator: ", ")
+            )
+        }
+        if published.gateway.tlsSha256 != served {
+            differences.append(
+                "fingerprint \(published.gateway.tlsSha256?.hex ?? "none"), the Gateway serves \(served?.hex ?? "no TLS")")
+        }
+        return differences
+    }
+
+    /// The stanza for the DNS server that answers the domain (from the beacons it gave), else
+    /// this machine's tailnet addresses; nil when neither is known.
+    static func corefile(_ domain: DomainName, inDomain: [GatewayBeacon], facts: MachineFacts) -> String? {
+        let servers = inDomain.flatMap(\.resolvers).compactMap { IPAddress(String($0.split(separator: "#").first ?? "")) }
+        let bind = servers.isEmpty ? facts.tailnet.addresses.map(\.withoutZone) : Array(Set(servers)).sorted()
+        guard !bind.isEmpty else { return nil }
+        return CorefileWriter.stanza(domain: domain, bind: bind, zonePath: zonePath(domain))
+    }
+
+    /// One fragment with every snippet of `domain`, as `doctor --emit-zone` writes it.
+    public static func fragment(_ snippets: [ZoneSnippet], domain: DomainName) throws(ZoneError) -> String {
+        let gateways = snippets.filter { $0.domain == domain }.map(\.gateway)
+        return try ZoneWriter.fragment(ZoneContent(domain: domain, gateways: gateways, nameServerAddresses: [])).text
+    }
+}

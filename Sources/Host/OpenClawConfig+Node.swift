@@ -1,0 +1,111 @@
+import DNSSD
+
+/// A node's side of the OpenClaw config: `gateway.mode = "remote"` makes this machine a node of
+/// the Gateway at `gateway.remote.url`, pinned with `gateway.remote.tlsFingerprint` and
+/// authenticated with `gateway.remote.token`. Field names and types follow OpenClaw's
+/// src/config/types.gateway.ts (GatewayConfig, GatewayRemoteConfig; tokens are SecretInput:
+/// a string or `{ source, provider, id }`).
+public struct NodeSettings: Sendable, Equatable {
+    /// `gateway.mode`: `local` (the default) or `remote`.
+    public var mode: String?
+    /// `gateway.remote.url`, a ws:// or wss:// URL.
+    public var remoteURL: EndpointSpec?
+    /// `gateway.remote.transport`: `ssh` (a tunnel to the Gateway's loopback) or `direct`.
+    public var remoteTransport: String?
+    /// `gateway.remote.sshTarget` (user@host), shown when the transport is ssh.
+    public var sshTarget: String?
+    /// `gateway.remote.tlsFingerprint`: the pin this node keeps for the Gateway.
+    public var remoteTLSFingerprint: TLSFingerprint?
+    var remoteToken: GatewayToken?
+    var authToken: GatewayToken?
+    var environmentToken: GatewayToken?
+    /// A token given as a SecretRef clawnet does not resolve (file or exec sources).
+    public var unresolvedToken: String?
+    var remoteTokenVariable: String?
+    var authTokenVariable: String?
+
+    public init() {}
+
+    public var isRemote: Bool { mode == "remote" }
+
+    /// The token this machine's node or CLI sends, in OpenClaw's order
+    /// (src/node-host/runner.ts): OPENCLAW_GATEWAY_TOKEN, then gateway.remote.token on a node
+    /// or gateway.auth.token on the Gateway host.
+    public var token: GatewayToken? {
+        environmentToken ?? (isRemote ? remoteToken : authToken)
+    }
+}
+
+extension OpenClawConfig {
+    mutating func readNode(_ root: JSONValue) {
+        if let value = root["gateway", "mode"] {
+            if case .string(let mode) = value, ["local", "remote"].contains(mode) {
+                node.mode = mode
+            } else {
+                warnings.append("\(path): gateway.mode should be \"local\" or \"remote\"")
+            }
+        }
+        if let value = root["gateway", "remote", "url"] {
+            if case .string(let text) = value, let spec = try? EndpointSpec(parsing: text), spec.scheme != nil {
+                node.remoteURL = spec
+            } else {
+                warnings.append("\(path): gateway.remote.url should be a ws:// or wss:// URL in quotes")
+            }
+        }
+        if let value = root["gateway", "remote", "transport"] {
+            if case .string(let transport) = value, ["ssh", "direct"].contains(transport) {
+                node.remoteTransport = transport
+            } else {
+                warnings.append("\(path): gateway.remote.transport should be \"ssh\" or \"direct\"")
+            }
+        }
+        if case .string(let target)? = root["gateway", "remote", "sshTarget"] { node.sshTarget = target }
+        if let value = root["gateway", "remote", "tlsFingerprint"] {
+            if case .string(let text) = value, let pin = TLSFingerprint(normalizing: text) {
+                node.remoteTLSFingerprint = pin
+            } else {
+                warnings.append("\(path): gateway.remote.tlsFingerprint should be a SHA-256 fingerprint (64 hex digits) in quotes")
+            }
+        }
+        (node.remoteToken, node.remoteTokenVariable) = readToken(root["gateway", "remote", "token"], field: "gateway.remote.token")
+        (node.authToken, node.authTokenVariable) = readToken(root["gateway", "auth", "token"], field: "gateway.auth.token")
+    }
+
+    /// A SecretInput: a string, or a reference; an `env` reference is resolved with the
+    /// environment later, other sources are named but not read.
+    private mutating func readToken(_ value: JSONValue?, field: String) -> (GatewayToken?, String?) {
+        switch value {
+        case nil, .null?:
+            return (nil, nil)
+        case .string(let text)?:
+            return (GatewayToken(text, source: field), nil)
+        case .object(let reference)?:
+            if case .string("env")? = reference["source"], case .string(let variable)? = reference["id"] {
+                return (nil, variable)
+            }
+            if case .string(let source)? = reference["source"] {
+                node.unresolvedToken = "\(field) is a SecretRef with source \"\(source)\", which clawnet does not read"
+                return (nil, nil)
+            }
+            warnings.append("\(path): \(field) should be a string or a SecretRef ({ source, provider, id })")
+            return (nil, nil)
+        default:
+            warnings.append("\(path): \(field) should be a string or a SecretRef ({ source, provider, id })")
+            return (nil, nil)
+        }
+    }
+
+    /// What the environment adds: OPENCLAW_GATEWAY_TOKEN, `env` SecretRefs, and the
+    /// advertiser's switches.
+    mutating func readEnvironment(_ environment: [String: String]) {
+        node.environmentToken = environment["OPENCLAW_GATEWAY_TOKEN"].flatMap { GatewayToken($0, source: "OPENCLAW_GATEWAY_TOKEN") }
+        if let variable = node.remoteTokenVariable {
+            node.remoteToken = environment[variable].flatMap { GatewayToken($0, source: "gateway.remote.token (env \(variable))") }
+        }
+        if let variable = node.authTokenVariable {
+            node.authToken = environment[variable].flatMap { GatewayToken($0, source: "gateway.auth.token (env \(variable))") }
+        }
+        advertising.disableBonjour = environment["OPENCLAW_DISABLE_BONJOUR"]
+        advertising.mdnsHostname = environment["OPENCLAW_MDNS_HOSTNAME"]
+    }
+}

@@ -1,0 +1,66 @@
+import DNSSD
+import FoundationEssentials
+
+/// A route of the main routing table: where packets for a network leave this machine.
+public struct Route: Sendable, Hashable {
+    public let network: IPNetwork
+    public let interface: String
+
+    public init(network: IPNetwork, interface: String) {
+        self.network = network
+        self.interface = interface
+    }
+}
+
+/// The main routing table as the kernel shows it in /proc/net/route and /proc/net/ipv6_route.
+/// Policy tables (Tailscale's table 52) are not in it; tailnet addresses are told apart by
+/// `Tailnet` instead.
+public enum RoutingTable {
+    public static func current() -> [Route] {
+        let v4 = (try? String(contentsOfFile: "/proc/net/route", encoding: .utf8)).map(parseIPv4) ?? []
+        let v6 = (try? String(contentsOfFile: "/proc/net/ipv6_route", encoding: .utf8)).map(parseIPv6) ?? []
+        return v4 + v6
+    }
+
+    /// The most specific route other than a default route that covers `address`: nil means
+    /// packets for it can only follow a default route (or none), off every local network.
+    public static func specificRoute(to address: IPAddress, in routes: [Route]) -> Route? {
+        routes.filter { !$0.network.isDefault && $0.interface != "lo" && $0.network.contains(address.withoutZone) }
+            .max { $0.network.prefixLength < $1.network.prefixLength }
+    }
+
+    /// `Iface Destination Gateway Flags RefCnt Use Metric Mask ...`, addresses as 8 hex digits
+    /// in host byte order (little-endian here).
+    static func parseIPv4(_ text: String) -> [Route] {
+        text.split(separator: "\n").dropFirst().compactMap { line in
+            let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
+            guard fields.count >= 8, let destination = hostOrder(fields[1]), let mask = hostOrder(fields[7]),
+                let network = IPNetwork(destination, netmask: mask)
+            else { return nil }
+            return Route(network: network, interface: String(fields[0]))
+        }
+    }
+
+    /// `dest(32 hex) prefix(2 hex) src prefix nexthop metric refcnt use flags iface`, network order.
+    static func parseIPv6(_ text: String) -> [Route] {
+        text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 10, fields[0].count == 32, let length = Int(fields[1], radix: 16) else { return nil }
+            var bytes: [UInt8] = []
+            var index = fields[0].startIndex
+            while index < fields[0].endIndex {
+                let next = fields[0].index(index, offsetBy: 2)
+                guard let byte = UInt8(fields[0][index..<next], radix: 16) else { return nil }
+                bytes.append(byte)
+                index = next
+            }
+            guard let address = IPAddress(bytes: bytes), let network = IPNetwork(address, prefixLength: length) else { return nil }
+            return Route(network: network, interface: String(fields[9]))
+        }
+    }
+
+    private static func hostOrder(_ hex: Substring) -> IPAddress? {
+        guard hex.count == 8, let value = UInt32(hex, radix: 16) else { return nil }
+        return IPAddress(bytes: (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) })
+    }
+}

@@ -1,0 +1,43 @@
+import DNSSD
+import Foundation
+import Output
+import TestSupport
+import Testing
+import Zones
+
+@testable import Doctor
+@testable import clawnet
+
+/// `doctor --emit-zone FILE` writes as clawnet writes files: a new path or a regular file,
+/// atomically; never through a symlink or over a directory.
+@Suite("doctor --emit-zone")
+struct ZoneEmitterTests {
+    static func snippet() throws -> ZoneSnippet {
+        let domain = try DomainName(validating: "openclaw.internal")
+        let gateway = try GatewaySpec.parse("host=studio,ip=10.98.0.1,port=18789,name=Studio (OpenClaw),tls=yes")
+        let records = try ZoneWriter.fragment(ZoneContent(domain: domain, gateways: [gateway], nameServerAddresses: [])).text
+        return ZoneSnippet(
+            domain: domain, target: "wss://10.98.0.1:18789", reason: .missing, differences: [], records: records, corefile: nil,
+            gateway: gateway)
+    }
+
+    @Test("a new path and a regular file are written with the fragment; a directory or a symlink is refused")
+    func targets() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emit-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let terminal = Terminal(color: false)
+        let path = directory + "/fragment.db"
+        try ZoneEmitter.write([try Self.snippet()], to: path, terminal: terminal)
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.hasPrefix("; clawnet zone fragment for openclaw.internal.") && written.contains("IN SRV 0 0 18789 studio"))
+        try "old".write(toFile: path, atomically: true, encoding: .utf8)
+        try ZoneEmitter.write([try Self.snippet()], to: path, terminal: terminal)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == written)
+        #expect(throws: (any Error).self) { try ZoneEmitter.write([try Self.snippet()], to: directory, terminal: terminal) }
+        let link = directory + "/link.db"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        #expect(throws: (any Error).self) { try ZoneEmitter.write([try Self.snippet()], to: link, terminal: terminal) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == written, "nothing written through the link")
+    }
+}
