@@ -113,7 +113,7 @@ struct DocumentationTests {
     /// errors, 2, are BrowseCommandTests.usageErrors).
     static let exitCases: [ExitCase] = [
         ExitCase(
-            host: .node, arguments: ["browse", "--type", "_nothing-here._tcp", "--timeout", "3s"], expected: 0,
+            host: .node, arguments: ["browse", "--type", "_nothing-here._tcp", "--timeout", "3s"], expected: 1,
             claim: "browse found nothing"),
         ExitCase(host: .bare, arguments: ["browse", "--timeout", "3s"], expected: 3, claim: "browse, only mDNS asked for, no D-Bus"),
         ExitCase(host: .bare, arguments: ["doctor", "--timeout", "2s"], expected: 1, claim: "doctor, a check failed"),

@@ -146,7 +146,7 @@ struct SchemaTests {
         let document = try jsonObject(result.stdout)
         let entry = (document["gateways"] as? [[String: Any]])?.first
         #expect(entry?["beacon"] != nil, "the Gateway's beacon is in the document: \(result.stdout.prefix(2000))")
-        #expect((entry?["checks"] as? [[String: Any]])?.count == 8)
+        #expect((entry?["checks"] as? [[String: Any]])?.count == 9, "gw.dns through gw.connect")
     }
 
     @Test("doctor --format json on a machine without D-Bus: failures, fixes, a diagnosis")
