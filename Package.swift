@@ -77,8 +77,9 @@ let package = Package(
         ),
 
         // Wide-area zones: the Gateways to publish, writing (OpenClaw's layout), serials,
-        // atomic files, CoreDNS stanzas, linting, the live comparison.
-        .target(name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", crypto], swiftSettings: settings),
+        // atomic files, CoreDNS stanzas, linting, the live comparison; Probes checks that
+        // browsed Gateways answer before they are published.
+        .target(name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", "Probes", crypto], swiftSettings: settings),
 
         // Checks of the machine and of each Gateway, the diagnosis rules, preflight.
         .target(name: "Doctor", dependencies: ["DNSSD", "Host", "Avahi", "Discovery", "Probes"], swiftSettings: settings),

@@ -29,8 +29,14 @@ public enum Presentation {
 
     /// A character-string (TXT) in double quotes: `"` and `\` escaped, non-printable as `\DDD`.
     public static func quoteCharacterString(_ bytes: some Sequence<UInt8>) -> String {
-        var out: [UInt8] = [UInt8(ascii: "\"")]
-        out.reserveCapacity(bytes.underestimatedCount + 2)
+        "\"" + escapeCharacterString(bytes) + "\""
+    }
+
+    /// The inside of a quoted character-string: printable ASCII as it is, `"` and `\` as
+    /// `\"` and `\\`, every other byte as `\DDD`. Exact for any bytes, and pure ASCII.
+    public static func escapeCharacterString(_ bytes: some Sequence<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount)
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -42,8 +48,17 @@ public enum Presentation {
                 appendDecimalEscape(byte, to: &out)
             }
         }
-        out.append(UInt8(ascii: "\""))
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Undo `escapeCharacterString`: `\DDD` and `\X` escapes, everything else as it is.
+    public static func unescapeCharacterString(_ text: String) throws(DNSSDError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8)[...]
+        while let byte = iterator.popFirst() {
+            bytes.append(byte == UInt8(ascii: "\\") ? try unescape(after: &iterator) : byte)
+        }
+        return bytes
     }
 
     /// Undo `\DDD` and `\X` escapes in one label. An unescaped `.` is an error: it would

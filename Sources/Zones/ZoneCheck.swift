@@ -1,6 +1,7 @@
 import DNSClient
 import DNSSD
 import DNSWire
+import Host
 
 /// `zone check`: a zone file linted the way DNS-SD clients use it, and, with a server,
 /// compared with what that server serves.
@@ -14,9 +15,14 @@ public enum ZoneCheck {
         public let findings: [ZoneFinding]
     }
 
-    public static func run(path: String, domain: DomainName?, server: DNSServer?, today: SerialPolicy.Day) async -> Result {
+    /// Fails only when the file cannot be read: it must be a regular file of at most
+    /// `FileLimit.zone` bytes (a directory, /dev/zero or a FIFO is refused at once).
+    public static func run(path: String, domain: DomainName?, server: DNSServer?, today: SerialPolicy.Day) async throws(RegularFile.Failure)
+        -> Result
+    {
         let origin = domain.flatMap { try? DNSName(instance: nil, type: nil, domain: $0) }
-        let zone = ZoneFile.read(path: path, origin: origin, defaultTTL: UInt32(ZoneWriter.ttl))
+        let bytes = try RegularFile.read(path, limit: FileLimit.zone)
+        let zone = ZoneFile.read(bytes: bytes, origin: origin, defaultTTL: UInt32(ZoneWriter.ttl))
         var findings = ZoneLinter.check(zone, domain: domain, today: today)
         let apex = origin ?? zone.records.first { $0.type == .soa }?.name
         if let server, let apex {

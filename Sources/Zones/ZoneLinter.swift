@@ -45,7 +45,9 @@ public enum ZoneLinter {
                 .fail, line: $0.line, "syntax: \($0.message)",
                 fix: "this line does not parse (named-checkzone and kzonecheck will refuse it too)")
         }
+        findings += zone.warnings.map { ZoneFinding(.warn, line: $0.line, $0.message, fix: "OpenClaw uses 60") }
         let entries = zone.entries
+        let index = ZoneIndex(entries)
 
         // The apex: from --domain, else the SOA's owner.
         let soas = entries.filter { $0.record.type == .soa }
@@ -67,18 +69,17 @@ public enum ZoneLinter {
                     .fail, line: entry.line, "\(entry.record.name) is outside the zone \(apex)", fix: "check $ORIGIN and trailing dots"))
         }
 
-        findings += checkApex(entries, apex: apex, soas: soas, today: today)
-        findings += checkServices(entries, apex: apex)
+        findings += checkApex(index, apex: apex, soas: soas, today: today)
+        findings += checkServices(entries, index, apex: apex)
         findings += checkTTLs(entries)
+        findings += checkSizes(entries)
         // Failures first, then warnings, then passes; within each, by line.
         return findings.sorted { lhs, rhs in
             lhs.severity != rhs.severity ? lhs.severity > rhs.severity : (lhs.line ?? 0) < (rhs.line ?? 0)
         }
     }
 
-    private static func checkApex(_ entries: [ZoneFile.Entry], apex: DNSName, soas: [ZoneFile.Entry], today: SerialPolicy.Day)
-        -> [ZoneFinding]
-    {
+    private static func checkApex(_ index: ZoneIndex, apex: DNSName, soas: [ZoneFile.Entry], today: SerialPolicy.Day) -> [ZoneFinding] {
         var findings: [ZoneFinding] = []
         let apexSOA = soas.filter { $0.record.name == apex }
         if apexSOA.count != 1 {
@@ -113,13 +114,13 @@ public enum ZoneLinter {
                         fix: "OpenClaw uses 60"))
             }
         }
-        let nameServers = entries.filter { $0.record.type == .ns && $0.record.name == apex }
+        let nameServers = index.entries(apex, .ns)
         if nameServers.isEmpty {
             findings.append(ZoneFinding(.fail, "no NS record at \(apex)", fix: "add `@ IN NS ns1` and `ns1 IN A <address>`"))
         }
         for entry in nameServers {
             guard case .ns(let target) = entry.record.data, target.isSubdomain(of: apex) else { continue }
-            if !hasAddress(target, entries) {
+            if !index.hasAddress(target) {
                 findings.append(
                     ZoneFinding(
                         .fail, line: entry.line, "name server \(target) is in the zone but has no A or AAAA record",
@@ -129,7 +130,7 @@ public enum ZoneLinter {
         return findings
     }
 
-    private static func checkServices(_ entries: [ZoneFile.Entry], apex: DNSName) -> [ZoneFinding] {
+    private static func checkServices(_ entries: [ZoneFile.Entry], _ index: ZoneIndex, apex: DNSName) -> [ZoneFinding] {
         var findings: [ZoneFinding] = []
         let ptrs = entries.filter { $0.record.type == .ptr && isServiceType($0.record.name, apex: apex) }
         var listed = Set<DNSName>()
@@ -155,7 +156,7 @@ public enum ZoneLinter {
                 }
                 seen[target] = entry.line
                 listed.insert(target)
-                if checkInstance(target, ptrLine: entry.line, entries: entries, apex: apex, into: &findings) { complete += 1 }
+                if checkInstance(target, ptrLine: entry.line, index: index, apex: apex, into: &findings) { complete += 1 }
             }
             findings += sizeFindings(service: service, instances: Array(seen.keys), line: group.first?.line)
             if complete > 0 {
@@ -181,11 +182,11 @@ public enum ZoneLinter {
 
     /// Checks one instance; true when it is complete (SRV, TXT, an address).
     private static func checkInstance(
-        _ name: DNSName, ptrLine: Int, entries: [ZoneFile.Entry], apex: DNSName, into findings: inout [ZoneFinding]
+        _ name: DNSName, ptrLine: Int, index: ZoneIndex, apex: DNSName, into findings: inout [ZoneFinding]
     ) -> Bool {
         let display = name.labels.first.map { SafeText.display($0) } ?? "?"
-        let srvs = entries.filter { $0.record.name == name && $0.record.type == .srv }
-        let txts = entries.filter { $0.record.name == name && $0.record.type == .txt }
+        let srvs = index.entries(name, .srv)
+        let txts = index.entries(name, .txt)
         guard let srv = srvs.first, case .srv(_, _, let port, let target) = srv.record.data else {
             findings.append(
                 ZoneFinding(
@@ -200,13 +201,13 @@ public enum ZoneLinter {
                     .warn, line: srv.line, "'\(display)' has SRV port 0: it says it is not available", fix: "use the gateway port (18789)"))
         }
         if target.isSubdomain(of: apex) {
-            if entries.contains(where: { $0.record.name == target && $0.record.type == .cname }) {
+            if index.has(target, .cname) {
                 findings.append(
                     ZoneFinding(
                         .fail, line: srv.line, "SRV target \(target) of '\(display)' is a CNAME; RFC 2782 wants the real host name",
                         fix: "point the SRV at the host's own name"))
                 complete = false
-            } else if !hasAddress(target, entries) {
+            } else if !index.hasAddress(target) {
                 findings.append(
                     ZoneFinding(
                         .fail, line: srv.line, "SRV target \(target) of '\(display)' has no A or AAAA record in the zone",
@@ -312,8 +313,20 @@ public enum ZoneLinter {
         return findings
     }
 
-    private static func hasAddress(_ name: DNSName, _ entries: [ZoneFile.Entry]) -> Bool {
-        entries.contains { $0.record.name == name && ($0.record.type == .a || $0.record.type == .aaaa) }
+    /// A record too large for one DNS message can never be served: BIND refuses a TXT of more
+    /// than 65,510 bytes of RDATA and Knot one of more than 65,535 ("ran out of space"), and
+    /// below that the answer (header, question, record) must still fit in 65,535 bytes.
+    private static func checkSizes(_ entries: [ZoneFile.Entry]) -> [ZoneFinding] {
+        entries.compactMap { entry in
+            guard case .txt(let txt) = entry.record.data else { return nil }
+            let rdata = txt.wire.count
+            guard ZoneWriter.answerBytes(owner: entry.record.name, rdata: rdata) > ZoneWriter.maxMessageBytes else { return nil }
+            return ZoneFinding(
+                .fail, line: entry.line,
+                "TXT of \(entry.record.name) has \(rdata) bytes of RDATA: its answer does not fit in one DNS message "
+                    + "(\(ZoneWriter.maxMessageBytes) bytes); BIND and Knot refuse the zone",
+                fix: "keep the TXT small: OpenClaw's keys take a few hundred bytes")
+        }
     }
 
     /// `_name._tcp.<apex>` or `_name._udp.<apex>`.

@@ -38,6 +38,11 @@ struct GatewaySources: ParsableArguments {
     @Flag(name: .customLong("no-local"), help: "With --from-browse: do not browse local.")
     var noLocal = false
 
+    @Flag(
+        name: .customLong("tailnet-only"),
+        help: "With --from-browse: publish only Tailscale addresses (100.64.0.0/10, fd7a:115c:a1e0::/48), never LAN ones.")
+    var tailnetOnly = false
+
     @Option(
         name: .customLong("manual"),
         help: ArgumentHelp("With --from-browse: a Gateway given by hand (repeatable).", valueName: "HOST[:PORT]"),
@@ -45,7 +50,8 @@ struct GatewaySources: ParsableArguments {
     var manual: [EndpointSpec] = []
 
     @Option(
-        help: ArgumentHelp("With --from-browse: how long to browse at most (default 5s).", valueName: "DURATION"),
+        help: ArgumentHelp(
+            "With --from-browse: how long to browse and check that the Gateways answer, at most (default 5s).", valueName: "DURATION"),
         transform: Arguments.duration)
     var timeout: Duration?
 
@@ -57,29 +63,31 @@ struct GatewaySources: ParsableArguments {
         guard !gateways.isEmpty || inventory != nil || fromBrowse || thisHost else {
             throw ValidationError("say what to publish: --gateway, --inventory, --from-browse or --this-host")
         }
+        if tailnetOnly && !fromBrowse {
+            throw ValidationError("--tailnet-only filters what --from-browse finds; give --from-browse too")
+        }
     }
 
-    /// Every Gateway the sources name, and notes for the operator (skipped beacons, browse
-    /// errors, what --this-host could not find).
-    func gather(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface]) async throws -> (
-        [ZoneGateway], [String]
-    ) {
+    /// Every Gateway the sources name for a zone of `domain`, and notes for the operator
+    /// (skipped beacons, browse errors, Gateways that did not answer). Browsed Gateways (an
+    /// inventory, --from-browse) that cannot be written are skipped with a note; the ones the
+    /// operator gave (--gateway, --this-host) are checked when the zone is written.
+    func gather(domain: DomainName, config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface]) async throws
+        -> ([ZoneGateway], [String])
+    {
         var found = gateways
         var notes: [String] = []
         if let inventory {
-            guard let data = FileManager.default.contents(atPath: inventory) else {
-                throw ValidationError("--inventory \(inventory): cannot read the file")
-            }
             do {
-                let (gateways, inventoryNotes) = try Inventory.gateways(fromJSON: data)
+                let (gateways, inventoryNotes) = try Inventory.gateways(atPath: inventory, domain: domain)
                 found += gateways
                 notes += inventoryNotes
             } catch {
-                throw ValidationError("--inventory \(inventory): \(error)")
+                throw ZoneError("--inventory \(inventory): \(error)")
             }
         }
         if fromBrowse {
-            let (gateways, browseNotes) = await browse(config: config, interfaces: interfaces)
+            let (gateways, browseNotes) = await browse(domain: domain, config: config, interfaces: interfaces)
             found += gateways
             notes += browseNotes
         }
@@ -91,8 +99,9 @@ struct GatewaySources: ParsableArguments {
         return (found, notes)
     }
 
-    /// What browse would find with the same flags, as zone Gateways.
-    private func browse(config: OpenClawConfig, interfaces: [NetworkInterface]) async -> ([ZoneGateway], [String]) {
+    /// What browse would find with the same flags, as zone Gateways; the time browsing leaves
+    /// of --timeout (at most 2 s) goes to checking that they answer.
+    private func browse(domain: DomainName, config: OpenClawConfig, interfaces: [NetworkInterface]) async -> ([ZoneGateway], [String]) {
         var options = DiscoveryOptions()
         options.local = !noLocal
         options.domains = browseDomains
@@ -100,8 +109,10 @@ struct GatewaySources: ParsableArguments {
         options.manual = manual
         options.configuredDomain = false
         let request = DiscoveryRequest(options, config: config, interfaces: interfaces)
-        let snapshot = await DiscoverySession.snapshot(request, timeout: timeout ?? .seconds(5))
-        let (gateways, notes) = Inventory.gateways(from: snapshot.beacons)
+        let budget = timeout ?? .seconds(5)
+        let snapshot = await DiscoverySession.snapshot(request, timeout: budget)
+        let (gateways, notes) = await BrowseMirror.gateways(
+            from: snapshot.beacons, domain: domain, tailnetOnly: tailnetOnly, connectTimeout: min(budget - snapshot.elapsed, .seconds(2)))
         return (gateways, notes + snapshot.issues.map { "browse: \($0.message)" })
     }
 }

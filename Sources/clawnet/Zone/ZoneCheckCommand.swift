@@ -1,6 +1,7 @@
 import ArgumentParser
 import DNSSD
 import FoundationEssentials
+import Host
 import Output
 import Zones
 
@@ -39,12 +40,13 @@ struct ZoneCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let terminal = global.makeTerminal()
-        guard FileManager.default.fileExists(atPath: file) else {
-            terminal.err("error: cannot read \(file): no such file")
+        let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
+        let result: ZoneCheck.Result
+        do { result = try await ZoneCheck.run(path: file, domain: domain, server: server, today: today) } catch {
+            terminal.err(terminal.paint("error", .red, stderr: true) + ": \(SafeText.display(Array(error.description.utf8)))")
             throw ExitStatus.failure.code
         }
-        let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
-        let report = ZoneCheckReport(await ZoneCheck.run(path: file, domain: domain, server: server, today: today))
+        let report = ZoneCheckReport(result)
         try report.print(format, to: terminal)
         try report.exitStatus.exit()
     }
