@@ -57,17 +57,24 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
         labels.flatMap { [UInt8($0.count)] + $0 } + [0]
     }
 
+    // Equality and hashing run for every look-up in a zone's index (ZoneIndex), so they are
+    // plain loops: one Hasher call per label, not one per byte.
     public static func == (lhs: DNSName, rhs: DNSName) -> Bool {
-        lhs.labels.count == rhs.labels.count
-            && zip(lhs.labels, rhs.labels).allSatisfy { a, b in
-                a.count == b.count && zip(a, b).allSatisfy { lower($0) == lower($1) }
-            }
+        guard lhs.labels.count == rhs.labels.count else { return false }
+        for (a, b) in zip(lhs.labels, rhs.labels) {
+            guard a.count == b.count else { return false }
+            for index in a.indices where lower(a[index]) != lower(b[index]) { return false }
+        }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) {
         for label in labels {
+            // FNV-1a over the lower-cased bytes; Hasher mixes the result.
+            var folded: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in label { folded = (folded ^ UInt64(Self.lower(byte))) &* 0x100_0000_01B3 }
             hasher.combine(label.count)
-            for byte in label { hasher.combine(Self.lower(byte)) }
+            hasher.combine(folded)
         }
     }
 

@@ -6,15 +6,15 @@ import DNSSD
 ///   1215752191, where named-checkzone and kzonecheck say "bad ttl". A TTL is decimal digits,
 ///   or groups of digits with a unit (`1w2d3h4m5s`, any case), at most 2^32 - 1 seconds;
 ///   BIND loads a value above 2^31 - 1 but serves it as 0 (RFC 2181).
-/// - Sizes: ldns silently cuts a record's text after 65,535 characters, so a TXT record of
-///   more than 65,535 bytes (which BIND and Knot refuse: "ran out of space") would reach the
-///   linter cut short; its size is measured here, on the text.
+/// - Sizes: ldns silently cuts a record's text after 65,535 characters, so a large TXT record
+///   would reach the linter cut short; its RDATA is measured here, on the text. BIND refuses a
+///   TXT of more than 65,510 bytes of RDATA ("ran out of space"), Knot one of more than 65,535.
 enum ZoneTextChecks {
     static let maxTTL: UInt64 = 0xFFFF_FFFF
     /// RFC 2181 §8: larger values are treated as 0.
     static let maxServedTTL: UInt64 = 0x7FFF_FFFF
-    /// The most RDATA a record has (a 16-bit length), and the most text ldns reads of one.
-    static let maxRecordBytes = 65_535
+    /// The most text ldns reads of one record (and the most RDATA a record has).
+    static let maxRecordText = 65_535
 
     /// Refused values (`problems`) and values BIND changes (`warnings`), by line.
     static func scan(_ bytes: [UInt8]) -> (problems: [ZoneFile.Problem], warnings: [ZoneFile.Problem]) {
@@ -54,26 +54,34 @@ enum ZoneTextChecks {
                     problems.append(ZoneFile.Problem(line: entry.line, message: "TTL '\(shown)' is not a TTL (BIND and Knot refuse it)"))
                 }
             }
-            if let problem = sizeProblem(entry, typeIndex: typeIndex) {
-                problems.append(ZoneFile.Problem(line: entry.line, message: problem))
-            }
+            sizeFindings(entry, typeIndex: typeIndex, problems: &problems, warnings: &warnings)
         }
         return (problems, warnings)
     }
 
-    /// A TXT record of more than 65,535 bytes of RDATA, or a record ldns would cut.
-    private static func sizeProblem(_ entry: LogicalLines.Entry, typeIndex: Int) -> String? {
-        if typeIndex < entry.tokens.count, [Array("TXT".utf8), Array("SPF".utf8)].contains(asciiUpper(entry.tokens[typeIndex])) {
+    /// A TXT record larger than BIND takes is refused; one whose text ldns cuts is a warning
+    /// (the linter then sees a shortened copy); any other record that long is refused.
+    private static func sizeFindings(
+        _ entry: LogicalLines.Entry, typeIndex: Int, problems: inout [ZoneFile.Problem], warnings: inout [ZoneFile.Problem]
+    ) {
+        let isTXT = typeIndex < entry.tokens.count && [Array("TXT".utf8), Array("SPF".utf8)].contains(asciiUpper(entry.tokens[typeIndex]))
+        if isTXT {
             let rdata = entry.lengths.dropFirst(typeIndex + 1).reduce(0) { $0 + 1 + $1 }
-            if rdata > maxRecordBytes {
-                return "TXT record of \(rdata) bytes of RDATA: a record holds at most \(maxRecordBytes) (BIND and Knot refuse the zone: "
-                    + "ran out of space)"
+            if rdata > ZoneFile.bindMaxTXTRDATA {
+                let message =
+                    "TXT record of \(rdata) bytes of RDATA: BIND refuses more than \(ZoneFile.bindMaxTXTRDATA), Knot more than "
+                    + "65535 (ran out of space)"
+                problems.append(ZoneFile.Problem(line: entry.line, message: message))
+                return
             }
         }
-        if entry.textLength > maxRecordBytes {
-            return "record of \(entry.textLength) characters: ldns reads at most \(maxRecordBytes) of one record and would cut it"
+        guard entry.textLength > maxRecordText else { return }
+        let message = "record of \(entry.textLength) characters: ldns reads only the first \(maxRecordText)"
+        if isTXT {
+            warnings.append(ZoneFile.Problem(line: entry.line, message: message + ", so the checks below saw it shortened"))
+        } else {
+            problems.append(ZoneFile.Problem(line: entry.line, message: message + " and would cut it"))
         }
-        return nil
     }
 
     /// The seconds a TTL token means, nil when BIND would refuse it.

@@ -24,6 +24,14 @@ extension ZoneGateway {
         guard !addresses.isEmpty else {
             return "\(name) has no address: its SRV target \(target) would have no A or AAAA record"
         }
+        // What `zone check` fails in a TXT: a value nodes cannot use, a port that contradicts the SRV.
+        let reading = TXTReading(txt)
+        if let issue = reading.issues.first(where: { $0.severity == .error }) {
+            return "\(name): \(issue.message)"
+        }
+        if let advertised = reading.info.gatewayPort, advertised != port {
+            return "\(name): TXT gatewayPort \(advertised) differs from SRV port \(port); nodes would not know which to use"
+        }
         let owner = (try? DNSName(instance: instance, type: type, domain: domain)) ?? target
         let answer = ZoneWriter.answerBytes(owner: owner, rdata: txt.wire.count)
         guard answer <= ZoneWriter.maxMessageBytes else {

@@ -116,6 +116,17 @@ struct ZoneSafetyTests {
                 ZoneGateway(instance: try InstanceName(decoded: "a"), hostLabel: "a", addresses: [], port: 1, txt: .empty), domain,
                 "has no address"
             ),
+            (
+                try gateway(
+                    Array("a".utf8), host: "a", ip: "100.64.0.1", txt: TXTRecord(pairs: [(key: "gatewayPort", value: "18790")])),
+                domain, "differs from SRV port"
+            ),
+            (
+                try gateway(
+                    Array("a".utf8), host: "a", ip: "100.64.0.1",
+                    txt: TXTRecord(pairs: [(key: "gatewayTls", value: "1"), (key: "gatewayTlsSha256", value: "zz")])),
+                domain, "gatewayTlsSha256"
+            ),
         ]
         for (gateway, domain, words) in cases {
             #expect(
