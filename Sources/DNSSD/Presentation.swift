@@ -5,8 +5,9 @@
 public enum Presentation {
     /// One label as text: letters, digits, `-` and `_` as they are; other printable ASCII as
     /// `\X` (`.` separates labels, `;` starts a comment, `()` group, `"` quotes, and Knot's
-    /// scanner refuses `,` and others unescaped); `@` and `$` as `\064` and `\036`, because
-    /// ldns reads `\@` as the origin; space and everything else as `\DDD`.
+    /// scanner refuses `,` and others unescaped); `@`, `$` and `[` as `\064`, `\036` and `\091`,
+    /// because ldns reads `\@` as the origin and BIND reads a label starting `\[` as a
+    /// bitstring label (RFC 2673) and refuses the zone; space and everything else as `\DDD`.
     public static func escapeLabel(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
@@ -15,7 +16,7 @@ public enum Presentation {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
                 out.append(byte)
-            case UInt8(ascii: "@"), UInt8(ascii: "$"):
+            case UInt8(ascii: "@"), UInt8(ascii: "$"), UInt8(ascii: "["):
                 appendDecimalEscape(byte, to: &out)
             case 0x21..<0x7F:
                 out.append(UInt8(ascii: "\\"))

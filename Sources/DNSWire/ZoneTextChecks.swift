@@ -6,6 +6,7 @@ import DNSSD
 ///   1215752191, where named-checkzone and kzonecheck say "bad ttl". A TTL is decimal digits,
 ///   or groups of digits with a unit (`1w2d3h4m5s`, any case), at most 2^32 - 1 seconds;
 ///   BIND loads a value above 2^31 - 1 but serves it as 0 (RFC 2181).
+/// - Names: BIND refuses a label that starts with `\[` (an obsolete bitstring label).
 /// - Sizes: ldns silently cuts a record's text after 65,535 characters, so a large TXT record
 ///   would reach the linter cut short; its RDATA is measured here, on the text. BIND refuses a
 ///   TXT of more than 65,510 bytes of RDATA ("ran out of space"), Knot one of more than 65,535.
@@ -55,6 +56,10 @@ enum ZoneTextChecks {
                 }
             }
             sizeFindings(entry, typeIndex: typeIndex, problems: &problems, warnings: &warnings)
+            if entry.bitstringLabel {
+                let message = "a label starts with `\\[`, which BIND reads as a bitstring label (RFC 2673) and refuses: write `\\091`"
+                problems.append(ZoneFile.Problem(line: entry.line, message: message))
+            }
         }
         return (problems, warnings)
     }
@@ -138,6 +143,9 @@ struct LogicalLines: Sequence, IteratorProtocol {
         let lengths: [Int]
         /// The characters of text the record spans.
         let textLength: Int
+        /// A label (outside quotes) starts with `\[`: BIND reads it as an RFC 2673 bitstring
+        /// label and refuses the zone ("bad label type").
+        let bitstringLabel: Bool
     }
 
     static let maxTokens = 4
@@ -169,6 +177,8 @@ struct LogicalLines: Sequence, IteratorProtocol {
         var inToken = false
         var depth = 0
         var quoted = false
+        var labelStart = true
+        var bitstring = false
         func finish() {
             if inToken {
                 if tokens.count < Self.maxTokens { tokens.append(current) }
@@ -177,10 +187,14 @@ struct LogicalLines: Sequence, IteratorProtocol {
             current = []
             length = 0
             inToken = false
+            labelStart = true
         }
         func entry() -> Entry? {
             tokens.isEmpty
-                ? nil : Entry(line: startLine, startsBlank: startsBlank, tokens: tokens, lengths: lengths, textLength: index - start)
+                ? nil
+                : Entry(
+                    line: startLine, startsBlank: startsBlank, tokens: tokens, lengths: lengths, textLength: index - start,
+                    bitstringLabel: bitstring)
         }
         while index < bytes.count {
             let byte = bytes[index]
@@ -192,6 +206,8 @@ struct LogicalLines: Sequence, IteratorProtocol {
                 length += 1
                 let digits = index + 3 <= bytes.count && bytes[index..<index + 3].allSatisfy { $0 >= 48 && $0 <= 57 }
                 let end = Swift.min(bytes.count, index + (digits ? 3 : 1))
+                if !quoted && labelStart && index < bytes.count && bytes[index] == UInt8(ascii: "[") { bitstring = true }
+                labelStart = false
                 if !quoted && tokens.count < Self.maxTokens { current += [byte] + bytes[index..<end] }
                 line += bytes[index..<end].filter { $0 == UInt8(ascii: "\n") }.count
                 index = end
@@ -228,6 +244,7 @@ struct LogicalLines: Sequence, IteratorProtocol {
             default:
                 inToken = true
                 length += 1
+                labelStart = byte == UInt8(ascii: ".")
                 if tokens.count < Self.maxTokens { current.append(byte) }
             }
         }

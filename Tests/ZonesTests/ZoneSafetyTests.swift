@@ -230,6 +230,13 @@ struct ZoneRefusalTests {
         #expect(!lint(goodZone + "\nbig IN TXT \(fits)\n").contains { $0.severity == .fail })
     }
 
+    @Test("a label that starts with \\[ fails (BIND: bad label type); the writer escapes [ as \\091")
+    func bitstringLabel() throws {
+        let findings = lint(goodZone + "\n\\[x IN A 100.64.0.9\nok\\[x IN A 100.64.0.9\n")
+        #expect(findings.filter { $0.severity == .fail && $0.message.contains("bitstring") }.count == 1, "\(findings.map(\.message))")
+        #expect(Presentation.escapeLabel(Array("[x".utf8)) == "\\091x")
+    }
+
     @Test("a zone file that stops being readable ends the reader (no endless loop)")
     func unreadableTail() {
         let zone = ZoneFile.read(bytes: Array(goodZone.utf8) + [0x0A] + [UInt8](repeating: 0, count: 4096))
