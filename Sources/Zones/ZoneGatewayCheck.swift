@@ -7,6 +7,23 @@ extension ZoneGateway {
     /// is written: a Gateway given by the operator that fails is an error, a browsed one
     /// (inventory, `--from-browse`) is skipped with this reason.
     public func problem(domain: DomainName, type: ServiceType = .gateway) -> String? {
+        if let problem = structuralProblem(domain: domain, type: type) { return problem }
+        // What `zone check` fails in a TXT: a value nodes cannot use, a port that contradicts the SRV.
+        let reading = TXTReading(txt)
+        if let issue = reading.issues.first(where: { $0.severity == .error }) {
+            return "'\(instance.displayName)': \(issue.message)"
+        }
+        if let advertised = reading.info.gatewayPort, advertised != port {
+            return
+                "'\(instance.displayName)': TXT gatewayPort \(advertised) differs from SRV port \(port); nodes would not know which to use"
+        }
+        return nil
+    }
+
+    /// The values that decide what the zone text says (port, labels, name lengths, addresses,
+    /// sizes): checked before any text is made, so no value can change the zone's structure.
+    /// The TXT's meaning is left to `zone check`, which runs on the text.
+    func structuralProblem(domain: DomainName, type: ServiceType) -> String? {
         let name = "'\(instance.displayName)'"
         guard (1...65_535).contains(port) else {
             return "\(name) has port \(port); an SRV port is 1 to 65535"
@@ -23,14 +40,6 @@ extension ZoneGateway {
         }
         guard !addresses.isEmpty else {
             return "\(name) has no address: its SRV target \(target) would have no A or AAAA record"
-        }
-        // What `zone check` fails in a TXT: a value nodes cannot use, a port that contradicts the SRV.
-        let reading = TXTReading(txt)
-        if let issue = reading.issues.first(where: { $0.severity == .error }) {
-            return "\(name): \(issue.message)"
-        }
-        if let advertised = reading.info.gatewayPort, advertised != port {
-            return "\(name): TXT gatewayPort \(advertised) differs from SRV port \(port); nodes would not know which to use"
         }
         let owner = (try? DNSName(instance: instance, type: type, domain: domain)) ?? target
         let answer = ZoneWriter.answerBytes(owner: owner, rdata: txt.wire.count)

@@ -58,7 +58,15 @@ public enum ZoneWriter {
         try checkGateways(gateways, content)
         let lines = header(content, serial: serial) + gateways.records(in: content)
         let text = lines.joined(separator: "\n") + "\n"
-        try verify(text, content)
+        do { try verify(text, content) } catch {
+            // Name the Gateway to blame when one is.
+            for gateway in gateways {
+                if let problem = gateway.problem(domain: content.domain, type: content.type) {
+                    throw ZoneError(problem, fix: "change or leave out that Gateway; nothing was written")
+                }
+            }
+            throw error
+        }
         return Rendered(text: text, notes: notes + sizeNotes)
     }
 
@@ -106,7 +114,7 @@ public enum ZoneWriter {
     /// Every Gateway (renamed ones too) can be written: ports, name lengths, addresses, sizes.
     static func checkGateways(_ gateways: [ZoneGateway], _ content: ZoneContent) throws(ZoneError) {
         for gateway in gateways {
-            if let problem = gateway.problem(domain: content.domain, type: content.type) {
+            if let problem = gateway.structuralProblem(domain: content.domain, type: content.type) {
                 throw ZoneError(problem, fix: "change or leave out that Gateway; nothing was written")
             }
         }

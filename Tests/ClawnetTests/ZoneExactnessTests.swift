@@ -1,5 +1,6 @@
 import DNSSD
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -142,5 +143,32 @@ struct ZoneExactnessTests {
         #expect(tailnetOnly.status == 0, "\(tailnetOnly.stderr)")
         #expect(tailnetOnly.stderr.contains("skipped 'Mirror \(tag)': it has no tailnet address"), "\(tailnetOnly.stderr)")
         #expect(!tailnetOnly.stdout.contains("Mirror"))
+    }
+}
+
+/// File and address reproducers that need a machine of the test bed (the node has no
+/// Tailscale address; advertise must not listen outside the test bed).
+@Suite("files and addresses on test-bed machines", .enabled(if: TestBed.enabled))
+struct TestBedFileTests {
+    @Test("--this-host on a machine without a Tailscale address: exit 1, nothing written (no dangling SRV)")
+    func thisHostWithoutAddress() async throws {
+        let bed = try TestBed.current()
+        let directory = try temporaryDirectory(bed)
+        let result = try await bed.clawnet([
+            "zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--this-host", "--out", "\(directory)/z.db",
+        ])
+        #expect(result.status == 1 && result.stderr.contains("no Tailscale address"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/z.db"))
+    }
+
+    @Test("advertise --tls-dir whose certificate is a FIFO: an error at once, not a hang")
+    func tlsDirectoryFIFO() async throws {
+        let bed = try TestBed.current()
+        let directory = try temporaryDirectory(bed)
+        #expect(mkfifo("\(directory)/gateway-cert.pem", 0o600) == 0)
+        try "key".write(toFile: "\(directory)/gateway-key.pem", atomically: true, encoding: .utf8)
+        let result = try await bed.clawnet(
+            ["advertise", "--name", "FIFO \(uniqueTag())", "--serve", "--tls-dir", directory], timeout: .seconds(20))
+        #expect(result.status == 1 && result.stderr.contains("is a FIFO"), "\(result.status) \(result.stderr)")
     }
 }
