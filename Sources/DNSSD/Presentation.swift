@@ -30,7 +30,11 @@ public enum Presentation {
 
     /// A character-string (TXT) in double quotes: `"` and `\` escaped, non-printable as `\DDD`.
     public static func quoteCharacterString(_ bytes: some Sequence<UInt8>) -> String {
-        "\"" + escapeCharacterString(bytes) + "\""
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        out.reserveCapacity(bytes.underestimatedCount + 2)
+        appendEscaped(bytes, to: &out)
+        out.append(UInt8(ascii: "\""))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The inside of a quoted character-string: printable ASCII as it is, `"` and `\` as
@@ -38,6 +42,11 @@ public enum Presentation {
     public static func escapeCharacterString(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount)
+        appendEscaped(bytes, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendEscaped(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -49,7 +58,6 @@ public enum Presentation {
                 appendDecimalEscape(byte, to: &out)
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Undo `escapeCharacterString`: `\DDD` and `\X` escapes, everything else as it is.

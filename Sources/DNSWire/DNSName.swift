@@ -49,7 +49,15 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
     /// True when this name is `other` or below it.
     public func isSubdomain(of other: DNSName) -> Bool {
         guard labels.count >= other.labels.count else { return false }
-        return DNSName(trusted: Array(labels.suffix(other.labels.count))) == other
+        let offset = labels.count - other.labels.count
+        for (index, label) in other.labels.enumerated() where !Self.sameLabel(labels[offset + index], label) { return false }
+        return true
+    }
+
+    private static func sameLabel(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in a.indices where lower(a[index]) != lower(b[index]) { return false }
+        return true
     }
 
     /// Uncompressed wire form.
@@ -61,10 +69,7 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
     // plain loops: one Hasher call per label, not one per byte.
     public static func == (lhs: DNSName, rhs: DNSName) -> Bool {
         guard lhs.labels.count == rhs.labels.count else { return false }
-        for (a, b) in zip(lhs.labels, rhs.labels) {
-            guard a.count == b.count else { return false }
-            for index in a.indices where lower(a[index]) != lower(b[index]) { return false }
-        }
+        for (a, b) in zip(lhs.labels, rhs.labels) where !sameLabel(a, b) { return false }
         return true
     }
 

@@ -69,7 +69,7 @@ enum ZoneTextChecks {
     private static func sizeFindings(
         _ entry: LogicalLines.Entry, typeIndex: Int, problems: inout [ZoneFile.Problem], warnings: inout [ZoneFile.Problem]
     ) {
-        let isTXT = typeIndex < entry.tokens.count && [Array("TXT".utf8), Array("SPF".utf8)].contains(asciiUpper(entry.tokens[typeIndex]))
+        let isTXT = typeIndex < entry.tokens.count && textTypes.contains(asciiUpper(entry.tokens[typeIndex]))
         if isTXT {
             let rdata = entry.lengths.dropFirst(typeIndex + 1).reduce(0) { $0 + 1 + $1 }
             if rdata > ZoneFile.bindMaxTXTRDATA {
@@ -116,10 +116,13 @@ enum ZoneTextChecks {
         UInt8(ascii: "w"): 604_800, UInt8(ascii: "d"): 86_400, UInt8(ascii: "h"): 3_600, UInt8(ascii: "m"): 60, UInt8(ascii: "s"): 1,
     ]
 
+    private static let textTypes: Set<[UInt8]> = [Array("TXT".utf8), Array("SPF".utf8)]
+    private static let classes: Set<[UInt8]> = Set(["IN", "CH", "HS", "CS", "NONE", "ANY"].map { Array($0.utf8) })
+
     private static func isClass(_ token: [UInt8]) -> Bool {
         let upper = asciiUpper(token)
-        if ["IN", "CH", "HS", "CS", "NONE", "ANY"].contains(where: { Array($0.utf8) == upper }) { return true }
-        let prefix = Array("CLASS".utf8)
+        if classes.contains(upper) { return true }
+        let prefix: [UInt8] = Array("CLASS".utf8)
         return upper.count > prefix.count && upper.starts(with: prefix)
             && upper.dropFirst(prefix.count).allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }

@@ -78,7 +78,8 @@ public struct ZoneGateway: Sendable, Hashable {
         let gateway = ZoneGateway(
             instance: beacon.instance, hostLabel: label(hostSource, fallback: "openclaw"),
             addresses: addresses, port: port, txt: openClawOrder(beacon.attributes))
-        if let problem = gateway.problem(domain: domain) {
+        // The beacon's TXT is read already; openClawOrder only reorders its attributes.
+        if let problem = gateway.structuralProblem(domain: domain, type: .gateway) ?? gateway.txtProblem(beacon.reading) {
             return (nil, "skipped \(problem)")
         }
         return (gateway, nil)

@@ -155,6 +155,48 @@ struct ZoneSafetyTests {
         #expect(targets.map { $0.labels.first } == [Array("@".utf8)])
     }
 
+    @Test("a zone zone generate writes always passes zone check, or nothing is written (property)")
+    func writtenZonesPass() throws {
+        var random = SeededRandom()
+        let keys = ["role", "gatewayPort", "gatewayTls", "gatewayTlsSha256", "displayName", "sshPort", "canvasPort", "x"]
+        let values = ["gateway", "18789", "1", "0", "yes", String(repeating: "ab", count: 32), "zz", "-1", "99999", "", "é\u{1}"]
+        let domains = [domain, try DomainName(validating: (0..<3).map { _ in String(repeating: "d", count: 63) }.joined(separator: "."))]
+        var written = 0
+        var refused = 0
+        for round in 0..<200 {
+            let count = Int.random(in: 1...6, using: &random)
+            let gateways = try (0..<count).map { index -> ZoneGateway in
+                // One Gateway in eight gets hostile values; the others vary within what is valid.
+                let hostile = Int.random(in: 0..<8, using: &random) == 0
+                let pairs = (0..<Int.random(in: 0...6, using: &random)).compactMap { _ -> (key: String, value: String?)? in
+                    let key = keys.randomElement(using: &random)!
+                    guard hostile || !["gatewayPort", "gatewayTlsSha256"].contains(key) else { return nil }
+                    return (key: key, value: Bool.random(using: &random) ? values.randomElement(using: &random)! : nil)
+                }
+                let host =
+                    Bool.random(using: &random) ? "h\(index % 3)" : String(repeating: "h", count: Int.random(in: 1...63, using: &random))
+                return ZoneGateway(
+                    instance: try InstanceName(bytes: random.bytes(Int.random(in: 1...63, using: &random))), hostLabel: host,
+                    addresses: hostile && Bool.random(using: &random) ? [] : [IPAddress("100.64.\(round % 200).\(index + 1)")!],
+                    port: hostile ? [0, 1, 18789, 65_535, 70_000].randomElement(using: &random)! : 18789, txt: try TXTRecord(pairs: pairs))
+            }
+            let content = ZoneContent(domain: domains.randomElement(using: &random)!, gateways: gateways, nameServerAddresses: ns)
+            let text: String
+            do { text = try ZoneWriter.render(content, serial: 1).text } catch {
+                refused += 1
+                continue
+            }
+            written += 1
+            let origin = try DNSName(instance: nil, type: nil, domain: content.domain)
+            let failures = ZoneLinter.check(
+                ZoneFile.read(text: text, origin: origin), domain: content.domain, today: SerialPolicy.Day(year: 2026, month: 11, day: 22)
+            ).filter { $0.severity == .fail }
+            #expect(failures.isEmpty, "\(failures.map(\.message)) in\n\(text)\n\(random.seedNote)")
+        }
+        #expect(
+            written > 10 && refused > 10, "the inputs exercise both outcomes (\(written) written, \(refused) refused) \(random.seedNote)")
+    }
+
     @Test("any label of 1 to 63 bytes (all 256 byte values) is written and read back exactly (property)")
     func anyLabel() throws {
         var random = SeededRandom()

@@ -26,8 +26,9 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
             keeping every other line; a block for the same zone that clawnet did not write is \
             refused, never replaced. It prints the next steps for Tailscale split DNS.
 
-            Every value is checked before anything is written, and a zone that `zone check` \
-            would fail is never written (exit 1); both files change together or neither does. \
+            Every value is checked before anything is written, against the rules `zone check` \
+            fails a Gateway on, so a zone it would fail is never written (exit 1); both files \
+            change together or neither does. \
             Only regular files (or new paths) are written. Browsed Gateways (--inventory, \
             --from-browse) that cannot be published are skipped with a note naming them.
 
