@@ -89,7 +89,8 @@ let package = Package(
         ),
 
         // Wide-area zones: the Gateways to publish, writing (OpenClaw's layout), serials,
-        // atomic files, CoreDNS stanzas, linting, the live comparison.
+        // atomic files, CoreDNS stanzas, linting, the live comparison; Probes checks that
+        // browsed Gateways answer before they are published.
         .target(name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Probes", crypto], swiftSettings: settings),
 
         // Checks of the machine and of each Gateway, the diagnosis rules, zone snippets, preflight.

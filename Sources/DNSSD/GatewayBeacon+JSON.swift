@@ -1,16 +1,22 @@
 /// The beacon object of `clawnet.browse.v1` (DESIGN.md). Decoding reads what encoding writes,
 /// so `browse --format json` output can be fed to `zone generate --inventory`; the computed
 /// fields (`id`, `gateway`, `url`, `warnings`) are written for readers and recomputed on reading.
+///
+/// Names and TXT values are exact: `instance` and each `txt` value hold the exact UTF-8 text
+/// (control characters included; JSON escapes them). Bytes that are not UTF-8 cannot be a
+/// JSON string, so such a name also travels as `instancePresentation` and such a value in
+/// `txtPresentation`, in RFC 1035 presentation form (`\DDD` escapes), which decoding prefers.
 extension GatewayBeacon: Codable {
     private enum Key: String, CodingKey {
-        case id, instance, serviceType, domain, sources, interfaces, host, port, addresses, txt
-        case gateway, url, warnings, aliases, resolvers
+        case id, instance, instancePresentation, serviceType, domain, sources, interfaces, host, port, addresses, txt
+        case txtPresentation, gateway, url, warnings, aliases, resolvers
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(id, forKey: .id)
-        try container.encode(instance.displayName, forKey: .instance)
+        try container.encode(TXTJSON.text(instance.bytes), forKey: .instance)
+        if SafeText.utf8(instance.bytes) == nil { try container.encode(instance.presentation, forKey: .instancePresentation) }
         try container.encode(serviceType, forKey: .serviceType)
         try container.encode(domain, forKey: .domain)
         try container.encode(sources.sorted(), forKey: .sources)
@@ -19,6 +25,11 @@ extension GatewayBeacon: Codable {
         try container.encode(port, forKey: .port)
         try container.encode(addresses.map(\.description), forKey: .addresses)
         try container.encode(TXTJSON(attributes), forKey: .txt)
+        let notUTF8 = attributes.ordered.compactMap { attribute -> (String, String)? in
+            guard let value = attribute.value, SafeText.utf8(value) == nil else { return nil }
+            return (attribute.key, Presentation.escapeCharacterString(value))
+        }
+        if !notUTF8.isEmpty { try container.encode(Dictionary(notUTF8) { first, _ in first }, forKey: .txtPresentation) }
         try container.encode(GatewayJSON(gateway), forKey: .gateway)
         try container.encode(url, forKey: .url)
         try container.encode(warnings, forKey: .warnings)
@@ -28,10 +39,13 @@ extension GatewayBeacon: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        let instanceText = try container.decode(String.self, forKey: .instance)
         do {
-            instance = try InstanceName(decoded: instanceText)
-        } catch {
+            if let presentation = try container.decodeIfPresent(String.self, forKey: .instancePresentation) {
+                instance = try InstanceName(presentation: presentation)
+            } else {
+                instance = try InstanceName(decoded: try container.decode(String.self, forKey: .instance))
+            }
+        } catch let error as DNSSDError {
             throw DecodingError.dataCorruptedError(forKey: .instance, in: container, debugDescription: error.message)
         }
         serviceType = try container.decodeIfPresent(ServiceType.self, forKey: .serviceType) ?? .gateway
@@ -39,7 +53,17 @@ extension GatewayBeacon: Codable {
         sources = Set(try container.decodeIfPresent([BeaconSource].self, forKey: .sources) ?? [.unicast])
         interfaces = try container.decodeIfPresent([String].self, forKey: .interfaces) ?? []
         host = try container.decodeIfPresent(String.self, forKey: .host)
-        port = try container.decodeIfPresent(Int.self, forKey: .port)
+        // Read as a number first: the decoder refuses 1.5 for an Int without saying where.
+        if let number = try container.decodeIfPresent(Double.self, forKey: .port) {
+            guard number.rounded() == number, (0...65_535).contains(number) else {
+                let shown = number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+                throw DecodingError.dataCorruptedError(
+                    forKey: .port, in: container, debugDescription: "\(shown) is not a port (a whole number, 0-65535)")
+            }
+            port = Int(number)
+        } else {
+            port = nil
+        }
         var addresses: [IPAddress] = []
         for text in try container.decodeIfPresent([String].self, forKey: .addresses) ?? [] {
             guard let address = IPAddress(text) else {
@@ -50,8 +74,9 @@ extension GatewayBeacon: Codable {
         }
         self.addresses = addresses
         let txtJSON = try container.decodeIfPresent(TXTJSON.self, forKey: .txt) ?? TXTJSON(entries: [])
+        let exactValues = try container.decodeIfPresent([String: String].self, forKey: .txtPresentation) ?? [:]
         do {
-            txt = try TXTRecord(pairs: txtJSON.entries.map { (key: $0.key, value: $0.value) })
+            txt = try TXTRecord(strings: try txtJSON.strings(exactValues: exactValues))
         } catch {
             throw DecodingError.dataCorruptedError(forKey: .txt, in: container, debugDescription: error.message)
         }
@@ -78,7 +103,26 @@ struct TXTJSON: Codable {
     }
 
     init(_ attributes: TXTAttributes) {
-        entries = attributes.ordered.map { Entry(key: $0.key, value: $0.value.map { SafeText.utf8($0) ?? SafeText.display($0) }) }
+        entries = attributes.ordered.map { Entry(key: $0.key, value: $0.value.map(Self.text)) }
+    }
+
+    /// The exact text of bytes that are UTF-8; otherwise the text with U+FFFD for what is not
+    /// (readable, and never mistaken for the exact value, which travels in presentation form).
+    static func text(_ bytes: [UInt8]) -> String {
+        SafeText.utf8(bytes) ?? String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The TXT strings, `key=value` each; a value in `exactValues` (presentation form, from
+    /// `txtPresentation`) wins over the one in the object.
+    func strings(exactValues: [String: String]) throws(DNSSDError) -> [[UInt8]] {
+        var strings: [[UInt8]] = []
+        for entry in entries {
+            try TXTRecord.validate(key: entry.key)
+            var value = entry.value.map { Array($0.utf8) }
+            if let exact = exactValues[entry.key] { value = try Presentation.unescapeCharacterString(exact) }
+            strings.append(Array(entry.key.utf8) + (value.map { [UInt8(ascii: "=")] + $0 } ?? []))
+        }
+        return strings
     }
 
     private struct AnyKey: CodingKey {

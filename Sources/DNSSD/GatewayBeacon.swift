@@ -105,12 +105,16 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
 public struct BeaconAlias: Hashable, Sendable, Codable {
     public let source: BeaconSource
     public let domain: String?
+    /// The exact name, as `instance` of a beacon in JSON.
     public let instance: String
+    /// The name in presentation form when it is not UTF-8 (then `instance` is not exact).
+    public let instancePresentation: String?
 
-    public init(source: BeaconSource, domain: String?, instance: String) {
+    public init(source: BeaconSource, domain: String?, instance: InstanceName) {
         self.source = source
         self.domain = domain
-        self.instance = instance
+        self.instance = SafeText.utf8(instance.bytes) ?? String(decoding: instance.bytes, as: UTF8.self)
+        self.instancePresentation = SafeText.utf8(instance.bytes) == nil ? instance.presentation : nil
     }
 }
 

@@ -21,9 +21,9 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible, Comparable
         var address = Substring(text)
         var zone: String?
         if let percent = address.firstIndex(of: "%") {
-            let zoneText = address[address.index(after: percent)...]
-            guard !zoneText.isEmpty else { return nil }
-            zone = String(zoneText)
+            let zoneText = String(address[address.index(after: percent)...])
+            guard Self.isZone(zoneText) else { return nil }
+            zone = zoneText
             address = address[..<percent]
         }
         if address.contains(":") {
@@ -40,10 +40,21 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible, Comparable
         }
     }
 
+    /// A zone that is not an interface name (see `isZone`) is dropped.
     public init?(bytes: [UInt8], zone: String? = nil) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
         self.bytes = bytes
-        self.zone = bytes.count == 16 ? zone : nil
+        self.zone = bytes.count == 16 ? zone.flatMap { Self.isZone($0) ? $0 : nil } : nil
+    }
+
+    /// A zone is an interface name or index as Linux allows them (at most 15 bytes, no `/`,
+    /// `:` or white space), and here printable ASCII only: the text after `%` reaches
+    /// terminals, URLs and messages, so a newline or an escape sequence can never ride in it.
+    public static func isZone(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 15
+            && text.utf8.allSatisfy {
+                $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: "%")
+            }
     }
 
     /// Canonical text (RFC 5952 for IPv6), with `%zone` when scoped.

@@ -40,6 +40,25 @@ public struct InstanceName: Hashable, Sendable, CustomStringConvertible {
         return try InstanceName(decoded: result)
     }
 
+    /// This name with ` (n)` after it, as a conflict is renamed (`Studio (2)`), the name cut
+    /// first so that the whole fits in 63 bytes, never inside a UTF-8 character (OpenClaw's
+    /// truncateToDnsLabel in extensions/bonjour/src/advertiser.ts cuts the same way).
+    public func numbered(_ number: Int) -> InstanceName {
+        let suffix = Array(" (\(number))".utf8)
+        var end = min(bytes.count, Self.maxBytes - suffix.count)
+        // Back up over at most three continuation bytes to the start of their character.
+        var steps = 0
+        while end > 0, end < bytes.count, bytes[end] & 0xC0 == 0x80, steps < 3 {
+            end -= 1
+            steps += 1
+        }
+        return InstanceName(trusted: Array(bytes[..<end]) + suffix)
+    }
+
+    private init(trusted bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
     /// Human-readable and terminal-safe: decoded, never `\032`-escaped.
     public var displayName: String { SafeText.display(bytes) }
 

@@ -5,8 +5,9 @@
 public enum Presentation {
     /// One label as text: letters, digits, `-` and `_` as they are; other printable ASCII as
     /// `\X` (`.` separates labels, `;` starts a comment, `()` group, `"` quotes, and Knot's
-    /// scanner refuses `,` and others unescaped); `@` and `$` as `\064` and `\036`, because
-    /// ldns reads `\@` as the origin; space and everything else as `\DDD`.
+    /// scanner refuses `,` and others unescaped); `@`, `$` and `[` as `\064`, `\036` and `\091`,
+    /// because ldns reads `\@` as the origin and BIND reads a label starting `\[` as a
+    /// bitstring label (RFC 2673) and refuses the zone; space and everything else as `\DDD`.
     public static func escapeLabel(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
@@ -15,7 +16,7 @@ public enum Presentation {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
                 out.append(byte)
-            case UInt8(ascii: "@"), UInt8(ascii: "$"):
+            case UInt8(ascii: "@"), UInt8(ascii: "$"), UInt8(ascii: "["):
                 appendDecimalEscape(byte, to: &out)
             case 0x21..<0x7F:
                 out.append(UInt8(ascii: "\\"))
@@ -31,6 +32,21 @@ public enum Presentation {
     public static func quoteCharacterString(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = [UInt8(ascii: "\"")]
         out.reserveCapacity(bytes.underestimatedCount + 2)
+        appendEscaped(bytes, to: &out)
+        out.append(UInt8(ascii: "\""))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The inside of a quoted character-string: printable ASCII as it is, `"` and `\` as
+    /// `\"` and `\\`, every other byte as `\DDD`. Exact for any bytes, and pure ASCII.
+    public static func escapeCharacterString(_ bytes: some Sequence<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount)
+        appendEscaped(bytes, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendEscaped(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -42,8 +58,16 @@ public enum Presentation {
                 appendDecimalEscape(byte, to: &out)
             }
         }
-        out.append(UInt8(ascii: "\""))
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Undo `escapeCharacterString`: `\DDD` and `\X` escapes, everything else as it is.
+    public static func unescapeCharacterString(_ text: String) throws(DNSSDError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8)[...]
+        while let byte = iterator.popFirst() {
+            bytes.append(byte == UInt8(ascii: "\\") ? try unescape(after: &iterator) : byte)
+        }
+        return bytes
     }
 
     /// Undo `\DDD` and `\X` escapes in one label. An unescaped `.` is an error: it would

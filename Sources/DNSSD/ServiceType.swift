@@ -20,6 +20,11 @@ public struct ServiceType: Hashable, Sendable, Comparable, CustomStringConvertib
 
     /// Accepts `_name._tcp` or `_name._udp`, any case, with or without a trailing dot.
     public init(validating text: String) throws(DNSSDError) {
+        // The type nearly every beacon has, without the Character-level checks below.
+        if text == Self.gateway.name {
+            self = .gateway
+            return
+        }
         var trimmed = Substring(text.lowercased())
         if trimmed.hasSuffix(".") { trimmed = trimmed.dropLast() }
         let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)

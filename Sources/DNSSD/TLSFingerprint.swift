@@ -6,6 +6,11 @@ public struct TLSFingerprint: Hashable, Sendable, CustomStringConvertible, Codab
     /// `sha256:` / `sha-256` (any case), drop every non-hex character, lower-case. nil unless
     /// exactly 64 hex digits remain.
     public init?(normalizing input: String) {
+        // The usual case, a TXT value already canonical, without the Character-level work.
+        if Self.isCanonical(input) {
+            self.hex = input
+            return
+        }
         var text = Substring(input.trimmingSpaces().lowercased())
         for prefix in ["sha256:", "sha-256:", "sha256", "sha-256"] where text.hasPrefix(prefix) {
             text = text.dropFirst(prefix.count)
@@ -26,7 +31,10 @@ public struct TLSFingerprint: Hashable, Sendable, CustomStringConvertible, Codab
 
     /// True when `text` is already in the canonical form (what a TXT record must carry).
     public static func isCanonical(_ text: String) -> Bool {
-        text.count == 64 && text.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+        text.utf8.count == 64
+            && text.utf8.allSatisfy {
+                ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+            }
     }
 
     /// `AB:CD:…` as `openssl x509 -fingerprint -sha256` prints it.

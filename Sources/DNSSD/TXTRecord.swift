@@ -88,6 +88,8 @@ public struct TXTAttributes: Hashable, Sendable {
     public let ordered: [TXTAttribute]
     /// Problems found while parsing, for the beacon's warnings.
     public let issues: [TXTIssue]
+    /// The keys of `ordered`, case-folded once: every look-up compares against these.
+    private let foldedKeys: [String]
 
     init(parsing strings: [[UInt8]]) {
         var ordered: [TXTAttribute] = []
@@ -104,7 +106,7 @@ public struct TXTAttributes: Hashable, Sendable {
                     TXTIssue(.keyNotPrintable, "TXT key \(SafeText.display(keyBytes).quotedForMessage) is not printable ASCII; ignored"))
                 continue
             }
-            let folded = key.lowercased()
+            let folded = Self.fold(key)
             guard seen.insert(folded).inserted else {
                 issues.append(TXTIssue(.duplicateKey(key), "TXT key '\(key)' appears more than once; the first one counts"))
                 continue
@@ -117,12 +119,18 @@ public struct TXTAttributes: Hashable, Sendable {
         }
         self.ordered = ordered
         self.issues = issues
+        self.foldedKeys = ordered.map { Self.fold($0.key) }
     }
 
     /// The attribute for `key`, compared case-insensitively.
     public subscript(key: String) -> TXTAttribute? {
-        let folded = key.lowercased()
-        return ordered.first { $0.key.lowercased() == folded }
+        let folded = Self.fold(key)
+        return foldedKeys.firstIndex(of: folded).map { ordered[$0] }
+    }
+
+    /// Keys are printable ASCII: folding them needs no Unicode case tables.
+    private static func fold(_ key: String) -> String {
+        String(decoding: key.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// The value of `key` as text (invalid UTF-8 shown safely), nil when absent or boolean.

@@ -49,7 +49,15 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
     /// True when this name is `other` or below it.
     public func isSubdomain(of other: DNSName) -> Bool {
         guard labels.count >= other.labels.count else { return false }
-        return DNSName(trusted: Array(labels.suffix(other.labels.count))) == other
+        let offset = labels.count - other.labels.count
+        for (index, label) in other.labels.enumerated() where !Self.sameLabel(labels[offset + index], label) { return false }
+        return true
+    }
+
+    private static func sameLabel(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in a.indices where lower(a[index]) != lower(b[index]) { return false }
+        return true
     }
 
     /// Uncompressed wire form.
@@ -57,17 +65,21 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
         labels.flatMap { [UInt8($0.count)] + $0 } + [0]
     }
 
+    // Equality and hashing run for every look-up in a zone's index (ZoneIndex), so they are
+    // plain loops: one Hasher call per label, not one per byte.
     public static func == (lhs: DNSName, rhs: DNSName) -> Bool {
-        lhs.labels.count == rhs.labels.count
-            && zip(lhs.labels, rhs.labels).allSatisfy { a, b in
-                a.count == b.count && zip(a, b).allSatisfy { lower($0) == lower($1) }
-            }
+        guard lhs.labels.count == rhs.labels.count else { return false }
+        for (a, b) in zip(lhs.labels, rhs.labels) where !sameLabel(a, b) { return false }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) {
         for label in labels {
+            // FNV-1a over the lower-cased bytes; Hasher mixes the result.
+            var folded: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in label { folded = (folded ^ UInt64(Self.lower(byte))) &* 0x100_0000_01B3 }
             hasher.combine(label.count)
-            for byte in label { hasher.combine(Self.lower(byte)) }
+            hasher.combine(folded)
         }
     }
 

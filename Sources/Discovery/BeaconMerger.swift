@@ -127,7 +127,7 @@ struct BeaconMerger {
             primary.resolvers = Array(Set(primary.resolvers + other.resolvers)).sorted()
             primary.aliases.append(
                 BeaconAlias(
-                    source: other.sources.sorted().first ?? .manual, domain: other.domain?.name, instance: other.instance.displayName))
+                    source: other.sources.sorted().first ?? .manual, domain: other.domain?.name, instance: other.instance))
             for warning in other.discoveryWarnings where !primary.discoveryWarnings.contains(warning) {
                 primary.discoveryWarnings.append(warning)
             }

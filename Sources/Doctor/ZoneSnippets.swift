@@ -125,7 +125,7 @@ public enum ZoneSnippets {
         let servers = inDomain.flatMap(\.resolvers).compactMap { IPAddress(String($0.split(separator: "#").first ?? "")) }
         let bind = servers.isEmpty ? facts.tailnet.addresses.map(\.withoutZone) : Array(Set(servers)).sorted()
         guard !bind.isEmpty else { return nil }
-        return CorefileWriter.stanza(domain: domain, bind: bind, zonePath: zonePath(domain))
+        return try? CorefileWriter.stanza(domain: domain, bind: bind, zonePath: zonePath(domain))
     }
 
     /// One fragment with every snippet of `domain`, as `doctor --emit-zone` writes it.

@@ -35,11 +35,15 @@ public struct OpenClawConfig: Sendable, Equatable {
     {
         let path = explicitPath ?? defaultPath(environment: environment)
         var config = OpenClawConfig(path: path)
-        if let data = FileManager.default.contents(atPath: path) {
+        // Only a regular file of config size is read: a FIFO or /dev/zero there is a warning, not a hang.
+        do {
+            let bytes = try RegularFile.read(path, limit: FileLimit.config)
             config.exists = true
-            config.read(data)
-        } else if explicitPath != nil {
-            config.warnings.append("\(path): cannot read the file (missing or not readable); using defaults")
+            config.read(Data(bytes))
+        } catch  where error.kind == .missing {
+            if explicitPath != nil { config.warnings.append("\(path): cannot read the file (missing or not readable); using defaults") }
+        } catch {
+            config.warnings.append("\(error.description); using defaults")
         }
         config.readEnvironment(environment)
         if config.wideAreaDomain == nil, let domain = environment["OPENCLAW_WIDE_AREA_DOMAIN"], !domain.trimmingSpaces().isEmpty {

@@ -2,11 +2,13 @@ import DNSSD
 
 /// The CoreDNS server block that serves a zone file, as OpenClaw writes it on macOS.
 public enum CorefileWriter {
-    public static func stanza(domain: DomainName, bind: [IPAddress], zonePath: String) -> String {
+    /// The stanza; `zonePath` must pass `pathToken` (the command checks it first).
+    public static func stanza(domain: DomainName, bind: [IPAddress], zonePath: String) throws(ZoneError) -> String {
+        // A zone id (%eth0) has no place in a Corefile: only the address is written.
         """
         \(domain.withoutTrailingDot):53 {
-          bind \(bind.map { IPAddress(bytes: $0.bytes, zone: $0.zone)!.description }.joined(separator: " "))
-          file \(token(zonePath)) {
+          bind \(bind.map { $0.withoutZone.description }.joined(separator: " "))
+          file \(try pathToken(zonePath)) {
             reload 10s
           }
           errors
@@ -16,10 +18,25 @@ public enum CorefileWriter {
         """
     }
 
-    /// Corefile tokens split on white space; quote a path that has any.
-    static func token(_ text: String) -> String {
-        guard text.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "{" || $0 == "}" || $0 == "#" }) else { return text }
-        return "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
+    /// A path as one Corefile token, or why it cannot be one. CoreDNS's lexer (coredns/caddy,
+    /// caddyfile/lexer.go and parse.go) splits tokens on white space, starts a comment at
+    /// `#`, and inside quotes escapes only `"`, keeping any other `\`; `{$NAME}` and
+    /// `{%NAME%}` are replaced by environment variables even in quotes. So: control characters,
+    /// `"`, `\`, `{$` and `{%` are refused; a path with white space, `#`, `{` or `}` is quoted.
+    public static func pathToken(_ path: String) throws(ZoneError) -> String {
+        if let bad = path.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            throw ZoneError(
+                "the zone's path holds a control character (\(SafeText.display(Array(String(bad).utf8)))), which would break the "
+                    + "Corefile's `file` line",
+                fix: "give --out a path without control characters")
+        }
+        if path.contains("\"") || path.contains("\\") || path.contains("{$") || path.contains("{%") {
+            throw ZoneError(
+                "the zone's path holds `\"`, `\\`, `{$` or `{%`, which CoreDNS would read differently in its Corefile",
+                fix: "give --out a path without them")
+        }
+        guard path.contains(where: { $0.isWhitespace || $0 == "#" || $0 == "{" || $0 == "}" }) else { return path }
+        return "\"" + path + "\""
     }
 
     /// What to do after writing the files: run CoreDNS, point Tailscale at it, verify.

@@ -36,7 +36,14 @@ public enum GatewaySpec {
         let hostLabel = ZoneGateway.label(String(host.split(separator: ".").first ?? ""), fallback: "openclaw")
         var addresses: [IPAddress] = []
         for (key, value) in values where key == "ip" {
-            guard let address = IPAddress(value.trimmingSpaces()) else { throw DNSSDError("ip=\(value) is not an IP address") }
+            let shown = SafeText.display(Array(value.utf8))
+            if let percent = value.firstIndex(of: "%") {
+                // A zone id names an interface of one machine: never part of a zone file.
+                throw DNSSDError(
+                    "ip=\(shown) has a zone id (\(SafeText.display(Array(value[percent...].utf8)))), which has no place in a zone file: "
+                        + "give the address without it")
+            }
+            guard let address = IPAddress(value.trimmingSpaces()) else { throw DNSSDError("ip=\(shown) is not an IP address") }
             addresses.append(address)
         }
         let port = try number(one("port"), "port") ?? Endpoint.defaultGatewayPort
@@ -47,7 +54,8 @@ public enum GatewaySpec {
             instance = try InstanceName(decoded: ZoneGateway.label("\(hostLabel)-gateway", fallback: "openclaw-gw"))
         }
         // As OpenClaw: the display name falls back to the host name.
-        let display = one("display") ?? (one("name") == nil ? hostLabel : GatewayTXT.displayName(ofInstance: instance.displayName))
+        let exactName = SafeText.utf8(instance.bytes) ?? instance.displayName
+        let display = one("display") ?? (one("name") == nil ? hostLabel : GatewayTXT.displayName(ofInstance: exactName))
 
         var txt = GatewayTXT(displayName: display, gatewayPort: port)
         if let tls = one("tls") {

@@ -1,5 +1,6 @@
 import DNSSD
 import FoundationEssentials
+import Host
 
 /// The Gateways of a fleet as `clawnet browse --format json` saved them (clawnet.browse.v1),
 /// or as a browse found them: what `zone generate --inventory` and `--from-browse` publish.
@@ -14,29 +15,92 @@ public enum Inventory {
         let beacons: [GatewayBeacon]
     }
 
+    /// The Gateways of the browse document at `path` (a regular file of at most
+    /// `FileLimit.inventory` bytes), and notes about beacons that cannot be published.
+    public static func gateways(atPath path: String, domain: DomainName) throws(Failure) -> (gateways: [ZoneGateway], notes: [String]) {
+        let bytes: [UInt8]
+        do { bytes = try RegularFile.read(path, limit: FileLimit.inventory) } catch { throw Failure(description: error.description) }
+        return try gateways(fromJSON: Data(bytes), domain: domain)
+    }
+
     /// The Gateways of a browse document, and notes about beacons that cannot be published.
-    public static func gateways(fromJSON data: Data) throws(Failure) -> (gateways: [ZoneGateway], notes: [String]) {
+    public static func gateways(fromJSON data: Data, domain: DomainName) throws(Failure) -> (gateways: [ZoneGateway], notes: [String]) {
+        if let deep = JSONNesting.tooDeep(Array(data)) { throw Failure(description: deep) }
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: data)
         } catch {
-            throw Failure(description: "not a \(Schema.browse) document (\(error))")
+            throw Failure(description: describe(error))
         }
         guard document.schema == Schema.browse else {
-            throw Failure(description: "schema is '\(document.schema)', expected \(Schema.browse)")
+            throw Failure(description: "schema is '\(SafeText.display(Array(document.schema.utf8)))', expected \(Schema.browse)")
         }
-        return gateways(from: document.beacons)
+        return gateways(from: document.beacons, domain: domain)
     }
 
     /// Browsed beacons as zone Gateways; a beacon that cannot be published becomes a note.
-    public static func gateways(from beacons: [GatewayBeacon]) -> (gateways: [ZoneGateway], notes: [String]) {
+    public static func gateways(from beacons: [GatewayBeacon], domain: DomainName) -> (gateways: [ZoneGateway], notes: [String]) {
         var result: [ZoneGateway] = []
         var notes: [String] = []
         for beacon in beacons {
-            let (gateway, note) = ZoneGateway.from(beacon)
+            let (gateway, note) = ZoneGateway.from(beacon, domain: domain)
             if let gateway { result.append(gateway) }
             if let note { notes.append(note) }
         }
         return (result, notes)
+    }
+
+    /// A decoding error as the field it is about and what is wrong with it
+    /// (`beacons[2].port: expected a whole number, found 1.5`), not "not valid JSON".
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "not a \(Schema.browse) document (\(error))" }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)): expected \(typeName(type)) (\(detail(context)))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): is null; expected \(typeName(type))"
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing (a \(Schema.browse) document has it)"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "not valid JSON: \(detail(context))" : "\(path(context.codingPath)): \(detail(context))"
+        @unknown default:
+            return "not a \(Schema.browse) document (\(error))"
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        guard !keys.isEmpty else { return "the document" }
+        var text = ""
+        for key in keys {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + SafeText.display(Array(key.stringValue.utf8))
+            }
+        }
+        return text
+    }
+
+    /// The decoder's own explanation, and the underlying one when it has one (the JSON
+    /// parser's "unexpected character at line 3").
+    private static func detail(_ context: DecodingError.Context) -> String {
+        var text = context.debugDescription
+        if let underlying = context.underlyingError { text += ": \(underlying)" }
+        return SafeText.display(Array(text.utf8.prefix(300)))
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        switch name {
+        case "Int", "UInt16", "UInt32": return "a whole number"
+        case "Double": return "a number"
+        case "String": return "a string"
+        case "Bool": return "true or false"
+        default:
+            if name.hasPrefix("Array<") { return "a list" }
+            if name.hasPrefix("Dictionary<") { return "an object" }
+            return name
+        }
     }
 }

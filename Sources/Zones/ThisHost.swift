@@ -29,15 +29,21 @@ public enum ThisHost {
         var notes: [String] = []
         let name = HostName.label(of: HostName.current()) ?? HostName.fallback
         let addresses = NetworkInterface.tailscaleAddresses(interfaces).map(\.withoutZone)
-        if addresses.isEmpty {
-            notes.append("this machine has no Tailscale address: its host record gets none (add ip= with --gateway, or bring Tailscale up)")
+        guard !addresses.isEmpty else {
+            throw ZoneError(
+                "--this-host: this machine has no Tailscale address, so its Gateway's SRV target would have no A or AAAA record; "
+                    + "nothing was written",
+                fix: "bring Tailscale up (`tailscale up`), or publish it with --gateway host=\(name),ip=ADDRESS")
         }
         var spec = "host=\(name),name=\(ZoneGateway.label("\(name)-gateway", fallback: "openclaw-gw")),display=\(name)"
         spec += addresses.map { ",ip=\($0)" }.joined()
         spec += ",port=\(config.gatewayPort ?? Endpoint.defaultGatewayPort)"
         if config.tlsEnabled == true {
             let path = certificatePath(environment: environment)
-            if let pem = AtomicFile.read(path), let fingerprint = fingerprint(pem: pem) {
+            // Only a regular file of PEM size is read: the path is under the user's home.
+            if let pem = try? RegularFile.read(path, limit: FileLimit.pem),
+                let fingerprint = fingerprint(pem: String(decoding: pem, as: UTF8.self))
+            {
                 spec += ",tls=\(fingerprint.hex)"
             } else {
                 spec += ",tls=yes"

@@ -2,6 +2,7 @@ import DNSClient
 import DNSSD
 import DNSUpdate
 import DNSWire
+import Host
 
 /// `zone check`: a zone file linted the way DNS-SD clients use it, and, with a server,
 /// compared with what that server serves.
@@ -38,20 +39,19 @@ public enum ZoneCheck {
         }
     }
 
-    public static func run(_ request: Request, today: SerialPolicy.Day) async -> Result {
+    /// Fails only when the file cannot be read: it must be a regular file of at most
+    /// `FileLimit.zone` bytes (a directory, /dev/zero or a FIFO is refused at once).
+    public static func run(_ request: Request, today: SerialPolicy.Day) async throws(RegularFile.Failure) -> Result {
+        var bytes = request.text
+        if bytes == nil, let path = request.path { bytes = try RegularFile.read(path, limit: FileLimit.zone) }
         // A fragment (`doctor --emit-zone`) names its zone on its first line (ZoneWriter.fragment).
-        let fragmentDomain =
-            request.text.map { ZoneWriter.fragmentDomain(String(decoding: $0.prefix(512), as: UTF8.self)) }
-            ?? request.path.flatMap { ZoneWriter.fragmentDomain(atPath: $0) }
+        let fragmentDomain = bytes.flatMap { ZoneWriter.fragmentDomain(String(decoding: $0.prefix(512), as: UTF8.self)) }
         let domain = request.domain ?? fragmentDomain
         let origin = domain.flatMap { try? DNSName(instance: nil, type: nil, domain: $0) }
         var findings: [ZoneFinding] = []
         var apex = origin
-        if let path = request.path {
-            let ttl = UInt32(ZoneWriter.ttl)
-            let zone =
-                request.text.map { ZoneFile.read(bytes: $0, origin: origin, defaultTTL: ttl) }
-                ?? ZoneFile.read(path: path, origin: origin, defaultTTL: ttl)
+        if let bytes {
+            let zone = ZoneFile.read(bytes: bytes, origin: origin, defaultTTL: UInt32(ZoneWriter.ttl))
             findings += ZoneLinter.check(zone, domain: domain, today: today, fragment: fragmentDomain != nil)
             apex = origin ?? zone.records.first { $0.type == .soa }?.name
             if let apex, !request.servers.isEmpty {

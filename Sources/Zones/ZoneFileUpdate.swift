@@ -1,5 +1,6 @@
 import DNSSD
 import DNSWire
+import Host
 
 /// Keeps a zone file current: rewritten atomically only when its content (serial aside)
 /// changed, and then with the next serial.
@@ -10,26 +11,45 @@ public enum ZoneFileUpdate {
         public let previousSerial: UInt32?
         public let changed: Bool
         public let notes: [String]
+        /// The text to write when `changed`, and what the file held before (nil: no file).
+        public let text: String
+        public let previous: [UInt8]?
     }
 
-    public static func write(_ content: ZoneContent, to path: String, today: SerialPolicy.Day) throws -> Outcome {
-        let existing = AtomicFile.read(path)
-        let previousSerial = existing.flatMap(soaSerial)
+    /// What writing `content` to `path` would do, without writing: the existing file (a
+    /// regular file, at most `FileLimit.zone` bytes) is read for its serial and compared.
+    public static func prepare(_ content: ZoneContent, at path: String, today: SerialPolicy.Day) throws -> Outcome {
+        let existing = try RegularFile.readIfPresent(path, limit: FileLimit.zone)
+        let previousSerial = existing.flatMap { soaSerial($0) }
         if let existing, let previousSerial {
             let same = try ZoneWriter.render(content, serial: previousSerial)
-            if same.text == existing {
-                return Outcome(path: path, serial: previousSerial, previousSerial: previousSerial, changed: false, notes: same.notes)
+            if Array(same.text.utf8) == existing {
+                return Outcome(
+                    path: path, serial: previousSerial, previousSerial: previousSerial, changed: false, notes: same.notes, text: same.text,
+                    previous: existing)
             }
         }
         let serial = SerialPolicy.next(after: previousSerial, today: today)
         let rendered = try ZoneWriter.render(content, serial: serial)
-        try AtomicFile.write(rendered.text, to: path)
-        return Outcome(path: path, serial: serial, previousSerial: previousSerial, changed: true, notes: rendered.notes)
+        return Outcome(
+            path: path, serial: serial, previousSerial: previousSerial, changed: true, notes: rendered.notes, text: rendered.text,
+            previous: existing)
+    }
+
+    /// `prepare`, then the file written when it changed.
+    public static func write(_ content: ZoneContent, to path: String, today: SerialPolicy.Day) throws -> Outcome {
+        let outcome = try prepare(content, at: path, today: today)
+        if outcome.changed { try AtomicFile.write(outcome.text, to: path) }
+        return outcome
     }
 
     /// The serial of the first SOA record in zone text.
     public static func soaSerial(_ text: String) -> UInt32? {
-        for record in ZoneFile.read(text: text).records {
+        soaSerial(Array(text.utf8))
+    }
+
+    static func soaSerial(_ bytes: [UInt8]) -> UInt32? {
+        for record in ZoneFile.read(bytes: bytes).records {
             if case .soa(_, _, let serial, _, _, _, _) = record.data { return serial }
         }
         return nil

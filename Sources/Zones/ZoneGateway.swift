@@ -56,9 +56,10 @@ public struct ZoneGateway: Sendable, Hashable {
     }
 
     /// A Gateway from a browsed beacon (`--inventory`, `--from-browse`): the instance name
-    /// kept, so nodes show the same name on the LAN and across the tailnet. nil for a manual
-    /// target, which has no name or TXT to publish.
-    public static func from(_ beacon: GatewayBeacon) -> (gateway: ZoneGateway?, note: String?) {
+    /// kept, so nodes show the same name on the LAN and across the tailnet. nil, with the
+    /// reason, for a manual target (no name or TXT to publish) and for a beacon a zone cannot
+    /// use (no port, no routable address, or a value no zone can hold).
+    public static func from(_ beacon: GatewayBeacon, domain: DomainName) -> (gateway: ZoneGateway?, note: String?) {
         guard !beacon.isManualOnly else {
             return (nil, "skipped manual target \(beacon.instance.displayName): it has no instance name or TXT to publish")
         }
@@ -67,12 +68,20 @@ public struct ZoneGateway: Sendable, Hashable {
         }
         let hostSource = beacon.host?.split(separator: ".").first.map(String.init) ?? beacon.gateway.lanHost ?? ""
         let addresses = routable(beacon.addresses)
+        guard !addresses.isEmpty else {
+            return (
+                nil,
+                "skipped '\(beacon.instance.displayName)': it has no routable address (only link-local or loopback), so its host "
+                    + "would have no A/AAAA record"
+            )
+        }
         let gateway = ZoneGateway(
             instance: beacon.instance, hostLabel: label(hostSource, fallback: "openclaw"),
             addresses: addresses, port: port, txt: openClawOrder(beacon.attributes))
-        let note =
-            addresses.isEmpty
-            ? "'\(beacon.instance.displayName)' has no routable address; its host \(gateway.hostLabel) gets no A/AAAA record" : nil
-        return (gateway, note)
+        // The beacon's TXT is read already; openClawOrder only reorders its attributes.
+        if let problem = gateway.structuralProblem(domain: domain, type: .gateway) ?? gateway.txtProblem(beacon.reading) {
+            return (nil, "skipped \(problem)")
+        }
+        return (gateway, nil)
     }
 }

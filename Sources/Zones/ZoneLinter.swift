@@ -49,7 +49,9 @@ public enum ZoneLinter {
                 .fail, line: $0.line, "syntax: \($0.message)",
                 fix: "this line does not parse (named-checkzone and kzonecheck will refuse it too)")
         }
+        findings += zone.warnings.map { ZoneFinding(.warn, line: $0.line, $0.message) }
         let entries = zone.entries
+        let index = ZoneIndex(entries)
 
         // The apex: from --domain, else the SOA's owner.
         let soas = entries.filter { $0.record.type == .soa }
@@ -74,19 +76,18 @@ public enum ZoneLinter {
         if fragment {
             findings.append(ZoneFinding(.pass, "a fragment: records to add to the zone \(apex) (its SOA and NS are the zone's)"))
         } else {
-            findings += checkApex(entries, apex: apex, soas: soas, today: today)
+            findings += checkApex(index, apex: apex, soas: soas, today: today)
         }
-        findings += checkServices(entries, apex: apex)
+        findings += checkServices(entries, index, apex: apex)
         findings += checkTTLs(entries)
+        findings += checkSizes(entries)
         // Failures first, then warnings, then passes; within each, by line.
         return findings.sorted { lhs, rhs in
             lhs.severity != rhs.severity ? lhs.severity > rhs.severity : (lhs.line ?? 0) < (rhs.line ?? 0)
         }
     }
 
-    private static func checkApex(_ entries: [ZoneFile.Entry], apex: DNSName, soas: [ZoneFile.Entry], today: SerialPolicy.Day)
-        -> [ZoneFinding]
-    {
+    private static func checkApex(_ index: ZoneIndex, apex: DNSName, soas: [ZoneFile.Entry], today: SerialPolicy.Day) -> [ZoneFinding] {
         var findings: [ZoneFinding] = []
         let apexSOA = soas.filter { $0.record.name == apex }
         if apexSOA.count != 1 {
@@ -121,13 +122,13 @@ public enum ZoneLinter {
                         fix: "OpenClaw uses 60"))
             }
         }
-        let nameServers = entries.filter { $0.record.type == .ns && $0.record.name == apex }
+        let nameServers = index.entries(apex, .ns)
         if nameServers.isEmpty {
             findings.append(ZoneFinding(.fail, "no NS record at \(apex)", fix: "add `@ IN NS ns1` and `ns1 IN A <address>`"))
         }
         for entry in nameServers {
             guard case .ns(let target) = entry.record.data, target.isSubdomain(of: apex) else { continue }
-            if !hasAddress(target, entries) {
+            if !index.hasAddress(target) {
                 findings.append(
                     ZoneFinding(
                         .fail, line: entry.line, "name server \(target) is in the zone but has no A or AAAA record",
@@ -137,7 +138,7 @@ public enum ZoneLinter {
         return findings
     }
 
-    private static func checkServices(_ entries: [ZoneFile.Entry], apex: DNSName) -> [ZoneFinding] {
+    private static func checkServices(_ entries: [ZoneFile.Entry], _ index: ZoneIndex, apex: DNSName) -> [ZoneFinding] {
         var findings: [ZoneFinding] = []
         let ptrs = entries.filter { $0.record.type == .ptr && isServiceType($0.record.name, apex: apex) }
         var listed = Set<DNSName>()
@@ -163,7 +164,7 @@ public enum ZoneLinter {
                 }
                 seen[target] = entry.line
                 listed.insert(target)
-                if checkInstance(target, ptrLine: entry.line, entries: entries, apex: apex, into: &findings) { complete += 1 }
+                if checkInstance(target, ptrLine: entry.line, index: index, apex: apex, into: &findings) { complete += 1 }
             }
             findings += sizeFindings(service: service, instances: Array(seen.keys), line: group.first?.line)
             if complete > 0 {
@@ -189,11 +190,11 @@ public enum ZoneLinter {
 
     /// Checks one instance; true when it is complete (SRV, TXT, an address).
     private static func checkInstance(
-        _ name: DNSName, ptrLine: Int, entries: [ZoneFile.Entry], apex: DNSName, into findings: inout [ZoneFinding]
+        _ name: DNSName, ptrLine: Int, index: ZoneIndex, apex: DNSName, into findings: inout [ZoneFinding]
     ) -> Bool {
         let display = name.labels.first.map { SafeText.display($0) } ?? "?"
-        let srvs = entries.filter { $0.record.name == name && $0.record.type == .srv }
-        let txts = entries.filter { $0.record.name == name && $0.record.type == .txt }
+        let srvs = index.entries(name, .srv)
+        let txts = index.entries(name, .txt)
         guard let srv = srvs.first, case .srv(_, _, let port, let target) = srv.record.data else {
             findings.append(
                 ZoneFinding(
@@ -208,13 +209,13 @@ public enum ZoneLinter {
                     .warn, line: srv.line, "'\(display)' has SRV port 0: it says it is not available", fix: "use the gateway port (18789)"))
         }
         if target.isSubdomain(of: apex) {
-            if entries.contains(where: { $0.record.name == target && $0.record.type == .cname }) {
+            if index.has(target, .cname) {
                 findings.append(
                     ZoneFinding(
                         .fail, line: srv.line, "SRV target \(target) of '\(display)' is a CNAME; RFC 2782 wants the real host name",
                         fix: "point the SRV at the host's own name"))
                 complete = false
-            } else if !hasAddress(target, entries) {
+            } else if !index.hasAddress(target) {
                 findings.append(
                     ZoneFinding(
                         .fail, line: srv.line, "SRV target \(target) of '\(display)' has no A or AAAA record in the zone",
@@ -320,8 +321,27 @@ public enum ZoneLinter {
         return findings
     }
 
-    private static func hasAddress(_ name: DNSName, _ entries: [ZoneFile.Entry]) -> Bool {
-        entries.contains { $0.record.name == name && ($0.record.type == .a || $0.record.type == .aaaa) }
+    /// A TXT record BIND refuses fails ("ran out of space"); one BIND loads but whose answer
+    /// (header, question, record) cannot fit in one 65,535-byte message is a warning: no
+    /// server can send it.
+    private static func checkSizes(_ entries: [ZoneFile.Entry]) -> [ZoneFinding] {
+        entries.compactMap { entry in
+            guard case .txt(let txt) = entry.record.data else { return nil }
+            let rdata = txt.wire.count
+            let answer = ZoneWriter.answerBytes(owner: entry.record.name, rdata: rdata)
+            if rdata > ZoneFile.bindMaxTXTRDATA {
+                return ZoneFinding(
+                    .fail, line: entry.line,
+                    "TXT of \(entry.record.name) has \(rdata) bytes of RDATA: BIND refuses more than \(ZoneFile.bindMaxTXTRDATA)",
+                    fix: "keep the TXT small: OpenClaw's keys take a few hundred bytes")
+            }
+            guard answer > ZoneWriter.maxMessageBytes else { return nil }
+            return ZoneFinding(
+                .warn, line: entry.line,
+                "TXT of \(entry.record.name) has \(rdata) bytes of RDATA: its answer (\(answer) bytes) does not fit in one DNS message, "
+                    + "so no server can send it",
+                fix: "keep the TXT small: OpenClaw's keys take a few hundred bytes")
+        }
     }
 
     /// `_name._tcp.<apex>` or `_name._udp.<apex>`.

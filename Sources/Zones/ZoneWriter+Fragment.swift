@@ -1,5 +1,4 @@
 import DNSSD
-import Glibc
 
 /// Records to add to a zone that already exists: what `doctor --emit-zone` writes. The same
 /// writer as a whole zone, without the SOA, NS and ns1 records; the first line names the zone,
@@ -8,26 +7,14 @@ extension ZoneWriter {
     public static let fragmentMarker = "; clawnet zone fragment for "
 
     public static func fragment(_ content: ZoneContent) throws(ZoneError) -> Rendered {
-        let (gateways, notes) = plan(content.gateways)
-        let sizeNotes = try sizes(gateways, content)
-        try checkNames(gateways, content)
+        let (gateways, notes) = try validatedPlan(content)
         let lines =
             [
                 "\(fragmentMarker)\(content.domain.name): records to add to that zone (no SOA or NS)",
                 "$ORIGIN \(content.domain.name)",
                 "$TTL \(ttl)",
             ] + gateways.records(in: content)
-        return Rendered(text: lines.joined(separator: "\n") + "\n", notes: notes + sizeNotes)
-    }
-
-    /// The zone named on the first line of the file at `path`, when it is a fragment (only
-    /// the first 512 bytes are read: a zone of 10,000 Gateways is not read twice).
-    public static func fragmentDomain(atPath path: String) -> DomainName? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = fread(&buffer, 1, buffer.count, file)
-        return fragmentDomain(String(decoding: buffer.prefix(count), as: UTF8.self))
+        return Rendered(text: lines.joined(separator: "\n") + "\n", notes: notes)
     }
 
     /// The zone a fragment's first line names; nil when the text is not a fragment.

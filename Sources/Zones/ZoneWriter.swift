@@ -40,8 +40,6 @@ public enum ZoneWriter {
     public static let maxMessageBytes = 65_535
     /// The longest owner name text ldns reads (LDNS_MAX_DOMAINLEN).
     static let maxOwnerText = 255
-    /// Room for a host label before a "-N" suffix.
-    static let renamedHostLabelRoom = 60
 
     public struct Rendered: Sendable {
         public let text: String
@@ -99,8 +97,18 @@ public enum ZoneWriter {
     static func validatedPlan(_ content: ZoneContent) throws(ZoneError) -> ([ZoneGateway], [String]) {
         let (gateways, notes) = plan(content.gateways)
         let sizeNotes = try sizes(gateways, content)
-        try checkNames(gateways, content)
+        try checkGateways(gateways, content)
         return (gateways, notes + sizeNotes)
+    }
+
+    /// The size of the answer that carries one record of `rdata` bytes at `owner`: header,
+    /// question, then the record with its owner compressed to a pointer.
+    static func answerBytes(owner: DNSName, rdata: Int) -> Int {
+        answerBytes(ownerWire: owner.wire.count, rdata: rdata)
+    }
+
+    static func answerBytes(ownerWire: Int, rdata: Int) -> Int {
+        12 + ownerWire + 4 + 2 + 10 + rdata
     }
 
     /// A PTR set that cannot fit in one message is an error; what BIND refuses is a note.
@@ -124,24 +132,14 @@ public enum ZoneWriter {
         return []
     }
 
-    /// Every instance name can be written and read back as a name of at most 255 bytes.
-    static func checkNames(_ gateways: [ZoneGateway], _ content: ZoneContent) throws(ZoneError) {
-        for gateway in gateways where gateway.instance.bytes == [UInt8(ascii: "@")] {
-            throw ZoneError(
-                "an instance named exactly '@' cannot be written portably: ldns (ldns-read-zone, clawnet zone check) reads that label as "
-                    + "the zone's origin",
-                fix: "give it another name (name=... in --gateway)")
-        }
+    /// Every Gateway (renamed ones too) passes, before any text is made, each rule `zone check`
+    /// fails a Gateway's records on (ports, name lengths, an address, TXT values and size);
+    /// the rest of the zone (SOA, NS, ns1, the record layout) is fixed. So no zone that
+    /// `zone check` fails is ever written: ZoneWriterTests checks that property on random input.
+    static func checkGateways(_ gateways: [ZoneGateway], _ content: ZoneContent) throws(ZoneError) {
         for gateway in gateways {
-            do {
-                _ = try DNSName(
-                    labels: [gateway.instance.bytes] + content.type.labels.map { Array($0.utf8) }
-                        + content.domain.labels.map { Array($0.utf8) })
-            } catch {
-                throw ZoneError(
-                    "'\(gateway.instance.displayName)'.\(content.type.name).\(content.domain.name) is longer than a DNS name may be (255 "
-                        + "bytes)"
-                )
+            if let problem = gateway.problem(domain: content.domain, type: content.type) {
+                throw ZoneError(problem, fix: "change or leave out that Gateway; nothing was written")
             }
         }
     }
@@ -154,7 +152,7 @@ public enum ZoneWriter {
             "@ IN SOA ns1 hostmaster \(serial) 7200 3600 1209600 60",
             "@ IN NS ns1",
         ]
-        lines += content.nameServerAddresses.map { "ns1 IN \($0.family == .v4 ? "A" : "AAAA") \($0)" }
+        lines += content.nameServerAddresses.map { "ns1 IN \($0.family == .v4 ? "A" : "AAAA") \($0.withoutZone)" }
         if content.browseRecords {
             lines += ["b._dns-sd._udp IN PTR @", "lb._dns-sd._udp IN PTR @", "_services._dns-sd._udp IN PTR \(content.type.name)"]
         }
@@ -163,18 +161,24 @@ public enum ZoneWriter {
 
     /// A stable order and unique names: identical duplicates dropped, clashing instance names
     /// renamed the way OpenClaw resolves conflicts (" (2)"), one host label per address set.
+    /// Each renaming loop tries distinct names that fit in 63 bytes, so it ends after at most
+    /// as many tries as there are names already taken.
     static func plan(_ input: [ZoneGateway]) -> ([ZoneGateway], [String]) {
         var notes: [String] = []
         var result: [ZoneGateway] = []
         var seen = Set<ZoneGateway>()
         var names = Set<InstanceName>()
-        var hostAddresses: [String: Set<IPAddress>] = ["ns1": []]
-        for var gateway in input.sorted(by: { ($0.instance.key, $0.hostLabel, $0.port) < ($1.instance.key, $1.hostLabel, $1.port) }) {
+        var hostAddresses: [String: Set<IPAddress>] = [:]
+        // Each name's sort key is made once, not at every comparison.
+        let ordered = input.map { (key: $0.instance.key, gateway: $0) }.sorted {
+            ($0.key, $0.gateway.hostLabel, $0.gateway.port) < ($1.key, $1.gateway.hostLabel, $1.gateway.port)
+        }
+        for var gateway in ordered.map(\.gateway) {
             guard seen.insert(gateway).inserted else { continue }
             let original = gateway.instance
             var suffix = 2
             while names.contains(gateway.instance) {
-                gateway.instance = (try? InstanceName.truncating("\(original.displayName) (\(suffix))")) ?? original
+                gateway.instance = original.numbered(suffix)
                 suffix += 1
             }
             names.insert(gateway.instance)
@@ -183,9 +187,12 @@ public enum ZoneWriter {
                     "two Gateways are named '\(original.displayName)'; the second is published as '\(gateway.instance.displayName)'")
             }
             let label = gateway.hostLabel
+            let addresses = Set(gateway.addresses.map(\.withoutZone))
             var number = 2
-            while let known = hostAddresses[gateway.hostLabel], known != Set(gateway.addresses) {
-                gateway.hostLabel = String(label.prefix(Self.renamedHostLabelRoom)) + "-\(number)"
+            // A label is taken by a host with other addresses, or by ns1, the name server.
+            while gateway.hostLabel == "ns1" || hostAddresses[gateway.hostLabel].map({ $0 != addresses }) == true {
+                let suffix = "-\(number)"
+                gateway.hostLabel = String(label.prefix(InstanceName.maxBytes - suffix.utf8.count)) + suffix
                 number += 1
             }
             if gateway.hostLabel != label {
@@ -194,10 +201,22 @@ public enum ZoneWriter {
                         + "'\(gateway.hostLabel)'"
                 )
             }
-            hostAddresses[gateway.hostLabel] = Set(gateway.addresses)
+            hostAddresses[gateway.hostLabel] = addresses
             result.append(gateway)
         }
         return (result, notes)
+    }
+
+    /// The PTR's RDATA: the instance name in presentation format. A label of exactly `@` goes
+    /// in RFC 3597's generic form (`\# length hex`), which ldns, BIND, Knot, NSD and CoreDNS
+    /// all read: ldns reads any escaped form of it (`\064`, `\@`) in RDATA as the origin.
+    static func ptrData(_ instance: InstanceName, type: ServiceType, domain: DomainName) -> String {
+        let relative = "\(instance.presentation).\(type.name)"
+        guard instance.bytes == [UInt8(ascii: "@")], let name = try? DNSName(instance: instance, type: type, domain: domain) else {
+            return relative
+        }
+        let hex = name.wire.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+        return "\\# \(name.wire.count) \(hex)"
     }
 
     /// BIND keeps an RRset uncompressed, each record with a 2-byte length, in at most 64 KiB:
@@ -230,12 +249,13 @@ extension [ZoneGateway] {
         var hostsWritten = Set<String>()
         for gateway in self {
             if hostsWritten.insert(gateway.hostLabel).inserted {
-                lines += gateway.addresses.map { "\(gateway.hostLabel) IN \($0.family == .v4 ? "A" : "AAAA") \($0)" }
+                // A zone id (%eth0) names an interface of one machine: it never goes into a zone.
+                lines += gateway.addresses.map { "\(gateway.hostLabel) IN \($0.family == .v4 ? "A" : "AAAA") \($0.withoutZone)" }
             }
             let instance = "\(gateway.instance.presentation).\(type)"
             let strings = gateway.txt.strings.isEmpty ? [[]] : gateway.txt.strings
             let txt = "IN TXT " + strings.map { Presentation.quoteCharacterString($0) }.joined(separator: " ")
-            lines.append("\(type) IN PTR \(instance)")
+            lines.append("\(type) IN PTR \(ZoneWriter.ptrData(gateway.instance, type: content.type, domain: content.domain))")
             if instance.utf8.count <= ZoneWriter.maxOwnerText {
                 lines.append("\(instance) IN SRV 0 0 \(gateway.port) \(gateway.hostLabel)")
                 lines.append("\(instance) \(txt)")

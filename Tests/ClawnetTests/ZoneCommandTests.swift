@@ -190,7 +190,10 @@ struct ZoneCommandTests {
         #expect(first.stdout.contains("wrote \(zone) (serial "))
         #expect(first.stderr.contains("Restrict to domain") && first.stderr.contains("coredns -conf \(corefile)"))
         let stanza = try String(contentsOfFile: corefile, encoding: .utf8)
-        #expect(stanza.hasPrefix("openclaw.internal:53 {\n  bind 100.64.0.53\n  file \(zone) {\n    reload 10s\n  }"))
+        #expect(
+            stanza.hasPrefix(
+                "# clawnet zone generate: openclaw.internal (begin; clawnet rewrites the lines up to the end marker)\n"
+                    + "openclaw.internal:53 {\n  bind 100.64.0.53\n  file \(zone) {\n    reload 10s\n  }"), "\(stanza)")
         let modified = try FileManager.default.attributesOfItem(atPath: zone)[.modificationDate] as? Date
 
         let second = try await bed.clawnet(arguments)

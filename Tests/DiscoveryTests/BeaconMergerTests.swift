@@ -34,7 +34,10 @@ struct BeaconMergerTests {
         #expect(merged.id == lan.id, "the mDNS view is the primary")
         #expect(merged.sources == [.mdns, .unicast])
         #expect(merged.addresses.map(\.description) == ["100.101.102.103", "192.168.1.20"])
-        #expect(merged.aliases == [BeaconAlias(source: .unicast, domain: "openclaw.internal.", instance: "studio-gateway")])
+        #expect(
+            merged.aliases == [
+                BeaconAlias(source: .unicast, domain: "openclaw.internal.", instance: try InstanceName(decoded: "studio-gateway"))
+            ])
 
         // The wide-area copy going away leaves the LAN row.
         guard case .updated(let alone) = merger.apply(.removed(wan)).first else {

@@ -231,7 +231,7 @@ struct ConnectCheckTests {
         let stale = try #require(snippets([Self.verified(beacon)], published: [published]).first)
         #expect(stale.reason == .stale && stale.differences.contains { $0.contains("port 18790") }, "\(stale.differences)")
         var merged = Recorded.beacon(address: "10.98.0.1")
-        merged.aliases = [BeaconAlias(source: .unicast, domain: Self.domain.name, instance: "Studio (OpenClaw)")]
+        merged.aliases = [BeaconAlias(source: .unicast, domain: Self.domain.name, instance: try InstanceName(decoded: "Studio (OpenClaw)"))]
         #expect(snippets([Self.verified(merged)]).isEmpty, "already published")
         var failed = Self.verified(beacon)
         failed.checks[failed.checks.firstIndex { $0.id == .gwPin }!] = Check(.gwPin, .fail, .pinMismatch, "")

@@ -1,5 +1,6 @@
 import DNSSD
 import Foundation
+import Host
 import Testing
 
 @testable import Zones
@@ -23,10 +24,11 @@ struct ZoneExampleTests {
         ]
         let content = ZoneContent(domain: domain, gateways: gateways, nameServerAddresses: [IPAddress("100.101.102.103")!])
         let zone = try ZoneWriter.render(content, serial: 2_026_112_201).text
-        let corefile = CorefileWriter.stanza(
+        // The Corefile as `zone generate --corefile` starts a new one: the stanza between its markers.
+        let stanza = try CorefileWriter.stanza(
             domain: domain, bind: [IPAddress("100.101.102.103")!, IPAddress("fd7a:115c:a1e0::1")!],
             zonePath: "/etc/coredns/openclaw.internal.db")
-        return (zone, corefile)
+        return (zone, try CorefileEdit.apply(stanza, domain: domain, to: nil))
     }
 
     @Test("zones/openclaw.internal.db and zones/Corefile match what clawnet writes")
@@ -39,10 +41,10 @@ struct ZoneExampleTests {
             try AtomicFile.write(corefile, to: corefilePath)
         }
         #expect(
-            AtomicFile.read(zonePath) == zone,
+            try AtomicFile.read(zonePath, limit: FileLimit.zone) == zone,
             "zones/openclaw.internal.db is stale: CLAWNET_UPDATE_EXAMPLES=1 swift test --filter ZoneExampleTests")
         #expect(
-            AtomicFile.read(corefilePath) == corefile,
+            try AtomicFile.read(corefilePath, limit: FileLimit.corefile) == corefile,
             "zones/Corefile is stale: CLAWNET_UPDATE_EXAMPLES=1 swift test --filter ZoneExampleTests")
     }
 }

@@ -37,12 +37,12 @@ struct ZoneFragmentTests {
         let content = ZoneContent(domain: Self.domain, gateways: [try Self.gateway()], nameServerAddresses: [])
         try ZoneWriter.fragment(content).text.write(toFile: path, atomically: true, encoding: .utf8)
         let today = SerialPolicy.Day(year: 2026, month: 11, day: 22)
-        let result = await ZoneCheck.run(ZoneCheck.Request(path: path, domain: nil), today: today)
+        let result = try await ZoneCheck.run(ZoneCheck.Request(path: path, domain: nil), today: today)
         #expect(result.status == .pass, "\(result.findings.filter { $0.severity != .pass })")
         #expect(result.findings.contains { $0.message.contains("a fragment") })
         let broken = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
             of: "\"gatewayPort=18789\"", with: "\"gatewayPort=1\"")
         try broken.write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(await ZoneCheck.run(ZoneCheck.Request(path: path, domain: nil), today: today).status == .fail)
+        #expect(try await ZoneCheck.run(ZoneCheck.Request(path: path, domain: nil), today: today).status == .fail)
     }
 }

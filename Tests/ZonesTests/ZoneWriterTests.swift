@@ -83,13 +83,8 @@ struct ZoneWriterTests {
         #expect(throws: DNSSDError.self) { try GatewaySpec.parse(spec) }
     }
 
-    @Test("an instance named exactly '@' is refused: ldns would read it as the origin")
+    @Test("an instance named '@home' is escaped so no reader takes it for the origin")
     func atSign() throws {
-        let gateway = try GatewaySpec.parse("host=x,ip=10.0.0.1,name=@")
-        #expect(throws: ZoneError.self) {
-            try ZoneWriter.render(
-                ZoneContent(domain: domain, gateways: [gateway], nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1)
-        }
         let fine = try GatewaySpec.parse("host=x,ip=10.0.0.1,name=@home")
         let text = try ZoneWriter.render(
             ZoneContent(domain: domain, gateways: [fine], nameServerAddresses: [IPAddress("10.0.0.53")!]), serial: 1
@@ -246,8 +241,8 @@ struct ZoneFileTests {
     }
 
     @Test("the Corefile stanza as OpenClaw writes it; paths with spaces quoted")
-    func corefile() {
-        let stanza = CorefileWriter.stanza(
+    func corefile() throws {
+        let stanza = try CorefileWriter.stanza(
             domain: domain, bind: [IPAddress("100.101.102.103")!, IPAddress("fd7a:115c:a1e0::1")!],
             zonePath: "/etc/coredns/openclaw.internal.db")
         #expect(
@@ -263,8 +258,8 @@ struct ZoneFileTests {
 
                 """)
         #expect(
-            CorefileWriter.stanza(domain: domain, bind: [IPAddress("10.0.0.1")!], zonePath: "/srv/my zones/a\"b.db").contains(
-                #"file "/srv/my zones/a\"b.db" {"#))
+            try CorefileWriter.stanza(domain: domain, bind: [IPAddress("10.0.0.1")!], zonePath: "/srv/my zones/a.db").contains(
+                #"file "/srv/my zones/a.db" {"#))
     }
 
     @Test("certificate fingerprints from PEM match SHA-256 of the DER")

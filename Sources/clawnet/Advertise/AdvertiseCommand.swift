@@ -185,7 +185,14 @@ struct AdvertiseCommand: AsyncParsableCommand {
         guard let tlsDirectory else { return try StandInIdentity.make() }
         let certificatePath = "\(tlsDirectory)/gateway-cert.pem"
         let keyPath = "\(tlsDirectory)/gateway-key.pem"
-        switch (AtomicFile.read(certificatePath), AtomicFile.read(keyPath)) {
+        // Only regular files of PEM size are read: a FIFO or /dev/zero there is an error, not a hang.
+        let pair: (String?, String?)
+        do {
+            pair = (try AtomicFile.read(certificatePath, limit: FileLimit.pem), try AtomicFile.read(keyPath, limit: FileLimit.pem))
+        } catch {
+            throw TLSDirectoryProblem(description: error.description)
+        }
+        switch pair {
         case (let certificate?, let key?):
             return StandInIdentity(certificatePEM: certificate, keyPEM: key)
         case (nil, nil):

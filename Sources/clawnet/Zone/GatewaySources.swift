@@ -33,6 +33,11 @@ struct GatewaySources: ParsableArguments {
     @Flag(name: .customLong("no-local"), help: "With --from-browse: do not browse local.")
     var noLocal = false
 
+    @Flag(
+        name: .customLong("tailnet-only"),
+        help: "With --from-browse: publish only Tailscale addresses (100.64.0.0/10, fd7a:115c:a1e0::/48), never LAN ones.")
+    var tailnetOnly = false
+
     @Option(
         name: .customLong("manual"),
         help: ArgumentHelp("With --from-browse: a Gateway given by hand (repeatable).", valueName: "HOST[:PORT]"),
@@ -47,32 +52,35 @@ struct GatewaySources: ParsableArguments {
         guard !gateways.isEmpty || inventory != nil || fromBrowse || thisHost else {
             throw ValidationError("say what to publish: --gateway, --inventory, --from-browse or --this-host")
         }
+        if tailnetOnly && !fromBrowse {
+            throw ValidationError("--tailnet-only filters what --from-browse finds; give --from-browse too")
+        }
     }
 
-    /// Every Gateway the sources name, and notes for the operator (skipped beacons, browse
-    /// errors, what --this-host could not find). `browseServers` and `browseTimeout` go with
-    /// --from-browse; each command names them its own way (`zone push` has a --server of its own).
+    /// Every Gateway the sources name for a zone of `domain`, and notes for the operator
+    /// (skipped beacons, browse errors, Gateways that did not answer). Browsed Gateways (an
+    /// inventory, --from-browse) that cannot be written are skipped with a note; the ones the
+    /// operator gave (--gateway, --this-host) are checked when the zone is written.
+    /// `browseServers` and `browseTimeout` go with --from-browse; each command names them its
+    /// own way (`zone push` has a --server of its own).
     func gather(
-        config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface], browseServers: [DNSServer],
-        browseTimeout: Duration
+        domain: DomainName, config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface],
+        browseServers: [DNSServer], browseTimeout: Duration
     ) async throws -> ([ZoneGateway], [String]) {
         var found = gateways
         var notes: [String] = []
         if let inventory {
-            guard let data = FileManager.default.contents(atPath: inventory) else {
-                throw ValidationError("--inventory \(inventory): cannot read the file")
-            }
             do {
-                let (gateways, inventoryNotes) = try Inventory.gateways(fromJSON: data)
+                let (gateways, inventoryNotes) = try Inventory.gateways(atPath: inventory, domain: domain)
                 found += gateways
                 notes += inventoryNotes
             } catch {
-                throw ValidationError("--inventory \(inventory): \(error)")
+                throw ZoneError("--inventory \(inventory): \(error)")
             }
         }
         if fromBrowse {
             let (gateways, browseNotes) = await browse(
-                config: config, interfaces: interfaces, servers: browseServers, timeout: browseTimeout)
+                domain: domain, config: config, interfaces: interfaces, servers: browseServers, timeout: browseTimeout)
             found += gateways
             notes += browseNotes
         }
@@ -84,10 +92,11 @@ struct GatewaySources: ParsableArguments {
         return (found, notes)
     }
 
-    /// What browse would find with the same flags, as zone Gateways.
-    private func browse(config: OpenClawConfig, interfaces: [NetworkInterface], servers: [DNSServer], timeout: Duration) async -> (
-        [ZoneGateway], [String]
-    ) {
+    /// What browse would find with the same flags, as zone Gateways; the time browsing leaves
+    /// of --timeout (at most 2 s) goes to checking that they answer.
+    private func browse(
+        domain: DomainName, config: OpenClawConfig, interfaces: [NetworkInterface], servers: [DNSServer], timeout budget: Duration
+    ) async -> ([ZoneGateway], [String]) {
         var options = DiscoveryOptions()
         options.local = !noLocal
         options.domains = browseDomains
@@ -95,8 +104,9 @@ struct GatewaySources: ParsableArguments {
         options.manual = manual
         options.configuredDomain = false
         let request = DiscoveryRequest(options, config: config, interfaces: interfaces)
-        let snapshot = await DiscoverySession.snapshot(request, timeout: timeout)
-        let (gateways, notes) = Inventory.gateways(from: snapshot.beacons)
+        let snapshot = await DiscoverySession.snapshot(request, timeout: budget)
+        let (gateways, notes) = await BrowseMirror.gateways(
+            from: snapshot.beacons, domain: domain, tailnetOnly: tailnetOnly, connectTimeout: min(budget - snapshot.elapsed, .seconds(2)))
         return (gateways, notes + snapshot.issues.map { "browse: \($0.message)" })
     }
 }

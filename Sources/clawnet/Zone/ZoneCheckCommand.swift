@@ -3,6 +3,7 @@ import DNSSD
 import DNSUpdate
 import FoundationEssentials
 import Glibc
+import Host
 import Output
 import Zones
 
@@ -108,7 +109,12 @@ struct ZoneCheckCommand: AsyncParsableCommand {
             throw ExitStatus.failure.code
         }
         let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
-        let report = ZoneCheckReport(await ZoneCheck.run(request, today: today))
+        let result: ZoneCheck.Result
+        do { result = try await ZoneCheck.run(request, today: today) } catch {
+            terminal.err(terminal.paint("error", .red, stderr: true) + ": \(SafeText.display(Array(error.description.utf8)))")
+            throw ExitStatus.failure.code
+        }
+        let report = ZoneCheckReport(result)
         try report.print(json ? .json : format, to: terminal)
         try report.exitStatus.exit()
     }

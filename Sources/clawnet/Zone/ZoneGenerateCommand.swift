@@ -21,8 +21,16 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
 
             Without --out the zone goes to stdout. With --out the file is written atomically, \
             and only when its content (serial aside) changed: then the SOA serial moves to \
-            YYYYMMDDnn (UTC) and never goes down. --corefile writes the CoreDNS server block \
-            that serves the file (needs --out) and prints the next steps for Tailscale split DNS.
+            YYYYMMDDnn (UTC) and never goes down. --corefile puts the CoreDNS server block \
+            that serves the file (needs --out) into that Corefile between two marker comments, \
+            keeping every other line; a block for the same zone that clawnet did not write is \
+            refused, never replaced. It prints the next steps for Tailscale split DNS.
+
+            Every value is checked before anything is written, against the rules `zone check` \
+            fails a Gateway on, so a zone it would fail is never written (exit 1); both files \
+            change together or neither does. \
+            Only regular files (or new paths) are written. Browsed Gateways (--inventory, \
+            --from-browse) that cannot be published are skipped with a note naming them.
 
             Examples:
 
@@ -49,19 +57,24 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
         name: .customLong("ns-address"),
         help: ArgumentHelp(
             "Address of ns1, the zone's name server (repeatable; default: this machine's Tailscale addresses).", valueName: "IP"),
-        transform: Arguments.address)
+        transform: Arguments.unscopedAddress)
     var nsAddresses: [IPAddress] = []
 
-    @Option(help: ArgumentHelp("Write the zone here (atomically; untouched when nothing changed).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp("Write the zone here (atomically; untouched when nothing changed).", valueName: "FILE"),
+        transform: Arguments.outputPath)
     var out: String?
 
-    @Option(help: ArgumentHelp("Also write the CoreDNS stanza for the zone here (needs --out).", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Also put the CoreDNS stanza for the zone in this Corefile (needs --out); the rest of it is kept.", valueName: "FILE"),
+        transform: Arguments.outputPath)
     var corefile: String?
 
     @Option(
         name: .customLong("bind"),
         help: ArgumentHelp("Addresses CoreDNS listens on (repeatable; default: this machine's Tailscale addresses).", valueName: "IP"),
-        transform: Arguments.address)
+        transform: Arguments.unscopedAddress)
     var bindAddresses: [IPAddress] = []
 
     @Flag(
@@ -75,15 +88,21 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
     var servers: [DNSServer] = []
 
     @Option(
-        help: ArgumentHelp("With --from-browse: how long to browse at most (default 5s).", valueName: "DURATION"),
+        help: ArgumentHelp(
+            "With --from-browse: how long to browse and check that the Gateways answer, at most (default 5s).", valueName: "DURATION"),
         transform: Arguments.duration)
     var timeout: Duration?
 
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if corefile != nil && out == nil {
-            throw ValidationError("--corefile needs --out: the stanza names the zone file's path")
+        guard let corefile else { return }
+        guard let out else { throw ValidationError("--corefile needs --out: the stanza names the zone file's path") }
+        if OutputFile.same(Self.absolute(out), Self.absolute(corefile)) {
+            throw ValidationError("--out and --corefile name the same file (\(corefile)): the Corefile would overwrite the zone")
+        }
+        do { _ = try CorefileWriter.pathToken(Self.absolute(out)) } catch {
+            throw ValidationError("--out \(SafeText.display(Array(out.utf8))): \(error.message)")
         }
     }
 
@@ -94,33 +113,21 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
         config.warnings.forEach { terminal.err("warning: \($0)") }
         let interfaces = NetworkInterface.current()
         let tailscale = NetworkInterface.tailscaleAddresses(interfaces).map(\.withoutZone)
-
-        let (zoneGateways, gatheredNotes) = try await sources.gather(
-            config: config, environment: environment, interfaces: interfaces, browseServers: servers, browseTimeout: timeout ?? .seconds(5))
-        let nameServers = nsAddresses.isEmpty ? tailscale : nsAddresses
-        let content = ZoneContent(domain: domain, gateways: zoneGateways, nameServerAddresses: nameServers, browseRecords: browseRecords)
-        var notes = gatheredNotes
-        let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
         do {
+            let (zoneGateways, gatheredNotes) = try await sources.gather(
+                domain: domain, config: config, environment: environment, interfaces: interfaces, browseServers: servers,
+                browseTimeout: timeout ?? .seconds(5))
+            let nameServers = nsAddresses.isEmpty ? tailscale : nsAddresses
+            let content = ZoneContent(
+                domain: domain, gateways: zoneGateways, nameServerAddresses: nameServers, browseRecords: browseRecords)
+            let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
             guard let out else {
                 let rendered = try ZoneWriter.render(content, serial: SerialPolicy.next(after: nil, today: today))
-                rendered.notes.forEach { terminal.err("note: \($0)") }
+                (gatheredNotes + rendered.notes).forEach { terminal.err("note: \($0)") }
                 terminal.out(String(rendered.text.dropLast()))
                 return
             }
-            let path = Self.absolute(out)
-            let outcome = try ZoneFileUpdate.write(content, to: path, today: today)
-            notes += outcome.notes
-            notes.forEach { terminal.err("note: \($0)") }
-            let count = Set(content.gateways.map(\.instance)).count
-            terminal.out(
-                outcome.changed
-                    ? "wrote \(path) (serial \(outcome.serial)\(outcome.previousSerial.map { ", was \($0)" } ?? ""); \(count) "
-                        + "Gateway\(count == 1 ? "" : "s"))"
-                    : "unchanged: \(path) (serial \(outcome.serial)); nothing written")
-            if let corefile {
-                try writeCorefile(corefile, zonePath: path, tailscale: tailscale, terminal: terminal)
-            }
+            try write(content, out: Self.absolute(out), today: today, tailscale: tailscale, notes: gatheredNotes, terminal: terminal)
         } catch let error as ZoneError {
             terminal.err(terminal.paint("error", .red, stderr: true) + ": \(error.message)")
             if let fix = error.fix { terminal.err("  fix: \(fix)") }
@@ -128,23 +135,60 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
         } catch let error as AtomicFile.Failure {
             terminal.err(terminal.paint("error", .red, stderr: true) + ": \(error.description)")
             throw ExitStatus.failure.code
+        } catch let error as RegularFile.Failure {
+            terminal.err(terminal.paint("error", .red, stderr: true) + ": \(error.description)")
+            throw ExitStatus.failure.code
         }
     }
 
-    private func writeCorefile(_ corefile: String, zonePath: String, tailscale: [IPAddress], terminal: Terminal) throws {
-        let bind = bindAddresses.isEmpty ? tailscale : bindAddresses
-        guard !bind.isEmpty else {
-            throw ZoneError("no address for CoreDNS to listen on", fix: "give --bind IP (this machine has no Tailscale address)")
+    /// The zone and, with --corefile, the Corefile: both prepared and checked first, then
+    /// written together (both change or neither does).
+    private func write(
+        _ content: ZoneContent, out path: String, today: SerialPolicy.Day, tailscale: [IPAddress], notes: [String], terminal: Terminal
+    ) throws {
+        let zone = try ZoneFileUpdate.prepare(content, at: path, today: today)
+        var changes = zone.changed ? [OutputFile.Change(path: path, text: zone.text, previous: zone.previous)] : []
+        var corefileChanged = false
+        var bind: [IPAddress] = []
+        if let corefile {
+            bind = bindAddresses.isEmpty ? tailscale : bindAddresses
+            guard !bind.isEmpty else {
+                throw ZoneError("no address for CoreDNS to listen on", fix: "give --bind IP (this machine has no Tailscale address)")
+            }
+            let corefilePath = Self.absolute(corefile)
+            let existing = try RegularFile.readIfPresent(corefilePath, limit: FileLimit.corefile)
+            var text: String?
+            if let existing {
+                guard let decoded = SafeText.utf8(existing) else {
+                    throw ZoneError(
+                        "\(corefilePath) is not UTF-8 text; clawnet edits only a Corefile it can keep byte for byte",
+                        fix: "check that --corefile names the Corefile")
+                }
+                text = decoded
+            }
+            let edited = try CorefileEdit.apply(
+                CorefileWriter.stanza(domain: domain, bind: bind, zonePath: path), domain: domain, to: text)
+            if edited != text {
+                corefileChanged = true
+                changes.append(OutputFile.Change(path: corefilePath, text: edited, previous: existing))
+            }
         }
-        let path = Self.absolute(corefile)
-        let stanza = CorefileWriter.stanza(domain: domain, bind: bind, zonePath: zonePath)
-        if AtomicFile.read(path) == stanza {
-            terminal.out("unchanged: \(path)")
-        } else {
-            try AtomicFile.write(stanza, to: path)
-            terminal.out("wrote \(path)")
+        try OutputFile.writeTogether(changes)
+
+        (notes + zone.notes).forEach { terminal.err("note: \($0)") }
+        let count = Set(content.gateways.map(\.instance)).count
+        terminal.out(
+            zone.changed
+                ? "wrote \(path) (serial \(zone.serial)\(zone.previousSerial.map { ", was \($0)" } ?? ""); \(count) "
+                    + "Gateway\(count == 1 ? "" : "s"))"
+                : "unchanged: \(path) (serial \(zone.serial)); nothing written")
+        if let corefile {
+            let corefilePath = Self.absolute(corefile)
+            terminal.out(
+                corefileChanged ? "wrote \(corefilePath) (clawnet's stanza for \(domain.withoutTrailingDot))" : "unchanged: \(corefilePath)"
+            )
+            terminal.err(CorefileWriter.nextSteps(domain: domain, bind: bind, corefilePath: corefilePath, zonePath: path))
         }
-        terminal.err(CorefileWriter.nextSteps(domain: domain, bind: bind, corefilePath: path, zonePath: zonePath))
     }
 
     static func absolute(_ path: String) -> String {

@@ -84,7 +84,7 @@ struct ZonePushCommand: AsyncParsableCommand {
         let budget = timeout ?? .seconds(10)
         let deadline = ContinuousClock.now + budget
         let (gateways, gatherNotes) = try await sources.gather(
-            config: config, environment: environment, interfaces: NetworkInterface.current(), browseServers: browseServers,
+            domain: domain, config: config, environment: environment, interfaces: NetworkInterface.current(), browseServers: browseServers,
             browseTimeout: min(budget, .seconds(5)))
         gatherNotes.forEach { terminal.err("note: \($0)") }
         let desired: [DNSRecord]

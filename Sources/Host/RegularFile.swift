@@ -1,0 +1,108 @@
+import Glibc
+
+/// Reading a file clawnet was pointed at (a zone, an inventory, a Corefile, a certificate, a
+/// config) without trusting what the path is: only a regular file is read, and at most
+/// `limit` bytes of it. A directory, a device (/dev/zero), a FIFO or a socket is refused
+/// with a clear reason before anything is read, so no path can make clawnet spin, block or
+/// grow without bound.
+public enum RegularFile {
+    /// Why a file was not read; `kind` is for decisions, `description` for people.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public enum Kind: Sendable, Equatable {
+            case missing
+            /// A directory, device, FIFO or socket: named in `description`.
+            case notRegular
+            case tooLarge
+            case unreadable
+        }
+
+        public let kind: Kind
+        public let path: String
+        public let description: String
+    }
+
+    /// What a path is, from lstat(2), for messages: "a directory", "a FIFO", ...
+    public static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "not a regular file"
+        }
+    }
+
+    /// The bytes of the regular file at `path` (symbolic links followed), at most `limit`.
+    public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+        guard !path.isEmpty else { throw Failure(kind: .missing, path: path, description: "an empty path names no file") }
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
+            let code = errno
+            guard code != ENOENT && code != ENOTDIR else {
+                throw Failure(kind: .missing, path: path, description: "cannot read \(path): no such file")
+            }
+            throw Failure(kind: .unreadable, path: path, description: "cannot read \(path): \(String(cString: strerror(code)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw Failure(kind: .unreadable, path: path, description: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw Failure(
+                kind: .notRegular, path: path, description: "\(path) is \(kindName(status.st_mode)), not a regular file: give a file's path"
+            )
+        }
+        guard Int(status.st_size) <= limit else {
+            throw Failure(kind: .tooLarge, path: path, description: tooLarge(path, limit: limit))
+        }
+        // Read up to one byte past the limit: a file that grows while it is read is caught too.
+        var bytes = [UInt8](repeating: 0, count: min(Int(status.st_size), limit) + 1)
+        var count = 0
+        while count < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else {
+                throw Failure(kind: .unreadable, path: path, description: "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if got == 0 { break }
+            count += got
+            if count == bytes.count && count <= limit { bytes += [UInt8](repeating: 0, count: min(65_536, limit + 1 - count)) }
+        }
+        guard count <= limit else { throw Failure(kind: .tooLarge, path: path, description: tooLarge(path, limit: limit)) }
+        return Array(bytes.prefix(count))
+    }
+
+    /// As `read`, but nil when nothing is at `path` (a file that may not exist yet).
+    public static func readIfPresent(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
+        do { return try read(path, limit: limit) } catch  where error.kind == .missing { return nil }
+    }
+
+    private static func tooLarge(_ path: String, limit: Int) -> String {
+        "\(path) is larger than \(byteText(limit)), more than clawnet reads from such a file: is it the right file?"
+    }
+
+    /// `64 MiB`, `1 MiB`, `64 KiB`.
+    static func byteText(_ bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0
+            ? "\(bytes >> 20) MiB" : bytes >= 1 << 10 && bytes % (1 << 10) == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
+    }
+}
+
+/// The largest file of each kind clawnet reads: far above anything real, far below what would
+/// hurt a machine.
+public enum FileLimit {
+    /// A zone of 10,000 Gateways is about 4 MB.
+    public static let zone = 64 << 20
+    /// A browse document of 10,000 Gateways is about 10 MB.
+    public static let inventory = 64 << 20
+    public static let corefile = 1 << 20
+    /// A PEM certificate or key; certificate chains included.
+    public static let pem = 1 << 20
+    public static let config = 1 << 20
+    public static let resolvConf = 64 << 10
+}
