@@ -53,7 +53,7 @@ struct AdvertiseCommandTests {
     @Test("advertise without avahi-daemon exits 3 before it serves or prints \"advertising\", with a fix it can follow")
     func advertiseWithoutDaemon() async throws {
         let bed = try TestBed.current()
-        for extra in [[], ["--serve", "--port", String(Int.random(in: 30_000...39_999))]] {
+        for extra in [[], ["--serve", "--port", String(testPort())]] {
             let result = try await bed.clawnet(
                 ["advertise", "--name", "Nobody"] + extra, on: .bare,
                 environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus.sock"], timeout: .seconds(20))
@@ -71,7 +71,7 @@ struct AdvertiseCommandTests {
         let bed = try TestBed.current()
         let directory = "\(bed.directory)/serve-tls-\(uniqueTag())"
         func serveOnce() async throws -> String {
-            let port = Int.random(in: 30_000...39_999)
+            let port = testPort()
             let server = try bed.spawnClawnet(
                 ["advertise", "--serve-only", "--tls-dir", directory, "--port", String(port), "--bind", "127.0.0.1"], on: .node)
             let line = try await server.waitForOutput("like a Gateway (TLS 1.3, sha256 ", timeout: .seconds(20))

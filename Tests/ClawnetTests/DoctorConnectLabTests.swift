@@ -18,7 +18,7 @@ extension DoctorLabTests {
 
     func serveOnly(_ extra: [String] = [], tlsDirectory: String? = nil) async throws -> ServeOnly {
         let bed = try TestBed.current()
-        let port = Int.random(in: 20_000...29_999)
+        let port = testPort()
         let directory = tlsDirectory ?? "\(bed.directory)/lab-tls-shared"
         let process = try bed.spawnClawnet(
             ["advertise", "--serve-only", "--port", String(port), "--tls-dir", directory, "--bind", bed.ip(.lgw)] + extra, on: .lgw)

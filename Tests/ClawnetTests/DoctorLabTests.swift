@@ -54,7 +54,7 @@ struct DoctorLabTests {
     /// its zone as `clawnet zone generate` writes it.
     func startLab(_ extra: [String] = [], advertise: Bool = true, zonePort: Int? = nil) async throws -> Lab {
         let bed = try TestBed.current()
-        let port = Int.random(in: 20_000...29_999)
+        let port = testPort()
         let name = "Lab Gateway \(uniqueTag())"
         let tlsDirectory = "\(bed.directory)/lab-tls-\(uniqueTag())"
         let arguments =

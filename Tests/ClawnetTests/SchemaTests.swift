@@ -137,7 +137,7 @@ struct SchemaTests {
     func doctorWithGateway() async throws {
         let bed = try TestBed.current()
         let name = "Schema Gateway \(uniqueTag())"
-        let port = Int.random(in: 30_000...39_999)
+        let port = testPort()
         let gateway = try bed.spawnClawnet(["advertise", "--name", name, "--port", String(port), "--serve", "--tls"], on: .gw)
         defer { gateway.terminate() }
         try await gateway.waitForOutput("established: \(name)", timeout: .seconds(20))

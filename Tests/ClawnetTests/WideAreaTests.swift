@@ -194,7 +194,7 @@ struct WideAreaTests {
     @Test("a server that never answers: a bounded, clear error", arguments: ["udp-silent", "udp-garbage"])
     func silentAndGarbageServers(mode: String) async throws {
         let bed = try TestBed.current()
-        let port = Int.random(in: 20_000...59_999)
+        let port = testPort()
         let peer = try bed.spawn(on: .node, [bed.python, bed.scripts + "/peers/hostile_peer.py", mode, "--port", String(port)])
         defer { peer.terminate() }
         try await peer.waitForOutput("ready")

@@ -76,7 +76,7 @@ struct GatewayProbeTests {
         var server: ChildProcess?
         var port = 0
         for _ in 0..<5 where server == nil {
-            port = Int.random(in: 20_000...59_999)
+            port = testPort()
             let process = try bed.spawn(
                 on: .node,
                 [

@@ -182,30 +182,39 @@ extension TestBed {
     }
 
     /// Writes the configuration, starts the server, waits for its "ready" log line; on a port
-    /// already in use, tries another one.
+    /// already in use, tries another one. Ports come from below Linux's ephemeral range
+    /// (32768-60999), where the client sockets of tests running beside it never land; BIND
+    /// reports a port it could not take and loads its zones anyway, so its log is read too.
     private func launch(
         _ kind: TestDNSServer.Kind, host: Host, address: String, port fixedPort: Int?,
         prepare: (String, Int) throws -> ([String], @Sendable (String) -> Bool)
     ) async throws -> TestDNSServer {
         var lastError: (any Error)?
         for _ in 0..<(fixedPort == nil ? 5 : 1) {
-            let port = fixedPort ?? Int.random(in: 20_000...59_999)
+            let port = fixedPort ?? testPort()
             let directory = "\(self.directory)/dns/\(kind.rawValue)-\(uniqueTag())"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let (command, ready) = try prepare(directory, port)
             let process = try spawn(on: host, command)
             do {
                 try await process.waitForLine(timeout: .seconds(20), "\(kind.rawValue) to be ready") { ready($0.text) }
+                if process.output.lowercased().contains("address in use") { throw PortTaken(port: port) }
                 return TestDNSServer(kind: kind, address: address, port: port, directory: directory, process: process)
             } catch {
                 lastError = error
                 _ = try? await process.stop(signal: SIGKILL)
                 try? FileManager.default.removeItem(atPath: directory)
-                guard process.output.lowercased().contains("in use") else { throw error }
+                guard error is PortTaken || process.output.lowercased().contains("in use") else { throw error }
             }
         }
         throw lastError!
     }
+}
+
+/// A test DNS server found its port taken.
+struct PortTaken: Error, CustomStringConvertible {
+    let port: Int
+    var description: String { "port \(port) is in use" }
 }
 
 /// A value shared between threads behind a lock.

@@ -38,7 +38,7 @@ extension TestBed {
     ) async throws -> (process: ChildProcess, port: Int) {
         var lastError: (any Error)?
         for _ in 0..<5 {
-            let chosen = port ?? Int.random(in: 20_000...59_999)
+            let chosen = port ?? testPort()
             var arguments = [python, scripts + "/peers/gateway_peer.py", mode, "--address", address, "--port", String(chosen)]
             if let certificate { arguments += ["--cert", certificate.certificate, "--key", certificate.key] }
             let process = try spawn(on: host, arguments)
