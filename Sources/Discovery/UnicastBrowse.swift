@@ -175,8 +175,8 @@ struct UnicastBrowse: Sendable {
             "the server refuses \(domain.name): it does not serve or forward it (split DNS not set up for this domain?)"
         case .negative(.servFail, _, _):
             "the server failed to answer for \(domain.name): check its logs (zone not loaded, upstream unreachable)"
-        case .failed(.timeout):
-            "the server does not answer: is it running and reachable (firewall, Tailscale up)?"
+        case .failed(let failure):
+            failure.fix
         default:
             "check that the DNS server serves \(domain.name)"
         }

@@ -11,9 +11,24 @@ public struct DoctorTarget: Sendable, Hashable {
     /// nil when the text is neither a URL nor a host (then only an instance name can match).
     public let endpoint: EndpointSpec?
 
-    public init(_ text: String) {
+    /// Throws when the text is meant as a URL or HOST:PORT (a scheme, or a port after a host)
+    /// and is a bad one: a port out of range is a mistake to name, not an instance to look for.
+    public init(_ text: String) throws(DNSSDError) {
         self.text = text
-        self.endpoint = try? EndpointSpec(parsing: text)
+        do {
+            self.endpoint = try EndpointSpec(parsing: text)
+        } catch {
+            if Self.meantAsEndpoint(text) { throw error }
+            self.endpoint = nil
+        }
+    }
+
+    static func meantAsEndpoint(_ text: String) -> Bool {
+        if text.contains("://") { return true }
+        guard let colon = text.lastIndex(of: ":") else { return false }
+        let port = text[text.index(after: colon)...]
+        return !port.isEmpty && port.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") })
+            && (try? EndpointSpec(parsing: String(text[..<colon]))) != nil
     }
 }
 
@@ -23,7 +38,7 @@ public struct DoctorOptions: Sendable {
     /// Domains, servers and whether to browse local. (types and manual targets are doctor's own).
     public var discovery = DiscoveryOptions()
     public var pin: TLSFingerprint?
-    /// Per Gateway, and for discovery.
+    /// The whole run (see `Doctor.run`).
     public var timeout: Duration = .seconds(5)
     /// Only these checks (and what they need); nil: all.
     public var only: Set<CheckID>?
@@ -59,12 +74,19 @@ public enum Doctor {
         var isLocalFallback = false
     }
 
+    /// `--timeout` bounds the whole run: discovery and the lookups of named hosts share the
+    /// first half of it, the probes have what is left (and at most `ProbeClock.margin` more
+    /// to finish a phase they started).
     public static func run(_ options: DoctorOptions, system: any SystemInspector) async -> DoctorResult {
         let started = ContinuousClock.now
+        let lookupsEnd = started + options.timeout / 2
+        let end = started + options.timeout
         let only = options.only.map(CheckID.closure)
-        let facts = await Task.detached { MachineFacts.gather(system) }.value
-        var discovery = await discover(options, facts: facts)
-        var (targets, unknown) = await targets(options, discovery: discovery, config: facts.config)
+        let facts = await BlockingThreads.shared.value { MachineFacts.gather(system) }
+        async let discovered = discover(options, facts: facts, timeout: left(until: lookupsEnd))
+        async let lookedUp = lookUpNamed(options.targets, config: facts.config, timeout: left(until: lookupsEnd))
+        var discovery = await discovered
+        var (targets, unknown) = targets(options.targets, discovery: discovery, resolved: await lookedUp)
         if options.targets.isEmpty, let fallback = await localFallback(targets, config: facts.config, timeout: options.timeout) {
             targets.append(fallback)
         }
@@ -75,9 +97,12 @@ public enum Doctor {
         let askHosts =
             discovery.localBrowsed && facts.avahiRunning && discovery.localBeacons.isEmpty && (only?.contains(.mdnsBrowse) ?? true)
         let lanHosts = askHosts ? lanAddresses(targets.map(\.probe)) : []
-        async let answers = AvahiAddressLookup.names(of: lanHosts.map(\.address), timeout: min(options.timeout, .seconds(2)))
+        let probeBudget = left(until: end)
+        async let answers = AvahiAddressLookup.names(of: lanHosts.map(\.address), timeout: min(probeBudget, .seconds(2)))
         let gateways =
-            await probe(targets, options: options, only: only, anyDiscovered: !discovery.beacons.isEmpty, configured: facts.config.exists)
+            await probe(
+                targets, options: options, budget: probeBudget, only: only, anyDiscovered: !discovery.beacons.isEmpty,
+                configured: facts.config.exists)
             + unknown.map(unknownTarget)
         let found = await answers
         discovery.hostAnswers = lanHosts.compactMap { host in
@@ -90,37 +115,55 @@ public enum Doctor {
         return result(machine: machine, gateways: gateways, diagnosis: diagnosis, only: only, elapsed: ContinuousClock.now - started)
     }
 
+    /// The time from now until `instant`, never negative.
+    static func left(until instant: ContinuousClock.Instant) -> Duration {
+        max(.zero, instant - ContinuousClock.now)
+    }
+
     /// Discovery as nodes on this machine would see it: the configured domain, mDNS unless
     /// --no-local, within the timeout.
-    static func discover(_ options: DoctorOptions, facts: MachineFacts) async -> DiscoverySummary {
+    static func discover(_ options: DoctorOptions, facts: MachineFacts, timeout: Duration) async -> DiscoverySummary {
         let request = DiscoveryRequest(options.discovery, config: facts.config, interfaces: facts.interfaces)
-        let snapshot = await DiscoverySession.snapshot(request, timeout: options.timeout)
+        let snapshot = await DiscoverySession.snapshot(request, timeout: timeout)
         return DiscoverySummary(localBrowsed: request.local, domains: request.domains, beacons: snapshot.beacons, issues: snapshot.issues)
     }
 
-    /// The targets named (instance names first, then URLs and hosts, resolved concurrently),
-    /// or every discovered Gateway when none are named; and the names that match nothing.
-    static func targets(_ options: DoctorOptions, discovery: DiscoverySummary, config: OpenClawConfig) async -> ([Target], [DoctorTarget]) {
-        guard !options.targets.isEmpty else {
-            return (discovery.beacons.map { Target(probe: probeTarget($0), beacon: $0) }, [])
-        }
+    /// Every named target that is a URL or HOST[:PORT], resolved at once (while discovery
+    /// runs; an instance name it finds takes precedence), by its index among the targets.
+    static func lookUpNamed(_ named: [DoctorTarget], config: OpenClawConfig, timeout: Duration) async -> [Int: Target] {
         let defaultPort = config.gatewayPort ?? Endpoint.defaultGatewayPort
-        return await withTaskGroup(of: (Int, Target?).self) { group in
-            for (index, target) in options.targets.enumerated() {
+        return await withTaskGroup(of: (Int, Target)?.self) { group in
+            for (index, target) in named.enumerated() {
+                guard let endpoint = target.endpoint?.endpoint(defaultPort: defaultPort) else { continue }
                 group.addTask {
-                    if let beacon = discovery.beacons.first(where: { named($0, target.text) }) {
-                        return (index, Target(probe: probeTarget(beacon), beacon: beacon))
-                    }
-                    guard let endpoint = target.endpoint?.endpoint(defaultPort: defaultPort) else { return (index, nil) }
                     let tls = endpoint.scheme.map { $0 == .wss } ?? (config.tlsEnabled ?? false)
-                    return (index, await endpointTarget(endpoint, label: target.text, tls: tls, timeout: options.timeout))
+                    return (index, await endpointTarget(endpoint, label: target.text, tls: tls, timeout: timeout))
                 }
             }
-            var resolved = [Target?](repeating: nil, count: options.targets.count)
-            for await (index, target) in group { resolved[index] = target }
-            let unknown = zip(options.targets, resolved).filter { $0.1 == nil }.map(\.0)
-            return (resolved.compactMap { $0 }, unknown)
+            var resolved: [Int: Target] = [:]
+            for await case (let index, let target)? in group { resolved[index] = target }
+            return resolved
         }
+    }
+
+    /// The targets named (a discovered instance name first, then the URL or host it is), or
+    /// every discovered Gateway when none are named; and the names that match nothing.
+    static func targets(_ named: [DoctorTarget], discovery: DiscoverySummary, resolved: [Int: Target]) -> ([Target], [DoctorTarget]) {
+        guard !named.isEmpty else {
+            return (discovery.beacons.map { Target(probe: probeTarget($0), beacon: $0) }, [])
+        }
+        var targets: [Target] = []
+        var unknown: [DoctorTarget] = []
+        for (index, target) in named.enumerated() {
+            if let beacon = discovery.beacons.first(where: { Self.named($0, target.text) }) {
+                targets.append(Target(probe: probeTarget(beacon), beacon: beacon))
+            } else if let resolved = resolved[index] {
+                targets.append(resolved)
+            } else {
+                unknown.append(target)
+            }
+        }
+        return (targets, unknown)
     }
 
     /// A discovered Gateway's instance name equals `text` (as DNS compares names: ASCII case
@@ -141,16 +184,16 @@ public enum Doctor {
     }
 
     /// Every target probed at once (only the phases the requested checks need), and its checks.
-    static func probe(_ targets: [Target], options: DoctorOptions, only: Set<CheckID>?, anyDiscovered: Bool, configured: Bool) async
-        -> [GatewayResult]
-    {
+    static func probe(
+        _ targets: [Target], options: DoctorOptions, budget: Duration, only: Set<CheckID>?, anyDiscovered: Bool, configured: Bool
+    ) async -> [GatewayResult] {
         let phases = probePhases(only)
         let reports =
             phases.isEmpty
             ? targets.map { ProbeReport(target: $0.probe) }
-            : await GatewayProbe.runAll(targets.map(\.probe), budget: options.timeout, limit: options.probeLimit, phases: phases)
+            : await GatewayProbe.runAll(targets.map(\.probe), budget: budget, limit: options.probeLimit, phases: phases)
         return zip(targets, reports).map { target, report in
-            var checks = GatewayChecks.run(report, dnsProblem: target.dnsProblem, pin: options.pin, budget: options.timeout)
+            var checks = GatewayChecks.run(report, dnsProblem: target.dnsProblem, pin: options.pin, budget: budget)
             if target.isLocalFallback && anyDiscovered {
                 checks = relaxLocalFallback(checks, label: target.probe.label, configured: configured)
             }

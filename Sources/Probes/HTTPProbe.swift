@@ -17,7 +17,7 @@ enum HTTPProbe {
                 try sync.addHandler(ResponseCollector(promise: promise))
             }.get()
         } catch {
-            return .failed("\(error)")
+            return .failed(ProbeConnection.describe(error))
         }
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: host)
@@ -55,7 +55,12 @@ final class ResponseCollector: ChannelInboundHandler {
         case .head(let head):
             status = Int(head.status.code)
         case .body(let buffer):
-            if body.count < HTTPProbe.bodyLimit { body += buffer.readableBytesView.prefix(HTTPProbe.bodyLimit - body.count) }
+            body += buffer.readableBytesView.prefix(HTTPProbe.bodyLimit - body.count)
+            if body.count >= HTTPProbe.bodyLimit {
+                // Enough to show: the rest is not read.
+                promise.succeed((status, String(decoding: body, as: UTF8.self)))
+                context.close(promise: nil)
+            }
         case .end:
             promise.succeed((status, String(decoding: body, as: UTF8.self)))
         }

@@ -41,7 +41,16 @@ public struct TCPAttempt: Sendable, Hashable {
     public let elapsed: Duration
 }
 
-extension TCPAttempt.Outcome: Error {}
+extension TCPAttempt.Outcome: Error, CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .connected: "connected"
+        case .refused: "refused"
+        case .timedOut: "no answer"
+        case .unreachable(let why), .failed(let why): why
+        }
+    }
+}
 
 /// What the TLS handshake showed.
 public struct TLSFacts: Sendable, Hashable {
@@ -63,7 +72,7 @@ public struct CertificateFacts: Sendable, Hashable {
     public let publicKey: String
 }
 
-public enum TLSOutcome: Sendable, Hashable {
+public enum TLSOutcome: Sendable, Hashable, CustomStringConvertible {
     case established(TLSFacts)
     /// The server answered, but not with TLS; its first bytes.
     case notTLS(firstBytes: [UInt8])
@@ -72,6 +81,16 @@ public enum TLSOutcome: Sendable, Hashable {
     case handshakeFailed(String)
     /// No finished handshake in time; how many bytes arrived.
     case timedOut(bytesReceived: Int)
+
+    public var description: String {
+        switch self {
+        case .established: "established"
+        case .notTLS: "the answer is not TLS"
+        case .alert(let code): "TLS alert \(code)"
+        case .handshakeFailed(let reason): reason
+        case .timedOut: "no handshake in time"
+        }
+    }
 }
 
 public enum HTTPOutcome: Sendable, Hashable {

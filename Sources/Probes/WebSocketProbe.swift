@@ -43,7 +43,7 @@ enum WebSocketProbe {
                 try sync.addHandler(UpgradeWatcher(upgrade: upgradePromise, frame: framePromise), name: "upgrade-watcher")
             }.get()
         } catch {
-            return .failed("\(error)")
+            return .failed(ProbeConnection.describe(error))
         }
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: host)
@@ -52,7 +52,8 @@ enum WebSocketProbe {
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
 
-        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+        let end = NIODeadline.now() + TimeAmount(timeout)
+        let timer = channel.eventLoop.scheduleTask(deadline: end) {
             upgradePromise.fail(ProbeTimeout())
             framePromise.fail(ProbeTimeout())
         }
@@ -68,11 +69,13 @@ enum WebSocketProbe {
         } catch {
             return await failure(error, upgraded: true, connection)
         }
-        // Say goodbye properly and wait (briefly) for the server's close frame.
+        // Say goodbye properly and wait (briefly, never past the timeout) for the server's close frame.
         var payload = channel.allocator.buffer(capacity: 2)
         payload.write(webSocketErrorCode: .normalClosure)
         channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload), promise: nil)
-        let closeTimer = channel.eventLoop.scheduleTask(in: .milliseconds(500)) { closePromise.fail(ProbeTimeout()) }
+        let closeTimer = channel.eventLoop.scheduleTask(deadline: min(.now() + .milliseconds(500), end)) {
+            closePromise.fail(ProbeTimeout())
+        }
         let closedCleanly = (try? await closePromise.futureResult.get()) != nil
         closeTimer.cancel()
         return .opened(frame, closedCleanly: closedCleanly)
@@ -93,6 +96,8 @@ enum WebSocketProbe {
             return .upgradeFailed("the server answered 101 but its Sec-WebSocket-Accept does not match the key (RFC 6455 §4.2.2)")
         case let error as NIOWebSocketError where error == .invalidFrameLength:
             return .frameTooLarge(limit: frameLimit)
+        case let error as NIOHTTPClientUpgradeError where !upgraded:
+            return .upgradeFailed(ProbeConnection.describe(error))
         default:
             return .failed(ProbeConnection.describe(error))
         }
@@ -170,13 +175,18 @@ final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// After the upgrade: the first data frame (answering pings meanwhile), then the close.
+/// At most `frameLimit` frames before the first message is complete (its bytes are capped
+/// by `WebSocketProbe.frameLimit`): a Gateway sends connect.challenge at once, and a server
+/// that floods pings would otherwise have a pong queued for each.
 final class FirstFrameHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
+    static let frameLimit = 16
     private let frame: EventLoopPromise<FirstFrame>
     private let closed: EventLoopPromise<Void>
     private var text: [UInt8] = []
     private var done = false
+    private var frames = 0
 
     init(frame: EventLoopPromise<FirstFrame>, closed: EventLoopPromise<Void>) {
         self.frame = frame
@@ -185,6 +195,15 @@ final class FirstFrameHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let incoming = unwrapInboundIn(data)
+        if !done {
+            frames += 1
+            guard frames <= Self.frameLimit else {
+                done = true
+                frame.fail(TooManyFrames())
+                context.close(promise: nil)
+                return
+            }
+        }
         switch incoming.opcode {
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: incoming.unmaskedData)

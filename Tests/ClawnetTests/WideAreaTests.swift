@@ -214,8 +214,9 @@ struct WideAreaTests {
     func nothingListens() async throws {
         let bed = try TestBed.current()
         let (_, document, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", "127.0.0.1:9"])
-        let message = try #require(errors(document).first?["message"] as? String)
-        #expect(message.contains("nothing listens on that port"), "\(message)")
+        let error = try #require(errors(document).first)
+        #expect((error["message"] as? String)?.contains("nothing listens on port 9 of 127.0.0.1") == true, "\(error)")
+        #expect((error["fix"] as? String)?.contains("no DNS server runs on 127.0.0.1 port 9") == true, "\(error)")
     }
 
     @Test("5,000 PTRs do not fit in one message: NSD truncates even over TCP, Knot fails; both named")

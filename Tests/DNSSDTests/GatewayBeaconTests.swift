@@ -169,7 +169,8 @@ struct EndpointTests {
             ("Studio.Local.:9000", "studio.local", 9000, nil),
             ("192.168.1.5:18789", "192.168.1.5", 18789, nil),
             ("[fe80::1%eth0]:18789", "fe80::1%eth0", 18789, nil),
-            ("fe80::0:1", "fe80::1", 18789, nil),
+            ("fe80:0::0001", "fe80::1", 18789, nil),
+            ("2001:db8::1", "2001:db8::1", 18789, nil),
             ("wss://gw.example.com:443/ws?x=1", "gw.example.com", 443, "wss"),
             ("ws://[fe80::1%25eth0]:18789", "fe80::1%eth0", 18789, "ws"),
             ("WSS://user@10.0.0.1", "10.0.0.1", 18789, "wss"),
@@ -188,6 +189,18 @@ struct EndpointTests {
         ])
     func rejectsEndpoints(text: String) {
         #expect(throws: DNSSDError.self) { try Endpoint.parse(text, defaultPort: 18789) }
+    }
+
+    @Test(
+        "a bare IPv6 address whose last group could be a port is refused as ambiguous, with both readings in brackets",
+        arguments: [("::1:80", "[::1]:80"), ("fe80::0:1", "[fe80::0]:1"), ("fe80::1%eth0:443", "[fe80::1%eth0]:443")])
+    func ambiguousIPv6(text: String, suggestion: String) {
+        #expect {
+            try Endpoint.parse(text, defaultPort: 18789)
+        } throws: { error in
+            let message = (error as? DNSSDError)?.message ?? ""
+            return message.contains("ambiguous") && message.contains(suggestion) && message.contains("[\(text)]")
+        }
     }
 
     @Test("endpoint text puts IPv6 in brackets")

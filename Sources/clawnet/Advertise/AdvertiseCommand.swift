@@ -204,7 +204,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
                 terminal.out("renamed: \"\(old)\" is taken on the network; now \"\(new)\"")
                 current = new
             case .beacon(.failed(let issue)):
-                IssueLines.lines([issue], terminal: terminal).forEach(terminal.err)
+                terminal.err(lines: IssueLines.lines([issue], terminal: terminal))
                 if !established && (issue.kind == .busMissing || issue.kind == .daemonMissing) {
                     throw ExitStatus.environment.code
                 }

@@ -83,7 +83,7 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
             guard let out else {
                 let rendered = try ZoneWriter.render(content, serial: SerialPolicy.next(after: nil, today: today))
                 (notes + rendered.notes).forEach { terminal.err("note: \($0)") }
-                terminal.out(String(rendered.text.dropLast()))
+                terminal.out(linesOf: rendered.text)
                 return
             }
             let path = Self.absolute(out)
@@ -122,7 +122,7 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
             try AtomicFile.write(stanza, to: path)
             terminal.out("wrote \(path)")
         }
-        terminal.err(CorefileWriter.nextSteps(domain: domain, bind: bind, corefilePath: path, zonePath: zonePath))
+        terminal.err(linesOf: CorefileWriter.nextSteps(domain: domain, bind: bind, corefilePath: path, zonePath: zonePath))
     }
 
     static func absolute(_ path: String) -> String {
