@@ -84,5 +84,5 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     // gw.websocket
     case upgradeRefused, upgradeFailed, upgradeTimedOut, webSocketFailed
     // gw.protocol
-    case unexpectedFirstFrame, frameTooLarge, closedBeforeFirstFrame, firstFrameTimedOut
+    case unexpectedFirstFrame, frameTooLarge, closedBeforeFirstFrame, firstFrameTimedOut, framesBroken
 }

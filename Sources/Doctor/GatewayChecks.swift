@@ -323,6 +323,13 @@ public enum GatewayChecks {
                     fix: proxyFix, elapsed: elapsed),
                 Check(.gwProtocol, .skip, .notRun, "needs a WebSocket"),
             ]
+        case .framesBroken(let reason):
+            return [
+                Check(.gwWebSocket, .pass, .ok, "101 Switching Protocols", elapsed: elapsed),
+                Check(
+                    .gwProtocol, .fail, .framesBroken, reason,
+                    fix: "this is not an OpenClaw Gateway (its connect.challenge comes at once, in one small frame)", elapsed: elapsed),
+            ]
         case .failed(let reason):
             return [
                 Check(.gwWebSocket, .fail, .webSocketFailed, reason, fix: "see the Gateway's log", elapsed: elapsed),

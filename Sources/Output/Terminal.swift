@@ -12,14 +12,20 @@ import Glibc
 /// markers that carry a key drawn at random for this run, which text from outside cannot
 /// know, and `render` turns only those into colour codes.
 public struct Terminal: Sendable {
-    public let stdoutIsTTY = isatty(STDOUT_FILENO) == 1
-    public let stderrIsTTY = isatty(STDERR_FILENO) == 1
+    public let stdoutIsTTY: Bool
+    public let stderrIsTTY: Bool
     public let color: Bool
     /// Starts a colour marker: four scalars from Unicode's private use plane 15 (64 random bits).
     private let markerKey: [Unicode.Scalar]
 
     public init(color: Bool) {
+        self.init(color: color, stdoutIsTTY: isatty(STDOUT_FILENO) == 1, stderrIsTTY: isatty(STDERR_FILENO) == 1)
+    }
+
+    init(color: Bool, stdoutIsTTY: Bool, stderrIsTTY: Bool) {
         self.color = color
+        self.stdoutIsTTY = stdoutIsTTY
+        self.stderrIsTTY = stderrIsTTY
         var random = SystemRandomNumberGenerator()
         markerKey = (0..<4).map { _ in Unicode.Scalar(UInt32.random(in: 0xF0000...0xFFFFD, using: &random))! }
     }

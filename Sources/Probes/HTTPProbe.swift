@@ -2,7 +2,7 @@ import NIOCore
 import NIOHTTP1
 
 /// `GET path` on an open probe connection (the Gateway serves plain HTTP on its WebSocket
-/// port: /healthz, /readyz). The body is read up to 64 KiB.
+/// port: /healthz, /readyz). A body over 64 KiB is not read to its end: no Gateway sends one.
 enum HTTPProbe {
     static let bodyLimit = 65_536
 
@@ -39,7 +39,7 @@ enum HTTPProbe {
     }
 }
 
-/// Collects one HTTP response: status and (bounded) body.
+/// Collects one HTTP response: status and body, at most `HTTPProbe.bodyLimit` of it.
 final class ResponseCollector: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
     private let promise: EventLoopPromise<(Int, String)>
@@ -55,12 +55,12 @@ final class ResponseCollector: ChannelInboundHandler {
         case .head(let head):
             status = Int(head.status.code)
         case .body(let buffer):
-            body += buffer.readableBytesView.prefix(HTTPProbe.bodyLimit - body.count)
-            if body.count >= HTTPProbe.bodyLimit {
-                // Enough to show: the rest is not read.
-                promise.succeed((status, String(decoding: body, as: UTF8.self)))
+            guard body.count + buffer.readableBytes <= HTTPProbe.bodyLimit else {
+                promise.fail(BodyTooLarge())
                 context.close(promise: nil)
+                return
             }
+            body += buffer.readableBytesView
         case .end:
             promise.succeed((status, String(decoding: body, as: UTF8.self)))
         }

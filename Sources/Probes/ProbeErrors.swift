@@ -7,6 +7,9 @@ import NIOWebSocket
 /// A probe connection read more than its byte budget (`WireObserver.byteLimit`).
 struct TooMuchData: Error {}
 
+/// An HTTP answer's body went past `HTTPProbe.bodyLimit`.
+struct BodyTooLarge: Error {}
+
 /// A WebSocket server sent more frames before its first message than a Gateway ever does.
 struct TooManyFrames: Error {}
 
@@ -20,6 +23,8 @@ extension ProbeConnection {
         case is TooMuchData:
             return "the server sent more than \(WireObserver.byteLimit / 1024) KiB, far more than a Gateway's answer: the connection was "
                 + "closed"
+        case is BodyTooLarge:
+            return "the answer's body is larger than \(HTTPProbe.bodyLimit / 1024) KiB, where a Gateway's is a few bytes of JSON"
         case is TooManyFrames:
             return "the server sent more than \(FirstFrameHandler.frameLimit) frames (pings, fragments) before its first message, "
                 + "where a Gateway sends connect.challenge at once"
@@ -104,7 +109,9 @@ extension ProbeConnection {
     /// `REASON` in `error:1000010b:SSL routines:OPENSSL_internal:REASON at /path/file.cc:123`.
     static func reasonCode(in text: String) -> String? {
         guard let start = text.firstRange(of: "error:") else { return nil }
-        let fields = text[start.upperBound...].split(separator: " ", maxSplits: 1).first?.split(separator: ":") ?? []
+        var error = text[start.upperBound...]
+        if let path = error.firstRange(of: " at ") { error = error[..<path.lowerBound] }
+        let fields = error.split(separator: ":")
         guard fields.count >= 4, let code = fields.last, code.allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "_" }) else {
             return nil
         }

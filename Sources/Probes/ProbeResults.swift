@@ -120,6 +120,9 @@ public enum WebSocketOutcome: Sendable, Hashable {
     case frameTooLarge(limit: Int)
     case closedBeforeFirstFrame(code: UInt16?)
     case timedOut(upgraded: Bool, bytesReceived: Int)
+    /// Upgraded, then frames no WebSocket server sends (a control frame over 125 bytes or in
+    /// fragments, a flood of pings): what happened, in words.
+    case framesBroken(String)
     case failed(String)
 }
 
@@ -134,7 +137,7 @@ extension WebSocketOutcome {
     /// Whether an HTTP answer came back at all (a 101 or another status).
     var reachedServer: Bool {
         switch self {
-        case .opened, .upgradeRefused, .frameTooLarge, .closedBeforeFirstFrame: true
+        case .opened, .upgradeRefused, .frameTooLarge, .closedBeforeFirstFrame, .framesBroken: true
         case .timedOut(let upgraded, _): upgraded
         case .upgradeFailed, .wantsTLS, .failed: false
         }

@@ -5,9 +5,9 @@ import NIOWebSocket
 
 /// The WebSocket opening on an open probe connection: the upgrade (101 and a correct
 /// Sec-WebSocket-Accept), the Gateway's first frame (`connect.challenge`), and a clean close.
-enum WebSocketProbe {
+public enum WebSocketProbe {
     /// Frames before the handshake is complete are capped at 64 KiB (as the Gateway does).
-    static let frameLimit = 65_536
+    public static let frameLimit = 65_536
 
     private enum Step: Sendable {
         case upgraded
@@ -99,7 +99,7 @@ enum WebSocketProbe {
         case let error as NIOHTTPClientUpgradeError where !upgraded:
             return .upgradeFailed(ProbeConnection.describe(error))
         default:
-            return .failed(ProbeConnection.describe(error))
+            return upgraded ? .framesBroken(ProbeConnection.describe(error)) : .failed(ProbeConnection.describe(error))
         }
     }
 
@@ -178,22 +178,22 @@ final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
 /// At most `frameLimit` frames before the first message is complete (its bytes are capped
 /// by `WebSocketProbe.frameLimit`): a Gateway sends connect.challenge at once, and a server
 /// that floods pings would otherwise have a pong queued for each.
-final class FirstFrameHandler: ChannelInboundHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
-    static let frameLimit = 16
+public final class FirstFrameHandler: ChannelInboundHandler {
+    public typealias InboundIn = WebSocketFrame
+    public typealias OutboundOut = WebSocketFrame
+    public static let frameLimit = 16
     private let frame: EventLoopPromise<FirstFrame>
     private let closed: EventLoopPromise<Void>
     private var text: [UInt8] = []
     private var done = false
     private var frames = 0
 
-    init(frame: EventLoopPromise<FirstFrame>, closed: EventLoopPromise<Void>) {
+    public init(frame: EventLoopPromise<FirstFrame>, closed: EventLoopPromise<Void>) {
         self.frame = frame
         self.closed = closed
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let incoming = unwrapInboundIn(data)
         if !done {
             frames += 1
@@ -231,13 +231,13 @@ final class FirstFrameHandler: ChannelInboundHandler {
         }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         frame.fail(error)
         closed.fail(error)
         context.close(promise: nil)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    public func channelInactive(context: ChannelHandlerContext) {
         frame.fail(ClosedEarly(code: nil))
         if done { closed.succeed() }
         context.fireChannelInactive()

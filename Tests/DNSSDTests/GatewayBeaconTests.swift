@@ -203,6 +203,31 @@ struct EndpointTests {
         }
     }
 
+    @Test(
+        "addresses no packet can be sent to are refused as DNS servers, each saying why",
+        arguments: [
+            ("0.0.0.0", "unspecified address"), ("::", "unspecified address"), ("[::]:53", "unspecified address"),
+            ("::ffff:0.0.0.0", "unspecified address"), ("0.1.2.3", "0.0.0.0/8"), ("255.255.255.255", "broadcast"),
+            ("224.0.0.251", "multicast"), ("ff02::fb", "multicast"), ("fe80::1", "give its interface too"),
+        ])
+    func unusableServers(text: String, words: String) {
+        #expect {
+            try DNSServer(parsing: text)
+        } throws: { error in
+            (error as? DNSSDError)?.message.contains(words) == true
+        }
+    }
+
+    @Test("usable servers parse; resolv.conf's unspecified address is loopback, as glibc reads it")
+    func usableServers() throws {
+        #expect(try DNSServer(parsing: "127.0.0.1:5300").description == "127.0.0.1#5300")
+        #expect(try DNSServer(parsing: "[fe80::1%eth0]:53").description == "fe80::1%eth0#53")
+        #expect(try DNSServer(parsing: "::ffff:10.0.0.1").address.mappedIPv4 == IPAddress("10.0.0.1"))
+        #expect(DNSServer(resolvConfAddress: IPAddress("0.0.0.0")!).description == "127.0.0.1#53")
+        #expect(DNSServer(resolvConfAddress: IPAddress("::")!).description == "::1#53")
+        #expect(DNSServer(resolvConfAddress: IPAddress("10.0.0.1")!).description == "10.0.0.1#53")
+    }
+
     @Test("endpoint text puts IPv6 in brackets")
     func endpointDescription() throws {
         #expect(try Endpoint.parse("[2001:db8::1]:5", defaultPort: 1).description == "[2001:db8::1]:5")
