@@ -47,6 +47,7 @@ public enum SocketError: Hashable, Sendable, CustomStringConvertible {
         case ENETUNREACH: self = .noRoute("network unreachable")
         case ENETDOWN: self = .noRoute("this machine's network is down")
         case EADDRNOTAVAIL: self = .unusableAddress("address not available here")
+        case EADDRINUSE: self = .other("the address and port are already in use")
         case EINVAL, EAFNOSUPPORT, EDESTADDRREQ: self = .unusableAddress("this machine cannot send to that address")
         case EACCES, EPERM: self = .other("not permitted (a firewall rule on this machine, or a broadcast address)")
         case EMFILE, ENFILE: self = .other("too many open files (raise `ulimit -n`)")

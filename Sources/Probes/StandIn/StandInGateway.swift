@@ -29,6 +29,11 @@ public final class StandInGateway: Sendable {
     }
 
     /// Listens on `host`:`port`; with an identity, TLS 1.3 only.
+    /// Why `start` failed, in words.
+    public static func describe(_ error: any Error) -> String {
+        ProbeConnection.describe(error)
+    }
+
     public static func start(host: String, port: Int, identity: StandInIdentity?) async throws -> StandInGateway {
         let context = try identity.map { try $0.serverContext() }
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -122,7 +122,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
                 }
             }
         } catch {
-            terminal.err(terminal.paint("error", .red, stderr: true) + ": cannot listen on \(bindAddress ?? "*"):\(port): \(error)")
+            terminal.err(
+                terminal.paint("error", .red, stderr: true)
+                    + ": cannot listen on \(bindAddress ?? "*"):\(port): \(StandInGateway.describe(error))")
             terminal.err("  fix: is a Gateway (or something else) already using the port? `ss -ltnp | grep \(port)`; or choose --port")
             throw ExitStatus.failure.code
         }
