@@ -57,7 +57,7 @@ public enum GatewayChecks {
     static func tcp(_ report: ProbeReport, budget: Duration) -> Check {
         let port = report.target.port
         let detail = Dictionary(
-            report.tcp.map { ($0.address.description, $0.outcome.description) }, uniquingKeysWith: { first, _ in first })
+            report.tcp.map { ($0.address.description, $0.outcome.code) }, uniquingKeysWith: { first, _ in first })
         if let good = report.tcp.first(where: { $0.outcome == .connected }) {
             let failed = report.tcp.filter { $0.outcome != .connected }
             let note =

@@ -42,6 +42,17 @@ public struct TCPAttempt: Sendable, Hashable {
 }
 
 extension TCPAttempt.Outcome: Error, CustomStringConvertible {
+    /// A stable word for JSON: connected, refused, timedOut, unreachable or failed.
+    public var code: String {
+        switch self {
+        case .connected: "connected"
+        case .refused: "refused"
+        case .timedOut: "timedOut"
+        case .unreachable: "unreachable"
+        case .failed: "failed"
+        }
+    }
+
     public var description: String {
         switch self {
         case .connected: "connected"
