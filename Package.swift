@@ -14,6 +14,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "clawnet", targets: ["clawnet"]),
+        // The parsers that read outside input, for the libFuzzer targets in Fuzz/ (a package of
+        // its own, so that this build stays free of sanitizers).
+        .library(name: "ClawnetParsers", targets: ["DNSSD", "DNSWire", "Host", "Zones", "Probes"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -139,6 +142,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: settings
         ),

@@ -10,20 +10,50 @@ import NIOSupport
 /// are not failures here: they come back as responses and the caller reads the code.
 public enum DNSQueryFailure: Error, Hashable, Sendable, CustomStringConvertible {
     case timeout(DNSServer, attempts: Int)
+    /// Nothing listens on the server's port (ICMP port unreachable, or a TCP reset).
+    case refused(DNSServer)
+    /// No route, an address that cannot be used, a connection that broke: why, in words.
     case unreachable(DNSServer, String)
     case malformed(DNSServer, String)
 
     public var server: DNSServer {
         switch self {
-        case .timeout(let server, _), .unreachable(let server, _), .malformed(let server, _): server
+        case .timeout(let server, _), .refused(let server), .unreachable(let server, _), .malformed(let server, _): server
         }
     }
 
     public var description: String {
         switch self {
         case .timeout(let server, let attempts): "no answer from \(server) (\(attempts) tries)"
+        case .refused(let server): "nothing listens on port \(server.port) of \(server.address) (connection refused)"
         case .unreachable(let server, let detail): "cannot reach \(server): \(detail)"
         case .malformed(let server, let detail): "\(server) sent a malformed answer: \(detail)"
+        }
+    }
+
+    /// What to do about it: a refused port and a server out of reach need different fixes.
+    public var fix: String {
+        switch self {
+        case .timeout:
+            "the server does not answer: is it running and reachable (firewall, Tailscale up)?"
+        case .refused(let server):
+            "no DNS server runs on \(server.address) port \(server.port): start it, or give the port it listens on "
+                + "(`ss -lunp` on that host shows it)"
+        case .unreachable(let server, _):
+            "check the server's address and this machine's route to it (`ip route get \(server.address.withoutZone)`)"
+        case .malformed:
+            "something other than a DNS server answers there, or a broken one: check what listens on that address and port"
+        }
+    }
+
+    /// A socket error met while asking `server`, in words.
+    static func socket(_ error: any Error, server: DNSServer, over transport: String = "") -> DNSQueryFailure {
+        if let failure = error as? DNSQueryFailure { return failure }
+        switch SocketError(error) {
+        case .refused?: return .refused(server)
+        case .timedOut?: return .timeout(server, attempts: 1)
+        case let socket?: return .unreachable(server, transport + socket.description)
+        case nil: return .unreachable(server, transport + "the query failed unexpectedly")
         }
     }
 }
@@ -65,10 +95,8 @@ public final class DNSClient: Sendable {
         let message: DNSMessage
         do {
             message = try await udpChannel(for: server).flatMap { $0.submit(question) }.get()
-        } catch let failure as DNSQueryFailure {
-            throw failure
         } catch {
-            throw .unreachable(server, "\(error)")
+            throw .socket(error, server: server)
         }
         logger.debug(
             "\(server) \(type) \(name): \(message.rcode), \(message.answers.count) answers\(message.truncated ? ", truncated" : "")")
@@ -142,9 +170,13 @@ final class UDPQueryChannel: Sendable {
 
     static func connect(to server: DNSServer, group: any EventLoopGroup, options: DNSClient.Options) -> EventLoopFuture<UDPQueryChannel> {
         let eventLoop = group.next()
+        // NIO traps on a datagram to some addresses (0.0.0.0, ::): they never get that far.
+        if let problem = server.address.destinationProblem {
+            return eventLoop.makeFailedFuture(DNSQueryFailure.unreachable(server, problem))
+        }
         let address: SocketAddress
         do { address = try server.socketAddress } catch {
-            return eventLoop.makeFailedFuture(DNSQueryFailure.unreachable(server, "bad address: \(error)"))
+            return eventLoop.makeFailedFuture(DNSQueryFailure.unreachable(server, "\(server.address) cannot be used as a socket address"))
         }
         return DatagramBootstrap(group: eventLoop)
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
@@ -159,7 +191,7 @@ final class UDPQueryChannel: Sendable {
                     UDPQueryChannel(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
                 }
             }
-            .flatMapErrorThrowing { error in throw DNSQueryFailure.unreachable(server, "\(error)") }
+            .flatMapErrorThrowing { error in throw DNSQueryFailure.socket(error, server: server) }
     }
 
     func submit(_ question: DNSQuestion) -> EventLoopFuture<DNSMessage> {
@@ -171,7 +203,10 @@ final class UDPQueryChannel: Sendable {
 /// Owns the in-flight queries of one UDP socket; runs only on its event loop.
 final class DNSUDPHandler: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
-    typealias OutboundOut = AddressedEnvelope<ByteBuffer>
+    /// The socket is connected: queries go out as bare buffers. An envelope would have to
+    /// carry the peer's address exactly as NIO recorded it, and for an address the kernel
+    /// rewrites on connect (0.0.0.0 and ::ffff:0.0.0.0 become 127.0.0.1) NIO traps instead.
+    typealias OutboundOut = ByteBuffer
 
     private struct Pending {
         let question: DNSQuestion
@@ -220,9 +255,7 @@ final class DNSUDPHandler: ChannelInboundHandler {
         query.attempt += 1
         let bytes = query.question.wire(id: id)
         let buffer = context.channel.allocator.buffer(bytes: bytes)
-        if let remote = context.channel.remoteAddress {
-            context.writeAndFlush(wrapOutboundOut(AddressedEnvelope(remoteAddress: remote, data: buffer)), promise: nil)
-        }
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
         query.timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(options.attemptTimeout)) { [self] in
             timedOut(id)
         }
@@ -276,10 +309,8 @@ final class DNSUDPHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // On a connected UDP socket an ICMP "port unreachable" arrives as ECONNREFUSED:
         // nothing listens there. Every query on this socket gets that answer.
-        let detail =
-            (error as? IOError).map { $0.errnoCode == ECONNREFUSED ? "nothing listens on that port (connection refused)" : "\($0)" }
-            ?? "\(error)"
-        for id in Array(pending.keys) { finish(id, .failure(.unreachable(server, detail))) }
+        let failure = DNSQueryFailure.socket(error, server: server)
+        for id in Array(pending.keys) { finish(id, .failure(failure)) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -21,6 +21,12 @@ public enum DNSLookup: Sendable {
         }
     }
 
+    /// Why no answer came, when none did.
+    public var failure: DNSQueryFailure? {
+        if case .failed(let failure) = self { return failure }
+        return nil
+    }
+
     public var records: [DNSRecord] {
         if case .records(let records, _) = self { return records }
         return []

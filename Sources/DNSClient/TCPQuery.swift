@@ -13,6 +13,7 @@ enum TCPQuery {
         let bytes: [UInt8]
         let message: DNSMessage
         do {
+            if let problem = server.address.destinationProblem { throw DNSQueryFailure.unreachable(server, problem) }
             let address = try server.socketAddress
             let eventLoop = group.next()
             let promise = eventLoop.makePromise(of: [UInt8].self)
@@ -37,10 +38,8 @@ enum TCPQuery {
                 channel.close(promise: nil)
             }
             bytes = try await promise.futureResult.get()
-        } catch let failure as DNSQueryFailure {
-            throw failure
         } catch {
-            throw .unreachable(server, "TCP: \(error)")
+            throw .socket(error, server: server, over: "over TCP: ")
         }
         do {
             message = try DNSWireCodec.decode(bytes)

@@ -17,7 +17,18 @@ public struct DNSServer: Hashable, Sendable, CustomStringConvertible {
         guard let address = endpoint.address else {
             throw DNSSDError("'\(text)' is not an IP address; give the DNS server as an address")
         }
+        if let problem = address.destinationProblem {
+            throw DNSSDError("'\(text)': \(problem)")
+        }
         self.init(address: address, port: endpoint.port)
+    }
+
+    /// A server as resolv.conf names it, read the way glibc reads it: the unspecified
+    /// address (`nameserver 0.0.0.0`, `::`) means this host (Linux sends such packets to
+    /// loopback), so it becomes 127.0.0.1 or ::1.
+    public init(resolvConfAddress address: IPAddress, port: Int = 53) {
+        let loopback = IPAddress(address.family == .v4 ? "127.0.0.1" : "::1")!
+        self.init(address: address.isUnspecified ? loopback : address, port: port)
     }
 
     /// `127.0.0.1#5303`, as dig prints servers.

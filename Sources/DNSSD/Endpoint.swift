@@ -89,6 +89,7 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
             guard IPAddress(String(hostText))?.family == .v6 else {
                 throw DNSSDError("'\(text)' is not an IPv6 address; write [IPv6]:PORT to give a port")
             }
+            try Self.refuseAmbiguous(hostText, text: text)
         } else if let colon = rest.firstIndex(of: ":") {
             hostText = rest[..<colon]
             portText = rest[rest.index(after: colon)...]
@@ -120,6 +121,21 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
             throw DNSSDError("'\(hostText)' is neither a host name nor an IP address")
         }
         self.host = name
+    }
+}
+
+extension EndpointSpec {
+    /// `::1:80` is the address ::1:80, or ::1 with port 80: when the text before the last
+    /// colon is an IPv6 address too and the rest a port, brackets must say which.
+    static func refuseAmbiguous(_ host: Substring, text: String) throws(DNSSDError) {
+        guard let colon = host.lastIndex(of: ":") else { return }
+        let address = host[..<colon]
+        let port = host[host.index(after: colon)...]
+        guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }),
+            IPAddress(String(address))?.family == .v6
+        else { return }
+        throw DNSSDError(
+            "'\(text)' is ambiguous: write [\(address)]:\(port) for port \(port) of \(address), or [\(host)] for the address \(host)")
     }
 }
 

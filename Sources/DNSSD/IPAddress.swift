@@ -110,6 +110,34 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible, Comparable
 
     public var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
 
+    /// The IPv4 address inside an IPv4-mapped IPv6 one (`::ffff:10.0.0.1`).
+    public var mappedIPv4: IPAddress? {
+        guard family == .v6, bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] else { return nil }
+        return IPAddress(bytes: Array(bytes.suffix(4)))
+    }
+
+    /// 224.0.0.0/4 and ff00::/8.
+    public var isMulticast: Bool { family == .v4 ? bytes[0] & 0xF0 == 0xE0 : bytes[0] == 0xFF }
+
+    /// Why no packet can be sent to this address as to one host, or nil when it can: the
+    /// unspecified address (`0.0.0.0`, `::`), 0.0.0.0/8, broadcast and multicast addresses, and
+    /// an IPv6 link-local address without its interface.
+    public var destinationProblem: String? {
+        if let mapped = mappedIPv4 { return mapped.destinationProblem.map { "\(withoutZone) is IPv4 \(mapped): " + $0 } }
+        let text = withoutZone.description
+        if isUnspecified {
+            let loopback = family == .v4 ? "127.0.0.1" : "::1"
+            return "\(text) is the unspecified address (\"any address\"), not one to send to; for this machine give \(loopback)"
+        }
+        if family == .v4 && bytes[0] == 0 { return "\(text) is in 0.0.0.0/8 (\"this network\"), not an address to send to" }
+        if bytes == [255, 255, 255, 255] { return "\(text) is the broadcast address, not one host" }
+        if isMulticast { return "\(text) is a multicast address, not one host" }
+        if family == .v6 && isLinkLocal && zone == nil {
+            return "\(text) is link-local: give its interface too, as in \(text)%eth0"
+        }
+        return nil
+    }
+
     /// IPv4 first, then by bytes: a stable order for output.
     public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
         if lhs.bytes.count != rhs.bytes.count { return lhs.bytes.count < rhs.bytes.count }

@@ -154,7 +154,7 @@ public enum SafeText {
         var rest = Array(bytes)[...]
         while !rest.isEmpty {
             if let (scalar, length) = decodeScalar(rest) {
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+                if isControl(scalar) {
                     out.append(escaped(UInt8(truncatingIfNeeded: scalar.value)))
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -166,6 +166,27 @@ public enum SafeText {
             }
         }
         return out
+    }
+
+    /// One line of text, safe for a terminal: control characters (a newline too) become
+    /// `\DDD`, everything else stays as it is.
+    public static func line(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                out.append(escaped(UInt8(truncatingIfNeeded: scalar.value)))
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// What a terminal acts on instead of showing: C0 (escape, newline, carriage return,
+    /// backspace, bell...), DEL and C1 (U+009B is CSI on some terminals).
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
     }
 
     /// The bytes as a Swift string when they are valid UTF-8, else nil.

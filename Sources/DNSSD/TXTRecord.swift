@@ -56,6 +56,19 @@ public struct TXTRecord: Hashable, Sendable {
         return strings.flatMap { [UInt8($0.count)] + $0 }
     }
 
+    /// The leading strings whose wire form fits in `limit` bytes, and whether any were left
+    /// out.
+    public func prefix(wireBytes limit: Int) -> (record: TXTRecord, truncated: Bool) {
+        var kept: [[UInt8]] = []
+        var size = 0
+        for string in strings {
+            size += 1 + string.count
+            guard size <= limit else { return (TXTRecord(uncheckedStrings: kept), true) }
+            kept.append(string)
+        }
+        return (self, false)
+    }
+
     /// True when there is nothing but empty strings.
     public var isEmpty: Bool { strings.allSatisfy(\.isEmpty) }
 

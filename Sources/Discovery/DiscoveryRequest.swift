@@ -32,6 +32,8 @@ public struct DiscoveryRequest: Sendable {
     public var domains: [DomainName] = []
     public var unicast = UnicastBackend.Configuration()
     public var manual: [Endpoint] = []
+    /// How long a manual target's name may take to resolve.
+    public var lookupTimeout: Duration = .seconds(3)
     /// TLS for manual targets given without a scheme (from the OpenClaw config).
     public var manualTLS: Bool?
     public var watch = false

@@ -16,7 +16,7 @@ public enum DiscoverySession {
                 UnicastBackend(configuration: request.unicast).browse(types: request.types, domains: request.domains, watch: request.watch))
         }
         if !request.manual.isEmpty {
-            streams.append(ManualBackend().resolve(request.manual, defaultTLS: request.manualTLS))
+            streams.append(ManualBackend(lookupTimeout: request.lookupTimeout).resolve(request.manual, defaultTLS: request.manualTLS))
         }
         return merged(streams)
     }

@@ -19,6 +19,9 @@ extension DiscoverySession {
         onEvent: (DiscoveryEvent, BeaconCollection) -> Void = { _, _ in }
     ) async -> DiscoverySnapshot {
         let started = ContinuousClock.now
+        var request = request
+        // A name that does not resolve is still reported: lookups give up before the deadline.
+        if let timeout { request.lookupTimeout = min(request.lookupTimeout, timeout * 3 / 4) }
         var collection = BeaconCollection()
         for issue in initial { collection.apply(.error(issue)) }
         var timedOut = false

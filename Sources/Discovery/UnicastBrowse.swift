@@ -21,6 +21,9 @@ struct UnicastBrowse: Sendable {
     let type: ServiceType
     let domain: DomainName
     var concurrency = 64
+    /// The most of one TXT record a beacon keeps: a server may send 64 KiB for each of
+    /// thousands of instances, which would make a browse hold gigabytes.
+    static let txtLimit = 8 * 1024
     /// Added to every beacon's warnings (e.g. "found only via Tailscale's resolver").
     var beaconNote: String?
 
@@ -144,6 +147,14 @@ struct UnicastBrowse: Sendable {
         } else if txtRecords.count > 1 {
             notes.append("\(txtRecords.count) TXT records; the first is used")
         }
+        var txtRecord = txtRecords.first ?? .empty
+        let kept = txtRecord.prefix(wireBytes: Self.txtLimit)
+        if kept.truncated {
+            notes.append(
+                "the TXT record is \(txtRecord.wire.count) bytes; only its first \(Self.txtLimit / 1024) KiB are kept (RFC 6763 §6.2: "
+                    + "a TXT record over 1,300 bytes is not recommended; OpenClaw's are a few hundred)")
+            txtRecord = kept.record
+        }
 
         var found: [IPAddress] = []
         if best.target.isRoot {
@@ -156,7 +167,7 @@ struct UnicastBrowse: Sendable {
 
         var beacon = GatewayBeacon(
             instance: instance, serviceType: type, domain: domain, source: .unicast,
-            host: best.target.description, port: Int(best.port), addresses: found, txt: txtRecords.first ?? .empty)
+            host: best.target.description, port: Int(best.port), addresses: found, txt: txtRecord)
         beacon.discoveryWarnings = notes
         beacon.resolvers = [answeredBy.description]
         return (beacon, [])
@@ -175,8 +186,8 @@ struct UnicastBrowse: Sendable {
             "the server refuses \(domain.name): it does not serve or forward it (split DNS not set up for this domain?)"
         case .negative(.servFail, _, _):
             "the server failed to answer for \(domain.name): check its logs (zone not loaded, upstream unreachable)"
-        case .failed(.timeout):
-            "the server does not answer: is it running and reachable (firewall, Tailscale up)?"
+        case .failed(let failure):
+            failure.fix
         default:
             "check that the DNS server serves \(domain.name)"
         }

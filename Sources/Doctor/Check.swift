@@ -86,7 +86,7 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     // gw.websocket
     case upgradeRefused, upgradeFailed, upgradeTimedOut, webSocketFailed
     // gw.protocol
-    case unexpectedFirstFrame, frameTooLarge, closedBeforeFirstFrame, firstFrameTimedOut
+    case unexpectedFirstFrame, frameTooLarge, closedBeforeFirstFrame, firstFrameTimedOut, framesBroken
     // gw.connect
     case credentialsRequired, pairingRequired, tokenMismatch, tokenMissing, authRejected, deviceAuthRejected, protocolMismatch
     case gatewayStarting, closedByGateway, connectRejected, connectTimedOut, unexpectedConnectAnswer, connectFailed

@@ -13,9 +13,24 @@ public struct DoctorTarget: Sendable, Hashable {
     /// nil when the text is neither a URL nor a host (then only an instance name can match).
     public let endpoint: EndpointSpec?
 
-    public init(_ text: String) {
+    /// Throws when the text is meant as a URL or HOST:PORT (a scheme, or a port after a host)
+    /// and is a bad one: a port out of range is a mistake to name, not an instance to look for.
+    public init(_ text: String) throws(DNSSDError) {
         self.text = text
-        self.endpoint = try? EndpointSpec(parsing: text)
+        do {
+            self.endpoint = try EndpointSpec(parsing: text)
+        } catch {
+            if Self.meantAsEndpoint(text) { throw error }
+            self.endpoint = nil
+        }
+    }
+
+    static func meantAsEndpoint(_ text: String) -> Bool {
+        if text.contains("://") { return true }
+        guard let colon = text.lastIndex(of: ":") else { return false }
+        let port = text[text.index(after: colon)...]
+        return !port.isEmpty && port.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") })
+            && (try? EndpointSpec(parsing: String(text[..<colon]))) != nil
     }
 }
 
@@ -32,7 +47,7 @@ public struct DoctorOptions: Sendable {
     public var token: GatewayToken?
     /// The node's device identity (--as-device), shown to the same Gateways as the token.
     public var device: DeviceIdentity?
-    /// Per Gateway, and for discovery.
+    /// The whole run (see `Doctor.run`).
     public var timeout: Duration = .seconds(5)
     /// Only these checks (and what they need); nil: all.
     public var only: Set<CheckID>?
@@ -86,15 +101,20 @@ public enum Doctor {
         }
     }
 
+    /// `--timeout` bounds the whole run: discovery and the lookups of named hosts share the
+    /// first half of it, the probes have what is left (and at most `ProbeClock.margin` more
+    /// to finish a phase they started).
     public static func run(_ options: DoctorOptions, system: any SystemInspector) async -> DoctorResult {
         let started = ContinuousClock.now
+        let lookupsEnd = started + options.timeout / 2
+        let end = started + options.timeout
         let only = options.only.map(CheckID.closure)
-        let facts = await Task.detached { MachineFacts.gather(system) }.value
-        var discovery = await discover(options, facts: facts)
-        // A node checks the Gateway its config names, as if it had been named here.
-        var options = options
-        if options.targets.isEmpty, facts.isNode, let url = facts.config.node.remoteURL { options.targets = [DoctorTarget(url.text)] }
-        var (targets, unknown) = await targets(options, discovery: discovery, facts: facts)
+        let facts = await BlockingThreads.shared.value { MachineFacts.gather(system) }
+        let options = nodeTargets(options, facts: facts)
+        async let discovered = discover(options, facts: facts, timeout: left(until: lookupsEnd))
+        async let lookedUp = lookUpNamed(options, facts: facts, until: lookupsEnd)
+        var discovery = await discovered
+        var (targets, unknown) = targets(options, discovery: discovery, resolved: await lookedUp)
         if options.targets.isEmpty, !facts.isNode,
             let fallback = await localFallback(targets, options: options, facts: facts)
         {
@@ -107,9 +127,10 @@ public enum Doctor {
         let askHosts =
             discovery.localBrowsed && facts.avahiRunning && discovery.localBeacons.isEmpty && (only?.contains(.mdnsBrowse) ?? true)
         let lanHosts = askHosts ? lanAddresses(targets.map(\.probe)) : []
-        async let answers = AvahiAddressLookup.names(of: lanHosts.map(\.address), timeout: min(options.timeout, .seconds(2)))
+        let probeBudget = left(until: end)
+        async let answers = AvahiAddressLookup.names(of: lanHosts.map(\.address), timeout: min(probeBudget, .seconds(2)))
         let gateways =
-            await probe(targets, options: options, only: only, anyDiscovered: !discovery.beacons.isEmpty, facts: facts)
+            await probe(targets, options: options, budget: probeBudget, only: only, anyDiscovered: !discovery.beacons.isEmpty, facts: facts)
             + unknown.map(unknownTarget)
         let found = await answers
         discovery.hostAnswers = lanHosts.compactMap { host in
@@ -124,46 +145,51 @@ public enum Doctor {
         return result
     }
 
+    /// The time from now until `instant`, never negative.
+    static func left(until instant: ContinuousClock.Instant) -> Duration {
+        max(.zero, instant - ContinuousClock.now)
+    }
+
     /// Discovery as nodes on this machine would see it: the configured domain, mDNS unless
     /// --no-local, within the timeout.
-    static func discover(_ options: DoctorOptions, facts: MachineFacts) async -> DiscoverySummary {
+    static func discover(_ options: DoctorOptions, facts: MachineFacts, timeout: Duration) async -> DiscoverySummary {
         let request = DiscoveryRequest(options.discovery, config: facts.config, interfaces: facts.interfaces)
-        let snapshot = await DiscoverySession.snapshot(request, timeout: options.timeout)
+        let snapshot = await DiscoverySession.snapshot(request, timeout: timeout)
         return DiscoverySummary(localBrowsed: request.local, domains: request.domains, beacons: snapshot.beacons, issues: snapshot.issues)
     }
 
-    /// The targets named (instance names first, then URLs and hosts, resolved concurrently),
-    /// or every discovered Gateway when none are named; and the names that match nothing.
-    static func targets(_ options: DoctorOptions, discovery: DiscoverySummary, facts: MachineFacts) async -> ([Target], [DoctorTarget]) {
+    /// A node checks the Gateway its config names, as if it had been named here.
+    static func nodeTargets(_ options: DoctorOptions, facts: MachineFacts) -> DoctorOptions {
+        guard options.targets.isEmpty, facts.isNode, let url = facts.config.node.remoteURL,
+            let target = try? DoctorTarget(url.text)
+        else { return options }
+        var options = options
+        options.targets = [target]
+        return options
+    }
+
+    /// Every named target that is a URL or HOST[:PORT], resolved at once (while discovery
+    /// runs; an instance name it finds takes precedence), by its index among the targets.
+    static func lookUpNamed(_ options: DoctorOptions, facts: MachineFacts, until deadline: ContinuousClock.Instant) async -> [Int: Target] {
         let config = facts.config
-        guard !options.targets.isEmpty else {
-            return (discovery.beacons.map { Target(probe: probeTarget($0), beacon: $0, pin: options.pin) }, [])
-        }
         let defaultPort = config.gatewayPort ?? Endpoint.defaultGatewayPort
-        return await withTaskGroup(of: (Int, Target?).self) { group in
+        return await withTaskGroup(of: (Int, Target)?.self) { group in
             for (index, wanted) in options.targets.enumerated() {
+                guard let endpoint = wanted.endpoint?.endpoint(defaultPort: defaultPort) else { continue }
                 group.addTask {
-                    if let beacon = discovery.beacons.first(where: { named($0, wanted.text) }) {
-                        var target = Target(probe: probeTarget(beacon), beacon: beacon, pin: options.pin)
-                        target.probe.credentials = ConnectCredentials(token: options.token, device: options.device)
-                        return (index, target)
-                    }
-                    guard let endpoint = wanted.endpoint?.endpoint(defaultPort: defaultPort) else { return (index, nil) }
                     let tls = endpoint.scheme.map { $0 == .wss } ?? (config.tlsEnabled ?? false)
-                    var target = await endpointTarget(endpoint, label: wanted.text, tls: tls, timeout: options.timeout, facts: facts)
+                    var target = await endpointTarget(endpoint, label: wanted.text, tls: tls, until: deadline, facts: facts)
                     target.probe.credentials = credentials(for: endpoint, options: options, config: config)
                     target.pin = options.pin
                     if options.pin == nil, isRemoteURL(endpoint, config), let pin = config.node.remoteTLSFingerprint {
                         (target.pin, target.pinSource) = (pin, "gateway.remote.tlsFingerprint")
                     }
-                    target.join(discovery.beacons)
                     return (index, target)
                 }
             }
-            var resolved = [Target?](repeating: nil, count: options.targets.count)
-            for await (index, target) in group { resolved[index] = target }
-            let unknown = zip(options.targets, resolved).filter { $0.1 == nil }.map(\.0)
-            return (resolved.compactMap { $0 }, unknown)
+            var resolved: [Int: Target] = [:]
+            for await case (let index, let target)? in group { resolved[index] = target }
+            return resolved
         }
     }
 
@@ -182,6 +208,29 @@ public enum Doctor {
         return remote.host == endpoint.host && remote.port == endpoint.port
     }
 
+    /// The targets named (a discovered instance name first, then the URL or host it is), or
+    /// every discovered Gateway when none are named; and the names that match nothing.
+    static func targets(_ options: DoctorOptions, discovery: DiscoverySummary, resolved: [Int: Target]) -> ([Target], [DoctorTarget]) {
+        guard !options.targets.isEmpty else {
+            return (discovery.beacons.map { Target(probe: probeTarget($0), beacon: $0, pin: options.pin) }, [])
+        }
+        var targets: [Target] = []
+        var unknown: [DoctorTarget] = []
+        for (index, wanted) in options.targets.enumerated() {
+            if let beacon = discovery.beacons.first(where: { Self.named($0, wanted.text) }) {
+                var target = Target(probe: probeTarget(beacon), beacon: beacon, pin: options.pin)
+                target.probe.credentials = ConnectCredentials(token: options.token, device: options.device)
+                targets.append(target)
+            } else if var target = resolved[index] {
+                target.join(discovery.beacons)
+                targets.append(target)
+            } else {
+                unknown.append(wanted)
+            }
+        }
+        return (targets, unknown)
+    }
+
     /// A discovered Gateway's instance name equals `text` (as DNS compares names: ASCII case
     /// ignored, every other byte exact).
     static func named(_ beacon: GatewayBeacon, _ text: String) -> Bool {
@@ -197,7 +246,7 @@ public enum Doctor {
         guard !targets.contains(where: { $0.probe.port == port && $0.probe.addresses.contains(loopback) }) else { return nil }
         let endpoint = Endpoint(host: loopback.description, port: port)
         var target = await endpointTarget(
-            endpoint, label: endpoint.description, tls: config.tlsEnabled ?? false, timeout: options.timeout, facts: facts)
+            endpoint, label: endpoint.description, tls: config.tlsEnabled ?? false, until: .now + options.timeout, facts: facts)
         target.probe.credentials = ConnectCredentials(token: config.node.token)
         target.pin = options.pin
         target.isLocalFallback = true
@@ -205,18 +254,17 @@ public enum Doctor {
     }
 
     /// Every target probed at once (only the phases the requested checks need), and its checks.
-    static func probe(_ targets: [Target], options: DoctorOptions, only: Set<CheckID>?, anyDiscovered: Bool, facts: MachineFacts) async
-        -> [GatewayResult]
-    {
+    static func probe(
+        _ targets: [Target], options: DoctorOptions, budget: Duration, only: Set<CheckID>?, anyDiscovered: Bool, facts: MachineFacts
+    ) async -> [GatewayResult] {
         let phases = probePhases(only)
         let reports =
             phases.isEmpty
             ? targets.map { ProbeReport(target: $0.probe) }
-            : await GatewayProbe.runAll(targets.map(\.probe), budget: options.timeout, limit: options.probeLimit, phases: phases)
+            : await GatewayProbe.runAll(targets.map(\.probe), budget: budget, limit: options.probeLimit, phases: phases)
         return zip(targets, reports).map { target, report in
             var checks = GatewayChecks.run(
-                report, dnsProblem: target.dnsProblem, pin: target.pin, pinSource: target.pinSource, budget: options.timeout,
-                routes: facts.routes)
+                report, dnsProblem: target.dnsProblem, pin: target.pin, pinSource: target.pinSource, budget: budget, routes: facts.routes)
             if target.isLocalFallback && anyDiscovered {
                 checks = relaxLocalFallback(checks, label: target.probe.label, configured: facts.config.exists)
             }
@@ -309,15 +357,19 @@ public enum Doctor {
             tls: gateway.tls, advertisedFingerprint: gateway.tlsSha256)
     }
 
-    static func endpointTarget(_ endpoint: Endpoint, label: String, tls: Bool, timeout: Duration, facts: MachineFacts) async -> Target {
+    /// `deadline` bounds the lookup and the explanation of a failed one together.
+    static func endpointTarget(
+        _ endpoint: Endpoint, label: String, tls: Bool, until deadline: ContinuousClock.Instant, facts: MachineFacts
+    ) async -> Target {
         var addresses: [IPAddress] = []
         var problem: DNSProblem?
         if let address = endpoint.address {
             addresses = [address]
         } else {
-            switch await HostLookup.addresses(of: endpoint.host, timeout: timeout) {
+            switch await HostLookup.addresses(of: endpoint.host, timeout: left(until: deadline)) {
             case .success(let found): addresses = found
-            case .failure(let failure): problem = await explain(failure, host: endpoint.host, facts: facts, timeout: timeout)
+            case .failure(let failure):
+                problem = await explain(failure, host: endpoint.host, facts: facts, timeout: left(until: deadline))
             }
         }
         return Target(

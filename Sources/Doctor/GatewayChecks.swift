@@ -105,10 +105,12 @@ public enum GatewayChecks {
 
     static func tcp(_ report: ProbeReport, budget: Duration, routes: [Route] = []) -> Check {
         let port = report.target.port
-        let detail = Dictionary(uniqueKeysWithValues: report.tcp.map { ($0.address.description, "\($0.outcome)") })
+        let detail = Dictionary(
+            report.tcp.map { ($0.address.description, $0.outcome.word) }, uniquingKeysWith: { first, _ in first })
         if let good = report.tcp.first(where: { $0.outcome == .connected }) {
             let failed = report.tcp.filter { $0.outcome != .connected }
-            let note = failed.isEmpty ? "" : "; not on \(failed.map { "\($0.address) (\(describe($0.outcome)))" }.joined(separator: ", "))"
+            let note =
+                failed.isEmpty ? "" : "; not on \(failed.map { "\($0.address) (\($0.outcome.description))" }.joined(separator: ", "))"
             // An advertised address this machine has no route to: a node that tries it first waits.
             let lost = failed.filter { $0.outcome != .refused && RoutingTable.specificRoute(to: $0.address, in: routes) == nil }
             if !lost.isEmpty && !routes.isEmpty {
@@ -126,7 +128,7 @@ public enum GatewayChecks {
                 elapsed: good.elapsed, detail: detail)
         }
         let elapsed = report.tcp.map(\.elapsed).max() ?? .zero
-        let all = report.tcp.map { "\(authority($0.address, port)) \(describe($0.outcome))" }.joined(separator: "; ")
+        let all = report.tcp.map { "\(authority($0.address, port)) \($0.outcome.description)" }.joined(separator: "; ")
         if report.tcp.allSatisfy({ $0.outcome == .refused }), report.target.addresses.allSatisfy(\.isLoopback) {
             return Check(
                 .gwTCP, .fail, .nothingListensLocally, "no Gateway listens on this machine (\(all))",
@@ -391,6 +393,13 @@ public enum GatewayChecks {
                     fix: proxyFix, elapsed: elapsed),
                 Check(.gwProtocol, .skip, .notRun, "needs a WebSocket"),
             ]
+        case .framesBroken(let reason):
+            return [
+                Check(.gwWebSocket, .pass, .ok, "101 Switching Protocols", elapsed: elapsed),
+                Check(
+                    .gwProtocol, .fail, .framesBroken, reason,
+                    fix: "this is not an OpenClaw Gateway (its connect.challenge comes at once, in one small frame)", elapsed: elapsed),
+            ]
         case .failed(let reason):
             return [
                 Check(.gwWebSocket, .fail, .webSocketFailed, reason, fix: "see the Gateway's log", elapsed: elapsed),
@@ -411,16 +420,6 @@ public enum GatewayChecks {
     static func tlsFix(_ target: ProbeTarget) -> String {
         "check it as `clawnet doctor wss://\(GatewayProbe.hostHeader(target))`; a Gateway with TLS should advertise gatewayTls=1 (and "
             + "gatewayTlsSha256) so nodes use wss://"
-    }
-
-    static func describe(_ outcome: TCPAttempt.Outcome) -> String {
-        switch outcome {
-        case .connected: "connected"
-        case .refused: "refused"
-        case .timedOut: "no answer"
-        case .unreachable(let why): why
-        case .failed(let why): why
-        }
     }
 
     static func authority(_ address: IPAddress, _ port: Int) -> String {

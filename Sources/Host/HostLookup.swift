@@ -3,8 +3,8 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// getaddrinfo with a time limit. getaddrinfo cannot be cancelled, so it runs on its own
-/// thread and a late answer is dropped.
+/// getaddrinfo with a time limit. getaddrinfo blocks and cannot be cancelled, so each call
+/// runs on a thread of its own (`BlockingThreads`) and a late answer is dropped.
 public enum HostLookup {
     public struct Failure: Error, Sendable {
         /// What getaddrinfo said, as far as a diagnosis needs it.
@@ -23,17 +23,15 @@ public enum HostLookup {
     public static func addresses(of host: String, timeout: Duration) async -> Result<[IPAddress], Failure> {
         await withCheckedContinuation { continuation in
             let once = ResumeOnce(continuation)
-            DispatchQueue.global().async {
-                once.resume(lookup(host))
-            }
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.milliseconds))) {
                 once.resume(
                     .failure(
                         Failure(
-                            message:
-                                "looking up \(host) took longer than \(timeout.components.seconds)s (a DNS server that does not answer?)",
+                            message: "looking up \(host) took longer than \(timeout.secondsText(fractionDigits: 1)) s "
+                                + "(a DNS server that does not answer?)",
                             kind: .noAnswer)))
             }
+            BlockingThreads.shared.run { once.resume(lookup(host)) }
         }
     }
 

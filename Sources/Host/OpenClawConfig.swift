@@ -64,6 +64,11 @@ public struct OpenClawConfig: Sendable, Equatable {
     }
 
     mutating func read(_ data: Data) {
+        // Foundation's JSON5 scanner traps on bytes that are not UTF-8: check them first.
+        if let problem = Self.utf8Problem(data) {
+            warnings.append("\(path): not valid JSON5 (\(problem)); its settings are ignored")
+            return
+        }
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         let root: JSONValue
@@ -109,6 +114,20 @@ public struct OpenClawConfig: Sendable, Equatable {
         }
         readNode(root)
         readAdvertising(root)
+    }
+
+    /// Where the bytes stop being UTF-8, or nil when they are.
+    static func utf8Problem(_ data: Data) -> String? {
+        var decoder = UTF8()
+        var iterator = data.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return "byte \(offset) is not UTF-8 (0x\(String(data[data.startIndex + offset], radix: 16, uppercase: true)))"
+            }
+        }
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -29,7 +29,12 @@ public struct ResolvConf: Sendable, Equatable {
                 problems.append("\(path): cannot read '\(line)'")
                 continue
             }
-            if servers.count < 3 { servers.append(DNSServer(address: address)) }
+            let server = DNSServer(resolvConfAddress: address)
+            if let problem = server.address.destinationProblem {
+                problems.append("\(path): '\(line)': \(problem); ignored")
+                continue
+            }
+            if servers.count < 3 { servers.append(server) }
         }
         if servers.isEmpty { servers = [DNSServer(address: IPAddress("127.0.0.1")!)] }
         self.servers = servers

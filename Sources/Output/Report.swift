@@ -25,11 +25,11 @@ extension Report {
     public func print(_ format: ReportFormat, to terminal: Terminal) throws {
         switch format {
         case .json:
-            terminal.out(try JSONOutput.pretty(self))
+            terminal.out(linesOf: try JSONOutput.pretty(self))
         case .table:
             let lines = table(terminal)
-            lines.out.forEach(terminal.out)
-            lines.err.forEach(terminal.err)
+            terminal.out(lines: lines.out)
+            terminal.err(lines: lines.err)
         }
     }
 }

@@ -1,14 +1,33 @@
+import DNSSD
 import Glibc
 
 /// Output to stdout and stderr: colour only on terminals, a progress line on stderr only
 /// when stderr is a terminal.
+///
+/// Every line is written through `render`, the one place that makes text terminal-safe:
+/// whatever a line holds (names, TXT values, bodies, frames, certificate subjects, errors
+/// from the network), its control characters are escaped (`SafeText.line`), so nothing
+/// printed can clear the screen, set a window title or start a line of its own. clawnet's
+/// own colours survive because `paint` does not put escape sequences into the text: it puts
+/// markers that carry a key drawn at random for this run, which text from outside cannot
+/// know, and `render` turns only those into colour codes.
 public struct Terminal: Sendable {
-    public let stdoutIsTTY = isatty(STDOUT_FILENO) == 1
-    public let stderrIsTTY = isatty(STDERR_FILENO) == 1
+    public let stdoutIsTTY: Bool
+    public let stderrIsTTY: Bool
     public let color: Bool
+    /// Starts a colour marker: four scalars from Unicode's private use plane 15 (64 random bits).
+    private let markerKey: [Unicode.Scalar]
 
     public init(color: Bool) {
+        self.init(color: color, stdoutIsTTY: isatty(STDOUT_FILENO) == 1, stderrIsTTY: isatty(STDERR_FILENO) == 1)
+    }
+
+    init(color: Bool, stdoutIsTTY: Bool, stderrIsTTY: Bool) {
         self.color = color
+        self.stdoutIsTTY = stdoutIsTTY
+        self.stderrIsTTY = stderrIsTTY
+        var random = SystemRandomNumberGenerator()
+        markerKey = (0..<4).map { _ in Unicode.Scalar(UInt32.random(in: 0xF0000...0xFFFFD, using: &random))! }
     }
 
     public enum Style: String, Sendable {
@@ -22,21 +41,49 @@ public struct Terminal: Sendable {
 
     public func paint(_ text: String, _ style: Style, stderr: Bool = false) -> String {
         guard color, stderr ? stderrIsTTY : stdoutIsTTY else { return text }
-        return "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m"
+        return marker(style.rawValue) + text + marker("0")
     }
 
+    /// One line on stdout.
     public func out(_ line: String) {
-        Self.write(line + "\n", to: STDOUT_FILENO)
+        out(lines: [line])
     }
 
+    /// One line on stderr.
     public func err(_ line: String) {
-        Self.write(line + "\n", to: STDERR_FILENO)
+        err(lines: [line])
+    }
+
+    /// Lines on stdout, in one write.
+    public func out(lines: [String]) {
+        Self.write(lines.map { render($0) + "\n" }.joined(), to: STDOUT_FILENO)
+    }
+
+    /// Lines on stderr, in one write.
+    public func err(lines: [String]) {
+        Self.write(lines.map { render($0) + "\n" }.joined(), to: STDERR_FILENO)
+    }
+
+    /// Several lines that clawnet wrote itself (a zone, usage, next steps), split at their
+    /// newlines; never text from outside, whose newlines must stay escaped.
+    public func out(linesOf text: String) {
+        out(lines: Self.lines(of: text))
+    }
+
+    public func err(linesOf text: String) {
+        err(lines: Self.lines(of: text))
+    }
+
+    static func lines(of text: String) -> [String] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if text.hasSuffix("\n") { lines.removeLast() }
+        return lines
     }
 
     /// A one-line status on stderr, redrawn in place; no-op unless stderr is a terminal.
     public func progress(_ line: String) {
         guard stderrIsTTY else { return }
-        Self.write("\r\u{1B}[2K\(line)", to: STDERR_FILENO)
+        Self.write("\r\u{1B}[2K" + render(line), to: STDERR_FILENO)
     }
 
     public func clearProgress() {
@@ -44,8 +91,47 @@ public struct Terminal: Sendable {
         Self.write("\r\u{1B}[2K", to: STDERR_FILENO)
     }
 
+    /// A line as it may reach a terminal: every control character escaped, then this run's
+    /// colour markers (and only those) drawn as SGR sequences.
+    func render(_ line: String) -> String {
+        let scalars = Array(line.unicodeScalars)
+        guard scalars.contains(where: { SafeText.isControl($0) || $0 == markerKey[0] }) else { return line }
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if let (code, next) = colorCode(in: scalars, at: index) {
+                out += "\u{1B}[\(code)m".unicodeScalars
+                index = next
+            } else {
+                let scalar = scalars[index]
+                if SafeText.isControl(scalar) { out += SafeText.line(String(scalar)).unicodeScalars } else { out.append(scalar) }
+                index += 1
+            }
+        }
+        return String(out)
+    }
+
+    /// `key` `digits` `m`: what `paint` leaves where a colour starts or ends.
+    private func marker(_ code: String) -> String {
+        String(String.UnicodeScalarView(markerKey)) + code + "m"
+    }
+
+    /// The SGR code of the marker at `index`, and where the text after it starts.
+    private func colorCode(in scalars: [Unicode.Scalar], at index: Int) -> (String, Int)? {
+        guard scalars[index...].starts(with: markerKey) else { return nil }
+        var end = index + markerKey.count
+        var code = ""
+        while end < scalars.count, ("0"..."9").contains(scalars[end]) {
+            code.unicodeScalars.append(scalars[end])
+            end += 1
+        }
+        guard !code.isEmpty, end < scalars.count, scalars[end] == "m" else { return nil }
+        return (code, end + 1)
+    }
+
     /// Unbuffered, whole-string writes: output order between lines and streams is kept, and
-    /// a reader sees each line as soon as it is written.
+    /// a reader sees each line as soon as it is written. Text given here is written as it
+    /// is: callers pass what `render` made, or clawnet's own escape sequences.
     public static func write(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {

@@ -2,7 +2,7 @@ import NIOCore
 import NIOHTTP1
 
 /// `GET path` on an open probe connection (the Gateway serves plain HTTP on its WebSocket
-/// port: /healthz, /readyz). The body is read up to 64 KiB.
+/// port: /healthz, /readyz). A body over 64 KiB is not read to its end: no Gateway sends one.
 enum HTTPProbe {
     static let bodyLimit = 65_536
 
@@ -17,7 +17,7 @@ enum HTTPProbe {
                 try sync.addHandler(ResponseCollector(promise: promise))
             }.get()
         } catch {
-            return .failed("\(error)")
+            return .failed(ProbeConnection.describe(error))
         }
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: host)
@@ -39,7 +39,7 @@ enum HTTPProbe {
     }
 }
 
-/// Collects one HTTP response: status, Server header and (bounded) body.
+/// Collects one HTTP response: status, Server header and body, at most `HTTPProbe.bodyLimit` of it.
 final class ResponseCollector: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
     /// A Server header longer than this is cut: it only names the program.
@@ -59,7 +59,12 @@ final class ResponseCollector: ChannelInboundHandler {
             status = Int(head.status.code)
             server = head.headers.first(name: "Server").map { String($0.prefix(Self.serverLimit)) }
         case .body(let buffer):
-            if body.count < HTTPProbe.bodyLimit { body += buffer.readableBytesView.prefix(HTTPProbe.bodyLimit - body.count) }
+            guard body.count + buffer.readableBytes <= HTTPProbe.bodyLimit else {
+                promise.fail(BodyTooLarge())
+                context.close(promise: nil)
+                return
+            }
+            body += buffer.readableBytesView
         case .end:
             promise.succeed((status, String(decoding: body, as: UTF8.self), server))
         }

@@ -1,12 +1,19 @@
 /// One deadline for all the phases of a probe: each phase gets what is left, but never less
 /// than a short floor, so that a busy machine that starts a phase late still tries it (a
-/// refused connection is then reported as refused, not as "no answer in time").
+/// refused connection is then reported as refused, not as "no answer in time"). The floor
+/// never reaches past the budget plus `margin`: that is the most a probe overruns.
 struct ProbeClock: Sendable {
     static let floor = Duration.milliseconds(250)
+    /// How long after its budget a probe may still finish a phase (doctor's README says so).
+    static let margin = Duration.milliseconds(500)
 
     let start = ContinuousClock.now
     let budget: Duration
 
-    var remaining: Duration { max(Self.floor, budget - (ContinuousClock.now - start)) }
+    var remaining: Duration {
+        let elapsed = ContinuousClock.now - start
+        return max(.zero, min(max(Self.floor, budget - elapsed), budget + Self.margin - elapsed))
+    }
+
     func elapsed(since instant: ContinuousClock.Instant) -> Duration { ContinuousClock.now - instant }
 }

@@ -1,7 +1,6 @@
 import Crypto
 import DNSSD
 import FoundationEssentials
-import Glibc
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -34,7 +33,7 @@ struct ProbeConnection: Sendable {
         guard timeout > .zero else { return .failure(.timedOut) }
         let socketAddress: SocketAddress
         do { socketAddress = try address.socketAddress(port: port) } catch {
-            return .failure(.failed("bad address \(address): \(error)"))
+            return .failure(.unreachable("\(address) cannot be used as a socket address here"))
         }
         do {
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -55,18 +54,12 @@ struct ProbeConnection: Sendable {
     }
 
     static func classify(_ error: any Error) -> TCPAttempt.Outcome {
-        if let channelError = error as? ChannelError, case .connectTimeout = channelError { return .timedOut }
-        if let ioError = error as? IOError {
-            switch ioError.errnoCode {
-            case ECONNREFUSED: return .refused
-            case ETIMEDOUT: return .timedOut
-            case EHOSTUNREACH: return .unreachable("no route to host")
-            case ENETUNREACH: return .unreachable("network unreachable")
-            case EADDRNOTAVAIL: return .unreachable("address not available here")
-            default: return .failed(String(cString: strerror(ioError.errnoCode)))
-            }
+        switch SocketError(error) {
+        case .refused?: .refused
+        case .timedOut?: .timedOut
+        case .noRoute(let why)?, .unusableAddress(let why)?: .unreachable(why)
+        default: .failed(describe(error))
         }
-        return .failed("\(error)")
     }
 
     // MARK: TLS
@@ -89,7 +82,7 @@ struct ProbeConnection: Sendable {
                 try sync.addHandler(HandshakeWatcher(promise: promise))
             }.get()
         } catch {
-            return .handshakeFailed("\(error)")
+            return .handshakeFailed(Self.describe(error))
         }
         let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(ProbeTimeout()) }
         defer { timer.cancel() }
@@ -133,15 +126,6 @@ struct ProbeConnection: Sendable {
     private static func helloVersion(_ hello: ServerHello.Parse) -> String? {
         if case .hello(let parsed) = hello { return parsed.versionName }
         return nil
-    }
-
-    /// BoringSSL errors, shortened to their reason.
-    static func describe(_ error: any Error) -> String {
-        let text = "\(error)"
-        if let range = text.firstRange(of: "error:") {
-            return String(text[range.lowerBound...].prefix(160))
-        }
-        return String(text.prefix(200))
     }
 }
 
@@ -197,7 +181,7 @@ extension CertificateFacts {
                     selfSigned: selfSigned, publicKey: "\(certificate.publicKey)".prefix(80).description), nil
             )
         } catch {
-            return (nil, "the certificate does not parse: \(error)")
+            return (nil, "the certificate does not parse as X.509 (DER)")
         }
     }
 }

@@ -47,7 +47,27 @@ public struct TCPAttempt: Sendable, Hashable {
     public let elapsed: Duration
 }
 
-extension TCPAttempt.Outcome: Error {}
+extension TCPAttempt.Outcome: Error, CustomStringConvertible {
+    /// A stable word for JSON: connected, refused, timedOut, unreachable or failed.
+    public var word: String {
+        switch self {
+        case .connected: "connected"
+        case .refused: "refused"
+        case .timedOut: "timedOut"
+        case .unreachable: "unreachable"
+        case .failed: "failed"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .connected: "connected"
+        case .refused: "refused"
+        case .timedOut: "no answer"
+        case .unreachable(let why), .failed(let why): why
+        }
+    }
+}
 
 /// What the TLS handshake showed.
 public struct TLSFacts: Sendable, Hashable {
@@ -69,7 +89,7 @@ public struct CertificateFacts: Sendable, Hashable {
     public let publicKey: String
 }
 
-public enum TLSOutcome: Sendable, Hashable {
+public enum TLSOutcome: Sendable, Hashable, CustomStringConvertible {
     case established(TLSFacts)
     /// The server answered, but not with TLS; its first bytes.
     case notTLS(firstBytes: [UInt8])
@@ -78,6 +98,16 @@ public enum TLSOutcome: Sendable, Hashable {
     case handshakeFailed(String)
     /// No finished handshake in time; how many bytes arrived.
     case timedOut(bytesReceived: Int)
+
+    public var description: String {
+        switch self {
+        case .established: "established"
+        case .notTLS: "the answer is not TLS"
+        case .alert(let code): "TLS alert \(code)"
+        case .handshakeFailed(let reason): reason
+        case .timedOut: "no handshake in time"
+        }
+    }
 }
 
 public enum HTTPOutcome: Sendable, Hashable {
@@ -108,6 +138,9 @@ public enum WebSocketOutcome: Sendable, Hashable {
     case frameTooLarge(limit: Int)
     case closedBeforeFirstFrame(code: UInt16?)
     case timedOut(upgraded: Bool, bytesReceived: Int)
+    /// Upgraded, then frames no WebSocket server sends (a control frame over 125 bytes or in
+    /// fragments, a flood of pings): what happened, in words.
+    case framesBroken(String)
     case failed(String)
 }
 
@@ -122,7 +155,7 @@ extension WebSocketOutcome {
     /// Whether an HTTP answer came back at all (a 101 or another status).
     var reachedServer: Bool {
         switch self {
-        case .opened, .upgradeRefused, .frameTooLarge, .closedBeforeFirstFrame: true
+        case .opened, .upgradeRefused, .frameTooLarge, .closedBeforeFirstFrame, .framesBroken: true
         case .timedOut(let upgraded, _): upgraded
         case .upgradeFailed, .wantsTLS, .failed: false
         }

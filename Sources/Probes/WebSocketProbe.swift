@@ -5,9 +5,9 @@ import NIOWebSocket
 
 /// The WebSocket opening on an open probe connection: the upgrade (101 and a correct
 /// Sec-WebSocket-Accept), the Gateway's first frame (`connect.challenge`), and a clean close.
-enum WebSocketProbe {
+public enum WebSocketProbe {
     /// Frames before the handshake is complete are capped at 64 KiB (as the Gateway does).
-    static let frameLimit = 65_536
+    public static let frameLimit = 65_536
     static let firstFrameHandlerName = "first-frame"
 
     private enum Step: Sendable {
@@ -60,7 +60,7 @@ enum WebSocketProbe {
                 try sync.addHandler(UpgradeWatcher(upgrade: upgradePromise, frame: framePromise), name: "upgrade-watcher")
             }.get()
         } catch {
-            return (.failed("\(error)"), nil)
+            return (.failed(ProbeConnection.describe(error)), nil)
         }
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: host)
@@ -69,7 +69,8 @@ enum WebSocketProbe {
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
 
-        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+        let end = NIODeadline.now() + TimeAmount(timeout)
+        let timer = channel.eventLoop.scheduleTask(deadline: end) {
             upgradePromise.fail(ProbeTimeout())
             framePromise.fail(ProbeTimeout())
         }
@@ -90,11 +91,13 @@ enum WebSocketProbe {
             // The exchange ends the WebSocket itself.
             return (.opened(frame, closedCleanly: true), connect)
         }
-        // Say goodbye properly and wait (briefly) for the server's close frame.
+        // Say goodbye properly and wait (briefly, never past the timeout) for the server's close frame.
         var payload = channel.allocator.buffer(capacity: 2)
         payload.write(webSocketErrorCode: .normalClosure)
         channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload), promise: nil)
-        let closeTimer = channel.eventLoop.scheduleTask(in: .milliseconds(500)) { closePromise.fail(ProbeTimeout()) }
+        let closeTimer = channel.eventLoop.scheduleTask(deadline: min(.now() + .milliseconds(500), end)) {
+            closePromise.fail(ProbeTimeout())
+        }
         let closedCleanly = (try? await closePromise.futureResult.get()) != nil
         closeTimer.cancel()
         return (.opened(frame, closedCleanly: closedCleanly), nil)
@@ -115,8 +118,10 @@ enum WebSocketProbe {
             return .upgradeFailed("the server answered 101 but its Sec-WebSocket-Accept does not match the key (RFC 6455 §4.2.2)")
         case let error as NIOWebSocketError where error == .invalidFrameLength:
             return .frameTooLarge(limit: frameLimit)
+        case let error as NIOHTTPClientUpgradeError where !upgraded:
+            return .upgradeFailed(ProbeConnection.describe(error))
         default:
-            return .failed(ProbeConnection.describe(error))
+            return upgraded ? .framesBroken(ProbeConnection.describe(error)) : .failed(ProbeConnection.describe(error))
         }
     }
 
@@ -192,21 +197,35 @@ final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// After the upgrade: the first data frame (answering pings meanwhile), then the close.
-final class FirstFrameHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
+/// At most `frameLimit` frames before the first message is complete (its bytes are capped
+/// by `WebSocketProbe.frameLimit`): a Gateway sends connect.challenge at once, and a server
+/// that floods pings would otherwise have a pong queued for each.
+public final class FirstFrameHandler: ChannelInboundHandler, RemovableChannelHandler {
+    public typealias InboundIn = WebSocketFrame
+    public typealias OutboundOut = WebSocketFrame
+    public static let frameLimit = 16
     private let frame: EventLoopPromise<FirstFrame>
     private let closed: EventLoopPromise<Void>
     private var text: [UInt8] = []
     private var done = false
+    private var frames = 0
 
-    init(frame: EventLoopPromise<FirstFrame>, closed: EventLoopPromise<Void>) {
+    public init(frame: EventLoopPromise<FirstFrame>, closed: EventLoopPromise<Void>) {
         self.frame = frame
         self.closed = closed
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let incoming = unwrapInboundIn(data)
+        if !done {
+            frames += 1
+            guard frames <= Self.frameLimit else {
+                done = true
+                frame.fail(TooManyFrames())
+                context.close(promise: nil)
+                return
+            }
+        }
         switch incoming.opcode {
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: incoming.unmaskedData)
@@ -234,13 +253,13 @@ final class FirstFrameHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         frame.fail(error)
         closed.fail(error)
         context.close(promise: nil)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    public func channelInactive(context: ChannelHandlerContext) {
         frame.fail(ClosedEarly(code: nil))
         if done { closed.succeed() }
         context.fireChannelInactive()

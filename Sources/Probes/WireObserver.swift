@@ -16,12 +16,26 @@ final class WireObserver: ChannelInboundHandler, RemovableChannelHandler {
     /// (RFC 8446 §5.1): past that, it is not coming.
     static let helloLimit = 16_384
 
+    /// The most one probe connection reads. A Gateway's TLS handshake (a certificate of a
+    /// KiB or two), its /healthz answer or its WebSocket opening with connect.challenge are a
+    /// few KiB; the body and first-frame limits are 64 KiB, and the connect answer's (hello-ok
+    /// with its snapshot) 1 MiB. Past this the server floods, and the connection is closed. A
+    /// probe has at most four connections open at once, so what one server can make clawnet
+    /// hold is bounded by four times this, plus the decoders' own buffers (each smaller than
+    /// what they were given).
+    static let byteLimit = 2 * 1024 * 1024
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
         bytesReceived += buffer.readableBytes
+        if bytesReceived > Self.byteLimit {
+            context.fireErrorCaught(TooMuchData())
+            context.close(promise: nil)
+            return
+        }
         if firstBytes.count < 64 { firstBytes += buffer.readableBytesView.prefix(64 - firstBytes.count) }
         if case .needMore = serverHello, pending.count < Self.helloLimit {
-            pending += buffer.readableBytesView
+            pending += buffer.readableBytesView.prefix(Self.helloLimit - pending.count)
             serverHello = ServerHello.parse(pending)
         }
         context.fireChannelRead(data)

@@ -22,7 +22,7 @@ public enum LiveZoneComparison {
             return [
                 ZoneFinding(
                     .fail, "\(server) does not serve \(apex): SOA \(soa.explanation)",
-                    fix: "check that the server is running, listens there, and loaded the zone (its log says why not)")
+                    fix: soa.failure?.fix ?? "check that the server is running, listens there, and loaded the zone (its log says why not)")
             ]
         }
         guard let fileSerial else { return [] }

@@ -44,7 +44,7 @@ struct Clawnet: AsyncParsableCommand {
             }
         } catch {
             if exitCode(for: error) == .validationFailure {
-                Terminal.write(fullMessage(for: error) + "\n", to: STDERR_FILENO)
+                Terminal(color: false).err(linesOf: fullMessage(for: error))
                 Glibc.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)

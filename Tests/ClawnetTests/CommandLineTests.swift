@@ -88,6 +88,62 @@ struct CommandLineTests {
     }
 
     @Test(
+        "durations: negative, zero, malformed and too long each say which forms and which maximum are accepted",
+        arguments: [
+            "--timeout=-1", "--timeout=-0.5s", "--timeout=0", "--timeout=0ms", "--timeout=1e3", "--timeout=nan", "--timeout=inf",
+            "--timeout=0x10", "--timeout=5 s", "--timeout=.", "--timeout=86401",
+        ])
+    func badDurations(argument: String) {
+        let message = failure(BrowseCommand.self, [argument]) ?? ""
+        #expect(message.contains("500ms, 5s, 1.5s, 2m") || message.contains("24 hours"), "\(argument): \(message)")
+        #expect(message.contains("86400s"), "\(argument): \(message)")
+        if argument.hasPrefix("--timeout=-") { #expect(message.contains("cannot be negative"), "\(argument): \(message)") }
+    }
+
+    @Test("durations in every accepted form", arguments: [("5", 5000), ("1.5s", 1500), ("500ms", 500), ("2m", 120_000), (".5", 500)])
+    func goodDurations(text: String, milliseconds: Int64) throws {
+        let command = try #require(parse(BrowseCommand.self, ["--timeout", text]))
+        #expect(command.timeout?.milliseconds == milliseconds)
+    }
+
+    @Test(
+        "a port out of range, in a target or a URL, is a usage error naming the port; an instance name is not a target to check",
+        arguments: [
+            ("h:65536", "'65536' is not a port"), ("wss://gw.example:0", "'0' is not a port"), ("[::1]:99999", "'99999'"),
+            ("10.0.0.1:-1", "'-1' is not a port"), ("::1:80", "[::1]:80"),
+        ] as [(String, String)])
+    func badDoctorTargets(target: String, words: String) {
+        let message = failure(DoctorCommand.self, [target]) ?? ""
+        #expect(message.contains(words), "\(target): \(message)")
+    }
+
+    @Test("instance names with colons or spaces stay instance names", arguments: ["Studio (OpenClaw)", "lab: west", "gw:abc"])
+    func instanceNameTargets(target: String) throws {
+        let command = try #require(parse(DoctorCommand.self, [target]))
+        #expect(command.targets.first?.endpoint == nil)
+    }
+
+    @Test("--manual ::1:80 is ambiguous: refused, with [::1]:80 suggested")
+    func ambiguousManual() {
+        let message = failure(BrowseCommand.self, ["--manual", "::1:80"]) ?? ""
+        #expect(message.contains("ambiguous") && message.contains("[::1]:80"), "\(message)")
+    }
+
+    @Test(
+        "the binary: a server no packet can go to is a usage error (exit 2), not a trap",
+        arguments: [
+            ["browse", "--no-local", "--domain", "x.test", "--server", "0.0.0.0"],
+            ["browse", "--no-local", "--domain", "x.test", "--server", "::"],
+            ["zone", "check", "/dev/null", "--server", "0.0.0.0"], ["doctor", "--no-local", "--domain", "x.test", "--server", "[::]:53"],
+            ["preflight", "--domain", "x.test", "--server", "224.0.0.251"], ["doctor", "h:65536"], ["browse", "--timeout=-1"],
+        ])
+    func unusableServersExitTwo(arguments: [String]) async throws {
+        let result = try await runCommand(ClawnetBinary.path, arguments)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Precondition"), "\(arguments): \(result.stderr)")
+    }
+
+    @Test(
         "doctor and zone: an unknown check, a bad pin, a bad --gateway spec, a bad address",
         arguments: [
             ("doctor", ["--check", "gw.nope"], "checks are: openclaw.config"),

@@ -33,8 +33,8 @@ struct DNSHandlerTests {
     /// The queries written so far, as wire bytes.
     func sent(_ channel: EmbeddedChannel) throws -> [[UInt8]] {
         var sent: [[UInt8]] = []
-        while let envelope = try channel.readOutbound(as: AddressedEnvelope<ByteBuffer>.self) {
-            sent.append(Array(envelope.data.readableBytesView))
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
+            sent.append(Array(buffer.readableBytesView))
         }
         return sent
     }
@@ -92,9 +92,41 @@ struct DNSHandlerTests {
         let first = handler.submit(try question(.ptr))
         let second = handler.submit(try question(.srv))
         channel.pipeline.fireErrorCaught(IOError(errnoCode: ECONNREFUSED, reason: "read"))
-        let expected = DNSQueryFailure.unreachable(Self.server, "nothing listens on that port (connection refused)")
+        let expected = DNSQueryFailure.refused(Self.server)
         #expect(throws: expected) { try first.wait() }
         #expect(throws: expected) { try second.wait() }
+    }
+
+    @Test("socket errors become failures in words, each with its own fix: a refused port is not an unreachable server")
+    func socketFailures() {
+        let refused = DNSQueryFailure.socket(
+            IOError(errnoCode: ECONNREFUSED, reason: "connect(descriptor:addr:size:)"), server: Self.server)
+        #expect(refused == .refused(Self.server))
+        #expect(refused.description == "nothing listens on port 5300 of 127.0.0.1 (connection refused)")
+        #expect(refused.fix.contains("no DNS server runs on 127.0.0.1 port 5300"))
+        let noRoute = DNSQueryFailure.socket(IOError(errnoCode: EHOSTUNREACH, reason: "sendmsg"), server: Self.server)
+        #expect(noRoute == .unreachable(Self.server, "no route to host"))
+        #expect(noRoute.fix.contains("ip route get 127.0.0.1"))
+        let closed = DNSQueryFailure.socket(ChannelError.eof, server: Self.server, over: "over TCP: ")
+        #expect(closed.description == "cannot reach 127.0.0.1#5300: over TCP: the other side closed the connection")
+        for failure in [refused, noRoute, closed] {
+            #expect(!failure.description.contains("descriptor") && !failure.description.contains("errno"), "\(failure)")
+        }
+    }
+
+    @Test(
+        "a server no datagram can go to fails its query with the reason; nothing reaches NIO's writer",
+        arguments: ["0.0.0.0", "::", "::ffff:0.0.0.0"])
+    func unusableServer(address: String) async {
+        let server = DNSServer(address: IPAddress(address)!, port: 53)
+        let client = DNSClient()
+        do {
+            _ = try await client.query(Self.name, .ptr, server: server)
+            Issue.record("a query to \(address) was answered")
+        } catch {
+            #expect(error.description.contains("unspecified address"), "\(error)")
+        }
+        await client.shutdown()
     }
 
     @Test("at most maxInFlight queries are out at once; the next starts when one finishes")

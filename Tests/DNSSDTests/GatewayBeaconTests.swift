@@ -169,7 +169,8 @@ struct EndpointTests {
             ("Studio.Local.:9000", "studio.local", 9000, nil),
             ("192.168.1.5:18789", "192.168.1.5", 18789, nil),
             ("[fe80::1%eth0]:18789", "fe80::1%eth0", 18789, nil),
-            ("fe80::0:1", "fe80::1", 18789, nil),
+            ("fe80:0::0001", "fe80::1", 18789, nil),
+            ("2001:db8::1", "2001:db8::1", 18789, nil),
             ("wss://gw.example.com:443/ws?x=1", "gw.example.com", 443, "wss"),
             ("ws://[fe80::1%25eth0]:18789", "fe80::1%eth0", 18789, "ws"),
             ("WSS://user@10.0.0.1", "10.0.0.1", 18789, "wss"),
@@ -188,6 +189,43 @@ struct EndpointTests {
         ])
     func rejectsEndpoints(text: String) {
         #expect(throws: DNSSDError.self) { try Endpoint.parse(text, defaultPort: 18789) }
+    }
+
+    @Test(
+        "a bare IPv6 address whose last group could be a port is refused as ambiguous, with both readings in brackets",
+        arguments: [("::1:80", "[::1]:80"), ("fe80::0:1", "[fe80::0]:1"), ("fe80::1%eth0:443", "[fe80::1%eth0]:443")])
+    func ambiguousIPv6(text: String, suggestion: String) {
+        #expect {
+            try Endpoint.parse(text, defaultPort: 18789)
+        } throws: { error in
+            let message = (error as? DNSSDError)?.message ?? ""
+            return message.contains("ambiguous") && message.contains(suggestion) && message.contains("[\(text)]")
+        }
+    }
+
+    @Test(
+        "addresses no packet can be sent to are refused as DNS servers, each saying why",
+        arguments: [
+            ("0.0.0.0", "unspecified address"), ("::", "unspecified address"), ("[::]:53", "unspecified address"),
+            ("::ffff:0.0.0.0", "unspecified address"), ("0.1.2.3", "0.0.0.0/8"), ("255.255.255.255", "broadcast"),
+            ("224.0.0.251", "multicast"), ("ff02::fb", "multicast"), ("fe80::1", "give its interface too"),
+        ])
+    func unusableServers(text: String, words: String) {
+        #expect {
+            try DNSServer(parsing: text)
+        } throws: { error in
+            (error as? DNSSDError)?.message.contains(words) == true
+        }
+    }
+
+    @Test("usable servers parse; resolv.conf's unspecified address is loopback, as glibc reads it")
+    func usableServers() throws {
+        #expect(try DNSServer(parsing: "127.0.0.1:5300").description == "127.0.0.1#5300")
+        #expect(try DNSServer(parsing: "[fe80::1%eth0]:53").description == "fe80::1%eth0#53")
+        #expect(try DNSServer(parsing: "::ffff:10.0.0.1").address.mappedIPv4 == IPAddress("10.0.0.1"))
+        #expect(DNSServer(resolvConfAddress: IPAddress("0.0.0.0")!).description == "127.0.0.1#53")
+        #expect(DNSServer(resolvConfAddress: IPAddress("::")!).description == "::1#53")
+        #expect(DNSServer(resolvConfAddress: IPAddress("10.0.0.1")!).description == "10.0.0.1#53")
     }
 
     @Test("endpoint text puts IPv6 in brackets")

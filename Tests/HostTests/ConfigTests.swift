@@ -1,5 +1,6 @@
 import DNSSD
-import FoundationEssentials
+import Foundation
+import TestSupport
 import Testing
 
 @testable import Host
@@ -85,5 +86,86 @@ struct ConfigTests {
         #expect(conf.problems == ["/x: cannot read 'nameserver not-an-address'"])
         #expect(ResolvConf(path: "/x", text: "").servers.map(\.description) == ["127.0.0.1#53"])
         #expect(!ResolvConf(path: "/nonexistent/resolv.conf").exists)
+    }
+
+    @Test("bytes that are not UTF-8 are the documented warning, never a trap (the 7-byte file that made every command exit 132)")
+    func notUTF8() {
+        let config = OpenClawConfig.parse(Data([UInt8(ascii: "{"), 0xFD] + Array(" true".utf8)), path: "/x/openclaw.json")
+        #expect(config.exists)
+        #expect(config.warnings == ["/x/openclaw.json: not valid JSON5 (byte 1 is not UTF-8 (0xFD)); its settings are ignored"])
+        #expect(config.gatewayPort == nil && config.wideAreaDomain == nil)
+    }
+
+    @Test("3,000 mutated configs, bytes of every value: each gives a config (with warnings when it must), none traps")
+    func mutatedConfigs() {
+        var random = SeededRandom()
+        let valid = Array(
+            """
+            // OpenClaw
+            { discovery: { wideArea: { domain: 'openclaw.internal', }, }, gateway: { port: 18790, bind: "lan", tls: { enabled: true } }, }
+            """.utf8)
+        for _ in 0..<3000 {
+            var bytes = valid
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                let index = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0...2, using: &random) {
+                case 0: bytes[index] = UInt8.random(in: 0...255, using: &random)
+                case 1: bytes.insert(UInt8.random(in: 0...255, using: &random), at: index)
+                default: if bytes.count > 1 { bytes.remove(at: index) }
+                }
+            }
+            let config = OpenClawConfig.parse(Data(bytes), path: "p")
+            let utf8 = String(validating: bytes, as: UTF8.self) != nil
+            #expect(utf8 || config.warnings.first?.contains("is not UTF-8") == true, "\(bytes); \(random.seedNote)")
+        }
+    }
+
+    @Test("resolv.conf: the unspecified address means this host, as glibc reads it; addresses no packet can go to are problems")
+    func resolvConfUnusable() {
+        let conf = ResolvConf(
+            path: "/x",
+            text: """
+                nameserver 0.0.0.0
+                nameserver ::
+                nameserver 224.0.0.251
+                nameserver 255.255.255.255
+                """)
+        #expect(conf.servers.map(\.description) == ["127.0.0.1#53", "::1#53"])
+        #expect(conf.problems.count == 2, "\(conf.problems)")
+        #expect(conf.problems.allSatisfy { $0.contains("ignored") }, "\(conf.problems)")
+    }
+
+    @Test("blocking calls run on threads of their own, all at once: twelve that wait for each other all finish")
+    func blockingCallsRunTogether() async {
+        let rendezvous = Rendezvous(parties: 12)
+        let finished = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<rendezvous.parties {
+                group.addTask { await BlockingThreads.shared.value { rendezvous.arriveAndWait(timeout: 10) } }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(finished == rendezvous.parties, "\(finished) of \(rendezvous.parties) calls saw all the others running")
+    }
+}
+
+/// Blocks each caller until `parties` callers are inside at once (or the timeout passes):
+/// calls that ran one after another would never meet.
+final class Rendezvous: @unchecked Sendable {
+    let parties: Int
+    private var arrived = 0
+    private let condition = NSCondition()  // guards `arrived`
+
+    init(parties: Int) {
+        self.parties = parties
+    }
+
+    func arriveAndWait(timeout seconds: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        arrived += 1
+        condition.broadcast()
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while arrived < parties, condition.wait(until: deadline) {}
+        return arrived >= parties
     }
 }

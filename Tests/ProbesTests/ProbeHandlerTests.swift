@@ -1,7 +1,9 @@
 import DNSSD
+import Glibc
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
+import NIOSSL
 import NIOWebSocket
 import Testing
 
@@ -122,5 +124,129 @@ struct ProbeHandlerTests {
         try quiet.pipeline.syncOperations.addHandler(UpgradeWatcher(upgrade: quietUpgrade, frame: quietFrame))
         quiet.pipeline.fireChannelInactive()
         #expect(throws: ClosedEarly.self) { try quietUpgrade.futureResult.wait() }
+    }
+
+    @Test("a flood of pings before the first frame: at most frameLimit pongs, then the frame fails and the connection closes")
+    func pingFlood() throws {
+        let (channel, frame, _) = try frameChannel()
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 18789)).wait()
+        for index in 0..<1000 where channel.isActive {
+            try channel.writeInbound(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: "ping \(index)")))
+        }
+        var pongs = 0
+        while try channel.readOutbound(as: WebSocketFrame.self) != nil { pongs += 1 }
+        #expect(pongs == FirstFrameHandler.frameLimit)
+        #expect(!channel.isActive)
+        #expect(throws: TooManyFrames.self) { try frame.wait() }
+    }
+
+    @Test(
+        "control frames that break RFC 6455, through NIO's decoder: the probe names what the server did",
+        arguments: [
+            ([0x89, 126, 0, 126] + [UInt8](repeating: 0x70, count: 126), "longer than 125 bytes"),
+            ([0x09, 4] + Array("ping".utf8), "in fragments"),
+            ([0x81, 127, 0, 0, 0, 1, 0, 0, 0, 0], "larger than 64 KiB"),
+        ] as [([UInt8], String)])
+    func brokenFrames(bytes: [UInt8], words: String) throws {
+        let channel = EmbeddedChannel()
+        let frame = channel.eventLoop.makePromise(of: FirstFrame.self)
+        let closed = channel.eventLoop.makePromise(of: Void.self)
+        try channel.pipeline.syncOperations.addHandlers([
+            ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: WebSocketProbe.frameLimit)),
+            FirstFrameHandler(frame: frame, closed: closed),
+        ])
+        _ = try? channel.writeInbound(ByteBuffer(bytes: bytes))
+        do {
+            _ = try frame.futureResult.wait()
+            Issue.record("a broken frame was read as a first frame")
+        } catch {
+            let text = ProbeConnection.describe(error)
+            #expect(text.contains(words), "\(text)")
+        }
+        closed.fail(ProbeTimeout())
+    }
+
+    @Test("a connection that reads more than its byte budget is closed with that reason, whatever the bytes are")
+    func byteBudget() throws {
+        let channel = EmbeddedChannel()
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        try channel.pipeline.syncOperations.addHandlers([WireObserver(), ErrorCatcher(promise: promise)])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 18789)).wait()
+        let chunk = ByteBuffer(repeating: 0x16, count: 16 * 1024)
+        var written = 0
+        while channel.isActive && written < 10 * WireObserver.byteLimit {
+            try channel.writeInbound(chunk)
+            written += chunk.readableBytes
+        }
+        #expect(!channel.isActive)
+        #expect(written <= WireObserver.byteLimit + chunk.readableBytes)
+        #expect(throws: TooMuchData.self) { try promise.futureResult.wait() }
+        #expect(ProbeConnection.describe(TooMuchData()).contains("more than 2 MiB"))
+    }
+
+    @Test("an HTTP body over 64 KiB is not read to its end: the answer fails with that reason")
+    func bodyLimit() throws {
+        let channel = EmbeddedChannel()
+        let promise = channel.eventLoop.makePromise(of: (Int, String, String?).self)
+        try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 18789)).wait()
+        try channel.writeInbound(HTTPClientResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+        for _ in 0..<3 where channel.isActive {
+            try channel.writeInbound(HTTPClientResponsePart.body(ByteBuffer(repeating: 0x78, count: 30_000)))
+        }
+        #expect(throws: BodyTooLarge.self) { try promise.futureResult.wait() }
+        #expect(ProbeConnection.describe(BodyTooLarge()).contains("larger than 64 KiB"))
+    }
+
+    @Test(
+        "library errors are told in words: no NIO case names, errno text or BoringSSL paths",
+        arguments: [
+            (IOError(errnoCode: ECONNRESET, reason: "read(descriptor:pointer:size:)") as any Error, "the other side reset the connection"),
+            (IOError(errnoCode: ECONNREFUSED, reason: "connect(descriptor:addr:size:)"), "nothing listens on that port"),
+            (ChannelError.eof, "the other side closed the connection"),
+            (NIOHTTPClientUpgradeError.responseProtocolNotFound, "without `Upgrade: websocket`"),
+            (NIOWebSocketError.multiByteControlFrameLength, "longer than 125 bytes"),
+            (NIOWebSocketError.fragmentedControlFrame, "in fragments"),
+            (HTTPParserError.invalidConstant, "does not start like an HTTP response"),
+            (NIOSSLError.uncleanShutdown, "without saying goodbye"),
+            (NIOSSLError.handshakeFailed(.sslError([])), "TLS handshake failed"),
+        ])
+    func errorWords(error: any Error, words: String) {
+        let text = ProbeConnection.describe(error)
+        #expect(text.contains(words), "\(text)")
+        for raw in ["descriptor", "errno", "responseProtocolNotFound", "ControlFrame", "invalid constant string", "Error:"] {
+            #expect(!text.contains(raw), "\(text)")
+        }
+    }
+
+    @Test("BoringSSL's reason code is found in its error text, without the code or the build path")
+    func boringSSLReason() {
+        let text = "Error: 268435703 error:100000f7:SSL routines:OPENSSL_internal:WRONG_VERSION_NUMBER at /build/ssl/tls_record.cc:231"
+        #expect(ProbeConnection.reasonCode(in: text) == "WRONG_VERSION_NUMBER")
+        #expect(ProbeConnection.reasonCode(in: "EOF during handshake") == nil)
+    }
+
+    @Test("a probe never runs past its budget plus the margin, however late a phase starts")
+    func clockMargin() {
+        let spent = ProbeClock(budget: .zero)
+        #expect(spent.remaining <= ProbeClock.margin)
+        #expect(ProbeClock(budget: .seconds(2)).remaining <= .seconds(2))
+        #expect(ProbeClock(budget: .milliseconds(10)).remaining >= .milliseconds(10), "the floor still applies within the margin")
+    }
+}
+
+/// Swallows bytes; fails its promise with the first error that reaches it.
+final class ErrorCatcher: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    let promise: EventLoopPromise<Void>
+
+    init(promise: EventLoopPromise<Void>) {
+        self.promise = promise
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise.fail(error)
     }
 }

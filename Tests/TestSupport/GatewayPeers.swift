@@ -32,14 +32,16 @@ extension TestBed {
         return TestCertificate(certificate: certificate, key: key, fingerprint: fingerprint)
     }
 
-    /// Starts scripts/peers/gateway_peer.py in `mode` on `host`; returns once it listens.
+    /// Starts scripts/peers/gateway_peer.py (or another peer `script` there, such as
+    /// hostile_gateway.py) in `mode` on `host`; returns once it listens.
     public func startGatewayPeer(
-        _ mode: String, host: Host = .node, address: String = "127.0.0.1", port: Int? = nil, certificate: TestCertificate? = nil
+        _ mode: String, script: String = "gateway_peer.py", host: Host = .node, address: String = "127.0.0.1", port: Int? = nil,
+        certificate: TestCertificate? = nil, extraArguments: [String] = []
     ) async throws -> (process: ChildProcess, port: Int) {
         var lastError: (any Error)?
         for _ in 0..<5 {
             let chosen = port ?? testPort()
-            var arguments = [python, scripts + "/peers/gateway_peer.py", mode, "--address", address, "--port", String(chosen)]
+            var arguments = [python, scripts + "/peers/" + script, mode, "--address", address, "--port", String(chosen)] + extraArguments
             if let certificate { arguments += ["--cert", certificate.certificate, "--key", certificate.key] }
             let process = try spawn(on: host, arguments)
             do {

@@ -1,34 +1,131 @@
 #!/usr/bin/env python3
 """Servers that misbehave on purpose, for clawnet's tests. Run inside a test-bed namespace.
 
-    hostile_peer.py MODE --address 127.0.0.1 --port 5400
+    hostile_peer.py MODE --address 127.0.0.1 --port 5400 [--instances N] [--txt-strings N]
 
 Modes:
   udp-silent    reads DNS queries and never answers
   udp-garbage   answers every datagram with random bytes (with the query's id)
+  dns-flood     a DNS server (UDP and TCP) whose every domain lists as many instances of
+                _openclaw-gw._tcp as fit in one message (at most --instances), each with its
+                own SRV target and a TXT record of 64 KiB (--txt-strings 255-byte strings,
+                terminal escapes in them), every host with 16 A records: the most one browse
+                can be made to hold
 Prints "ready" once listening; runs until killed.
 """
 import argparse
 import os
 import socket
+import struct
 import sys
+import threading
+
+PTR, A, TXT, SRV = 12, 1, 16, 33
+
+
+def read_name(message, offset):
+    labels = []
+    while True:
+        length = message[offset]
+        if length & 0xC0 == 0xC0:
+            labels += read_name(message, struct.unpack("!H", message[offset:offset + 2])[0] & 0x3FFF)[0]
+            return labels, offset + 2
+        offset += 1
+        if length == 0:
+            return labels, offset
+        labels.append(message[offset:offset + length])
+        offset += length
+
+
+def encode_name(labels):
+    return b"".join(bytes([len(label)]) + label for label in labels) + b"\0"
+
+
+def flood_answer(query, limit, over_tcp, txt_strings=255):
+    """The answer to one question: everything as large as DNS allows, truncated over UDP."""
+    labels, end = read_name(query, 12)
+    qtype = struct.unpack("!H", query[end:end + 2])[0]
+    question = query[12:end + 4]
+    owner = b"\xc0\x0c"  # the question's name
+    records = []
+    if qtype == PTR and [label.lower() for label in labels[:2]] == [b"_openclaw-gw", b"_tcp"]:
+        # PTR targets: a short label, then a pointer to the question's name.
+        for index in range(limit):
+            target = bytes([len(b"%x" % index)]) + b"%x" % index + b"\xc0\x0c"
+            records.append(owner + struct.pack("!HHIH", PTR, 1, 60, len(target)) + target)
+    elif qtype == SRV:
+        target = encode_name([b"h" + labels[0][:20].hex().encode()] + labels[3:])
+        rdata = struct.pack("!HHH", 0, 0, 18789) + target
+        records.append(owner + struct.pack("!HHIH", SRV, 1, 60, len(rdata)) + rdata)
+    elif qtype == TXT:
+        text = (b"role=gateway\x1b[2J" + b"x" * 255)[:255]
+        rdata = b"".join(bytes([len(text)]) + text for _ in range(txt_strings))
+        records.append(owner + struct.pack("!HHIH", TXT, 1, 60, len(rdata)) + rdata)
+    elif qtype == A:
+        for index in range(16):
+            records.append(owner + struct.pack("!HHIH", A, 1, 60, 4) + bytes([10, 0, index, 1]))
+    header = struct.pack("!HHHHHH", struct.unpack("!H", query[:2])[0], 0x8400, 1, 0, 0, 0)
+    body, count = b"", 0
+    budget = 65535 - 12 - len(question) if over_tcp else 1232 - 12 - len(question)
+    for record in records:
+        if len(body) + len(record) > budget:
+            if not over_tcp:
+                return struct.pack("!HHHHHH", struct.unpack("!H", query[:2])[0], 0x8600, 1, 0, 0, 0) + question
+            break
+        body += record
+        count += 1
+    return header[:6] + struct.pack("!H", count) + header[8:] + question + body
+
+
+def serve_tcp(sock, limit, txt_strings):
+    while True:
+        connection, _ = sock.accept()
+        threading.Thread(target=tcp_client, args=(connection, limit, txt_strings), daemon=True).start()
+
+
+def tcp_client(connection, limit, txt_strings):
+    try:
+        while True:
+            head = connection.recv(2, socket.MSG_WAITALL)
+            if len(head) < 2:
+                return
+            query = connection.recv(struct.unpack("!H", head)[0], socket.MSG_WAITALL)
+            answer = flood_answer(query, limit, True, txt_strings)
+            connection.sendall(struct.pack("!H", len(answer)) + answer)
+    except (OSError, IndexError, struct.error):
+        pass
+    finally:
+        connection.close()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["udp-silent", "udp-garbage"])
+    parser.add_argument("mode", choices=["udp-silent", "udp-garbage", "dns-flood"])
     parser.add_argument("--address", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--instances", type=int, default=10_000)
+    parser.add_argument("--txt-strings", type=int, default=255, help="dns-flood: 255-byte strings per TXT record")
     args = parser.parse_args()
 
     family = socket.AF_INET6 if ":" in args.address else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_DGRAM)
     sock.bind((args.address, args.port))
+    if args.mode == "dns-flood":
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((args.address, args.port))
+        listener.listen(64)
+        threading.Thread(target=serve_tcp, args=(listener, args.instances, args.txt_strings), daemon=True).start()
     print("ready", flush=True)
     while True:
         data, peer = sock.recvfrom(65535)
         if args.mode == "udp-garbage" and len(data) >= 2:
             sock.sendto(data[:2] + os.urandom(40), peer)
+        elif args.mode == "dns-flood" and len(data) >= 12:
+            try:
+                sock.sendto(flood_answer(data, args.instances, False, args.txt_strings), peer)
+            except (IndexError, struct.error):
+                pass
 
 
 if __name__ == "__main__":

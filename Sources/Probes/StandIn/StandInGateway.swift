@@ -29,12 +29,22 @@ public final class StandInGateway: Sendable {
         self.fingerprint = fingerprint
     }
 
+    /// The stand-in's own event loop: its TLS work (an RSA signature per handshake, slow in a
+    /// debug build of BoringSSL) must never hold the loops where probes in the same process
+    /// time their phases, or a refused connection is read only after its timeout fired.
+    private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+    /// Why `start` failed, in words.
+    public static func describe(_ error: any Error) -> String {
+        ProbeConnection.describe(error)
+    }
+
     /// Listens on `host`:`port`; with an identity, TLS 1.3 only.
     public static func start(host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect()) async throws
         -> StandInGateway
     {
         let context = try identity.map { try $0.serverContext() }
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -170,7 +170,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
                 }
             }
         } catch {
-            terminal.err(terminal.paint("error", .red, stderr: true) + ": cannot listen on \(bindAddress ?? "*"):\(port): \(error)")
+            terminal.err(
+                terminal.paint("error", .red, stderr: true)
+                    + ": cannot listen on \(bindAddress ?? "*"):\(port): \(StandInGateway.describe(error))")
             terminal.err("  fix: is a Gateway (or something else) already using the port? `ss -ltnp | grep \(port)`; or choose --port")
             throw ExitStatus.failure.code
         }
@@ -223,7 +225,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let signals = Signals.termination()
         // Publishing needs avahi-daemon: say so before anything is served or printed.
         if !serveOnly, case .unavailable(let issue) = AvahiStatus.query(for: .publish) {
-            IssueLines.lines([issue], terminal: terminal).forEach(terminal.err)
+            IssueLines.lines([issue], terminal: terminal).forEach { terminal.err($0) }
             throw issue.kind == .busMissing || issue.kind == .daemonMissing ? ExitStatus.environment.code : ExitStatus.failure.code
         }
         let gateway = serving ? try await startServing(terminal) : nil
@@ -270,7 +272,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
                 terminal.out("renamed: \"\(old)\" is taken on the network; now \"\(new)\"")
                 current = new
             case .beacon(.failed(let issue)):
-                IssueLines.lines([issue], terminal: terminal).forEach(terminal.err)
+                terminal.err(lines: IssueLines.lines([issue], terminal: terminal))
                 if !established && (issue.kind == .busMissing || issue.kind == .daemonMissing) {
                     throw ExitStatus.environment.code
                 }

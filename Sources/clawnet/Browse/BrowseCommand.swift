@@ -178,8 +178,8 @@ struct LiveOutput {
             if let json = try? line.json() { terminal.out(json) }
         case .table where watch:
             let lines = line.table(terminal, collection: collection)
-            lines.out.forEach(terminal.out)
-            lines.err.forEach(terminal.err)
+            terminal.out(lines: lines.out)
+            terminal.err(lines: lines.err)
         default:
             terminal.progress("browsing … \(collection.count) found")
         }

@@ -80,7 +80,9 @@ struct DoctorCommand: AsyncParsableCommand {
     var pin: TLSFingerprint?
 
     @Option(
-        help: ArgumentHelp("Time for discovery and for each Gateway's probe (default 5s).", valueName: "DURATION"),
+        help: ArgumentHelp(
+            "Time for the whole run (default 5s): discovery and look-ups take at most half, the probes the rest (+0.5s to finish).",
+            valueName: "DURATION"),
         transform: Arguments.duration)
     var timeout: Duration?
 

@@ -72,7 +72,9 @@ struct PreflightCommand: AsyncParsableCommand {
         transform: Arguments.server)
     var servers: [DNSServer] = []
 
-    @Option(help: ArgumentHelp("Time budget (default 3s).", valueName: "DURATION"), transform: Arguments.duration)
+    @Option(
+        help: ArgumentHelp("Time for the whole run (default 3s), shared as doctor shares it.", valueName: "DURATION"),
+        transform: Arguments.duration)
     var timeout: Duration?
 
     @Option(name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read.", valueName: "PATH"))

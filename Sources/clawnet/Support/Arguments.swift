@@ -57,7 +57,11 @@ enum Arguments {
     /// The longest --timeout clawnet accepts.
     static let maxDuration = Duration.seconds(86_400)
 
-    /// `5`, `5s`, `1.5s`, `500ms`, `2m`: seconds when there is no unit.
+    /// What `duration` accepts, for its messages.
+    static let durationForms = "a number of seconds, or one with a unit: 500ms, 5s, 1.5s, 2m; more than 0 and at most 24 hours (86400s)"
+
+    /// `5`, `5s`, `1.5s`, `500ms`, `2m`: seconds when there is no unit; decimal digits only
+    /// (no sign, exponent, hex, `inf` or `nan`), more than 0 and at most `maxDuration`.
     static func duration(_ text: String) throws -> Duration {
         let lowered = text.lowercased()
         var number = Substring(lowered)
@@ -67,12 +71,18 @@ enum Arguments {
             scale = factor
             break
         }
-        guard let value = Double(number), value.isFinite, value >= 0 else {
-            throw DNSSDError("'\(text)' is not a duration: give a number of seconds, or one with a unit: 500ms, 5s, 1.5s, 2m")
+        guard number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), number.filter({ $0 == "." }).count <= 1,
+            number.contains(where: \.isNumber), let value = Double(number)
+        else {
+            let sign = text.hasPrefix("-") ? " (a duration cannot be negative)" : ""
+            throw DNSSDError("'\(text)' is not a duration\(sign): give \(durationForms)")
+        }
+        guard value * scale <= Double(maxDuration.components.seconds) else {
+            throw DNSSDError("'\(text)' is longer than the longest duration clawnet takes, 24 hours (86400s)")
         }
         let duration = Duration.milliseconds(Int64((value * scale * 1000).rounded()))
-        guard duration <= maxDuration else {
-            throw DNSSDError("'\(text)' is longer than the longest duration clawnet takes, 24 hours (86400s)")
+        guard duration > .zero else {
+            throw DNSSDError("'\(text)' is not a duration clawnet can wait for: give \(durationForms)")
         }
         return duration
     }

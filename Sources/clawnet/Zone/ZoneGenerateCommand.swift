@@ -124,7 +124,7 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
             guard let out else {
                 let rendered = try ZoneWriter.render(content, serial: SerialPolicy.next(after: nil, today: today))
                 (gatheredNotes + rendered.notes).forEach { terminal.err("note: \($0)") }
-                terminal.out(String(rendered.text.dropLast()))
+                terminal.out(linesOf: rendered.text)
                 return
             }
             try write(content, out: Self.absolute(out), today: today, tailscale: tailscale, notes: gatheredNotes, terminal: terminal)
@@ -187,7 +187,7 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
             terminal.out(
                 corefileChanged ? "wrote \(corefilePath) (clawnet's stanza for \(domain.withoutTrailingDot))" : "unchanged: \(corefilePath)"
             )
-            terminal.err(CorefileWriter.nextSteps(domain: domain, bind: bind, corefilePath: corefilePath, zonePath: path))
+            terminal.err(linesOf: CorefileWriter.nextSteps(domain: domain, bind: bind, corefilePath: corefilePath, zonePath: path))
         }
     }
 

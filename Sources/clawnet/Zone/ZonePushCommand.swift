@@ -107,7 +107,7 @@ struct ZonePushCommand: AsyncParsableCommand {
             registration.timeout = remaining()
             let served = try await registration.read(for: desired)
             let plan = try registration.planner.publish(desired, served: served, prune: prune)
-            let report = dryRun ? terminal.err : terminal.out
+            let report: (String) -> Void = dryRun ? { terminal.err($0) } : { terminal.out($0) }
             report(Self.readLine(served))
             let count = Set(desired.filter { $0.type == .ptr }.map(\.data)).count
             guard !plan.isEmpty else {
