@@ -86,10 +86,11 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
             }
         } else if rest.filter({ $0 == ":" }).count > 1 {
             hostText = rest
+            // First: `fe80::1%eth0:443` is not an address (a zone id has no colon) but is ambiguous all the same.
+            try Self.refuseAmbiguous(hostText, text: text)
             guard IPAddress(String(hostText))?.family == .v6 else {
                 throw DNSSDError("'\(text)' is not an IPv6 address; write [IPv6]:PORT to give a port")
             }
-            try Self.refuseAmbiguous(hostText, text: text)
         } else if let colon = rest.firstIndex(of: ":") {
             hostText = rest[..<colon]
             portText = rest[rest.index(after: colon)...]

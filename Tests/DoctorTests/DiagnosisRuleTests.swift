@@ -236,6 +236,7 @@ struct DiagnosisRuleTests {
         .webSocketFailed: (.gwWebSocket, .webSocket),
         .unexpectedFirstFrame: (.gwProtocol, .gatewayProtocol), .frameTooLarge: (.gwProtocol, .gatewayProtocol),
         .closedBeforeFirstFrame: (.gwProtocol, .gatewayProtocol), .firstFrameTimedOut: (.gwProtocol, .gatewayProtocol),
+        .framesBroken: (.gwProtocol, .gatewayProtocol),
         .credentialsRequired: nil, .pairingRequired: (.gwConnect, .pairingRequired), .tokenMismatch: (.gwConnect, .gatewayAuth),
         .tokenMissing: (.gwConnect, .gatewayAuth), .authRejected: (.gwConnect, .gatewayAuth),
         .deviceAuthRejected: (.gwConnect, .gatewayAuth),

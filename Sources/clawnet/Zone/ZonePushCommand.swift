@@ -129,7 +129,7 @@ struct ZonePushCommand: AsyncParsableCommand {
                 )
             }
             if dryRun {
-                terminal.out(Self.nsupdateScript(plan, server: target, zone: registration.zone, key: key))
+                terminal.out(linesOf: Self.nsupdateScript(plan, server: target, zone: registration.zone, key: key))
                 terminal.err(
                     "dry run: \(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") in \(plan.changeSets.count) "
                         + "UPDATE\(plan.changeSets.count == 1 ? "" : "s"), nothing sent"
