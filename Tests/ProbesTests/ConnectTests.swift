@@ -145,6 +145,22 @@ struct ConnectTests {
         #expect(StandInConnect().reply(to: "garbage", nonce: "n", nowMs: 0).close?.code == 1008)
     }
 
+    @Test(
+        "the stand-in builds replies with a JSON encoder: a request id with quotes, backslashes and control characters comes back exact",
+        arguments: StandInConnect.Outcome.allCases)
+    func standInHostileID(outcome: StandInConnect.Outcome) throws {
+        let id = "a\"b\\c\n\u{1B}[2J\u{0}\"}],\"ok\":true,\"x\":{\""
+        let request = try JSONSerialization.data(withJSONObject: [
+            "type": "req", "id": id, "method": "connect",
+            "params": ["minProtocol": 3, "maxProtocol": 4, "client": ["id": "cli", "mode": "probe", "version": "1", "platform": "linux"]],
+        ])
+        let answer = StandInConnect(outcome: outcome).reply(to: String(decoding: request, as: UTF8.self), nonce: "n", nowMs: 0)
+        for frame in answer.frames {
+            let object = try JSONSerialization.jsonObject(with: Data(frame.utf8)) as? [String: Any]
+            #expect(object?["id"] as? String == id, "\(outcome): \(frame)")
+        }
+    }
+
     @Test("auto with a device: a valid signature is paired or asked to pair; a bad one, a stale one or another nonce are refused")
     func standInDevice() throws {
         let device = DeviceIdentity.generate()
