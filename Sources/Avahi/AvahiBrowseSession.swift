@@ -47,6 +47,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var resolveTimer: PollTimer?
     private var reportedAllForNow = false
     private var reportedOutage = false
+    /// Instances avahi-daemon would not let this client resolve (its objects-per-client limit).
+    private var refusedResolvers = 0
     private var finished = false
     private var pollStarted = false
     private var shutDown = false
@@ -271,11 +273,33 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 }, userdata)
         }
         guard let resolver else {
+            let code = avahi_client_errno(client)
             table.resolveFailed(key, on: link)
+            if code == Int32(AVAHI_ERR_TOO_MANY_OBJECTS) { reportTooManyObjects(key) }
             return
         }
         resolvers[resolver] = (key, link)
         resolverOfLink[key, default: [:]][link] = resolver
+    }
+
+    /// avahi-daemon gives one client at most `objects-per-client-max` (1,024 by default)
+    /// browsers and resolvers: past that, instances are announced but cannot be resolved, and
+    /// the list is incomplete. Said once, when it first happens.
+    private func reportTooManyObjects(_ key: MulticastInstanceKey) {
+        refusedResolvers += 1
+        guard refusedResolvers == 1 else { return }
+        emit(
+            .error(
+                DiscoveryIssue(
+                    source: .mdns, kind: .resolveFailed,
+                    message:
+                        "avahi-daemon refused to resolve '\(key.name.displayName)' and the instances after it: it allows one client "
+                        + "\(resolvers.count + browsers.count) browsers and resolvers at once (Too many objects), so this list of "
+                        + "\(key.type.name) is incomplete",
+                    fix:
+                        "more instances are announced on this LAN than a Gateway fleet has: count them with `avahi-browse -pt "
+                        + "\(key.type.name) | wc -l` and find the host that floods; or raise objects-per-client-max in "
+                        + "/etc/avahi/avahi-daemon.conf")))
     }
 
     private func checkExistence(_ key: MulticastInstanceKey) {

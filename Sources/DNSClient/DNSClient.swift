@@ -314,9 +314,11 @@ final class DNSUDPHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        for id in Array(pending.keys) { finish(id, .failure(.unreachable(server, "socket closed"))) }
-        for (_, promise) in waiting { promise.fail(DNSQueryFailure.unreachable(server, "socket closed")) }
+        // The waiting go first: finishing a pending query would start one of them on the closed socket.
+        let queued = waiting
         waiting.removeAll()
+        for (_, promise) in queued { promise.fail(DNSQueryFailure.unreachable(server, "socket closed")) }
+        for id in Array(pending.keys) { finish(id, .failure(.unreachable(server, "socket closed"))) }
         self.context = nil
     }
 }

@@ -17,6 +17,9 @@ enum TCPQuery {
             let address = try server.socketAddress
             let eventLoop = group.next()
             let promise = eventLoop.makePromise(of: [UInt8].self)
+            // Ends the promise on every path: a connection that fails (refused, timed out)
+            // never becomes active, so its handler never sees channelInactive.
+            defer { promise.fail(DNSQueryFailure.timeout(server, attempts: 1)) }
             let channel = try await ClientBootstrap(group: eventLoop)
                 .connectTimeout(TimeAmount(timeout))
                 .channelInitializer { channel in

@@ -20,9 +20,13 @@ public struct TSIGSigner: Sendable {
     }
 
     /// The message with a TSIG record appended, and the MAC the answer's MAC depends on.
-    public func sign(_ message: [UInt8], time: UInt64) -> (wire: [UInt8], mac: [UInt8]) {
+    public func sign(_ message: [UInt8], time: UInt64) throws(UpdateFailure) -> (wire: [UInt8], mac: [UInt8]) {
         let digest = message + TSIGDigest.variables(key: key, time: time, fudge: fudge, error: .none, other: [])
-        let mac = key.algorithm.mac(key: key.secret.bytes, message: digest)
+        guard let mac = key.algorithm.mac(key: key.secret.bytes, message: digest) else {
+            throw UpdateFailure(
+                .transport, "cannot compute the \(key.algorithm.shortName) signature for \(key) (OpenSSL failed; out of memory?)",
+                fix: "try again; if it persists, make a key with another algorithm (`tsig-keygen -a hmac-sha256 NAME`)")
+        }
         var rdata = TSIGDigest.canonical(key.algorithm.dnsName)
         rdata += TSIGDigest.u48(time) + TSIGDigest.u16(fudge) + TSIGDigest.u16(UInt16(mac.count)) + mac
         rdata += Array(message.prefix(2)) + TSIGDigest.u16(0) + TSIGDigest.u16(0)
@@ -105,8 +109,9 @@ public struct TSIGVerifier: Sendable {
         } else {
             digest += TSIGDigest.u48(record.timeSigned) + TSIGDigest.u16(record.fudge)
         }
-        let expected = key.algorithm.mac(key: key.secret.bytes, message: digest)
-        guard TSIGDigest.equalInConstantTime(expected, record.mac) else { throw .badMAC }
+        guard let expected = key.algorithm.mac(key: key.secret.bytes, message: digest),
+            TSIGDigest.equalInConstantTime(expected, record.mac)
+        else { throw .badMAC }
         let skew = Int64(bitPattern: record.timeSigned) - Int64(bitPattern: now)
         guard skew.magnitude <= UInt64(record.fudge) else { throw .clockSkew(seconds: skew, fudge: record.fudge) }
         priorMAC = record.mac

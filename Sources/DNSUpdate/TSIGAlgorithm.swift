@@ -28,12 +28,14 @@ public enum TSIGAlgorithm: String, CaseIterable, Sendable {
     /// The short name for messages and nsupdate (`hmac-md5`, `hmac-sha256`, ...).
     public var shortName: String { self == .hmacMD5 ? "hmac-md5" : rawValue }
 
-    public func mac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    /// nil only when OpenSSL cannot compute HMAC-SHA224 (out of memory): never an empty MAC,
+    /// which a server would answer with BADSIG and a verifier could mistake for an answer.
+    public func mac(key: [UInt8], message: [UInt8]) -> [UInt8]? {
         let symmetric = SymmetricKey(data: key)
         switch self {
         case .hmacMD5: return Array(HMAC<Insecure.MD5>.authenticationCode(for: message, using: symmetric))
         case .hmacSHA1: return Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: symmetric))
-        case .hmacSHA224: return OpenSSLHMAC.sha224(key: key, message: message) ?? []
+        case .hmacSHA224: return OpenSSLHMAC.sha224(key: key, message: message)
         case .hmacSHA256: return Array(HMAC<SHA256>.authenticationCode(for: message, using: symmetric))
         case .hmacSHA384: return Array(HMAC<SHA384>.authenticationCode(for: message, using: symmetric))
         case .hmacSHA512: return Array(HMAC<SHA512>.authenticationCode(for: message, using: symmetric))

@@ -24,7 +24,7 @@ public struct UpdateSender: Sendable {
         let id = UInt16.random(in: .min ... .max)
         let message: [UInt8]
         do { message = try changeSet.wire(id: id) } catch { throw UpdateFailure(.tooLarge, error.message) }
-        let signed = key.map { TSIGSigner(key: $0).sign(message, time: clock()) }
+        let signed = try key.map { key throws(UpdateFailure) in try TSIGSigner(key: key).sign(message, time: clock()) }
         let counts = "\(changeSet.prerequisites.count) prerequisites, \(changeSet.updates.count) updates"
         let signing = key.map { "signed with \($0)" } ?? "unsigned"
         logger.debug("UPDATE \(changeSet.zone) to \(server): \(message.count) bytes, \(counts), \(signing)")

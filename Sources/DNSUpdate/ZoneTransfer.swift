@@ -26,7 +26,7 @@ public enum ZoneTransfer {
         do { query = try DNSWireCodec.transferQuery(zone: zone, id: id) } catch {
             throw UpdateFailure(.transport, error.message)
         }
-        let signed = key.map { TSIGSigner(key: $0).sign(query, time: clock()) }
+        let signed = try key.map { key throws(UpdateFailure) in try TSIGSigner(key: key).sign(query, time: clock()) }
         var verifier = key.flatMap { key in signed.map { TSIGVerifier(key: key, requestMAC: $0.mac) } }
         do {
             return try await DNSStream.exchange(with: server, timeout: timeout) { session throws(UpdateFailure) -> TransferredZone in

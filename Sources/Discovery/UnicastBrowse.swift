@@ -24,6 +24,11 @@ struct UnicastBrowse: Sendable {
     /// The most of one TXT record a beacon keeps: a server may send 64 KiB for each of
     /// thousands of instances, which would make a browse hold gigabytes.
     static let txtLimit = 8 * 1024
+    /// The most instances of one domain a browse resolves: a PTR RRset holds up to ~3,600
+    /// (one 64 KiB message), BIND serves 100 unless told otherwise, and a fleet splits its
+    /// Gateways across domains long before this. With `txtLimit` it bounds what one domain can
+    /// make a browse hold (about 50 MB).
+    static let instanceLimit = 1_000
     /// Added to every beacon's warnings (e.g. "found only via Tailscale's resolver").
     var beaconNote: String?
 
@@ -58,7 +63,16 @@ struct UnicastBrowse: Sendable {
         let known = KnownRecords(inBailiwick: domain)
         known.add(response.message.additional)
 
-        let instances = self.instances(listedBy: records, under: serviceName, issues: &result.issues)
+        var instances = self.instances(listedBy: records, under: serviceName, issues: &result.issues)
+        if instances.count > Self.instanceLimit {
+            result.issues.append(
+                issue(
+                    "\(serviceName) lists \(instances.count) instances; only the first \(Self.instanceLimit) are resolved",
+                    fix:
+                        "a fleet this large belongs in several domains (`clawnet zone generate` per domain); if it is not yours, the "
+                        + "server floods"))
+            instances = Array(instances.prefix(Self.instanceLimit))
+        }
         await resolveAll(instances, known: known, answeredBy: response.server, into: &result, onBeacon: onBeacon)
         return result
     }

@@ -94,8 +94,8 @@ public struct Terminal: Sendable {
     /// A line as it may reach a terminal: every control character escaped, then this run's
     /// colour markers (and only those) drawn as SGR sequences.
     func render(_ line: String) -> String {
+        guard Self.mayNeedRendering(line) else { return line }
         let scalars = Array(line.unicodeScalars)
-        guard scalars.contains(where: { SafeText.isControl($0) || $0 == markerKey[0] }) else { return line }
         var out = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
@@ -109,6 +109,13 @@ public struct Terminal: Sendable {
             }
         }
         return String(out)
+    }
+
+    /// A quick look at the UTF-8 bytes, so that a long clean line (a JSON document of
+    /// megabytes) is not taken apart scalar by scalar: C0 controls and DEL are single bytes, C1
+    /// controls start with 0xC2, and the markers' plane 15 scalars with 0xF3.
+    static func mayNeedRendering(_ line: String) -> Bool {
+        line.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xF3 }
     }
 
     /// `key` `digits` `m`: what `paint` leaves where a colour starts or ends.

@@ -18,7 +18,10 @@ public enum GatewayProbe {
     }
 
     public static func run(_ target: ProbeTarget, budget: Duration, phases: Phases = .all) async -> ProbeReport {
-        let clock = ProbeClock(budget: budget)
+        await run(target, clock: ProbeClock(budget: budget), phases: phases)
+    }
+
+    static func run(_ target: ProbeTarget, clock: ProbeClock, phases: Phases) async -> ProbeReport {
         var report = ProbeReport(target: target)
         let (attempts, connection) = await connectAny(target, clock: clock)
         report.tcp = attempts
@@ -72,15 +75,18 @@ public enum GatewayProbe {
     }
 
     /// Probes many targets at once, at most `limit` at a time; reports come back in order.
+    /// One budget for all: a target whose turn comes late gets what is left of it, and one
+    /// whose turn comes after it is not tried (so hundreds of Gateways cannot stretch the run).
     public static func runAll(_ targets: [ProbeTarget], budget: Duration, limit: Int = 256, phases: Phases = .all) async -> [ProbeReport] {
-        await withTaskGroup(of: (Int, ProbeReport).self) { group in
+        let started = ContinuousClock.now
+        return await withTaskGroup(of: (Int, ProbeReport).self) { group in
             var reports = [ProbeReport?](repeating: nil, count: targets.count)
             var next = 0
             func startNext() {
                 guard next < targets.count else { return }
                 let index = next
                 next += 1
-                group.addTask { (index, await run(targets[index], budget: budget, phases: phases)) }
+                group.addTask { (index, await run(targets[index], clock: ProbeClock(budget: budget, start: started), phases: phases)) }
             }
             for _ in 0..<min(limit, targets.count) { startNext() }
             for await (index, report) in group {

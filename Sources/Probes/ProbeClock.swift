@@ -7,8 +7,14 @@ struct ProbeClock: Sendable {
     /// How long after its budget a probe may still finish a phase (doctor's README says so).
     static let margin = Duration.milliseconds(500)
 
-    let start = ContinuousClock.now
+    let start: ContinuousClock.Instant
     let budget: Duration
+
+    /// `start` earlier than now: probes queued behind others share the deadline of the first.
+    init(budget: Duration, start: ContinuousClock.Instant = .now) {
+        self.budget = budget
+        self.start = start
+    }
 
     var remaining: Duration {
         let elapsed = ContinuousClock.now - start

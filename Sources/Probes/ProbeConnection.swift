@@ -30,7 +30,7 @@ struct ProbeConnection: Sendable {
     // MARK: TCP
 
     static func connect(to address: IPAddress, port: Int, timeout: Duration) async -> Result<ProbeConnection, TCPAttempt.Outcome> {
-        guard timeout > .zero else { return .failure(.timedOut) }
+        guard timeout > .zero else { return .failure(.failed("not tried: the time budget (--timeout) was spent before its turn")) }
         let socketAddress: SocketAddress
         do { socketAddress = try address.socketAddress(port: port) } catch {
             return .failure(.unreachable("\(address) cannot be used as a socket address here"))

@@ -1,3 +1,4 @@
+import ArgumentParser
 import DNSSD
 import Foundation
 import Output
@@ -21,7 +22,7 @@ struct ZoneEmitterTests {
             gateway: gateway)
     }
 
-    @Test("a new path and a regular file are written with the fragment; a directory or a symlink is refused")
+    @Test("a new path and a regular file are written with the fragment; a link to one is written through, as zone generate does")
     func targets() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emit-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -34,10 +35,23 @@ struct ZoneEmitterTests {
         try "old".write(toFile: path, atomically: true, encoding: .utf8)
         try ZoneEmitter.write([try Self.snippet()], to: path, terminal: terminal)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == written)
-        #expect(throws: (any Error).self) { try ZoneEmitter.write([try Self.snippet()], to: directory, terminal: terminal) }
         let link = directory + "/link.db"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
-        #expect(throws: (any Error).self) { try ZoneEmitter.write([try Self.snippet()], to: link, terminal: terminal) }
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == written, "nothing written through the link")
+        try "old".write(toFile: path, atomically: true, encoding: .utf8)
+        try ZoneEmitter.write([try Self.snippet()], to: link, terminal: terminal)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == written, "written through the link")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == path, "the link stays a link")
+    }
+
+    @Test(
+        "a directory, an empty path or a path with a control character is a usage error before doctor runs, naming the problem",
+        arguments: [("", "empty path"), ("/tmp/", "names a directory"), ("/tmp", "is a directory"), ("a\nb", "control character")])
+    func refusedPaths(path: String, problem: String) {
+        #expect {
+            try DoctorCommand.parse(["--emit-zone", path])
+        } throws: { error in
+            let message = DoctorCommand.message(for: error)
+            return message.contains(problem)
+        }
     }
 }

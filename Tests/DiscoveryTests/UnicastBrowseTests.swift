@@ -216,4 +216,16 @@ struct UnicastBrowseTests {
         #expect(issue.message.contains("truncated even over TCP (0 records arrived)"))
         #expect(issue.fix?.contains("split the Gateways across several domains") == true)
     }
+
+    @Test("a PTR set of more instances than a browse resolves: the first 1,000 are asked about, and the rest is named")
+    func instanceLimit() async throws {
+        let listed = (0..<1_200).map { "g\($0)" }
+        let resolver = RecordedResolver(["\(service) PTR": records(listed.map(ptr))])
+        let result = await browse(resolver)
+        let asked = resolver.questions.filter { $0.hasSuffix(" SRV") }
+        #expect(asked.count == UnicastBrowse.instanceLimit, "\(asked.count) SRV questions")
+        #expect(!asked.contains("g1000.\(service) SRV") && asked.contains("g999.\(service) SRV"))
+        let issue = result.issues.first { $0.message.contains("lists 1200 instances") }
+        #expect(issue?.message.contains("only the first 1000 are resolved") == true, "\(result.issues.map(\.message))")
+    }
 }

@@ -45,6 +45,14 @@ struct TerminalSafetyTests {
         #expect(Self.colourTerminal.render("Studio (OpenClaw) → ✓") == "Studio (OpenClaw) → ✓")
     }
 
+    @Test("the quick byte check never lets a control character or a colour marker's scalar through unrendered")
+    func quickCheckIsSound() {
+        let scalars = (0..<0x20).map { $0 } + [0x7F] + (0x80..<0xA0).map { $0 } + [0xF0000, 0xF1234, 0xFFFFD]
+        let missed = scalars.filter { !Terminal.mayNeedRendering("plain text " + String(Unicode.Scalar($0)!) + " more") }
+        #expect(missed.isEmpty, "not flagged: \(missed.map { String($0, radix: 16) })")
+        #expect(!Terminal.mayNeedRendering(#"{"name":"Studio (OpenClaw) → ✓","txt":"a\u001b"}"#))
+    }
+
     @Test("clawnet's colours survive rendering; an escape sequence in outside text, or a forged marker, does not")
     func colours() {
         let terminal = Self.colourTerminal

@@ -157,7 +157,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
             identity = try tlsIdentity(terminal)
             connect.token = try tokenFile.map(TokenFile.read)
         } catch {
-            terminal.err(terminal.paint("error", .red, stderr: true) + ": \(error)")
+            terminal.error(
+                "\(error)",
+                fix: "--tls-dir must be a folder this user can write holding both gateway-cert.pem and gateway-key.pem, or neither; "
+                    + "--token-file a readable file whose first line is the token")
             throw ExitStatus.failure.code
         }
         let gateway: StandInGateway
@@ -170,10 +173,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
                 }
             }
         } catch {
-            terminal.err(
-                terminal.paint("error", .red, stderr: true)
-                    + ": cannot listen on \(bindAddress ?? "*"):\(port): \(StandInGateway.describe(error))")
-            terminal.err("  fix: is a Gateway (or something else) already using the port? `ss -ltnp | grep \(port)`; or choose --port")
+            terminal.error(
+                "cannot listen on \(bindAddress ?? "*"):\(port): \(StandInGateway.describe(error))",
+                fix: "is a Gateway (or something else) already using the port? `ss -ltnp | grep \(port)`; or choose --port")
             throw ExitStatus.failure.code
         }
         let security = gateway.fingerprint.map { "TLS 1.3, sha256 \($0.hex)" } ?? "plain, no TLS"
@@ -199,7 +201,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
             return StandInIdentity(certificatePEM: certificate, keyPEM: key)
         case (nil, nil):
             let made = try StandInIdentity.make()
-            try FileManager.default.createDirectory(atPath: tlsDirectory, withIntermediateDirectories: true)
+            do { try FileManager.default.createDirectory(atPath: tlsDirectory, withIntermediateDirectories: true) } catch {
+                throw TLSDirectoryProblem(description: "cannot create the folder \(tlsDirectory) for the certificate and key")
+            }
             try AtomicFile.write(made.keyPEM, to: keyPath, mode: 0o600)
             try AtomicFile.write(made.certificatePEM, to: certificatePath, mode: 0o644)
             terminal.out("made a certificate: \(certificatePath) (key \(keyPath))")

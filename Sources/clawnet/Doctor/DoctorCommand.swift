@@ -112,7 +112,8 @@ struct DoctorCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("emit-zone"),
         help: ArgumentHelp(
-            "Write the zone snippets as a fragment to this file (atomically; a new path or a regular file).", valueName: "FILE"))
+            "Write the zone snippets as a fragment to this file (atomically; a new path or a regular file).", valueName: "FILE"),
+        transform: Arguments.outputPath)
     var emitZone: String?
 
     @Option(

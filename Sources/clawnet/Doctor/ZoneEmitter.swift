@@ -2,12 +2,12 @@ import ArgumentParser
 import DNSSD
 import Doctor
 import FoundationEssentials
-import Glibc
 import Output
 import Zones
 
 /// `doctor --emit-zone FILE`: the zone snippets as one fragment, written as clawnet writes
-/// files (atomically; only a new path or a regular file).
+/// files (atomically; only a new path or a regular file: the path itself is checked with
+/// the other flags, before doctor runs).
 enum ZoneEmitter {
     static func write(_ snippets: [ZoneSnippet], to path: String, terminal: Terminal) throws {
         let domains = Array(Set(snippets.map(\.domain))).sorted { $0.name < $1.name }
@@ -16,20 +16,15 @@ enum ZoneEmitter {
             return
         }
         guard domains.count == 1 else {
-            terminal.err(
-                terminal.paint("error", .red, stderr: true)
-                    + ": snippets for \(domains.map(\.name).joined(separator: ", ")): name one domain with --domain to write its fragment")
-            throw ExitStatus.failure.code
-        }
-        var info = stat()
-        if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            terminal.err(terminal.paint("error", .red, stderr: true) + ": \(path) exists and is not a regular file; nothing written")
+            terminal.error(
+                "snippets for \(domains.map(\.name).joined(separator: ", ")): one fragment holds one zone",
+                fix: "name one domain with --domain to write its fragment")
             throw ExitStatus.failure.code
         }
         do {
             try AtomicFile.write(try ZoneSnippets.fragment(snippets, domain: domain), to: path)
         } catch {
-            terminal.err(terminal.paint("error", .red, stderr: true) + ": \(path): \(error)")
+            terminal.error("\(error); nothing written", fix: "give --emit-zone a new path or a regular file this user owns")
             throw ExitStatus.failure.code
         }
         terminal.err("wrote \(path): records for \(domain.name) (check it with `clawnet zone check \(path)`)")

@@ -101,17 +101,19 @@ struct ZoneCheckCommand: AsyncParsableCommand {
         if file == "-" {
             if isatty(STDIN_FILENO) == 1 { terminal.err("reading the zone from standard input (Ctrl-D ends it)") }
             do { request.text = try StandardInput.read(limit: Self.standardInputLimit) } catch {
-                terminal.err("error: \(error.description)")
+                terminal.error(error.description, fix: "pipe a zone file of at most \(Self.standardInputLimit / 1_048_576) MiB")
                 throw ExitStatus.failure.code
             }
         } else if let file, !FileManager.default.fileExists(atPath: file) {
-            terminal.err("error: cannot read \(file): no such file")
+            terminal.error("cannot read \(file): no such file", fix: "check the path")
             throw ExitStatus.failure.code
         }
         let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
         let result: ZoneCheck.Result
         do { result = try await ZoneCheck.run(request, today: today) } catch {
-            terminal.err(terminal.paint("error", .red, stderr: true) + ": \(SafeText.display(Array(error.description.utf8)))")
+            terminal.error(
+                SafeText.display(Array(error.description.utf8)),
+                fix: "check the path (a regular zone file, or - for standard input) and --server")
             throw ExitStatus.failure.code
         }
         let report = ZoneCheckReport(result)

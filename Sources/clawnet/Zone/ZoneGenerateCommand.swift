@@ -129,14 +129,14 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
             }
             try write(content, out: Self.absolute(out), today: today, tailscale: tailscale, notes: gatheredNotes, terminal: terminal)
         } catch let error as ZoneError {
-            terminal.err(terminal.paint("error", .red, stderr: true) + ": \(error.message)")
-            if let fix = error.fix { terminal.err("  fix: \(fix)") }
+            terminal.error(error.message, fix: error.fix)
             throw ExitStatus.failure.code
         } catch let error as AtomicFile.Failure {
-            terminal.err(terminal.paint("error", .red, stderr: true) + ": \(error.description)")
+            terminal.error(
+                "\(error.description); nothing written", fix: "give --out and --corefile regular files this user owns, or new paths")
             throw ExitStatus.failure.code
         } catch let error as RegularFile.Failure {
-            terminal.err(terminal.paint("error", .red, stderr: true) + ": \(error.description)")
+            terminal.error(error.description, fix: "check that the file named is the one meant (a regular file this user can read)")
             throw ExitStatus.failure.code
         }
     }
