@@ -3,6 +3,7 @@ import DNSWire
 import Glibc
 import NIOCore
 import NIOEmbedded
+import NIOPosix
 import NIOSupport
 import Testing
 
@@ -138,6 +139,30 @@ struct DNSHandlerTests {
         try channel.writeInbound(answer(to: first[0]))
         _ = try futures[0].wait()
         #expect(try sent(channel).count == 1, "the third query, once the first is answered")
+    }
+
+    @Test("a closing socket fails every query, the queued ones too, without sending any of them")
+    func closeFailsAll() throws {
+        let (channel, handler) = try channel(maxInFlight: 1)
+        let futures = try [RRType.ptr, .srv, .txt].map { handler.submit(try question($0)) }
+        #expect(try sent(channel).count == 1)
+        try channel.close().wait()
+        for future in futures {
+            #expect(throws: DNSQueryFailure.unreachable(Self.server, "socket closed")) { try future.wait() }
+        }
+    }
+
+    @Test("a TCP query whose connection is refused fails with that cause and leaves no promise behind")
+    func tcpRefused() async throws {
+        // Port 9 (discard) on loopback: nothing listens there in the test bed or on a build machine.
+        let server = DNSServer(address: IPAddress("127.0.0.1")!, port: 9)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        await #expect(throws: DNSQueryFailure.self) {
+            try await TCPQuery.run(try question(), server: server, group: group, timeout: .seconds(2))
+        }
+        // Shutting the loop down releases the failed channel's handlers: a promise left
+        // unfulfilled there traps in a debug build of NIO ("leaking promise").
+        try await group.shutdownGracefully()
     }
 
     @Test("TCP framing: a length-prefixed message split across reads comes out whole, once")

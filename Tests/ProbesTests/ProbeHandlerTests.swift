@@ -232,6 +232,18 @@ struct ProbeHandlerTests {
         #expect(spent.remaining <= ProbeClock.margin)
         #expect(ProbeClock(budget: .seconds(2)).remaining <= .seconds(2))
         #expect(ProbeClock(budget: .milliseconds(10)).remaining >= .milliseconds(10), "the floor still applies within the margin")
+        let queued = ProbeClock(budget: .seconds(1), start: .now - .seconds(2))
+        #expect(queued.remaining == .zero, "a probe whose turn comes after the shared deadline gets nothing")
+    }
+
+    @Test("a connection with no time left is not tried, and says so instead of 'no answer'")
+    func notTried() async {
+        let result = await ProbeConnection.connect(to: IPAddress("127.0.0.1")!, port: 9, timeout: .zero)
+        guard case .failure(.failed(let why)) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(why.contains("not tried"))
     }
 }
 
