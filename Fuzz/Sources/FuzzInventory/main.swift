@@ -1,11 +1,14 @@
 import CFuzzer
+import DNSSD
 import FoundationEssentials
 import Glibc
 import Zones
 
 /// `zone generate --inventory`: a browse JSON document, whatever its shape.
+let domain = try! DomainName(validating: "openclaw.internal")
+
 func fuzz(_ bytes: [UInt8]) {
-    _ = try? Inventory.gateways(fromJSON: Data(bytes))
+    _ = try? Inventory.gateways(fromJSON: Data(bytes), domain: domain)
 }
 
 /// libFuzzer's entry point, for the driver below (and for its own main, when linked).
