@@ -87,6 +87,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings
         ),
@@ -150,6 +151,6 @@ let package = Package(
         .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "Host", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "OutputTests", dependencies: ["Output", "Doctor", "Discovery", "Zones", "DNSSD", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Zones", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: settings),
+        .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Zones", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")], swiftSettings: settings),
     ]
 )

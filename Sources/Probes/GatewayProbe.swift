@@ -1,4 +1,5 @@
 import DNSSD
+import Logging
 
 /// Probes a Gateway layer by layer within one time budget: TCP to every address, TLS on the
 /// first connection that works, then HTTP health, readiness and the WebSocket opening, each
@@ -21,16 +22,23 @@ public enum GatewayProbe {
         await run(target, clock: ProbeClock(budget: budget), phases: phases)
     }
 
+    static let logger = Logger(label: "clawnet.probe")
+
     static func run(_ target: ProbeTarget, clock: ProbeClock, phases: Phases) async -> ProbeReport {
         var report = ProbeReport(target: target)
         let (attempts, connection) = await connectAny(target, clock: clock)
         report.tcp = attempts
+        for attempt in attempts {
+            logger.debug(
+                "\(target.label): tcp \(attempt.address) port \(target.port): \(attempt.outcome) in \(attempt.elapsed.milliseconds) ms")
+        }
         guard let connection, let address = report.connectedAddress else { return report }
 
         if target.tls && (phases.contains(.tls) || phases.contains(.health) || phases.contains(.websocket)) {
             let started = ContinuousClock.now
             let outcome = await connection.startTLS(host: target.host, timeout: clock.remaining)
             report.tls = PhaseTiming(outcome: outcome, elapsed: clock.elapsed(since: started))
+            logger.debug("\(target.label): tls \(outcome) in \(clock.elapsed(since: started).milliseconds) ms")
             connection.close()
             guard case .established = outcome else { return report }
         } else {
@@ -45,6 +53,11 @@ public enum GatewayProbe {
             report.websocket = opening
             report.connect = connect
         }
+        for (phase, timing) in [("healthz", report.health.map { "\($0.outcome)" }), ("readyz", report.ready.map { "\($0.outcome)" })] {
+            if let timing { logger.debug("\(target.label): http /\(phase): \(timing)") }
+        }
+        if let websocket = report.websocket { logger.debug("\(target.label): websocket \(websocket.outcome)") }
+        if let connect = report.connect { logger.debug("\(target.label): connect \(connect)") }
 
         // Asked in plain HTTP, a TLS server often just hangs up. If one more connection
         // completes a TLS handshake, say so instead of "end of file".
@@ -65,14 +78,19 @@ public enum GatewayProbe {
         return report
     }
 
+    /// A second opinion, so it gets at most `tlsCheckLimit`: a TLS server completes a handshake
+    /// in milliseconds, while a plain HTTP server that waits for a request line never answers one.
     private static func answersTLS(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> Bool {
-        guard case .success(let connection) = await ProbeConnection.connect(to: address, port: target.port, timeout: clock.remaining) else {
+        let timeout = min(clock.remaining, tlsCheckLimit)
+        guard case .success(let connection) = await ProbeConnection.connect(to: address, port: target.port, timeout: timeout) else {
             return false
         }
         defer { connection.close() }
-        if case .established = await connection.startTLS(host: target.host, timeout: clock.remaining) { return true }
+        if case .established = await connection.startTLS(host: target.host, timeout: min(clock.remaining, tlsCheckLimit)) { return true }
         return false
     }
+
+    static let tlsCheckLimit = Duration.seconds(1)
 
     /// Probes many targets at once, at most `limit` at a time; reports come back in order.
     /// One budget for all: a target whose turn comes late gets what is left of it, and one

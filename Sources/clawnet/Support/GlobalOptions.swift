@@ -5,7 +5,7 @@ import Output
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Flag(name: .long, help: "Log what clawnet does, step by step, to stderr.")
+    @Flag(name: .long, help: "Log what clawnet does (DNS queries and updates, probe phases) to stderr.")
     var verbose = false
 
     @Flag(name: .customLong("no-color"), help: "No colours (also when NO_COLOR is set).")
@@ -15,7 +15,7 @@ struct GlobalOptions: ParsableArguments {
     func makeTerminal() -> Terminal {
         let level: Logger.Level = verbose ? .debug : .warning
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = SafeLogHandler(label: label)
             handler.logLevel = level
             return handler
         }
