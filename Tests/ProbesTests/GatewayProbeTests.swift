@@ -1,5 +1,7 @@
 import DNSSD
 import Foundation
+import NIOCore
+import NIOPosix
 import TestSupport
 import Testing
 
@@ -125,6 +127,23 @@ struct GatewayProbeTests {
         let plain = await GatewayProbe.run(target(gateway.port, tls: false), budget: .seconds(5))
         #expect(plain.health?.outcome == .wantsTLS)
         #expect(plain.websocket?.outcome == .wantsTLS)
+    }
+
+    @Test("the stand-in closes a connection that sends half a request and waits, after its handshake timeout")
+    func standInHalfRequest() async throws {
+        let gateway = try await StandInGateway.start(host: "127.0.0.1", port: 0, identity: nil, handshakeTimeout: .milliseconds(300))
+        defer { Task { await gateway.stop() } }
+        let started = ContinuousClock.now
+        let client = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: gateway.port).get()
+        try await client.writeAndFlush(ByteBuffer(string: "GET /healthz HTTP/1.1\r\nX: ")).get()
+        let closed = client.eventLoop.makePromise(of: Bool.self)
+        client.closeFuture.whenComplete { _ in closed.succeed(true) }
+        let timer = client.eventLoop.scheduleTask(in: .seconds(10)) { closed.succeed(false) }
+        defer { timer.cancel() }
+        let closedByServer = try await closed.futureResult.get()
+        #expect(closedByServer, "still open after \(ContinuousClock.now - started)")
+        client.close(promise: nil)
     }
 
     @Test("nothing listening: refused, and nothing else runs")

@@ -39,23 +39,36 @@ public final class StandInGateway: Sendable {
         ProbeConnection.describe(error)
     }
 
+    /// How long a connection may stay silent before its WebSocket opens: a node sends its
+    /// request at once, a client that trickles half a request must not hold a connection.
+    public static let handshakeTimeout = Duration.seconds(10)
+
     /// Listens on `host`:`port`; with an identity, TLS 1.3 only.
-    public static func start(host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect()) async throws
-        -> StandInGateway
-    {
+    public static func start(
+        host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect(),
+        handshakeTimeout: Duration = handshakeTimeout
+    ) async throws -> StandInGateway {
         let context = try identity.map { try $0.serverContext() }
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
+                    // A client that sends half a request and waits holds a connection: until
+                    // the WebSocket opens, silence longer than `handshakeTimeout` ends it.
+                    try sync.addHandler(IdleStateHandler(readTimeout: TimeAmount(handshakeTimeout)), name: "idle")
+                    try sync.addHandler(CloseWhenIdle(), name: "close-when-idle")
                     if let context { try sync.addHandler(NIOSSLServerHandler(context: context)) }
                     let upgrader = NIOWebSocketServerUpgrader(
                         maxFrameSize: 1 << 16, automaticErrorHandling: true,
                         shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
                         upgradePipelineHandler: { channel, _ in
                             // The health handler speaks HTTP; from here on the wire carries frames.
-                            channel.pipeline.removeHandler(name: "health").flatMapThrowing {
+                            channel.pipeline.removeHandler(name: "health").flatMap {
+                                channel.pipeline.removeHandler(name: "idle")
+                            }.flatMap {
+                                channel.pipeline.removeHandler(name: "close-when-idle")
+                            }.flatMapThrowing {
                                 try channel.pipeline.syncOperations.addHandler(StandInSession(connect: connect))
                             }
                         })
@@ -232,5 +245,18 @@ final class StandInSession: ChannelInboundHandler {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
+    }
+}
+
+/// Closes the connection when `IdleStateHandler` says nothing was read for its timeout.
+final class CloseWhenIdle: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
     }
 }
