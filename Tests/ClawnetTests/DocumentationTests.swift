@@ -5,8 +5,8 @@ import Testing
 /// The README's text and code, taken at their word.
 enum Readme {
     /// Lines (`path:line: text`) under `paths` (files or folders, relative to the package root)
-    /// that point into `../shared`, the developers' notes beside the repository: nothing in it
-    /// may (`.build` folders are skipped).
+    /// that point into `../shared` or name its DESIGN.md: those are developers' notes beside the
+    /// repository, and nothing in the repository may point there (`.build` folders are skipped).
     static func pointersOutside(in paths: [String]) throws -> [String] {
         func isFolder(_ path: String) -> Bool {
             var folder: ObjCBool = false
@@ -30,6 +30,10 @@ enum Readme {
                 .filter { $0.element.contains("../shared") || $0.element.contains("DESIGN.md") }
                 .map { "\(file):\($0.offset + 1): \($0.element)" }
         }
+    }
+
+    static var text: String {
+        get throws { try String(contentsOfFile: "\(packageRoot)/README.md", encoding: .utf8) }
     }
 
     /// The first ```sh block after the heading that starts with `heading`.
