@@ -4,6 +4,34 @@ import Testing
 
 /// The README's text and code, taken at their word.
 enum Readme {
+    /// Lines (`path:line: text`) under `paths` (files or folders, relative to the package root)
+    /// that point into `../shared` or name its DESIGN.md: those are developers' notes beside the
+    /// repository, and nothing in the repository may point there (`.build` folders are skipped).
+    static func pointersOutside(in paths: [String]) throws -> [String] {
+        func isFolder(_ path: String) -> Bool {
+            var folder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: "\(packageRoot)/\(path)", isDirectory: &folder) && folder.boolValue
+        }
+        var files: [String] = []
+        for path in paths where FileManager.default.fileExists(atPath: "\(packageRoot)/\(path)") {
+            guard isFolder(path) else {
+                files.append(path)
+                continue
+            }
+            let inside = try #require(FileManager.default.enumerator(atPath: "\(packageRoot)/\(path)"))
+            while let file = inside.nextObject() as? String {
+                let skipped = file.split(separator: "/").contains { $0.hasPrefix(".build") || $0 == "__pycache__" }
+                if !skipped && !isFolder("\(path)/\(file)") { files.append("\(path)/\(file)") }
+            }
+        }
+        return files.flatMap { file -> [String] in
+            guard let text = try? String(contentsOfFile: "\(packageRoot)/\(file)", encoding: .utf8) else { return [] }
+            return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.element.contains("../shared") || $0.element.contains("DESIGN.md") }
+                .map { "\(file):\($0.offset + 1): \($0.element)" }
+        }
+    }
+
     static var text: String {
         get throws { try String(contentsOfFile: "\(packageRoot)/README.md", encoding: .utf8) }
     }
@@ -23,12 +51,28 @@ struct DocumentationFileTests {
     @Test("README links point at files in the repository, and nothing outside it")
     func readmeLinks() throws {
         let text = try Readme.text
-        #expect(!text.contains("../shared") && !text.contains("DESIGN.md"), "the README points outside the repository")
+        #expect(try Readme.pointersOutside(in: ["README.md"]) == [], "the README points outside the repository")
         let targets = text.matches(of: /\]\(([^)#\s]+)[^)]*\)/).map { String($0.1) }.filter { !$0.contains("://") }
         #expect(targets.contains("docs/schemas/"), "the README links the schemas: \(targets)")
         for target in targets {
             #expect(FileManager.default.fileExists(atPath: "\(packageRoot)/\(target)"), "README links \(target), which does not exist")
         }
+    }
+
+    @Test("the scripts, CI, docs and packaging point at nothing outside the repository (../shared, DESIGN.md)")
+    func scriptsPointNowhereOutside() throws {
+        let found = try Readme.pointersOutside(in: ["scripts", ".ci", "docs", "packaging", "zones", "Fuzz", "Plugins", "Package.swift"])
+        #expect(found == [], "\(found.joined(separator: "\n"))")
+    }
+
+    // Disabled until the Sources comments that cite DESIGN.md are reworded (Sources belong to
+    // others while this test was written); enable it then.
+    @Test(
+        "the sources point at nothing outside the repository (../shared, DESIGN.md)",
+        .disabled("Sources/DNSSD/GatewayBeacon+JSON.swift, Doctor/Doctor.swift and Output/ExitStatus.swift still cite DESIGN.md"))
+    func sourcesPointNowhereOutside() throws {
+        let found = try Readme.pointersOutside(in: ["Sources"])
+        #expect(found == [], "\(found.joined(separator: "\n"))")
     }
 
     @Test("--version names the git commit the binary was built from")
@@ -92,11 +136,14 @@ struct DocumentationTests {
         #expect(preflightJSON == nil, "it stopped before the gateway check")
     }
 
-    @Test("the preflight example: with mDNS it goes on and writes preflight.json (a clawnet.preflight.v1 document)")
+    @Test("the preflight example: with mDNS it goes on, writes preflight.json (a clawnet.preflight.v1 document), and its last line exits 1")
     func preflightSnippetWithMDNS() async throws {
         let bed = try TestBed.current()
         let (result, preflightJSON) = try await runPreflightSnippet(on: .node)
         #expect(!result.stderr.contains("no mDNS daemon here"), "\(result.stderr)")
+        // The last line checks a Gateway the test bed does not have: a failed requirement (1),
+        // not a usage error (2) such as a malformed --pin.
+        #expect(result.status == 1, "the last line, wss://studio.local:18789 with its pin: \(result.stdout)\n\(result.stderr)")
         let json = try #require(preflightJSON, "no preflight.json: \(result.stdout)\n\(result.stderr)")
         try await expectMatches(json, "clawnet.preflight.v1", "the README's preflight.json", bed: bed)
     }

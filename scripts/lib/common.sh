@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# Shared by clawnet's shell scripts (scripts/testbed, scripts/demo, scripts/test). Sourced, not
-# executed:   . "$(dirname "$0")/lib/common.sh"
+# Shared by clawnet's shell scripts (scripts/testbed, scripts/demo, scripts/test, ...).
+# Sourced, not executed:   . "$(dirname "$0")/lib/common.sh"
 
 # The test bed's folder. CLAWNET_TESTBED_DIR is its one name everywhere: the scripts, the
 # test bed's env file and the tests (set it, with CLAWNET_TESTBED_PREFIX, to run several test
@@ -17,6 +17,25 @@ STOP_GRACE_SECONDS=5
 die() { # die MESSAGE: "SCRIPT: MESSAGE" on stderr, exit 1
     echo "${0##*/}: $*" >&2
     exit 1
+}
+
+as_root() { # as_root SCRIPT ARGS...: re-run SCRIPT (an absolute path) as root with sudo
+    [ "$(id -u)" = 0 ] && return 0
+    command -v sudo >/dev/null || die "needs root, and sudo is not installed: run it as root"
+    # Debian's sudo replaces PATH with its secure_path even with -E, and a per-user Swift
+    # (swiftly, ~/.local) would vanish: env puts this PATH back.
+    exec sudo -E env PATH="$PATH" "$@"
+}
+
+give_back_to_sudo_user() { # after a run through sudo: the build folders belong to the user again
+    # Run as root in the user's checkout, swift build, setup's venv and the fuzz build leave
+    # root's files there, and the user's next `scripts/setup` or `swift build` fails on them.
+    # Run from the checkout's top folder; a plain root run (CI) has no SUDO_UID.
+    [ -n "${SUDO_UID:-}" ] && [ "$SUDO_UID" != 0 ] || return 0
+    local path
+    for path in .build .swiftpm Package.resolved .venv Fuzz/.build Fuzz/.swiftpm Fuzz/Package.resolved; do
+        if [ -e "$path" ] || [ -L "$path" ]; then chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$path" || true; fi
+    done
 }
 
 running() { # running PID: the process exists and has not exited
