@@ -1,4 +1,4 @@
-/// The beacon object of `clawnet.browse.v1` (DESIGN.md). Decoding reads what encoding writes,
+/// The beacon object of `clawnet.browse.v1` (docs/schemas). Decoding reads what encoding writes,
 /// so `browse --format json` output can be fed to `zone generate --inventory`; the computed
 /// fields (`id`, `gateway`, `url`, `warnings`) are written for readers and recomputed on reading.
 ///

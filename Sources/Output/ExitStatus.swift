@@ -1,4 +1,4 @@
-/// clawnet's exit codes (DESIGN.md), the same for every command; each report says which one
+/// clawnet's exit codes (the README's table), the same for every command; each report says which one
 /// it means (`Report.exitStatus`), so the policy lives here and nowhere else.
 public enum ExitStatus: Int32, Sendable {
     /// Success; for doctor and preflight: nothing failed.
