@@ -110,7 +110,8 @@ struct CommandLineTests {
         "a port out of range, in a target or a URL, is a usage error naming the port; an instance name is not a target to check",
         arguments: [
             ("h:65536", "'65536' is not a port"), ("wss://gw.example:0", "'0' is not a port"), ("[::1]:99999", "'99999'"),
-            ("10.0.0.1:-1", "'-1' is not a port"), ("::1:80", "[::1]:80"),
+            ("10.0.0.1:-1", "'-1' is not a port"), ("::1:80", "[::1]:80"), ("", "an empty TARGET"), (" ", "an empty TARGET"),
+            ("studio:", "no port after ':'"),
         ] as [(String, String)])
     func badDoctorTargets(target: String, words: String) {
         let message = failure(DoctorCommand.self, [target]) ?? ""

@@ -55,7 +55,7 @@ struct DoctorCommand: AsyncParsableCommand {
     )
 
     @Argument(
-        help: ArgumentHelp("Gateways to check: URLs, HOST[:PORT] or instance names.", valueName: "TARGET"), transform: DoctorTarget.init)
+        help: ArgumentHelp("Gateways to check: URLs, HOST[:PORT] or instance names.", valueName: "TARGET"), transform: Arguments.target)
     var targets: [DoctorTarget] = []
 
     @Option(

@@ -33,7 +33,7 @@ struct PreflightCommand: AsyncParsableCommand {
     )
 
     @Argument(
-        help: ArgumentHelp("Gateways to check: URLs, HOST[:PORT] or instance names.", valueName: "TARGET"), transform: DoctorTarget.init)
+        help: ArgumentHelp("Gateways to check: URLs, HOST[:PORT] or instance names.", valueName: "TARGET"), transform: Arguments.target)
     var targets: [DoctorTarget] = []
 
     @Option(name: .customLong("require"), help: ArgumentHelp("mdns, wide-area or gateway (repeatable).", valueName: "WHAT"))

@@ -20,6 +20,16 @@ enum Arguments {
         try EndpointSpec(parsing: text)
     }
 
+    /// A doctor or preflight TARGET: a URL, HOST[:PORT] or an instance name, never blank,
+    /// and never a host with an empty port (`studio:` is a slip, not a name to look for).
+    static func target(_ text: String) throws -> DoctorTarget {
+        guard !text.allSatisfy(\.isWhitespace) else { throw DNSSDError("an empty TARGET names nothing: give a URL, HOST[:PORT] or a name") }
+        if text.hasSuffix(":"), !text.contains("://"), (try? EndpointSpec(parsing: String(text.dropLast()))) != nil {
+            throw DNSSDError("'\(text)' has no port after ':': give HOST:PORT, or HOST for port 18789")
+        }
+        return try DoctorTarget(text)
+    }
+
     static func serviceType(_ text: String) throws -> ServiceType {
         try ServiceType(validating: text)
     }
