@@ -62,8 +62,11 @@ public enum Inventory {
         case .keyNotFound(let key, let context):
             return "\(path(context.codingPath + [key])): missing (a \(Schema.browse) document has it)"
         case .dataCorrupted(let context):
+            // Foundation's parser often says only "The given data was not valid JSON." (a
+            // lone \uD800 escape, for one): name a tool that shows where.
             return context.codingPath.isEmpty
-                ? "not valid JSON: \(detail(context))" : "\(path(context.codingPath)): \(detail(context))"
+                ? "not valid JSON (\(detail(context))); `python3 -m json.tool FILE` shows where it breaks"
+                : "\(path(context.codingPath)): \(detail(context))"
         @unknown default:
             return "not a \(Schema.browse) document (\(error))"
         }

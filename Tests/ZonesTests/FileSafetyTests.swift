@@ -104,6 +104,8 @@ struct InventoryTests {
         #expect(text.contains("beacons[0].port") && text.contains("expected a number"), "\(text)")
         let missing = failure(Data(#"{"schema":"clawnet.browse.v1"}"#.utf8))
         #expect(missing.contains("beacons") && missing.contains("missing"), "\(missing)")
+        let surrogate = failure(document(beacon(#"\ud800"#)))
+        #expect(surrogate.contains("not valid JSON") && surrogate.contains("json.tool"), "\(surrogate)")
     }
 
     @Test("deep nesting is an error, never a crash", arguments: [600, 100_000])
