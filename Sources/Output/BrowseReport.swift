@@ -27,7 +27,9 @@ public struct BrowseReport: Report, Sendable {
     public var exitStatus: ExitStatus {
         let missing: Set<DiscoveryIssue.Kind> = [.busMissing, .daemonMissing]
         if beacons.isEmpty, onlyMulticast, errors.contains(where: { missing.contains($0.kind) }) { return .environment }
-        return beacons.isEmpty ? .failure : .success
+        // A manual target that did not resolve is listed (with why), but nothing was found there.
+        let found = beacons.contains { !$0.isManualOnly || !$0.addresses.isEmpty }
+        return found ? .success : .failure
     }
 
     public func table(_ terminal: Terminal) -> Lines {

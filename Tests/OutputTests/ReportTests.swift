@@ -37,6 +37,12 @@ struct ReportTests {
         #expect(Self.browse(domains: [try DomainName(validating: "openclaw.internal")], issues: [Self.noDaemon]).exitStatus == .failure)
         #expect(Self.browse().exitStatus == .failure, "nothing found is a failure")
         #expect(Self.browse(beacons: [Self.beacon()]).exitStatus == .success)
+        var unresolved = GatewayBeacon(
+            instance: try! InstanceName(decoded: "gw.example.test"), serviceType: .gateway, domain: .local, source: .manual,
+            host: "gw.example.test", port: 18789, addresses: [], txt: .empty)
+        #expect(Self.browse(beacons: [unresolved]).exitStatus == .failure, "a manual target that did not resolve is not a Gateway found")
+        unresolved.addresses = [IPAddress("10.0.0.3")!]
+        #expect(Self.browse(beacons: [unresolved]).exitStatus == .success)
     }
 
     @Test("browse JSON: the schema, the domains, the beacons; the table: rows on stdout, errors and a summary on stderr")
