@@ -144,6 +144,21 @@ struct ZoneFilesCommandTests {
         }
     }
 
+    @Test("an inventory whose every Gateway is skipped does not empty the zone at --out: exit 1, the zone as it was")
+    func noGatewayLeft() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let zone = directory + "/z.db"
+        #expect(try await clawnet(Self.base + ["--gateway", "host=a,ip=100.64.0.1", "--out", zone]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: zone))
+        let keys = (0..<300).map { #""k\#($0)":"\#(String(repeating: "x", count: 245))""# }.joined(separator: ",")
+        try inventory([beacon("big", txt: "{\(keys)}")]).write(toFile: directory + "/fleet.json", atomically: true, encoding: .utf8)
+        let result = try await clawnet(Self.base + ["--inventory", directory + "/fleet.json", "--out", zone])
+        #expect(result.status == 1 && result.stderr.contains("no Gateway to write"), "\(result.stderr)")
+        #expect(result.stderr.contains("skipped 'big'"), "the notes say why: \(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: zone)) == before)
+    }
+
     @Test("an inventory Gateway no zone can hold (a 73 KB TXT) is skipped with its name; the others are written")
     func hugeTXTSkipped() async throws {
         let directory = try scratch()

@@ -127,6 +127,15 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
                 terminal.out(linesOf: rendered.text)
                 return
             }
+            // A browse that found nothing (the network down, a filter too strict) must not
+            // empty a zone that serves Gateways today.
+            if zoneGateways.isEmpty, sources.inventory != nil || sources.fromBrowse {
+                gatheredNotes.forEach { terminal.err("note: \($0)") }
+                throw ZoneError(
+                    "no Gateway to write: \(sources.fromBrowse ? "browsing" : "the inventory") gave none that can be published; "
+                        + "\(out) is left as it is",
+                    fix: "check what browse finds (`clawnet browse`), or give --gateway; to write an empty zone, print it (no --out)")
+            }
             try write(content, out: Self.absolute(out), today: today, tailscale: tailscale, notes: gatheredNotes, terminal: terminal)
         } catch let error as ZoneError {
             terminal.error(error.message, fix: error.fix)
