@@ -197,8 +197,8 @@ final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 /// After the upgrade: the first data frame (answering pings meanwhile), then the close.
-/// At most `frameLimit` frames before the first message is complete (its bytes are capped
-/// by `WebSocketProbe.frameLimit`): a Gateway sends connect.challenge at once, and a server
+/// At most `frameLimit` frames in all (the first message's bytes are capped by
+/// `WebSocketProbe.frameLimit`): a Gateway sends connect.challenge at once, and a server
 /// that floods pings would otherwise have a pong queued for each.
 public final class FirstFrameHandler: ChannelInboundHandler, RemovableChannelHandler {
     public typealias InboundIn = WebSocketFrame
@@ -217,14 +217,15 @@ public final class FirstFrameHandler: ChannelInboundHandler, RemovableChannelHan
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let incoming = unwrapInboundIn(data)
-        if !done {
-            frames += 1
-            guard frames <= Self.frameLimit else {
-                done = true
-                frame.fail(TooManyFrames())
-                context.close(promise: nil)
-                return
-            }
+        // Every frame counts, those after the first message too: pings that keep coming
+        // while the probe waits for the close would each queue a pong.
+        frames += 1
+        guard frames <= Self.frameLimit else {
+            if !done { frame.fail(TooManyFrames()) }
+            done = true
+            closed.fail(TooManyFrames())
+            context.close(promise: nil)
+            return
         }
         switch incoming.opcode {
         case .ping:

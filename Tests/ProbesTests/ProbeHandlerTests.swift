@@ -140,6 +140,22 @@ struct ProbeHandlerTests {
         #expect(throws: TooManyFrames.self) { try frame.wait() }
     }
 
+    @Test("pings after the first message (found by the fuzzer): still at most frameLimit frames in all, then the connection closes")
+    func pingsAfterFirstFrame() throws {
+        let (channel, frame, _) = try frameChannel()
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 18789)).wait()
+        let challenge = #"{"type":"event","event":"connect.challenge","payload":{"nonce":"n","ts":1}}"#
+        try channel.writeInbound(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: challenge)))
+        for index in 0..<1000 where channel.isActive {
+            try channel.writeInbound(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: "ping \(index)")))
+        }
+        var pongs = 0
+        while try channel.readOutbound(as: WebSocketFrame.self) != nil { pongs += 1 }
+        #expect(pongs == FirstFrameHandler.frameLimit - 1, "\(pongs) pongs")
+        #expect(!channel.isActive)
+        #expect(try frame.wait().nonce == "n", "the first frame stands")
+    }
+
     @Test(
         "control frames that break RFC 6455, through NIO's decoder: the probe names what the server did",
         arguments: [
