@@ -11,7 +11,7 @@ public enum ExitStatus: Int32, Sendable {
     case environment = 3
 
     /// The "Exit status:" paragraph of a command's help, one code a line: what this command
-    /// means by each code it can end with. scripts/package makes it the man page's EXIT STATUS.
+    /// means by each code it can end with. scripts/manpages makes it the man page's EXIT STATUS.
     public static func status(_ meanings: (ExitStatus, String)...) -> String {
         let lines = (meanings + [(usage, "usage error: a bad flag or value")])
             .sorted { $0.0.rawValue < $1.0.rawValue }

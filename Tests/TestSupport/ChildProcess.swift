@@ -196,7 +196,7 @@ public final class ChildProcess: @unchecked Sendable {
         try await waitForLine(from: from, timeout: timeout, "a line containing '\(text)'") { $0.text.contains(text) }
     }
 
-    /// Waits for the process to exit; sends SIGKILL and fails if it outlives `timeout`.
+    /// Waits for the process to exit; sends SIGKILL if it outlives `timeout`, and returns the status it then exits with.
     @discardableResult
     public func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
         let timer = Task { [self] in

@@ -233,7 +233,18 @@ struct AdvertiseCommand: AsyncParsableCommand {
             throw issue.kind == .busMissing || issue.kind == .daemonMissing ? ExitStatus.environment.code : ExitStatus.failure.code
         }
         let gateway = serving ? try await startServing(terminal) : nil
-        defer { if let gateway { Task { await gateway.stop() } } }
+        // The stand-in stops before the command returns, however it ends.
+        do {
+            try await advertise(serving: gateway, until: signals, terminal: terminal)
+        } catch {
+            await gateway?.stop()
+            throw error
+        }
+        await gateway?.stop()
+    }
+
+    /// Publishes the beacon (mDNS, and the wide-area one with --wide-area) until a signal.
+    private func advertise(serving gateway: StandInGateway?, until signals: AsyncStream<Int32>, terminal: Terminal) async throws {
         if serveOnly {
             terminal.out("no beacon is published (--serve-only); Ctrl-C to stop")
             for await _ in signals { break }
