@@ -105,7 +105,8 @@ struct UnicastBrowse: Sendable {
             var next = instances.makeIterator()
             var running = 0
             func startNext() -> Bool {
-                guard let instance = next.next() else { return false }
+                // A browse whose time is up (its task cancelled) starts nothing more.
+                guard !Task.isCancelled, let instance = next.next() else { return false }
                 group.addTask { await resolveInstance(instance, known: known, addresses: addresses, answeredBy: answeredBy) }
                 return true
             }
