@@ -270,7 +270,7 @@ public enum Doctor {
             }
             return GatewayResult(
                 target: target.probe, beacon: target.beacon, checks: checks,
-                answered: report.tcp.filter { $0.outcome == .connected }.map(\.address), served: report.tlsFacts?.fingerprint)
+                tcp: report.tcp, served: report.tlsFacts?.fingerprint)
         }
     }
 
@@ -379,10 +379,11 @@ public enum Doctor {
     /// Why a name gave no address: it does not exist, a `.local` name without nss-mdns, or a
     /// MagicDNS name that only Tailscale's resolver knows (asked directly to tell).
     static func explain(_ failure: HostLookup.Failure, host: String, facts: MachineFacts, timeout: Duration) async -> DNSProblem {
-        if host.hasSuffix(".local") && !facts.nssMdns {
+        let kind = HostNameKind(host)
+        if kind == .multicastDNS && !facts.nssMdns {
             return DNSProblem(failure.message, kind: .localWithoutNSS)
         }
-        if host.hasSuffix(".ts.net"), let name = try? DNSName(presentation: host + ".") {
+        if kind == .magicDNS, let name = try? DNSName(presentation: ConnectURL.withoutTrailingDot(host) + ".") {
             let client = DNSClient(options: magicDNSOptions(timeout))
             async let v4 = client.query(name, .a, server: .tailscale)
             async let v6 = client.query(name, .aaaa, server: .tailscale)
