@@ -197,7 +197,8 @@ public enum Doctor {
     /// where it belongs (gateway.remote.url on a node, this machine's own Gateway on its host).
     static func credentials(for endpoint: Endpoint, options: DoctorOptions, config: OpenClawConfig) -> ConnectCredentials {
         let own =
-            isRemoteURL(endpoint, config) || (!config.node.isRemote && (endpoint.address?.isLoopback ?? (endpoint.host == "localhost")))
+            isRemoteURL(endpoint, config)
+            || (!config.node.isRemote && (endpoint.address?.isLoopback ?? (HostNameKind(endpoint.host) == .localhost)))
         return ConnectCredentials(token: options.token ?? (own ? config.node.token : nil), device: options.device)
     }
 

@@ -218,7 +218,7 @@ public enum GatewayChecks {
             guard pin == observed else {
                 return Check(
                     .gwPin, .fail, .pinMismatch,
-                    "TLS certificate pin mismatch for \(target.host.hasSuffix(".") ? String(target.host.dropLast()) : target.host) "
+                    "TLS certificate pin mismatch for \(ConnectURL.withoutTrailingDot(target.host)) "
                         + "(expected \(pin.hex), observed \(observed.hex))",
                     fix:
                         "if the Gateway's certificate was rotated, check the new one on the Gateway host (`openssl x509 -in "
