@@ -61,6 +61,7 @@ extension GatewayChecks {
         detail["detailCode"] = error.detailCode?.word
         detail["requestId"] = error.requestId
         detail["recommendedNextStep"] = error.recommendedNextStep?.word
+        if error.isProtocolMismatch { return protocolMismatch(error, said: said, elapsed: elapsed, detail: detail) }
         switch error.detailCode {
         case .deviceIdentityRequired? where sent.device == nil:
             let sentWhat = sent.token == nil ? "doctor sent none" : "the token alone does not do (token auth is off on the Gateway?)"
@@ -75,8 +76,6 @@ extension GatewayChecks {
                 "\(said): the Gateway has not approved this device\(request.map { "; pairing request \($0) waits there" } ?? "")",
                 fix: "on the Gateway host: `openclaw devices list`, then `openclaw devices approve \(request ?? "<requestId>")`",
                 elapsed: elapsed, detail: detail)
-        case .protocolMismatch?:
-            return protocolMismatch(error, said: said, elapsed: elapsed, detail: detail)
         default: break
         }
         if error.code == .unavailable {

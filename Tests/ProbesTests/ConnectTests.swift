@@ -112,8 +112,7 @@ struct ConnectTests {
         ("INVALID_REQUEST", "x", "AUTH_RATE_LIMITED", "wait_then_retry", .invalidRequest, .auth("AUTH_RATE_LIMITED"), .waitThenRetry),
         ("INVALID_REQUEST", "x", "DEVICE_AUTH_NONCE_MISMATCH", nil, .invalidRequest, .deviceAuth("DEVICE_AUTH_NONCE_MISMATCH"), nil),
         ("INVALID_REQUEST", "protocol mismatch", "PROTOCOL_MISMATCH", nil, .invalidRequest, .protocolMismatch, nil),
-        // No details.code: OpenClaw's own message and code for a protocol mismatch still say it.
-        ("INVALID_REQUEST", "protocol mismatch", nil, nil, .invalidRequest, .protocolMismatch, nil),
+        ("INVALID_REQUEST", "protocol mismatch", nil, nil, .invalidRequest, nil, nil),
         ("INVALID_REQUEST", "Protocol mismatch!", nil, nil, .invalidRequest, nil, nil),
         ("UNAVAILABLE", "gateway starting; retry shortly", nil, nil, .unavailable, nil, nil),
         (
@@ -136,6 +135,21 @@ struct ConnectTests {
         )
         #expect(error.code.word == code && error.recommendedNextStep?.word == next, "the wire text is kept for display")
         if let detail { #expect(error.detailCode?.word == detail) }
+    }
+
+    @Test(
+        "a protocol mismatch: by details.code, or by OpenClaw's own code and message when a Gateway sends no details.code",
+        arguments: [
+            ("INVALID_REQUEST", "anything", "PROTOCOL_MISMATCH", true), ("INVALID_REQUEST", "protocol mismatch", nil, true),
+            ("INVALID_REQUEST", "Protocol mismatch!", nil, false), ("UNAVAILABLE", "protocol mismatch", nil, false),
+            ("INVALID_REQUEST", "protocol mismatch", "AUTH_TOKEN_MISMATCH", false),
+        ] as [(String, String, String?, Bool)])
+    func protocolMismatch(code: String, message: String, detail: String?, mismatch: Bool) {
+        let error = ConnectError(
+            code: code, message: message, detailCode: detail, requestId: nil, reason: nil, recommendedNextStep: nil,
+            canRetryWithDeviceToken: nil, expectedProtocol: nil, clientMinProtocol: nil, clientMaxProtocol: nil, retryAfterMs: nil)
+        #expect(error.isProtocolMismatch == mismatch, "\(code)/\(detail ?? "-"): \(message)")
+        #expect(error.detailCode?.word == detail, "detailCode stays what the Gateway sent")
     }
 
     @Test("answers are read as OpenClaw shapes them", arguments: answers)

@@ -44,21 +44,22 @@ public struct ConnectError: Sendable, Hashable {
     public let clientMaxProtocol: Int?
     public let retryAfterMs: Int?
 
-    /// Reads the wire words. A refusal that says "protocol mismatch" with INVALID_REQUEST and no
-    /// details.code is read as PROTOCOL_MISMATCH: that is the message and code OpenClaw's server
-    /// sends for it (admitGatewayConnect in src/gateway/server/ws-connection/connect-admission.ts),
-    /// and the one comparison of a message, kept here for Gateways that send no details.
+    /// A protocol mismatch: details.code PROTOCOL_MISMATCH, or, from a Gateway that sends no
+    /// details.code, INVALID_REQUEST with the message OpenClaw's server gives it
+    /// (admitGatewayConnect in src/gateway/server/ws-connection/connect-admission.ts). The one
+    /// comparison of a message, kept here; `detailCode` stays what the Gateway sent.
+    public var isProtocolMismatch: Bool {
+        detailCode == .protocolMismatch || (detailCode == nil && code == .invalidRequest && message == "protocol mismatch")
+    }
+
+    /// Reads the wire words into typed codes.
     public init(
         code: String, message: String, detailCode: String?, requestId: String?, reason: String?, recommendedNextStep: String?,
         canRetryWithDeviceToken: Bool?, expectedProtocol: Int?, clientMinProtocol: Int?, clientMaxProtocol: Int?, retryAfterMs: Int?
     ) {
         self.code = Code(word: code)
         self.message = message
-        if let detailCode {
-            self.detailCode = DetailCode(wire: detailCode)
-        } else {
-            self.detailCode = self.code == .invalidRequest && message == "protocol mismatch" ? .protocolMismatch : nil
-        }
+        self.detailCode = detailCode.map(DetailCode.init(wire:))
         self.requestId = requestId
         self.reason = reason
         self.recommendedNextStep = recommendedNextStep.map(NextStep.init(word:))
