@@ -4,6 +4,8 @@ public protocol KnownWord: Sendable, Hashable, CustomStringConvertible {
     /// Each known case and its spelling.
     static var spellings: [(Self, String)] { get }
     static func other(_ word: String) -> Self
+    /// Reads a word: its case, else `other` (a type may read families of words too).
+    init(word: String)
     /// The word as given when it is not a known one.
     var unknownWord: String? { get }
 }

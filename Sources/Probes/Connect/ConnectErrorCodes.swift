@@ -39,13 +39,15 @@ extension ConnectError {
 
         /// OpenClaw names its codes by family (resolveAuthConnectErrorDetailCode gives AUTH_*,
         /// resolveDeviceAuthConnectErrorDetailCode DEVICE_AUTH_*); the prefix is the family.
-        public init(wire: String) {
-            if wire.hasPrefix("DEVICE_AUTH_") {
-                self = .deviceAuth(wire)
-            } else if wire.hasPrefix("AUTH_") {
-                self = Self(word: wire) == .other(wire) ? .auth(wire) : Self(word: wire)
+        public init(word: String) {
+            if let known = Self.spellings.first(where: { $0.1 == word }) {
+                self = known.0
+            } else if word.hasPrefix("DEVICE_AUTH_") {
+                self = .deviceAuth(word)
+            } else if word.hasPrefix("AUTH_") {
+                self = .auth(word)
             } else {
-                self = Self(word: wire)
+                self = .other(word)
             }
         }
 

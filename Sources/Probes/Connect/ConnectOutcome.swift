@@ -59,7 +59,7 @@ public struct ConnectError: Sendable, Hashable {
     ) {
         self.code = Code(word: code)
         self.message = message
-        self.detailCode = detailCode.map(DetailCode.init(wire:))
+        self.detailCode = detailCode.map(DetailCode.init(word:))
         self.requestId = requestId
         self.reason = reason
         self.recommendedNextStep = recommendedNextStep.map(NextStep.init(word:))
