@@ -20,11 +20,12 @@ public struct MachineFacts: Sendable {
     public var platform = PlatformFacts()
 
     public static func gather(_ system: any SystemInspector) -> MachineFacts {
-        MachineFacts(
+        let hosts = system.nsswitchHosts().flatMap(NSSwitchHosts.init(line:))
+        // The libraries matter only when the hosts line asks mDNS: no file system walk otherwise.
+        return MachineFacts(
             busAddress: system.busAddress, busSocketExists: system.busSocketExists(), avahi: system.avahi(),
-            interfaces: system.interfaces(), port5353: system.udp5353Holders(),
-            nsswitchHosts: system.nsswitchHosts().flatMap(NSSwitchHosts.init(line:)),
-            nssMDNSModules: system.nssMDNSModules(),
+            interfaces: system.interfaces(), port5353: system.udp5353Holders(), nsswitchHosts: hosts,
+            nssMDNSModules: hosts?.asksMulticastDNS == true ? system.nssMDNSModules() : nil,
             resolvConf: system.resolvConf(), systemdResolved: system.usesSystemdResolved(), config: system.config(),
             routes: system.routes(), platform: system.platform())
     }
