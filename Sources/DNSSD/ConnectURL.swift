@@ -4,9 +4,7 @@ public enum ConnectURL {
     /// and `*.ts.net` hosts; everything else needs TLS.
     public static func allowsPlainWebSocket(host: String) -> Bool {
         if let address = IPAddress(host) { return address.isPrivate }
-        var name = host.lowercased()
-        if name.hasSuffix(".") { name.removeLast() }
-        return name == "localhost" || name.hasSuffix(".local") || name.hasSuffix(".ts.net") || name == "local"
+        return HostNameKind(host) != .other
     }
 
     /// `wss://host:port` with TLS; `ws://` only where allowed; nil when no safe URL exists.

@@ -18,7 +18,7 @@ public enum AdvertisingSwitch: Sendable, Equatable {
 
     /// The switch that is off; nil when this machine's Gateway advertises.
     public static func off(_ settings: AdvertisingSettings, container: String?) -> AdvertisingSwitch? {
-        if settings.mdnsMode == "off" { return .mdnsModeOff }
+        if settings.mdnsMode == .off { return .mdnsModeOff }
         let override = settings.disableBonjourOverride
         if override == true { return .disabledByEnvironment(settings.disableBonjour ?? "1") }
         if settings.pluginsEnabled == false { return .pluginsDisabled }

@@ -55,15 +55,18 @@ public struct Check: Sendable, Hashable, Encodable {
 public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     /// The check passed.
     case ok
-    /// The check did not run: an earlier layer failed, or it does not apply.
+    /// The check did not run: its phase was not asked for, or it does not apply.
     case notRun
+    /// Skipped, because the layer below gave nothing to build on (the table collapses a run of
+    /// skips that share one of these).
+    case needsBus, needsDaemon, needsAddress, needsTCP, needsTLS, noCertificate, needsWebSocket, needsChallenge
 
     // openclaw.config
     case configMissing, configInvalid, bindLoopback, remoteURLMissing
     // openclaw.advertising (the switch that is off is in AdvertisingFacts)
     case notGatewayHost, advertisingOff, advertisingInWSL
     // mdns.dbus, mdns.daemon, mdns.interfaces, mdns.port5353, mdns.nss
-    case busMissing, daemonUnavailable, noMulticastInterface, otherResponders, nsswitchMissing, nssMdnsMissing
+    case busMissing, daemonUnavailable, noMulticastInterface, otherResponders, nsswitchMissing, nssMdnsMissing, nssModuleMissing
     // mdns.browse
     case localNotBrowsed, hostAnswersWithoutBeacon, hostSilent, nothingInLocal
     // dns.resolver, dns.widearea, tailscale.interface

@@ -93,18 +93,21 @@ public struct GatewayResult: Sendable {
     public let target: ProbeTarget
     public let beacon: GatewayBeacon?
     public var checks: [Check]
-    /// The addresses that accepted a TCP connection.
-    public var answered: [IPAddress]
+    /// Each TCP attempt and its typed outcome, one per address tried.
+    public var tcp: [TCPAttempt]
     /// The fingerprint of the certificate actually served.
     public var served: TLSFingerprint?
 
-    public init(target: ProbeTarget, beacon: GatewayBeacon?, checks: [Check], answered: [IPAddress] = [], served: TLSFingerprint? = nil) {
+    public init(target: ProbeTarget, beacon: GatewayBeacon?, checks: [Check], tcp: [TCPAttempt] = [], served: TLSFingerprint? = nil) {
         self.target = target
         self.beacon = beacon
         self.checks = checks
-        self.answered = answered
+        self.tcp = tcp
         self.served = served
     }
+
+    /// The addresses that accepted a TCP connection.
+    public var answered: [IPAddress] { tcp.filter { $0.outcome == .connected }.map(\.address) }
 
     public func check(_ id: CheckID) -> Check? { checks.first { $0.id == id } }
 

@@ -69,9 +69,16 @@ public enum DiagnosisRules {
         return checks.filter { $0.status == .fail && !named.contains(.init($0.id, target: target)) }.map { check in
             let prefix = target.map { "\($0): " } ?? ""
             return Diagnosis(
-                .checkFailed, cause: "\(prefix)\(check.title) failed: \(check.message)", fix: check.fix ?? "see the check's message",
+                .checkFailed, cause: "\(prefix)\(check.title) failed: \(check.message)", fix: fix(of: check),
                 evidence: [.init(check.id, target: target)])
         }
+    }
+
+    /// The check's own fix; where it has none, where to look: a cause never shows an empty fix.
+    static func fix(of check: Check) -> String {
+        if let fix = check.fix, !fix.isEmpty { return fix }
+        return "read the \(check.id) check (\(check.title)) above: its message says what it found; `clawnet doctor --check \(check.id)` "
+            + "runs it alone"
     }
 
     // MARK: This machine
@@ -118,7 +125,7 @@ public enum DiagnosisRules {
     static let noMulticastInterface: MachineRule = { evidence in
         guard let check = evidence.check(.mdnsInterfaces), check.status == .fail, check.reason == .noMulticastInterface else { return nil }
         return Diagnosis(
-            .noMulticastInterface, cause: "mDNS cannot leave this machine: \(check.message)", fix: check.fix ?? "",
+            .noMulticastInterface, cause: "mDNS cannot leave this machine: \(check.message)", fix: fix(of: check),
             evidence: [.init(.mdnsInterfaces)])
     }
 
@@ -155,13 +162,13 @@ public enum DiagnosisRules {
 
     static let twoMDNSStacks: MachineRule = { evidence in
         guard let stacks = evidence.check(.mdnsPort5353), stacks.reason == .otherResponders else { return nil }
-        return Diagnosis(.twoMDNSStacks, cause: stacks.message, fix: stacks.fix ?? "", evidence: [.init(.mdnsPort5353)])
+        return Diagnosis(.twoMDNSStacks, cause: stacks.message, fix: fix(of: stacks), evidence: [.init(.mdnsPort5353)])
     }
 
     /// One per wide-area domain that answers only at Tailscale's resolver.
     static func splitDNS(_ evidence: MachineEvidence) -> [Diagnosis] {
         evidence.checks.filter { $0.id == .dnsWideArea && $0.status == .fail && $0.reason == .splitDNS }.map { check in
-            Diagnosis(.splitDNS, cause: check.message, fix: check.fix ?? "", evidence: [.init(.dnsWideArea), .init(.tailscaleInterface)])
+            Diagnosis(.splitDNS, cause: check.message, fix: fix(of: check), evidence: [.init(.dnsWideArea), .init(.tailscaleInterface)])
         }
     }
 
@@ -170,7 +177,7 @@ public enum DiagnosisRules {
         evidence.checks.filter { $0.id == .dnsWideArea && $0.status == .fail && $0.reason == .domainError }.map { check in
             Diagnosis(
                 .wideAreaDomain, cause: "Nodes here cannot browse \(check.detail["domain"] ?? "the wide-area domain"): \(check.message)",
-                fix: check.fix ?? "", evidence: [.init(.dnsWideArea)])
+                fix: fix(of: check), evidence: [.init(.dnsWideArea)])
         }
     }
 
@@ -190,7 +197,7 @@ public enum DiagnosisRules {
         return [
             Diagnosis(
                 .nameNotFound, cause: "\(host) does not exist in DNS (NXDOMAIN): a typo, or its records were never published",
-                fix: dns.fix ?? "", evidence: [.init(.gwDNS, target: result.target.label)])
+                fix: fix(of: dns), evidence: [.init(.gwDNS, target: result.target.label)])
         ]
     }
 
@@ -202,7 +209,7 @@ public enum DiagnosisRules {
                 .nssMdnsMissing,
                 cause: "\(host) is a .local name, and this machine's resolver does not ask mDNS (no libnss-mdns in /etc/nsswitch.conf): "
                     + "programs here cannot resolve it, though Avahi can",
-                fix: dns.fix ?? "", evidence: [.init(.gwDNS, target: result.target.label), .init(.mdnsNSS)])
+                fix: fix(of: dns), evidence: [.init(.gwDNS, target: result.target.label), .init(.mdnsNSS)])
         ]
     }
 
@@ -214,7 +221,7 @@ public enum DiagnosisRules {
                 .magicDNSNotApplied,
                 cause: "\(host) resolves only at Tailscale's resolver 100.100.100.100 (\(dns.detail["magicDNS"] ?? "")), not through this "
                     + "machine's resolver: MagicDNS is not applied here",
-                fix: dns.fix ?? "", evidence: [.init(.gwDNS, target: result.target.label), .init(.tailscaleInterface)])
+                fix: fix(of: dns), evidence: [.init(.gwDNS, target: result.target.label), .init(.tailscaleInterface)])
         ]
     }
 
@@ -226,7 +233,7 @@ public enum DiagnosisRules {
             : "\(ConnectURL.withoutTrailingDot(result.target.host)) gives no address: \(dns.message)"
         return [
             Diagnosis(
-                dns.reason == .unknownTarget ? .unknownTarget : .nameUnresolved, cause: cause, fix: dns.fix ?? "",
+                dns.reason == .unknownTarget ? .unknownTarget : .nameUnresolved, cause: cause, fix: fix(of: dns),
                 evidence: [.init(.gwDNS, target: result.target.label)])
         ]
     }
@@ -262,17 +269,20 @@ public enum DiagnosisRules {
                 .nothingListens,
                 cause: "\(target.label): nothing listens on port \(target.port) there: the Gateway is not running, or listens on another "
                     + "address or port",
-                fix: tcp.fix ?? "", evidence: [.init(.gwTCP, target: target.label)])
+                fix: fix(of: tcp), evidence: [.init(.gwTCP, target: target.label)])
         ]
     }
 
     /// The addresses a Gateway did not answer on, when it answered on none or a route is missing.
     static func silentAddresses(_ result: GatewayResult) -> [IPAddress] {
         guard let tcp = result.check(.gwTCP), [.timedOut, .unreachable, .partlyUnreachable].contains(tcp.reason) else { return [] }
-        return result.target.addresses.filter { address in
-            guard let outcome = tcp.detail[address.description] else { return false }
-            return outcome != "connected" && outcome != "refused"
+        let silent = result.tcp.filter { attempt in
+            switch attempt.outcome {
+            case .connected, .refused: false
+            case .timedOut, .unreachable, .failed: true
+            }
         }
+        return result.target.addresses.filter { address in silent.contains { $0.address == address } }
     }
 
     static let tailnetUnreachable: GatewayRule = { result, evidence in
@@ -330,7 +340,7 @@ public enum DiagnosisRules {
     static let firewall: GatewayRule = { result, evidence in
         guard let tcp = failing(result, .gwTCP, [.timedOut]), !explainedByRoute(result, evidence) else { return [] }
         let label = result.target.label
-        return [Diagnosis(.firewall, cause: "\(label): \(tcp.message)", fix: tcp.fix ?? "", evidence: [.init(.gwTCP, target: label)])]
+        return [Diagnosis(.firewall, cause: "\(label): \(tcp.message)", fix: fix(of: tcp), evidence: [.init(.gwTCP, target: label)])]
     }
 
     static let hostUnreachable: GatewayRule = { result, evidence in
@@ -338,7 +348,7 @@ public enum DiagnosisRules {
         let label = result.target.label
         return [
             Diagnosis(
-                .hostUnreachable, cause: "\(label): \(tcp.message): the host is down or not on this network", fix: tcp.fix ?? "",
+                .hostUnreachable, cause: "\(label): \(tcp.message): the host is down or not on this network", fix: fix(of: tcp),
                 evidence: [.init(.gwTCP, target: label)])
         ]
     }
@@ -358,7 +368,7 @@ public enum DiagnosisRules {
                 .tlsVersion,
                 cause: "\(label) answers with \(tls.detail["version"] ?? "an older TLS") only; OpenClaw's Gateway and nodes speak TLS 1.3: "
                     + "something else (a proxy, a load balancer) terminates TLS there",
-                fix: tls.fix ?? "", evidence: [.init(.gwTLS, target: label)])
+                fix: fix(of: tls), evidence: [.init(.gwTLS, target: label)])
         ]
     }
 
@@ -368,7 +378,7 @@ public enum DiagnosisRules {
         return [
             Diagnosis(
                 .tlsAlert, cause: "\(label) refuses the TLS handshake (\(tls.message)): not a TLS 1.3 server a node can talk to",
-                fix: tls.fix ?? "", evidence: [.init(.gwTLS, target: label)])
+                fix: fix(of: tls), evidence: [.init(.gwTLS, target: label)])
         ]
     }
 
@@ -381,7 +391,7 @@ public enum DiagnosisRules {
                 + "fingerprint was published (the certificate was rotated and the beacon is stale) or a TLS-terminating proxy sits in the "
                 + "path"
             : "\(label) presents a certificate other than the pinned one: \(pin.message)"
-        return [Diagnosis(.pinChanged, cause: cause, fix: pin.fix ?? "", evidence: [.init(.gwPin, target: label)])]
+        return [Diagnosis(.pinChanged, cause: cause, fix: fix(of: pin), evidence: [.init(.gwPin, target: label)])]
     }
 
     static let tlsExpected: GatewayRule = { result, _ in
@@ -421,7 +431,7 @@ public enum DiagnosisRules {
                 + "ws:// cannot connect"
         return [
             Diagnosis(
-                .tlsNotAdvertised, cause: cause, fix: websocket.fix ?? "",
+                .tlsNotAdvertised, cause: cause, fix: fix(of: websocket),
                 evidence: [.init(.gwHTTP, target: label), .init(.gwWebSocket, target: label), .init(.gwProtocol, target: label)])
         ]
     }
@@ -437,7 +447,7 @@ public enum DiagnosisRules {
             Diagnosis(
                 .anotherProgram,
                 cause: "Another program answers on \(label)'s port \(result.target.port)\(server): its /healthz is not a Gateway's",
-                fix: http.fix ?? "",
+                fix: fix(of: http),
                 evidence: [CheckID.gwHTTP, .gwWebSocket, .gwProtocol, .gwConnect].map { Diagnosis.Evidence($0, target: label) })
         ]
     }
@@ -452,7 +462,7 @@ public enum DiagnosisRules {
             connect.detail["requestId"].map { ": pairing request \(SafeText.display(Array($0.utf8.prefix(128)))) waits there" } ?? ""
         return [
             Diagnosis(
-                .pairingRequired, cause: "\(label) has not approved\(device)\(request)", fix: connect.fix ?? "",
+                .pairingRequired, cause: "\(label) has not approved\(device)\(request)", fix: fix(of: connect),
                 evidence: [.init(.gwConnect, target: label)])
         ]
     }
@@ -470,7 +480,7 @@ public enum DiagnosisRules {
         default: what = "refuses the credentials (\(connect.detail["detailCode"] ?? connect.detail["code"] ?? "unauthorized"))"
         }
         return [
-            Diagnosis(.gatewayAuth, cause: "\(label) \(what)", fix: connect.fix ?? "", evidence: [.init(.gwConnect, target: label)])
+            Diagnosis(.gatewayAuth, cause: "\(label) \(what)", fix: fix(of: connect), evidence: [.init(.gwConnect, target: label)])
         ]
     }
 
@@ -480,7 +490,7 @@ public enum DiagnosisRules {
         return [
             Diagnosis(
                 .protocolMismatch, cause: "\(label) and its nodes speak different protocol versions: \(connect.message)",
-                fix: connect.fix ?? "", evidence: [.init(.gwConnect, target: label)])
+                fix: fix(of: connect), evidence: [.init(.gwConnect, target: label)])
         ]
     }
 
@@ -494,7 +504,7 @@ public enum DiagnosisRules {
         let named = Set(explained.flatMap(\.evidence))
         return layers.compactMap { id, cause in
             guard result.failed(id), !named.contains(.init(id, target: label)), let check = result.check(id) else { return nil }
-            return Diagnosis(cause, cause: "\(label): \(check.message)", fix: check.fix ?? "", evidence: [.init(id, target: label)])
+            return Diagnosis(cause, cause: "\(label): \(check.message)", fix: fix(of: check), evidence: [.init(id, target: label)])
         }
     }
 }

@@ -197,7 +197,8 @@ public enum Doctor {
     /// where it belongs (gateway.remote.url on a node, this machine's own Gateway on its host).
     static func credentials(for endpoint: Endpoint, options: DoctorOptions, config: OpenClawConfig) -> ConnectCredentials {
         let own =
-            isRemoteURL(endpoint, config) || (!config.node.isRemote && (endpoint.address?.isLoopback ?? (endpoint.host == "localhost")))
+            isRemoteURL(endpoint, config)
+            || (!config.node.isRemote && (endpoint.address?.isLoopback ?? (HostNameKind(endpoint.host) == .localhost)))
         return ConnectCredentials(token: options.token ?? (own ? config.node.token : nil), device: options.device)
     }
 
@@ -270,7 +271,7 @@ public enum Doctor {
             }
             return GatewayResult(
                 target: target.probe, beacon: target.beacon, checks: checks,
-                answered: report.tcp.filter { $0.outcome == .connected }.map(\.address), served: report.tlsFacts?.fingerprint)
+                tcp: report.tcp, served: report.tlsFacts?.fingerprint)
         }
     }
 
@@ -319,7 +320,7 @@ public enum Doctor {
     }
 
     /// With explicit targets, a machine check that fails but that no target depends on is a
-    /// warning (DESIGN.md: the targets decide the exit code).
+    /// warning (the targets decide the exit code).
     static func relaxUnneeded(_ checks: [Check], needed: Set<CheckID>) -> [Check] {
         checks.map { check in
             guard check.status == .fail, !needed.contains(check.id) else { return check }
@@ -379,10 +380,11 @@ public enum Doctor {
     /// Why a name gave no address: it does not exist, a `.local` name without nss-mdns, or a
     /// MagicDNS name that only Tailscale's resolver knows (asked directly to tell).
     static func explain(_ failure: HostLookup.Failure, host: String, facts: MachineFacts, timeout: Duration) async -> DNSProblem {
-        if host.hasSuffix(".local") && !facts.nssMdns {
+        let kind = HostNameKind(host)
+        if kind == .multicastDNS && !facts.nssMdns {
             return DNSProblem(failure.message, kind: .localWithoutNSS)
         }
-        if host.hasSuffix(".ts.net"), let name = try? DNSName(presentation: host + ".") {
+        if kind == .magicDNS, let name = try? DNSName(presentation: ConnectURL.withoutTrailingDot(host) + ".") {
             let client = DNSClient(options: magicDNSOptions(timeout))
             async let v4 = client.query(name, .a, server: .tailscale)
             async let v6 = client.query(name, .aaaa, server: .tailscale)

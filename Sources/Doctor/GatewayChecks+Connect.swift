@@ -7,7 +7,8 @@ import Probes
 extension GatewayChecks {
     static func connect(_ report: ProbeReport, budget: Duration) -> Check {
         guard let phase = report.connect else {
-            return Check(.gwConnect, .skip, .notRun, report.websocket == nil ? "not run" : "needs connect.challenge")
+            return report.websocket == nil
+                ? Check(.gwConnect, .skip, .notRun, "not run") : Check(.gwConnect, .skip, .needsChallenge, "needs connect.challenge")
         }
         let elapsed = phase.elapsed
         let sent = report.target.credentials
@@ -45,7 +46,7 @@ extension GatewayChecks {
     }
 
     static func rejected(_ error: ConnectError, close: CloseFrame?, sent: ConnectCredentials, elapsed: Duration) -> Check {
-        let detailCode = error.detailCode.map { "/" + SafeText.display(Array($0.utf8.prefix(60))) } ?? ""
+        let detailCode = error.detailCode.map { "/" + SafeText.display(Array($0.word.utf8.prefix(60))) } ?? ""
         let closed = close.map { close in
             " (close \(close.code.map(String.init) ?? "without a code")"
                 + (close.reason.isEmpty || close.reason.hasPrefix(error.message)
@@ -53,84 +54,87 @@ extension GatewayChecks {
                 + ")"
         }
         let said =
-            SafeText.display(Array(error.code.utf8.prefix(40))) + detailCode + ": "
+            SafeText.display(Array(error.code.word.utf8.prefix(40))) + detailCode + ": "
             + SafeText.display(Array(error.message.utf8.prefix(160)))
             + (closed ?? "")
-        var detail = ["code": error.code]
-        detail["detailCode"] = error.detailCode
+        var detail = ["code": error.code.word]
+        detail["detailCode"] = error.detailCode?.word
         detail["requestId"] = error.requestId
-        detail["recommendedNextStep"] = error.recommendedNextStep
-        let code = error.detailCode ?? ""
-        if code == "DEVICE_IDENTITY_REQUIRED" && sent.device == nil {
+        detail["recommendedNextStep"] = error.recommendedNextStep?.word
+        if error.isProtocolMismatch { return protocolMismatch(error, said: said, elapsed: elapsed, detail: detail) }
+        switch error.detailCode {
+        case .deviceIdentityRequired? where sent.device == nil:
             let sentWhat = sent.token == nil ? "doctor sent none" : "the token alone does not do (token auth is off on the Gateway?)"
             return Check(
                 .gwConnect, .pass, .credentialsRequired,
                 "answers connect, and asks for a token or a paired device (\(said)); \(sentWhat): nothing is left on the Gateway",
                 elapsed: elapsed, detail: detail)
-        }
-        if code == "PAIRING_REQUIRED" {
+        case .pairingRequired?:
             let request = error.requestId.map { SafeText.display(Array($0.utf8.prefix(128))) }
             return Check(
                 .gwConnect, .fail, .pairingRequired,
                 "\(said): the Gateway has not approved this device\(request.map { "; pairing request \($0) waits there" } ?? "")",
                 fix: "on the Gateway host: `openclaw devices list`, then `openclaw devices approve \(request ?? "<requestId>")`",
                 elapsed: elapsed, detail: detail)
+        default: break
         }
-        if code == "PROTOCOL_MISMATCH" || (error.code == "INVALID_REQUEST" && error.message == "protocol mismatch") {
-            let ours = ConnectRequest.protocolVersion
-            let theirs = error.expectedProtocol
-            let fix =
-                theirs.map { $0 < ours }.map { older in
-                    older
-                        ? "the Gateway is older than its nodes: update OpenClaw on the Gateway host (`openclaw update`) and restart it"
-                        : "the Gateway is newer than this node's protocol: update OpenClaw on the nodes"
-                } ?? "update OpenClaw on the Gateway and the nodes to the same release"
-            return Check(
-                .gwConnect, .fail, .protocolMismatch,
-                "\(said): the Gateway speaks protocol v\(theirs.map(String.init) ?? "?"), doctor asked for "
-                    + "v\(error.clientMinProtocol ?? ours)…v\(error.clientMaxProtocol ?? ours) as OpenClaw's clients do",
-                fix: fix, elapsed: elapsed, detail: detail)
-        }
-        if error.code == "UNAVAILABLE" {
+        if error.code == .unavailable {
             return Check(
                 .gwConnect, .warn, .gatewayStarting,
                 "\(said)\(error.retryAfterMs.map { " (retry after \($0) ms)" } ?? ""): the Gateway is starting",
                 fix: "wait a moment and run doctor again; if it stays, see the Gateway's log", elapsed: elapsed, detail: detail)
         }
-        if code == "AUTH_TOKEN_MISMATCH" || code == "AUTH_TOKEN_MISSING" {
-            let next = error.recommendedNextStep.map { " (the Gateway recommends: \(SafeText.display(Array($0.utf8.prefix(40)))))" } ?? ""
+        switch error.detailCode {
+        case .authTokenMissing?, .authTokenMismatch?:
+            let missing = error.detailCode == .authTokenMissing
+            let next =
+                error.recommendedNextStep.map { " (the Gateway recommends: \(SafeText.display(Array($0.word.utf8.prefix(40)))))" } ?? ""
             let what = sent.token.map { "sent \($0)" } ?? "sent no token"
             return Check(
-                .gwConnect, .fail, code == "AUTH_TOKEN_MISSING" ? .tokenMissing : .tokenMismatch, "\(said); doctor \(what)\(next)",
-                fix: tokenFix(code: code, next: error.recommendedNextStep), elapsed: elapsed, detail: detail)
-        }
-        if code.hasPrefix("AUTH_") {
+                .gwConnect, .fail, missing ? .tokenMissing : .tokenMismatch, "\(said); doctor \(what)\(next)",
+                fix: tokenFix(missing: missing, next: error.recommendedNextStep), elapsed: elapsed, detail: detail)
+        case .auth?:
             return Check(
                 .gwConnect, .fail, .authRejected, said,
-                fix: error.recommendedNextStep == "wait_then_retry"
+                fix: error.recommendedNextStep == .waitThenRetry
                     ? "too many failed attempts from this address: wait, then check the token or password"
                     : "compare gateway.auth on the Gateway host with gateway.remote on this node", elapsed: elapsed, detail: detail)
-        }
-        if code.hasPrefix("DEVICE_AUTH_") {
+        case .deviceAuth?:
             return Check(
                 .gwConnect, .fail, .deviceAuthRejected, said,
                 fix: "give --as-device the node's own ~/.openclaw/identity/device.json, and check both clocks (`timedatectl`)",
                 elapsed: elapsed, detail: detail)
+        default:
+            return Check(
+                .gwConnect, .fail, .connectRejected, said, fix: "see the Gateway's log for why it refused the connect request",
+                elapsed: elapsed, detail: detail)
         }
+    }
+
+    static func protocolMismatch(_ error: ConnectError, said: String, elapsed: Duration, detail: [String: String]) -> Check {
+        let ours = ConnectRequest.protocolVersion
+        let theirs = error.expectedProtocol
+        let fix =
+            theirs.map { $0 < ours }.map { older in
+                older
+                    ? "the Gateway is older than its nodes: update OpenClaw on the Gateway host (`openclaw update`) and restart it"
+                    : "the Gateway is newer than this node's protocol: update OpenClaw on the nodes"
+            } ?? "update OpenClaw on the Gateway and the nodes to the same release"
         return Check(
-            .gwConnect, .fail, .connectRejected, said, fix: "see the Gateway's log for why it refused the connect request",
-            elapsed: elapsed,
-            detail: detail)
+            .gwConnect, .fail, .protocolMismatch,
+            "\(said): the Gateway speaks protocol v\(theirs.map(String.init) ?? "?"), doctor asked for "
+                + "v\(error.clientMinProtocol ?? ours)…v\(error.clientMaxProtocol ?? ours) as OpenClaw's clients do",
+            fix: fix, elapsed: elapsed, detail: detail)
     }
 
     /// The fix for a token the Gateway refused, after its recommended next step
     /// (resolveUnauthorizedHandshakeContext in handshake-auth-helpers.ts).
-    static func tokenFix(code: String, next: String?) -> String {
+    static func tokenFix(missing: Bool, next: ConnectError.NextStep?) -> String {
         let source = "on the Gateway host `openclaw config get gateway.auth.token`"
-        if code == "AUTH_TOKEN_MISSING" || next == "update_auth_configuration" {
+        if missing || next == .updateAuthConfiguration {
             return "the Gateway requires a token: \(source), then set gateway.remote.token to it on this node (or give --token-file FILE)"
         }
-        if next == "wait_then_retry" { return "too many failed attempts: wait a minute, then fix gateway.remote.token (\(source))" }
+        if next == .waitThenRetry { return "too many failed attempts: wait a minute, then fix gateway.remote.token (\(source))" }
         return "the token is not the Gateway's: \(source), then set gateway.remote.token on this node to it (or --token-file FILE)"
     }
 

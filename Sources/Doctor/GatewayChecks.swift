@@ -38,22 +38,24 @@ public enum GatewayChecks {
         let target = report.target
         var checks = [dns(target, problem: dnsProblem)]
         guard !target.addresses.isEmpty else {
-            return checks + skipped(CheckID.gateway.dropFirst(), "needs an address")
+            return checks + skipped(CheckID.gateway.dropFirst(), .needsAddress, "needs an address")
         }
         checks.append(tcp(report, budget: budget, routes: routes))
         guard report.connectedAddress != nil else {
-            return checks + skipped(CheckID.gateway.dropFirst(2), "needs a TCP connection")
+            return checks + skipped(CheckID.gateway.dropFirst(2), .needsTCP, "needs a TCP connection")
         }
         checks.append(tls(report, budget: budget))
         if let facts = report.tlsFacts {
             checks.append(pinCheck(target, observed: facts.fingerprint, pin: pin, source: pinSource))
             checks.append(certificate(facts, now: now))
         } else {
-            let why = target.tls ? "needs a TLS handshake" : "plain ws:// Gateway: no certificate"
-            checks += skipped([.gwPin, .gwCert], why)
+            checks +=
+                target.tls
+                ? skipped([.gwPin, .gwCert], .needsTLS, "needs a TLS handshake")
+                : skipped([.gwPin, .gwCert], .noCertificate, "plain ws:// Gateway: no certificate")
         }
         if target.tls && report.tlsFacts == nil {
-            return checks + skipped([.gwHTTP, .gwWebSocket, .gwProtocol, .gwConnect], "needs a TLS handshake")
+            return checks + skipped([.gwHTTP, .gwWebSocket, .gwProtocol, .gwConnect], .needsTLS, "needs a TLS handshake")
         }
         checks.append(http(report, budget: budget))
         checks += websocket(report, budget: budget)
@@ -62,8 +64,8 @@ public enum GatewayChecks {
     }
 
     /// Checks that could not run, each saying why.
-    static func skipped(_ ids: some Sequence<CheckID>, _ why: String) -> [Check] {
-        ids.map { Check($0, .skip, .notRun, why) }
+    static func skipped(_ ids: some Sequence<CheckID>, _ reason: CheckReason, _ why: String) -> [Check] {
+        ids.map { Check($0, .skip, reason, why) }
     }
 
     static func dns(_ target: ProbeTarget, problem: DNSProblem?) -> Check {
@@ -91,7 +93,7 @@ public enum GatewayChecks {
             default:
                 return Check(
                     .gwDNS, .fail, .noAddress, message,
-                    fix: host.hasSuffix(".local")
+                    fix: HostNameKind(host) == .multicastDNS
                         ? "`.local` names resolve through Avahi (install libnss-mdns for other programs); is the Gateway host up?"
                         : "check the A/AAAA records of \(host) (`dig \(host)`) and the resolver in /etc/resolv.conf")
             }
@@ -166,8 +168,8 @@ public enum GatewayChecks {
         }
         switch phase.outcome {
         case .established(let facts):
-            let detail = ["version": facts.version, "cipher": facts.cipher ?? "unknown", "sha256": facts.fingerprint.hex]
-            guard facts.version == "TLS 1.3" else {
+            let detail = ["version": facts.version.description, "cipher": facts.cipher ?? "unknown", "sha256": facts.fingerprint.hex]
+            guard facts.version == .tls13 else {
                 return Check(
                     .gwTLS, .fail, .tlsVersion,
                     "the server negotiated \(facts.version) (\(facts.cipher ?? "cipher unknown")); OpenClaw Gateways require TLS 1.3",
@@ -188,11 +190,9 @@ public enum GatewayChecks {
                     ? "the Gateway serves plain HTTP/WebSocket: connect with ws:// (or enable gateway.tls on it)"
                     : "something that is neither TLS nor the Gateway listens on port \(report.target.port)",
                 elapsed: phase.elapsed)
-        case .alert(let code):
+        case .alert(let alert):
             return Check(
-                .gwTLS, .fail, .tlsAlert,
-                "the server refused the handshake with TLS alert "
-                    + "\(code)\(code == 70 ? " (protocol_version: no TLS version in common)" : code == 40 ? " (handshake_failure)" : "")",
+                .gwTLS, .fail, .tlsAlert, "the server refused the handshake with \(alert)",
                 fix: "OpenClaw Gateways speak TLS 1.3; check what listens on port \(report.target.port)", elapsed: phase.elapsed)
         case .handshakeFailed(let reason):
             return Check(
@@ -218,7 +218,7 @@ public enum GatewayChecks {
             guard pin == observed else {
                 return Check(
                     .gwPin, .fail, .pinMismatch,
-                    "TLS certificate pin mismatch for \(target.host.hasSuffix(".") ? String(target.host.dropLast()) : target.host) "
+                    "TLS certificate pin mismatch for \(ConnectURL.withoutTrailingDot(target.host)) "
                         + "(expected \(pin.hex), observed \(observed.hex))",
                     fix:
                         "if the Gateway's certificate was rotated, check the new one on the Gateway host (`openssl x509 -in "
@@ -327,19 +327,31 @@ public enum GatewayChecks {
         let proxyFix =
             "connect to the Gateway itself, or let the proxy pass WebSockets (nginx: `proxy_http_version 1.1; proxy_set_header Upgrade "
             + "$http_upgrade; proxy_set_header Connection \"upgrade\";`)"
+        /// The upgrade worked: "101 Switching Protocols", with the words each outcome has always used.
+        func switched(withAccept: Bool) -> Check {
+            Check(
+                .gwWebSocket, .pass, .ok,
+                withAccept ? "101 Switching Protocols with a valid Sec-WebSocket-Accept" : "101 Switching Protocols",
+                elapsed: elapsed)
+        }
+        let noWebSocket = Check(.gwProtocol, .skip, .needsWebSocket, "needs a WebSocket")
         switch phase.outcome {
         case .opened(let frame, _):
-            let upgraded = Check(.gwWebSocket, .pass, .ok, "101 Switching Protocols with a valid Sec-WebSocket-Accept", elapsed: elapsed)
-            if let problem = frame.problem {
+            switch frame.content {
+            case .unexpected(let problem):
                 return [
-                    upgraded,
+                    switched(withAccept: true),
                     Check(
                         .gwProtocol, .fail, .unexpectedFirstFrame, "\(problem): \(SafeText.display(Array(frame.text.utf8.prefix(80))))",
                         fix: "this is not an OpenClaw Gateway, or one far older or newer than this clawnet (protocol v3/v4)",
                         elapsed: elapsed),
                 ]
+            case .challenge(let nonce):
+                return [
+                    switched(withAccept: true),
+                    Check(.gwProtocol, .pass, .ok, "connect.challenge (nonce \(nonce.prefix(12))…)", elapsed: elapsed),
+                ]
             }
-            return [upgraded, Check(.gwProtocol, .pass, .ok, "connect.challenge (nonce \(frame.nonce!.prefix(12))…)", elapsed: elapsed)]
         case .upgradeRefused(let status):
             return [
                 Check(
@@ -347,21 +359,21 @@ public enum GatewayChecks {
                     "the server answered the WebSocket upgrade with HTTP \(status): not a Gateway, or a proxy that does not pass "
                         + "WebSockets",
                     fix: proxyFix, elapsed: elapsed),
-                Check(.gwProtocol, .skip, .notRun, "needs a WebSocket"),
+                noWebSocket,
             ]
         case .upgradeFailed(let reason):
             return [
                 Check(.gwWebSocket, .fail, .upgradeFailed, reason, fix: proxyFix, elapsed: elapsed),
-                Check(.gwProtocol, .skip, .notRun, "needs a WebSocket"),
+                noWebSocket,
             ]
         case .wantsTLS:
             return [
                 Check(.gwWebSocket, .fail, .wantsTLS, wantsTLS, fix: tlsFix(report.target), elapsed: elapsed, detail: ["wantsTLS": "true"]),
-                Check(.gwProtocol, .skip, .notRun, "needs a WebSocket"),
+                noWebSocket,
             ]
         case .frameTooLarge(let limit):
             return [
-                Check(.gwWebSocket, .pass, .ok, "101 Switching Protocols with a valid Sec-WebSocket-Accept", elapsed: elapsed),
+                switched(withAccept: true),
                 Check(
                     .gwProtocol, .fail, .frameTooLarge,
                     "the first frame is larger than \(limit / 1024) KiB, the limit before the handshake is complete",
@@ -369,7 +381,7 @@ public enum GatewayChecks {
             ]
         case .closedBeforeFirstFrame(let code):
             return [
-                Check(.gwWebSocket, .pass, .ok, "101 Switching Protocols", elapsed: elapsed),
+                switched(withAccept: false),
                 Check(
                     .gwProtocol, .fail, .closedBeforeFirstFrame,
                     "the server closed the WebSocket\(code.map { " (code \($0))" } ?? "") before its first frame",
@@ -378,7 +390,7 @@ public enum GatewayChecks {
         case .timedOut(let upgraded, let bytes):
             if upgraded {
                 return [
-                    Check(.gwWebSocket, .pass, .ok, "101 Switching Protocols", elapsed: elapsed),
+                    switched(withAccept: false),
                     Check(
                         .gwProtocol, .fail, .firstFrameTimedOut,
                         "no complete first frame within \(budget.secondsText(fractionDigits: 1)) s (\(bytes) bytes arrived): the server "
@@ -391,11 +403,11 @@ public enum GatewayChecks {
                     .gwWebSocket, .fail, .upgradeTimedOut,
                     "no answer to the WebSocket upgrade within \(budget.secondsText(fractionDigits: 1)) s (\(bytes) bytes)",
                     fix: proxyFix, elapsed: elapsed),
-                Check(.gwProtocol, .skip, .notRun, "needs a WebSocket"),
+                noWebSocket,
             ]
         case .framesBroken(let reason):
             return [
-                Check(.gwWebSocket, .pass, .ok, "101 Switching Protocols", elapsed: elapsed),
+                switched(withAccept: false),
                 Check(
                     .gwProtocol, .fail, .framesBroken, reason,
                     fix: "this is not an OpenClaw Gateway (its connect.challenge comes at once, in one small frame)", elapsed: elapsed),
@@ -403,7 +415,7 @@ public enum GatewayChecks {
         case .failed(let reason):
             return [
                 Check(.gwWebSocket, .fail, .webSocketFailed, reason, fix: "see the Gateway's log", elapsed: elapsed),
-                Check(.gwProtocol, .skip, .notRun, "needs a WebSocket"),
+                noWebSocket,
             ]
         }
     }
@@ -423,7 +435,7 @@ public enum GatewayChecks {
     }
 
     static func authority(_ address: IPAddress, _ port: Int) -> String {
-        address.family == .v6 ? "[\(address)]:\(port)" : "\(address):\(port)"
+        Endpoint(host: address.description, port: port).description
     }
 
     static func iso(_ date: Date) -> String {

@@ -33,7 +33,7 @@ public enum MachineChecks {
         }
         detail["url"] = url.text
         var parts = ["node of \(url.text) (gateway.mode remote)"]
-        if node.remoteTransport == "ssh" {
+        if node.remoteTransport == .ssh {
             parts.append("through an SSH tunnel\(node.sshTarget.map { " to \($0)" } ?? "") (gateway.remote.transport ssh)")
         }
         if let pin = node.remoteTLSFingerprint { parts.append("pinned sha256 \(pin.short)…") }
@@ -58,20 +58,20 @@ public enum MachineChecks {
                 .openclawConfig, .warn, .configInvalid, config.warnings.joined(separator: "; "),
                 fix: "correct \(config.path) (JSON5); until then its broken settings are ignored", detail: ["path": config.path])
         }
-        let bind = config.bind ?? "loopback"
-        if bind == "loopback" {
+        let bind = config.bind ?? .loopback
+        if bind == .loopback {
             return Check(
                 .openclawConfig, .warn, .bindLoopback,
                 "gateway.bind is \(config.bind == nil ? "not set (loopback by default)" : "loopback"): a Gateway here accepts connections "
                     + "from this machine only, though discovery may still advertise it",
                 fix: "for nodes on other machines set gateway.bind to \"lan\" (or \"tailnet\") in \(config.path) and restart the Gateway",
-                detail: ["path": config.path, "bind": bind])
+                detail: ["path": config.path, "bind": bind.word])
         }
         return Check(
             .openclawConfig, .pass, .ok,
             "\(config.path): gateway.bind \(bind), port "
                 + "\(config.gatewayPort ?? Endpoint.defaultGatewayPort)\(config.tlsEnabled == true ? ", TLS on" : "")",
-            detail: ["path": config.path, "bind": bind])
+            detail: ["path": config.path, "bind": bind.word])
     }
 
     /// On a Gateway host: the switches that decide whether its Gateway advertises by mDNS.
@@ -82,8 +82,8 @@ public enum MachineChecks {
                 facts.isNode ? "a node (gateway.mode remote): no Gateway here to advertise" : "no OpenClaw config: no Gateway here")
         }
         let config = facts.config
-        let mode = config.advertising.mdnsMode ?? "minimal"
-        var detail = ["discovery.mdns.mode": mode]
+        let mode = config.advertising.mdnsMode ?? .minimal
+        var detail = ["discovery.mdns.mode": mode.word]
         if let value = config.advertising.disableBonjour { detail["OPENCLAW_DISABLE_BONJOUR"] = value }
         if let container = facts.platform.container { detail["container"] = container }
         if let off = facts.advertisingOff {
@@ -121,7 +121,7 @@ public enum MachineChecks {
 
     static func daemon(_ facts: MachineFacts) -> Check {
         if facts.busSocketExists == false {
-            return Check(.mdnsDaemon, .skip, .notRun, "needs the D-Bus system bus")
+            return Check(.mdnsDaemon, .skip, .needsBus, "needs the D-Bus system bus")
         }
         switch facts.avahi {
         case .running(let version, let host):
@@ -178,18 +178,26 @@ public enum MachineChecks {
         guard let hosts = facts.nsswitchHosts else {
             return Check(.mdnsNSS, .warn, .nsswitchMissing, "no hosts: line in /etc/nsswitch.conf", fix: "`sudo apt install libnss-mdns`")
         }
-        if hosts.contains("mdns") {
-            return Check(.mdnsNSS, .pass, .ok, hosts)
+        guard hosts.asksMulticastDNS else {
+            return Check(
+                .mdnsNSS, .warn, .nssMdnsMissing,
+                "\(hosts.line): `.local` host names do not resolve through the system resolver (getaddrinfo), only through Avahi",
+                fix: "`sudo apt install libnss-mdns` (it adds mdns4_minimal to the hosts: line)")
         }
-        return Check(
-            .mdnsNSS, .warn, .nssMdnsMissing,
-            "\(hosts): `.local` host names do not resolve through the system resolver (getaddrinfo), only through Avahi",
-            fix: "`sudo apt install libnss-mdns` (it adds mdns4_minimal to the hosts: line)")
+        let missing = facts.missingMDNSLibraries
+        guard missing.isEmpty else {
+            return Check(
+                .mdnsNSS, .warn, .nssModuleMissing,
+                "\(hosts.line): asks \(hosts.multicastDNSSources.joined(separator: ", ")), but \(missing.joined(separator: ", ")) is not "
+                    + "installed: `.local` host names do not resolve through the system resolver (getaddrinfo)",
+                fix: "`sudo apt install libnss-mdns` (it installs \(missing.joined(separator: ", ")))")
+        }
+        return Check(.mdnsNSS, .pass, .ok, hosts.line)
     }
 
     static func browse(_ facts: MachineFacts, _ discovery: DiscoverySummary) -> Check {
         guard discovery.localBrowsed else { return Check(.mdnsBrowse, .skip, .localNotBrowsed, "local. was not browsed (--no-local)") }
-        guard facts.avahiRunning else { return Check(.mdnsBrowse, .skip, .notRun, "needs avahi-daemon") }
+        guard facts.avahiRunning else { return Check(.mdnsBrowse, .skip, .needsDaemon, "needs avahi-daemon") }
         let found = discovery.localBeacons
         if found.isEmpty {
             let answered = discovery.hostAnswers.filter { $0.name != nil }

@@ -10,7 +10,9 @@ public struct MachineFacts: Sendable {
     public var avahi: AvahiStatus
     public var interfaces: [NetworkInterface]
     public var port5353: PortHolders
-    public var nsswitchHosts: String?
+    public var nsswitchHosts: NSSwitchHosts?
+    /// The nss-mdns services whose library is installed; nil when not known.
+    public var nssMDNSModules: Set<String>?
     public var resolvConf: ResolvConf
     public var systemdResolved: Bool
     public var config: OpenClawConfig
@@ -18,9 +20,12 @@ public struct MachineFacts: Sendable {
     public var platform = PlatformFacts()
 
     public static func gather(_ system: any SystemInspector) -> MachineFacts {
-        MachineFacts(
+        let hosts = system.nsswitchHosts().flatMap(NSSwitchHosts.init(line:))
+        // The libraries matter only when the hosts line asks mDNS: no file system walk otherwise.
+        return MachineFacts(
             busAddress: system.busAddress, busSocketExists: system.busSocketExists(), avahi: system.avahi(),
-            interfaces: system.interfaces(), port5353: system.udp5353Holders(), nsswitchHosts: system.nsswitchHosts(),
+            interfaces: system.interfaces(), port5353: system.udp5353Holders(), nsswitchHosts: hosts,
+            nssMDNSModules: hosts?.asksMulticastDNS == true ? system.nssMDNSModules() : nil,
             resolvConf: system.resolvConf(), systemdResolved: system.usesSystemdResolved(), config: system.config(),
             routes: system.routes(), platform: system.platform())
     }
@@ -39,8 +44,17 @@ public struct MachineFacts: Sendable {
         isGatewayHost ? AdvertisingSwitch.off(config.advertising, container: platform.container) : nil
     }
 
-    /// nsswitch asks mDNS for `.local` names (libnss-mdns).
-    var nssMdns: Bool { nsswitchHosts?.contains("mdns") ?? false }
+    /// The libraries of the nss-mdns services the hosts line asks that are not installed.
+    var missingMDNSLibraries: [String] {
+        guard let hosts = nsswitchHosts, let installed = nssMDNSModules else { return [] }
+        return hosts.multicastDNSSources.filter { !installed.contains($0) }.map(NSSwitchHosts.library(of:))
+    }
+
+    /// nsswitch asks mDNS for `.local` names (libnss-mdns), and a module it asks is installed.
+    var nssMdns: Bool {
+        guard let hosts = nsswitchHosts, hosts.asksMulticastDNS else { return false }
+        return missingMDNSLibraries.count < hosts.multicastDNSSources.count
+    }
 
     var avahiRunning: Bool {
         if case .running = avahi { return true }

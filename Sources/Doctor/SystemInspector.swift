@@ -17,6 +17,8 @@ public protocol SystemInspector: Sendable {
     func udp5353Holders() -> PortHolders
     /// The `hosts:` line of /etc/nsswitch.conf.
     func nsswitchHosts() -> String?
+    /// The nss-mdns services whose library is installed (`mdns4_minimal`, ...); nil when not looked at.
+    func nssMDNSModules() -> Set<String>?
     func resolvConf() -> ResolvConf
     /// True when /etc/resolv.conf belongs to systemd-resolved (its stub or its list).
     func usesSystemdResolved() -> Bool
@@ -30,6 +32,7 @@ public protocol SystemInspector: Sendable {
 extension SystemInspector {
     public func routes() -> [Route] { [] }
     public func platform() -> PlatformFacts { PlatformFacts() }
+    public func nssMDNSModules() -> Set<String>? { nil }
 }
 
 public struct PortHolders: Sendable, Equatable {
@@ -104,9 +107,11 @@ public struct LiveSystem: SystemInspector {
 
     public func nsswitchHosts() -> String? {
         guard let text = try? String(contentsOfFile: "/etc/nsswitch.conf", encoding: .utf8) else { return nil }
-        // Words joined by single spaces: the file aligns columns with runs of blanks.
-        return text.split(separator: "\n").map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
-            .first { $0.hasPrefix("hosts:") }
+        return NSSwitchHosts.parse(file: text)?.line
+    }
+
+    public func nssMDNSModules() -> Set<String>? {
+        NSSwitchHosts.installedMDNSModules(in: NSSwitchHosts.libraryDirectories())
     }
 
     public func resolvConf() -> ResolvConf { ResolvConf() }

@@ -11,7 +11,7 @@ public struct AdvertisingSettings: Sendable, Equatable {
     public static let pluginID = "bonjour"
 
     /// `discovery.mdns.mode`: off, minimal or full.
-    public var mdnsMode: String?
+    public var mdnsMode: MDNSMode?
     /// `plugins.enabled`.
     public var pluginsEnabled: Bool?
     /// `plugins.allow` and `plugins.deny`: plugin ids.
@@ -41,7 +41,7 @@ public struct AdvertisingSettings: Sendable, Equatable {
 extension OpenClawConfig {
     mutating func readAdvertising(_ root: JSONValue) {
         if let value = root["discovery", "mdns", "mode"] {
-            if case .string(let mode) = value, ["off", "minimal", "full"].contains(mode) {
+            if case .string(let word) = value, case let mode = MDNSMode(word: word), mode.unknownWord == nil {
                 advertising.mdnsMode = mode
             } else {
                 warnings.append("\(path): discovery.mdns.mode should be \"off\", \"minimal\" or \"full\"")

@@ -7,11 +7,11 @@ import DNSSD
 /// a string or `{ source, provider, id }`).
 public struct NodeSettings: Sendable, Equatable {
     /// `gateway.mode`: `local` (the default) or `remote`.
-    public var mode: String?
+    public var mode: GatewayMode?
     /// `gateway.remote.url`, a ws:// or wss:// URL.
     public var remoteURL: EndpointSpec?
     /// `gateway.remote.transport`: `ssh` (a tunnel to the Gateway's loopback) or `direct`.
-    public var remoteTransport: String?
+    public var remoteTransport: RemoteTransport?
     /// `gateway.remote.sshTarget` (user@host), shown when the transport is ssh.
     public var sshTarget: String?
     /// `gateway.remote.tlsFingerprint`: the pin this node keeps for the Gateway.
@@ -26,7 +26,7 @@ public struct NodeSettings: Sendable, Equatable {
 
     public init() {}
 
-    public var isRemote: Bool { mode == "remote" }
+    public var isRemote: Bool { mode == .remote }
 
     /// The token this machine's node or CLI sends, in OpenClaw's order
     /// (src/node-host/runner.ts): OPENCLAW_GATEWAY_TOKEN, then gateway.remote.token on a node
@@ -39,7 +39,7 @@ public struct NodeSettings: Sendable, Equatable {
 extension OpenClawConfig {
     mutating func readNode(_ root: JSONValue) {
         if let value = root["gateway", "mode"] {
-            if case .string(let mode) = value, ["local", "remote"].contains(mode) {
+            if case .string(let word) = value, case let mode = GatewayMode(word: word), mode.unknownWord == nil {
                 node.mode = mode
             } else {
                 warnings.append("\(path): gateway.mode should be \"local\" or \"remote\"")
@@ -53,7 +53,7 @@ extension OpenClawConfig {
             }
         }
         if let value = root["gateway", "remote", "transport"] {
-            if case .string(let transport) = value, ["ssh", "direct"].contains(transport) {
+            if case .string(let word) = value, case let transport = RemoteTransport(word: word), transport.unknownWord == nil {
                 node.remoteTransport = transport
             } else {
                 warnings.append("\(path): gateway.remote.transport should be \"ssh\" or \"direct\"")

@@ -14,7 +14,7 @@ public struct OpenClawConfig: Sendable, Equatable {
     /// `gateway.tls.enabled`.
     public var tlsEnabled: Bool?
     /// `gateway.bind`: loopback (the default), lan, tailnet, auto or custom.
-    public var bind: String?
+    public var bind: GatewayBind?
     /// `gateway.mode`, `gateway.remote.*` and the token a node sends (OpenClawConfig+Node.swift).
     public var node = NodeSettings()
     /// What decides whether this machine's Gateway advertises by mDNS (OpenClawConfig+Advertising.swift).
@@ -107,7 +107,7 @@ public struct OpenClawConfig: Sendable, Equatable {
         }
         if let value = root["gateway", "bind"] {
             if case .string(let mode) = value {
-                bind = mode
+                bind = GatewayBind(word: mode)
             } else {
                 warnings.append("\(path): gateway.bind should be a string (loopback, lan, tailnet, auto, custom)")
             }

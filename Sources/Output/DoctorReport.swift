@@ -26,7 +26,7 @@ public struct DoctorReport: Report, Sendable {
             out += ["", terminal.paint("Diagnosis", .bold)]
             for (index, diagnosis) in result.diagnosis.enumerated() {
                 out.append("  \(index + 1). \(diagnosis.cause)")
-                out.append("     fix: \(diagnosis.fix)")
+                if !diagnosis.fix.isEmpty { out.append("     fix: \(diagnosis.fix)") }
             }
         }
         out += snippetLines(terminal)
@@ -92,14 +92,14 @@ enum CheckLine {
 
     static func lines(id: String, _ status: Check.Status, _ message: String, fix: String?, _ terminal: Terminal) -> [String] {
         var lines = ["  \(StatusMark.mark(status, terminal))  \(id.padding(idWidth)) \(message)"]
-        if let fix, status == .warn || status == .fail {
+        if let fix, !fix.isEmpty, status == .warn || status == .fail {
             lines.append("        \(String().padding(idWidth)) fix: \(fix)")
         }
         return lines
     }
 
-    /// A run of more than two skipped checks with the same reason ("needs a TCP connection")
-    /// as one line, `gw.tls..gw.protocol`: the table shows what ran, the JSON keeps every check.
+    /// A run of more than two skipped checks with the same reason (`needsTCP`) as one line,
+    /// `gw.tls..gw.protocol`: the table shows what ran, the JSON keeps every check.
     static func collapsed(_ checks: [Check]) -> [CollapsedCheck] {
         var result: [CollapsedCheck] = []
         var run: [Check] = []
@@ -112,7 +112,7 @@ enum CheckLine {
             run = []
         }
         for check in checks {
-            if check.status == .skip, let first = run.first, first.message != check.message { flush() }
+            if check.status == .skip, let first = run.first, first.reason != check.reason { flush() }
             if check.status == .skip {
                 run.append(check)
             } else {

@@ -198,11 +198,10 @@ public enum GatewayProbe {
         }
     }
 
-    /// `host:port`, IPv6 literals in brackets, as the Host header wants it.
+    /// `host:port`, IPv6 literals in brackets and without their zone, as the Host header wants it.
     public static func hostHeader(_ target: ProbeTarget) -> String {
-        var host = ConnectURL.withoutTrailingDot(target.host)
-        if let address = IPAddress(host), address.family == .v6 { host = "[\(address.withoutZone)]" }
-        return "\(host):\(target.port)"
+        let host = ConnectURL.withoutTrailingDot(target.host)
+        return Endpoint(host: IPAddress(host).map { $0.withoutZone.description } ?? host, port: target.port).description
     }
 }
 

@@ -92,7 +92,7 @@ struct ProbeConnection: Sendable {
             let wire = await wire()
             switch wire.hello {
             case .notTLS: return .notTLS(firstBytes: wire.first)
-            case .alert(let code): return .alert(code)
+            case .alert(let code): return .alert(TLSAlert(code: code))
             default: break
             }
             if error is ProbeTimeout { return .timedOut(bytesReceived: wire.bytes) }
@@ -110,21 +110,21 @@ struct ProbeConnection: Sendable {
         let (certificate, problem) = CertificateFacts.read(der)
         return .established(
             TLSFacts(
-                version: version.map(Self.name) ?? (Self.helloVersion(hello) ?? "unknown"), cipher: cipher,
+                version: version.map(Self.protocolVersion) ?? (Self.helloVersion(hello) ?? .unknown), cipher: cipher,
                 fingerprint: TLSFingerprint(digest: Array(SHA256.hash(data: der))), certificate: certificate, certificateProblem: problem))
     }
 
-    private static func name(_ version: TLSVersion) -> String {
+    private static func protocolVersion(_ version: TLSVersion) -> TLSProtocolVersion {
         switch version {
-        case .tlsv13: "TLS 1.3"
-        case .tlsv12: "TLS 1.2"
-        case .tlsv11: "TLS 1.1"
-        case .tlsv1: "TLS 1.0"
+        case .tlsv13: .tls13
+        case .tlsv12: .tls12
+        case .tlsv11: .tls11
+        case .tlsv1: .tls10
         }
     }
 
-    private static func helloVersion(_ hello: ServerHello.Parse) -> String? {
-        if case .hello(let parsed) = hello { return parsed.versionName }
+    private static func helloVersion(_ hello: ServerHello.Parse) -> TLSProtocolVersion? {
+        if case .hello(let parsed) = hello { return parsed.protocolVersion }
         return nil
     }
 }

@@ -45,6 +45,12 @@ public struct TCPAttempt: Sendable, Hashable {
     public let address: IPAddress
     public let outcome: Outcome
     public let elapsed: Duration
+
+    public init(address: IPAddress, outcome: Outcome, elapsed: Duration) {
+        self.address = address
+        self.outcome = outcome
+        self.elapsed = elapsed
+    }
 }
 
 extension TCPAttempt.Outcome: Error, CustomStringConvertible {
@@ -71,7 +77,7 @@ extension TCPAttempt.Outcome: Error, CustomStringConvertible {
 
 /// What the TLS handshake showed.
 public struct TLSFacts: Sendable, Hashable {
-    public let version: String
+    public let version: TLSProtocolVersion
     public let cipher: String?
     public let fingerprint: TLSFingerprint
     public let certificate: CertificateFacts?
@@ -94,7 +100,7 @@ public enum TLSOutcome: Sendable, Hashable, CustomStringConvertible {
     /// The server answered, but not with TLS; its first bytes.
     case notTLS(firstBytes: [UInt8])
     /// The server sent a TLS alert (e.g. 70 protocol_version: no version in common).
-    case alert(UInt8)
+    case alert(TLSAlert)
     case handshakeFailed(String)
     /// No finished handshake in time; how many bytes arrived.
     case timedOut(bytesReceived: Int)
@@ -103,7 +109,7 @@ public enum TLSOutcome: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .established: "established"
         case .notTLS: "the answer is not TLS"
-        case .alert(let code): "TLS alert \(code)"
+        case .alert(let alert): "TLS alert \(alert.code)"
         case .handshakeFailed(let reason): reason
         case .timedOut: "no handshake in time"
         }
@@ -121,11 +127,20 @@ public enum HTTPOutcome: Sendable, Hashable {
 
 /// The Gateway's first WebSocket frame, `connect.challenge` when all is well.
 public struct FirstFrame: Sendable, Hashable {
+    public enum Content: Sendable, Hashable {
+        /// A well-formed connect.challenge and its nonce.
+        case challenge(nonce: String)
+        /// Anything else: what is wrong with the frame, in words.
+        case unexpected(problem: String)
+    }
+
     public let text: String
-    /// The challenge nonce, when the frame is a well-formed connect.challenge.
-    public let nonce: String?
-    /// What is wrong with the frame, when something is.
-    public let problem: String?
+    public let content: Content
+
+    public init(text: String, content: Content) {
+        self.text = text
+        self.content = content
+    }
 }
 
 public enum WebSocketOutcome: Sendable, Hashable {

@@ -21,7 +21,7 @@ public enum WebSocketProbe {
     ) {
         let clock = ProbeClock(budget: timeout)
         let outcome = await open(host: host, on: connection, timeout: timeout) { frame in
-            guard let connect, frame.problem == nil, let nonce = frame.nonce else { return nil }
+            guard let connect, case .challenge(let nonce) = frame.content else { return nil }
             return await ConnectExchange.run(connect, nonce: nonce, on: connection.channel, timeout: clock.remaining)
         }
         return outcome
@@ -128,21 +128,22 @@ public enum WebSocketProbe {
     /// Checks a first frame: JSON `{"type":"event","event":"connect.challenge","payload":{"nonce":...,"ts":...}}`.
     static func read(_ text: String) -> FirstFrame {
         guard let data = text.data(using: .utf8), let object = try? JSONDecoder().decode(Frame.self, from: data) else {
-            return FirstFrame(text: text, nonce: nil, problem: "the first frame is not a JSON object")
+            return FirstFrame(text: text, content: .unexpected(problem: "the first frame is not a JSON object"))
         }
         guard object.type == "event" else {
-            return FirstFrame(text: text, nonce: nil, problem: "the first frame is a '\(object.type ?? "?")', not an event")
+            return FirstFrame(text: text, content: .unexpected(problem: "the first frame is a '\(object.type ?? "?")', not an event"))
         }
         guard object.event == "connect.challenge" else {
-            return FirstFrame(text: text, nonce: nil, problem: "the first event is '\(object.event ?? "?")', not connect.challenge")
+            return FirstFrame(
+                text: text, content: .unexpected(problem: "the first event is '\(object.event ?? "?")', not connect.challenge"))
         }
         guard let nonce = object.payload?.nonce, !nonce.isEmpty else {
-            return FirstFrame(text: text, nonce: nil, problem: "connect.challenge has no payload.nonce")
+            return FirstFrame(text: text, content: .unexpected(problem: "connect.challenge has no payload.nonce"))
         }
         guard object.payload?.ts != nil else {
-            return FirstFrame(text: text, nonce: nonce, problem: "connect.challenge has no payload.ts")
+            return FirstFrame(text: text, content: .unexpected(problem: "connect.challenge has no payload.ts"))
         }
-        return FirstFrame(text: text, nonce: nonce, problem: nil)
+        return FirstFrame(text: text, content: .challenge(nonce: nonce))
     }
 
     private struct Frame: Decodable {

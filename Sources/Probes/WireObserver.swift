@@ -57,15 +57,7 @@ public struct ServerHello: Sendable, Equatable {
         case notTLS
     }
 
-    public var versionName: String {
-        switch version {
-        case 0x0304: "TLS 1.3"
-        case 0x0303: "TLS 1.2"
-        case 0x0302: "TLS 1.1"
-        case 0x0301: "TLS 1.0"
-        default: "0x" + String(version, radix: 16)
-        }
-    }
+    public var protocolVersion: TLSProtocolVersion { TLSProtocolVersion(wire: version) }
 
     public var cipherName: String {
         let names: [UInt16: String] = [

@@ -155,6 +155,17 @@ struct EndpointTests {
         #expect(ConnectURL.allowsPlainWebSocket(host: host) == allowed)
     }
 
+    @Test(
+        "host name kinds ignore case and a trailing dot",
+        arguments: [
+            ("Box.LOCAL", HostNameKind.multicastDNS), ("studio.local.", .multicastDNS), ("local", .multicastDNS),
+            ("gw.Tail1234.TS.NET.", .magicDNS), ("gw.tail1234.ts.net", .magicDNS), ("LocalHost.", .localhost),
+            ("local.example.com", .other), ("notlocal", .other), ("ts.net.example.com", .other), ("gw.example.com.", .other),
+        ] as [(String, HostNameKind)])
+    func hostNameKinds(host: String, kind: HostNameKind) {
+        #expect(HostNameKind(host) == kind, "\(host) read as \(HostNameKind(host))")
+    }
+
     @Test("IPv6 goes in brackets with its zone as %25")
     func ipv6URLs() {
         #expect(ConnectURL.make(host: "fe80::1%eth0", port: 18789, tls: false) == "ws://[fe80::1%25eth0]:18789")

@@ -72,6 +72,10 @@ struct ConnectCheckTests {
             .fail, .protocolMismatch
         ),
         (
+            "protocol mismatch without details.code",
+            .rejected(error("INVALID_REQUEST", "protocol mismatch", expected: 5), close: nil), .fail, .protocolMismatch
+        ),
+        (
             "starting", .rejected(error("UNAVAILABLE", "gateway starting; retry shortly", retryAfterMs: 500), close: nil), .warn,
             .gatewayStarting
         ),
@@ -115,7 +119,7 @@ struct ConnectCheckTests {
     static func nodeConfig(url: String? = "wss://studio.openclaw.internal:18789") -> OpenClawConfig {
         var config = OpenClawConfig(path: "/n/openclaw.json")
         config.exists = true
-        config.node.mode = "remote"
+        config.node.mode = .remote
         config.node.remoteURL = url.flatMap { try? EndpointSpec(parsing: $0) }
         return config
     }
@@ -142,7 +146,7 @@ struct ConnectCheckTests {
         let asNode = await Doctor.run(options, system: node)
         #expect(asNode.gateways.map(\.target) == ["ws://127.0.0.1:9"], "\(asNode.gateways.map(\.target))")
         var host = node
-        host.openclaw.node.mode = "local"
+        host.openclaw.node.mode = .local
         let asHost = await Doctor.run(options, system: host)
         #expect(asHost.gateways.map(\.target) == ["127.0.0.1:18789"], "\(asHost.gateways.map(\.target))")
     }
@@ -155,8 +159,8 @@ struct ConnectCheckTests {
         }
         return [
             ("defaults", AdvertisingSettings(), nil, nil),
-            ("mdns off", settings { $0.mdnsMode = "off" }, nil, .mdnsModeOff),
-            ("minimal is on", settings { $0.mdnsMode = "minimal" }, nil, nil),
+            ("mdns off", settings { $0.mdnsMode = .off }, nil, .mdnsModeOff),
+            ("minimal is on", settings { $0.mdnsMode = .minimal }, nil, nil),
             ("env disables", settings { $0.disableBonjour = "1" }, nil, .disabledByEnvironment("1")),
             ("plugins off", settings { $0.pluginsEnabled = false }, nil, .pluginsDisabled),
             ("denied", settings { $0.pluginsDeny = ["bonjour"] }, nil, .pluginDenied),
@@ -167,7 +171,7 @@ struct ConnectCheckTests {
             (
                 "mdns off wins over the env override",
                 settings {
-                    $0.mdnsMode = "off"
+                    $0.mdnsMode = .off
                     $0.disableBonjour = "0"
                 }, nil, .mdnsModeOff
             ),
@@ -197,7 +201,9 @@ struct ConnectCheckTests {
         target.port = port
         let checks = CheckID.gateway.map { Check($0, .pass, .ok, "") }
         return GatewayResult(
-            target: target, beacon: beacon, checks: checks, answered: answered.compactMap(IPAddress.init), served: Recorded.certificateSHA)
+            target: target, beacon: beacon, checks: checks,
+            tcp: answered.compactMap(IPAddress.init).map { TCPAttempt(address: $0, outcome: .connected, elapsed: .zero) },
+            served: Recorded.certificateSHA)
     }
 
     func snippets(_ results: [GatewayResult], published: [GatewayBeacon] = []) -> [ZoneSnippet] {

@@ -21,9 +21,15 @@ struct DiagnosisRuleTests {
         GatewayResult(target: Recorded.target(address: address, tls: tls), beacon: beacon, checks: checks)
     }
 
-    /// A gw.tcp check that reached no address: `address` gave `outcome`.
-    static func silent(_ address: String, _ reason: CheckReason, outcome: String = "timedOut", status: Check.Status = .fail) -> Check {
-        check(.gwTCP, status, reason, detail: [address: outcome])
+    /// A Gateway whose gw.tcp reached no address: `address` gave `outcome`. The check carries no
+    /// detail map on purpose: the rules read the typed attempts, never the JSON words.
+    static func silent(
+        _ address: String, _ reason: CheckReason, outcome: TCPAttempt.Outcome = .timedOut, status: Check.Status = .fail,
+        beacon: GatewayBeacon? = Recorded.beacon()
+    ) -> GatewayResult {
+        var result = gateway([check(.gwTCP, status, reason)], beacon: beacon, address: address)
+        result.tcp = [TCPAttempt(address: IPAddress(address)!, outcome: outcome, elapsed: .seconds(1))]
+        return result
     }
 
     /// A machine that explains nothing by itself: local. not browsed, no findings.
@@ -58,29 +64,36 @@ struct DiagnosisRuleTests {
         ("refused, advertised", gateway([check(.gwTCP, .fail, .refused)]), quiet(), [.gatewayNotListening]),
         ("refused, typed by hand", gateway([check(.gwTCP, .fail, .refused)], beacon: nil), quiet(), [.nothingListens]),
         ("refused on this machine", gateway([check(.gwTCP, .fail, .nothingListensLocally)]), quiet(), [.nothingListens]),
-        ("timed out, route unknown", gateway([silent("192.168.1.30", .timedOut)], beacon: nil), quiet(), [.firewall]),
-        ("timed out on the local network", gateway([silent("192.168.1.30", .timedOut)], beacon: nil), quiet(withRoutes), [.firewall]),
-        ("unreachable, route unknown", gateway([silent("192.168.1.30", .unreachable, outcome: "no route")]), quiet(), [.hostUnreachable]),
+        ("timed out, route unknown", silent("192.168.1.30", .timedOut, beacon: nil), quiet(), [.firewall]),
+        ("timed out on the local network", silent("192.168.1.30", .timedOut, beacon: nil), quiet(withRoutes), [.firewall]),
         (
-            "tailnet address, this machine off the tailnet", gateway([silent("100.101.102.7", .timedOut)], address: "100.101.102.7"),
+            "unreachable, route unknown", silent("192.168.1.30", .unreachable, outcome: .unreachable("no route")), quiet(),
+            [.hostUnreachable]
+        ),
+        (
+            "tailnet address, this machine off the tailnet", silent("100.101.102.7", .timedOut),
             quiet(), [.tailnetUnreachable]
         ),
         (
-            "tailnet address, on the tailnet", gateway([silent("100.101.102.7", .timedOut)], address: "100.101.102.7"), quiet(onTailnet),
+            "tailnet address that refused: not silent, so not the tailnet", silent("100.101.102.7", .timedOut, outcome: .refused),
+            quiet(), [.firewall]
+        ),
+        (
+            "tailnet address, on the tailnet", silent("100.101.102.7", .timedOut), quiet(onTailnet),
             [.tailnetUnreachable]
         ),
         (
             "Headscale range from tailscale0's subnet",
-            gateway([silent("10.77.0.9", .unreachable, outcome: "no route")], address: "10.77.0.9"),
+            silent("10.77.0.9", .unreachable, outcome: .unreachable("no route")),
             quiet(onTailnet), [.tailnetUnreachable]
         ),
         (
-            "a private address with no route", gateway([silent("10.77.0.9", .unreachable, outcome: "no route")], address: "10.77.0.9"),
+            "a private address with no route", silent("10.77.0.9", .unreachable, outcome: .unreachable("no route")),
             quiet(withRoutes), [.unroutableAddress]
         ),
         (
             "a Docker bridge beside a good address",
-            gateway([silent("172.17.0.1", .partlyUnreachable, outcome: "unreachable", status: .warn)], address: "172.17.0.1"),
+            silent("172.17.0.1", .partlyUnreachable, outcome: .unreachable("no route"), status: .warn),
             quiet(withRoutes), [.unroutableAddress]
         ),
         ("pin mismatch", gateway([check(.gwPin, .fail, .pinMismatch)]), quiet(), [.pinChanged]),
@@ -139,14 +152,14 @@ struct DiagnosisRuleTests {
     }
 
     /// A Gateway host (its config exists) with advertising settings and container facts.
-    static func gatewayHost(mdnsMode: String? = nil, disable: String? = nil, container: String? = nil, remote: Bool = false)
+    static func gatewayHost(mdnsMode: MDNSMode? = nil, disable: String? = nil, container: String? = nil, remote: Bool = false)
         -> RecordedSystem
     {
         var system = RecordedSystem()
         system.openclaw.exists = true
         system.openclaw.advertising.mdnsMode = mdnsMode
         system.openclaw.advertising.disableBonjour = disable
-        if remote { system.openclaw.node.mode = "remote" }
+        if remote { system.openclaw.node.mode = .remote }
         system.platformFacts.container = container
         return system
     }
@@ -166,7 +179,7 @@ struct DiagnosisRuleTests {
         ),
         ("nothing in local., nobody to ask", evidence([]), [.multicastBlocked]),
         ("local. not browsed", evidence([], local: false), []),
-        ("this Gateway host: discovery.mdns.mode off", evidence([], system: gatewayHost(mdnsMode: "off")), [.gatewayNotAdvertising]),
+        ("this Gateway host: discovery.mdns.mode off", evidence([], system: gatewayHost(mdnsMode: .off)), [.gatewayNotAdvertising]),
         ("this Gateway host: OPENCLAW_DISABLE_BONJOUR=1", evidence([], system: gatewayHost(disable: "1")), [.gatewayNotAdvertising]),
         ("this Gateway host: a container", evidence([], system: gatewayHost(container: "/.dockerenv")), [.gatewayNotAdvertising]),
         (
@@ -201,7 +214,7 @@ struct DiagnosisRuleTests {
 
     @Test("the advertising cause names the switch that is off and how to turn it on")
     func advertisingSwitch() throws {
-        let found = DiagnosisRules.diagnose(Self.evidence([], system: Self.gatewayHost(mdnsMode: "off")), gateways: [])
+        let found = DiagnosisRules.diagnose(Self.evidence([], system: Self.gatewayHost(mdnsMode: .off)), gateways: [])
         let cause = try #require(found.first)
         #expect(cause.cause.contains("discovery.mdns.mode is \"off\""))
         #expect(cause.fix.contains("\"minimal\""))
@@ -211,11 +224,13 @@ struct DiagnosisRuleTests {
     /// Every reason a check can fail with, and the rule that explains it (nil: it never fails).
     /// A new CheckReason must be added here, so a new failure cannot go unexplained.
     static let failureCauses: [CheckReason: (CheckID, DiagnosisID)?] = [
-        .ok: nil, .notRun: nil,
+        .ok: nil, .notRun: nil, .needsBus: nil, .needsDaemon: nil, .needsAddress: nil, .needsTCP: nil, .needsTLS: nil, .noCertificate: nil,
+        .needsWebSocket: nil, .needsChallenge: nil,
         .configMissing: nil, .configInvalid: nil, .bindLoopback: nil, .remoteURLMissing: nil,
         .notGatewayHost: nil, .advertisingOff: nil, .advertisingInWSL: nil,
         .busMissing: (.mdnsDBus, .noMDNS), .daemonUnavailable: (.mdnsDaemon, .noMDNS),
         .noMulticastInterface: (.mdnsInterfaces, .noMulticastInterface), .otherResponders: nil, .nsswitchMissing: nil, .nssMdnsMissing: nil,
+        .nssModuleMissing: nil,
         .localNotBrowsed: nil, .hostAnswersWithoutBeacon: nil, .hostSilent: nil, .nothingInLocal: nil,
         .resolvConfMissing: nil, .resolvConfUnreadable: nil, .noDomain: nil, .splitDNS: (.dnsWideArea, .splitDNS),
         .domainError: (.dnsWideArea, .wideAreaDomain), .domainEmpty: nil, .notOnTailnet: nil,

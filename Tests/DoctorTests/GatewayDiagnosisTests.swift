@@ -146,10 +146,10 @@ struct GatewayDiagnosisTests {
 
     @Test("TLS 1.2 fails (Gateways require 1.3); alerts and stalls are named")
     func tlsFailures() {
-        let old = checks(Recorded.healthyReport(tls: .established(Recorded.tlsFacts(version: "TLS 1.2"))))
+        let old = checks(Recorded.healthyReport(tls: .established(Recorded.tlsFacts(version: .tls12))))
         #expect(old.status("gw.tls") == .fail)
         #expect(old["gw.tls"]?.message.contains("TLS 1.3") == true)
-        let alert = checks(Recorded.healthyReport(tls: .alert(70)))
+        let alert = checks(Recorded.healthyReport(tls: .alert(TLSAlert(code: 70))))
         #expect(alert["gw.tls"]?.message.contains("protocol_version") == true)
         let stall = checks(Recorded.healthyReport(tls: .timedOut(bytesReceived: 0)))
         #expect(stall["gw.tls"]?.message.contains("no TLS handshake within 5.0 s") == true)
@@ -184,12 +184,76 @@ struct GatewayDiagnosisTests {
         report.websocket = PhaseTiming(
             outcome: .opened(
                 FirstFrame(
-                    text: #"{"type":"event","event":"tick"}"#, nonce: nil,
-                    problem: "the first event is 'tick', not connect.challenge"), closedCleanly: true), elapsed: .zero)
+                    text: #"{"type":"event","event":"tick"}"#,
+                    content: .unexpected(problem: "the first event is 'tick', not connect.challenge")), closedCleanly: true),
+            elapsed: .zero)
         let wrong = checks(report)
         #expect(wrong.status("gw.websocket") == .pass && wrong.status("gw.protocol") == .fail)
         let diagnosis = diagnose([GatewayResult(target: report.target, beacon: Recorded.beacon(), checks: wrong)])
         #expect(diagnosis.map(\.id) == ["gw-protocol"])
+    }
+
+    /// Reports in which each layer goes wrong in turn, recorded.
+    static var brokenReports: [ProbeReport] {
+        let target = Recorded.target()
+        var reports: [ProbeReport] = []
+        for tls: TLSOutcome in [
+            .alert(TLSAlert(code: 70)), .alert(TLSAlert(code: 112)), .timedOut(bytesReceived: 0), .handshakeFailed("reset"),
+            .notTLS(firstBytes: Array("HTTP/1.1 400".utf8)), .established(Recorded.tlsFacts(version: .tls12)),
+            .established(Recorded.tlsFacts(notAfter: Date(timeIntervalSinceNow: -60))),
+        ] {
+            reports.append(Recorded.healthyReport(target, tls: tls))
+        }
+        for outcome: HTTPOutcome in [
+            .failed("reset"), .wantsTLS, .timedOut(bytesReceived: 3), .response(status: 404, body: "", server: "nginx"),
+        ] {
+            var report = Recorded.healthyReport(target)
+            report.health = PhaseTiming(outcome: outcome, elapsed: .zero)
+            reports.append(report)
+        }
+        for outcome: WebSocketOutcome in [
+            .upgradeRefused(status: 200), .upgradeFailed("bad accept"), .wantsTLS, .frameTooLarge(limit: 65_536),
+            .closedBeforeFirstFrame(code: 1008), .timedOut(upgraded: true, bytesReceived: 0), .timedOut(upgraded: false, bytesReceived: 0),
+            .framesBroken("ping flood"), .failed("reset"),
+            .opened(FirstFrame(text: "{}", content: .unexpected(problem: "not an event")), closedCleanly: true),
+        ] {
+            var report = Recorded.healthyReport(target)
+            report.websocket = PhaseTiming(outcome: outcome, elapsed: .zero)
+            reports.append(report)
+        }
+        for attempt: TCPAttempt.Outcome in [.refused, .timedOut, .unreachable("no route"), .failed("reset")] {
+            var report = ProbeReport(target: target)
+            report.tcp = [TCPAttempt(address: target.addresses[0], outcome: attempt, elapsed: .zero)]
+            reports.append(report)
+        }
+        return reports
+    }
+
+    @Test("every warning and failure doctor makes from a broken Gateway has a fix, and so does every cause")
+    func everyProblemHasAFix() {
+        for report in Self.brokenReports {
+            let made = checks(report, pin: Recorded.otherSHA)
+            let bare = made.filter { ($0.status == .warn || $0.status == .fail) && ($0.fix ?? "").isEmpty }
+            #expect(bare.isEmpty, "no fix: \(bare.map { "\($0.id) \($0.reason) \($0.message)" })")
+            let causes = diagnose([GatewayResult(target: report.target, beacon: Recorded.beacon(), checks: made)])
+            #expect(!causes.isEmpty && causes.allSatisfy { !$0.fix.isEmpty }, "causes: \(causes.map { "\($0.id): \($0.fix)" })")
+        }
+    }
+
+    @Test("addresses in messages: IPv6 in brackets with its zone, IPv4 bare")
+    func authorities() {
+        let seen = ["192.168.1.5", "fe80::1%eth0", "::1"].map { GatewayChecks.authority(IPAddress($0)!, 18789) }
+        #expect(seen == ["192.168.1.5:18789", "[fe80::1%eth0]:18789", "[::1]:18789"], "\(seen)")
+    }
+
+    @Test("a cause whose check has no fix still says where to look, naming the check")
+    func fallbackFix() {
+        let bare = Check(.gwTCP, .fail, .timedOut, "no answer", fix: nil)
+        let causes = diagnose([GatewayResult(target: Recorded.target(), beacon: nil, checks: [bare])]).filter {
+            $0.evidence.contains { $0.check == .gwTCP }
+        }
+        #expect(causes.map(\.id) == ["firewall"], "\(causes.map(\.id))")
+        #expect(causes.allSatisfy { $0.fix.contains("gw.tcp") && $0.fix.contains("TCP connect") }, "\(causes.map(\.fix))")
     }
 
     @Test("an unresolvable host: gw.dns fails with the lookup's words, the rest is skipped")

@@ -19,7 +19,7 @@ struct MachineDiagnosisTests {
     func healthy() {
         var system = RecordedSystem()
         system.openclaw.exists = true
-        system.openclaw.bind = "lan"
+        system.openclaw.bind = .lan
         let (checks, diagnosis) = diagnose(system, Recorded.discovery(beacons: [Recorded.beacon()]))
         #expect(checks.allSatisfy { $0.status == .pass || $0.status == .skip }, "\(checks.filter { $0.status > .pass })")
         #expect(checks.status("mdns.browse") == .pass)
@@ -143,6 +143,30 @@ struct MachineDiagnosisTests {
         #expect(checks["mdns.nss"]?.fix?.contains("libnss-mdns") == true)
     }
 
+    static let nssCases: [(String, String?, Set<String>?, Check.Status, CheckReason, String?)] = [
+        ("asked and installed", "hosts: files mdns4_minimal [NOTFOUND=return] dns", ["mdns4_minimal"], .pass, .ok, nil),
+        ("not asked", "hosts: files dns", ["mdns4_minimal"], .warn, .nssMdnsMissing, "libnss-mdns"),
+        ("only in a comment", "hosts: files dns # mdns4_minimal", ["mdns4_minimal"], .warn, .nssMdnsMissing, "libnss-mdns"),
+        ("asked, not installed", "hosts: files mdns4_minimal dns", [], .warn, .nssModuleMissing, "libnss_mdns4_minimal.so.2"),
+        (
+            "asked, another installed", "hosts: files mdns_minimal dns", ["mdns4_minimal"], .warn, .nssModuleMissing,
+            "libnss_mdns_minimal.so.2"
+        ),
+        ("asked, libraries not looked at", "hosts: files mdns dns", nil, .pass, .ok, nil),
+        ("no hosts line", nil, ["mdns4_minimal"], .warn, .nsswitchMissing, "libnss-mdns"),
+    ]
+
+    @Test("mdns.nss: the hosts line must ask mDNS and the module it asks must be installed", arguments: nssCases)
+    func nssTable(name: String, line: String?, installed: Set<String>?, status: Check.Status, reason: CheckReason, fixNames: String?) {
+        var system = RecordedSystem()
+        system.hostsLine = line
+        system.mdnsModules = installed
+        let check = MachineChecks.nss(MachineFacts.gather(system))
+        #expect(check.status == status && check.reason == reason, "\(name): \(check.status) \(check.reason) \(check.message)")
+        if let fixNames { #expect(check.fix?.contains(fixNames) == true, "\(name): fix \(check.fix ?? "none")") }
+        #expect(MachineFacts.gather(system).nssMdns == (status == .pass), "\(name): .local names resolve only when mdns.nss passes")
+    }
+
     @Test("the domain answers only at 100.100.100.100: dns.widearea fails and the cause is split-dns")
     func splitDNS() {
         let issue = DiscoveryIssue(
@@ -192,9 +216,9 @@ struct MachineDiagnosisTests {
         #expect(byDefault.status == .warn)
         #expect(byDefault.message.contains("loopback by default"))
         #expect(byDefault.fix?.contains("gateway.bind") == true)
-        config.bind = "loopback"
+        config.bind = .loopback
         #expect(MachineChecks.config(config).status == .warn)
-        config.bind = "lan"
+        config.bind = .lan
         #expect(MachineChecks.config(config).status == .pass)
         config.warnings = ["/home/op/.openclaw/openclaw.json: not valid JSON5 (line 3)"]
         let broken = MachineChecks.config(config)

@@ -19,6 +19,8 @@ struct RecordedSystem: SystemInspector {
     ]
     var holders = PortHolders(sockets: 2, holders: [PortHolders.Holder(pid: 410, name: "avahi-daemon")])
     var hostsLine: String? = "hosts: files mdns4_minimal [NOTFOUND=return] dns"
+    /// The nss-mdns libraries installed; nil: not looked at (the hosts line decides).
+    var mdnsModules: Set<String>? = ["mdns4_minimal", "mdns4", "mdns"]
     var resolv = ResolvConf(path: "/etc/resolv.conf", text: "nameserver 192.168.1.1\n")
     var resolved = false
     var openclaw = OpenClawConfig(path: "/home/op/.openclaw/openclaw.json")
@@ -30,6 +32,7 @@ struct RecordedSystem: SystemInspector {
     func interfaces() -> [NetworkInterface] { networkInterfaces }
     func udp5353Holders() -> PortHolders { holders }
     func nsswitchHosts() -> String? { hostsLine }
+    func nssMDNSModules() -> Set<String>? { mdnsModules }
     func resolvConf() -> ResolvConf { resolv }
     func usesSystemdResolved() -> Bool { resolved }
     func config() -> OpenClawConfig { openclaw }
@@ -65,11 +68,11 @@ enum Recorded {
     }
 
     static func tlsFacts(
-        version: String = "TLS 1.3", sha: TLSFingerprint = certificateSHA,
+        version: TLSProtocolVersion = .tls13, sha: TLSFingerprint = certificateSHA,
         notBefore: Date = Date(timeIntervalSinceNow: -86_400), notAfter: Date = Date(timeIntervalSinceNow: 300 * 86_400)
     ) -> TLSFacts {
         TLSFacts(
-            version: version, cipher: version == "TLS 1.3" ? "TLS_AES_256_GCM_SHA384" : "ECDHE-RSA-AES128-GCM-SHA256", fingerprint: sha,
+            version: version, cipher: version == .tls13 ? "TLS_AES_256_GCM_SHA384" : "ECDHE-RSA-AES128-GCM-SHA256", fingerprint: sha,
             certificate: CertificateFacts(
                 subject: "CN=openclaw-gateway", issuer: "CN=openclaw-gateway", subjectAlternativeNames: [],
                 notBefore: notBefore, notAfter: notAfter, selfSigned: true, publicKey: "RSA 2048"),
@@ -86,7 +89,7 @@ enum Recorded {
         report.ready = PhaseTiming(
             outcome: .response(status: 200, body: #"{"ok":true,"status":"ready"}"#, server: nil), elapsed: .milliseconds(3))
         let frame = FirstFrame(
-            text: #"{"type":"event","event":"connect.challenge","payload":{"nonce":"n0nce","ts":1}}"#, nonce: "n0nce", problem: nil)
+            text: #"{"type":"event","event":"connect.challenge","payload":{"nonce":"n0nce","ts":1}}"#, content: .challenge(nonce: "n0nce"))
         report.websocket = PhaseTiming(outcome: .opened(frame, closedCleanly: true), elapsed: .milliseconds(4))
         let hello = HelloOk(protocolVersion: 4, serverVersion: "2026.5.1", role: "operator", scopes: ["operator.read"])
         report.connect = PhaseTiming(outcome: .helloOk(hello), elapsed: .milliseconds(4))

@@ -30,7 +30,7 @@ struct ConfigTests {
         #expect(config.wideAreaDomain?.name == "openclaw.internal.")
         #expect(config.gatewayPort == 18790)
         #expect(config.tlsEnabled == true)
-        #expect(config.bind == "lan")
+        #expect(config.bind == .lan)
     }
 
     @Test("a malformed file is one warning naming the file, nothing else")

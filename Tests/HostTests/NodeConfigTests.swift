@@ -70,7 +70,7 @@ struct NodeConfigTests {
             "{ discovery: { mdns: { mode: 'off' } }, plugins: { enabled: true, allow: ['bonjour'], deny: [], entries: { bonjour: { enabled: false } } } }",
             environment: ["OPENCLAW_DISABLE_BONJOUR": "0", "OPENCLAW_MDNS_HOSTNAME": "studio"])
         #expect(config.warnings.isEmpty, "\(config.warnings)")
-        #expect(config.advertising.mdnsMode == "off" && config.advertising.pluginsEnabled == true)
+        #expect(config.advertising.mdnsMode == .off && config.advertising.pluginsEnabled == true)
         #expect(config.advertising.pluginsAllow == ["bonjour"] && config.advertising.bonjourEntryEnabled == false)
         #expect(config.advertising.disableBonjourOverride == false && config.advertising.mdnsHostname == "studio")
         var settings = AdvertisingSettings()

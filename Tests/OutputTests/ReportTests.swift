@@ -92,13 +92,31 @@ struct ReportTests {
         let warn = Check(.mdnsNSS, .warn, .nssMdnsMissing, "no mdns", fix: "install libnss-mdns")
         #expect(Self.doctor([warn]).exitStatus == .success)
         let tcp = Check(.gwTCP, .fail, .refused, "refused", fix: "start it")
-        let skipped = [CheckID.gwTLS, .gwPin, .gwCert, .gwHTTP].map { Check($0, .skip, .notRun, "needs a TCP connection") }
+        let skipped = [CheckID.gwTLS, .gwPin, .gwCert, .gwHTTP].map { Check($0, .skip, .needsTCP, "needs a TCP connection") }
         let report = Self.doctor([warn], gateways: [DoctorResult.Gateway(target: "wss://gw:1", beacon: nil, checks: [tcp] + skipped)])
         #expect(report.exitStatus == .failure)
         let out = report.table(Self.plain).out
         #expect(out.contains("  SKIP  gw.tls..gw.http      needs a TCP connection"), "\(out)")
         #expect(out.contains { $0.contains("fix: start it") })
         #expect(out.last == "doctor: 1 failure, 1 warning, 1 Gateway checked (1.00 s)")
+    }
+
+    @Test("skips fold by their typed reason, not by their words; an empty fix is never printed")
+    func foldingByReason() {
+        let tcp = Check(.gwTCP, .fail, .refused, "refused", fix: "")
+        let worded = [
+            Check(.gwTLS, .skip, .needsTCP, "needs a TCP connection"), Check(.gwPin, .skip, .needsTCP, "needs TCP (other words)"),
+            Check(.gwCert, .skip, .needsTCP, "needs a TCP connection, again"),
+        ]
+        let sameWords = zip([CheckID.gwHTTP, .gwWebSocket, .gwProtocol], [CheckReason.needsTLS, .needsWebSocket, .needsTLS]).map {
+            Check($0, .skip, $1, "same words")
+        }
+        let report = Self.doctor(
+            [], gateways: [DoctorResult.Gateway(target: "wss://gw:1", beacon: nil, checks: [tcp] + worded + sameWords)])
+        let out = report.table(Self.plain).out
+        #expect(out.contains("  SKIP  gw.tls..gw.cert      needs a TCP connection"), "one reason, three messages: one line\n\(out)")
+        #expect(out.filter { $0.contains("same words") }.count == 3, "one message, two reasons: not folded\n\(out)")
+        #expect(!out.contains { $0.trimmingCharacters(in: .whitespaces) == "fix:" }, "an empty fix line\n\(out)")
     }
 
     @Test("zone check exits 1 on a failing finding; the table puts line numbers in a column")

@@ -98,6 +98,60 @@ struct ConnectTests {
         ("not json", "unexpected"),
     ]
 
+    static let errorSpellings: [(String, String, String?, String?, ConnectError.Code, ConnectError.DetailCode?, ConnectError.NextStep?)] = [
+        ("NOT_PAIRED", "pairing required", "PAIRING_REQUIRED", nil, .notPaired, .pairingRequired, nil),
+        ("NOT_PAIRED", "device identity required", "DEVICE_IDENTITY_REQUIRED", nil, .notPaired, .deviceIdentityRequired, nil),
+        (
+            "INVALID_REQUEST", "x", "AUTH_TOKEN_MISMATCH", "update_auth_credentials", .invalidRequest, .authTokenMismatch,
+            .updateAuthCredentials
+        ),
+        (
+            "INVALID_REQUEST", "x", "AUTH_TOKEN_MISSING", "update_auth_configuration", .invalidRequest, .authTokenMissing,
+            .updateAuthConfiguration
+        ),
+        ("INVALID_REQUEST", "x", "AUTH_RATE_LIMITED", "wait_then_retry", .invalidRequest, .auth("AUTH_RATE_LIMITED"), .waitThenRetry),
+        ("INVALID_REQUEST", "x", "DEVICE_AUTH_NONCE_MISMATCH", nil, .invalidRequest, .deviceAuth("DEVICE_AUTH_NONCE_MISMATCH"), nil),
+        ("INVALID_REQUEST", "protocol mismatch", "PROTOCOL_MISMATCH", nil, .invalidRequest, .protocolMismatch, nil),
+        ("INVALID_REQUEST", "protocol mismatch", nil, nil, .invalidRequest, nil, nil),
+        ("INVALID_REQUEST", "Protocol mismatch!", nil, nil, .invalidRequest, nil, nil),
+        ("UNAVAILABLE", "gateway starting; retry shortly", nil, nil, .unavailable, nil, nil),
+        (
+            "TEAPOT", "x", "AUTHENTICATED_PROFILE_UNAVAILABLE", "dance", .other("TEAPOT"), .other("AUTHENTICATED_PROFILE_UNAVAILABLE"),
+            .other("dance")
+        ),
+    ]
+
+    @Test("error words are read once into typed codes; unknown words keep their wire text", arguments: errorSpellings)
+    func errorWords(
+        code: String, message: String, detail: String?, next: String?, typed: ConnectError.Code, detailCode: ConnectError.DetailCode?,
+        step: ConnectError.NextStep?
+    ) {
+        let error = ConnectError(
+            code: code, message: message, detailCode: detail, requestId: nil, reason: nil, recommendedNextStep: next,
+            canRetryWithDeviceToken: nil, expectedProtocol: nil, clientMinProtocol: nil, clientMaxProtocol: nil, retryAfterMs: nil)
+        #expect(
+            error.code == typed && error.detailCode == detailCode && error.recommendedNextStep == step,
+            "\(code)/\(detail ?? "-")/\(next ?? "-") read as \(error.code) \(String(describing: error.detailCode)) \(String(describing: error.recommendedNextStep))"
+        )
+        #expect(error.code.word == code && error.recommendedNextStep?.word == next, "the wire text is kept for display")
+        if let detail { #expect(error.detailCode?.word == detail) }
+    }
+
+    @Test(
+        "a protocol mismatch: by details.code, or by OpenClaw's own code and message when a Gateway sends no details.code",
+        arguments: [
+            ("INVALID_REQUEST", "anything", "PROTOCOL_MISMATCH", true), ("INVALID_REQUEST", "protocol mismatch", nil, true),
+            ("INVALID_REQUEST", "Protocol mismatch!", nil, false), ("UNAVAILABLE", "protocol mismatch", nil, false),
+            ("INVALID_REQUEST", "protocol mismatch", "AUTH_TOKEN_MISMATCH", false),
+        ] as [(String, String, String?, Bool)])
+    func protocolMismatch(code: String, message: String, detail: String?, mismatch: Bool) {
+        let error = ConnectError(
+            code: code, message: message, detailCode: detail, requestId: nil, reason: nil, recommendedNextStep: nil,
+            canRetryWithDeviceToken: nil, expectedProtocol: nil, clientMinProtocol: nil, clientMaxProtocol: nil, retryAfterMs: nil)
+        #expect(error.isProtocolMismatch == mismatch, "\(code)/\(detail ?? "-"): \(message)")
+        #expect(error.detailCode?.word == detail, "detailCode stays what the Gateway sent")
+    }
+
     @Test("answers are read as OpenClaw shapes them", arguments: answers)
     func answer(text: String, expected: String) {
         let outcome = ConnectAnswer.read(text, requestId: "r")
@@ -106,7 +160,8 @@ struct ConnectTests {
         case .helloOk(let hello)?: summary = "hello-ok \(hello.protocolVersion ?? 0) \(hello.serverVersion ?? "")"
         case .rejected(let error, _)?:
             summary = [
-                error.code, error.detailCode, error.requestId, error.recommendedNextStep, error.expectedProtocol.map { "expects \($0)" },
+                error.code.word, error.detailCode?.word, error.requestId, error.recommendedNextStep?.word,
+                error.expectedProtocol.map { "expects \($0)" },
                 error.retryAfterMs.map { "retry \($0)" },
             ].compactMap { $0 }.joined(separator: " ")
         case .unexpected?: summary = "unexpected"
@@ -223,7 +278,7 @@ struct ConnectTests {
             Issue.record("no rejection")
             return
         }
-        #expect(rejected.detailCode == "PAIRING_REQUIRED")
+        #expect(rejected.detailCode == .pairingRequired)
         var payload = ByteBuffer()
         payload.writeInteger(UInt16(1008))
         payload.writeString("pairing required")

@@ -25,7 +25,7 @@ struct GatewayProbeTests {
         #expect(report.tcp.map(\.outcome) == [.connected])
         let facts = try #require(report.tlsFacts, "\(String(describing: report.tls))")
         #expect(facts.fingerprint.hex == certificate.fingerprint)
-        #expect(facts.version == "TLS 1.3")
+        #expect(facts.version == .tls13)
         #expect(facts.cipher?.hasPrefix("TLS_") == true, "TLS 1.3 suites: \(facts.cipher ?? "none")")
         let cert = try #require(facts.certificate)
         #expect(cert.subject.contains("CN=openclaw-gateway"))
@@ -47,8 +47,11 @@ struct GatewayProbeTests {
             Issue.record("no WebSocket opening: \(String(describing: report.websocket))")
             return
         }
-        #expect(frame.problem == nil, "\(frame.text)")
-        #expect(frame.nonce?.count == 32)
+        guard case .challenge(let nonce) = frame.content else {
+            Issue.record("not a challenge: \(frame.text)")
+            return
+        }
+        #expect(nonce.count == 32)
         #expect(clean, "the close handshake completed")
     }
 
@@ -65,7 +68,7 @@ struct GatewayProbeTests {
         let plain = await GatewayProbe.run(target(plainPort, tls: false), budget: .seconds(5))
         #expect(plain.tls == nil)
         if case .opened(let frame, _)? = plain.websocket?.outcome {
-            #expect(frame.problem == nil)
+            #expect(frame.content.isChallenge, "\(frame.text)")
         } else {
             Issue.record("\(String(describing: plain.websocket))")
         }
@@ -97,7 +100,7 @@ struct GatewayProbeTests {
         let report = await GatewayProbe.run(target(port), budget: .seconds(5))
         let facts = try #require(report.tlsFacts, "\(String(describing: report.tls))")
         #expect(facts.fingerprint.hex == certificate.fingerprint)
-        #expect(facts.version == "TLS 1.3")
+        #expect(facts.version == .tls13)
         // s_server -www prints the session it negotiated, e.g. "Cipher is TLS_AES_256_GCM_SHA384".
         guard case .response(let status, let body, _)? = report.health?.outcome else {
             Issue.record("no HTTP answer: \(String(describing: report.health))")
@@ -119,7 +122,7 @@ struct GatewayProbeTests {
         #expect(report.tlsFacts?.certificate?.subject == "CN=openclaw-gateway")
         #expect(report.tlsFacts?.certificate?.publicKey.contains("RSA") == true, "\(report.tlsFacts?.certificate?.publicKey ?? "")")
         if case .opened(let frame, let clean)? = report.websocket?.outcome {
-            #expect(frame.problem == nil)
+            #expect(frame.content.isChallenge, "\(frame.text)")
             #expect(clean)
         } else {
             Issue.record("\(String(describing: report.websocket))")
@@ -193,7 +196,7 @@ struct GatewayProbeTests {
         case "bigframe":
             #expect(report.websocket?.outcome == .frameTooLarge(limit: 65_536))
         case "tls12":
-            #expect(report.tlsFacts?.version == "TLS 1.2")
+            #expect(report.tlsFacts?.version == .tls12)
             #expect(report.tlsFacts?.cipher?.hasPrefix("ECDHE-") == true, "\(report.tlsFacts?.cipher ?? "none")")
         case "expired":
             let notAfter = try #require(report.tlsFacts?.certificate?.notAfter)
@@ -203,7 +206,7 @@ struct GatewayProbeTests {
                 Issue.record("\(String(describing: report.websocket))")
                 return
             }
-            #expect(frame.problem == "the first event is 'tick', not connect.challenge")
+            #expect(frame.content == .unexpected(problem: "the first event is 'tick', not connect.challenge"))
         case "notready":
             guard case .response(let status, _, _)? = report.ready?.outcome else {
                 Issue.record("\(String(describing: report.ready))")
@@ -213,5 +216,12 @@ struct GatewayProbeTests {
         default:
             Issue.record("unknown mode \(mode)")
         }
+    }
+}
+
+extension FirstFrame.Content {
+    var isChallenge: Bool {
+        if case .challenge = self { return true }
+        return false
     }
 }

@@ -29,22 +29,57 @@ struct ProbeHandlerTests {
             Issue.record("TLS 1.2 hello")
             return
         }
-        #expect(hello.versionName == "TLS 1.2" && hello.cipherName == "ECDHE-RSA-AES128-GCM-SHA256")
+        #expect(hello.protocolVersion == .tls12 && hello.cipherName == "ECDHE-RSA-AES128-GCM-SHA256")
         #expect(ServerHello.parse(Array("HTTP/1.1 400 Bad".utf8)) == .notTLS)
         #expect(ServerHello.parse([21, 3, 3, 0, 2, 2, 70]) == .alert(description: 70))
+    }
+
+    @Test("the Host header: no trailing dot, IPv6 in brackets without its zone")
+    func hostHeaders() {
+        func header(_ host: String) -> String {
+            GatewayProbe.hostHeader(ProbeTarget(label: host, host: host, addresses: [], port: 18789, tls: true))
+        }
+        let seen = ["studio.local.", "192.168.1.5", "fe80::1%eth0", "fd7a:115c:a1e0::1"].map(header)
+        #expect(seen == ["studio.local:18789", "192.168.1.5:18789", "[fe80::1]:18789", "[fd7a:115c:a1e0::1]:18789"], "\(seen)")
+    }
+
+    @Test(
+        "TLS versions by wire number: a case to match on, words for messages",
+        arguments: [
+            (0x0304, TLSProtocolVersion.tls13, "TLS 1.3"), (0x0303, .tls12, "TLS 1.2"), (0x0302, .tls11, "TLS 1.1"),
+            (0x0301, .tls10, "TLS 1.0"), (0x7f1c, .other(0x7f1c), "0x7f1c"),
+        ] as [(UInt16, TLSProtocolVersion, String)])
+    func tlsVersions(wire: UInt16, version: TLSProtocolVersion, words: String) {
+        let read = TLSProtocolVersion(wire: wire)
+        #expect(read == version && read.description == words, "\(wire) read as \(read) (\(read.description))")
+    }
+
+    @Test(
+        "TLS alerts by code: named where doctor explains them, the code kept",
+        arguments: [
+            (70, TLSAlert.protocolVersion, "TLS alert 70 (protocol_version: no TLS version in common)"),
+            (40, .handshakeFailure, "TLS alert 40 (handshake_failure)"), (112, .other(112), "TLS alert 112"),
+        ] as [(UInt8, TLSAlert, String)])
+    func tlsAlerts(code: UInt8, alert: TLSAlert, words: String) {
+        let read = TLSAlert(code: code)
+        #expect(read == alert && read.code == code && read.description == words, "\(code) read as \(read) (\(read.description))")
     }
 
     @Test(
         "first frames are read strictly",
         arguments: [
-            (#"{"type":"event","event":"connect.challenge","payload":{"nonce":"abc","ts":1}}"#, nil),
-            ("not json", "the first frame is not a JSON object"),
-            (#"{"type":"res","id":"1"}"#, "the first frame is a 'res', not an event"),
-            (#"{"type":"event","event":"connect.challenge","payload":{}}"#, "connect.challenge has no payload.nonce"),
-            (#"{"type":"event","event":"connect.challenge","payload":{"nonce":"n"}}"#, "connect.challenge has no payload.ts"),
-        ] as [(String, String?)])
-    func frames(text: String, problem: String?) {
-        #expect(WebSocketProbe.read(text).problem == problem)
+            (#"{"type":"event","event":"connect.challenge","payload":{"nonce":"abc","ts":1}}"#, .challenge(nonce: "abc")),
+            ("not json", .unexpected(problem: "the first frame is not a JSON object")),
+            (#"{"type":"res","id":"1"}"#, .unexpected(problem: "the first frame is a 'res', not an event")),
+            (#"{"type":"event","event":"connect.challenge","payload":{}}"#, .unexpected(problem: "connect.challenge has no payload.nonce")),
+            (
+                #"{"type":"event","event":"connect.challenge","payload":{"nonce":"n"}}"#,
+                .unexpected(problem: "connect.challenge has no payload.ts")
+            ),
+        ] as [(String, FirstFrame.Content)])
+    func frames(text: String, content: FirstFrame.Content) {
+        let read = WebSocketProbe.read(text)
+        #expect(read.content == content, "\(text) read as \(read.content)")
     }
 
     /// A channel with the first-frame handler and the promises it completes.
@@ -69,7 +104,7 @@ struct ProbeHandlerTests {
         try channel.writeInbound(textFrame(String(challenge[..<middle]), fin: false))
         try channel.writeInbound(textFrame(String(challenge[middle...]), opcode: .continuation))
         let read = try frame.wait()
-        #expect(read.nonce == "abc" && read.problem == nil, "\(read)")
+        #expect(read.content == .challenge(nonce: "abc"), "\(read)")
         let pong = try #require(try channel.readOutbound(as: WebSocketFrame.self))
         #expect(pong.opcode == .pong && pong.maskKey != nil)
         // The encoder masks `data` with the key on the wire; in memory it is the ping's payload.
@@ -99,7 +134,7 @@ struct ProbeHandlerTests {
     func cleanClose() throws {
         let (channel, frame, closed) = try frameChannel()
         try channel.writeInbound(textFrame(#"{"type":"event","event":"tick"}"#))
-        #expect(try frame.wait().problem == "the first event is 'tick', not connect.challenge")
+        #expect(try frame.wait().content == .unexpected(problem: "the first event is 'tick', not connect.challenge"))
         try channel.writeInbound(WebSocketFrame(fin: true, opcode: .connectionClose, data: ByteBuffer()))
         try closed.wait()
     }
@@ -153,7 +188,7 @@ struct ProbeHandlerTests {
         while try channel.readOutbound(as: WebSocketFrame.self) != nil { pongs += 1 }
         #expect(pongs == FirstFrameHandler.frameLimit - 1, "\(pongs) pongs")
         #expect(!channel.isActive)
-        #expect(try frame.wait().nonce == "n", "the first frame stands")
+        #expect(try frame.wait().content == .challenge(nonce: "n"), "the first frame stands")
     }
 
     @Test(

@@ -1,3 +1,4 @@
+import DNSSD
 import FoundationEssentials
 
 /// A WebSocket close frame: its code and reason (UTF-8, at most 123 bytes by RFC 6455).
@@ -21,26 +22,53 @@ public struct HelloOk: Sendable, Hashable {
 
 /// An error response to connect: OpenClaw's ErrorShape (`code`, `message`, `details`,
 /// `retryable`, `retryAfterMs`) with the details fields that the Gateway's handshake sets
-/// (packages/gateway-protocol/src/connect-error-details.ts).
+/// (packages/gateway-protocol/src/connect-error-details.ts). The codes are read once, here,
+/// into typed cases; checks decide on them, never on `message`.
 public struct ConnectError: Sendable, Hashable {
     /// NOT_PAIRED, INVALID_REQUEST, UNAVAILABLE, ...
-    public let code: String
+    public let code: Code
     public let message: String
     /// `details.code`: PAIRING_REQUIRED, AUTH_TOKEN_MISMATCH, DEVICE_IDENTITY_REQUIRED,
     /// PROTOCOL_MISMATCH, ...
-    public let detailCode: String?
+    public let detailCode: DetailCode?
     /// `details.requestId` of a pairing request.
     public let requestId: String?
     /// `details.reason` (not-paired, role-upgrade, ...; `startup-sidecars` while starting).
     public let reason: String?
     /// `details.recommendedNextStep`: update_auth_credentials, update_auth_configuration, ...
-    public let recommendedNextStep: String?
+    public let recommendedNextStep: NextStep?
     public let canRetryWithDeviceToken: Bool?
     /// `details.expectedProtocol`, and the client's range as the Gateway read it.
     public let expectedProtocol: Int?
     public let clientMinProtocol: Int?
     public let clientMaxProtocol: Int?
     public let retryAfterMs: Int?
+
+    /// A protocol mismatch: details.code PROTOCOL_MISMATCH, or, from a Gateway that sends no
+    /// details.code, INVALID_REQUEST with the message OpenClaw's server gives it
+    /// (admitGatewayConnect in src/gateway/server/ws-connection/connect-admission.ts). The one
+    /// comparison of a message, kept here; `detailCode` stays what the Gateway sent.
+    public var isProtocolMismatch: Bool {
+        detailCode == .protocolMismatch || (detailCode == nil && code == .invalidRequest && message == "protocol mismatch")
+    }
+
+    /// Reads the wire words into typed codes.
+    public init(
+        code: String, message: String, detailCode: String?, requestId: String?, reason: String?, recommendedNextStep: String?,
+        canRetryWithDeviceToken: Bool?, expectedProtocol: Int?, clientMinProtocol: Int?, clientMaxProtocol: Int?, retryAfterMs: Int?
+    ) {
+        self.code = Code(word: code)
+        self.message = message
+        self.detailCode = detailCode.map(DetailCode.init(word:))
+        self.requestId = requestId
+        self.reason = reason
+        self.recommendedNextStep = recommendedNextStep.map(NextStep.init(word:))
+        self.canRetryWithDeviceToken = canRetryWithDeviceToken
+        self.expectedProtocol = expectedProtocol
+        self.clientMinProtocol = clientMinProtocol
+        self.clientMaxProtocol = clientMaxProtocol
+        self.retryAfterMs = retryAfterMs
+    }
 }
 
 /// How a Gateway answered doctor's connect request.

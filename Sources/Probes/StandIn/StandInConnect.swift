@@ -56,7 +56,7 @@ public struct StandInConnect: Sendable {
             return Reply(frames: [], close: (1008, "invalid request frame"))
         }
         guard request.method == "connect", let params = request.params, let client = params.client else {
-            return error(id, "INVALID_REQUEST", "invalid handshake: first request must be connect", details: nil, close: 1008)
+            return error(id, .invalidRequest, "invalid handshake: first request must be connect", details: nil, close: 1008)
         }
         switch outcome {
         case .auto: return decide(id, params, client, nonce: nonce, nowMs: nowMs)
@@ -80,7 +80,7 @@ public struct StandInConnect: Sendable {
         guard current || probe else { return protocolMismatch(id, params, expected: Self.protocolVersion) }
         let role = params.role ?? "operator"
         guard role == "operator" || role == "node" else {
-            return error(id, "INVALID_REQUEST", "invalid role", details: nil, close: 1008)
+            return error(id, .invalidRequest, "invalid role", details: nil, close: 1008)
         }
         let given = params.auth?.token.flatMap { GatewayToken($0, source: "connect") }
         let authOk = token.map { $0 == given } ?? true
@@ -93,7 +93,7 @@ public struct StandInConnect: Sendable {
             return deviceRequired(id)
         }
         if let problem = deviceProblem(device, params, client, role: role, given: given, nonce: nonce, nowMs: nowMs) {
-            return error(id, "INVALID_REQUEST", problem.message, details: ["code": .text(problem.code)], close: 1008)
+            return error(id, .invalidRequest, problem.message, details: ["code": .detailCode(problem.code)], close: 1008)
         }
         guard authOk else {
             return unauthorized(
@@ -107,21 +107,21 @@ public struct StandInConnect: Sendable {
     /// carries this connection's nonce and verifies over the v3 payload.
     private func deviceProblem(
         _ device: Device, _ params: Params, _ client: Client, role: String, given: GatewayToken?, nonce: String, nowMs: Int64
-    ) -> (code: String, message: String)? {
+    ) -> (code: ConnectError.DetailCode, message: String)? {
         guard let publicKey = device.publicKey, let deviceId = device.id, DeviceIdentity.deviceId(ofPublicKey: publicKey) == deviceId
         else {
-            return ("DEVICE_AUTH_DEVICE_ID_MISMATCH", "device identity mismatch")
+            return (.deviceAuth("DEVICE_AUTH_DEVICE_ID_MISMATCH"), "device identity mismatch")
         }
         guard let signedAt = device.signedAt, abs(nowMs - signedAt) <= Self.signatureSkewMs else {
-            return ("DEVICE_AUTH_SIGNATURE_EXPIRED", "device signature expired")
+            return (.deviceAuth("DEVICE_AUTH_SIGNATURE_EXPIRED"), "device signature expired")
         }
-        guard device.nonce == nonce else { return ("DEVICE_AUTH_NONCE_MISMATCH", "device nonce mismatch") }
+        guard device.nonce == nonce else { return (.deviceAuth("DEVICE_AUTH_NONCE_MISMATCH"), "device nonce mismatch") }
         let payload = ConnectRequest.devicePayload(
             deviceId: deviceId, clientId: client.id ?? "", clientMode: client.mode ?? "", role: role, scopes: params.scopes ?? [],
             signedAtMs: signedAt, token: given?.forConnectRequest, nonce: nonce, platform: client.platform,
             deviceFamily: client.deviceFamily)
         guard DeviceIdentity.verify(publicKey: publicKey, payload: payload, signature: device.signature ?? "") else {
-            return ("DEVICE_AUTH_SIGNATURE_INVALID", "device signature invalid")
+            return (.deviceAuth("DEVICE_AUTH_SIGNATURE_INVALID"), "device signature invalid")
         }
         return nil
     }
@@ -140,7 +140,7 @@ public struct StandInConnect: Sendable {
     }
 
     private func deviceRequired(_ id: String) -> Reply {
-        error(id, "NOT_PAIRED", "device identity required", details: ["code": .text("DEVICE_IDENTITY_REQUIRED")], close: 1008)
+        error(id, .notPaired, "device identity required", details: ["code": .detailCode(.deviceIdentityRequired)], close: 1008)
     }
 
     /// formatGatewayAuthFailureMessage (auth-messages.ts) and resolveUnauthorizedHandshakeContext.
@@ -149,12 +149,12 @@ public struct StandInConnect: Sendable {
         let missing = reason == "token_missing"
         let message = "unauthorized: gateway token \(missing ? "missing" : "mismatch") (\(hint))"
         let canRetry = !missing && hasDevice && tokenGiven
-        let next = missing ? "update_auth_configuration" : canRetry ? "retry_with_device_token" : "update_auth_credentials"
+        let next: ConnectError.NextStep = missing ? .updateAuthConfiguration : canRetry ? .retryWithDeviceToken : .updateAuthCredentials
         return error(
-            id, "INVALID_REQUEST", message,
+            id, .invalidRequest, message,
             details: [
-                "code": .text(missing ? "AUTH_TOKEN_MISSING" : "AUTH_TOKEN_MISMATCH"), "authReason": .text(reason),
-                "canRetryWithDeviceToken": .bool(canRetry), "recommendedNextStep": .text(next),
+                "code": .detailCode(missing ? .authTokenMissing : .authTokenMismatch), "authReason": .text(reason),
+                "canRetryWithDeviceToken": .bool(canRetry), "recommendedNextStep": .text(next.word),
             ],
             close: 1008)
     }
@@ -162,21 +162,21 @@ public struct StandInConnect: Sendable {
     private func pairingRequired(_ id: String, _ params: Params) -> Reply {
         let requestId = UUID().uuidString.lowercased()
         var details: [String: JSONText] = [
-            "code": .text("PAIRING_REQUIRED"), "reason": .text("not-paired"), "requestId": .text(requestId),
+            "code": .detailCode(.pairingRequired), "reason": .text("not-paired"), "requestId": .text(requestId),
             "remediationHint": .text("Approve this device from the pending pairing requests."),
             "requestedRole": .text(params.role ?? "operator"), "requestedScopes": .array((params.scopes ?? []).map(JSONText.text)),
         ]
         if let deviceId = params.device?.id { details["deviceId"] = .text(deviceId) }
-        var reply = error(id, "NOT_PAIRED", "pairing required: device is not approved yet", details: details, close: 1008)
+        var reply = error(id, .notPaired, "pairing required: device is not approved yet", details: details, close: 1008)
         reply.close = (1008, "pairing required: device is not approved yet (requestId: \(requestId))")
         return reply
     }
 
     private func protocolMismatch(_ id: String, _ params: Params, expected: Int) -> Reply {
         error(
-            id, "INVALID_REQUEST", "protocol mismatch",
+            id, .invalidRequest, "protocol mismatch",
             details: [
-                "code": .text("PROTOCOL_MISMATCH"), "clientMinProtocol": .number(params.minProtocol ?? 0),
+                "code": .detailCode(.protocolMismatch), "clientMinProtocol": .number(params.minProtocol ?? 0),
                 "clientMaxProtocol": .number(params.maxProtocol ?? 0), "expectedProtocol": .number(expected),
                 "minimumProbeProtocol": .number(Self.minimumProbeProtocol),
             ],
@@ -185,7 +185,7 @@ public struct StandInConnect: Sendable {
 
     private func starting(_ id: String) -> Reply {
         var reply = error(
-            id, "UNAVAILABLE", "gateway starting; retry shortly", details: ["reason": .text("startup-sidecars")], close: 1013,
+            id, .unavailable, "gateway starting; retry shortly", details: ["reason": .text("startup-sidecars")], close: 1013,
             extra: ["retryable": .bool(true), "retryAfterMs": .number(500)])
         reply.close = (1013, "gateway starting")
         return reply
@@ -194,9 +194,10 @@ public struct StandInConnect: Sendable {
     /// A response with an ErrorShape, then a close whose reason is the message
     /// (truncateCloseReason keeps 123 bytes).
     private func error(
-        _ id: String, _ code: String, _ message: String, details: [String: JSONText]?, close: UInt16, extra: [String: JSONText] = [:]
+        _ id: String, _ code: ConnectError.Code, _ message: String, details: [String: JSONText]?, close: UInt16,
+        extra: [String: JSONText] = [:]
     ) -> Reply {
-        var shape: [String: JSONText] = ["code": .text(code), "message": .text(message)]
+        var shape: [String: JSONText] = ["code": .text(code.word), "message": .text(message)]
         if let details { shape["details"] = .object(details) }
         shape.merge(extra) { $1 }
         let frame: [String: JSONText] = ["type": .text("res"), "id": .text(id), "ok": .bool(false), "error": .object(shape)]
@@ -247,6 +248,8 @@ enum JSONText: Encodable, Sendable {
     case bool(Bool)
     case array([JSONText])
     case object([String: JSONText])
+
+    static func detailCode(_ code: ConnectError.DetailCode) -> JSONText { .text(code.word) }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

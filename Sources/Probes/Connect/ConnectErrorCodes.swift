@@ -1,0 +1,78 @@
+import DNSSD
+
+/// The words of OpenClaw's connect errors, read once into cases that checks match on. Each
+/// enum keeps an unknown word as `.other` with its wire text, for display. Names follow
+/// OpenClaw: ErrorCodes (packages/gateway-protocol/src/gateway-error-details.ts),
+/// ConnectErrorDetailCodes and CONNECT_RECOVERY_NEXT_STEP_VALUES
+/// (packages/gateway-protocol/src/connect-error-details.ts).
+extension ConnectError {
+    /// The ErrorShape's `code`.
+    public enum Code: KnownWord {
+        case notLinked, notPaired, invalidRequest, forbidden, unavailable
+        case other(String)
+
+        public static let spellings: [(Code, String)] = [
+            (.notLinked, "NOT_LINKED"), (.notPaired, "NOT_PAIRED"), (.invalidRequest, "INVALID_REQUEST"), (.forbidden, "FORBIDDEN"),
+            (.unavailable, "UNAVAILABLE"),
+        ]
+
+        public var unknownWord: String? {
+            if case .other(let word) = self { return word }
+            return nil
+        }
+    }
+
+    /// `details.code`: the reason a connect was refused.
+    public enum DetailCode: KnownWord {
+        case deviceIdentityRequired, pairingRequired, protocolMismatch, authTokenMissing, authTokenMismatch
+        /// Another AUTH_* code (AUTH_RATE_LIMITED, AUTH_PASSWORD_MISMATCH, ...): the credentials were refused.
+        case auth(String)
+        /// A DEVICE_AUTH_* code (DEVICE_AUTH_SIGNATURE_EXPIRED, ...): the device proof was refused.
+        case deviceAuth(String)
+        case other(String)
+
+        public static let spellings: [(DetailCode, String)] = [
+            (.deviceIdentityRequired, "DEVICE_IDENTITY_REQUIRED"), (.pairingRequired, "PAIRING_REQUIRED"),
+            (.protocolMismatch, "PROTOCOL_MISMATCH"), (.authTokenMissing, "AUTH_TOKEN_MISSING"),
+            (.authTokenMismatch, "AUTH_TOKEN_MISMATCH"),
+        ]
+
+        /// OpenClaw names its codes by family (resolveAuthConnectErrorDetailCode gives AUTH_*,
+        /// resolveDeviceAuthConnectErrorDetailCode DEVICE_AUTH_*); the prefix is the family.
+        public init(word: String) {
+            if let known = Self.spellings.first(where: { $0.1 == word }) {
+                self = known.0
+            } else if word.hasPrefix("DEVICE_AUTH_") {
+                self = .deviceAuth(word)
+            } else if word.hasPrefix("AUTH_") {
+                self = .auth(word)
+            } else {
+                self = .other(word)
+            }
+        }
+
+        public var unknownWord: String? {
+            switch self {
+            case .auth(let word), .deviceAuth(let word), .other(let word): word
+            default: nil
+            }
+        }
+    }
+
+    /// `details.recommendedNextStep`: what the Gateway suggests the client do.
+    public enum NextStep: KnownWord {
+        case retryWithDeviceToken, updateAuthConfiguration, updateAuthCredentials, waitThenRetry, reviewAuthConfiguration
+        case other(String)
+
+        public static let spellings: [(NextStep, String)] = [
+            (.retryWithDeviceToken, "retry_with_device_token"), (.updateAuthConfiguration, "update_auth_configuration"),
+            (.updateAuthCredentials, "update_auth_credentials"), (.waitThenRetry, "wait_then_retry"),
+            (.reviewAuthConfiguration, "review_auth_configuration"),
+        ]
+
+        public var unknownWord: String? {
+            if case .other(let word) = self { return word }
+            return nil
+        }
+    }
+}
