@@ -42,6 +42,10 @@ public struct UnicastBackend: Sendable {
                     }
                     var current: [String: GatewayBeacon] = [:]
                     for beacon in round.beacons { current[beacon.id] = beacon }
+                    // A domain whose server did not answer this round still has what it had.
+                    for (id, beacon) in published where current[id] == nil && round.unreachable.contains(Round.key(beacon)) {
+                        current[id] = beacon
+                    }
                     if !first {
                         for (id, beacon) in current where published[id] != beacon {
                             continuation.yield(published[id] == nil ? .added(beacon) : .updated(beacon))
@@ -68,6 +72,11 @@ public struct UnicastBackend: Sendable {
         var beacons: [GatewayBeacon] = []
         var issues: [DiscoveryIssue] = []
         var ttl: UInt32?
+        /// The (type, domain) pairs whose PTR question got no answer at all.
+        var unreachable: Set<String> = []
+
+        static func key(_ type: ServiceType, _ domain: DomainName) -> String { "\(type.name) \(domain.name)" }
+        static func key(_ beacon: GatewayBeacon) -> String { "\(beacon.serviceType.name) \(beacon.domain?.name ?? "")" }
     }
 
     /// Every (type, domain) once, concurrently.
@@ -81,23 +90,25 @@ public struct UnicastBackend: Sendable {
         let resolver = StubResolver(client: client, servers: servers)
         var round = Round()
         round.issues += (resolvConf?.problems ?? []).map { DiscoveryIssue(source: .unicast, kind: .dnsError, message: $0) }
-        await withTaskGroup(of: UnicastBrowse.Result.self) { group in
+        await withTaskGroup(of: (String, UnicastBrowse.Result).self) { group in
             for domain in domains {
                 for type in types {
                     group.addTask {
                         let result = await UnicastBrowse(resolver: resolver, type: type, domain: domain).run(onBeacon: onBeacon)
                         guard result.beacons.isEmpty, !explicit, let tailscale = configuration.tailscaleResolver else {
-                            return result
+                            return (Round.key(type, domain), result)
                         }
-                        return await tailscaleFallback(
+                        let fallback = await tailscaleFallback(
                             type: type, domain: domain, system: result, systemServers: servers,
                             tailscale: tailscale, client: client, onBeacon: onBeacon)
+                        return (Round.key(type, domain), fallback)
                     }
                 }
             }
-            for await result in group {
+            for await (key, result) in group {
                 round.beacons += result.beacons
                 round.issues += result.issues
+                if result.unreachable { round.unreachable.insert(key) }
                 if let ttl = result.ttl { round.ttl = min(round.ttl ?? ttl, ttl) }
             }
         }

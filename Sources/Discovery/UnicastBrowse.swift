@@ -15,6 +15,9 @@ struct UnicastBrowse: Sendable {
         var ttl: UInt32?
         /// Whether the PTR query got any answer at all (for the Tailscale fallback).
         var ptrAnswered = false
+        /// The PTR question got no answer at all (no reply, refused, unreachable): nothing can
+        /// be concluded about the domain's instances, so a watch keeps what it knew.
+        var unreachable = false
     }
 
     let resolver: any DNSResolving
@@ -41,6 +44,7 @@ struct UnicastBrowse: Sendable {
         }
 
         let ptr = await resolver.lookup(serviceName, .ptr)
+        if case .failed = ptr { result.unreachable = true }
         guard case .records(let records, let response) = ptr else {
             result.issues.append(
                 issue(

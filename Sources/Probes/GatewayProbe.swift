@@ -79,7 +79,8 @@ public enum GatewayProbe {
     }
 
     /// A second opinion, so it gets at most `tlsCheckLimit`: a TLS server completes a handshake
-    /// in milliseconds, while a plain HTTP server that waits for a request line never answers one.
+    /// in milliseconds (a debug build on a busy machine in a second or so), while a plain HTTP
+    /// server that waits for a request line never answers one.
     private static func answersTLS(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> Bool {
         let timeout = min(clock.remaining, tlsCheckLimit)
         guard case .success(let connection) = await ProbeConnection.connect(to: address, port: target.port, timeout: timeout) else {
@@ -90,7 +91,7 @@ public enum GatewayProbe {
         return false
     }
 
-    static let tlsCheckLimit = Duration.seconds(1)
+    static let tlsCheckLimit = Duration.seconds(2)
 
     /// Probes many targets at once, at most `limit` at a time; reports come back in order.
     /// One budget for all: a target whose turn comes late gets what is left of it, and one

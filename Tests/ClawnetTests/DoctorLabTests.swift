@@ -408,7 +408,8 @@ struct DoctorBareTests {
         #expect(refused["status"] as? String == "fail")
         #expect((refused["message"] as? String)?.contains("refused") == true, "\(refused)")
         let dropped = try #require(tcp(bed.ip(.gw)))
-        #expect((dropped["message"] as? String)?.contains("no answer within 2") == true, "\(dropped)")
+        // Within what doctor had left of its 2 s once discovery was done: 1.9 s on a busy machine.
+        #expect((dropped["message"] as? String)?.contains("no answer within") == true, "\(dropped)")
         #expect((dropped["detail"] as? [String: String])?[bed.ip(.gw)] == "timedOut")
         #expect((dropped["fix"] as? String)?.contains("firewall") == true)
         let unreachable = try #require(tcp("10.250.0.1"))

@@ -315,6 +315,13 @@ struct WideAreaTests {
         try await watcher.waitForLine(timeout: .seconds(15), "allForNow") { $0.text.contains("\"allForNow\"") }
         #expect(watcher.lines.filter { $0.text.contains("\"added\"") }.count == 2)
         await first.stop()
+        // A round while no server answers reports the error and removes nothing: no answer
+        // says nothing about the zone's instances.
+        let down = watcher.lines.count
+        try await watcher.waitForLine(from: down, timeout: .seconds(20), "an error while the server is down") {
+            $0.text.contains("\"error\"")
+        }
+        #expect(!watcher.lines.dropFirst(down).contains { $0.text.contains("\"removed\"") }, "\(watcher.lines.map(\.text))")
         let second = try await bed.startBIND(zones: ["openclaw.internal": after], port: first.port)
         defer { second.terminate() }
         let from = watcher.lines.count

@@ -117,7 +117,7 @@ struct GatewayProbeTests {
         let identity = try StandInIdentity.make()
         let gateway = try await StandInGateway.start(host: "127.0.0.1", port: 0, identity: identity)
         defer { Task { await gateway.stop() } }
-        let report = await GatewayProbe.run(target(gateway.port), budget: .seconds(5))
+        let report = await GatewayProbe.run(target(gateway.port), budget: .seconds(15))
         #expect(report.tlsFacts?.fingerprint == gateway.fingerprint)
         #expect(report.tlsFacts?.certificate?.subject == "CN=openclaw-gateway")
         #expect(report.tlsFacts?.certificate?.publicKey.contains("RSA") == true, "\(report.tlsFacts?.certificate?.publicKey ?? "")")
@@ -127,7 +127,7 @@ struct GatewayProbeTests {
         } else {
             Issue.record("\(String(describing: report.websocket))")
         }
-        let plain = await GatewayProbe.run(target(gateway.port, tls: false), budget: .seconds(5))
+        let plain = await GatewayProbe.run(target(gateway.port, tls: false), budget: .seconds(15))
         #expect(plain.health?.outcome == .wantsTLS)
         #expect(plain.websocket?.outcome == .wantsTLS)
     }
