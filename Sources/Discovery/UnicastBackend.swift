@@ -58,7 +58,8 @@ public struct UnicastBackend: Sendable {
                     if first { continuation.yield(.allForNow) }
                     first = false
                     guard watch else { break }
-                    let ttl = Duration.seconds(Int(round.ttl ?? 60))
+                    // A server that did not answer is asked again soon; otherwise as the PTR TTL runs out.
+                    let ttl = round.unreachable.isEmpty ? Duration.seconds(Int(round.ttl ?? 60)) : .zero
                     try? await Task.sleep(for: min(max(ttl, configuration.pollInterval.lowerBound), configuration.pollInterval.upperBound))
                 }
                 await client.shutdown()
