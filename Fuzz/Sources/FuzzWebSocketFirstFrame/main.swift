@@ -29,6 +29,9 @@ func fuzz(_ bytes: [UInt8]) {
     frame.fail(Done())
     closed.fail(Done())
     _ = try? channel.finish()
+    // A channel the handler closed makes finish() throw before it runs the loop's queued
+    // tasks (the pipeline's teardown among them): run them, or every input leaks its channel.
+    channel.embeddedEventLoop.run()
 }
 
 /// libFuzzer's entry point, for the driver below (and for its own main, when linked).
