@@ -7,7 +7,7 @@ import Probes
 func fuzz(_ bytes: [UInt8]) {
     let whole = ServerHello.parse(bytes)
     if case .hello(let hello) = whole {
-        _ = (hello.versionName, hello.cipherName)
+        _ = (hello.protocolVersion.description, hello.cipherName)
     }
     for end in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 8)) {
         _ = ServerHello.parse(Array(bytes[..<end]))
