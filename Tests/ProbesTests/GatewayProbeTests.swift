@@ -135,15 +135,16 @@ struct GatewayProbeTests {
 
     @Test("the stand-in closes a connection that sends half a request and waits, after its handshake timeout")
     func standInHalfRequest() async throws {
-        let gateway = try await StandInGateway.start(host: "127.0.0.1", port: 0, identity: nil, handshakeTimeout: .milliseconds(300))
+        let gateway = try await StandInGateway.start(host: "127.0.0.1", port: 0, identity: nil, handshakeTimeout: .seconds(2))
         defer { Task { await gateway.stop() } }
         let started = ContinuousClock.now
         let client = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: gateway.port).get()
-        try await client.writeAndFlush(ByteBuffer(string: "GET /healthz HTTP/1.1\r\nX: ")).get()
+        // On a busy machine the server may close before this write: that is the closure too.
+        try? await client.writeAndFlush(ByteBuffer(string: "GET /healthz HTTP/1.1\r\nX: ")).get()
         let closed = client.eventLoop.makePromise(of: Bool.self)
         client.closeFuture.whenComplete { _ in closed.succeed(true) }
-        // A safety net only: the server closes after 0.3 s of silence (on a loaded machine, later).
+        // A safety net only: the server closes after 2 s of silence (on a loaded machine, later).
         let timer = client.eventLoop.scheduleTask(in: .seconds(30)) { closed.succeed(false) }
         defer { timer.cancel() }
         let closedByServer = try await closed.futureResult.get()
