@@ -1,4 +1,4 @@
-import CFuzzer
+import FuzzSupport
 import Glibc
 import Probes
 
@@ -14,13 +14,4 @@ func fuzz(_ bytes: [UInt8]) {
     }
 }
 
-/// libFuzzer's entry point, for the driver below (and for its own main, when linked).
-@_cdecl("LLVMFuzzerTestOneInput")
-func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    fuzz(Array(UnsafeBufferPointer(start: data, count: size)))
-    return 0
-}
-
-var argc = CommandLine.argc
-var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in testOneInput(data, size) })
+runFuzzer(fuzz)

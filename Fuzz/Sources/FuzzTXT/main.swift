@@ -1,5 +1,5 @@
-import CFuzzer
 import DNSSD
+import FuzzSupport
 import Glibc
 
 /// TXT RDATA: whatever decodes encodes back to the same bytes (an empty RDATA is one empty
@@ -14,13 +14,4 @@ func fuzz(_ bytes: [UInt8]) {
     _ = (beacon.warnings, beacon.url, beacon.gateway)
 }
 
-/// libFuzzer's entry point, for the driver below (and for its own main, when linked).
-@_cdecl("LLVMFuzzerTestOneInput")
-func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    fuzz(Array(UnsafeBufferPointer(start: data, count: size)))
-    return 0
-}
-
-var argc = CommandLine.argc
-var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in testOneInput(data, size) })
+runFuzzer(fuzz)
