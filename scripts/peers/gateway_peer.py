@@ -32,7 +32,6 @@ tokenless probe.)
 """
 import argparse
 import asyncio
-import datetime
 import json
 import os
 import secrets
@@ -46,6 +45,8 @@ import websockets
 from websockets.asyncio.server import serve
 from websockets.datastructures import Headers
 from websockets.http11 import Response
+
+from selfsigned import write_self_signed
 
 
 def challenge():
@@ -102,24 +103,12 @@ def connect_answer(mode, request):
 def expired_certificate(directory):
     """An RSA certificate, CN=openclaw-gateway like OpenClaw's, valid only in the past."""
     from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import rsa
     from cryptography.x509.oid import NameOID
 
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "openclaw-gateway")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-                   .serial_number(x509.random_serial_number())
-                   .not_valid_before(now - datetime.timedelta(days=30)).not_valid_after(now - datetime.timedelta(days=1))
-                   .sign(key, hashes.SHA256()))
-    cert_path, key_path = os.path.join(directory, "expired.pem"), os.path.join(directory, "expired.key")
-    with open(cert_path, "wb") as f:
-        f.write(certificate.public_bytes(serialization.Encoding.PEM))
-    with open(key_path, "wb") as f:
-        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
-                                  serialization.NoEncryption()))
-    return cert_path, key_path
+    return write_self_signed(directory, "expired", key, name, -30, -1)
 
 
 def tls_context(args):

@@ -22,14 +22,14 @@ Modes:
 import argparse
 import asyncio
 import base64
-import datetime
 import hashlib
-import os
 import socket
 import ssl
 import struct
 import sys
 import tempfile
+
+from selfsigned import write_self_signed
 
 # Clear the screen, set the window title, move the cursor home, ring the bell, a C1 CSI,
 # then a line that looks like clawnet's own.
@@ -65,25 +65,13 @@ def switching(request, upgrade=True):
 def escape_certificate(directory):
     """A self-signed certificate whose subject and issuer carry HOSTILE."""
     from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import NameOID
 
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, HOSTILE), x509.NameAttribute(NameOID.ORGANIZATION_NAME, "o\x1b[8m")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-                   .serial_number(x509.random_serial_number())
-                   .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=30))
-                   .add_extension(x509.SubjectAlternativeName([x509.DNSName("gw\x1b[2J.example")]), critical=False)
-                   .sign(key, hashes.SHA256()))
-    cert_path, key_path = os.path.join(directory, "escape.pem"), os.path.join(directory, "escape.key")
-    with open(cert_path, "wb") as f:
-        f.write(certificate.public_bytes(serialization.Encoding.PEM))
-    with open(key_path, "wb") as f:
-        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
-                                  serialization.NoEncryption()))
-    return cert_path, key_path
+    san = x509.SubjectAlternativeName([x509.DNSName("gw\x1b[2J.example")])
+    return write_self_signed(directory, "escape", key, name, -1, 30, [(san, False)])
 
 
 async def handle(mode, reader, writer):
