@@ -9,6 +9,7 @@ import Probes
 /// A Gateway named on doctor's command line: a URL or HOST[:PORT], or an instance name that
 /// `clawnet browse` shows.
 public struct DoctorTarget: Sendable, Hashable {
+    /// As typed; a URL without its user info, path, query and fragment (`EndpointSpec.text`).
     public let text: String
     /// nil when the text is neither a URL nor a host (then only an instance name can match).
     public let endpoint: EndpointSpec?
@@ -16,13 +17,13 @@ public struct DoctorTarget: Sendable, Hashable {
     /// Throws when the text is meant as a URL or HOST:PORT (a scheme, or a port after a host)
     /// and is a bad one: a port out of range is a mistake to name, not an instance to look for.
     public init(_ text: String) throws(DNSSDError) {
-        self.text = text
         do {
             self.endpoint = try EndpointSpec(parsing: text)
         } catch {
             if Self.meantAsEndpoint(text) { throw error }
             self.endpoint = nil
         }
+        self.text = endpoint?.text ?? text
     }
 
     static func meantAsEndpoint(_ text: String) -> Bool {

@@ -112,6 +112,48 @@ struct SecretsCommandTests {
         }
     }
 
+    @Test("token and device identity files that cannot be used: the refusal names the file, never what is in it")
+    func unusableCredentialFiles() async throws {
+        let bed = try TestBed.current()
+        let directory = try scratch()
+        let secret = Self.plantedWord
+        let files: [(String, [UInt8])] = [
+            ("--token-file", [0xFF, 0xFE] + Array(secret.utf8)), ("--token-file", Array("\n\(secret)\n".utf8)),
+            ("--token-file", Array(String(repeating: secret, count: 200).utf8)),
+            (
+                "--as-device",
+                Array(#"{"deviceId":"x","privateKeyPem":"-----BEGIN PRIVATE KEY-----\#(secret)-----END PRIVATE KEY-----"}"#.utf8)
+            ),
+            ("--as-device", Array(#"{"deviceId":"x","privateKey":"\#(secret)"#.utf8)),
+            ("--as-device", Array(#"{"privateKey":"\#(Self.planted)AAAA"}"#.utf8)),
+        ]
+        for (index, (flag, bytes)) in files.enumerated() {
+            let path = "\(directory)/credential-\(index)"
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            chmod(path, 0o600)
+            let result = try await bed.clawnet(["doctor", "127.0.0.1:9", flag, path, "--no-local", "--timeout", "1s"], on: .bare)
+            #expect(result.status == 2 && result.stderr.contains(path), "\(flag) \(index): exit \(result.status) \(result.stderr)")
+            expectNoSecret(result, "\(flag) \(index)")
+        }
+    }
+
+    @Test("credentials in a URL (user info, ?token=, #token=), typed or in gateway.remote.url, never reach a report")
+    func urlCredentials() async throws {
+        let bed = try TestBed.current()
+        let token = Self.plantedWord
+        let url = "wss://operator:\(token)@127.0.0.1:9/?token=\(token)#token=\(token)"
+        let config = try write("{ gateway: { mode: 'remote', remote: { url: '\(url)' } } }", "\(try scratch())/openclaw.json")
+        for arguments in [
+            ["doctor", url, "--no-local", "--timeout", "1s"], ["doctor", url, "--no-local", "--timeout", "1s", "--json", "--verbose"],
+            ["preflight", url, "--no-local", "--timeout", "1s", "--json"], ["doctor", "--config", config, "--no-local", "--timeout", "1s"],
+            ["browse", "--no-local", "--manual", url, "--timeout", "1s", "--format", "json"],
+        ] {
+            let result = try await bed.clawnet(arguments, on: .bare, timeout: .seconds(30))
+            expectNoSecret(result, "\(arguments[0])", secrets: [token])
+            #expect((result.stdout + result.stderr).contains("127.0.0.1"), "\(arguments): \(result.stdout)")
+        }
+    }
+
     @Test("token, device identity, TSIG key and config files open to group or others: a warning with `chmod 600`; private ones: none")
     func permissionWarnings() async throws {
         let bed = try TestBed.current()
