@@ -18,7 +18,7 @@ extension GatewayChecks {
         switch decision {
         case .send(let grant):
             noted.detail["credentials"] = "sent"
-            if check.status == .pass { noted.message += " (\(what) sent: \(grantWords(grant, report.target)))" }
+            if check.status == .pass { noted.message += " (sent: \(grantWords(grant, report.target)))" }
             return noted
         case .withhold(let withheld):
             let (reason, status, why, fix) = withholding(withheld, report.target)
