@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "Probes",
             dependencies: [
-                "DNSSD", "NIOSupport", nioCore, nioPosix, crypto,
+                "DNSSD", "Host", "NIOSupport", nioCore, nioPosix, crypto,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
@@ -95,7 +95,8 @@ let package = Package(
         // Wide-area zones: the Gateways to publish, writing (OpenClaw's layout), serials,
         // atomic files, CoreDNS stanzas, linting, the live comparison; Probes checks that
         // browsed Gateways answer before they are published.
-        .target(name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Probes", crypto], swiftSettings: settings),
+        .target(
+            name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Probes", crypto], swiftSettings: settings),
 
         // Checks of the machine and of each Gateway, the diagnosis rules, zone snippets, preflight.
         .target(
@@ -126,7 +127,9 @@ let package = Package(
         .testTarget(name: "DNSWireTests", dependencies: ["DNSWire", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(
             name: "DNSClientTests",
-            dependencies: ["DNSClient", "DNSWire", "DNSSD", "NIOSupport", "TestSupport", nioCore, .product(name: "NIOEmbedded", package: "swift-nio")],
+            dependencies: [
+                "DNSClient", "DNSWire", "DNSSD", "NIOSupport", "TestSupport", nioCore, .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: settings
         ),
         .testTarget(name: "HostTests", dependencies: ["Host", "DNSSD", "TestSupport"], swiftSettings: settings),
@@ -145,13 +148,25 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                crypto,
             ],
             swiftSettings: settings
         ),
-        .testTarget(name: "DNSUpdateTests", dependencies: ["DNSUpdate", "DNSClient", "DNSWire", "DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "DNSUpdateTests", dependencies: ["DNSUpdate", "DNSClient", "DNSWire", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "Host", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "OutputTests", dependencies: ["Output", "Doctor", "Discovery", "Zones", "DNSSD", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "ClawnetTests", dependencies: ["clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Zones", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")], swiftSettings: settings),
+        .testTarget(
+            name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "OutputTests", dependencies: ["Output", "Doctor", "Discovery", "Zones", "DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "ClawnetTests",
+            dependencies: [
+                "clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Zones", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: settings),
     ]
 )

@@ -38,7 +38,9 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
     public let host: String
     public let port: Int?
     public let scheme: Endpoint.Scheme?
-    /// What was typed.
+    /// What was typed; of a URL only its scheme and authority, without user info, path, query
+    /// or fragment: those may carry credentials (`wss://user:pass@host`, `?token=`), and this
+    /// text names the Gateway in reports.
     public let text: String
 
     public func endpoint(defaultPort: Int) -> Endpoint {
@@ -48,7 +50,7 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
     public var description: String { text }
 
     public init(parsing text: String) throws(DNSSDError) {
-        self.text = text
+        var shown = text
         var rest = Substring(text.trimmingSpaces())
         guard !rest.isEmpty else { throw DNSSDError("empty host") }
         var scheme: Endpoint.Scheme?
@@ -63,6 +65,7 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
                 rest = rest[..<slash]
             }
             if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+            shown = "\(parsed.rawValue)://\(rest)"
         }
 
         var hostText: Substring
@@ -105,6 +108,7 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
             }
             port = value
         }
+        self.text = shown
         self.port = port
         self.scheme = scheme
         if let address = IPAddress(String(hostText)) {

@@ -5,13 +5,17 @@ public struct GatewayToken: Sendable, Hashable, CustomStringConvertible, CustomD
     private let value: String
     /// Where it came from, for messages: `gateway.remote.token`, `--token-file /path`.
     public let source: String
+    /// The user who owns the file it was read from (for a variable, the user whose environment
+    /// it is): a listener on this machine is shown the token only when that user or root runs it.
+    public var owner: UInt32?
 
     /// nil for an empty token (after trimming white space, as OpenClaw does).
-    public init?(_ value: String, source: String) {
+    public init?(_ value: String, source: String, owner: UInt32? = nil) {
         let trimmed = value.trimmingSpaces()
         guard !trimmed.isEmpty else { return nil }
         self.value = trimmed
         self.source = source
+        self.owner = owner
     }
 
     /// The token itself, for the `auth.token` field of a connect request and nothing else.

@@ -9,6 +9,8 @@ public struct TSIGKey: Sendable, CustomStringConvertible, CustomDebugStringConve
     public let name: DNSName
     public let algorithm: TSIGAlgorithm
     let secret: Secret
+    /// The file it was read from (to warn when others can read it), nil when made in code.
+    public let file: String?
 
     /// Bytes that print as `<secret>`, in every interpolation, dump and log line.
     struct Secret: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -18,10 +20,11 @@ public struct TSIGKey: Sendable, CustomStringConvertible, CustomDebugStringConve
         var customMirror: Mirror { Mirror(self, children: []) }
     }
 
-    public init(name: DNSName, algorithm: TSIGAlgorithm, secret: [UInt8]) {
+    public init(name: DNSName, algorithm: TSIGAlgorithm, secret: [UInt8], file: String? = nil) {
         self.name = name
         self.algorithm = algorithm
         self.secret = Secret(bytes: secret)
+        self.file = file
     }
 
     public var description: String {
@@ -92,6 +95,9 @@ public enum TSIGKeyFile {
         return text
     }
 
+    /// Every message names the file and the field, never a value read from it: in a file
+    /// whose fields are swapped (`hmac-sha256:SECRET:name`), the "name" or the "algorithm" is
+    /// the secret. Only an algorithm name that is a known TSIG algorithm is repeated.
     public static func parse(_ text: String, file: String) throws(TSIGKeyFileError) -> TSIGKey {
         let found: [(name: String, algorithm: String?, secret: String?)]
         if text.split(separator: "\n").contains(where: { String($0).trimmingSpaces() == "key:" }) {
@@ -108,27 +114,50 @@ public enum TSIGKeyFile {
             )
         }
         guard found.count == 1 else {
-            throw TSIGKeyFileError(
-                "\(file) holds \(found.count) keys (\(found.map(\.name).joined(separator: ", "))); keep the one clawnet should use in a "
-                    + "file of its own"
-            )
+            throw TSIGKeyFileError("\(file) holds \(found.count) keys; keep the one clawnet should use in a file of its own")
         }
         let name: DNSName
         do { name = try DNSName(presentation: entry.name.hasSuffix(".") ? entry.name : entry.name + ".") } catch {
-            throw TSIGKeyFileError("the key name '\(entry.name)' in \(file) is not a domain name: \(error.message)")
+            throw TSIGKeyFileError("the key name in \(file) is not a domain name (\(swapHint))")
+        }
+        guard !looksLikeSecret(entry.name) else {
+            throw TSIGKeyFileError("the key name in \(file) looks like a base64 secret, not a name (\(swapHint))")
         }
         let algorithmName = entry.algorithm ?? TSIGAlgorithm.hmacSHA256.rawValue
         guard let algorithm = TSIGAlgorithm(name: algorithmName) else {
+            let known = Self.otherAlgorithms.contains(algorithmName.lowercased()) ? algorithmName : "an algorithm it does not know"
             throw TSIGKeyFileError(
-                "key \(entry.name) in \(file) uses \(algorithmName); clawnet signs with "
-                    + "\(TSIGAlgorithm.allCases.map(\.shortName).joined(separator: ", "))"
-            )
+                "the key in \(file) names \(known); clawnet signs with \(TSIGAlgorithm.allCases.map(\.shortName).joined(separator: ", "))"
+                    + (known == algorithmName ? "" : " (\(swapHint))"))
         }
         guard let encoded = entry.secret, let secret = Data(base64Encoded: encoded), !secret.isEmpty else {
-            throw TSIGKeyFileError("key \(entry.name) in \(file) has no secret, or its secret is not base64")
+            throw TSIGKeyFileError("the key in \(file) has no secret, or its secret is not base64 (\(swapHint))")
         }
-        return TSIGKey(name: name, algorithm: algorithm, secret: Array(secret))
+        return TSIGKey(name: name, algorithm: algorithm, secret: Array(secret), file: file)
     }
+
+    /// What to check when a field holds the wrong thing.
+    static let swapHint = "are the fields in the right order? `algorithm:name:secret`, or BIND's and Knot's named fields"
+
+    /// TSIG algorithms (IANA's registry) clawnet does not sign with: their names can be shown.
+    static let otherAlgorithms: Set<String> = ["gss-tsig", "hmac-sha256-128", "hmac-sha384-192", "hmac-sha512-256"]
+
+    /// A base64 secret where a key name belongs: base64's own characters (`+`, `/`, `=`
+    /// padding), or a long run of mixed-case letters and digits that decodes to a key's
+    /// worth of bytes. Key names are words, with dashes and dots.
+    static func looksLikeSecret(_ name: String) -> Bool {
+        let text = name.hasSuffix(".") ? String(name.dropLast()) : name
+        guard text.allSatisfy(base64Alphabet.contains), let bytes = Data(base64Encoded: text), bytes.count >= minimumSecretBytes else {
+            return false
+        }
+        let mixed = text.contains(where: \.isUppercase) && text.contains(where: \.isLowercase) && text.contains(where: \.isNumber)
+        return text.contains(where: { "+/=".contains($0) }) || (mixed && text.count >= 24)
+    }
+
+    static let base64Alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+
+    /// The shortest secret tsig-keygen and keymgr make (HMAC-MD5: 16 bytes).
+    static let minimumSecretBytes = 16
 
     /// `key "NAME" { algorithm ALG; secret "BASE64"; };`, with comments (#, //, /* */) anywhere.
     private static func bindKeys(_ text: String) -> [(name: String, algorithm: String?, secret: String?)] {

@@ -62,7 +62,7 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case needsBus, needsDaemon, needsAddress, needsTCP, needsTLS, noCertificate, needsWebSocket, needsChallenge
 
     // openclaw.config
-    case configMissing, configInvalid, bindLoopback, remoteURLMissing
+    case configMissing, configInvalid, configUnreadable, bindLoopback, remoteURLMissing
     // openclaw.advertising (the switch that is off is in AdvertisingFacts)
     case notGatewayHost, advertisingOff, advertisingInWSL
     // mdns.dbus, mdns.daemon, mdns.interfaces, mdns.port5353, mdns.nss
@@ -93,4 +93,6 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     // gw.connect
     case credentialsRequired, pairingRequired, tokenMismatch, tokenMissing, authRejected, deviceAuthRejected, protocolMismatch
     case gatewayStarting, closedByGateway, connectRejected, connectTimedOut, unexpectedConnectAnswer, connectFailed
+    // gw.connect: the credentials were not sent (CredentialPolicy)
+    case withheldPinMismatch, withheldUnverified, withheldPlainText, withheldLocalListener
 }

@@ -382,16 +382,26 @@ public enum DiagnosisRules {
         ]
     }
 
+    /// A certificate other than the expected one; when it was met on the connection that would
+    /// have carried the credentials, they were withheld (gw.connect says so, and is evidence too).
     static let pinChanged: GatewayRule = { result, _ in
-        guard let pin = failing(result, .gwPin, [.pinMismatch, .advertisedMismatch]) else { return [] }
         let label = result.target.label
+        let withheld =
+            failing(result, .gwConnect, [.withheldPinMismatch]).map { _ in [Diagnosis.Evidence(.gwConnect, target: label)] } ?? []
+        guard let pin = failing(result, .gwPin, [.pinMismatch, .advertisedMismatch]) else {
+            guard let connect = failing(result, .gwConnect, [.withheldPinMismatch]) else { return [] }
+            let cause =
+                "\(label) presented the pinned certificate on one connection and another one on the next: something intercepts some "
+                + "connections (\(connect.message))"
+            return [Diagnosis(.pinChanged, cause: cause, fix: fix(of: connect), evidence: withheld)]
+        }
         let cause =
             pin.reason == .advertisedMismatch
             ? "\(label) presents a certificate other than the one its beacon advertises: the certificate changed since the beacon's "
                 + "fingerprint was published (the certificate was rotated and the beacon is stale) or a TLS-terminating proxy sits in the "
                 + "path"
             : "\(label) presents a certificate other than the pinned one: \(pin.message)"
-        return [Diagnosis(.pinChanged, cause: cause, fix: fix(of: pin), evidence: [.init(.gwPin, target: label)])]
+        return [Diagnosis(.pinChanged, cause: cause, fix: fix(of: pin), evidence: [.init(.gwPin, target: label)] + withheld)]
     }
 
     static let tlsExpected: GatewayRule = { result, _ in

@@ -9,6 +9,7 @@ import Probes
 /// A Gateway named on doctor's command line: a URL or HOST[:PORT], or an instance name that
 /// `clawnet browse` shows.
 public struct DoctorTarget: Sendable, Hashable {
+    /// As typed; a URL without its user info, path, query and fragment (`EndpointSpec.text`).
     public let text: String
     /// nil when the text is neither a URL nor a host (then only an instance name can match).
     public let endpoint: EndpointSpec?
@@ -16,13 +17,13 @@ public struct DoctorTarget: Sendable, Hashable {
     /// Throws when the text is meant as a URL or HOST:PORT (a scheme, or a port after a host)
     /// and is a bad one: a port out of range is a mistake to name, not an instance to look for.
     public init(_ text: String) throws(DNSSDError) {
-        self.text = text
         do {
             self.endpoint = try EndpointSpec(parsing: text)
         } catch {
             if Self.meantAsEndpoint(text) { throw error }
             self.endpoint = nil
         }
+        self.text = endpoint?.text ?? text
     }
 
     static func meantAsEndpoint(_ text: String) -> Bool {
@@ -47,6 +48,10 @@ public struct DoctorOptions: Sendable {
     public var token: GatewayToken?
     /// The node's device identity (--as-device), shown to the same Gateways as the token.
     public var device: DeviceIdentity?
+    /// Where a CA-issued certificate is checked (SSL_CERT_FILE, else the system's store).
+    public var trustRoots = TrustRoots.system
+    /// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1: credentials over plain ws:// to any private address.
+    public var allowPrivatePlainText = false
     /// The whole run (see `Doctor.run`).
     public var timeout: Duration = .seconds(5)
     /// Only these checks (and what they need); nil: all.
@@ -54,6 +59,13 @@ public struct DoctorOptions: Sendable {
     public var probeLimit = 256
 
     public init() {}
+
+    /// What the environment says about sending credentials: SSL_CERT_FILE and OpenClaw's
+    /// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS.
+    public mutating func read(environment: [String: String]) {
+        trustRoots = TrustRoots(environment: environment)
+        allowPrivatePlainText = environment["OPENCLAW_ALLOW_INSECURE_PRIVATE_WS"] == "1"
+    }
 }
 
 /// What doctor found: the machine's checks, each Gateway's, and the causes they add up to.
@@ -120,6 +132,7 @@ public enum Doctor {
         {
             targets.append(fallback)
         }
+        targets = targets.map { guarded($0, options) }
 
         // Probes, all at once within the bound. Meanwhile, when local. is empty, ask whether
         // the hosts of the Gateways found another way answer mDNS: that tells "multicast
@@ -191,22 +204,6 @@ public enum Doctor {
             for await case (let index, let target)? in group { resolved[index] = target }
             return resolved
         }
-    }
-
-    /// What a named Gateway is shown: --token-file and --as-device; the config's token only
-    /// where it belongs (gateway.remote.url on a node, this machine's own Gateway on its host).
-    static func credentials(for endpoint: Endpoint, options: DoctorOptions, config: OpenClawConfig) -> ConnectCredentials {
-        let own =
-            isRemoteURL(endpoint, config)
-            || (!config.node.isRemote && (endpoint.address?.isLoopback ?? (HostNameKind(endpoint.host) == .localhost)))
-        return ConnectCredentials(token: options.token ?? (own ? config.node.token : nil), device: options.device)
-    }
-
-    /// The endpoint is the Gateway this node's config names.
-    static func isRemoteURL(_ endpoint: Endpoint, _ config: OpenClawConfig) -> Bool {
-        guard config.node.isRemote, let url = config.node.remoteURL else { return false }
-        let remote = url.endpoint(defaultPort: Endpoint.defaultGatewayPort)
-        return remote.host == endpoint.host && remote.port == endpoint.port
     }
 
     /// The targets named (a discovered instance name first, then the URL or host it is), or

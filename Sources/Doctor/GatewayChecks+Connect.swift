@@ -10,8 +10,12 @@ extension GatewayChecks {
             return report.websocket == nil
                 ? Check(.gwConnect, .skip, .notRun, "not run") : Check(.gwConnect, .skip, .needsChallenge, "needs connect.challenge")
         }
+        return withCredentialNote(answer(phase, sent: sent(report), budget: budget), report)
+    }
+
+    /// The Gateway's answer to a request that carried `sent`.
+    static func answer(_ phase: PhaseTiming<ConnectOutcome>, sent: ConnectCredentials, budget: Duration) -> Check {
         let elapsed = phase.elapsed
-        let sent = report.target.credentials
         switch phase.outcome {
         case .helloOk(let hello):
             var parts = ["hello-ok: protocol \(hello.protocolVersion.map(String.init) ?? "?")"]

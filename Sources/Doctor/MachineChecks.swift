@@ -48,6 +48,13 @@ public enum MachineChecks {
     }
 
     static func gatewayHostConfig(_ config: OpenClawConfig) -> Check {
+        // A config that is there but cannot be read is not a missing one: say why, defaults apply.
+        if !config.exists, !config.warnings.isEmpty {
+            return Check(
+                .openclawConfig, .warn, .configUnreadable, config.warnings.joined(separator: "; "),
+                fix: "make \(config.path) a regular file this user can read (`ls -l \(config.path)`), or give --config PATH",
+                detail: ["path": config.path])
+        }
         guard config.exists else {
             return Check(
                 .openclawConfig, .skip, .configMissing, "no OpenClaw config at \(config.path): defaults apply (local., port 18789)",

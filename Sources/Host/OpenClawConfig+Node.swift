@@ -1,4 +1,5 @@
 import DNSSD
+import Glibc
 
 /// A node's side of the OpenClaw config: `gateway.mode = "remote"` makes this machine a node of
 /// the Gateway at `gateway.remote.url`, pinned with `gateway.remote.tlsFingerprint` and
@@ -33,6 +34,11 @@ public struct NodeSettings: Sendable, Equatable {
     /// or gateway.auth.token on the Gateway host.
     public var token: GatewayToken? {
         environmentToken ?? (isRemote ? remoteToken : authToken)
+    }
+
+    /// The config file itself holds a token (a string, not a reference to one).
+    var tokenInFile: Bool {
+        (remoteToken != nil && remoteTokenVariable == nil) || (authToken != nil && authTokenVariable == nil)
     }
 }
 
@@ -98,12 +104,18 @@ extension OpenClawConfig {
     /// What the environment adds: OPENCLAW_GATEWAY_TOKEN, `env` SecretRefs, and the
     /// advertiser's switches.
     mutating func readEnvironment(_ environment: [String: String]) {
-        node.environmentToken = environment["OPENCLAW_GATEWAY_TOKEN"].flatMap { GatewayToken($0, source: "OPENCLAW_GATEWAY_TOKEN") }
+        // A variable belongs to the user whose environment it is.
+        let user = geteuid()
+        node.environmentToken = environment["OPENCLAW_GATEWAY_TOKEN"].flatMap {
+            GatewayToken($0, source: "OPENCLAW_GATEWAY_TOKEN", owner: user)
+        }
         if let variable = node.remoteTokenVariable {
-            node.remoteToken = environment[variable].flatMap { GatewayToken($0, source: "gateway.remote.token (env \(variable))") }
+            node.remoteToken = environment[variable].flatMap {
+                GatewayToken($0, source: "gateway.remote.token (env \(variable))", owner: user)
+            }
         }
         if let variable = node.authTokenVariable {
-            node.authToken = environment[variable].flatMap { GatewayToken($0, source: "gateway.auth.token (env \(variable))") }
+            node.authToken = environment[variable].flatMap { GatewayToken($0, source: "gateway.auth.token (env \(variable))", owner: user) }
         }
         advertising.disableBonjour = environment["OPENCLAW_DISABLE_BONJOUR"]
         advertising.mdnsHostname = environment["OPENCLAW_MDNS_HOSTNAME"]

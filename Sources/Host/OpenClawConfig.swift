@@ -1,5 +1,6 @@
 import DNSSD
 import FoundationEssentials
+import Glibc
 
 /// What clawnet reads from OpenClaw's own configuration (`~/.openclaw/openclaw.json`, JSON5)
 /// and environment. Every field is optional; a malformed file or field gives a warning that
@@ -20,6 +21,9 @@ public struct OpenClawConfig: Sendable, Equatable {
     /// What decides whether this machine's Gateway advertises by mDNS (OpenClawConfig+Advertising.swift).
     public var advertising = AdvertisingSettings()
     public var warnings: [String] = []
+    /// The file's owner and permission bits, when it was read.
+    public var fileOwner: UInt32?
+    public var fileMode: UInt32?
 
     public init(path: String) {
         self.path = path
@@ -40,6 +44,7 @@ public struct OpenClawConfig: Sendable, Equatable {
             let bytes = try RegularFile.read(path, limit: FileLimit.config)
             config.exists = true
             config.read(Data(bytes))
+            config.noteFile()
         } catch  where error.kind == .missing {
             if explicitPath != nil { config.warnings.append("\(path): cannot read the file (missing or not readable); using defaults") }
         } catch {
@@ -52,6 +57,22 @@ public struct OpenClawConfig: Sendable, Equatable {
             }
         }
         return config
+    }
+
+    /// Who owns the file (a token in it goes to a local listener only when that user or root
+    /// runs it) and its mode.
+    mutating func noteFile() {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        (fileOwner, fileMode) = (status.st_uid, UInt32(status.st_mode) & 0o7777)
+        node.remoteToken?.owner = status.st_uid
+        node.authToken?.owner = status.st_uid
+    }
+
+    /// A config that holds a token itself (not a reference) and that others may read.
+    public var secretFileWarning: SecretFileWarning? {
+        guard let fileMode, node.tokenInFile else { return nil }
+        return SecretFileWarning(path: path, mode: fileMode, kind: .config)
     }
 
     /// The config a file's bytes give, as `load` reads them (without the environment): the

@@ -23,7 +23,9 @@ public enum TokenFile {
         var buffer = [UInt8](repeating: 0, count: maxBytes)
         let count = fread(&buffer, 1, buffer.count, file)
         let line = buffer.prefix(count).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
-        guard let text = String(validating: line, as: UTF8.self), let token = GatewayToken(text, source: "--token-file \(path)") else {
+        guard let text = String(validating: line, as: UTF8.self),
+            let token = GatewayToken(text, source: "--token-file \(path)", owner: info.st_uid)
+        else {
             throw Failure(description: "--token-file \(path): its first line is empty or not UTF-8")
         }
         return token

@@ -5,10 +5,14 @@ import Doctor
 public struct PreflightReport: Report, Sendable {
     public let requirements: [Preflight.Result]
     public let elapsed: Duration
+    /// What preflight fell back on or warns about: a config it could not read (defaults were
+    /// used), a secret file others can read. Printed to stderr as well.
+    public let warnings: [String]
 
-    public init(requirements: [Preflight.Result], elapsed: Duration) {
+    public init(requirements: [Preflight.Result], elapsed: Duration, warnings: [String] = []) {
         self.requirements = requirements
         self.elapsed = elapsed
+        self.warnings = warnings
     }
 
     public var ok: Bool { requirements.allSatisfy(\.ok) }
@@ -33,7 +37,7 @@ public struct PreflightReport: Report, Sendable {
     /// Width of the requirement column ("wide-area" and a space).
     static let nameWidth = 10
 
-    private enum CodingKeys: String, CodingKey { case schema, ok, exitCode, requirements, elapsedMs }
+    private enum CodingKeys: String, CodingKey { case schema, ok, exitCode, requirements, elapsedMs, warnings }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -42,5 +46,6 @@ public struct PreflightReport: Report, Sendable {
         try container.encode(exitStatus.rawValue, forKey: .exitCode)
         try container.encode(requirements, forKey: .requirements)
         try container.encode(Int(elapsed.milliseconds), forKey: .elapsedMs)
+        if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
     }
 }

@@ -49,15 +49,17 @@ public enum GatewayProbe {
         async let ready = phases.contains(.health) ? httpPhase("/readyz", target, address, clock) : nil
         async let websocket = phases.contains(.websocket) ? websocketPhase(target, address, clock, connect: phases.contains(.connect)) : nil
         (report.health, report.ready) = await (health, ready)
-        if let (opening, connect) = await websocket {
+        if let (opening, connect, decision) = await websocket {
             report.websocket = opening
             report.connect = connect
+            report.credentials = decision
         }
         for (phase, timing) in [("healthz", report.health.map { "\($0.outcome)" }), ("readyz", report.ready.map { "\($0.outcome)" })] {
             if let timing { logger.debug("\(target.label): http /\(phase): \(timing)") }
         }
         if let websocket = report.websocket { logger.debug("\(target.label): websocket \(websocket.outcome)") }
         if let connect = report.connect { logger.debug("\(target.label): connect \(connect)") }
+        if let decision = report.credentials { logger.debug("\(target.label): credentials \(decision)") }
 
         // Asked in plain HTTP, a TLS server often just hangs up. If one more connection
         // completes a TLS handshake, say so instead of "end of file".
@@ -143,20 +145,22 @@ public enum GatewayProbe {
         return (results.map(\.1), chosen)
     }
 
-    /// A fresh connection (TCP, then TLS when the Gateway uses it) for one phase.
+    /// A fresh connection (TCP, then TLS when the Gateway uses it) for one phase, with what
+    /// its own handshake showed.
     private static func open(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> Result<
         ProbeConnection, ProbeFailure
     > {
         switch await ProbeConnection.connect(to: address, port: target.port, timeout: clock.remaining) {
         case .failure(let outcome):
             return .failure(ProbeFailure(message: "could not connect again: \(outcome)"))
-        case .success(let connection):
+        case .success(var connection):
             guard target.tls else { return .success(connection) }
             let outcome = await connection.startTLS(host: target.host, timeout: clock.remaining)
-            guard case .established = outcome else {
+            guard case .established(let facts) = outcome else {
                 connection.close()
                 return .failure(ProbeFailure(message: "TLS failed on a second connection: \(outcome)"))
             }
+            connection.tls = facts
             return .success(connection)
         }
     }
@@ -170,17 +174,24 @@ public enum GatewayProbe {
     }
 
     /// The opening, and the connect exchange on the same WebSocket (both timed from the connect).
+    /// The credentials go with the request only when the policy allows them on this very
+    /// connection, decided after its handshake and before its first byte.
     private static func websocketPhase(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, connect: Bool) async -> (
-        PhaseTiming<WebSocketOutcome>, PhaseTiming<ConnectOutcome>?
+        PhaseTiming<WebSocketOutcome>, PhaseTiming<ConnectOutcome>?, CredentialDecision?
     ) {
-        let request = connect ? ConnectRequest(credentials: target.credentials) : nil
         var exchange: ConnectOutcome?
+        var decision: CredentialDecision?
         let opening = await phase(target, address, clock, failed: WebSocketOutcome.failed) { connection, timeout in
+            var request: ConnectRequest?
+            if connect {
+                decision = await CredentialGate.decide(target, address, on: connection)
+                request = ConnectRequest(credentials: decision.map(\.sends) == true ? target.credentials : .none)
+            }
             let (outcome, answer) = await WebSocketProbe.open(host: hostHeader(target), on: connection, timeout: timeout, connect: request)
             exchange = answer
             return outcome
         }
-        return (opening, exchange.map { PhaseTiming(outcome: $0, elapsed: opening.elapsed) })
+        return (opening, exchange.map { PhaseTiming(outcome: $0, elapsed: opening.elapsed) }, exchange == nil ? nil : decision)
     }
 
     /// One phase on its own connection, timed from the connect to the outcome.

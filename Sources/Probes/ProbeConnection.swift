@@ -14,6 +14,8 @@ import X509
 struct ProbeConnection: Sendable {
     let channel: any Channel
     let observer: NIOLoopBound<WireObserver>
+    /// What this connection's own TLS handshake showed (set by `GatewayProbe.open`).
+    var tls: TLSFacts?
 
     /// What the observer saw so far.
     func wire() async -> (bytes: Int, first: [UInt8], hello: ServerHello.Parse) {
@@ -64,22 +66,35 @@ struct ProbeConnection: Sendable {
 
     // MARK: TLS
 
-    /// The TLS handshake on this connection. Verification is off on purpose: Gateways use
-    /// self-signed certificates and clients pin the fingerprint, which doctor checks itself.
+    /// The TLS handshake on this connection. Nothing is refused here: Gateways use self-signed
+    /// certificates and clients pin the fingerprint, which doctor checks itself, and whether
+    /// credentials may follow is `CredentialPolicy`'s decision, made on the chain recorded here.
     /// TLS 1.2 is allowed so that a 1.2-only server can be named as such.
     func startTLS(host: String, timeout: Duration) async -> TLSOutcome {
         var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.certificateVerification = .none
+        // Verification on, with a callback that accepts every chain and keeps it: NIOSSL hands
+        // the presented chain only to such a callback (with .none it is never called).
+        configuration.certificateVerification = .noHostnameVerification
+        configuration.trustRoots = .certificates([])
         configuration.minimumTLSVersion = .tlsv12
         let serverName = IPAddress(host) == nil ? host : nil  // SNI must not be an IP literal
         let promise = channel.eventLoop.makePromise(of: Void.self)
         defer { promise.fail(ProbeTimeout()) }  // ends the promise on every path
+        let presented: NIOLoopBoundBox<[NIOSSLCertificate]>
         do {
             let context = try NIOSSLContext(configuration: configuration)
-            try await channel.eventLoop.submit { [channel] in
+            presented = try await channel.eventLoop.submit { [channel] in
+                let chain = NIOLoopBoundBox<[NIOSSLCertificate]>([], eventLoop: channel.eventLoop)
                 let sync = channel.pipeline.syncOperations
-                try sync.addHandler(try NIOSSLClientHandler(context: context, serverHostname: serverName))
+                let handler = try NIOSSLClientHandler(
+                    context: context, serverHostname: serverName,
+                    customVerificationCallback: { certificates, verified in
+                        chain.value = certificates
+                        verified.succeed(.certificateVerified)
+                    })
+                try sync.addHandler(handler)
                 try sync.addHandler(HandshakeWatcher(promise: promise))
+                return chain
             }.get()
         } catch {
             return .handshakeFailed(Self.describe(error))
@@ -98,11 +113,12 @@ struct ProbeConnection: Sendable {
             if error is ProbeTimeout { return .timedOut(bytesReceived: wire.bytes) }
             return .handshakeFailed(Self.describe(error))
         }
-        let (version, der) =
-            (try? await channel.eventLoop.submit { [channel] in
-                let handler = try channel.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)
-                return (handler.tlsVersion, try handler.peerCertificate?.toDERBytes())
-            }.get()) ?? (nil, nil)
+        let peer: (TLSVersion?, [UInt8]?, [[UInt8]])? = try? await channel.eventLoop.submit { [channel] in
+            let handler = try channel.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)
+            let chain: [[UInt8]] = try presented.value.map { try $0.toDERBytes() }
+            return (handler.tlsVersion, try handler.peerCertificate?.toDERBytes(), chain)
+        }.get()
+        let (version, der, chain) = peer ?? (nil, nil, [])
         guard let der else { return .handshakeFailed("the server presented no certificate") }
         let hello = await wire().hello
         var cipher: String?
@@ -111,7 +127,8 @@ struct ProbeConnection: Sendable {
         return .established(
             TLSFacts(
                 version: version.map(Self.protocolVersion) ?? (Self.helloVersion(hello) ?? .unknown), cipher: cipher,
-                fingerprint: TLSFingerprint(digest: Array(SHA256.hash(data: der))), certificate: certificate, certificateProblem: problem))
+                fingerprint: TLSFingerprint(digest: Array(SHA256.hash(data: der))), certificate: certificate, certificateProblem: problem,
+                chain: chain.isEmpty ? [der] : chain))
     }
 
     private static func protocolVersion(_ version: TLSVersion) -> TLSProtocolVersion {

@@ -14,6 +14,8 @@ public struct ProbeTarget: Sendable, Hashable {
     public var advertisedFingerprint: TLSFingerprint?
     /// What the connect request shows this Gateway (a token only goes to its own Gateway).
     public var credentials: ConnectCredentials = .none
+    /// Which peer may be shown them, decided on the connection that would carry them.
+    public var policy = CredentialPolicy()
 
     public init(
         label: String, host: String, addresses: [IPAddress], port: Int, tls: Bool, advertisedFingerprint: TLSFingerprint? = nil,
@@ -83,6 +85,9 @@ public struct TLSFacts: Sendable, Hashable {
     public let certificate: CertificateFacts?
     /// Why the certificate could not be read, when it could not.
     public let certificateProblem: String?
+    /// The certificates as the server presented them (DER, leaf first): what a CA-issued
+    /// certificate is verified with.
+    public var chain: [[UInt8]] = []
 }
 
 public struct CertificateFacts: Sendable, Hashable {
@@ -193,6 +198,9 @@ public struct ProbeReport: Sendable {
     public var websocket: PhaseTiming<WebSocketOutcome>?
     /// The answer to the connect request after the challenge.
     public var connect: PhaseTiming<ConnectOutcome>?
+    /// Whether the target's credentials went with the connect request, and why (nil when it
+    /// has none, or no request was made).
+    public var credentials: CredentialDecision?
 
     public init(target: ProbeTarget) {
         self.target = target

@@ -199,6 +199,7 @@ extension DoctorLabTests {
         if let failure { throw failure }
     }
 
+    /// The device's signature goes only to a verified peer: the stand-in's certificate is pinned.
     @Test("--as-device: an unpaired node gets a pairing request to approve; once paired, hello-ok")
     func asDevice() async throws {
         let bed = try TestBed.current()
@@ -214,7 +215,9 @@ extension DoctorLabTests {
         let unpaired = try await serveOnly()
         var failure: (any Error)?
         do {
-            let (status, document, _) = try await doctorRun([unpaired.url, "--no-local", "--as-device", identity])
+            let (status, document, _) = try await doctorRun([
+                unpaired.url, "--no-local", "--as-device", identity, "--pin", unpaired.fingerprint,
+            ])
             #expect(status == 1)
             let connect = try gatewayCheck(document, "gw.connect", port: unpaired.port)
             #expect((connect["message"] as? String)?.contains("PAIRING_REQUIRED") == true, "\(connect)")
@@ -233,7 +236,9 @@ extension DoctorLabTests {
         let id = String(der.stdout.prefix(64))
         let paired = try await serveOnly(["--paired-device", id])
         do {
-            let (status, document, _) = try await doctorRun([paired.url, "--no-local", "--as-device", identity])
+            let (status, document, _) = try await doctorRun([
+                paired.url, "--no-local", "--as-device", identity, "--pin", paired.fingerprint,
+            ])
             #expect(status == 0, "\(notPassing(document))")
             #expect(
                 (try gatewayCheck(document, "gw.connect", port: paired.port)["message"] as? String)?.contains("as device \(id.prefix(12))")

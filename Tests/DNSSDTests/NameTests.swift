@@ -128,4 +128,16 @@ struct NetworkTests {
         #expect(ConnectURL.make(host: "studio.local.", port: 18789, tls: false) == "ws://studio.local:18789")
         #expect(ConnectURL.withoutTrailingDot(".") == ".")
     }
+
+    @Test(
+        "a URL names its Gateway by scheme and authority only: user info, path, query and fragment (credentials) are dropped",
+        arguments: [
+            ("wss://operator:s3cret@gw.example:18789/?token=s3cret#token=s3cret", "wss://gw.example:18789"),
+            ("WS://user@[fd00::1]:18789/path", "ws://[fd00::1]:18789"), ("wss://gw.example?token=s3cret", "wss://gw.example"),
+            ("gw.example:18789", "gw.example:18789"), ("10.0.0.5", "10.0.0.5"),
+        ])
+    func urlText(typed: String, shown: String) throws {
+        let spec = try EndpointSpec(parsing: typed)
+        #expect(spec.text == shown && spec.description == shown, "\(spec.text)")
+    }
 }

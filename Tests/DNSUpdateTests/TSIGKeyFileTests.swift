@@ -1,8 +1,9 @@
 import DNSSD
-import DNSUpdate
 import DNSWire
 import Foundation
 import Testing
+
+@testable import DNSUpdate
 
 @Suite("TSIG key files")
 struct TSIGKeyFileTests {
@@ -36,9 +37,10 @@ struct TSIGKeyFileTests {
         arguments: [
             (
                 "key \"a\" { algorithm hmac-sha256; secret \"\(secret)\"; };\nkey \"b\" { algorithm hmac-sha256; secret \"\(secret)\"; };",
-                "holds 2 keys (a, b)"
+                "holds 2 keys;"
             ),
-            ("key \"a\" { algorithm hmac-sha999; secret \"\(secret)\"; };", "uses hmac-sha999"),
+            ("key \"a\" { algorithm hmac-sha999; secret \"\(secret)\"; };", "names an algorithm it does not know"),
+            ("key \"a\" { algorithm gss-tsig; secret \"\(secret)\"; };", "names gss-tsig; clawnet signs with"),
             ("key \"a\" { algorithm hmac-sha256; secret \"not base64!\"; };", "not base64"),
             ("nothing here", "holds no TSIG key"),
         ])
@@ -70,6 +72,57 @@ struct TSIGKeyFileTests {
             } catch {
                 #expect(error.description.contains(expected), "\(path): \(error.description)")
             }
+        }
+    }
+
+    /// A secret no message may show: every error path is fed files that hold it where the
+    /// parser may end up quoting a field (swapped fields, a bad algorithm, bad base64, several
+    /// keys, a truncated file), in each format.
+    static let planted = "UExBTlRFRC1zZWNyZXQtNDJfeHl6LWNsYXduZXQ+Pz8="
+    static let plantedPlain = "PLANTEDsecret42xyzClawnetQ"
+
+    static let plantedFiles: [String] = [
+        // One line: every order of algorithm, name and secret.
+        "hmac-sha256:\(planted):clawnet", "\(planted):hmac-sha256:clawnet", "clawnet:\(planted):hmac-sha256",
+        "\(planted):clawnet:hmac-sha256", "clawnet:hmac-sha256:\(planted)x", "\(planted):clawnet", "\(plantedPlain):clawnet",
+        "hmac-sha256:\(plantedPlain):clawnet", "\(plantedPlain):hmac-sha256:clawnet", "hmac-sha256:clawnet:\(plantedPlain)",
+        // BIND: values swapped, a name that is the secret, a truncated file, two keys.
+        "key \"clawnet\" { algorithm \"\(planted)\"; secret \"hmac-sha256\"; };",
+        "key \"clawnet\" { algorithm \(plantedPlain); secret \"hmac-sha256\"; };",
+        "key \"\(planted)\" { algorithm hmac-sha256; secret \"clawnet\"; };",
+        "key \"\(plantedPlain)\" { algorithm hmac-sha256; secret \"not base64!\"; };",
+        "key \"clawnet\" { algorithm hmac-sha256; secret \"\(plantedPlain)",
+        "key \"\(planted)\" { algorithm hmac-sha256; secret \"\(planted)\"; };\nkey \"\(plantedPlain)\" { secret \"\(planted)\"; };",
+        "key \"clawnet\" { algorithm hmac-sha999; secret \"\(planted)\"; };",
+        // Knot: fields swapped, a truncated entry.
+        "key:\n  - id: clawnet\n    algorithm: \(planted)\n    secret: hmac-sha256\n",
+        "key:\n  - id: \(planted)\n    algorithm: hmac-sha256\n    secret: clawnet\n",
+        "key:\n  - id: \(plantedPlain)\n    algorithm: hmac-sha256\n    secret: x\n",
+        "key:\n  - id: clawnet\n    algorithm: \(plantedPlain)\n    secret: \(planted)\n",
+        "key:\n  - id: clawnet\n    secret: \(plantedPlain)",
+    ]
+
+    @Test("no error message repeats a planted secret, whatever field it was found in", arguments: plantedFiles)
+    func plantedSecret(text: String) {
+        do {
+            let key = try TSIGKeyFile.parse(text, file: "/etc/k.conf")
+            Issue.record("accepted as \(key): \(text)")
+        } catch {
+            for secret in [Self.planted, Self.plantedPlain] {
+                #expect(!error.description.contains(secret.prefix(12)), "\(error.description)")
+            }
+            #expect(error.description.contains("/etc/k.conf"), "\(error.description)")
+        }
+    }
+
+    @Test("a key name that is a base64 secret is refused; real names with digits and dashes are not")
+    func namesThatLookLikeSecrets() throws {
+        for name in ["clawnet", "clawnet-update-2026", "Gateway.Keys.example", "tsig-key-01", "AKey2"] {
+            #expect(!TSIGKeyFile.looksLikeSecret(name), "\(name)")
+            _ = try TSIGKeyFile.parse("hmac-sha256:\(name):\(Self.secret)", file: "k")
+        }
+        for name in [Self.secret, Self.planted, "a2V5LWtleS1rZXkta2V5LWtleS1rZXkta2V5LWtleS1r"] {
+            #expect(TSIGKeyFile.looksLikeSecret(name), "\(name)")
         }
     }
 }

@@ -226,7 +226,7 @@ struct DiagnosisRuleTests {
     static let failureCauses: [CheckReason: (CheckID, DiagnosisID)?] = [
         .ok: nil, .notRun: nil, .needsBus: nil, .needsDaemon: nil, .needsAddress: nil, .needsTCP: nil, .needsTLS: nil, .noCertificate: nil,
         .needsWebSocket: nil, .needsChallenge: nil,
-        .configMissing: nil, .configInvalid: nil, .bindLoopback: nil, .remoteURLMissing: nil,
+        .configMissing: nil, .configInvalid: nil, .configUnreadable: nil, .bindLoopback: nil, .remoteURLMissing: nil,
         .notGatewayHost: nil, .advertisingOff: nil, .advertisingInWSL: nil,
         .busMissing: (.mdnsDBus, .noMDNS), .daemonUnavailable: (.mdnsDaemon, .noMDNS),
         .noMulticastInterface: (.mdnsInterfaces, .noMulticastInterface), .otherResponders: nil, .nsswitchMissing: nil, .nssMdnsMissing: nil,
@@ -258,6 +258,7 @@ struct DiagnosisRuleTests {
         .protocolMismatch: (.gwConnect, .protocolMismatch), .gatewayStarting: nil, .closedByGateway: (.gwConnect, .connect),
         .connectRejected: (.gwConnect, .connect), .connectTimedOut: (.gwConnect, .connect),
         .unexpectedConnectAnswer: (.gwConnect, .connect), .connectFailed: (.gwConnect, .connect),
+        .withheldPinMismatch: (.gwConnect, .pinChanged), .withheldUnverified: nil, .withheldPlainText: nil, .withheldLocalListener: nil,
     ]
 
     @Test("every CheckReason is in the table of causes")

@@ -3,7 +3,10 @@
 TLS (or plain), OpenClaw's health endpoints and its WebSocket opening, or a misbehaving
 server. Run it inside a test-bed namespace. Prints "ready" once listening; runs until killed.
 
-    gateway_peer.py MODE --address 127.0.0.1 --port 18789 [--cert cert.pem --key key.pem]
+    gateway_peer.py MODE --address 127.0.0.1 --port 18789 [--cert cert.pem --key key.pem] [--record FILE]
+
+--cert may hold a chain (leaf first, then intermediates). --record FILE appends every connect
+request the peer receives to FILE, one JSON object a line: what a test asserts a client sent.
 
 Modes:
   gateway    /healthz and /readyz answer 200; a WebSocket gets connect.challenge first
@@ -153,6 +156,9 @@ async def websocket_gateway(args, context):
                 request = json.loads(await websocket.recv())
             except (websockets.ConnectionClosed, ValueError):
                 return
+            if args.record:
+                with open(args.record, "a") as record:
+                    record.write(json.dumps(request) + "\n")
             answer, close = connect_answer(args.mode, request if isinstance(request, dict) else {})
             if answer is not None:
                 await websocket.send(json.dumps(answer))
@@ -246,6 +252,7 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--cert")
     parser.add_argument("--key")
+    parser.add_argument("--record")
     args = parser.parse_args()
     context = tls_context(args)
     if args.mode in ("tls11", "tlsalert"):

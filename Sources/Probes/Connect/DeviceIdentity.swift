@@ -1,17 +1,26 @@
 import Crypto
 import DNSSD
 import FoundationEssentials
+import Host
 
 /// A node's device identity: the Ed25519 key pair OpenClaw keeps in
 /// `~/.openclaw/identity/device.json` and signs connect requests with. Read as OpenClaw's
 /// src/infra/device-identity.ts stores it (version 1: `deviceId`, `publicKeyPem` (SPKI),
 /// `privateKeyPem` (PKCS#8)) or as its Swift apps do (`deviceId`, `publicKey`, `privateKey`,
-/// raw keys in base64). The device id is the SHA-256 of the raw public key, in hex.
-public struct DeviceIdentity: Sendable, Hashable {
+/// raw keys in base64). The device id is the SHA-256 of the raw public key, in hex. It prints
+/// as its device id: no interpolation, dump or log line carries the private key.
+public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let deviceId: String
     /// The raw public key, base64url without padding (`publicKeyRawBase64UrlFromPem`).
     public let publicKey: String
     private let seed: [UInt8]
+    /// The user who owns the file it was read from: a listener on this machine is shown the
+    /// identity only when that user or root runs it.
+    public var owner: UInt32?
+
+    public var description: String { "device \(deviceId.prefix(12))…" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["deviceId": deviceId]) }
 
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
@@ -38,7 +47,9 @@ public struct DeviceIdentity: Sendable, Hashable {
             throw Failure(description: "cannot read \(path)")
         }
         guard data.count <= maxFileBytes else { throw Failure(description: "\(path) is larger than a device identity can be") }
-        return try parse(data, path: path)
+        var identity = try parse(data, path: path)
+        identity.owner = SecretFile.owner(path: path)
+        return identity
     }
 
     static func parse(_ data: Data, path: String) throws(Failure) -> DeviceIdentity {

@@ -71,6 +71,45 @@ public struct StandInConnect: Sendable {
         }
     }
 
+    /// What a connect request showed, for the stand-in's log: whether a token came and matched,
+    /// and the device, never the token itself. nil for a frame that is not a connect request.
+    public func received(_ text: String) -> Received? {
+        guard let request = try? JSONDecoder().decode(Request.self, from: Data(text.utf8)), request.method == "connect",
+            let params = request.params
+        else { return nil }
+        let given = params.auth?.token.flatMap { GatewayToken($0, source: "connect") }
+        let tokenWord: Received.Token =
+            switch (given, token) {
+            case (nil, _): .none
+            case (_, nil): .given
+            case (let given?, let token?): given == token ? .matching : .other
+            }
+        return Received(
+            client: "\(params.client?.id ?? "?")/\(params.client?.mode ?? "?")", role: params.role ?? "?", token: tokenWord,
+            device: params.device?.id, signed: params.device?.signature != nil)
+    }
+
+    public struct Received: Sendable, Hashable, CustomStringConvertible {
+        public enum Token: String, Sendable, Hashable {
+            case none = "no token"
+            case given = "a token"
+            case matching = "the token"
+            case other = "a token that does not match"
+        }
+
+        public let client: String
+        public let role: String
+        public let token: Token
+        /// The device id shown, if any, and whether it came with a signature.
+        public let device: String?
+        public let signed: Bool
+
+        public var description: String {
+            let shown = device.map { "device \($0.prefix(12))…\(signed ? " with a signature" : "")" } ?? "no device"
+            return "client \(client), role \(role), \(token.rawValue), \(shown)"
+        }
+    }
+
     /// The Gateway's own order: protocol, role, credentials, device proof, auth, pairing.
     private func decide(_ id: String, _ params: Params, _ client: Client, nonce: String, nowMs: Int64) -> Reply {
         let minimum = params.minProtocol ?? 0

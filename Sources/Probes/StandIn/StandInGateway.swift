@@ -43,10 +43,14 @@ public final class StandInGateway: Sendable {
     /// request at once, a client that trickles half a request must not hold a connection.
     public static let handshakeTimeout = Duration.seconds(10)
 
+    /// What the stand-in calls with each connect request it answers: the client's address, and
+    /// what the request showed (never the token itself).
+    public typealias ConnectObserver = @Sendable (String, StandInConnect.Received) -> Void
+
     /// Listens on `host`:`port`; with an identity, TLS 1.3 only.
     public static func start(
         host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect(),
-        handshakeTimeout: Duration = handshakeTimeout
+        handshakeTimeout: Duration = handshakeTimeout, observer: ConnectObserver? = nil
     ) async throws -> StandInGateway {
         let context = try identity.map { try $0.serverContext() }
         let channel = try await ServerBootstrap(group: group)
@@ -69,7 +73,7 @@ public final class StandInGateway: Sendable {
                             }.flatMap {
                                 channel.pipeline.removeHandler(name: "close-when-idle")
                             }.flatMapThrowing {
-                                try channel.pipeline.syncOperations.addHandler(StandInSession(connect: connect))
+                                try channel.pipeline.syncOperations.addHandler(StandInSession(connect: connect, observer: observer))
                             }
                         })
                     try sync.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
@@ -176,12 +180,14 @@ final class StandInSession: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
     private let connect: StandInConnect
+    private let observer: StandInGateway.ConnectObserver?
     private let nonce = String(TLSFingerprint(digest: (0..<32).map { _ in UInt8.random(in: 0...255) }).hex.prefix(32))
     private var answered = false
     private var closing = false
 
-    init(connect: StandInConnect) {
+    init(connect: StandInConnect, observer: StandInGateway.ConnectObserver?) {
         self.connect = connect
+        self.observer = observer
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -199,6 +205,9 @@ final class StandInSession: ChannelInboundHandler {
             let request = text.readString(length: text.readableBytes) ?? ""
             let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
             let reply = connect.reply(to: request, nonce: nonce, nowMs: nowMs)
+            if let observer, let received = connect.received(request) {
+                observer(context.channel.remoteAddress?.ipAddress ?? "?", received)
+            }
             for answer in reply.frames {
                 send(context, .text, context.channel.allocator.buffer(string: answer))
             }

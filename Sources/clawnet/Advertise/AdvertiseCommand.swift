@@ -156,6 +156,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         do {
             identity = try tlsIdentity(terminal)
             connect.token = try tokenFile.map(TokenFile.read)
+            if let tokenFile { SecretWarnings.check(tokenFile, .token, terminal: terminal) }
         } catch {
             terminal.error(
                 "\(error)",
@@ -163,13 +164,20 @@ struct AdvertiseCommand: AsyncParsableCommand {
                     + "--token-file a readable file whose first line is the token")
             throw ExitStatus.failure.code
         }
+        // Each connect request, as the stand-in read it: what a node showed (never the token itself).
+        let observer: StandInGateway.ConnectObserver = { client, received in terminal.out("connect from \(client): \(received)") }
         let gateway: StandInGateway
         do {
             if let bindAddress {
-                gateway = try await StandInGateway.start(host: bindAddress, port: port, identity: identity, connect: connect)
+                gateway = try await StandInGateway.start(
+                    host: bindAddress, port: port, identity: identity, connect: connect, observer: observer)
             } else {
-                do { gateway = try await StandInGateway.start(host: "::", port: port, identity: identity, connect: connect) } catch {
-                    gateway = try await StandInGateway.start(host: "0.0.0.0", port: port, identity: identity, connect: connect)
+                do {
+                    gateway = try await StandInGateway.start(
+                        host: "::", port: port, identity: identity, connect: connect, observer: observer)
+                } catch {
+                    gateway = try await StandInGateway.start(
+                        host: "0.0.0.0", port: port, identity: identity, connect: connect, observer: observer)
                 }
             }
         } catch {
@@ -198,13 +206,15 @@ struct AdvertiseCommand: AsyncParsableCommand {
         }
         switch pair {
         case (let certificate?, let key?):
+            SecretWarnings.check(keyPath, .tlsKey, terminal: terminal)
             return StandInIdentity(certificatePEM: certificate, keyPEM: key)
         case (nil, nil):
             let made = try StandInIdentity.make()
-            do { try FileManager.default.createDirectory(atPath: tlsDirectory, withIntermediateDirectories: true) } catch {
-                throw TLSDirectoryProblem(description: "cannot create the folder \(tlsDirectory) for the certificate and key")
+            // The folder holds a private key: 0700 whatever the umask, as the key file is 0600.
+            do { try SecretFile.makeDirectory(tlsDirectory) } catch {
+                throw TLSDirectoryProblem(description: "\(error.description) (for the certificate and key)")
             }
-            try AtomicFile.write(made.keyPEM, to: keyPath, mode: 0o600)
+            try AtomicFile.write(made.keyPEM, to: keyPath, mode: SecretFile.fileMode)
             try AtomicFile.write(made.certificatePEM, to: certificatePath, mode: 0o644)
             terminal.out("made a certificate: \(certificatePath) (key \(keyPath))")
             return made
@@ -304,6 +314,7 @@ extension AdvertiseCommand {
     /// With --wide-area: the beacon registered on the domain's primary (nil without it).
     private func registerWideArea(name: String, txt: TXTRecord, terminal: Terminal) async throws -> WideAreaBeacon? {
         guard wideArea.domain != nil else { return nil }
+        SecretWarnings.tsigKey(wideArea.tsigKey, terminal: terminal)
         let beacon = try WideAreaBeacon(options: wideArea, name: name, port: port, txt: txt, bindAddress: bindAddress, terminal: terminal)
         guard await beacon.register(refreshEvery: wideArea.refresh ?? .seconds(30)) else { throw ExitStatus.failure.code }
         return beacon

@@ -37,6 +37,15 @@ struct DoctorCommand: AsyncParsableCommand {
             identity (~/.openclaw/identity/device.json) as a node does: an unpaired device then \
             becomes a pairing request on the Gateway.
 
+            Credentials (the token, the device's signature) go only on a connection whose peer is \
+            verified on that very connection, before anything is sent on it: its certificate \
+            matches the pin (--pin, gateway.remote.tlsFingerprint), or a CA this machine trusts \
+            issued it for the host (SSL_CERT_FILE names another CA bundle), or it is a listener on \
+            this machine run by root or by the user the credentials belong to; plain ws:// only to \
+            private addresses, .local and *.ts.net names, as OpenClaw's clients do. Otherwise the \
+            connect request goes without them, and gw.connect says why and which fingerprint to \
+            pin. A token, TSIG key or identity file that group or others can read gets a warning.
+
             When a verified Gateway is missing from the wide-area domain, or published there with \
             other facts, doctor prints the zone records to add (--emit-zone FILE writes them as a \
             fragment that `clawnet zone check` accepts).
@@ -139,7 +148,9 @@ struct DoctorCommand: AsyncParsableCommand {
         let terminal = global.makeTerminal()
         var options = self.options
         let system = LiveSystem(configPath: configPath)
-        try Credentials.load(into: &options, tokenFile: tokenFile, deviceFile: deviceFile, config: system.config())
+        options.read(environment: ProcessInfo.processInfo.environment)
+        let warnings = try Credentials.load(into: &options, tokenFile: tokenFile, deviceFile: deviceFile, config: system.config())
+        SecretWarnings.print(warnings, to: terminal)
         terminal.progress("checking this machine and discovering Gateways …")
         let report = DoctorReport(await Doctor.run(options, system: system))
         terminal.clearProgress()

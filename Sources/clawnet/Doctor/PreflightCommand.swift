@@ -2,6 +2,7 @@ import ArgumentParser
 import DNSSD
 import Discovery
 import Doctor
+import FoundationEssentials
 import Host
 import Output
 
@@ -104,9 +105,15 @@ struct PreflightCommand: AsyncParsableCommand {
         let terminal = global.makeTerminal()
         let system = LiveSystem(configPath: configPath)
         var options = self.options
-        try Credentials.load(into: &options, tokenFile: tokenFile, deviceFile: nil, config: system.config())
+        options.read(environment: ProcessInfo.processInfo.environment)
+        let config = system.config()
+        let secrets = try Credentials.load(into: &options, tokenFile: tokenFile, deviceFile: nil, config: config)
+        // What preflight falls back on or warns about: an unreadable config (defaults are used),
+        // a secret file others can read.
+        let warnings = config.warnings + secrets.map(\.description)
+        if !quiet { warnings.forEach { terminal.err("warning: \($0)") } }
         let (requirements, elapsed) = await Preflight.run(required, options: options, system: system)
-        let report = PreflightReport(requirements: requirements, elapsed: elapsed)
+        let report = PreflightReport(requirements: requirements, elapsed: elapsed, warnings: warnings)
         if !quiet { try report.print(json ? .json : format, to: terminal) }
         try report.exitStatus.exit()
     }

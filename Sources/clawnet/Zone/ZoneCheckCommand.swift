@@ -97,6 +97,7 @@ struct ZoneCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let terminal = global.makeTerminal()
+        SecretWarnings.tsigKey(tsigKey, terminal: terminal)
         var request = self.request
         if file == "-" {
             if isatty(STDIN_FILENO) == 1 { terminal.err("reading the zone from standard input (Ctrl-D ends it)") }

@@ -76,6 +76,7 @@ struct ZonePushCommand: AsyncParsableCommand {
     func run() async throws {
         let terminal = global.makeTerminal()
         let key = tsigKey
+        SecretWarnings.tsigKey(key, terminal: terminal)
         let target = server
         let zoneDomain = domain
         let environment = ProcessInfo.processInfo.environment

@@ -1,0 +1,82 @@
+import DNSSD
+import Glibc
+
+/// A file holding a secret (a Gateway token, a TSIG key, a device identity, a config with a
+/// token in it) that other users may read or change: clawnet uses it, and says so as ssh does.
+public struct SecretFileWarning: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        case token = "a Gateway token"
+        case tsigKey = "a TSIG key"
+        case deviceIdentity = "a device identity"
+        case config = "an OpenClaw config with a token"
+        case tlsKey = "a TLS private key"
+    }
+
+    public let path: String
+    /// The permission bits (st_mode & 07777).
+    public let mode: UInt32
+    public let kind: Kind
+
+    /// nil when neither group nor others have any access (ssh's test: `st_mode & 077`).
+    public init?(path: String, mode: UInt32, kind: Kind) {
+        guard mode & SecretFile.groupAndOthers != 0 else { return nil }
+        self.path = path
+        self.mode = mode & 0o7777
+        self.kind = kind
+    }
+
+    public var description: String {
+        let what = mode & 0o044 != 0 ? "readable" : "accessible"
+        return "\(path) holds \(kind.rawValue) and is \(what) by group or others (mode 0\(String(mode, radix: 8))): `chmod 600 \(path)`"
+    }
+}
+
+/// Files and folders that hold secrets.
+public enum SecretFile {
+    /// The group and other permission bits.
+    static let groupAndOthers: UInt32 = 0o077
+    /// What a folder of keys gets, whatever the umask: its owner only.
+    public static let directoryMode: mode_t = 0o700
+    /// What a key file gets.
+    public static let fileMode: mode_t = 0o600
+
+    /// The warning for the file at `path`, from stat(2) (links followed); nil when it is
+    /// private or cannot be looked at.
+    public static func warning(path: String, kind: SecretFileWarning.Kind) -> SecretFileWarning? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return SecretFileWarning(path: path, mode: UInt32(status.st_mode), kind: kind)
+    }
+
+    /// The owner of the file at `path`, nil when it cannot be looked at.
+    public static func owner(path: String) -> UInt32? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return status.st_uid
+    }
+
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Makes the folder `path` (and the folders above it that are missing) for keys: each one
+    /// made here is 0700, whatever the umask (mkdir applies the umask, chmod then sets the mode
+    /// exactly). A folder that exists is left as it is.
+    public static func makeDirectory(_ path: String) throws(Failure) {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw Failure(description: "\(path) exists and is not a folder") }
+            return
+        }
+        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !parent.isEmpty && parent != path { try makeDirectory(parent) }
+        guard mkdir(path, directoryMode) == 0 else {
+            // Made meanwhile by someone else: theirs, left as it is.
+            if errno == EEXIST { return }
+            throw Failure(description: "cannot create the folder \(path): \(String(cString: strerror(errno)))")
+        }
+        guard chmod(path, directoryMode) == 0 else {
+            throw Failure(description: "cannot set the mode of \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import DNSSD
+import Glibc
+
+/// Who owns a TCP socket on this machine, read from /proc/net/tcp and /proc/net/tcp6 (the
+/// tables of the network namespace clawnet runs in). Used before a credential goes to a
+/// listener on this machine: another local user can listen on the Gateway's port while the
+/// Gateway is down.
+public enum TCPSocketOwner {
+    /// One line of a table.
+    public struct Entry: Sendable, Hashable {
+        public let local: Endpoint
+        public let remote: Endpoint
+        /// The kernel's TCP state (1 established, 10 listen, ...).
+        public let state: UInt8
+        public let uid: UInt32
+        /// 0 for a socket no process holds (a time-wait entry, shown with uid 0).
+        public let inode: UInt64
+    }
+
+    /// An address and port, IPv4-mapped IPv6 addresses as IPv4 (how a dual-stack listener
+    /// shows an IPv4 connection).
+    public struct Endpoint: Sendable, Hashable {
+        public let address: IPAddress
+        public let port: Int
+
+        public init(_ address: IPAddress, _ port: Int) {
+            self.address = address.mappedIPv4 ?? address.withoutZone
+            self.port = port
+        }
+    }
+
+    /// /proc/net/tcp of a busy host is about 150 bytes a socket: far more than any real table.
+    static let tableLimit = 16 << 20
+
+    /// The owner of the socket on this machine that accepted `client`'s connection to
+    /// `server`: an accepted socket keeps its listener's owner (also before the server calls
+    /// accept(2): then its inode is 0). Where that entry tells nothing (none, or a time-wait
+    /// entry, which the kernel shows with uid 0), the listener on the server's address and port.
+    /// nil when it cannot be told (no entry, listeners of different users, /proc unreadable):
+    /// then nothing is trusted.
+    public static func owner(server: Endpoint, client: Endpoint) -> UInt32? {
+        let tables = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap { path in
+            (try? RegularFile.read(path, limit: tableLimit)).map { String(decoding: $0, as: UTF8.self) }
+        }
+        return owner(server: server, client: client, tables: tables)
+    }
+
+    /// As `owner(server:client:)`, from recorded tables.
+    public static func owner(server: Endpoint, client: Endpoint, tables: [String]) -> UInt32? {
+        let entries = tables.flatMap(parse)
+        if let accepted = entries.first(where: { $0.local == server && $0.remote == client && $0.state != timeWait }),
+            accepted.inode != 0 || accepted.uid != 0
+        {
+            return accepted.uid
+        }
+        let listeners = Set(
+            entries.filter { entry in
+                entry.state == listen && entry.local.port == server.port
+                    && (entry.local.address == server.address || entry.local.address.isUnspecified)
+            }.map(\.uid))
+        return listeners.count == 1 ? listeners.first : nil
+    }
+
+    /// The kernel's TCP states (include/net/tcp_states.h) that matter here.
+    static let timeWait: UInt8 = 6
+    static let listen: UInt8 = 10
+
+    /// The entries of one table; lines that do not parse are skipped.
+    public static func parse(_ text: String) -> [Entry] {
+        text.split(separator: "\n").dropFirst().compactMap { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+            guard fields.count >= 10, let local = endpoint(fields[1]), let remote = endpoint(fields[2]),
+                let state = UInt8(fields[3], radix: 16), let uid = UInt32(fields[7]), let inode = UInt64(fields[9])
+            else { return nil }
+            return Entry(local: local, remote: remote, state: state, uid: uid, inode: inode)
+        }
+    }
+
+    /// `0100007F:4A65`: the address as the kernel prints it, 32-bit words of the address's
+    /// memory read in this machine's byte order; the port in hex.
+    static func endpoint(_ text: Substring) -> Endpoint? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, parts[0].count == 8 || parts[0].count == 32, let port = Int(parts[1], radix: 16) else { return nil }
+        var bytes: [UInt8] = []
+        var rest = parts[0][...]
+        while !rest.isEmpty {
+            guard let word = UInt32(rest.prefix(8), radix: 16) else { return nil }
+            bytes += withUnsafeBytes(of: word) { Array($0) }
+            rest = rest.dropFirst(8)
+        }
+        return IPAddress(bytes: bytes).map { Endpoint($0, port) }
+    }
+}
