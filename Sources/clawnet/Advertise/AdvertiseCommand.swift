@@ -43,8 +43,13 @@ struct AdvertiseCommand: AsyncParsableCommand {
             in a wide-area domain on its primary DNS server (RFC 2136 UPDATE, as `zone push` \
             does), checks every --refresh that it is still there, and withdraws it on Ctrl-C or \
             SIGTERM, so a Gateway on a tailnet appears in the domain the way it appears in \
-            local. A crash leaves the record: `clawnet zone check --server` reports it as \
-            unreachable. --no-local skips mDNS.
+            local. The withdrawal takes out exactly what the registration put in: a record that \
+            was in the zone before (the host's address, written by `zone push`) stays, and an \
+            address the registration replaced is put back; a withdrawal the server refuses \
+            exits 1 and names the records left. A crash leaves the records: `clawnet zone check \
+            --server` reports them as unreachable, and the next run of the same advertise adopts \
+            them (it keeps what it added in $XDG_STATE_HOME/clawnet, /var/lib/clawnet for root). \
+            --no-local skips mDNS: then neither D-Bus nor avahi-daemon is needed.
 
             Examples:
 
@@ -53,8 +58,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
             \(ExitStatus.status(
                 (.success, "stopped by Ctrl-C or SIGTERM (the beacon is withdrawn)"),
-                (.failure, "cannot serve: the port is taken, or the TLS files cannot be used"),
-                (.environment, "no D-Bus or no avahi-daemon: nothing could be advertised")))
+                (
+                    .failure,
+                    "cannot serve: the port is taken, or the TLS files cannot be used; with --wide-area: the registration or the "
+                        + "withdrawal failed (the records left are named)"
+                ),
+                (.environment, "no D-Bus or no avahi-daemon: nothing could be advertised by mDNS")))
             """
     )
 
@@ -227,8 +236,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let terminal = global.makeTerminal()
         // Handlers first: a signal that arrives while we start must still end us cleanly.
         let signals = Signals.termination()
-        // Publishing needs avahi-daemon: say so before anything is served or printed.
-        if !serveOnly, case .unavailable(let issue) = AvahiStatus.query(for: .publish) {
+        // Publishing by mDNS needs avahi-daemon: say so before anything is served or printed.
+        // Only wide-area DNS (--no-local) needs neither D-Bus nor Avahi: they are not asked.
+        if !serveOnly, !wideArea.noLocal, case .unavailable(let issue) = AvahiStatus.query(for: .publish) {
             IssueLines.lines([issue], terminal: terminal).forEach { terminal.err($0) }
             throw issue.kind == .busMissing || issue.kind == .daemonMissing ? ExitStatus.environment.code : ExitStatus.failure.code
         }
@@ -256,7 +266,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let beacon = try await registerWideArea(name: name, txt: txt, terminal: terminal)
         if wideArea.noLocal {
             for await _ in signals { break }
-            await beacon?.withdraw()
+            try await withdraw(beacon)
             return
         }
         let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
@@ -293,7 +303,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
                 }
             case .signal:
                 terminal.out("withdrawn: \(current)")
-                await beacon?.withdraw()
+                try await withdraw(beacon)
                 return
             }
         }
@@ -307,6 +317,12 @@ extension AdvertiseCommand {
         let beacon = try WideAreaBeacon(options: wideArea, name: name, port: port, txt: txt, bindAddress: bindAddress, terminal: terminal)
         guard await beacon.register(refreshEvery: wideArea.refresh ?? .seconds(30)) else { throw ExitStatus.failure.code }
         return beacon
+    }
+
+    /// A withdrawal the server refused (or never answered) fails the command: records remain.
+    private func withdraw(_ beacon: WideAreaBeacon?) async throws {
+        guard let beacon else { return }
+        guard await beacon.withdraw() else { throw ExitStatus.failure.code }
     }
 }
 
