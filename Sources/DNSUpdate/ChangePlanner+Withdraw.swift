@@ -6,13 +6,16 @@ extension ChangePlanner {
     /// instance's SRV and TXT, the addresses it gave its host (and those it replaced there are
     /// put back). Every RRset it changes carries the prerequisite that it is still what was read,
     /// so a record someone else (re)added in between makes the UPDATE fail instead of going.
-    /// Left alone: an instance whose SRV is now someone else's, and a host that an SRV this
-    /// registration did not add points to (another Gateway, or another service, uses it).
+    /// Left alone: an instance whose SRV the registration added and someone else has since
+    /// replaced, and a host that an SRV this registration did not add points to (another
+    /// Gateway, or another service, uses it).
     public func withdraw(_ ledger: RegistrationLedger, served: ServedRecords) throws(UpdateFailure) -> UpdatePlan {
         let instance = ledger.instance
         var units: [Unit] = []
+        // Someone else took the name over: the SRV the registration added is gone, another is there.
         let services = served.rrset(instance, .srv)
-        if services.isEmpty || services.contains(where: ledger.holds) {
+        let addedService = ledger.added.contains { $0.name == instance && $0.type == .srv }
+        if !addedService || services.isEmpty || services.contains(where: ledger.holds) {
             var unit = Unit(change: PlannedChange(name: instance, kind: .removed))
             unit.ptrDelete = served.rrset(service, .ptr).first { $0.data == .ptr(instance) && ledger.holds($0) }
             for type in [RRType.srv, .txt] { _ = undo(instance, type, ledger: ledger, served: served, into: &unit) }

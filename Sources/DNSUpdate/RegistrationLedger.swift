@@ -6,9 +6,9 @@ import DNSWire
 /// records it replaced (another address of its host), which the withdrawal puts back. A record
 /// that was there before, such as the host's `A` that `zone push` wrote, is never its to remove.
 ///
-/// A restart after a crash adopts what an earlier run of the same registration left: the
-/// instance's PTR, SRV and TXT when the SRV names this host and port, and whatever the earlier
-/// run's ledger (kept in a file by its caller) says it added.
+/// A restart after a crash adopts what an earlier run of the same registration left, as that
+/// run's ledger (kept in a file by its caller) says; records that only look the same (the same
+/// instance, host and port, written by `zone push`) were there before, and stay.
 public struct RegistrationLedger: Sendable, Equatable {
     public let instance: DNSName
     public private(set) var added: [DNSRecord]
@@ -42,15 +42,6 @@ public struct RegistrationLedger: Sendable, Equatable {
                 replaced.append(current)
             }
         }
-    }
-
-    /// An earlier run's records of this instance, found at registration (its SRV names this
-    /// host and port): the PTR to the instance, its SRV and its TXT become this run's.
-    public mutating func adoptInstance(from served: ServedRecords, service: DNSName) {
-        let found =
-            served.rrset(service, .ptr).filter { $0.data == .ptr(instance) } + served.rrset(instance, .srv)
-            + served.rrset(instance, .txt)
-        for record in found where !holds(record) { added.append(record) }
     }
 
     /// What an earlier run of this registration noted (its ledger file), as far as `served`

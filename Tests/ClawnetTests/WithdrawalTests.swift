@@ -109,6 +109,25 @@ struct WithdrawalTests {
         #expect(try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key) == before, "\(restarted.output)")
     }
 
+    @Test("a Gateway zone push registered for this host and port, advertised under the same name: its records stay after the withdrawal")
+    func pushedRecordsStay() async throws {
+        let bed = try TestBed.current()
+        let (dns, key) = try await updatablePrimary("bind", bed, zone: emptyZone)
+        defer { dns.terminate() }
+        let name = "Pushed \(uniqueTag())"
+        let (arguments, environment) = advertise(name, dns, key, state: try stateFolder(bed))
+        let port = arguments[arguments.firstIndex(of: "--port")! + 1]
+        let pushed = try await push(bed, dns, key: key, ["--gateway", "host=\(host),ip=127.0.0.1,port=\(port),name=\(name)"])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        let advertiser = try bed.spawnClawnet(arguments, environment: environment)
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(advertiser.output)")
+        await advertiser.waitForOutputEnd()
+        #expect(try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key) == before, "\(advertiser.output)")
+    }
+
     @Test("a withdrawal Knot refuses (the key lost its update right): exit 1, the records left are named, and they are still served")
     func refusedWithdrawal() async throws {
         let bed = try TestBed.current()

@@ -48,7 +48,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
             address the registration replaced is put back; a withdrawal the server refuses \
             exits 1 and names the records left. A crash leaves the records: `clawnet zone check \
             --server` reports them as unreachable, and the next run of the same advertise adopts \
-            them (it keeps what it added in $XDG_STATE_HOME/clawnet, /var/lib/clawnet for root). \
+            them (it keeps what it added in $XDG_STATE_HOME/clawnet, /var/lib/clawnet for root, \
+            else ~/.local/state/clawnet). \
             --no-local skips mDNS: then neither D-Bus nor avahi-daemon is needed.
 
             Examples:

@@ -135,16 +135,12 @@ final class WideAreaBeacon: Sendable {
         return true
     }
 
-    /// What an earlier run of this registration left (it crashed): the instance's records when
-    /// they name this host and port, and what its ledger file says it added.
+    /// What an earlier run of this registration left (it crashed), as its ledger file says.
+    /// Records that merely look like this registration's (the same instance, host and port,
+    /// written by `zone push`) are not adopted: they were there before, and stay.
     private func adopt(_ served: ServedRecords) {
-        let earlier = ledgerFile.load(instance: instance)
-        ledger.withLock { ledger in
-            if let earlier { ledger.adopt(earlier, from: served) }
-            if served.rrset(instance, .srv).contains(where: { Self.endpoint($0) == ourEndpoint }) {
-                ledger.adoptInstance(from: served, service: registration.service)
-            }
-        }
+        guard let earlier = ledgerFile.load(instance: instance) else { return }
+        ledger.withLock { $0.adopt(earlier, from: served) }
     }
 
     private func apply(_ served: ServedRecords, verb: String) async throws(UpdateFailure) {
