@@ -185,10 +185,11 @@ final class WideAreaBeacon: Sendable {
             let plan = try registration.planner.withdraw(ledger, served: served)
             if let failure = await registration.send(plan).failure { throw failure }
             ledgerFile.remove()
-            terminal.out(
-                plan.isEmpty
-                    ? "withdrawn from \(domain.name): \(displayName) (nothing of it was left there)"
-                    : "withdrawn from \(domain.name): \(displayName)")
+            let why =
+                ledger.added.isEmpty
+                ? " (its records were there before advertise ran: they stay)"
+                : plan.isEmpty ? " (nothing of what it added was left there)" : ""
+            terminal.out("withdrawn from \(domain.name): \(displayName)\(why)")
             return true
         } catch {
             let left = remaining.compactMap(LedgerFile.line).joined(separator: "; ")
