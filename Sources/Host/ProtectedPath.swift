@@ -76,7 +76,8 @@ public final class ProtectedPath: Sendable {
             let target = try walk.readLink(component)
             if target.hasPrefix("/") { try walk.restartAtRoot() }
             pending = components(target) + pending
-            lastWasLink = isLast
+            // From here on, the last name comes through a link (a dangling one is refused).
+            if isLast { lastWasLink = true }
         }
         throw Refusal(kind: .directory, description: "\(path) names a directory: give a file's path")
     }

@@ -101,6 +101,16 @@ struct ProtectedSymlinkTests {
         #expect(lstat(plain + "/zone.db", &status) == 0 && status.st_mode & S_IFMT == S_IFLNK, "the link stays a link")
     }
 
+    @Test("a link to a missing file through a further link is dangling: refused, nothing made where it points")
+    func danglingThroughLinks() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        #expect(symlink(scene.root, scene.root + "/here") == 0)
+        #expect(symlink(scene.root + "/here/missing", scene.root + "/link.db") == 0)
+        #expect(throws: AtomicFile.Failure.self) { try AtomicFile.write("x", to: scene.root + "/link.db") }
+        #expect(!FileManager.default.fileExists(atPath: scene.root + "/missing"))
+    }
+
     @Test("the rule itself, table-tested: sticky and world-writable both needed; the follower or the directory's owner may own the link")
     func rule() {
         func stat(mode: mode_t, uid: uid_t) -> Glibc.stat {
