@@ -265,11 +265,23 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let name = name!
         let txt = try txtRecord(serving: gateway)
         let beacon = try await registerWideArea(name: name, txt: txt, terminal: terminal)
-        if wideArea.noLocal {
-            for await _ in signals { break }
-            try await withdraw(beacon)
-            return
+        // However the mDNS side ends (a signal, Avahi gone for good, an error), what the
+        // wide-area registration added is withdrawn before the command ends.
+        do {
+            if wideArea.noLocal {
+                for await _ in signals { break }
+            } else {
+                try await advertiseLocally(name: name, txt: txt, until: signals, terminal: terminal)
+            }
+        } catch {
+            _ = await beacon?.withdraw()
+            throw error
         }
+        try await withdraw(beacon)
+    }
+
+    /// Publishes the beacon by mDNS in local. until a signal (or until Avahi's stream ends).
+    private func advertiseLocally(name: String, txt: TXTRecord, until signals: AsyncStream<Int32>, terminal: Terminal) async throws {
         let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
         let steps = AsyncStream<AdvertiseStep> { continuation in
             let advertiseTask = Task {
@@ -304,7 +316,6 @@ struct AdvertiseCommand: AsyncParsableCommand {
                 }
             case .signal:
                 terminal.out("withdrawn: \(current)")
-                try await withdraw(beacon)
                 return
             }
         }
