@@ -69,6 +69,25 @@ struct RemovalSafetyTests {
         #expect(whole.stdout.contains("- B-Gw"), "the same browse without the failing domain prunes: \(whole.stdout)")
     }
 
+    @Test("a browse server that never answers: prune stops (exit 1), every Gateway stays")
+    func silentBrowseServer() async throws {
+        let bed = try TestBed.current()
+        let key = try await bed.makeTSIGKey()
+        let dns = try await twoGateways(bed, key: key)
+        defer { dns.terminate() }
+        let port = testPort()
+        let silent = try bed.spawn(on: .node, [bed.python, bed.scripts + "/peers/hostile_peer.py", "udp-silent", "--port", String(port)])
+        defer { silent.terminate() }
+        try await silent.waitForOutput("ready")
+        let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        let result = try await push(
+            bed, dns, key: key,
+            ["--from-browse", "--no-local", "--browse-domain", "lan.internal", "--browse-server", "127.0.0.1:\(port)", "--prune"])
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("--from-browse failed"), "\(result.stderr)")
+        #expect(try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key) == before)
+    }
+
     @Test(
         "an inventory that is empty, or whose browse saved errors, prunes nothing: exit 1, the zone as it was",
         arguments: [
