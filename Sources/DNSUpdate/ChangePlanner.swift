@@ -8,8 +8,8 @@ public struct PlannedChange: Sendable, Hashable {
         /// The instance exists; these of its RRsets (SRV, TXT) change.
         case changed([RRType])
         case removed
-        /// A host's address RRsets change.
-        case host([RRType])
+        /// A host's address RRsets change: each from what was there to what will be.
+        case host([RRsetChange])
     }
 
     public let name: DNSName
@@ -18,6 +18,28 @@ public struct PlannedChange: Sendable, Hashable {
     public init(name: DNSName, kind: Kind) {
         self.name = name
         self.kind = kind
+    }
+}
+
+/// One RRset a plan changes, from the records it holds to the records it will hold; read as
+/// "replaces A 10.0.0.5 with 10.0.0.7", so that no record someone else wrote goes unannounced.
+public struct RRsetChange: Sendable, Hashable, CustomStringConvertible {
+    public let type: RRType
+    public let before: [DNSRecord.Data]
+    public let after: [DNSRecord.Data]
+
+    public init(type: RRType, before: [DNSRecord.Data], after: [DNSRecord.Data]) {
+        self.type = type
+        self.before = before
+        self.after = after
+    }
+
+    public var description: String {
+        func values(_ data: [DNSRecord.Data]) -> String { data.map { $0.presentation ?? "?" }.joined(separator: ", ") }
+        if before.isEmpty { return "adds \(type) \(values(after))" }
+        if after.isEmpty { return "removes \(type) \(values(before))" }
+        if Set(before) == Set(after) { return "keeps \(type) \(values(after)) with a new TTL" }
+        return "replaces \(type) \(values(before)) with \(values(after))"
     }
 }
 
@@ -61,8 +83,11 @@ public struct ChangePlanner: Sendable {
     }
 
     /// Publishes `desired` (PTR, SRV, TXT, host A/AAAA records). Other instances of the type
-    /// stay unless `prune`; other names and types are never touched.
-    public func publish(_ desired: [DNSRecord], served: ServedRecords, prune: Bool) throws(UpdateFailure) -> UpdatePlan {
+    /// stay unless `prune` (and then those in `keeping` stay too); other names and types are
+    /// never touched.
+    public func publish(_ desired: [DNSRecord], served: ServedRecords, prune: Bool, keeping: Set<DNSName> = [])
+        throws(UpdateFailure) -> UpdatePlan
+    {
         var order: [RRsetKey] = []
         var wanted: [RRsetKey: [DNSRecord]] = [:]
         for record in desired {
@@ -78,9 +103,9 @@ public struct ChangePlanner: Sendable {
         }
         for host in hosts {
             var unit = Unit(change: PlannedChange(name: host, kind: .host([])))
-            let types = replace(host, [.a, .aaaa], wanted: wanted, served: served, into: &unit)
-            if !types.isEmpty {
-                unit.change = PlannedChange(name: host, kind: .host(types))
+            let changes = replace(host, [.a, .aaaa], wanted: wanted, served: served, into: &unit)
+            if !changes.isEmpty {
+                unit.change = PlannedChange(name: host, kind: .host(changes))
                 units.append(unit)
             }
         }
@@ -91,7 +116,7 @@ public struct ChangePlanner: Sendable {
         }
         for (ptr, instance) in wantedInstances {
             var unit = Unit(change: PlannedChange(name: instance, kind: .added))
-            let types = replace(instance, [.srv, .txt], wanted: wanted, served: served, into: &unit)
+            let types = replace(instance, [.srv, .txt], wanted: wanted, served: served, into: &unit).map(\.type)
             if !listed.contains(instance) {
                 unit.ptrAdd = ptr
             } else if types.isEmpty {
@@ -102,7 +127,7 @@ public struct ChangePlanner: Sendable {
             units.append(unit)
         }
         if prune {
-            let keep = Set(wantedInstances.map(\.1))
+            let keep = Set(wantedInstances.map(\.1)).union(keeping)
             for record in served.rrset(service, .ptr) {
                 guard case .ptr(let instance) = record.data, listed.contains(instance), !keep.contains(instance) else { continue }
                 units.append(removal(of: instance, ptr: record, served: served))
@@ -111,39 +136,7 @@ public struct ChangePlanner: Sendable {
         return try plan(units, served: served)
     }
 
-    /// Withdraws `instances` (advertise's exit): their PTR records, SRV and TXT, and the
-    /// address records of their hosts when no other SRV in the zone points to that host.
-    public func withdraw(_ instances: [DNSName], served: ServedRecords) throws(UpdateFailure) -> UpdatePlan {
-        var units: [Unit] = []
-        let gone = Set(instances)
-        for instance in instances {
-            let ptr = served.rrset(service, .ptr).first { $0.data == .ptr(instance) }
-            var unit = removal(of: instance, ptr: ptr, served: served)
-            let hosts = served.rrset(instance, .srv).compactMap { record -> DNSName? in
-                if case .srv(_, _, _, let target) = record.data, target.isSubdomain(of: zone) { return target }
-                return nil
-            }
-            for host in hosts {
-                let shared = served.records.contains { record in
-                    guard record.type == .srv, !gone.contains(record.name), case .srv(_, _, _, let target) = record.data else {
-                        return false
-                    }
-                    return target == host
-                }
-                guard !shared else { continue }
-                for type in [RRType.a, .aaaa] {
-                    let current = served.rrset(host, type)
-                    guard !current.isEmpty else { continue }
-                    unit.prerequisites.append(.rrsetEquals(host, type, current.map(\.data)))
-                    unit.deletes.append(.deleteRRset(host, type))
-                }
-            }
-            if unit.ptrDelete != nil || !unit.deletes.isEmpty { units.append(unit) }
-        }
-        return try plan(units, served: served)
-    }
-
-    private func removal(of instance: DNSName, ptr: DNSRecord?, served: ServedRecords) -> Unit {
+    func removal(of instance: DNSName, ptr: DNSRecord?, served: ServedRecords) -> Unit {
         var unit = Unit(change: PlannedChange(name: instance, kind: .removed))
         unit.ptrDelete = ptr
         for type in [RRType.srv, .txt] where !served.rrset(instance, type).isEmpty {
@@ -152,17 +145,17 @@ public struct ChangePlanner: Sendable {
         return unit
     }
 
-    /// Replaces the RRsets of `types` at `name` that differ from what is wanted; returns the
-    /// types replaced.
+    /// Replaces the RRsets of `types` at `name` that differ from what is wanted; returns what
+    /// each of them held and will hold.
     private func replace(_ name: DNSName, _ types: [RRType], wanted: [RRsetKey: [DNSRecord]], served: ServedRecords, into unit: inout Unit)
-        -> [RRType]
+        -> [RRsetChange]
     {
-        var replaced: [RRType] = []
+        var replaced: [RRsetChange] = []
         for type in types {
             let target = wanted[RRsetKey(name, type)] ?? []
             let current = served.rrset(name, type)
             guard !Self.same(current, target) else { continue }
-            replaced.append(type)
+            replaced.append(RRsetChange(type: type, before: current.map(\.data), after: target.map(\.data)))
             if current.isEmpty {
                 unit.prerequisites.append(.rrsetAbsent(name, type))
             } else {
@@ -181,7 +174,7 @@ public struct ChangePlanner: Sendable {
             && current.allSatisfy { record in wanted.allSatisfy { $0.ttl == record.ttl } }
     }
 
-    private func plan(_ units: [Unit], served: ServedRecords) throws(UpdateFailure) -> UpdatePlan {
+    func plan(_ units: [Unit], served: ServedRecords) throws(UpdateFailure) -> UpdatePlan {
         UpdatePlan(changeSets: try pack(units[...], ptrBefore: served.rrset(service, .ptr)), changes: units.map(\.change))
     }
 

@@ -138,13 +138,20 @@ public struct Terminal: Sendable {
 
     /// Unbuffered, whole-string writes: output order between lines and streams is kept, and
     /// a reader sees each line as soon as it is written. Text given here is written as it
-    /// is: callers pass what `render` made, or clawnet's own escape sequences.
+    /// is: callers pass what `render` made, or clawnet's own escape sequences. A failed write
+    /// is reported to `StandardStreams` (which decides what it means for the command), and
+    /// nothing more goes to a stream that failed.
     public static func write(_ text: String, to descriptor: Int32) {
+        guard StandardStreams.failure(of: descriptor) == nil else { return }
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
+            guard written > 0 else {
+                // write(2) returns 0 for a non-empty buffer only on a broken device.
+                StandardStreams.record(written < 0 ? errno : EIO, on: descriptor)
+                return
+            }
             bytes = bytes.dropFirst(written)
         }
     }

@@ -6,7 +6,8 @@ import Host
 ///
 /// Only a regular file (or a new path) is written: a directory, device, FIFO or socket is
 /// refused, never replaced. A symbolic link to a regular file stays a link; the file it
-/// points to is replaced.
+/// points to is replaced, unless another user planted the link in a sticky, world-writable
+/// directory (`ProtectedPath`).
 public enum AtomicFile {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
@@ -32,15 +33,18 @@ public enum AtomicFile {
 
     /// New content written and flushed beside its target, not yet in place: `commit` renames
     /// it over the target, `discard` removes it. Staging every file first lets a command
-    /// change several files together or none of them.
+    /// change several files together or none of them. Both act in the directory that was
+    /// resolved and opened when the file was staged, whatever has been renamed since.
     public struct Staged: Sendable {
-        public let target: String
+        public var target: String { location.resolved }
         let temporary: String
-        let directory: String
+        let location: ProtectedPath
 
         public func commit() throws(Failure) {
-            guard rename(temporary, target) == 0 else { throw AtomicFile.failure("cannot rename \(temporary) to \(target)") }
-            let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard renameat(location.directory, temporary, location.directory, location.name) == 0 else {
+                throw AtomicFile.failure("cannot rename \(temporary) to \(target)")
+            }
+            let directoryDescriptor = openat(location.directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if directoryDescriptor >= 0 {
                 fsync(directoryDescriptor)
                 close(directoryDescriptor)
@@ -48,23 +52,21 @@ public enum AtomicFile {
         }
 
         public func discard() {
-            unlink(temporary)
+            unlinkat(location.directory, temporary, 0)
+        }
+
+        /// After `commit`: removes the file again (it was new; a set of files is being undone).
+        public func removeTarget() {
+            unlinkat(location.directory, location.name, 0)
         }
     }
 
     /// Writes `bytes` to a temporary file beside the file `path` names (through a symbolic
     /// link, the file it points to), after checking that the target is a regular file or new.
     public static func stage(_ bytes: [UInt8], for path: String, mode newMode: mode_t? = nil) throws(Failure) -> Staged {
-        let target = try writableTarget(path)
-        let directory = target.contains("/") ? String(target[..<target.lastIndex(of: "/")!]) : "."
-        let parent = directory.isEmpty ? "/" : directory
-        let name = target.split(separator: "/").last.map(String.init) ?? target
-        var template = Array("\(parent)/.\(name).XXXXXX".utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw failure("cannot create a temporary file in \(parent)") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var existing = stat()
-        let mode: mode_t = newMode ?? (stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644)
+        let location = try writableTarget(path)
+        let (descriptor, temporary) = try createTemporary(beside: location)
+        let mode: mode_t = newMode ?? (location.status.map { $0.st_mode & 0o7777 } ?? 0o644)
         var rest = bytes[...]
         while !rest.isEmpty {
             let written = rest.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
@@ -72,7 +74,7 @@ public enum AtomicFile {
             guard written > 0 else {
                 let error = failure("cannot write \(temporary)")
                 close(descriptor)
-                unlink(temporary)
+                unlinkat(location.directory, temporary, 0)
                 throw error
             }
             rest = rest.dropFirst(written)
@@ -80,43 +82,44 @@ public enum AtomicFile {
         guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else {
             let error = failure("cannot flush \(temporary)")
             close(descriptor)
-            unlink(temporary)
+            unlinkat(location.directory, temporary, 0)
             throw error
         }
         close(descriptor)
-        return Staged(target: target, temporary: temporary, directory: parent)
+        return Staged(temporary: temporary, location: location)
     }
 
-    /// The path to rename onto: `path` itself when it is a regular file or absent, the file a
-    /// symbolic link resolves to when that is a regular file; anything else is refused.
-    static func writableTarget(_ path: String) throws(Failure) -> String {
-        guard !path.isEmpty else { throw Failure(description: "an empty path names no file") }
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
-            guard errno == ENOENT else { throw failure("cannot use \(path)") }
-            return path
+    /// How many random names to try for the temporary file before giving up (mkstemp's
+    /// own count is far higher; a collision of 64 random bits is not expected even once).
+    static let temporaryAttempts = 8
+
+    /// A new file `.NAME.<random>` in the target's directory, made with O_EXCL and O_NOFOLLOW:
+    /// never an existing file or a link someone planted under that name.
+    private static func createTemporary(beside location: ProtectedPath) throws(Failure) -> (Int32, String) {
+        for _ in 0..<temporaryAttempts {
+            let name = ".\(location.name).\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+            let descriptor = openat(location.directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { return (descriptor, name) }
+            guard errno == EEXIST else { break }
         }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG:
-            try ownedByThisUser(path, status)
-            return path
-        case S_IFLNK:
-            guard let resolved = realpath(path, nil) else {
-                throw Failure(description: "\(path) is a symbolic link to a file that does not exist; point it at a file or remove it")
-            }
-            defer { free(resolved) }
-            let target = String(cString: resolved)
-            var targetStatus = stat()
-            guard stat(target, &targetStatus) == 0, targetStatus.st_mode & S_IFMT == S_IFREG else {
-                throw Failure(description: "\(path) leads to \(target), which is not a regular file; clawnet writes only regular files")
-            }
-            try ownedByThisUser(target, targetStatus)
-            return target
-        default:
+        let parent = location.resolved.lastIndex(of: "/").map { String(location.resolved[..<$0]) } ?? "."
+        throw failure("cannot create a temporary file in \(parent.isEmpty ? "/" : parent)")
+    }
+
+    /// Where to rename onto: `path` resolved under the protected-symlinks rule (`ProtectedPath`),
+    /// when it leads to a regular file this user owns or to nothing yet; anything else is refused.
+    public static func writableTarget(_ path: String) throws(Failure) -> ProtectedPath {
+        let location: ProtectedPath
+        do { location = try ProtectedPath.resolve(path) } catch { throw Failure(description: error.description) }
+        guard let status = location.status else { return location }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            let shown = location.resolved == path ? path : "\(path) leads to \(location.resolved), which"
             throw Failure(
-                description: "\(path) is \(RegularFile.kindName(status.st_mode)); clawnet writes only regular files (or a new path), "
+                description: "\(shown) is \(RegularFile.kindName(status.st_mode)); clawnet writes only regular files (or a new path), "
                     + "it never replaces anything else")
         }
+        try ownedByThisUser(location.resolved, status)
+        return location
     }
 
     /// clawnet runs as root: it replaces only a file that this user owns, never another

@@ -9,11 +9,11 @@ import Probes
 public enum BrowseMirror {
     public static func gateways(
         from beacons: [GatewayBeacon], domain: DomainName, tailnetOnly: Bool, connectTimeout: Duration
-    ) async -> (gateways: [ZoneGateway], notes: [String]) {
-        let (browsed, skipped) = Inventory.gateways(from: beacons, domain: domain)
-        var notes = skipped
+    ) async -> GatewayYield {
+        var yield = Inventory.gateways(from: beacons, domain: domain)
+        var notes = yield.notes
         var gateways: [ZoneGateway] = []
-        for var gateway in browsed {
+        for var gateway in yield.gateways {
             let lan = gateway.addresses.filter { !$0.isTailscale }
             guard !lan.isEmpty else {
                 gateways.append(gateway)
@@ -34,8 +34,9 @@ public enum BrowseMirror {
             }
             gateways.append(gateway)
         }
-        notes += await unanswered(gateways, timeout: connectTimeout)
-        return (gateways, notes)
+        yield.notes = notes + (await unanswered(gateways, timeout: connectTimeout))
+        yield.gateways = gateways
+        return yield
     }
 
     /// A note for every Gateway that took no TCP connection on any published address.

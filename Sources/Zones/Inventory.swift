@@ -13,18 +13,28 @@ public enum Inventory {
     private struct Document: Decodable {
         let schema: String
         let beacons: [GatewayBeacon]
+        /// What the browse that wrote it could not do; optional, as documents written by hand lack it.
+        let errors: [SavedError]?
+    }
+
+    /// An entry of the document's `errors`: only its words are needed.
+    private struct SavedError: Decodable {
+        let source: String?
+        let message: String?
     }
 
     /// The Gateways of the browse document at `path` (a regular file of at most
-    /// `FileLimit.inventory` bytes), and notes about beacons that cannot be published.
-    public static func gateways(atPath path: String, domain: DomainName) throws(Failure) -> (gateways: [ZoneGateway], notes: [String]) {
+    /// `FileLimit.inventory` bytes), notes about beacons that cannot be published, and the
+    /// errors the browse that wrote it saved (as failures).
+    public static func gateways(atPath path: String, domain: DomainName) throws(Failure) -> GatewayYield {
         let bytes: [UInt8]
         do { bytes = try RegularFile.read(path, limit: FileLimit.inventory) } catch { throw Failure(description: error.description) }
         return try gateways(fromJSON: Data(bytes), domain: domain)
     }
 
-    /// The Gateways of a browse document, and notes about beacons that cannot be published.
-    public static func gateways(fromJSON data: Data, domain: DomainName) throws(Failure) -> (gateways: [ZoneGateway], notes: [String]) {
+    /// The Gateways of a browse document, notes about beacons that cannot be published, and
+    /// the errors saved in it.
+    public static func gateways(fromJSON data: Data, domain: DomainName) throws(Failure) -> GatewayYield {
         if let deep = JSONNesting.tooDeep(Array(data)) { throw Failure(description: deep) }
         let document: Document
         do {
@@ -35,19 +45,24 @@ public enum Inventory {
         guard document.schema == Schema.browse else {
             throw Failure(description: "schema is '\(SafeText.display(Array(document.schema.utf8)))', expected \(Schema.browse)")
         }
-        return gateways(from: document.beacons, domain: domain)
+        var yield = gateways(from: document.beacons, domain: domain)
+        yield.failures = (document.errors ?? []).map { saved in
+            let text = [saved.source, saved.message].compactMap { $0 }.joined(separator: ": ")
+            return "the browse that wrote it reported \(SafeText.display(Array(text.utf8)))"
+        }
+        return yield
     }
 
-    /// Browsed beacons as zone Gateways; a beacon that cannot be published becomes a note.
-    public static func gateways(from beacons: [GatewayBeacon], domain: DomainName) -> (gateways: [ZoneGateway], notes: [String]) {
-        var result: [ZoneGateway] = []
-        var notes: [String] = []
+    /// Browsed beacons as zone Gateways; a beacon that cannot be published becomes a note, and
+    /// its instance is named among the skipped.
+    public static func gateways(from beacons: [GatewayBeacon], domain: DomainName) -> GatewayYield {
+        var yield = GatewayYield()
         for beacon in beacons {
             let (gateway, note) = ZoneGateway.from(beacon, domain: domain)
-            if let gateway { result.append(gateway) }
-            if let note { notes.append(note) }
+            if let gateway { yield.gateways.append(gateway) } else { yield.skipped.append(beacon.instance) }
+            if let note { yield.notes.append(note) }
         }
-        return (result, notes)
+        return yield
     }
 
     /// A decoding error as the field it is about and what is wrong with it

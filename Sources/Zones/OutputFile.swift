@@ -5,22 +5,21 @@ import Host
 /// and written together, so that both change or neither does.
 public enum OutputFile {
     /// Why `path` cannot be a file clawnet writes, nil when it can: it must name a regular
-    /// file or a new one (no directory, device, FIFO or socket), without control characters.
+    /// file or a new one (no directory, device, FIFO or socket), without control characters,
+    /// and not through a link another user planted in a sticky directory (`ProtectedPath`).
     public static func problem(_ path: String) -> String? {
         guard !path.isEmpty else { return "an empty path names no file" }
         if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "the path holds a control character (a newline, a tab, an escape): give a plain path"
         }
         guard !path.hasSuffix("/") else { return "\(path) names a directory: give a file's path" }
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            // Nothing there (yet), or a dangling link: AtomicFile says which when it writes.
-            return nil
+        let location: ProtectedPath
+        do { location = try ProtectedPath.resolve(path) } catch {
+            // A missing folder or a dangling link: AtomicFile says which when it writes.
+            return error.kind == .foreignLink || error.kind == .directory ? error.description : nil
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            return "\(path) is \(RegularFile.kindName(status.st_mode)); clawnet writes only regular files (or a new path)"
-        }
-        return nil
+        guard let status = location.status, status.st_mode & S_IFMT != S_IFREG else { return nil }
+        return "\(path) is \(RegularFile.kindName(status.st_mode)); clawnet writes only regular files (or a new path)"
     }
 
     /// True when the two paths name the same file: the same path once symbolic links and `.`
@@ -79,7 +78,7 @@ public enum OutputFile {
                     if let previous = change.previous {
                         try? AtomicFile.write(bytes: previous, to: done.target)
                     } else {
-                        unlink(done.target)
+                        done.removeTarget()
                     }
                 }
                 throw AtomicFile.Failure(description: "\(error.description); the files written before it were put back as they were")

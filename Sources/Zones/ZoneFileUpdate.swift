@@ -17,9 +17,10 @@ public enum ZoneFileUpdate {
     }
 
     /// What writing `content` to `path` would do, without writing: the existing file (a
-    /// regular file, at most `FileLimit.zone` bytes) is read for its serial and compared.
+    /// regular file this user may replace, at most `FileLimit.zone` bytes) is read for its
+    /// serial and compared; a path clawnet would not write is refused before it is read.
     public static func prepare(_ content: ZoneContent, at path: String, today: SerialPolicy.Day) throws -> Outcome {
-        let existing = try RegularFile.readIfPresent(path, limit: FileLimit.zone)
+        let existing = try RegularFile.readIfPresent(AtomicFile.writableTarget(path).resolved, limit: FileLimit.zone)
         let previousSerial = existing.flatMap { soaSerial($0) }
         if let existing, let previousSerial {
             let same = try ZoneWriter.render(content, serial: previousSerial)

@@ -33,8 +33,14 @@ struct Clawnet: AsyncParsableCommand {
         subcommands: [DoctorCommand.self, PreflightCommand.self, BrowseCommand.self, AdvertiseCommand.self, ZoneCommand.self]
     )
 
-    /// ArgumentParser exits 64 on usage errors; clawnet's contract says 2.
+    /// ArgumentParser exits 64 on usage errors; clawnet's contract says 2. Everything it
+    /// prints (help, --version, errors) goes through Terminal, so that a failed write is
+    /// noticed (`StandardStreams`) like any other.
     static func main() async {
+        // A reader that goes away is an EPIPE that StandardStreams handles, not a signal that
+        // kills clawnet in the middle of its work.
+        signal(SIGPIPE, SIG_IGN)
+        var status = ExitStatus.success.rawValue
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -43,12 +49,24 @@ struct Clawnet: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                Terminal(color: false).err(linesOf: fullMessage(for: error))
-                Glibc.exit(ExitStatus.usage.rawValue)
-            }
-            exit(withError: error)
+            status = report(error)
         }
+        Glibc.exit(StandardStreams.exitStatus(status))
+    }
+
+    /// What ArgumentParser's `exit(withError:)` prints and returns, through Terminal.
+    private static func report(_ error: any Error) -> Int32 {
+        let code = exitCode(for: error)
+        if code == .validationFailure {
+            Terminal(color: false).err(linesOf: fullMessage(for: error))
+            return ExitStatus.usage.rawValue
+        }
+        let message = fullMessage(for: error)
+        if !message.isEmpty {
+            let terminal = Terminal(color: false)
+            if code == .success { terminal.out(linesOf: message) } else { terminal.err(linesOf: message) }
+        }
+        return code.rawValue
     }
 }
 

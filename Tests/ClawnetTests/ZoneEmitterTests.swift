@@ -1,6 +1,7 @@
 import ArgumentParser
 import DNSSD
 import Foundation
+import Glibc
 import Output
 import TestSupport
 import Testing
@@ -41,6 +42,28 @@ struct ZoneEmitterTests {
         try ZoneEmitter.write([try Self.snippet()], to: link, terminal: terminal)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == written, "written through the link")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == path, "the link stays a link")
+    }
+
+    @Test(
+        "a link nobody planted in a sticky directory: refused when the flag is parsed and when the file is written; the victim stays",
+        .enabled(if: geteuid() == 0))
+    func plantedLink() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emit-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/sticky", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(chmod(directory + "/sticky", 0o1777) == 0)
+        let victim = directory + "/victim"
+        try "root's\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        let link = directory + "/sticky/fragment.db"
+        #expect(symlink(victim, link) == 0 && lchown(link, 65534, 65534) == 0)
+        #expect {
+            try DoctorCommand.parse(["--emit-zone", link])
+        } throws: { error in
+            DoctorCommand.message(for: error).contains("symbolic link of uid 65534")
+        }
+        // Planted after the flags were checked: the write itself refuses.
+        #expect(throws: ExitCode.failure) { try ZoneEmitter.write([try Self.snippet()], to: link, terminal: Terminal(color: false)) }
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "root's\n")
     }
 
     @Test(

@@ -144,6 +144,26 @@ struct ZoneFilesCommandTests {
         }
     }
 
+    @Test(
+        "--out and --corefile through a link nobody planted in a sticky directory (issue 18): refused, the victim unchanged",
+        .enabled(if: geteuid() == 0), arguments: ["--out", "--corefile"])
+    func plantedLink(flag: String) async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/sticky", withIntermediateDirectories: false)
+        #expect(chmod(directory + "/sticky", 0o1777) == 0)
+        let victim = directory + "/victim"
+        try "root's own\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        let link = directory + "/sticky/planted"
+        #expect(symlink(victim, link) == 0 && lchown(link, 65534, 65534) == 0)
+        let paths = flag == "--out" ? ["--out", link] : ["--out", directory + "/zone.db", "--corefile", link, "--bind", "100.64.0.53"]
+        let result = try await clawnet(Self.base + ["--gateway", "host=a,ip=100.64.0.1"] + paths)
+        #expect(result.status != 0, "\(result.stdout)")
+        #expect(result.stderr.contains("symbolic link of uid 65534") && result.stderr.contains("protected_symlinks"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "root's own\n")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/zone.db"), "nothing written")
+    }
+
     @Test("an inventory whose every Gateway is skipped does not empty the zone at --out: exit 1, the zone as it was")
     func noGatewayLeft() async throws {
         let directory = try scratch()
@@ -154,7 +174,8 @@ struct ZoneFilesCommandTests {
         let keys = (0..<300).map { #""k\#($0)":"\#(String(repeating: "x", count: 245))""# }.joined(separator: ",")
         try inventory([beacon("big", txt: "{\(keys)}")]).write(toFile: directory + "/fleet.json", atomically: true, encoding: .utf8)
         let result = try await clawnet(Self.base + ["--inventory", directory + "/fleet.json", "--out", zone])
-        #expect(result.status == 1 && result.stderr.contains("no Gateway to write"), "\(result.stderr)")
+        #expect(result.status == 1 && result.stderr.contains("gave no Gateway that can be published"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(zone) is left as it is"), "\(result.stderr)")
         #expect(result.stderr.contains("skipped 'big'"), "the notes say why: \(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: zone)) == before)
     }

@@ -368,7 +368,9 @@ struct ZonePushTests {
             "advertise", "--name", name, "--port", String(port), "--serve", "--bind", "127.0.0.1", "--wide-area", "openclaw.internal",
             "--server", dns.endpoint, "--tsig-key", key.path, "--address", "127.0.0.1", "--no-local",
         ]
-        let advertiser = try bed.spawnClawnet(arguments)
+        // The ledger of what it registered goes to the test bed, not to /var/lib/clawnet.
+        let environment = ["XDG_STATE_HOME": "\(bed.directory)/state-\(uniqueTag())"]
+        let advertiser = try bed.spawnClawnet(arguments, environment: environment)
         try await advertiser.waitForOutput("registered \"\(name)\" in openclaw.internal.", timeout: .seconds(20))
         let (_, document, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", dns.endpoint])
         #expect(byInstance(beacons(document))[name]?["port"] as? Int == port)
@@ -382,7 +384,7 @@ struct ZonePushTests {
         let afterExit = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(!afterExit.contains { $0.contains("_openclaw-gw") || $0.contains("127.0.0.1") }, "\(afterExit)")
 
-        let crashing = try bed.spawnClawnet(arguments)
+        let crashing = try bed.spawnClawnet(arguments, environment: environment)
         try await crashing.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
         _ = try await crashing.stop(signal: SIGKILL)
         let stale = try await bed.clawnet([

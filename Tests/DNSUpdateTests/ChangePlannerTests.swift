@@ -78,19 +78,107 @@ struct ChangePlannerTests {
         #expect(withoutPrune.isEmpty)
     }
 
+    /// The ledger of a registration of `records` over `before` (what the server had then).
+    func ledger(_ records: [DNSRecord], over before: [DNSRecord]) -> RegistrationLedger {
+        var ledger = RegistrationLedger(instance: records.first { $0.type == .srv }!.name)
+        ledger.note(records, over: served(before))
+        return ledger
+    }
+
+    func updates(_ plan: UpdatePlan) -> [String] {
+        plan.changeSets.flatMap(\.nsupdateLines).filter { $0.hasPrefix("update") }
+    }
+
     @Test("withdraw keeps a host another instance still points to")
     func withdrawSharedHost() throws {
-        let current =
-            gateway("a", host: "shared", address: "100.64.0.1") + gateway("b", host: "shared", address: "100.64.0.1").dropFirst()
-            + gateway("c", host: "alone", address: "100.64.0.3")
         let planner = ChangePlanner(zone: zone, service: service)
-        let shared = try #require(try planner.withdraw([name("a._openclaw-gw._tcp")], served: served(current)).changeSets.first)
-            .nsupdateLines
-        #expect(!shared.contains { $0.contains("shared.openclaw.internal. IN A") })
-        let alone = try #require(try planner.withdraw([name("c._openclaw-gw._tcp")], served: served(current)).changeSets.first)
-            .nsupdateLines
+        let a = gateway("a", host: "shared", address: "100.64.0.1")
+        let c = gateway("c", host: "alone", address: "100.64.0.3")
+        let b = Array(gateway("b", host: "shared", address: "100.64.0.1").dropFirst())
+        // b registered after a, on the same host: the host's address was a's, not b's.
+        let now = served(a + b + c)
+        let shared = updates(try planner.withdraw(ledger(a, over: []), served: now))
+        #expect(!shared.contains { $0.contains("shared.openclaw.internal. IN A") }, "\(shared)")
+        #expect(shared.contains("update delete a._openclaw-gw._tcp.openclaw.internal. IN SRV"), "\(shared)")
+        let alone = try planner.withdraw(ledger(c, over: []), served: now).changeSets.flatMap(\.nsupdateLines)
         #expect(alone.contains("update delete alone.openclaw.internal. IN A"))
         #expect(alone.contains("prereq yxrrset alone.openclaw.internal. IN A 100.64.0.3"))
+    }
+
+    @Test("withdraw takes out only what the registration added: the host's A that was there before stays (issue 18)")
+    func withdrawKeepsWhatWasThere() throws {
+        let planner = ChangePlanner(zone: zone, service: service)
+        let hostA = gateway("x", host: "studio", address: "100.64.0.5")[0]
+        let mine = gateway("Wide", host: "studio", address: "100.64.0.5")
+        let registered = ledger(mine, over: [hostA])
+        #expect(!registered.holds(hostA), "the A was there before: not the registration's")
+        let plan = try planner.withdraw(registered, served: served(mine))
+        let lines = updates(plan)
+        #expect(!lines.contains { $0.contains("studio.openclaw.internal.") }, "\(lines)")
+        #expect(
+            Set(lines) == [
+                "update delete _openclaw-gw._tcp.openclaw.internal. IN PTR Wide._openclaw-gw._tcp.openclaw.internal.",
+                "update delete Wide._openclaw-gw._tcp.openclaw.internal. IN SRV",
+                "update delete Wide._openclaw-gw._tcp.openclaw.internal. IN TXT",
+            ], "\(lines)")
+    }
+
+    @Test("an address the registration replaced is put back at withdrawal; the plan reads \"replaces A x with y\"")
+    func replacedAddressPutBack() throws {
+        let planner = ChangePlanner(zone: zone, service: service)
+        let before = [gateway("x", host: "studio", address: "100.64.0.5")[0]]
+        let mine = gateway("Wide", host: "studio", address: "100.64.0.7")
+        let publish = try planner.publish(mine, served: served(before), prune: false)
+        let hostChange = try #require(publish.changes.first { if case .host = $0.kind { true } else { false } })
+        guard case .host(let sets) = hostChange.kind else { return }
+        #expect(sets.map(\.description) == ["replaces A 100.64.0.5 with 100.64.0.7"])
+        let plan = try planner.withdraw(ledger(mine, over: before), served: served(mine))
+        let lines = plan.changeSets.flatMap(\.nsupdateLines)
+        #expect(lines.contains("prereq yxrrset studio.openclaw.internal. IN A 100.64.0.7"), "\(lines)")
+        #expect(lines.contains("update delete studio.openclaw.internal. IN A"), "\(lines)")
+        #expect(lines.contains("update add studio.openclaw.internal. 60 IN A 100.64.0.5"), "\(lines)")
+    }
+
+    @Test("a record someone else added beside the registration's stays: deleted value by value, the RRset as read its prerequisite")
+    func othersRecordsStay() throws {
+        let planner = ChangePlanner(zone: zone, service: service)
+        let mine = gateway("Wide", host: "studio", address: "100.64.0.7")
+        let theirs = DNSRecord(name: name("studio"), type: .a, ttl: 60, data: .a(IPAddress("100.64.0.8")!))
+        let plan = try planner.withdraw(ledger(mine, over: []), served: served(mine + [theirs]))
+        let lines = plan.changeSets.flatMap(\.nsupdateLines)
+        #expect(lines.contains("update delete studio.openclaw.internal. IN A 100.64.0.7"), "\(lines)")
+        #expect(!lines.contains("update delete studio.openclaw.internal. IN A"), "\(lines)")
+        #expect(
+            lines.contains("prereq yxrrset studio.openclaw.internal. IN A 100.64.0.7")
+                && lines.contains("prereq yxrrset studio.openclaw.internal. IN A 100.64.0.8"), "\(lines)")
+    }
+
+    @Test("an instance whose SRV is now someone else's is left alone; nothing of it is withdrawn")
+    func takenOverInstance() throws {
+        let planner = ChangePlanner(zone: zone, service: service)
+        let mine = gateway("Wide", host: "studio", address: "100.64.0.7")
+        let theirs = gateway("Wide", host: "other", address: "100.64.0.9")
+        let lines = updates(try planner.withdraw(ledger(mine, over: []), served: served(theirs)))
+        #expect(!lines.contains { $0.lowercased().contains("wide._openclaw-gw") || $0.contains("other.openclaw") }, "\(lines)")
+    }
+
+    @Test("a restart adopts what its earlier run's ledger says it added, and nothing that only looks the same")
+    func adoption() throws {
+        let planner = ChangePlanner(zone: zone, service: service)
+        let preexisting = gateway("x", host: "studio", address: "100.64.0.5")[0]
+        let mine = gateway("Wide", host: "studio", address: "100.64.0.5")
+        // The crashed run found the A there; the restart finds everything there.
+        let earlier = ledger(mine, over: [preexisting])
+        var restarted = RegistrationLedger(instance: earlier.instance)
+        restarted.adopt(earlier, from: served(mine))
+        restarted.note(mine, over: served(mine))
+        #expect(!restarted.holds(preexisting))
+        let lines = updates(try planner.withdraw(restarted, served: served(mine)))
+        #expect(lines.count == 3 && !lines.contains { $0.contains("studio.openclaw.internal.") }, "\(lines)")
+        // No ledger: the same records written by someone else (zone push) are not this run's.
+        var fresh = RegistrationLedger(instance: earlier.instance)
+        fresh.note(mine, over: served(mine))
+        #expect(try planner.withdraw(fresh, served: served(mine)).isEmpty)
     }
 
     @Test("a plan too large for one message is split; each part's PTR prerequisite is the state the parts before leave")

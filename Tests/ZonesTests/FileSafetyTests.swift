@@ -123,8 +123,10 @@ struct InventoryTests {
             [
                 beacon("@"), beacon("good"), beacon("linklocal", addresses: #"["fe80::1%eth0"]"#), beacon("toolong", host: longHost),
             ].joined(separator: ","))
-        let (gateways, notes) = try Inventory.gateways(fromJSON: data, domain: longDomain)
-        #expect(gateways.map(\.instance.displayName).sorted() == ["@", "good"], "\(notes)")
+        let yield = try Inventory.gateways(fromJSON: data, domain: longDomain)
+        let notes = yield.notes
+        #expect(yield.gateways.map(\.instance.displayName).sorted() == ["@", "good"], "\(notes)")
+        #expect(Set(yield.skipped.map(\.displayName)) == ["linklocal", "toolong"], "skipped instances are named: \(yield.skipped)")
         #expect(notes.contains { $0.contains("'linklocal'") && $0.contains("no routable address") }, "\(notes)")
         #expect(notes.contains { $0.contains("'toolong'") && $0.contains("SRV target") }, "\(notes)")
     }

@@ -43,8 +43,14 @@ struct AdvertiseCommand: AsyncParsableCommand {
             in a wide-area domain on its primary DNS server (RFC 2136 UPDATE, as `zone push` \
             does), checks every --refresh that it is still there, and withdraws it on Ctrl-C or \
             SIGTERM, so a Gateway on a tailnet appears in the domain the way it appears in \
-            local. A crash leaves the record: `clawnet zone check --server` reports it as \
-            unreachable. --no-local skips mDNS.
+            local. The withdrawal takes out exactly what the registration put in: a record that \
+            was in the zone before (the host's address, written by `zone push`) stays, and an \
+            address the registration replaced is put back; a withdrawal the server refuses \
+            exits 1 and names the records left. A crash leaves the records: `clawnet zone check \
+            --server` reports them as unreachable, and the next run of the same advertise adopts \
+            them (it keeps what it added in $XDG_STATE_HOME/clawnet, /var/lib/clawnet for root, \
+            else ~/.local/state/clawnet). \
+            --no-local skips mDNS: then neither D-Bus nor avahi-daemon is needed.
 
             Examples:
 
@@ -53,8 +59,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
             \(ExitStatus.status(
                 (.success, "stopped by Ctrl-C or SIGTERM (the beacon is withdrawn)"),
-                (.failure, "cannot serve: the port is taken, or the TLS files cannot be used"),
-                (.environment, "no D-Bus or no avahi-daemon: nothing could be advertised")))
+                (
+                    .failure,
+                    "cannot serve: the port is taken, or the TLS files cannot be used; with --wide-area: the registration or the "
+                        + "withdrawal failed (the records left are named)"
+                ),
+                (.environment, "no D-Bus or no avahi-daemon: nothing could be advertised by mDNS")))
             """
     )
 
@@ -237,8 +247,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let terminal = global.makeTerminal()
         // Handlers first: a signal that arrives while we start must still end us cleanly.
         let signals = Signals.termination()
-        // Publishing needs avahi-daemon: say so before anything is served or printed.
-        if !serveOnly, case .unavailable(let issue) = AvahiStatus.query(for: .publish) {
+        // Publishing by mDNS needs avahi-daemon: say so before anything is served or printed.
+        // Only wide-area DNS (--no-local) needs neither D-Bus nor Avahi: they are not asked.
+        if !serveOnly, !wideArea.noLocal, case .unavailable(let issue) = AvahiStatus.query(for: .publish) {
             IssueLines.lines([issue], terminal: terminal).forEach { terminal.err($0) }
             throw issue.kind == .busMissing || issue.kind == .daemonMissing ? ExitStatus.environment.code : ExitStatus.failure.code
         }
@@ -264,11 +275,23 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let name = name!
         let txt = try txtRecord(serving: gateway)
         let beacon = try await registerWideArea(name: name, txt: txt, terminal: terminal)
-        if wideArea.noLocal {
-            for await _ in signals { break }
-            await beacon?.withdraw()
-            return
+        // However the mDNS side ends (a signal, Avahi gone for good, an error), what the
+        // wide-area registration added is withdrawn before the command ends.
+        do {
+            if wideArea.noLocal {
+                for await _ in signals { break }
+            } else {
+                try await advertiseLocally(name: name, txt: txt, until: signals, terminal: terminal)
+            }
+        } catch {
+            _ = await beacon?.withdraw()
+            throw error
         }
+        try await withdraw(beacon)
+    }
+
+    /// Publishes the beacon by mDNS in local. until a signal (or until Avahi's stream ends).
+    private func advertiseLocally(name: String, txt: TXTRecord, until signals: AsyncStream<Int32>, terminal: Terminal) async throws {
         let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
         let steps = AsyncStream<AdvertiseStep> { continuation in
             let advertiseTask = Task {
@@ -303,7 +326,6 @@ struct AdvertiseCommand: AsyncParsableCommand {
                 }
             case .signal:
                 terminal.out("withdrawn: \(current)")
-                await beacon?.withdraw()
                 return
             }
         }
@@ -318,6 +340,12 @@ extension AdvertiseCommand {
         let beacon = try WideAreaBeacon(options: wideArea, name: name, port: port, txt: txt, bindAddress: bindAddress, terminal: terminal)
         guard await beacon.register(refreshEvery: wideArea.refresh ?? .seconds(30)) else { throw ExitStatus.failure.code }
         return beacon
+    }
+
+    /// A withdrawal the server refused (or never answered) fails the command: records remain.
+    private func withdraw(_ beacon: WideAreaBeacon?) async throws {
+        guard let beacon else { return }
+        guard await beacon.withdraw() else { throw ExitStatus.failure.code }
     }
 }
 

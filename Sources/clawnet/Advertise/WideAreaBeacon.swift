@@ -57,8 +57,9 @@ struct WideAreaOptions: ParsableArguments {
 }
 
 /// This host's beacon in a wide-area domain: registered at start, checked and put back every
-/// `refresh`, withdrawn at exit. A crash leaves the record; `zone check --server` then finds
-/// nothing listening on its port.
+/// `refresh`, withdrawn at exit. The withdrawal takes out exactly what the registration put in
+/// (`RegistrationLedger`, kept in a `LedgerFile` so that a restart after a crash knows it too);
+/// a record that was in the zone before stays.
 final class WideAreaBeacon: Sendable {
     let registration: ServiceRegistration
     let records: [DNSRecord]
@@ -66,6 +67,8 @@ final class WideAreaBeacon: Sendable {
     let displayName: String
     let domain: DomainName
     let terminal: Terminal
+    let ledgerFile: LedgerFile
+    private let ledger: Mutex<RegistrationLedger>
     private let refresher = LockedTask()
 
     init(options: WideAreaOptions, name: String, port: Int, txt: TXTRecord, bindAddress: String?, terminal: Terminal) throws {
@@ -89,6 +92,8 @@ final class WideAreaBeacon: Sendable {
         displayName = gateway.instance.displayName
         self.domain = domain
         self.terminal = terminal
+        ledgerFile = LedgerFile(server: server, instance: instance, environment: ProcessInfo.processInfo.environment)
+        ledger = Mutex(RegistrationLedger(instance: instance))
     }
 
     /// --address, else the --bind address, else Tailscale's, else every routable one.
@@ -104,15 +109,13 @@ final class WideAreaBeacon: Sendable {
     func register(refreshEvery interval: Duration) async -> Bool {
         do throws(UpdateFailure) {
             let served = try await registration.read(for: records, transfer: false)
-            if let holder = served.rrset(instance, .srv).first, let ours = records.first(where: { $0.type == .srv }),
-                case .srv(_, _, let port, let target) = holder.data, case .srv(_, _, let ourPort, let ourTarget) = ours.data,
-                target != ourTarget || port != ourPort
-            {
+            if let holder = served.rrset(instance, .srv).first, Self.endpoint(holder) != ourEndpoint {
                 terminal.error(
-                    "\"\(displayName)\" is already registered in \(domain.name) for \(target):\(port)",
+                    "\"\(displayName)\" is already registered in \(domain.name) for \(Self.endpoint(holder))",
                     fix: "choose another --name, or remove that record")
                 return false
             }
+            adopt(served)
             try await apply(served, verb: "registered")
         } catch {
             terminal.error(error.message, fix: error.fix)
@@ -132,34 +135,86 @@ final class WideAreaBeacon: Sendable {
         return true
     }
 
+    /// What an earlier run of this registration left (it crashed), as its ledger file says.
+    /// Records that merely look like this registration's (the same instance, host and port,
+    /// written by `zone push`) are not adopted: they were there before, and stay.
+    private func adopt(_ served: ServedRecords) {
+        guard let earlier = ledgerFile.load(instance: instance) else { return }
+        ledger.withLock { $0.adopt(earlier, from: served) }
+    }
+
     private func apply(_ served: ServedRecords, verb: String) async throws(UpdateFailure) {
         let plan = try registration.planner.publish(records, served: served, prune: false)
         guard !plan.isEmpty else {
             if verb == "registered" {
+                save()
                 terminal.out("registered \"\(displayName)\" in \(domain.name) at \(registration.server) (already there)")
             }
             return
         }
+        for change in plan.changes {
+            guard case .host(let sets) = change.kind else { continue }
+            for set in sets where !set.before.isEmpty {
+                terminal.err("note: host \(change.name) \(set) (put back when advertise stops)")
+            }
+        }
         let (_, failure) = await registration.send(plan)
         if let failure { throw failure }
+        ledger.withLock { $0.note(records, over: served) }
+        save()
         terminal.out("\(verb) \"\(displayName)\" in \(domain.name) at \(registration.server)")
     }
 
-    /// Removes the beacon (its PTR, SRV, TXT; the host's addresses when nothing else uses them).
-    func withdraw() async {
-        refresher.cancel()
+    private func save() {
+        do { try ledgerFile.save(ledger.withLock { $0 }) } catch {
+            terminal.err(
+                "warning: cannot keep what was registered in \(ledgerFile.path) (\(error)): after a crash, a restart will not know "
+                    + "which of the host's records this run added, and leaves them")
+        }
+    }
+
+    /// Takes out what the registration put in (`RegistrationLedger`); true when the server
+    /// accepted that (or nothing of it was left). Otherwise says which records remain.
+    func withdraw() async -> Bool {
+        await refresher.stop()
+        let ledger = self.ledger.withLock { $0 }
+        var remaining = ledger.added
         do throws(UpdateFailure) {
             let served = try await registration.read(for: records)
-            let plan = try registration.planner.withdraw([instance], served: served)
+            remaining = ledger.present(in: served)
+            let plan = try registration.planner.withdraw(ledger, served: served)
             if let failure = await registration.send(plan).failure { throw failure }
-            terminal.out("withdrawn from \(domain.name): \(displayName)")
+            ledgerFile.remove()
+            let why =
+                ledger.added.isEmpty
+                ? " (its records were there before advertise ran: they stay)"
+                : plan.isEmpty ? " (nothing of what it added was left there)" : ""
+            terminal.out("withdrawn from \(domain.name): \(displayName)\(why)")
+            return true
         } catch {
-            terminal.error("could not withdraw \"\(displayName)\" from \(domain.name): \(error.message)", fix: error.fix)
+            let left = remaining.compactMap(LedgerFile.line).joined(separator: "; ")
+            terminal.error(
+                "could not withdraw \"\(displayName)\" from \(domain.name): \(error.message); still there: "
+                    + (left.isEmpty ? "nothing known" : left),
+                fix: (error.fix.map { "\($0); " } ?? "")
+                    + "or run the same advertise again and stop it: it adopts them and withdraws them (\(ledgerFile.path) lists them)")
+            return false
         }
+    }
+
+    /// The SRV's target and port: an instance whose SRV names this host and port is this
+    /// registration's (an earlier run of it), whatever its priority and weight.
+    private var ourEndpoint: String {
+        records.first { $0.type == .srv }.map(Self.endpoint) ?? ""
+    }
+
+    private static func endpoint(_ record: DNSRecord) -> String {
+        guard case .srv(_, _, let port, let target) = record.data else { return "\(record.name)" }
+        return "\(target):\(port)"
     }
 }
 
-/// A task that can be started once and cancelled from any thread.
+/// A task that can be started once, and stopped (cancelled and awaited) from any thread.
 private final class LockedTask: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
@@ -167,7 +222,10 @@ private final class LockedTask: Sendable {
         task.withLock { $0 = Task(operation: body) }
     }
 
-    func cancel() {
-        task.withLock { $0?.cancel() }
+    /// Cancels the task and waits for it, so that no refresh lands after a withdrawal's read.
+    func stop() async {
+        let running = task.withLock { $0 }
+        running?.cancel()
+        await running?.value
     }
 }

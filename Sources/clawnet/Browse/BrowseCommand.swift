@@ -142,10 +142,15 @@ struct BrowseCommand: AsyncParsableCommand {
             shown.apply(.error(issue))
             live.show(.error(issue), collection: shown)
         }
-        let snapshot = await DiscoverySession.snapshot(request, timeout: deadline, untilAllForNow: !watch, initial: configIssues) {
-            event, collection in
-            live.show(event, collection: collection)
+        let browsing = Task {
+            await DiscoverySession.snapshot(request, timeout: deadline, untilAllForNow: !watch, initial: configIssues) {
+                event, collection in
+                live.show(event, collection: collection)
+            }
         }
+        // Nobody reads any more (`| head -1`), or stdout is full: stop browsing (--watch would never end).
+        StandardStreams.onStdoutFailure { browsing.cancel() }
+        let snapshot = await browsing.value
         terminal.clearProgress()
 
         let report = BrowseReport(request: request, snapshot: snapshot)

@@ -1,11 +1,15 @@
 import Dispatch
 import Glibc
+import Output
 
-/// SIGINT and SIGTERM as an async stream, so a command can clean up instead of dying.
+/// SIGINT and SIGTERM as an async stream, so a command can clean up instead of dying. A
+/// stdout that can no longer be written (its reader went away) ends a command the same way,
+/// as SIGPIPE would have without its cleanup.
 enum Signals {
     static func termination() -> AsyncStream<Int32> {
         AsyncStream { continuation in
             let sources = SignalSources(signals: [SIGINT, SIGTERM]) { continuation.yield($0) }
+            StandardStreams.onStdoutFailure { continuation.yield(SIGPIPE) }
             continuation.onTermination = { _ in sources.cancel() }
         }
     }

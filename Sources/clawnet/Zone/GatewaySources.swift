@@ -57,46 +57,44 @@ struct GatewaySources: ParsableArguments {
         }
     }
 
-    /// Every Gateway the sources name for a zone of `domain`, and notes for the operator
-    /// (skipped beacons, browse errors, Gateways that did not answer). Browsed Gateways (an
-    /// inventory, --from-browse) that cannot be written are skipped with a note; the ones the
-    /// operator gave (--gateway, --this-host) are checked when the zone is written.
-    /// `browseServers` and `browseTimeout` go with --from-browse; each command names them its
-    /// own way (`zone push` has a --server of its own).
+    /// Every Gateway the sources name for a zone of `domain`, with notes for the operator
+    /// (skipped beacons, browse errors, Gateways that did not answer) and, for each source that
+    /// lists what exists (--inventory, --from-browse), what it gave and what failed: a command
+    /// removes Gateways only as `GatheredGateways.removalRefusal` allows. Browsed Gateways that
+    /// cannot be written are skipped with a note; the ones the operator gave (--gateway,
+    /// --this-host) are checked when the zone is written. `browseServers` and `browseTimeout`
+    /// go with --from-browse; each command names them its own way (`zone push` has a --server
+    /// of its own).
     func gather(
         domain: DomainName, config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface],
         browseServers: [DNSServer], browseTimeout: Duration
-    ) async throws -> ([ZoneGateway], [String]) {
-        var found = gateways
-        var notes: [String] = []
+    ) async throws -> GatheredGateways {
+        var gathered = GatheredGateways()
+        gathered.add(named: gateways)
         if let inventory {
             do {
-                let (gateways, inventoryNotes) = try Inventory.gateways(atPath: inventory, domain: domain)
-                found += gateways
-                notes += inventoryNotes
+                gathered.add(try Inventory.gateways(atPath: inventory, domain: domain), from: "--inventory \(inventory)")
             } catch {
                 throw ZoneError("--inventory \(inventory): \(error)")
             }
         }
         if fromBrowse {
-            let (gateways, browseNotes) = await browse(
-                domain: domain, config: config, interfaces: interfaces, servers: browseServers, timeout: browseTimeout)
-            found += gateways
-            notes += browseNotes
+            let yield = await browse(domain: domain, config: config, interfaces: interfaces, servers: browseServers, timeout: browseTimeout)
+            gathered.add(yield, from: "--from-browse")
         }
         if thisHost {
             let (gateway, hostNotes) = try ThisHost.gateway(config: config, environment: environment, interfaces: interfaces)
-            found.append(gateway)
-            notes += hostNotes
+            gathered.add(named: [gateway], notes: hostNotes)
         }
-        return (found, notes)
+        return gathered
     }
 
     /// What browse would find with the same flags, as zone Gateways; the time browsing leaves
-    /// of --timeout (at most 2 s) goes to checking that they answer.
+    /// of --timeout (at most 2 s) goes to checking that they answer. Every error of a path it
+    /// asked, and a browse cut short by the time, is a failure.
     private func browse(
         domain: DomainName, config: OpenClawConfig, interfaces: [NetworkInterface], servers: [DNSServer], timeout budget: Duration
-    ) async -> ([ZoneGateway], [String]) {
+    ) async -> GatewayYield {
         var options = DiscoveryOptions()
         options.local = !noLocal
         options.domains = browseDomains
@@ -105,8 +103,12 @@ struct GatewaySources: ParsableArguments {
         options.configuredDomain = false
         let request = DiscoveryRequest(options, config: config, interfaces: interfaces)
         let snapshot = await DiscoverySession.snapshot(request, timeout: budget)
-        let (gateways, notes) = await BrowseMirror.gateways(
+        var yield = await BrowseMirror.gateways(
             from: snapshot.beacons, domain: domain, tailnetOnly: tailnetOnly, connectTimeout: min(budget - snapshot.elapsed, .seconds(2)))
-        return (gateways, notes + snapshot.issues.map { "browse: \($0.message)" })
+        yield.failures = snapshot.issues.map { "browse: \($0.message)" }
+        if snapshot.timedOut {
+            yield.failures.append("browse: stopped at the \(budget.argumentText) timeout before every path reported all it knows")
+        }
+        return yield
     }
 }

@@ -29,8 +29,12 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
             Every value is checked before anything is written, against the rules `zone check` \
             fails a Gateway on, so a zone it would fail is never written (exit 1); both files \
             change together or neither does. \
-            Only regular files (or new paths) are written. Browsed Gateways (--inventory, \
-            --from-browse) that cannot be published are skipped with a note naming them.
+            Only regular files (or new paths) are written, never through a symbolic link another \
+            user planted in a sticky directory such as /tmp. Browsed Gateways (--inventory, \
+            --from-browse) that cannot be published are skipped with a note naming them. With \
+            --out, a source that failed (a browse error on any path it asked, a browse cut short \
+            by --timeout, errors saved in the inventory) or gave no Gateway leaves the file as it \
+            is and exits 1: the zone would lose Gateways on no evidence.
 
             Examples:
 
@@ -43,7 +47,11 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
 
             \(ExitStatus.status(
                 (.success, "the zone was written (or is unchanged), or printed"),
-                (.failure, "the zone cannot be made (a PTR set over one DNS message) or written")))
+                (
+                    .failure,
+                    "the zone cannot be made (a PTR set over one DNS message) or written, or (with --out) a source failed or gave "
+                        + "no Gateway"
+                )))
             """
     )
 
@@ -114,29 +122,27 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
         let interfaces = NetworkInterface.current()
         let tailscale = NetworkInterface.tailscaleAddresses(interfaces).map(\.withoutZone)
         do {
-            let (zoneGateways, gatheredNotes) = try await sources.gather(
+            let gathered = try await sources.gather(
                 domain: domain, config: config, environment: environment, interfaces: interfaces, browseServers: servers,
                 browseTimeout: timeout ?? .seconds(5))
             let nameServers = nsAddresses.isEmpty ? tailscale : nsAddresses
             let content = ZoneContent(
-                domain: domain, gateways: zoneGateways, nameServerAddresses: nameServers, browseRecords: browseRecords)
+                domain: domain, gateways: gathered.gateways, nameServerAddresses: nameServers, browseRecords: browseRecords)
             let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
             guard let out else {
                 let rendered = try ZoneWriter.render(content, serial: SerialPolicy.next(after: nil, today: today))
-                (gatheredNotes + rendered.notes).forEach { terminal.err("note: \($0)") }
+                (gathered.notes + rendered.notes).forEach { terminal.err("note: \($0)") }
                 terminal.out(linesOf: rendered.text)
                 return
             }
-            // A browse that found nothing (the network down, a filter too strict) must not
-            // empty a zone that serves Gateways today.
-            if zoneGateways.isEmpty, sources.inventory != nil || sources.fromBrowse {
-                gatheredNotes.forEach { terminal.err("note: \($0)") }
-                throw ZoneError(
-                    "no Gateway to write: \(sources.fromBrowse ? "browsing" : "the inventory") gave none that can be published; "
-                        + "\(out) is left as it is",
-                    fix: "check what browse finds (`clawnet browse`), or give --gateway; to write an empty zone, print it (no --out)")
+            // Writing the file replaces every Gateway it holds: a browse that failed or found
+            // nothing (the network down, a filter too strict) must not empty a zone that serves
+            // Gateways today.
+            if let refusal = gathered.removalRefusal(kept: out, instead: "to write the zone anyway, print it (no --out)") {
+                gathered.notes.forEach { terminal.err("note: \($0)") }
+                throw refusal
             }
-            try write(content, out: Self.absolute(out), today: today, tailscale: tailscale, notes: gatheredNotes, terminal: terminal)
+            try write(content, out: Self.absolute(out), today: today, tailscale: tailscale, notes: gathered.notes, terminal: terminal)
         } catch let error as ZoneError {
             terminal.error(error.message, fix: error.fix)
             throw ExitStatus.failure.code
@@ -165,7 +171,8 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
                 throw ZoneError("no address for CoreDNS to listen on", fix: "give --bind IP (this machine has no Tailscale address)")
             }
             let corefilePath = Self.absolute(corefile)
-            let existing = try RegularFile.readIfPresent(corefilePath, limit: FileLimit.corefile)
+            // Refused before it is read when clawnet would not write it (another user's link).
+            let existing = try RegularFile.readIfPresent(AtomicFile.writableTarget(corefilePath).resolved, limit: FileLimit.corefile)
             var text: String?
             if let existing {
                 guard let decoded = SafeText.utf8(existing) else {

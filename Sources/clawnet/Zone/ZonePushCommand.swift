@@ -22,7 +22,13 @@ struct ZonePushCommand: AsyncParsableCommand {
             one UPDATE with prerequisites (the PTR RRset and every RRset it replaces must still \
             be what was read), and nothing when nothing changed. If someone else changed those \
             records in between, the server answers YXRRSET or NXRRSET: run again. Other \
-            instances of the type stay unless --prune; other names and types are never touched.
+            instances of the type stay unless --prune; other names and types are never touched. \
+            A host's address records that are replaced are named in the plan (and in \
+            --dry-run): "~ host studio: replaces A 10.0.0.5 with 10.0.0.7".
+
+            --prune removes nothing when a source failed (a browse error on any path it asked, \
+            a browse cut short by --timeout, errors saved in the inventory) or gave no Gateway: \
+            it exits 1 and sends nothing. Instances a source saw but cannot publish are kept.
 
             --tsig-key FILE takes the key as `tsig-keygen` (BIND) or `keymgr -t` (Knot) wrote \
             it (hmac-sha256 and the other HMACs); the secret is never printed. --dry-run prints \
@@ -38,7 +44,11 @@ struct ZonePushCommand: AsyncParsableCommand {
 
             \(ExitStatus.status(
                 (.success, "the zone holds the Gateways (nothing needed sending, or the UPDATE was applied)"),
-                (.failure, "the server refused or failed the update, or the Gateways cannot be written")))
+                (
+                    .failure,
+                    "the server refused or failed the update, the Gateways cannot be written, or (with --prune) a source failed or "
+                        + "gave no Gateway"
+                )))
             """
     )
 
@@ -84,20 +94,11 @@ struct ZonePushCommand: AsyncParsableCommand {
         config.warnings.forEach { terminal.err("warning: \($0)") }
         let budget = timeout ?? .seconds(10)
         let deadline = ContinuousClock.now + budget
-        let (gateways, gatherNotes) = try await sources.gather(
+        let gathered = try await sources.gather(
             domain: domain, config: config, environment: environment, interfaces: NetworkInterface.current(), browseServers: browseServers,
             browseTimeout: min(budget, .seconds(5)))
-        gatherNotes.forEach { terminal.err("note: \($0)") }
-        let desired: [DNSRecord]
-        do {
-            let (records, notes) = try ZoneWriter.serviceRecords(
-                ZoneContent(domain: zoneDomain, gateways: gateways, nameServerAddresses: []))
-            notes.forEach { terminal.err("note: \($0)") }
-            desired = records
-        } catch {
-            terminal.error(error.message, fix: error.fix)
-            throw ExitStatus.failure.code
-        }
+        gathered.notes.forEach { terminal.err("note: \($0)") }
+        let (desired, seen) = try records(of: gathered, terminal: terminal)
         var registration = ServiceRegistration(
             zone: try DNSName(instance: nil, type: nil, domain: zoneDomain),
             service: try DNSName(instance: nil, type: .gateway, domain: zoneDomain),
@@ -107,7 +108,7 @@ struct ZonePushCommand: AsyncParsableCommand {
         do throws(UpdateFailure) {
             registration.timeout = remaining()
             let served = try await registration.read(for: desired)
-            let plan = try registration.planner.publish(desired, served: served, prune: prune)
+            let plan = try registration.planner.publish(desired, served: served, prune: prune, keeping: seen)
             let report: (String) -> Void = dryRun ? { terminal.err($0) } : { terminal.out($0) }
             report(Self.readLine(served))
             let count = Set(desired.filter { $0.type == .ptr }.map(\.data)).count
@@ -153,6 +154,24 @@ struct ZonePushCommand: AsyncParsableCommand {
         }
     }
 
+    /// The records to register for what the sources gave, and the instances a source saw but
+    /// could not publish (never pruned: they exist). With --prune, sources that failed or gave
+    /// nothing stop the push here (`GatheredGateways.removalRefusal`).
+    private func records(of gathered: GatheredGateways, terminal: Terminal) throws -> (desired: [DNSRecord], seen: Set<DNSName>) {
+        do throws(ZoneError) {
+            if prune, let refusal = gathered.removalRefusal(kept: "every instance in \(domain.name)", instead: "or push without --prune") {
+                throw refusal
+            }
+            let (records, notes) = try ZoneWriter.serviceRecords(
+                ZoneContent(domain: domain, gateways: gathered.gateways, nameServerAddresses: []))
+            notes.forEach { terminal.err("note: \($0)") }
+            return (records, Set(gathered.skipped.compactMap { try? DNSName(instance: $0, type: .gateway, domain: domain) }))
+        } catch {
+            terminal.error(error.message, fix: error.fix)
+            throw ExitStatus.failure.code
+        }
+    }
+
     static func readLine(_ served: ServedRecords) -> String {
         let serial = served.serial.map { "serial \($0), " } ?? ""
         switch served.source {
@@ -174,7 +193,7 @@ struct ZonePushCommand: AsyncParsableCommand {
         case .added: return "+ \(name)"
         case .changed(let types): return "~ \(name): \(types.map(\.description).joined(separator: ", "))"
         case .removed: return "- \(name)"
-        case .host(let types): return "~ host \(name): \(types.map(\.description).joined(separator: ", "))"
+        case .host(let sets): return "~ host \(name): \(sets.map(\.description).joined(separator: "; "))"
         }
     }
 
@@ -187,6 +206,11 @@ struct ZonePushCommand: AsyncParsableCommand {
             "server \(server.address) \(server.port)",
             "zone \(zone)",
         ]
+        // What replaces records someone else may have written, said before the commands do it.
+        for change in plan.changes {
+            guard case .host(let sets) = change.kind else { continue }
+            lines += sets.filter { !$0.before.isEmpty }.map { "; host \(change.name) \($0)" }
+        }
         for changeSet in plan.changeSets {
             lines += changeSet.nsupdateLines
             lines.append("send")

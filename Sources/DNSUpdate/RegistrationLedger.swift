@@ -1,0 +1,65 @@
+import DNSSD
+import DNSWire
+
+/// What one registration (`advertise --wide-area`) changed in a zone, so that its withdrawal
+/// undoes exactly that: the records it put there that were not there before it ran, and the
+/// records it replaced (another address of its host), which the withdrawal puts back. A record
+/// that was there before, such as the host's `A` that `zone push` wrote, is never its to remove.
+///
+/// A restart after a crash adopts what an earlier run of the same registration left, as that
+/// run's ledger (kept in a file by its caller) says; records that only look the same (the same
+/// instance, host and port, written by `zone push`) were there before, and stay.
+public struct RegistrationLedger: Sendable, Equatable {
+    public let instance: DNSName
+    public private(set) var added: [DNSRecord]
+    public private(set) var replaced: [DNSRecord]
+
+    public init(instance: DNSName, added: [DNSRecord] = [], replaced: [DNSRecord] = []) {
+        self.instance = instance
+        self.added = added
+        self.replaced = replaced
+    }
+
+    /// True when `record` (name, type and RDATA; TTLs aside) is one this registration added.
+    public func holds(_ record: DNSRecord) -> Bool {
+        added.contains { $0.sameRecord(as: record) }
+    }
+
+    /// Takes note of `desired` being applied over `served` (what the server had just before):
+    /// every wanted record that was not there was added; every record of an RRset it replaces
+    /// that was not its own is kept to be put back. What the ledger holds already stays, so a
+    /// refresh that puts a deleted record back keeps it the registration's.
+    public mutating func note(_ desired: [DNSRecord], over served: ServedRecords) {
+        for record in desired where !holds(record) && !served.rrset(record.name, record.type).contains(where: record.sameRecord) {
+            added.append(record)
+        }
+        var seen: Set<RRsetKey> = []
+        // The service's PTR RRset is shared: a registration adds its PTR to it, never replaces it.
+        for record in desired where record.type != .ptr && seen.insert(RRsetKey(record.name, record.type)).inserted {
+            let wanted = desired.filter { $0.name == record.name && $0.type == record.type }
+            for current in served.rrset(record.name, record.type)
+            where !wanted.contains(where: current.sameRecord) && !holds(current) && !replaced.contains(where: current.sameRecord) {
+                replaced.append(current)
+            }
+        }
+    }
+
+    /// What an earlier run of this registration noted (its ledger file), as far as `served`
+    /// still holds it; what it replaced is still to be put back.
+    public mutating func adopt(_ earlier: RegistrationLedger, from served: ServedRecords) {
+        for record in earlier.present(in: served) where !holds(record) { added.append(record) }
+        for record in earlier.replaced where !replaced.contains(where: record.sameRecord) { replaced.append(record) }
+    }
+
+    /// The records it added that `served` still holds: what is left to withdraw.
+    public func present(in served: ServedRecords) -> [DNSRecord] {
+        added.filter { record in served.rrset(record.name, record.type).contains(where: record.sameRecord) }
+    }
+}
+
+extension DNSRecord {
+    /// The same record as DNS deletes it (RFC 2136 §2.5.4): name (without case), type, RDATA.
+    public func sameRecord(as other: DNSRecord) -> Bool {
+        name == other.name && type == other.type && data == other.data
+    }
+}

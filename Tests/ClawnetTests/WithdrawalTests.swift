@@ -1,0 +1,199 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+import Zones
+
+/// This machine's host label, as `advertise --wide-area` publishes it.
+func thisHostLabel() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    _ = gethostname(&buffer, buffer.count)
+    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return ZoneGateway.label(String(name.split(separator: ".").first ?? ""), fallback: "openclaw")
+}
+
+/// A primary that takes UPDATEs and transfers signed with `key`: BIND, or Knot with an ACL.
+func updatablePrimary(_ kind: String, _ bed: TestBed, zone: String, on host: TestBed.Host = .node) async throws -> (
+    TestDNSServer, TestTSIGKey
+) {
+    if kind == "knot" {
+        let key = try await bed.makeTSIGKey(name: "knotkey", algorithm: "hmac-sha256", knotFormat: true)
+        let knot = try await bed.startKnot(
+            zones: ["openclaw.internal": zone], host: host,
+            extra: key.knotSection + "acl:\n  - id: pusher\n    key: \(key.name)\n    action: [update, transfer]\n",
+            zoneOptions: ["acl: pusher"])
+        return (knot, key)
+    }
+    let key = try await bed.makeTSIGKey()
+    return (
+        try await bed.startBIND(
+            zones: ["openclaw.internal": zone], host: host, keys: key.bindStatement,
+            zoneOptions: "update-policy { grant \(key.name) zonesub ANY; }; allow-transfer { key \(key.name); };"),
+        key
+    )
+}
+
+/// Issue 18: a withdrawal takes out exactly what its registration put in; one the server
+/// refuses fails the command and names what is left; --no-local needs neither D-Bus nor Avahi.
+@Suite("advertise --wide-area: the withdrawal undoes exactly the registration", .enabled(if: TestBed.enabled), .serialized)
+struct WithdrawalTests {
+    let host = thisHostLabel()
+
+    /// advertise's arguments, and an environment whose ledger folder is the test's own.
+    func advertise(_ name: String, _ dns: TestDNSServer, _ key: TestTSIGKey, state: String) -> ([String], [String: String]) {
+        (
+            [
+                "advertise", "--name", name, "--port", String(testPort()), "--wide-area", "openclaw.internal", "--server", dns.endpoint,
+                "--tsig-key", key.path, "--address", "127.0.0.1", "--no-local",
+            ],
+            ["XDG_STATE_HOME": state]
+        )
+    }
+
+    func stateFolder(_ bed: TestBed) throws -> String {
+        let folder = "\(bed.directory)/state-\(uniqueTag())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test(
+        "the host's A that was in the zone before stays; an A the registration replaced is put back (BIND and Knot)",
+        arguments: [("bind", "127.0.0.1"), ("bind", "127.0.0.9"), ("knot", "127.0.0.1"), ("knot", "127.0.0.9")])
+    func hostAddressKept(server: String, before address: String) async throws {
+        let bed = try TestBed.current()
+        let (dns, key) = try await updatablePrimary(server, bed, zone: openClawZone(["\(host) IN A \(address)"]))
+        defer { dns.terminate() }
+        let state = try stateFolder(bed)
+        let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        let name = "Wide \(uniqueTag())"
+        let (arguments, environment) = advertise(name, dns, key, state: state)
+        let advertiser = try bed.spawnClawnet(arguments, environment: environment)
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        if address != "127.0.0.1" {
+            try await advertiser.waitForOutput("host \(host).openclaw.internal. replaces A \(address) with 127.0.0.1")
+        }
+        let during = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        #expect(during.contains { $0.contains("IN SRV") && $0.contains(" \(host).openclaw.internal.") }, "\(during)")
+        #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(advertiser.output)")
+        await advertiser.waitForOutputEnd()
+        #expect(advertiser.stdout.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
+        let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        #expect(after == before, "the zone as it was before advertise ran: \(after)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state + "/clawnet").isEmpty, "the ledger is gone")
+    }
+
+    @Test(
+        "after a SIGKILL the next run adopts what the crashed run added and withdraws exactly that (BIND and Knot; A there before or not)",
+        arguments: ["bind", "knot"], [true, false])
+    func adoptionAfterCrash(server: String, addressBefore: Bool) async throws {
+        let bed = try TestBed.current()
+        let (dns, key) = try await updatablePrimary(
+            server, bed, zone: openClawZone(addressBefore ? ["\(host) IN A 127.0.0.1"] : []))
+        defer { dns.terminate() }
+        let state = try stateFolder(bed)
+        let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        let name = "Crash \(uniqueTag())"
+        let (arguments, environment) = advertise(name, dns, key, state: state)
+        let crashing = try bed.spawnClawnet(arguments, environment: environment)
+        defer { crashing.terminate() }
+        try await crashing.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        _ = try await crashing.stop(signal: SIGKILL)
+        #expect(try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key) != before, "the crash left the records")
+
+        let restarted = try bed.spawnClawnet(arguments, environment: environment)
+        defer { restarted.terminate() }
+        try await restarted.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        #expect(try await restarted.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(restarted.output)")
+        await restarted.waitForOutputEnd()
+        #expect(try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key) == before, "\(restarted.output)")
+    }
+
+    @Test("a Gateway zone push registered for this host and port, advertised under the same name: its records stay after the withdrawal")
+    func pushedRecordsStay() async throws {
+        let bed = try TestBed.current()
+        let (dns, key) = try await updatablePrimary("bind", bed, zone: emptyZone)
+        defer { dns.terminate() }
+        let name = "Pushed \(uniqueTag())"
+        let (arguments, environment) = advertise(name, dns, key, state: try stateFolder(bed))
+        let port = arguments[arguments.firstIndex(of: "--port")! + 1]
+        let pushed = try await push(bed, dns, key: key, ["--gateway", "host=\(host),ip=127.0.0.1,port=\(port),name=\(name)"])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        let advertiser = try bed.spawnClawnet(arguments, environment: environment)
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(advertiser.output)")
+        await advertiser.waitForOutputEnd()
+        #expect(try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key) == before, "\(advertiser.output)")
+    }
+
+    @Test("a withdrawal Knot refuses (the key lost its update right): exit 1, the records left are named, and they are still served")
+    func refusedWithdrawal() async throws {
+        let bed = try TestBed.current()
+        let (knot, key) = try await updatablePrimary("knot", bed, zone: emptyZone)
+        defer { knot.terminate() }
+        let name = "Refused \(uniqueTag())"
+        let (arguments, environment) = advertise(name, knot, key, state: try stateFolder(bed))
+        let advertiser = try bed.spawnClawnet(arguments, environment: environment)
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        // The key loses its update right (transfers stay): the withdrawal's UPDATE is refused.
+        let config = knot.directory + "/knot.conf"
+        try (try String(contentsOfFile: config, encoding: .utf8)).replacingOccurrences(
+            of: "action: [update, transfer]", with: "action: [transfer]"
+        )
+        .write(toFile: config, atomically: true, encoding: .utf8)
+        let reload = try await bed.run(on: .node, ["knotc", "-c", config, "reload"])
+        #expect(reload.status == 0, "\(reload.stdout) \(reload.stderr)")
+
+        #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(40)) == 1, "\(advertiser.output)")
+        await advertiser.waitForOutputEnd()
+        #expect(advertiser.stderr.contains("could not withdraw \"\(name)\""), "\(advertiser.stderr)")
+        #expect(advertiser.stderr.contains("to the UPDATE"), "the UPDATE itself was refused: \(advertiser.stderr)")
+        #expect(advertiser.stderr.contains("still there:") && advertiser.stderr.contains("IN SRV 0 0"), "\(advertiser.stderr)")
+        #expect(!advertiser.stdout.contains("withdrawn from"), "\(advertiser.stdout)")
+        let (_, document, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", knot.endpoint])
+        // Knot lower-cases names inside RDATA.
+        #expect(byInstance(beacons(document)).keys.contains { $0.lowercased() == name.lowercased() }, "still served: \(beacons(document))")
+    }
+
+    @Test("a withdrawal no server answers (BIND stopped): exit 1, the records left are named")
+    func silentServer() async throws {
+        let bed = try TestBed.current()
+        let (dns, key) = try await updatablePrimary("bind", bed, zone: emptyZone)
+        defer { dns.terminate() }
+        let name = "Gone \(uniqueTag())"
+        let (arguments, environment) = advertise(name, dns, key, state: try stateFolder(bed))
+        let advertiser = try bed.spawnClawnet(arguments, environment: environment)
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        await dns.stop()
+        #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(40)) == 1, "\(advertiser.output)")
+        await advertiser.waitForOutputEnd()
+        #expect(advertiser.stderr.contains("could not withdraw") && advertiser.stderr.contains("still there:"), "\(advertiser.stderr)")
+        #expect(advertiser.stderr.contains("IN PTR") && advertiser.stderr.contains("IN A 127.0.0.1"), "\(advertiser.stderr)")
+    }
+
+    @Test("--no-local on a host without D-Bus or Avahi: registered, found, withdrawn (exit 0); without --no-local: exit 3")
+    func noLocalOnBareHost() async throws {
+        let bed = try TestBed.current()
+        let (dns, key) = try await updatablePrimary("bind", bed, zone: emptyZone, on: .bare)
+        defer { dns.terminate() }
+        let name = "Bare \(uniqueTag())"
+        let (arguments, environment) = advertise(name, dns, key, state: try stateFolder(bed))
+        let advertiser = try bed.spawnClawnet(arguments, on: .bare, environment: environment)
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        let (_, document, _) = try await browseJSON(
+            bed, ["--no-local", "--domain", "openclaw.internal", "--server", dns.endpoint], on: .bare)
+        #expect(byInstance(beacons(document))[name] != nil, "\(beacons(document))")
+        #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(advertiser.output)")
+        await advertiser.waitForOutputEnd()
+        #expect(advertiser.stdout.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
+        #expect(!advertiser.stderr.contains("D-Bus"), "\(advertiser.stderr)")
+
+        let local = try await bed.clawnet(arguments.filter { $0 != "--no-local" }, on: .bare, environment: environment)
+        #expect(local.status == 3, "mDNS needs D-Bus: \(local.stderr)")
+    }
+}
