@@ -14,7 +14,7 @@ enum ChainTrust {
     static let maxIntermediates = 8
 
     /// `chain` is the DER certificates as presented, leaf first.
-    static func verify(_ chain: [[UInt8]], host: String, roots: TrustRoots, now: Date = Date()) async -> ChainVerdict {
+    static func verify(_ chain: [[UInt8]], host: String, roots: TrustRoots) async -> ChainVerdict {
         guard let first = chain.first, let leaf = try? Certificate(derEncoded: first) else { return .untrusted }
         let store: CertificateStore
         switch loadRoots(roots) {
@@ -25,12 +25,12 @@ enum ChainTrust {
         let name = ConnectURL.withoutTrailingDot(host)
         let literal = IPAddress(name)
         var verifier = Verifier(rootCertificates: store) {
-            RFC5280Policy(validationTime: now)
+            RFC5280Policy()
             ServerIdentityPolicy(serverHostname: literal == nil ? name : nil, serverIP: literal?.withoutZone.description)
         }
         if case .validCertificate = await verifier.validate(leaf: leaf, intermediates: intermediates) { return .trusted }
         // Why not: a chain to a trusted root for other names, a self-signed leaf, or no path.
-        var pathOnly = Verifier(rootCertificates: store) { RFC5280Policy(validationTime: now) }
+        var pathOnly = Verifier(rootCertificates: store) { RFC5280Policy() }
         if case .validCertificate = await pathOnly.validate(leaf: leaf, intermediates: intermediates) { return .otherHost }
         return leaf.issuer == leaf.subject ? .selfSigned : .untrusted
     }

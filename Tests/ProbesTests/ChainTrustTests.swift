@@ -83,7 +83,7 @@ struct ChainTrustTests {
             ("garbage", [[0x30, 0x03, 0x02, 0x01, 0x00]], "gw.example", roots, .untrusted),
         ]
         for (name, presented, host, trust, expected) in cases {
-            let verdict = await ChainTrust.verify(presented, host: host, roots: trust, now: Self.now)
+            let verdict = await ChainTrust.verify(presented, host: host, roots: trust)
             #expect(verdict == expected, "\(name): \(verdict)")
         }
     }
@@ -95,7 +95,7 @@ struct ChainTrustTests {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(uniqueTag()).pem").path
         try "not a certificate\n".write(toFile: empty, atomically: true, encoding: .utf8)
         for path in ["/nonexistent/roots.pem", "/tmp", empty] {
-            let verdict = await ChainTrust.verify([try Self.der(leaf)], host: "gw.example", roots: .bundle(path: path), now: Self.now)
+            let verdict = await ChainTrust.verify([try Self.der(leaf)], host: "gw.example", roots: .bundle(path: path))
             guard case .noTrustRoots(let why) = verdict else {
                 Issue.record("\(path): \(verdict)")
                 continue
