@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "Host", "TestSupport"], swiftSettings: settings),
         .testTarget(
             name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"],
-            swiftSettings: settings),
+            exclude: ["Golden"], swiftSettings: settings),
         .testTarget(
             name: "OutputTests", dependencies: ["Output", "Doctor", "Discovery", "Zones", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(
