@@ -18,7 +18,7 @@ struct ConnectCheckTests {
         target.credentials = credentials
         var report = Recorded.healthyReport(target)
         report.connect = PhaseTiming(outcome: outcome, elapsed: .milliseconds(3))
-        return GatewayChecks.connect(report, budget: .seconds(5))
+        return GatewayChecks.connect(Recorded.evidence(report).connect)
     }
 
     static func error(
@@ -199,11 +199,10 @@ struct ConnectCheckTests {
     static func verified(_ beacon: GatewayBeacon?, port: Int = 18789, answered: [String] = ["10.98.0.1"]) -> GatewayResult {
         var target = Recorded.target(address: answered[0])
         target.port = port
-        let checks = CheckID.gateway.map { Check($0, .pass, .ok, "") }
-        return GatewayResult(
-            target: target, beacon: beacon, checks: checks,
-            tcp: answered.compactMap(IPAddress.init).map { TCPAttempt(address: $0, outcome: .connected, elapsed: .zero) },
-            served: Recorded.certificateSHA)
+        let checks = CheckID.gateway.map { Check($0, .pass, .ok) }
+        var report = Recorded.healthyReport(target)
+        report.tcp = answered.compactMap(IPAddress.init).map { TCPAttempt(address: $0, outcome: .connected, elapsed: .zero) }
+        return GatewayResult(evidence: Recorded.evidence(report, beacon: beacon), checks: checks)
     }
 
     func snippets(_ results: [GatewayResult], published: [GatewayBeacon] = []) -> [ZoneSnippet] {
@@ -240,7 +239,7 @@ struct ConnectCheckTests {
         merged.aliases = [BeaconAlias(source: .unicast, domain: Self.domain.name, instance: try InstanceName(decoded: "Studio (OpenClaw)"))]
         #expect(snippets([Self.verified(merged)]).isEmpty, "already published")
         var failed = Self.verified(beacon)
-        failed.checks[failed.checks.firstIndex { $0.id == .gwPin }!] = Check(.gwPin, .fail, .pinMismatch, "")
+        failed.checks[failed.checks.firstIndex { $0.id == .gwPin }!] = Check(.gwPin, .fail, .pinMismatch)
         #expect(snippets([failed]).isEmpty, "a Gateway that failed a check is never put in a snippet")
         #expect(snippets([Self.verified(beacon, answered: ["127.0.0.1"])]).isEmpty, "loopback is not worth publishing")
     }

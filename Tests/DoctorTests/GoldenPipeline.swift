@@ -10,27 +10,21 @@ import Host
 /// each Gateway and of the machine, the relaxations, the diagnosis, the report.
 extension GoldenScene {
     func result() -> DoctorResult {
-        let facts = MachineFacts.gather(system)
-        let only = only.map(CheckID.closure)
-        let anyDiscovered = !discovery.beacons.isEmpty
-        let results = gateways.map { gateway -> GatewayResult in
-            if let unknown = gateway.unknown { return Doctor.unknownTarget(try! DoctorTarget(unknown)) }
-            var checks = GatewayChecks.run(
-                gateway.report, dnsProblem: gateway.dnsProblem, pin: gateway.pin,
-                pinSource: gateway.pinFromConfig ? "gateway.remote.tlsFingerprint" : "--pin", budget: Golden.budget, routes: facts.routes,
-                now: Golden.now)
-            if gateway.isLocalFallback && anyDiscovered {
-                checks = Doctor.relaxLocalFallback(checks, label: gateway.report.target.label, configured: facts.config.exists)
-            }
-            return GatewayResult(
-                target: gateway.report.target, beacon: gateway.beacon, checks: checks, tcp: gateway.report.tcp,
-                served: gateway.report.tlsFacts?.fingerprint)
+        var options = DoctorOptions()
+        options.targets = explicitTargets ? [try! DoctorTarget("named")] : []
+        options.noLocal = !multicast
+        options.only = only
+        let probed = gateways.filter { $0.unknown == nil }.map { gateway in
+            var target = Doctor.Target(probe: gateway.report.target, beacon: gateway.beacon, dnsProblem: gateway.dnsProblem)
+            target.pin = gateway.pin.map { Pin($0, source: gateway.pinFromConfig ? .remoteConfig : .flag) }
+            target.isLocalFallback = gateway.isLocalFallback
+            return (target, gateway.report)
         }
-        var machine = MachineChecks.run(facts, discovery: discovery, multicast: multicast)
-        if explicitTargets { machine = Doctor.relaxUnneeded(machine, needed: Doctor.dependencies(of: results)) }
-        let diagnosis = DiagnosisRules.diagnose(MachineEvidence(checks: machine, facts: facts, discovery: discovery), gateways: results)
-        var result = Doctor.result(machine: machine, gateways: results, diagnosis: diagnosis, only: only, elapsed: .milliseconds(1234))
-        result.snippets = ZoneSnippets.make(results, discovery: discovery, facts: facts)
+        let unknown = gateways.compactMap(\.unknown).map { try! DoctorTarget($0) }
+        var result = Doctor.judge(
+            probed, unknown: unknown, facts: MachineFacts.gather(system), discovery: discovery, options: options, budget: Golden.budget,
+            now: Golden.now)
+        result.elapsed = .milliseconds(1234)
         return result
     }
 
