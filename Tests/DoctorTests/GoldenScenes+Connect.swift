@@ -22,42 +22,60 @@ extension GoldenScene {
         scene.gateways = [
             connect(.helloOk(HelloOk(protocolVersion: 4, serverVersion: "2026.5.1", role: "operator", scopes: []))),
             connect(.helloOk(HelloOk(protocolVersion: nil, serverVersion: nil, role: nil, scopes: [])), token: Golden.token),
-            connect(.rejected(Golden.error("NOT_PAIRED", "device identity required", detail: "DEVICE_IDENTITY_REQUIRED"), close: close)),
-            connect(
-                .rejected(Golden.error("NOT_PAIRED", "device identity required", detail: "DEVICE_IDENTITY_REQUIRED"), close: nil),
-                token: Golden.token),
-            connect(.rejected(Golden.error("NOT_PAIRED", "pairing required", detail: "PAIRING_REQUIRED", requestId: "req-9"), close: nil)),
-            connect(.rejected(Golden.error("NOT_PAIRED", "pairing required", detail: "PAIRING_REQUIRED"), close: nil)),
             connect(
                 .rejected(
-                    Golden.error("INVALID_REQUEST", "unauthorized", detail: "AUTH_TOKEN_MISMATCH", next: "update_auth_credentials"),
+                    ConnectCheckTests.error("NOT_PAIRED", "device identity required", detail: "DEVICE_IDENTITY_REQUIRED"), close: close)),
+            connect(
+                .rejected(
+                    ConnectCheckTests.error("NOT_PAIRED", "device identity required", detail: "DEVICE_IDENTITY_REQUIRED"), close: nil),
+                token: Golden.token),
+            connect(
+                .rejected(
+                    ConnectCheckTests.error("NOT_PAIRED", "pairing required", detail: "PAIRING_REQUIRED", requestId: "req-9"), close: nil)),
+            connect(.rejected(ConnectCheckTests.error("NOT_PAIRED", "pairing required", detail: "PAIRING_REQUIRED"), close: nil)),
+            connect(
+                .rejected(
+                    ConnectCheckTests.error(
+                        "INVALID_REQUEST", "unauthorized", detail: "AUTH_TOKEN_MISMATCH", next: "update_auth_credentials"),
                     close: CloseFrame(code: 1008, reason: "unauthorized: token mismatch")), token: Golden.token),
             connect(
                 .rejected(
-                    Golden.error("INVALID_REQUEST", "unauthorized", detail: "AUTH_TOKEN_MISMATCH", next: "wait_then_retry"), close: nil)),
-            connect(
-                .rejected(
-                    Golden.error("INVALID_REQUEST", "unauthorized", detail: "AUTH_TOKEN_MISSING", next: "update_auth_configuration"),
+                    ConnectCheckTests.error("INVALID_REQUEST", "unauthorized", detail: "AUTH_TOKEN_MISMATCH", next: "wait_then_retry"),
                     close: nil)),
             connect(
-                .rejected(Golden.error("INVALID_REQUEST", "too many", detail: "AUTH_RATE_LIMITED", next: "wait_then_retry"), close: nil)),
-            connect(.rejected(Golden.error("INVALID_REQUEST", "unauthorized", detail: "AUTH_PASSWORD_MISMATCH"), close: nil)),
+                .rejected(
+                    ConnectCheckTests.error(
+                        "INVALID_REQUEST", "unauthorized", detail: "AUTH_TOKEN_MISSING", next: "update_auth_configuration"),
+                    close: nil)),
             connect(
-                .rejected(Golden.error("INVALID_REQUEST", "device signature invalid", detail: "DEVICE_AUTH_SIGNATURE_INVALID"), close: nil)),
-            connect(.rejected(Golden.error("INVALID_REQUEST", "protocol mismatch", detail: "PROTOCOL_MISMATCH", expected: 5), close: nil)),
-            connect(.rejected(Golden.error("INVALID_REQUEST", "protocol mismatch", detail: "PROTOCOL_MISMATCH", expected: 3), close: nil)),
-            connect(.rejected(Golden.error("INVALID_REQUEST", "protocol mismatch"), close: nil)),
-            connect(.rejected(Golden.error("UNAVAILABLE", "gateway starting; retry shortly", retryAfterMs: 500), close: nil)),
+                .rejected(
+                    ConnectCheckTests.error("INVALID_REQUEST", "too many", detail: "AUTH_RATE_LIMITED", next: "wait_then_retry"), close: nil
+                )),
+            connect(.rejected(ConnectCheckTests.error("INVALID_REQUEST", "unauthorized", detail: "AUTH_PASSWORD_MISMATCH"), close: nil)),
+            connect(
+                .rejected(
+                    ConnectCheckTests.error("INVALID_REQUEST", "device signature invalid", detail: "DEVICE_AUTH_SIGNATURE_INVALID"),
+                    close: nil)),
+            connect(
+                .rejected(
+                    ConnectCheckTests.error("INVALID_REQUEST", "protocol mismatch", detail: "PROTOCOL_MISMATCH", expected: 5), close: nil)),
+            connect(
+                .rejected(
+                    ConnectCheckTests.error("INVALID_REQUEST", "protocol mismatch", detail: "PROTOCOL_MISMATCH", expected: 3), close: nil)),
+            connect(.rejected(ConnectCheckTests.error("INVALID_REQUEST", "protocol mismatch"), close: nil)),
+            connect(.rejected(ConnectCheckTests.error("UNAVAILABLE", "gateway starting; retry shortly", retryAfterMs: 500), close: nil)),
             connect(.closed(CloseFrame(code: 1008, reason: "invalid request frame"))),
             connect(.closed(CloseFrame(code: nil, reason: ""))),
-            connect(.rejected(Golden.error("INVALID_REQUEST", "invalid role"), close: CloseFrame(code: 1008, reason: "invalid role"))),
+            connect(
+                .rejected(ConnectCheckTests.error("INVALID_REQUEST", "invalid role"), close: CloseFrame(code: 1008, reason: "invalid role"))
+            ),
             connect(.timedOut), connect(.unexpected("<html>")), connect(.failed("connection reset")),
         ]
     }
 
     static let credentials = GoldenScene("credentials") { scene in
         let required = ConnectOutcome.rejected(
-            Golden.error("NOT_PAIRED", "device identity required", detail: "DEVICE_IDENTITY_REQUIRED"), close: nil)
+            ConnectCheckTests.error("NOT_PAIRED", "device identity required", detail: "DEVICE_IDENTITY_REQUIRED"), close: nil)
         let hello = ConnectOutcome.helloOk(HelloOk(protocolVersion: 4, serverVersion: "2026.5.1", role: "operator", scopes: []))
         let withheld: [CredentialDecision.Withheld] = [
             .pinMismatch(expected: Recorded.otherSHA, observed: Recorded.certificateSHA),

@@ -39,7 +39,7 @@ extension GoldenScene {
     }
 
     static let tcp = GoldenScene("tcp") { scene in
-        scene.system = Golden.withRoutes
+        scene.system = DiagnosisRuleTests.withRoutes
         scene.discovery = Recorded.discovery(beacons: [Recorded.beacon()])
         let here = Golden.target("127.0.0.1:18789", host: "127.0.0.1", addresses: ["127.0.0.1"], tls: false)
         scene.gateways = [

@@ -100,30 +100,12 @@ enum Golden {
         return report
     }
 
-    static func error(
-        _ code: String, _ message: String, detail: String? = nil, requestId: String? = nil, next: String? = nil, expected: Int? = nil,
-        retryAfterMs: Int? = nil
-    ) -> ConnectError {
-        ConnectError(
-            code: code, message: message, detailCode: detail, requestId: requestId, reason: nil, recommendedNextStep: next,
-            canRetryWithDeviceToken: nil, expectedProtocol: expected, clientMinProtocol: 4, clientMaxProtocol: 4, retryAfterMs: retryAfterMs
-        )
-    }
-
     static let token = GatewayToken("hunter2-golden", source: "gateway.remote.token")!
 
     static var gatewayHost: RecordedSystem {
         var system = RecordedSystem()
         system.openclaw.exists = true
         system.openclaw.bind = .lan
-        return system
-    }
-
-    static var withRoutes: RecordedSystem {
-        var system = RecordedSystem()
-        system.routeTable = [
-            Route(network: IPNetwork("192.168.1.0/24")!, interface: "eth0"), Route(network: IPNetwork("0.0.0.0/0")!, interface: "eth0"),
-        ]
         return system
     }
 
