@@ -46,10 +46,11 @@ public struct DoctorReport: Report, Sendable {
         guard !result.snippets.isEmpty else { return [] }
         var out = ["", terminal.paint("Zone snippets", .bold)]
         for snippet in result.snippets {
+            let differences = SnippetJSON.words(snippet.differences).joined(separator: "; ")
             let why =
                 snippet.reason == .missing
                 ? "is verified but missing from \(snippet.domain.name)"
-                : "is published in \(snippet.domain.name) with stale data (\(snippet.differences.joined(separator: "; ")))"
+                : "is published in \(snippet.domain.name) with stale data (\(differences))"
             out.append("  \(snippet.target) \(why); add these records to the zone (or `clawnet doctor --emit-zone FILE`):")
             out += snippet.records.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    \($0)" }
             if let corefile = snippet.corefile {
@@ -76,7 +77,7 @@ public struct DoctorReport: Report, Sendable {
         try container.encode(
             result.gateways.map { Gateway(target: $0.target, beacon: $0.beacon, checks: $0.checks.map(CheckJSON.init)) }, forKey: .gateways)
         try container.encode(result.diagnosis.map(DiagnosisJSON.init), forKey: .diagnosis)
-        try container.encode(result.snippets, forKey: .snippets)
+        try container.encode(result.snippets.map(SnippetJSON.init), forKey: .snippets)
         try container.encode(Int(result.elapsed.milliseconds), forKey: .elapsedMs)
     }
 }

@@ -2,11 +2,11 @@ import DNSSD
 import Discovery
 import Foundation
 import Host
-import Output
 import Testing
 import Zones
 
 @testable import Doctor
+@testable import Output
 @testable import Probes
 
 /// gw.connect from each answer a Gateway gives; the node's config check; what decides
@@ -234,7 +234,8 @@ struct ConnectCheckTests {
         var published = Recorded.beacon(source: .unicast, address: "10.98.0.1", port: 18790)
         published.txt = try TXTRecord(pairs: [("role", "gateway"), ("gatewayTls", "1"), ("gatewayTlsSha256", Recorded.certificateSHA.hex)])
         let stale = try #require(snippets([Self.verified(beacon)], published: [published]).first)
-        #expect(stale.reason == .stale && stale.differences.contains { $0.contains("port 18790") }, "\(stale.differences)")
+        let differences = SnippetJSON.words(stale.differences)
+        #expect(stale.reason == .stale && differences.contains { $0.contains("port 18790") }, "\(differences)")
         var merged = Recorded.beacon(address: "10.98.0.1")
         merged.aliases = [BeaconAlias(source: .unicast, domain: Self.domain.name, instance: try InstanceName(decoded: "Studio (OpenClaw)"))]
         #expect(snippets([Self.verified(merged)]).isEmpty, "already published")
