@@ -28,42 +28,6 @@ public enum AdvertisingSwitch: Sendable, Equatable {
         if override == nil, let container { return .container(container) }
         return nil
     }
-
-    /// The switch as a user finds it.
-    public var setting: String {
-        switch self {
-        case .mdnsModeOff: "discovery.mdns.mode is \"off\""
-        case .disabledByEnvironment(let value): "OPENCLAW_DISABLE_BONJOUR=\(value) in the environment"
-        case .pluginsDisabled: "plugins.enabled is false (every plugin, bonjour included, is off)"
-        case .pluginDenied: "plugins.deny lists \"bonjour\""
-        case .pluginNotAllowed: "plugins.allow does not list \"bonjour\""
-        case .pluginEntryDisabled: "plugins.entries.bonjour.enabled is false"
-        case .container(let marker): "this machine is a container (\(marker)): OpenClaw's advertiser turns itself off there"
-        }
-    }
-
-    /// How to turn it back on.
-    public func fix(configPath: String) -> String {
-        let restart = "and restart the Gateway"
-        switch self {
-        case .mdnsModeOff:
-            return "set discovery.mdns.mode to \"minimal\" (the default) or \"full\" in \(configPath) \(restart)"
-        case .disabledByEnvironment:
-            return "unset OPENCLAW_DISABLE_BONJOUR in the Gateway's environment (its service unit or shell) \(restart)"
-        case .pluginsDisabled:
-            return "set plugins.enabled to true in \(configPath) \(restart)"
-        case .pluginDenied:
-            return "remove \"bonjour\" from plugins.deny in \(configPath) \(restart)"
-        case .pluginNotAllowed:
-            return "add \"bonjour\" to plugins.allow in \(configPath) \(restart)"
-        case .pluginEntryDisabled:
-            return "set plugins.entries.bonjour.enabled to true in \(configPath) \(restart)"
-        case .container:
-            return
-                "run the Gateway with the host's network (`docker run --network host`) and OPENCLAW_DISABLE_BONJOUR=0 in its "
-                + "environment, or use wide-area discovery (`clawnet zone generate --this-host`)"
-        }
-    }
 }
 
 /// This machine's side of advertising: whether it is a container (the advertiser's markers) or

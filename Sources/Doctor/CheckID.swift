@@ -1,5 +1,5 @@
-/// A check doctor knows: stable, dotted, lower-case (`mdns.daemon`, `gw.tls`), with its title
-/// and the checks it needs to have run first.
+/// A check doctor knows: stable, dotted, lower-case (`mdns.daemon`, `gw.tls`). Its title and
+/// what it needs are in its `Layer`.
 public struct CheckID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: String
 
@@ -36,13 +36,10 @@ public struct CheckID: RawRepresentable, Hashable, Comparable, Sendable, Codable
     public static let gwConnect = CheckID("gw.connect")
 
     /// The machine's checks, in report order.
-    public static let machine: [CheckID] = [
-        .openclawConfig, .openclawAdvertising, .mdnsDBus, .mdnsDaemon, .mdnsInterfaces, .mdnsPort5353, .mdnsNSS, .mdnsBrowse,
-        .dnsResolver, .dnsWideArea, .tailscaleInterface,
-    ]
+    public static let machine: [CheckID] = Layer.machine.map(\.id)
 
     /// Each Gateway's checks, in report (and layer) order.
-    public static let gateway: [CheckID] = [.gwDNS, .gwTCP, .gwTLS, .gwPin, .gwCert, .gwHTTP, .gwWebSocket, .gwProtocol, .gwConnect]
+    public static let gateway: [CheckID] = Layer.gateway.map(\.id)
 
     public static var all: [CheckID] { machine + gateway }
 
@@ -50,43 +47,6 @@ public struct CheckID: RawRepresentable, Hashable, Comparable, Sendable, Codable
     public static func known(_ text: String) -> CheckID? {
         all.first { $0.rawValue == text }
     }
-
-    public var title: String {
-        Self.titles[self] ?? rawValue
-    }
-
-    /// What this check needs to have run first.
-    public var needs: [CheckID] {
-        Self.prerequisites[self] ?? []
-    }
-
-    /// The requested checks and everything they need.
-    public static func closure(of requested: Set<CheckID>) -> Set<CheckID> {
-        var result = requested
-        var queue = Array(requested)
-        while let id = queue.popLast() {
-            for need in id.needs where result.insert(need).inserted { queue.append(need) }
-        }
-        return result
-    }
-
-    private static let titles: [CheckID: String] = [
-        .openclawConfig: "OpenClaw configuration", .openclawAdvertising: "This Gateway's mDNS advertising", .mdnsDBus: "D-Bus system bus",
-        .mdnsDaemon: "avahi-daemon",
-        .mdnsInterfaces: "Multicast interfaces", .mdnsPort5353: "Other mDNS responders on UDP 5353",
-        .mdnsNSS: "nss-mdns for .local names", .mdnsBrowse: "Gateways in local.", .dnsResolver: "System resolver",
-        .dnsWideArea: "Wide-area DNS-SD", .tailscaleInterface: "Tailscale",
-        .gwDNS: "Name and addresses", .gwTCP: "TCP connect", .gwTLS: "TLS handshake", .gwPin: "Certificate pin",
-        .gwCert: "Certificate", .gwHTTP: "HTTP health", .gwWebSocket: "WebSocket upgrade", .gwProtocol: "Gateway's first frame",
-        .gwConnect: "connect handshake",
-    ]
-
-    private static let prerequisites: [CheckID: [CheckID]] = [
-        .mdnsDaemon: [.mdnsDBus], .mdnsBrowse: [.mdnsDaemon],
-        .gwTCP: [.gwDNS], .gwTLS: [.gwTCP], .gwPin: [.gwTLS], .gwCert: [.gwTLS],
-        .gwHTTP: [.gwTLS], .gwWebSocket: [.gwTLS], .gwProtocol: [.gwWebSocket],
-        .gwConnect: [.gwProtocol],
-    ]
 
     public var description: String { rawValue }
 

@@ -1,18 +1,17 @@
 import DNSSD
-import Probes
+import Host
 
-/// A cause a user needs, made from several checks: what is broken and how to fix it.
-public struct Diagnosis: Sendable, Hashable, Encodable {
+/// A cause a user needs, made from several checks: which rule found it, the checks that show
+/// it, and the typed facts its words are written from.
+public struct Diagnosis: Sendable, Equatable {
     public let id: DiagnosisID
-    public let cause: String
-    public let fix: String
     /// The checks that show it, each with the gateway's target when one is concerned.
     public let evidence: [Evidence]
+    public let finding: Finding
 
-    public init(_ id: DiagnosisID, cause: String, fix: String, evidence: [Evidence]) {
+    public init(_ id: DiagnosisID, _ finding: Finding, evidence: [Evidence]) {
         self.id = id
-        self.cause = cause
-        self.fix = fix
+        self.finding = finding
         self.evidence = evidence
     }
 
@@ -32,6 +31,34 @@ public struct Diagnosis: Sendable, Hashable, Encodable {
             var container = encoder.singleValueContainer()
             try container.encode(description)
         }
+    }
+
+    /// What a rule found, typed: the cause's words are written from it (and from the checks it
+    /// names), never read back. `target` is a Gateway's label in the report.
+    public enum Finding: Sendable, Equatable {
+        /// The cause is what one check found (of a Gateway when `target` is set).
+        case check(Check, target: String?)
+        /// No mDNS daemon: the bus is missing, else Avahi; the failing check has the fix.
+        case noMDNS(busMissing: Bool, failing: Check?)
+        /// A Gateway's host answers mDNS (or does not), while its beacon is not in local.
+        case hostAnswer(HostAnswer)
+        case advertisingOff(AdvertisingSwitch, configPath: String)
+        /// Nothing in local., though these interfaces carry multicast.
+        case multicastBlocked(interfaces: [String])
+        /// Advertised (by mDNS or DNS-SD) at these addresses, and refused.
+        case notListening(target: String, mdns: Bool, addresses: [IPAddress], port: Int)
+        /// Silent tailnet addresses; the tailnet as this machine sees it.
+        case tailnetUnreachable(target: String, lost: [IPAddress], port: Int, tailnet: Tailnet)
+        /// Silent addresses this machine has no route to; whether one of them looks like a
+        /// Docker bridge, and whether the Gateway answered elsewhere.
+        case unroutable(target: String, lost: [IPAddress], docker: Bool, answered: Bool)
+        /// The pinned certificate's check (nil when it matched) and gw.connect when the
+        /// credentials were withheld for another certificate.
+        case pinChanged(target: String, pin: Check?, withheld: Check?)
+        /// Plain text where TLS was expected: by the beacon (gatewayTls=1), else by the URL or config.
+        case tlsExpected(target: String, byBeacon: Bool, hostHeader: String)
+        /// A TLS server probed as ws://: `advertised` when a beacon (not a manual target) named it.
+        case tlsNotAdvertised(target: String, advertised: Bool, webSocket: Check)
     }
 }
 
@@ -84,36 +111,5 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
-    }
-}
-
-/// The gateway-side view the rules need: where a target came from, its checks, and what its
-/// probe verified (for zone snippets).
-public struct GatewayResult: Sendable {
-    public let target: ProbeTarget
-    public let beacon: GatewayBeacon?
-    public var checks: [Check]
-    /// Each TCP attempt and its typed outcome, one per address tried.
-    public var tcp: [TCPAttempt]
-    /// The fingerprint of the certificate actually served.
-    public var served: TLSFingerprint?
-
-    public init(target: ProbeTarget, beacon: GatewayBeacon?, checks: [Check], tcp: [TCPAttempt] = [], served: TLSFingerprint? = nil) {
-        self.target = target
-        self.beacon = beacon
-        self.checks = checks
-        self.tcp = tcp
-        self.served = served
-    }
-
-    /// The addresses that accepted a TCP connection.
-    public var answered: [IPAddress] { tcp.filter { $0.outcome == .connected }.map(\.address) }
-
-    public func check(_ id: CheckID) -> Check? { checks.first { $0.id == id } }
-
-    /// True when `id` failed for `reason` (any reason when nil).
-    func failed(_ id: CheckID, _ reason: CheckReason? = nil) -> Bool {
-        guard let check = check(id), check.status == .fail else { return false }
-        return reason.map { check.reason == $0 } ?? true
     }
 }

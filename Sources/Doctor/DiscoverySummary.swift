@@ -23,6 +23,13 @@ public struct DiscoverySummary: Sendable {
     }
 
     var localBeacons: [GatewayBeacon] { beacons.filter { $0.sources.contains(.mdns) } }
+
+    /// mDNS could be asked (local. was browsed, avahi-daemon runs) and no Gateway answered in
+    /// local.: the one statement of it, from which the probe stage asks the Gateways' hosts
+    /// why, mdns.browse warns, and the rules look for the cause.
+    func localIsEmptyThoughUsable(_ facts: MachineFacts) -> Bool {
+        localBrowsed && facts.avahiRunning && localBeacons.isEmpty
+    }
 }
 
 /// Does a Gateway's host, found by DNS-SD or named by the user, answer mDNS from here?

@@ -24,7 +24,7 @@ extension Doctor {
     static func guarded(_ target: Target, _ options: DoctorOptions) -> Target {
         var target = target
         target.probe.policy = CredentialPolicy(
-            pin: target.pin, trustRoots: options.trustRoots, allowPrivatePlainText: options.allowPrivatePlainText)
+            pin: target.pin?.fingerprint, trustRoots: options.trustRoots, allowPrivatePlainText: options.allowPrivatePlainText)
         return target
     }
 }

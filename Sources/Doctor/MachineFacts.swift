@@ -56,6 +56,16 @@ public struct MachineFacts: Sendable {
         return missingMDNSLibraries.count < hosts.multicastDNSSources.count
     }
 
+    /// What the machine's layers hand to the ones that need them: a system bus, a running
+    /// avahi-daemon.
+    func delivered(_ id: CheckID) -> Bool {
+        switch id {
+        case .mdnsDBus: busSocketExists != false
+        case .mdnsDaemon: avahiRunning
+        default: true
+        }
+    }
+
     var avahiRunning: Bool {
         if case .running = avahi { return true }
         return false

@@ -9,13 +9,35 @@ public enum Preflight {
         case gateway
     }
 
-    public struct Result: Sendable, Encodable {
+    public struct Result: Sendable {
         public let name: Requirement
         public let ok: Bool
         /// Could not even be tried: a prerequisite is missing (no Avahi, no domain).
         public let missingPrerequisite: Bool
-        public let message: String
-        public let fix: String?
+        /// What decided it, for the words.
+        public let finding: Finding
+
+        public init(name: Requirement, ok: Bool, missingPrerequisite: Bool = false, _ finding: Finding) {
+            self.name = name
+            self.ok = ok
+            self.missingPrerequisite = missingPrerequisite
+            self.finding = finding
+        }
+    }
+
+    /// What decided a requirement.
+    public enum Finding: Sendable, Equatable {
+        /// The check that decided it (its fix shown when the requirement is not met).
+        case check(Check)
+        /// mDNS holds, and no avahi-daemon check says how.
+        case mdnsWorks
+        /// No wide-area domain to check (the skipped dns.widearea check, when there is one).
+        case noDomain(Check?)
+        /// This Gateway answers with connect.challenge and failed nothing.
+        case gatewayAnswers(target: String)
+        /// The first failure of the first Gateway that failed one.
+        case gatewayFailed(target: String, Check)
+        case noGateway
     }
 
     /// The checks each requirement is decided by (with a pin, the certificate must match it).
@@ -40,44 +62,41 @@ public enum Preflight {
     }
 
     static func evaluate(_ requirement: Requirement, _ doctor: DoctorResult) -> Result {
-        func check(_ id: CheckID) -> Check? { doctor.checks.first { $0.id == id } }
         switch requirement {
-        case .mdns:
-            if let failing = mdnsChecks.compactMap(check).first(where: { $0.status == .fail || $0.status == .skip }) {
-                return Result(
-                    name: .mdns, ok: false, missingPrerequisite: failing.id != .mdnsInterfaces, message: failing.message, fix: failing.fix)
-            }
-            return Result(name: .mdns, ok: true, missingPrerequisite: false, message: check(.mdnsDaemon)?.message ?? "mDNS works", fix: nil)
-        case .wideArea:
-            let domains = doctor.checks.filter { $0.id == .dnsWideArea }
-            if let passing = domains.first(where: { $0.status == .pass }) {
-                return Result(name: .wideArea, ok: true, missingPrerequisite: false, message: passing.message, fix: nil)
-            }
-            guard let first = domains.first, first.status != .skip else {
-                return Result(
-                    name: .wideArea, ok: false, missingPrerequisite: true,
-                    message: domains.first?.message ?? "no wide-area domain configured",
-                    fix: "set discovery.wideArea.domain in ~/.openclaw/openclaw.json, OPENCLAW_WIDE_AREA_DOMAIN, or --domain")
-            }
-            return Result(name: .wideArea, ok: false, missingPrerequisite: false, message: first.message, fix: first.fix)
-        case .gateway:
-            for gateway in doctor.gateways
-            where gateway.checks.contains(where: { $0.id == .gwProtocol && $0.status == .pass })
-                && !gateway.checks.contains(where: { $0.status == .fail })
-            {
-                return Result(
-                    name: .gateway, ok: true, missingPrerequisite: false, message: "\(gateway.target) answers with connect.challenge",
-                    fix: nil)
-            }
-            let firstFailure = doctor.gateways.lazy.compactMap { gateway in
-                gateway.checks.first { $0.status == .fail }.map { (gateway.target, $0) }
-            }.first
-            guard let (target, failure) = firstFailure else {
-                return Result(
-                    name: .gateway, ok: false, missingPrerequisite: false, message: "no Gateway found",
-                    fix: "run `clawnet doctor` for the details")
-            }
-            return Result(name: .gateway, ok: false, missingPrerequisite: false, message: "\(target): \(failure.message)", fix: failure.fix)
+        case .mdns: mdns(doctor)
+        case .wideArea: wideArea(doctor)
+        case .gateway: gateway(doctor)
         }
+    }
+
+    static func mdns(_ doctor: DoctorResult) -> Result {
+        func check(_ id: CheckID) -> Check? { doctor.checks.first { $0.id == id } }
+        if let failing = mdnsChecks.compactMap(check).first(where: { $0.status == .fail || $0.status == .skip }) {
+            return Result(name: .mdns, ok: false, missingPrerequisite: failing.id != .mdnsInterfaces, .check(failing))
+        }
+        return Result(name: .mdns, ok: true, check(.mdnsDaemon).map(Finding.check) ?? .mdnsWorks)
+    }
+
+    static func wideArea(_ doctor: DoctorResult) -> Result {
+        let domains = doctor.checks.filter { $0.id == .dnsWideArea }
+        if let passing = domains.first(where: { $0.status == .pass }) { return Result(name: .wideArea, ok: true, .check(passing)) }
+        guard let first = domains.first, first.status != .skip else {
+            return Result(name: .wideArea, ok: false, missingPrerequisite: true, .noDomain(domains.first))
+        }
+        return Result(name: .wideArea, ok: false, .check(first))
+    }
+
+    static func gateway(_ doctor: DoctorResult) -> Result {
+        for gateway in doctor.gateways
+        where gateway.checks.contains(where: { $0.id == .gwProtocol && $0.status == .pass })
+            && !gateway.checks.contains(where: { $0.status == .fail })
+        {
+            return Result(name: .gateway, ok: true, .gatewayAnswers(target: gateway.target))
+        }
+        let firstFailure = doctor.gateways.lazy.compactMap { gateway in
+            gateway.checks.first { $0.status == .fail }.map { (gateway.target, $0) }
+        }.first
+        guard let (target, failure) = firstFailure else { return Result(name: .gateway, ok: false, .noGateway) }
+        return Result(name: .gateway, ok: false, .gatewayFailed(target: target, failure))
     }
 }

@@ -7,7 +7,7 @@ import Zones
 /// connect.challenge, no failing check) that the zone lacks or publishes with other facts.
 /// Written by the same writer as `zone generate`, from what the probe saw: the addresses that
 /// answered, the port, the certificate actually served.
-public struct ZoneSnippet: Sendable, Encodable {
+public struct ZoneSnippet: Sendable {
     public enum Reason: String, Sendable, Encodable {
         /// The domain does not publish this Gateway.
         case missing
@@ -15,30 +15,26 @@ public struct ZoneSnippet: Sendable, Encodable {
         case stale
     }
 
+    /// What the published records say that the Gateway does not.
+    public enum Difference: Sendable, Equatable {
+        case port(published: Int, answers: Int)
+        /// The routable addresses published (sorted), and those the Gateway answered at.
+        case addresses(published: [IPAddress], answers: [IPAddress])
+        case fingerprint(published: TLSFingerprint?, served: TLSFingerprint?)
+    }
+
     public let domain: DomainName
     /// The Gateway, as doctor's report names it.
     public let target: String
     public let reason: Reason
     /// What the published records say that the Gateway does not (for `stale`).
-    public let differences: [String]
+    public let differences: [Difference]
     /// The zone fragment: `$ORIGIN`, `$TTL`, and the Gateway's A/AAAA, PTR, SRV and TXT.
     public let records: String
     /// The CoreDNS server block that serves the zone, when doctor knows where it runs.
     public let corefile: String?
     /// The Gateway as written, for a fragment that holds several.
     public let gateway: ZoneGateway
-
-    private enum CodingKeys: String, CodingKey { case domain, target, reason, differences, records, corefile }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(domain.name, forKey: .domain)
-        try container.encode(target, forKey: .target)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(differences, forKey: .differences)
-        try container.encode(records, forKey: .records)
-        try container.encodeIfPresent(corefile, forKey: .corefile)
-    }
 }
 
 public enum ZoneSnippets {
@@ -101,20 +97,13 @@ public enum ZoneSnippets {
     }
 
     /// How a published beacon differs from what the probe verified.
-    static func differencesOf(_ published: GatewayBeacon, gateway: ZoneGateway, served: TLSFingerprint?) -> [String] {
-        var differences: [String] = []
-        if let port = published.port, port != gateway.port { differences.append("port \(port), the Gateway answers on \(gateway.port)") }
+    static func differencesOf(_ published: GatewayBeacon, gateway: ZoneGateway, served: TLSFingerprint?) -> [ZoneSnippet.Difference] {
+        var differences: [ZoneSnippet.Difference] = []
+        if let port = published.port, port != gateway.port { differences.append(.port(published: port, answers: gateway.port)) }
         let addresses = Set(ZoneGateway.routable(published.addresses))
-        if addresses != Set(gateway.addresses) {
-            let shown = addresses.sorted().map(\.description).joined(separator: ", ")
-            differences.append(
-                "addresses \(shown.isEmpty ? "none" : shown), the Gateway answers at "
-                    + gateway.addresses.map(\.description).joined(separator: ", ")
-            )
-        }
+        if addresses != Set(gateway.addresses) { differences.append(.addresses(published: addresses.sorted(), answers: gateway.addresses)) }
         if published.gateway.tlsSha256 != served {
-            differences.append(
-                "fingerprint \(published.gateway.tlsSha256?.hex ?? "none"), the Gateway serves \(served?.hex ?? "no TLS")")
+            differences.append(.fingerprint(published: published.gateway.tlsSha256, served: served))
         }
         return differences
     }

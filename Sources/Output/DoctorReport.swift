@@ -24,7 +24,7 @@ public struct DoctorReport: Report, Sendable {
         }
         if !result.diagnosis.isEmpty {
             out += ["", terminal.paint("Diagnosis", .bold)]
-            for (index, diagnosis) in result.diagnosis.enumerated() {
+            for (index, diagnosis) in result.diagnosis.map(DiagnosisText.init).enumerated() {
                 out.append("  \(index + 1). \(diagnosis.cause)")
                 if !diagnosis.fix.isEmpty { out.append("     fix: \(diagnosis.fix)") }
             }
@@ -46,10 +46,11 @@ public struct DoctorReport: Report, Sendable {
         guard !result.snippets.isEmpty else { return [] }
         var out = ["", terminal.paint("Zone snippets", .bold)]
         for snippet in result.snippets {
+            let differences = SnippetJSON.words(snippet.differences).joined(separator: "; ")
             let why =
                 snippet.reason == .missing
                 ? "is verified but missing from \(snippet.domain.name)"
-                : "is published in \(snippet.domain.name) with stale data (\(snippet.differences.joined(separator: "; ")))"
+                : "is published in \(snippet.domain.name) with stale data (\(differences))"
             out.append("  \(snippet.target) \(why); add these records to the zone (or `clawnet doctor --emit-zone FILE`):")
             out += snippet.records.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    \($0)" }
             if let corefile = snippet.corefile {
@@ -63,7 +64,7 @@ public struct DoctorReport: Report, Sendable {
     private struct Gateway: Encodable {
         let target: String
         let beacon: GatewayBeacon?
-        let checks: [Check]
+        let checks: [CheckJSON]
     }
 
     private enum CodingKeys: String, CodingKey { case schema, status, checks, gateways, diagnosis, snippets, elapsedMs }
@@ -72,11 +73,50 @@ public struct DoctorReport: Report, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Schema.doctor, forKey: .schema)
         try container.encode(result.status, forKey: .status)
-        try container.encode(result.checks, forKey: .checks)
-        try container.encode(result.gateways.map { Gateway(target: $0.target, beacon: $0.beacon, checks: $0.checks) }, forKey: .gateways)
-        try container.encode(result.diagnosis, forKey: .diagnosis)
-        try container.encode(result.snippets, forKey: .snippets)
+        try container.encode(result.checks.map(CheckJSON.init), forKey: .checks)
+        try container.encode(
+            result.gateways.map { Gateway(target: $0.target, beacon: $0.beacon, checks: $0.checks.map(CheckJSON.init)) }, forKey: .gateways)
+        try container.encode(result.diagnosis.map(DiagnosisJSON.init), forKey: .diagnosis)
+        try container.encode(result.snippets.map(SnippetJSON.init), forKey: .snippets)
         try container.encode(Int(result.elapsed.milliseconds), forKey: .elapsedMs)
+    }
+}
+
+/// A check in doctor's JSON: its id, title and status, its words and its detail.
+struct CheckJSON: Encodable {
+    let id: CheckID
+    let title: String
+    let status: Check.Status
+    let message: String
+    let fix: String?
+    let elapsedMs: Int
+    let detail: [String: String]
+
+    init(_ check: Check) {
+        let text = CheckText(check)
+        id = check.id
+        title = check.title
+        status = check.status
+        message = text.message
+        fix = text.fix
+        elapsedMs = check.elapsedMs
+        detail = CheckDetail.of(check)
+    }
+}
+
+/// A cause in doctor's JSON: its id, its words, and the checks that show it.
+struct DiagnosisJSON: Encodable {
+    let id: DiagnosisID
+    let cause: String
+    let fix: String
+    let evidence: [Diagnosis.Evidence]
+
+    init(_ diagnosis: Diagnosis) {
+        let text = DiagnosisText(diagnosis)
+        id = diagnosis.id
+        cause = text.cause
+        fix = text.fix
+        evidence = diagnosis.evidence
     }
 }
 
@@ -87,7 +127,8 @@ enum CheckLine {
     static let idWidth = 20
 
     static func lines(_ check: Check, _ terminal: Terminal) -> [String] {
-        lines(id: check.id.rawValue, check.status, check.message, fix: check.fix, terminal)
+        let text = CheckText(check)
+        return lines(id: check.id.rawValue, check.status, text.message, fix: text.fix, terminal)
     }
 
     static func lines(id: String, _ status: Check.Status, _ message: String, fix: String?, _ terminal: Terminal) -> [String] {
@@ -105,7 +146,7 @@ enum CheckLine {
         var run: [Check] = []
         func flush() {
             if run.count > 2, let first = run.first, let last = run.last {
-                result.append(CollapsedCheck(id: "\(first.id)..\(last.id)", status: .skip, message: first.message, fix: nil))
+                result.append(CollapsedCheck(id: "\(first.id)..\(last.id)", status: .skip, message: CheckText(first).message, fix: nil))
             } else {
                 result += run.map(CollapsedCheck.init)
             }
@@ -142,7 +183,8 @@ enum CheckLine {
         }
 
         init(_ check: Check) {
-            self.init(id: check.id.rawValue, status: check.status, message: check.message, fix: check.fix)
+            let text = CheckText(check)
+            self.init(id: check.id.rawValue, status: check.status, message: text.message, fix: text.fix)
         }
     }
 }

@@ -26,9 +26,9 @@ public struct PreflightReport: Report, Sendable {
     public func table(_ terminal: Terminal) -> Lines {
         var lines = Lines()
         for result in requirements {
-            lines.out.append(
-                "\(StatusMark.mark(ok: result.ok, terminal))  \(result.name.rawValue.padding(Self.nameWidth)) \(result.message)")
-            if let fix = result.fix, !result.ok { lines.out.append("      \(String().padding(Self.nameWidth)) fix: \(fix)") }
+            let text = PreflightText(result)
+            lines.out.append("\(StatusMark.mark(ok: result.ok, terminal))  \(result.name.rawValue.padding(Self.nameWidth)) \(text.message)")
+            if let fix = text.fix, !result.ok { lines.out.append("      \(String().padding(Self.nameWidth)) fix: \(fix)") }
         }
         lines.err.append(terminal.paint("preflight: \(ok ? "ready" : "not ready") (exit \(exitStatus.rawValue))", .dim, stderr: true))
         return lines
@@ -44,8 +44,37 @@ public struct PreflightReport: Report, Sendable {
         try container.encode(Schema.preflight, forKey: .schema)
         try container.encode(ok, forKey: .ok)
         try container.encode(exitStatus.rawValue, forKey: .exitCode)
-        try container.encode(requirements, forKey: .requirements)
+        try container.encode(requirements.map(PreflightText.init), forKey: .requirements)
         try container.encode(Int(elapsed.milliseconds), forKey: .elapsedMs)
         if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
+    }
+}
+
+/// A requirement's words, written from what decided it; in the JSON, with its name and verdict.
+struct PreflightText: Encodable {
+    let name: Preflight.Requirement
+    let ok: Bool
+    let missingPrerequisite: Bool
+    let message: String
+    let fix: String?
+
+    init(_ result: Preflight.Result) {
+        name = result.name
+        ok = result.ok
+        missingPrerequisite = result.missingPrerequisite
+        switch result.finding {
+        case .check(let check):
+            let text = CheckText(check)
+            (message, fix) = (text.message, result.ok ? nil : text.fix)
+        case .mdnsWorks: (message, fix) = ("mDNS works", nil)
+        case .noDomain(let check):
+            message = check.map { CheckText($0).message } ?? "no wide-area domain configured"
+            fix = "set discovery.wideArea.domain in ~/.openclaw/openclaw.json, OPENCLAW_WIDE_AREA_DOMAIN, or --domain"
+        case .gatewayAnswers(let target): (message, fix) = ("\(target) answers with connect.challenge", nil)
+        case .gatewayFailed(let target, let check):
+            let text = CheckText(check)
+            (message, fix) = ("\(target): \(text.message)", text.fix)
+        case .noGateway: (message, fix) = ("no Gateway found", "run `clawnet doctor` for the details")
+        }
     }
 }

@@ -2,11 +2,11 @@ import DNSSD
 import Discovery
 import Foundation
 import Host
-import Output
 import Testing
 import Zones
 
 @testable import Doctor
+@testable import Output
 @testable import Probes
 
 /// gw.connect from each answer a Gateway gives; the node's config check; what decides
@@ -18,7 +18,7 @@ struct ConnectCheckTests {
         target.credentials = credentials
         var report = Recorded.healthyReport(target)
         report.connect = PhaseTiming(outcome: outcome, elapsed: .milliseconds(3))
-        return GatewayChecks.connect(report, budget: .seconds(5))
+        return GatewayChecks.connect(Recorded.evidence(report).connect)
     }
 
     static func error(
@@ -199,11 +199,10 @@ struct ConnectCheckTests {
     static func verified(_ beacon: GatewayBeacon?, port: Int = 18789, answered: [String] = ["10.98.0.1"]) -> GatewayResult {
         var target = Recorded.target(address: answered[0])
         target.port = port
-        let checks = CheckID.gateway.map { Check($0, .pass, .ok, "") }
-        return GatewayResult(
-            target: target, beacon: beacon, checks: checks,
-            tcp: answered.compactMap(IPAddress.init).map { TCPAttempt(address: $0, outcome: .connected, elapsed: .zero) },
-            served: Recorded.certificateSHA)
+        let checks = CheckID.gateway.map { Check($0, .pass, .ok) }
+        var report = Recorded.healthyReport(target)
+        report.tcp = answered.compactMap(IPAddress.init).map { TCPAttempt(address: $0, outcome: .connected, elapsed: .zero) }
+        return GatewayResult(evidence: Recorded.evidence(report, beacon: beacon), checks: checks)
     }
 
     func snippets(_ results: [GatewayResult], published: [GatewayBeacon] = []) -> [ZoneSnippet] {
@@ -235,12 +234,13 @@ struct ConnectCheckTests {
         var published = Recorded.beacon(source: .unicast, address: "10.98.0.1", port: 18790)
         published.txt = try TXTRecord(pairs: [("role", "gateway"), ("gatewayTls", "1"), ("gatewayTlsSha256", Recorded.certificateSHA.hex)])
         let stale = try #require(snippets([Self.verified(beacon)], published: [published]).first)
-        #expect(stale.reason == .stale && stale.differences.contains { $0.contains("port 18790") }, "\(stale.differences)")
+        let differences = SnippetJSON.words(stale.differences)
+        #expect(stale.reason == .stale && differences.contains { $0.contains("port 18790") }, "\(differences)")
         var merged = Recorded.beacon(address: "10.98.0.1")
         merged.aliases = [BeaconAlias(source: .unicast, domain: Self.domain.name, instance: try InstanceName(decoded: "Studio (OpenClaw)"))]
         #expect(snippets([Self.verified(merged)]).isEmpty, "already published")
         var failed = Self.verified(beacon)
-        failed.checks[failed.checks.firstIndex { $0.id == .gwPin }!] = Check(.gwPin, .fail, .pinMismatch, "")
+        failed.checks[failed.checks.firstIndex { $0.id == .gwPin }!] = Check(.gwPin, .fail, .pinMismatch)
         #expect(snippets([failed]).isEmpty, "a Gateway that failed a check is never put in a snippet")
         #expect(snippets([Self.verified(beacon, answered: ["127.0.0.1"])]).isEmpty, "loopback is not worth publishing")
     }

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Doctor
+@testable import Output
 @testable import Probes
 
 /// gw.connect when credentials were withheld or sent, and the diagnosis of a pin that did not
@@ -15,6 +16,10 @@ struct CredentialCheckTests {
             code: "NOT_PAIRED", message: "device identity required", detailCode: "DEVICE_IDENTITY_REQUIRED", requestId: nil, reason: nil,
             recommendedNextStep: nil, canRetryWithDeviceToken: nil, expectedProtocol: nil, clientMinProtocol: nil, clientMaxProtocol: nil,
             retryAfterMs: nil), close: nil)
+
+    func connect(_ report: ProbeReport) -> Check {
+        GatewayChecks.connect(Recorded.evidence(report).connect)
+    }
 
     func report(_ decision: CredentialDecision?, outcome: ConnectOutcome = deviceRequired) -> ProbeReport {
         var target = Recorded.target()
@@ -42,7 +47,7 @@ struct CredentialCheckTests {
 
     @Test("withheld: the status and reason of the case, why in words, the Gateway's answer without them, a fix", arguments: cases)
     func withheld(name: String, withheld: CredentialDecision.Withheld, status: Check.Status, reason: CheckReason, words: String) {
-        let check = GatewayChecks.connect(report(.withhold(withheld)), budget: .seconds(5))
+        let check = connect(report(.withhold(withheld)))
         #expect(check.status == status && check.reason == reason, "\(name): \(check.status) \(check.reason)")
         let text = check.message + " " + (check.fix ?? "")
         #expect(text.contains(words), "\(name): \(text)")
@@ -55,7 +60,7 @@ struct CredentialCheckTests {
     @Test("withheld, and the Gateway refused the bare request for its own reason: that reason stays, the note is added")
     func ownFailureStays() {
         let closed = ConnectOutcome.closed(CloseFrame(code: 1008, reason: "invalid request frame"))
-        let check = GatewayChecks.connect(report(.withhold(.plainText(host: "gw.example")), outcome: closed), budget: .seconds(5))
+        let check = connect(report(.withhold(.plainText(host: "gw.example")), outcome: closed))
         #expect(check.status == .fail && check.reason == .closedByGateway, "\(check.reason)")
         #expect(check.message.contains("not sent: plain ws:// to gw.example"), "\(check.message)")
     }
@@ -63,25 +68,24 @@ struct CredentialCheckTests {
     @Test("sent: the message says what verified the peer; no decision (nothing to send) changes nothing")
     func sent() {
         let hello = ConnectOutcome.helloOk(HelloOk(protocolVersion: 4, serverVersion: "x", role: "operator", scopes: []))
-        let pinned = GatewayChecks.connect(report(.send(.pinned), outcome: hello), budget: .seconds(5))
+        let pinned = connect(report(.send(.pinned), outcome: hello))
         #expect(pinned.status == .pass && pinned.message.contains("sent: the certificate matches the pin"), "\(pinned.message)")
         #expect(pinned.detail["credentials"] == "sent")
-        let local = GatewayChecks.connect(report(.send(.localListener(owner: 0)), outcome: hello), budget: .seconds(5))
+        let local = connect(report(.send(.localListener(owner: 0)), outcome: hello))
         #expect(local.message.contains("run by root"), "\(local.message)")
-        let none = GatewayChecks.connect(report(nil, outcome: hello), budget: .seconds(5))
+        let none = connect(report(nil, outcome: hello))
         #expect(none.detail["credentials"] == nil && none.status == .pass)
     }
 
     @Test("a pin mismatch on the connect connection is part of pin-changed; alone (the first connection matched) it is its own")
     func diagnosis() {
-        let connect = GatewayChecks.connect(
-            report(.withhold(.pinMismatch(expected: Recorded.otherSHA, observed: Recorded.certificateSHA))), budget: .seconds(5))
-        let target = Recorded.target()
-        let machine = MachineEvidence(checks: [], facts: MachineFacts.gather(RecordedSystem()), discovery: Recorded.discovery(local: false))
-        let pinFail = Check(.gwPin, .fail, .pinMismatch, "TLS certificate pin mismatch", fix: "pin the new one")
+        let withheld = report(.withhold(.pinMismatch(expected: Recorded.otherSHA, observed: Recorded.certificateSHA)))
+        let connect = connect(withheld)
+        let machine = MachineResult(checks: [], facts: MachineFacts.gather(RecordedSystem()), discovery: Recorded.discovery(local: false))
+        let pinFail = Check(.gwPin, .fail, .pinMismatch)
         for (checks, evidence) in [([pinFail, connect], [CheckID.gwPin, .gwConnect]), ([connect], [.gwConnect])] {
-            let result = GatewayResult(target: target, beacon: nil, checks: checks, tcp: [], served: nil)
-            let causes = DiagnosisRules.pinChanged(result, machine)
+            let result = GatewayResult(evidence: Recorded.evidence(withheld), checks: checks)
+            let causes = DiagnosisRules.pinChanged.apply(machine, result, after: [])
             #expect(causes.map(\.id) == [.pinChanged] && causes.first?.evidence.map(\.check) == evidence, "\(causes)")
             let all = DiagnosisRules.diagnose(machine, gateways: [result])
             #expect(all.map(\.id) == [.pinChanged], "nothing left unexplained: \(all.map(\.id))")

@@ -11,29 +11,32 @@ import Testing
 /// The messages here are placeholders on purpose: no rule may read them.
 @Suite("Diagnosis rules (table)")
 struct DiagnosisRuleTests {
-    static func check(_ id: CheckID, _ status: Check.Status, _ reason: CheckReason, detail: [String: String] = [:]) -> Check {
-        Check(id, status, reason, "(any message)", fix: status == .pass ? nil : "(any fix)", detail: detail)
+    /// A check with a reason and no evidence: the rules decide on reasons and typed evidence,
+    /// and a check's words are not theirs to read.
+    static func check(_ id: CheckID, _ status: Check.Status, _ reason: CheckReason) -> Check {
+        Check(id, status, reason)
     }
 
     static func gateway(
-        _ checks: [Check], beacon: GatewayBeacon? = Recorded.beacon(), tls: Bool = true, address: String = "192.168.1.30"
+        _ checks: [Check], beacon: GatewayBeacon? = Recorded.beacon(), tls: Bool = true, address: String = "192.168.1.30",
+        tcp: [TCPAttempt] = [], routes: [Route] = []
     ) -> GatewayResult {
-        GatewayResult(target: Recorded.target(address: address, tls: tls), beacon: beacon, checks: checks)
+        Recorded.result(Recorded.target(address: address, tls: tls), beacon: beacon, checks: checks, tcp: tcp, routes: routes)
     }
 
-    /// A Gateway whose gw.tcp reached no address: `address` gave `outcome`. The check carries no
-    /// detail map on purpose: the rules read the typed attempts, never the JSON words.
+    /// A Gateway whose gw.tcp reached no address: `address` gave `outcome`. The rules read the
+    /// typed attempts, never the JSON words.
     static func silent(
         _ address: String, _ reason: CheckReason, outcome: TCPAttempt.Outcome = .timedOut, status: Check.Status = .fail,
-        beacon: GatewayBeacon? = Recorded.beacon()
+        beacon: GatewayBeacon? = Recorded.beacon(), routes: [Route] = []
     ) -> GatewayResult {
-        var result = gateway([check(.gwTCP, status, reason)], beacon: beacon, address: address)
-        result.tcp = [TCPAttempt(address: IPAddress(address)!, outcome: outcome, elapsed: .seconds(1))]
-        return result
+        gateway(
+            [check(.gwTCP, status, reason)], beacon: beacon, address: address,
+            tcp: [TCPAttempt(address: IPAddress(address)!, outcome: outcome, elapsed: .seconds(1))], routes: routes)
     }
 
     /// A machine that explains nothing by itself: local. not browsed, no findings.
-    static func quiet(_ system: RecordedSystem = RecordedSystem()) -> MachineEvidence {
+    static func quiet(_ system: RecordedSystem = RecordedSystem()) -> MachineResult {
         evidence([], system: system, local: false)
     }
 
@@ -54,7 +57,7 @@ struct DiagnosisRuleTests {
         return system
     }
 
-    static let gatewayCases: [(String, GatewayResult, MachineEvidence, [DiagnosisID])] = [
+    static let gatewayCases: [(String, GatewayResult, MachineResult, [DiagnosisID])] = [
         ("all pass", gateway(CheckID.gateway.map { check($0, .pass, .ok) }), quiet(), []),
         ("NXDOMAIN", gateway([check(.gwDNS, .fail, .nameNotFound)], beacon: nil), quiet(), [.nameNotFound]),
         (".local without nss-mdns", gateway([check(.gwDNS, .fail, .localNameWithoutNSS)], beacon: nil), quiet(), [.nssMdnsMissing]),
@@ -65,7 +68,11 @@ struct DiagnosisRuleTests {
         ("refused, typed by hand", gateway([check(.gwTCP, .fail, .refused)], beacon: nil), quiet(), [.nothingListens]),
         ("refused on this machine", gateway([check(.gwTCP, .fail, .nothingListensLocally)]), quiet(), [.nothingListens]),
         ("timed out, route unknown", silent("192.168.1.30", .timedOut, beacon: nil), quiet(), [.firewall]),
-        ("timed out on the local network", silent("192.168.1.30", .timedOut, beacon: nil), quiet(withRoutes), [.firewall]),
+        (
+            "timed out on the local network", silent("192.168.1.30", .timedOut, beacon: nil, routes: withRoutes.routeTable),
+            quiet(withRoutes),
+            [.firewall]
+        ),
         (
             "unreachable, route unknown", silent("192.168.1.30", .unreachable, outcome: .unreachable("no route")), quiet(),
             [.hostUnreachable]
@@ -88,12 +95,13 @@ struct DiagnosisRuleTests {
             quiet(onTailnet), [.tailnetUnreachable]
         ),
         (
-            "a private address with no route", silent("10.77.0.9", .unreachable, outcome: .unreachable("no route")),
+            "a private address with no route",
+            silent("10.77.0.9", .unreachable, outcome: .unreachable("no route"), routes: withRoutes.routeTable),
             quiet(withRoutes), [.unroutableAddress]
         ),
         (
             "a Docker bridge beside a good address",
-            silent("172.17.0.1", .partlyUnreachable, outcome: .unreachable("no route"), status: .warn),
+            silent("172.17.0.1", .partlyUnreachable, outcome: .unreachable("no route"), status: .warn, routes: withRoutes.routeTable),
             quiet(withRoutes), [.unroutableAddress]
         ),
         ("pin mismatch", gateway([check(.gwPin, .fail, .pinMismatch)]), quiet(), [.pinChanged]),
@@ -110,7 +118,7 @@ struct DiagnosisRuleTests {
         ("expired certificate", gateway([check(.gwCert, .fail, .certificateExpired)]), quiet(), [.certificate]),
         (
             "another program on the port",
-            gateway([check(.gwHTTP, .fail, .unhealthy, detail: ["server": "nginx"]), check(.gwWebSocket, .fail, .upgradeRefused)]), quiet(),
+            gateway([check(.gwHTTP, .fail, .unhealthy), check(.gwWebSocket, .fail, .upgradeRefused)]), quiet(),
             [.anotherProgram]
         ),
         ("a 200 that is not a Gateway's", gateway([check(.gwHTTP, .fail, .notGatewayHealth)]), quiet(), [.anotherProgram]),
@@ -130,7 +138,7 @@ struct DiagnosisRuleTests {
     ]
 
     @Test("each Gateway rule fires on its reason and on nothing else", arguments: gatewayCases)
-    func gatewayRules(name: String, result: GatewayResult, evidence: MachineEvidence, expected: [DiagnosisID]) {
+    func gatewayRules(name: String, result: GatewayResult, evidence: MachineResult, expected: [DiagnosisID]) {
         let found = DiagnosisRules.diagnose(evidence, gateways: [result]).map(\.id)
         #expect(found == expected, "\(name): \(found)")
     }
@@ -138,8 +146,8 @@ struct DiagnosisRuleTests {
     static func evidence(
         _ checks: [Check], system: RecordedSystem = RecordedSystem(), beacons: [GatewayBeacon] = [],
         answers: [HostAnswer] = [], local: Bool = true
-    ) -> MachineEvidence {
-        MachineEvidence(
+    ) -> MachineResult {
+        MachineResult(
             checks: checks, facts: MachineFacts.gather(system),
             discovery: DiscoverySummary(localBrowsed: local, domains: [], beacons: beacons, issues: [], hostAnswers: answers))
     }
@@ -164,7 +172,7 @@ struct DiagnosisRuleTests {
         return system
     }
 
-    static let machineCases: [(String, MachineEvidence, [DiagnosisID])] = [
+    static let machineCases: [(String, MachineResult, [DiagnosisID])] = [
         ("a beacon in local.", evidence([], beacons: [Recorded.beacon()]), []),
         ("no bus", evidence([check(.mdnsDBus, .fail, .busMissing)], system: noAvahi), [.noMDNS]),
         ("no daemon", evidence([check(.mdnsDaemon, .fail, .daemonUnavailable)], system: noAvahi), [.noMDNS]),
@@ -207,7 +215,7 @@ struct DiagnosisRuleTests {
     ]
 
     @Test("each machine rule fires on its facts and on nothing else", arguments: machineCases)
-    func machineRules(name: String, evidence: MachineEvidence, expected: [DiagnosisID]) {
+    func machineRules(name: String, evidence: MachineResult, expected: [DiagnosisID]) {
         let found = DiagnosisRules.diagnose(evidence, gateways: []).map(\.id)
         #expect(found == expected, "\(name): \(found)")
     }
@@ -221,67 +229,47 @@ struct DiagnosisRuleTests {
         #expect(cause.evidence.map(\.description) == ["openclaw.advertising", "mdns.browse"])
     }
 
-    /// Every reason a check can fail with, and the rule that explains it (nil: it never fails).
-    /// A new CheckReason must be added here, so a new failure cannot go unexplained.
-    static let failureCauses: [CheckReason: (CheckID, DiagnosisID)?] = [
-        .ok: nil, .notRun: nil, .needsBus: nil, .needsDaemon: nil, .needsAddress: nil, .needsTCP: nil, .needsTLS: nil, .noCertificate: nil,
-        .needsWebSocket: nil, .needsChallenge: nil,
-        .configMissing: nil, .configInvalid: nil, .configUnreadable: nil, .bindLoopback: nil, .remoteURLMissing: nil,
-        .notGatewayHost: nil, .advertisingOff: nil, .advertisingInWSL: nil,
-        .busMissing: (.mdnsDBus, .noMDNS), .daemonUnavailable: (.mdnsDaemon, .noMDNS),
-        .noMulticastInterface: (.mdnsInterfaces, .noMulticastInterface), .otherResponders: nil, .nsswitchMissing: nil, .nssMdnsMissing: nil,
-        .nssModuleMissing: nil,
-        .localNotBrowsed: nil, .hostAnswersWithoutBeacon: nil, .hostSilent: nil, .nothingInLocal: nil,
-        .resolvConfMissing: nil, .resolvConfUnreadable: nil, .noDomain: nil, .splitDNS: (.dnsWideArea, .splitDNS),
-        .domainError: (.dnsWideArea, .wideAreaDomain), .domainEmpty: nil, .notOnTailnet: nil,
-        .noAddress: (.gwDNS, .nameUnresolved), .unknownTarget: (.gwDNS, .unknownTarget), .nameNotFound: (.gwDNS, .nameNotFound),
-        .localNameWithoutNSS: (.gwDNS, .nssMdnsMissing), .magicDNSNotApplied: (.gwDNS, .magicDNSNotApplied),
-        .nothingListensLocally: (.gwTCP, .nothingListens), .refused: (.gwTCP, .gatewayNotListening), .timedOut: (.gwTCP, .firewall),
-        .unreachable: (.gwTCP, .hostUnreachable), .partlyUnreachable: nil,
-        .plainGateway: nil, .tlsVersion: (.gwTLS, .tlsVersion), .notTLS: (.gwTLS, .tlsExpected), .tlsAlert: (.gwTLS, .tlsAlert),
-        .handshakeFailed: (.gwTLS, .tlsHandshake), .handshakeTimedOut: (.gwTLS, .tlsHandshake),
-        .pinMismatch: (.gwPin, .pinChanged), .advertisedMismatch: (.gwPin, .pinChanged), .advertisedStale: nil,
-        .certificateUnreadable: nil, .certificateExpired: (.gwCert, .certificate), .certificateNotYetValid: (.gwCert, .certificate),
-        .certificateExpiresSoon: nil,
-        .notReady: nil, .unhealthy: (.gwHTTP, .anotherProgram), .notGatewayHealth: (.gwHTTP, .anotherProgram),
-        .healthFailed: (.gwHTTP, .health), .healthTimedOut: (.gwHTTP, .health),
-        .wantsTLS: (.gwWebSocket, .tlsNotAdvertised),
-        .upgradeRefused: (.gwWebSocket, .webSocket), .upgradeFailed: (.gwWebSocket, .webSocket),
-        .upgradeTimedOut: (.gwWebSocket, .webSocket),
-        .webSocketFailed: (.gwWebSocket, .webSocket),
-        .unexpectedFirstFrame: (.gwProtocol, .gatewayProtocol), .frameTooLarge: (.gwProtocol, .gatewayProtocol),
-        .closedBeforeFirstFrame: (.gwProtocol, .gatewayProtocol), .firstFrameTimedOut: (.gwProtocol, .gatewayProtocol),
-        .framesBroken: (.gwProtocol, .gatewayProtocol),
-        .credentialsRequired: nil, .pairingRequired: (.gwConnect, .pairingRequired), .tokenMismatch: (.gwConnect, .gatewayAuth),
-        .tokenMissing: (.gwConnect, .gatewayAuth), .authRejected: (.gwConnect, .gatewayAuth),
-        .deviceAuthRejected: (.gwConnect, .gatewayAuth),
-        .protocolMismatch: (.gwConnect, .protocolMismatch), .gatewayStarting: nil, .closedByGateway: (.gwConnect, .connect),
-        .connectRejected: (.gwConnect, .connect), .connectTimedOut: (.gwConnect, .connect),
-        .unexpectedConnectAnswer: (.gwConnect, .connect), .connectFailed: (.gwConnect, .connect),
-        .withheldPinMismatch: (.gwConnect, .pinChanged), .withheldUnverified: nil, .withheldPlainText: nil, .withheldLocalListener: nil,
-    ]
-
-    @Test("every CheckReason is in the table of causes")
-    func tableIsComplete() {
-        let missing = CheckReason.allCases.filter { !Self.failureCauses.keys.contains($0) }
-        #expect(missing.isEmpty, "reasons without an entry in failureCauses: \(missing)")
+    /// Every failure a layer declares, with the rules that declare they explain it.
+    static let failures: [DiagnosisRule.Explained] = Layer.all.flatMap { layer in
+        layer.failures.sorted { $0.rawValue < $1.rawValue }.map { DiagnosisRule.Explained(layer.id, $0) }
     }
 
-    @Test("every reason a check fails with is explained by its own rule, never by the generic one", arguments: CheckReason.allCases)
-    func failureIsExplained(reason: CheckReason) {
-        guard let entry = Self.failureCauses[reason], let pair = entry else { return }
-        let (id, cause) = pair
+    @Test("every failure a layer can have is explained by some rule (the declarations, as a table)")
+    func tableIsComplete() {
+        let explained = Set(DiagnosisRules.all.flatMap(\.explains))
+        let missing = Self.failures.filter { !explained.contains($0) }
+        #expect(missing.isEmpty, "failures no rule declares it explains: \(missing)")
+        let strays = explained.filter { !Self.failures.contains($0) }
+        #expect(strays.isEmpty, "rules explain what no layer fails with: \(strays)")
+    }
+
+    @Test("every reason a check fails with is explained by a rule that declares it, never by the generic one", arguments: failures)
+    func failureIsExplained(failure: DiagnosisRule.Explained) {
+        let (id, reason) = (failure.check, failure.reason)
+        let declaring = Set(DiagnosisRules.all.filter { $0.explains.contains(failure) }.map(\.id))
         let failing = Self.check(id, .fail, reason)
-        let found: [DiagnosisID]
+        let found: [Diagnosis]
         if id.rawValue.hasPrefix("gw.") {
             let result = Self.gateway([failing], tls: reason != .wantsTLS)
-            found = DiagnosisRules.diagnose(Self.quiet(), gateways: [result]).map(\.id)
+            found = DiagnosisRules.diagnose(Self.quiet(), gateways: [result])
         } else {
             let system = reason == .busMissing || reason == .daemonUnavailable ? Self.noAvahi : RecordedSystem()
-            found = DiagnosisRules.diagnose(Self.evidence([failing], system: system, beacons: [Recorded.beacon()]), gateways: []).map(\.id)
+            found = DiagnosisRules.diagnose(Self.evidence([failing], system: system, beacons: [Recorded.beacon()]), gateways: [])
         }
-        #expect(found.contains(cause), "\(reason) on \(id): \(found)")
-        #expect(!found.contains(.checkFailed), "\(reason) on \(id) fell through to the generic cause: \(found)")
+        let naming = found.filter { $0.evidence.contains { $0.check == id } }
+        #expect(naming.contains { declaring.contains($0.id) }, "\(failure): \(found.map(\.id)), declared by \(declaring)")
+        #expect(!found.contains { $0.id == .checkFailed }, "\(failure) fell through to the generic cause: \(found.map(\.id))")
+    }
+
+    @Test("the recorded scenes fail only with reasons their layers declare")
+    func scenesFailAsDeclared() {
+        for scene in GoldenScene.all {
+            let result = scene.result()
+            for check in result.checks + result.gateways.flatMap(\.checks) where check.status == .fail {
+                let declared = Layer.all.first { $0.id == check.id }?.failures ?? []
+                #expect(declared.contains(check.reason), "\(scene.name): \(check.id) failed with \(check.reason)")
+            }
+        }
     }
 
     @Test("a failure no rule knows still ends with a cause that names its check")

@@ -3,17 +3,22 @@ import DNSSD
 import Discovery
 import Foundation
 import Host
-import Output
 import Testing
 
 @testable import Doctor
+@testable import Output
 @testable import Probes
 
 /// The checks made from one Gateway's probe report, and the causes they lead to.
 @Suite("Gateway checks and their diagnosis")
 struct GatewayDiagnosisTests {
     func checks(_ report: ProbeReport, pin: TLSFingerprint? = nil, dnsProblem: DNSProblem? = nil) -> [Check] {
-        GatewayChecks.run(report, dnsProblem: dnsProblem, pin: pin, budget: .seconds(5))
+        GatewayChecks.run(Recorded.evidence(report, pin: pin, dnsProblem: dnsProblem))
+    }
+
+    /// The Gateway of `report` with `checks`, as the rules see it.
+    func result(_ report: ProbeReport, beacon: GatewayBeacon?, checks: [Check], pin: TLSFingerprint? = nil) -> GatewayResult {
+        GatewayResult(evidence: Recorded.evidence(report, beacon: beacon, pin: pin), checks: checks)
     }
 
     func diagnose(_ gateways: [GatewayResult]) -> [Diagnosis] {
@@ -21,7 +26,7 @@ struct GatewayDiagnosisTests {
         let discovery = Recorded.discovery(beacons: gateways.compactMap(\.beacon))
         let facts = MachineFacts.gather(system)
         return DiagnosisRules.diagnose(
-            MachineEvidence(checks: MachineChecks.run(facts, discovery: discovery), facts: facts, discovery: discovery), gateways: gateways)
+            MachineResult(checks: MachineChecks.run(facts, discovery: discovery), facts: facts, discovery: discovery), gateways: gateways)
     }
 
     @Test("a healthy Gateway: all nine checks pass, in catalog order")
@@ -39,13 +44,13 @@ struct GatewayDiagnosisTests {
         let result = checks(Recorded.refusedReport(target))
         #expect(result.status("gw.tcp") == .fail)
         #expect(result.dropFirst(2).allSatisfy { $0.status == .skip })
-        let diagnosis = diagnose([GatewayResult(target: target, beacon: beacon, checks: result)])
+        let diagnosis = diagnose([self.result(Recorded.refusedReport(target), beacon: beacon, checks: result)])
         let cause = try #require(diagnosis.first { $0.id == "gateway-not-listening" })
         #expect(cause.cause.contains("192.168.1.30 port 18789"))
         #expect(cause.cause.contains("mDNS"))
         #expect(cause.fix.contains("gateway.bind"))
         #expect(cause.evidence.map(\.description) == ["gw.tcp wss://studio.local:18789"])
-        let manual = diagnose([GatewayResult(target: target, beacon: nil, checks: result)])
+        let manual = diagnose([self.result(Recorded.refusedReport(target), beacon: nil, checks: result)])
         #expect(!manual.contains { $0.id == "gateway-not-listening" })
     }
 
@@ -61,7 +66,7 @@ struct GatewayDiagnosisTests {
         let result = checks(dropped)
         #expect(result.status("gw.tcp") == .fail)
         #expect(result["gw.tcp"]?.fix?.contains("ufw allow 18789/tcp") == true)
-        let diagnosis = diagnose([GatewayResult(target: Recorded.target(), beacon: Recorded.beacon(), checks: result)])
+        let diagnosis = diagnose([self.result(dropped, beacon: Recorded.beacon(), checks: result)])
         #expect(diagnosis.contains { $0.id == "firewall" })
     }
 
@@ -69,27 +74,28 @@ struct GatewayDiagnosisTests {
     func localFallback() {
         let local = ProbeTarget(label: "127.0.0.1:18789", host: "127.0.0.1", addresses: [IPAddress("127.0.0.1")!], port: 18789, tls: false)
         let refused = checks(Recorded.refusedReport(local))
-        let node = Doctor.relaxLocalFallback(refused, label: local.label, configured: false)
+        let node = Doctor.relaxLocalFallback(refused, configured: false)
         #expect(node.status("gw.tcp") == .skip)
         #expect(node["gw.tcp"]?.message.contains("127.0.0.1:18789") == true)
-        let gatewayHost = Doctor.relaxLocalFallback(refused, label: local.label, configured: true)
+        let gatewayHost = Doctor.relaxLocalFallback(refused, configured: true)
         #expect(gatewayHost.status("gw.tcp") == .warn)
         #expect(gatewayHost["gw.tcp"]?.fix != nil)
         // Anything but "nothing listens here" stays as it was.
         let other = checks(Recorded.healthyReport())
-        #expect(Doctor.relaxLocalFallback(other, label: "x", configured: false) == other)
+        #expect(Doctor.relaxLocalFallback(other, configured: false) == other)
     }
 
     @Test("a --pin that differs: failure with expected and observed, whatever the TXT says")
     func pinMismatch() throws {
         let target = Recorded.target(advertised: Recorded.certificateSHA)
-        let result = checks(Recorded.healthyReport(target), pin: Recorded.otherSHA)
+        let report = Recorded.healthyReport(target)
+        let result = checks(report, pin: Recorded.otherSHA)
         let pin = try #require(result["gw.pin"])
         #expect(pin.status == .fail)
         #expect(
             pin.message.contains("expected \(Recorded.otherSHA.hex)") && pin.message.contains("observed \(Recorded.certificateSHA.hex)"))
         #expect(pin.detail["expected"] == Recorded.otherSHA.hex)
-        let diagnosis = diagnose([GatewayResult(target: target, beacon: Recorded.beacon(), checks: result)])
+        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(), checks: result, pin: Recorded.otherSHA)])
         #expect(diagnosis.map(\.id) == ["pin-changed"])
         #expect(diagnosis.first?.cause.contains("pinned") == true)
     }
@@ -105,9 +111,10 @@ struct GatewayDiagnosisTests {
     @Test("no pin, TXT differs from the certificate: pin-changed says rotated certificate or TLS proxy")
     func rotated() {
         let target = Recorded.target(advertised: Recorded.otherSHA)
-        let result = checks(Recorded.healthyReport(target))
+        let report = Recorded.healthyReport(target)
+        let result = checks(report)
         #expect(result.status("gw.pin") == .fail)
-        let diagnosis = diagnose([GatewayResult(target: target, beacon: Recorded.beacon(), checks: result)])
+        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(), checks: result)])
         #expect(diagnosis.map(\.id) == ["pin-changed"])
         #expect(diagnosis.first?.cause.contains("rotated") == true && diagnosis.first?.cause.contains("proxy") == true)
         // Matching TXT and no pin, or nothing at all: both pass.
@@ -123,7 +130,7 @@ struct GatewayDiagnosisTests {
         #expect(result["gw.tls"]?.fix?.contains("ws://") == true)
         #expect(["gw.pin", "gw.cert", "gw.http", "gw.websocket", "gw.protocol", "gw.connect"].allSatisfy { result.status($0) == .skip })
         let diagnosis = diagnose([
-            GatewayResult(target: report.target, beacon: Recorded.beacon(txt: [("role", "gateway"), ("gatewayTls", "1")]), checks: result)
+            self.result(report, beacon: Recorded.beacon(txt: [("role", "gateway"), ("gatewayTls", "1")]), checks: result)
         ])
         let cause = try #require(diagnosis.first { $0.id == "tls-expected" })
         #expect(cause.cause.contains("gatewayTls=1"))
@@ -138,7 +145,7 @@ struct GatewayDiagnosisTests {
         let result = checks(report)
         #expect(result.status("gw.http") == .fail && result.status("gw.websocket") == .fail)
         #expect(result["gw.websocket"]?.fix?.contains("clawnet doctor wss://studio.local:18789") == true)
-        let diagnosis = diagnose([GatewayResult(target: target, beacon: Recorded.beacon(), checks: result)])
+        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(), checks: result)])
         let cause = try #require(diagnosis.first { $0.id == "tls-not-advertised" })
         #expect(cause.cause.contains("gatewayTls=1"))
         #expect(!diagnosis.contains { $0.id == "gw-websocket" }, "one cause, not two")
@@ -165,8 +172,8 @@ struct GatewayDiagnosisTests {
         #expect(future.status == .fail && future.fix?.contains("timedatectl") == true)
         let soon = GatewayChecks.certificate(Recorded.tlsFacts(notAfter: now.addingTimeInterval(3 * 86_400)), now: now)
         #expect(soon.status == .warn)
-        #expect(GatewayChecks.iso(Date(timeIntervalSince1970: 1_767_225_600)) == "2026-01-01 00:00Z")
-        #expect(GatewayChecks.iso(Date(timeIntervalSince1970: 951_782_400 + 3_723)) == "2000-02-29 01:02Z")
+        #expect(CheckText.iso(Date(timeIntervalSince1970: 1_767_225_600)) == "2026-01-01 00:00Z")
+        #expect(CheckText.iso(Date(timeIntervalSince1970: 951_782_400 + 3_723)) == "2000-02-29 01:02Z")
     }
 
     @Test("HTTP and WebSocket layers: not-ready warns, 200 to the upgrade fails, a wrong first frame fails gw.protocol")
@@ -189,7 +196,7 @@ struct GatewayDiagnosisTests {
             elapsed: .zero)
         let wrong = checks(report)
         #expect(wrong.status("gw.websocket") == .pass && wrong.status("gw.protocol") == .fail)
-        let diagnosis = diagnose([GatewayResult(target: report.target, beacon: Recorded.beacon(), checks: wrong)])
+        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(), checks: wrong)])
         #expect(diagnosis.map(\.id) == ["gw-protocol"])
     }
 
@@ -235,21 +242,21 @@ struct GatewayDiagnosisTests {
             let made = checks(report, pin: Recorded.otherSHA)
             let bare = made.filter { ($0.status == .warn || $0.status == .fail) && ($0.fix ?? "").isEmpty }
             #expect(bare.isEmpty, "no fix: \(bare.map { "\($0.id) \($0.reason) \($0.message)" })")
-            let causes = diagnose([GatewayResult(target: report.target, beacon: Recorded.beacon(), checks: made)])
+            let causes = diagnose([self.result(report, beacon: Recorded.beacon(), checks: made, pin: Recorded.otherSHA)])
             #expect(!causes.isEmpty && causes.allSatisfy { !$0.fix.isEmpty }, "causes: \(causes.map { "\($0.id): \($0.fix)" })")
         }
     }
 
     @Test("addresses in messages: IPv6 in brackets with its zone, IPv4 bare")
     func authorities() {
-        let seen = ["192.168.1.5", "fe80::1%eth0", "::1"].map { GatewayChecks.authority(IPAddress($0)!, 18789) }
+        let seen = ["192.168.1.5", "fe80::1%eth0", "::1"].map { CheckText.authority(IPAddress($0)!, 18789) }
         #expect(seen == ["192.168.1.5:18789", "[fe80::1%eth0]:18789", "[::1]:18789"], "\(seen)")
     }
 
     @Test("a cause whose check has no fix still says where to look, naming the check")
     func fallbackFix() {
-        let bare = Check(.gwTCP, .fail, .timedOut, "no answer", fix: nil)
-        let causes = diagnose([GatewayResult(target: Recorded.target(), beacon: nil, checks: [bare])]).filter {
+        let bare = Check(.gwTCP, .fail, .timedOut)
+        let causes = diagnose([Recorded.result(Recorded.target(), beacon: nil, checks: [bare])]).filter {
             $0.evidence.contains { $0.check == .gwTCP }
         }
         #expect(causes.map(\.id) == ["firewall"], "\(causes.map(\.id))")
@@ -279,22 +286,22 @@ struct CheckSelectionTests {
 
     @Test("the probe phases follow the selected checks")
     func phases() {
-        #expect(Doctor.probePhases(nil) == .all)
-        #expect(Doctor.probePhases(CheckID.closure(of: ["gw.connect"])) == [.tcp, .tls, .websocket, .connect])
-        #expect(Doctor.probePhases(["mdns.daemon"]).isEmpty)
-        #expect(Doctor.probePhases(CheckID.closure(of: ["gw.pin"])) == [.tcp, .tls])
-        #expect(Doctor.probePhases(CheckID.closure(of: ["gw.http"])) == [.tcp, .tls, .health])
+        #expect(Layer.phases(for: nil) == .all)
+        #expect(Layer.phases(for: CheckID.closure(of: ["gw.connect"])) == [.tcp, .tls, .websocket, .connect])
+        #expect(Layer.phases(for: ["mdns.daemon"]).isEmpty)
+        #expect(Layer.phases(for: CheckID.closure(of: ["gw.pin"])) == [.tcp, .tls])
+        #expect(Layer.phases(for: CheckID.closure(of: ["gw.http"])) == [.tcp, .tls, .health])
     }
 
     @Test("explicit targets depend on mDNS only when mDNS found them, on DNS when named or found by DNS-SD")
     func dependencies() {
-        let mdns = GatewayResult(target: Recorded.target(), beacon: Recorded.beacon(), checks: [])
+        let mdns = Recorded.result(Recorded.target(), beacon: Recorded.beacon(), checks: [])
         #expect(Doctor.dependencies(of: [mdns]).contains("mdns.browse"))
-        let named = GatewayResult(
-            target: ProbeTarget(label: "gw.example", host: "gw.example", addresses: [], port: 1, tls: true), beacon: nil, checks: [])
+        let named = Recorded.result(
+            ProbeTarget(label: "gw.example", host: "gw.example", addresses: [], port: 1, tls: true), beacon: nil, checks: [])
         #expect(Doctor.dependencies(of: [named]) == ["dns.resolver"])
-        let literal = GatewayResult(
-            target: ProbeTarget(label: "10.0.0.1", host: "10.0.0.1", addresses: [], port: 1, tls: true), beacon: nil, checks: [])
+        let literal = Recorded.result(
+            ProbeTarget(label: "10.0.0.1", host: "10.0.0.1", addresses: [], port: 1, tls: true), beacon: nil, checks: [])
         #expect(Doctor.dependencies(of: [literal]).isEmpty)
     }
 

@@ -12,7 +12,7 @@ struct MachineDiagnosisTests {
     func diagnose(_ system: RecordedSystem, _ discovery: DiscoverySummary) -> ([Check], [Diagnosis]) {
         let facts = MachineFacts.gather(system)
         let checks = MachineChecks.run(facts, discovery: discovery)
-        return (checks, DiagnosisRules.diagnose(MachineEvidence(checks: checks, facts: facts, discovery: discovery), gateways: []))
+        return (checks, DiagnosisRules.diagnose(MachineResult(checks: checks, facts: facts, discovery: discovery), gateways: []))
     }
 
     @Test("a healthy LAN machine with a Gateway in local.: every machine check passes or skips, no diagnosis")

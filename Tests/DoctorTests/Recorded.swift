@@ -3,9 +3,9 @@ import DNSSD
 import Discovery
 import Foundation
 import Host
-import Output
 
 @testable import Doctor
+@testable import Output
 @testable import Probes
 
 /// A machine described by recorded facts: what LiveSystem would have read.
@@ -101,6 +101,44 @@ enum Recorded {
         report.tcp = target.addresses.map { TCPAttempt(address: $0, outcome: .refused, elapsed: .microseconds(300)) }
         return report
     }
+}
+
+extension Recorded {
+    /// A Gateway's evidence from its report, judged as doctor judges it.
+    static func evidence(
+        _ report: ProbeReport, beacon: GatewayBeacon? = nil, pin: TLSFingerprint? = nil, dnsProblem: DNSProblem? = nil
+    ) -> GatewayEvidence {
+        GatewayEvidence(report, beacon: beacon, dnsProblem: dnsProblem, pin: pin.map { Pin($0) }, budget: .seconds(5))
+    }
+
+    /// A Gateway as the rules see it: `checks`, with evidence from a report of `target` whose
+    /// TCP attempts are `tcp`.
+    static func result(
+        _ target: ProbeTarget, beacon: GatewayBeacon?, checks: [Check], tcp: [TCPAttempt] = [], routes: [Route] = []
+    ) -> GatewayResult {
+        var report = ProbeReport(target: target)
+        report.tcp = tcp
+        return GatewayResult(
+            evidence: GatewayEvidence(report, beacon: beacon, budget: .seconds(5), routes: routes), checks: checks)
+    }
+}
+
+// The words a user reads, as the output writes them: tests assert on them as they did when
+// checks carried their own.
+extension Check {
+    var message: String { CheckText(self).message }
+    var fix: String? { CheckText(self).fix }
+    var detail: [String: String] { CheckDetail.of(self) }
+}
+
+extension Diagnosis {
+    var cause: String { DiagnosisText(self).cause }
+    var fix: String { DiagnosisText(self).fix }
+}
+
+extension Preflight.Result {
+    var message: String { PreflightText(self).message }
+    var fix: String? { PreflightText(self).fix }
 }
 
 extension Array where Element == Check {

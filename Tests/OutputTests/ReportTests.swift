@@ -1,5 +1,7 @@
+import Avahi
 import DNSSD
 import Foundation
+import Host
 import Testing
 
 @testable import Discovery
@@ -61,7 +63,7 @@ struct ReportTests {
     static func result(_ requirements: [(Preflight.Requirement, Bool, Bool)]) -> PreflightReport {
         PreflightReport(
             requirements: requirements.map { name, ok, missing in
-                Preflight.Result(name: name, ok: ok, missingPrerequisite: missing, message: "m", fix: ok ? nil : "f")
+                Preflight.Result(name: name, ok: ok, missingPrerequisite: missing, ok ? .mdnsWorks : .noGateway)
             }, elapsed: .zero)
     }
 
@@ -87,12 +89,20 @@ struct ReportTests {
         return DoctorReport(DoctorResult(status: status, checks: checks, gateways: gateways, diagnosis: [], elapsed: .seconds(1)))
     }
 
+    /// A check whose words come from outside (Avahi's): its message and its fix.
+    static func said(_ id: CheckID, _ status: Check.Status, message: String, fix: String) -> Check {
+        Check(
+            id, status, .daemonUnavailable,
+            evidence: .daemon(.unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: message, fix: fix))))
+    }
+
     @Test("doctor exits 1 on a failure, 0 with warnings; its table folds a run of skips with one reason into one line")
     func doctorOutput() {
-        let warn = Check(.mdnsNSS, .warn, .nssMdnsMissing, "no mdns", fix: "install libnss-mdns")
+        let warn = Check(
+            .mdnsNSS, .warn, .nssMdnsMissing, evidence: .nss(NSSEvidence(hosts: NSSwitchHosts(line: "hosts: files dns"), missing: [])))
         #expect(Self.doctor([warn]).exitStatus == .success)
-        let tcp = Check(.gwTCP, .fail, .refused, "refused", fix: "start it")
-        let skipped = [CheckID.gwTLS, .gwPin, .gwCert, .gwHTTP].map { Check($0, .skip, .needsTCP, "needs a TCP connection") }
+        let tcp = Self.said(.gwTCP, .fail, message: "refused", fix: "start it")
+        let skipped = [CheckID.gwTLS, .gwPin, .gwCert, .gwHTTP].map { Check($0, .skip, .needsTCP) }
         let report = Self.doctor([warn], gateways: [DoctorResult.Gateway(target: "wss://gw:1", beacon: nil, checks: [tcp] + skipped)])
         #expect(report.exitStatus == .failure)
         let out = report.table(Self.plain).out
@@ -103,19 +113,16 @@ struct ReportTests {
 
     @Test("skips fold by their typed reason, not by their words; an empty fix is never printed")
     func foldingByReason() {
-        let tcp = Check(.gwTCP, .fail, .refused, "refused", fix: "")
-        let worded = [
-            Check(.gwTLS, .skip, .needsTCP, "needs a TCP connection"), Check(.gwPin, .skip, .needsTCP, "needs TCP (other words)"),
-            Check(.gwCert, .skip, .needsTCP, "needs a TCP connection, again"),
-        ]
-        let sameWords = zip([CheckID.gwHTTP, .gwWebSocket, .gwProtocol], [CheckReason.needsTLS, .needsWebSocket, .needsTLS]).map {
-            Check($0, .skip, $1, "same words")
+        let tcp = Self.said(.gwTCP, .fail, message: "refused", fix: "")
+        let folded = [Check(.gwTLS, .skip, .needsTCP), Check(.gwPin, .skip, .needsTCP), Check(.gwCert, .skip, .needsTCP)]
+        let alternating = zip([CheckID.gwHTTP, .gwWebSocket, .gwProtocol], [CheckReason.needsTLS, .needsWebSocket, .needsTLS]).map {
+            Check($0, .skip, $1)
         }
         let report = Self.doctor(
-            [], gateways: [DoctorResult.Gateway(target: "wss://gw:1", beacon: nil, checks: [tcp] + worded + sameWords)])
+            [], gateways: [DoctorResult.Gateway(target: "wss://gw:1", beacon: nil, checks: [tcp] + folded + alternating)])
         let out = report.table(Self.plain).out
-        #expect(out.contains("  SKIP  gw.tls..gw.cert      needs a TCP connection"), "one reason, three messages: one line\n\(out)")
-        #expect(out.filter { $0.contains("same words") }.count == 3, "one message, two reasons: not folded\n\(out)")
+        #expect(out.contains("  SKIP  gw.tls..gw.cert      needs a TCP connection"), "one reason, three checks: one line\n\(out)")
+        #expect(out.filter { $0.contains("needs a TLS handshake") }.count == 2, "two reasons in turn: not folded\n\(out)")
         #expect(!out.contains { $0.trimmingCharacters(in: .whitespaces) == "fix:" }, "an empty fix line\n\(out)")
     }
 

@@ -120,7 +120,7 @@ struct TerminalSafetyTests {
             interfaces: [Self.hostile], host: Self.hostile, port: 18789, addresses: [], txt: try TXTRecord(pairs: [("role", Self.hostile)]))
         beacon.resolvers = [Self.hostile]
         let issue = DiscoveryIssue(source: .unicast, kind: .dnsError, message: Self.hostile, fix: Self.hostile)
-        let check = Check(.gwHTTP, .fail, .unhealthy, Self.hostile, fix: Self.hostile)
+        let check = ReportTests.said(.gwHTTP, .fail, message: Self.hostile, fix: Self.hostile)
         let doctor = DoctorResult(
             status: .fail, checks: [check],
             gateways: [DoctorResult.Gateway(target: Self.hostile, beacon: beacon, checks: [check])],
@@ -130,7 +130,7 @@ struct TerminalSafetyTests {
             findings: [ZoneFinding(.fail, line: 3, Self.hostile, fix: Self.hostile)])
         let preflight = PreflightReport(
             requirements: [
-                Preflight.Result(name: .gateway, ok: false, missingPrerequisite: false, message: Self.hostile, fix: Self.hostile)
+                Preflight.Result(name: .gateway, ok: false, .gatewayFailed(target: Self.hostile, check))
             ],
             elapsed: .zero)
         let tables: [Lines] = [

@@ -1,0 +1,55 @@
+/// Why a check came out as it did. One code per distinct outcome that a rule, a relaxation or
+/// a test can tell apart; the output says the same in words.
+public enum CheckReason: String, Sendable, Hashable, CaseIterable {
+    /// The check passed.
+    case ok
+    /// The check did not run: its phase was not asked for, or it does not apply.
+    case notRun
+    /// Skipped, because the layer below gave nothing to build on (the table collapses a run of
+    /// skips that share one of these).
+    case needsBus, needsDaemon, needsAddress, needsTCP, needsTLS, noCertificate, needsWebSocket, needsChallenge
+
+    // openclaw.config
+    case configMissing, configInvalid, configUnreadable, bindLoopback, remoteURLMissing
+    // openclaw.advertising (the switch that is off is in its evidence)
+    case notGatewayHost, advertisingOff, advertisingInWSL
+    // mdns.dbus, mdns.daemon, mdns.interfaces, mdns.port5353, mdns.nss
+    case busMissing, daemonUnavailable, noMulticastInterface, otherResponders, nsswitchMissing, nssMdnsMissing, nssModuleMissing
+    // mdns.browse
+    case localNotBrowsed, hostAnswersWithoutBeacon, hostSilent, nothingInLocal
+    // dns.resolver, dns.widearea, tailscale.interface
+    case resolvConfMissing, resolvConfUnreadable, noDomain, splitDNS, domainError, domainEmpty, notOnTailnet
+
+    // gw.dns
+    case noAddress, unknownTarget, nameNotFound, localNameWithoutNSS, magicDNSNotApplied
+    // gw.tcp
+    case nothingListensLocally, refused, timedOut, unreachable, partlyUnreachable
+    // gw.tcp of the default 127.0.0.1 target when Gateways were found elsewhere: nothing runs
+    // here (a node), or this machine's Gateway is down (it has an OpenClaw config)
+    case noLocalGateway, localGatewayDown
+    // gw.tls
+    case plainGateway, tlsVersion, notTLS, tlsAlert, handshakeFailed, handshakeTimedOut
+    // gw.pin
+    case pinMismatch, advertisedMismatch, advertisedStale
+    // gw.cert
+    case certificateUnreadable, certificateExpired, certificateNotYetValid, certificateExpiresSoon
+    // gw.http
+    case notReady, unhealthy, notGatewayHealth, healthFailed, healthTimedOut
+    // gw.websocket (and gw.http): a TLS server asked in plain text
+    case wantsTLS
+    // gw.websocket
+    case upgradeRefused, upgradeFailed, upgradeTimedOut, webSocketFailed
+    // gw.protocol
+    case unexpectedFirstFrame, frameTooLarge, closedBeforeFirstFrame, firstFrameTimedOut, framesBroken
+    // gw.connect
+    case credentialsRequired, pairingRequired, tokenMismatch, tokenMissing, authRejected, deviceAuthRejected, protocolMismatch
+    case gatewayStarting, closedByGateway, connectRejected, connectTimedOut, unexpectedConnectAnswer, connectFailed
+    // gw.connect: the credentials were not sent (CredentialPolicy)
+    case withheldPinMismatch, withheldUnverified, withheldPlainText, withheldLocalListener
+}
+
+extension CheckReason {
+    /// A skip for a reason that holds for the layers above too (a phase that was not run, mDNS
+    /// not checked), rather than for a layer that gave nothing.
+    var passesOn: Bool { self == .notRun || self == .localNotBrowsed }
+}

@@ -1,0 +1,97 @@
+import Probes
+
+/// A rule that names a cause: what it explains, declared as the failures (a check and the
+/// reason it failed with) it can be the cause of, and how it finds the cause. Rules read typed
+/// checks and evidence, never words; the words are written from what they find.
+/// (After swift-certificates' verifier policies, which each declare what they cover.)
+public struct DiagnosisRule: Sendable {
+    /// A failure a rule explains.
+    public struct Explained: Sendable, Hashable, CustomStringConvertible {
+        public let check: CheckID
+        public let reason: CheckReason
+
+        public init(_ check: CheckID, _ reason: CheckReason) {
+            self.check = check
+            self.reason = reason
+        }
+
+        public var description: String { "\(check) \(reason)" }
+    }
+
+    enum Finder: Sendable {
+        case machine(@Sendable (MachineResult) -> [Diagnosis])
+        case gateway(@Sendable (GatewayResult, MachineResult) -> Diagnosis?)
+        /// Each failure of this layer of a Gateway that no rule before it named.
+        case layer(CheckID)
+    }
+
+    public let id: DiagnosisID
+    public let explains: Set<Explained>
+    let finder: Finder
+
+    init(_ id: DiagnosisID, explains: [CheckID: Set<CheckReason>] = [:], _ finder: Finder) {
+        self.id = id
+        self.explains = Set(explains.flatMap { check, reasons in reasons.map { Explained(check, $0) } })
+        self.finder = finder
+    }
+
+    /// A rule about this machine.
+    static func machine(
+        _ id: DiagnosisID, explains: [CheckID: Set<CheckReason>] = [:], _ find: @escaping @Sendable (MachineResult) -> [Diagnosis]
+    ) -> DiagnosisRule {
+        DiagnosisRule(id, explains: explains, .machine(find))
+    }
+
+    /// A rule about one Gateway (and the machine it is reached from).
+    static func gateway(
+        _ id: DiagnosisID, explains: [CheckID: Set<CheckReason>] = [:],
+        _ find: @escaping @Sendable (GatewayResult, MachineResult) -> Diagnosis?
+    ) -> DiagnosisRule {
+        DiagnosisRule(id, explains: explains, .gateway(find))
+    }
+
+    /// A failing layer that no rule before it explained is its own cause.
+    static func layer(_ layer: CheckID, _ id: DiagnosisID, explains reasons: Set<CheckReason>) -> DiagnosisRule {
+        DiagnosisRule(id, explains: [layer: reasons], .layer(layer))
+    }
+
+    /// What the rule finds about `gateway` (nil: about the machine), after `found`.
+    func apply(_ machine: MachineResult, _ gateway: GatewayResult?, after found: [Diagnosis]) -> [Diagnosis] {
+        switch (finder, gateway) {
+        case (.machine(let find), nil): return find(machine)
+        case (.gateway(let find), let gateway?): return find(gateway, machine).map { [$0] } ?? []
+        case (.layer(let layer), let gateway?):
+            let label = gateway.target.label
+            let named = Set(found.flatMap(\.evidence))
+            guard let check = gateway.failing(layer), !named.contains(.init(layer, target: label)) else { return [] }
+            return [Diagnosis(id, .check(check, target: label), evidence: [.init(layer, target: label)])]
+        default: return []
+        }
+    }
+}
+
+/// The rules, in the order their causes are reported. A failing check that no rule explains
+/// still gets a cause, `check-failed`, naming the check: no failure ends a run without one.
+public enum DiagnosisRules {
+    public static let all: [DiagnosisRule] = machine + gateway
+
+    public static func diagnose(_ machine: MachineResult, gateways: [GatewayResult]) -> [Diagnosis] {
+        var found = self.machine.flatMap { $0.apply(machine, nil, after: []) }
+        found += unexplained(machine.checks, target: nil, explained: found)
+        for result in gateways {
+            var causes: [Diagnosis] = []
+            for rule in gateway { causes += rule.apply(machine, result, after: causes) }
+            causes += unexplained(result.checks, target: result.target.label, explained: causes)
+            found += causes
+        }
+        return found
+    }
+
+    /// A failing check that no diagnosis names in its evidence gets a generic one that does.
+    static func unexplained(_ checks: [Check], target: String?, explained: [Diagnosis]) -> [Diagnosis] {
+        let named = Set(explained.flatMap(\.evidence))
+        return checks.filter { $0.status == .fail && !named.contains(.init($0.id, target: target)) }.map { check in
+            Diagnosis(.checkFailed, .check(check, target: target), evidence: [.init(check.id, target: target)])
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import DNSSD
+import Host
+import Probes
+
+/// Resolving the targets: the Gateways named (an instance name, a URL, a host), or everything
+/// discovered plus this machine's own port; each with its pin and the credentials it may be
+/// shown (`Doctor+Credentials`).
+extension Doctor {
+    /// A Gateway to probe, where it came from, and a lookup problem when its name did not resolve.
+    struct Target {
+        var probe: ProbeTarget
+        var beacon: GatewayBeacon?
+        var dnsProblem: DNSProblem?
+        /// The fingerprint this Gateway is pinned to: --pin, or gateway.remote.tlsFingerprint.
+        var pin: Pin?
+        /// The default 127.0.0.1 target (no targets given).
+        var isLocalFallback = false
+
+        /// A URL or host that a discovered beacon also names (its port and one of its
+        /// addresses, as browse merges a manual target) is that Gateway: its name and TXT come along.
+        mutating func join(_ beacons: [GatewayBeacon]) {
+            let addresses = Set(probe.addresses.map(\.withoutZone))
+            guard beacon == nil,
+                let found = beacons.first(where: { beacon in
+                    !beacon.isManualOnly && beacon.port == probe.port && beacon.addresses.contains { addresses.contains($0.withoutZone) }
+                })
+            else { return }
+            beacon = found
+            probe.advertisedFingerprint = found.gateway.tlsSha256
+        }
+    }
+
+    /// The targets to probe, each guarded by its credential policy, and the names that match
+    /// nothing; without named targets, 127.0.0.1 too unless this machine is a node.
+    static func resolve(_ options: DoctorOptions, discovery: DiscoverySummary, lookedUp: [Int: Target], facts: MachineFacts) async -> (
+        [Target], [DoctorTarget]
+    ) {
+        var (targets, unknown) = targets(options, discovery: discovery, resolved: lookedUp)
+        if options.targets.isEmpty, !facts.isNode, let fallback = await localFallback(targets, options: options, facts: facts) {
+            targets.append(fallback)
+        }
+        return (targets.map { guarded($0, options) }, unknown)
+    }
+
+    /// A node checks the Gateway its config names, as if it had been named here.
+    static func nodeTargets(_ options: DoctorOptions, facts: MachineFacts) -> DoctorOptions {
+        guard options.targets.isEmpty, facts.isNode, let url = facts.config.node.remoteURL,
+            let target = try? DoctorTarget(url.text)
+        else { return options }
+        var options = options
+        options.targets = [target]
+        return options
+    }
+
+    /// Every named target that is a URL or HOST[:PORT], resolved at once (while discovery
+    /// runs; an instance name it finds takes precedence), by its index among the targets.
+    static func lookUpNamed(_ options: DoctorOptions, facts: MachineFacts, until deadline: ContinuousClock.Instant) async -> [Int: Target] {
+        let config = facts.config
+        let defaultPort = config.gatewayPort ?? Endpoint.defaultGatewayPort
+        return await withTaskGroup(of: (Int, Target)?.self) { group in
+            for (index, wanted) in options.targets.enumerated() {
+                guard let endpoint = wanted.endpoint?.endpoint(defaultPort: defaultPort) else { continue }
+                group.addTask {
+                    let tls = endpoint.scheme.map { $0 == .wss } ?? (config.tlsEnabled ?? false)
+                    var target = await endpointTarget(endpoint, label: wanted.text, tls: tls, until: deadline, facts: facts)
+                    target.probe.credentials = credentials(for: endpoint, options: options, config: config)
+                    target.pin = options.pin.map { Pin($0) }
+                    if options.pin == nil, isRemoteURL(endpoint, config), let pin = config.node.remoteTLSFingerprint {
+                        target.pin = Pin(pin, source: .remoteConfig)
+                    }
+                    return (index, target)
+                }
+            }
+            var resolved: [Int: Target] = [:]
+            for await case (let index, let target)? in group { resolved[index] = target }
+            return resolved
+        }
+    }
+
+    /// The targets named (a discovered instance name first, then the URL or host it is), or
+    /// every discovered Gateway when none are named; and the names that match nothing.
+    static func targets(_ options: DoctorOptions, discovery: DiscoverySummary, resolved: [Int: Target]) -> ([Target], [DoctorTarget]) {
+        let pin = options.pin.map { Pin($0) }
+        guard !options.targets.isEmpty else {
+            return (discovery.beacons.map { Target(probe: probeTarget($0), beacon: $0, pin: pin) }, [])
+        }
+        var targets: [Target] = []
+        var unknown: [DoctorTarget] = []
+        for (index, wanted) in options.targets.enumerated() {
+            if let beacon = discovery.beacons.first(where: { Self.named($0, wanted.text) }) {
+                var target = Target(probe: probeTarget(beacon), beacon: beacon, pin: pin)
+                target.probe.credentials = ConnectCredentials(token: options.token, device: options.device)
+                targets.append(target)
+            } else if var target = resolved[index] {
+                target.join(discovery.beacons)
+                targets.append(target)
+            } else {
+                unknown.append(wanted)
+            }
+        }
+        return (targets, unknown)
+    }
+
+    /// A discovered Gateway's instance name equals `text` (as DNS compares names: ASCII case
+    /// ignored, every other byte exact).
+    static func named(_ beacon: GatewayBeacon, _ text: String) -> Bool {
+        (try? InstanceName(decoded: text)).map { $0 == beacon.instance } ?? false
+    }
+
+    /// 127.0.0.1 on the configured port, unless a discovered Gateway is already there; on a
+    /// Gateway host it is shown the host's own token.
+    static func localFallback(_ targets: [Target], options: DoctorOptions, facts: MachineFacts) async -> Target? {
+        let config = facts.config
+        let port = config.gatewayPort ?? Endpoint.defaultGatewayPort
+        let loopback = IPAddress("127.0.0.1")!
+        guard !targets.contains(where: { $0.probe.port == port && $0.probe.addresses.contains(loopback) }) else { return nil }
+        let endpoint = Endpoint(host: loopback.description, port: port)
+        var target = await endpointTarget(
+            endpoint, label: endpoint.description, tls: config.tlsEnabled ?? false, until: .now + options.timeout, facts: facts)
+        target.probe.credentials = ConnectCredentials(token: config.node.token)
+        target.pin = options.pin.map { Pin($0) }
+        target.isLocalFallback = true
+        return target
+    }
+
+    /// A name that is neither a discovered Gateway nor a host or URL: only gw.dns, failed.
+    static func unknownTarget(_ target: DoctorTarget) -> GatewayResult {
+        let probe = ProbeTarget(label: target.text, host: target.text, addresses: [], port: Endpoint.defaultGatewayPort, tls: false)
+        var evidence = GatewayEvidence(ProbeReport(target: probe), budget: .zero)
+        evidence.dns.unknownTarget = true
+        return GatewayResult(evidence: evidence, checks: [GatewayChecks.dns(evidence.dns)])
+    }
+
+    /// What a discovered beacon is probed as: its SRV host (for SNI and Host), addresses, port,
+    /// TLS as advertised, and the advertised fingerprint as a hint.
+    static func probeTarget(_ beacon: GatewayBeacon) -> ProbeTarget {
+        let gateway = beacon.gateway
+        return ProbeTarget(
+            label: beacon.url ?? "\(beacon.instance.displayName)",
+            host: beacon.host.map(ConnectURL.withoutTrailingDot) ?? beacon.addresses.first?.description ?? beacon.instance.displayName,
+            addresses: beacon.addresses, port: beacon.port ?? Endpoint.defaultGatewayPort,
+            tls: gateway.tls, advertisedFingerprint: gateway.tlsSha256)
+    }
+}

@@ -1,0 +1,65 @@
+import DNSSD
+import Discovery
+import Probes
+
+/// A Gateway named on doctor's command line: a URL or HOST[:PORT], or an instance name that
+/// `clawnet browse` shows.
+public struct DoctorTarget: Sendable, Hashable {
+    /// As typed; a URL without its user info, path, query and fragment (`EndpointSpec.text`).
+    public let text: String
+    /// nil when the text is neither a URL nor a host (then only an instance name can match).
+    public let endpoint: EndpointSpec?
+
+    /// Throws when the text is meant as a URL or HOST:PORT (a scheme, or a port after a host)
+    /// and is a bad one: a port out of range is a mistake to name, not an instance to look for.
+    public init(_ text: String) throws(DNSSDError) {
+        do {
+            self.endpoint = try EndpointSpec(parsing: text)
+        } catch {
+            if Self.meantAsEndpoint(text) { throw error }
+            self.endpoint = nil
+        }
+        self.text = endpoint?.text ?? text
+    }
+
+    static func meantAsEndpoint(_ text: String) -> Bool {
+        if text.contains("://") { return true }
+        guard let colon = text.lastIndex(of: ":") else { return false }
+        let port = text[text.index(after: colon)...]
+        return !port.isEmpty && port.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") })
+            && (try? EndpointSpec(parsing: String(text[..<colon]))) != nil
+    }
+}
+
+public struct DoctorOptions: Sendable {
+    /// Empty: everything discovered plus the configured (or default) manual target.
+    public var targets: [DoctorTarget] = []
+    /// Domains, servers and whether to browse local. (types and manual targets are doctor's own).
+    public var discovery = DiscoveryOptions()
+    /// --no-local: mDNS is neither browsed nor checked (no D-Bus or Avahi finding can fail).
+    public var noLocal = false
+    public var pin: TLSFingerprint?
+    /// A token for the Gateways doctor is told about (--token-file): the named targets, or
+    /// gateway.remote.url on a node. Never sent to Gateways discovery finds.
+    public var token: GatewayToken?
+    /// The node's device identity (--as-device), shown to the same Gateways as the token.
+    public var device: DeviceIdentity?
+    /// Where a CA-issued certificate is checked (SSL_CERT_FILE, else the system's store).
+    public var trustRoots = TrustRoots.system
+    /// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1: credentials over plain ws:// to any private address.
+    public var allowPrivatePlainText = false
+    /// The whole run (see `Doctor.run`).
+    public var timeout: Duration = .seconds(5)
+    /// Only these checks (and what they need); nil: all.
+    public var only: Set<CheckID>?
+    public var probeLimit = 256
+
+    public init() {}
+
+    /// What the environment says about sending credentials: SSL_CERT_FILE and OpenClaw's
+    /// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS.
+    public mutating func read(environment: [String: String]) {
+        trustRoots = TrustRoots(environment: environment)
+        allowPrivatePlainText = environment["OPENCLAW_ALLOW_INSECURE_PRIVATE_WS"] == "1"
+    }
+}

@@ -1,0 +1,47 @@
+import DNSSD
+import Probes
+
+/// What doctor found: the machine's checks, each Gateway's, and the causes they add up to.
+public struct DoctorResult: Sendable {
+    public struct Gateway: Sendable {
+        /// How the report names it: its URL, or what the user typed.
+        public let target: String
+        public let beacon: GatewayBeacon?
+        public let checks: [Check]
+
+        public init(target: String, beacon: GatewayBeacon?, checks: [Check]) {
+            self.target = target
+            self.beacon = beacon
+            self.checks = checks
+        }
+    }
+
+    public let status: Check.Status
+    public let checks: [Check]
+    public let gateways: [Gateway]
+    public let diagnosis: [Diagnosis]
+    /// Records to add to a wide-area zone for verified Gateways it lacks or has stale.
+    public var snippets: [ZoneSnippet] = []
+    public var elapsed: Duration
+
+    public init(status: Check.Status, checks: [Check], gateways: [Gateway], diagnosis: [Diagnosis], elapsed: Duration) {
+        self.status = status
+        self.checks = checks
+        self.gateways = gateways
+        self.diagnosis = diagnosis
+        self.elapsed = elapsed
+    }
+
+    /// The report, keeping only the requested checks (and the causes they show).
+    init(machine: [Check], gateways: [GatewayResult], diagnosis: [Diagnosis], only: Set<CheckID>?) {
+        func wanted(_ id: CheckID) -> Bool { only?.contains(id) ?? true }
+        let checks = machine.filter { wanted($0.id) }
+        let reports = gateways.map { result in
+            Gateway(target: result.target.label, beacon: result.beacon, checks: result.checks.filter { wanted($0.id) })
+        }
+        let status = (checks + reports.flatMap(\.checks)).map(\.status).max() ?? .pass
+        self.init(
+            status: status == .skip ? .pass : status, checks: checks, gateways: reports,
+            diagnosis: diagnosis.filter { $0.evidence.contains { wanted($0.check) } }, elapsed: .zero)
+    }
+}

@@ -1,0 +1,233 @@
+import DNSSD
+import FoundationEssentials
+import Host
+import Probes
+
+/// Everything doctor knows about one Gateway when it judges it, by layer: what its name gave,
+/// and what each probe phase found. Built once from the probe's report; the checks are judged
+/// from it, each keeping the part it read, and the rules read it through `GatewayResult`.
+public struct GatewayEvidence: Sendable, Equatable {
+    public let target: ProbeTarget
+    public let beacon: GatewayBeacon?
+    public internal(set) var dns: DNSEvidence
+    public let tcp: TCPEvidence
+    public let tls: TLSEvidence
+    /// The certificate's fingerprint against the pin and the beacon (nil without a TLS session).
+    public let pin: PinEvidence?
+    public let http: HTTPEvidence?
+    public let webSocket: WebSocketEvidence?
+    public let connect: ConnectEvidence?
+    /// The instant certificates are judged against.
+    public let now: Date
+
+    /// `routes` is the main routing table (empty when unknown); `pin` what the Gateway is
+    /// pinned to, and where that pin comes from.
+    public init(
+        _ report: ProbeReport, beacon: GatewayBeacon? = nil, dnsProblem: DNSProblem? = nil, pin: Pin? = nil, budget: Duration,
+        routes: [Route] = [], now: Date = Date()
+    ) {
+        let target = report.target
+        let hostHeader = GatewayProbe.hostHeader(target)
+        self.target = target
+        self.beacon = beacon
+        self.now = now
+        dns = DNSEvidence(host: target.host, addresses: target.addresses, problem: dnsProblem)
+        tcp = TCPEvidence(report, budget: budget, routes: routes)
+        tls = TLSEvidence(asked: target.tls, phase: report.tls, port: target.port, budget: budget, address: report.connectedAddress)
+        self.pin = report.tlsFacts.map { facts in
+            PinEvidence(
+                observed: facts.fingerprint, pin: pin, advertised: target.advertisedFingerprint,
+                host: ConnectURL.withoutTrailingDot(target.host))
+        }
+        http = report.health.map {
+            HTTPEvidence(health: $0, ready: report.ready, port: target.port, budget: budget, hostHeader: hostHeader)
+        }
+        webSocket = report.websocket.map { WebSocketEvidence(phase: $0, budget: budget, hostHeader: hostHeader) }
+        connect = report.connect.map { phase in
+            ConnectEvidence(
+                phase: phase, offered: target.credentials, decision: report.credentials, budget: budget,
+                host: ConnectURL.withoutTrailingDot(target.host), port: target.port, hostHeader: hostHeader)
+        }
+    }
+
+    /// What each layer hands to the layers that need it: an address, a connection, a TLS
+    /// session (or none asked for), an opened WebSocket, the challenge.
+    func delivered(_ id: CheckID) -> Bool {
+        switch id {
+        case .gwDNS: !dns.addresses.isEmpty
+        case .gwTCP: tcp.connected != nil
+        case .gwTLS: !tls.asked || tls.facts != nil
+        case .gwWebSocket: webSocket?.upgraded == true
+        case .gwProtocol: webSocket?.challenge != nil
+        default: true
+        }
+    }
+}
+
+/// The fingerprint a Gateway is pinned to, and where the pin comes from.
+public struct Pin: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        /// `--pin`.
+        case flag
+        /// `gateway.remote.tlsFingerprint` in the node's config.
+        case remoteConfig
+    }
+
+    public let fingerprint: TLSFingerprint
+    public let source: Source
+
+    public init(_ fingerprint: TLSFingerprint, source: Source = .flag) {
+        self.fingerprint = fingerprint
+        self.source = source
+    }
+}
+
+/// Why a Gateway's name gave no address, as far as doctor could tell.
+public struct DNSProblem: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// The name does not exist (NXDOMAIN).
+        case notFound
+        /// No answer in time, or the resolver failed for now.
+        case noAnswer
+        case other
+        /// A `.local` name, and nsswitch does not ask mDNS (no libnss-mdns).
+        case localWithoutNSS
+        /// A `*.ts.net` name that only Tailscale's resolver 100.100.100.100 knows: these addresses.
+        case magicDNSOnly([IPAddress])
+    }
+
+    /// The lookup's own words (getaddrinfo's, or its time limit).
+    public let message: String
+    public let kind: Kind
+
+    public init(_ message: String, kind: Kind) {
+        self.message = message
+        self.kind = kind
+    }
+}
+
+/// gw.dns: the name as given and what it gave.
+public struct DNSEvidence: Sendable, Equatable {
+    /// The host name or address (or the text that matched nothing).
+    public let host: String
+    public let addresses: [IPAddress]
+    public let problem: DNSProblem?
+    /// The target named no known Gateway and is no host name or URL.
+    public var unknownTarget = false
+}
+
+/// gw.tcp: one attempt per address, and which of the silent ones this machine has no route to.
+public struct TCPEvidence: Sendable, Equatable {
+    public let attempts: [TCPAttempt]
+    /// The addresses tried, in order.
+    public let addresses: [IPAddress]
+    public let port: Int
+    public let budget: Duration
+    /// Addresses that neither connected nor refused (a firewall, no route, a reset).
+    public let silent: [IPAddress]
+    /// The silent addresses this machine has no specific route to; empty when the routing
+    /// table is unknown.
+    public let unroutable: [IPAddress]
+    /// How the report names the target.
+    public let label: String
+
+    init(_ report: ProbeReport, budget: Duration, routes: [Route]) {
+        attempts = report.tcp
+        addresses = report.target.addresses
+        port = report.target.port
+        self.budget = budget
+        label = report.target.label
+        let silentAttempts = report.tcp.filter { $0.outcome != .connected && $0.outcome != .refused }.map(\.address)
+        silent = report.target.addresses.filter(silentAttempts.contains)
+        unroutable = routes.isEmpty ? [] : silent.filter { RoutingTable.specificRoute(to: $0, in: routes) == nil }
+    }
+
+    /// The first attempt that connected.
+    public var connected: TCPAttempt? { attempts.first { $0.outcome == .connected } }
+}
+
+/// gw.tls: the handshake on the first connection (nil when none was made or asked for).
+public struct TLSEvidence: Sendable, Equatable {
+    /// The target is to speak TLS (wss://, gatewayTls=1, gateway.tls.enabled).
+    public let asked: Bool
+    public let phase: PhaseTiming<TLSOutcome>?
+    public let port: Int
+    public let budget: Duration
+    /// The address the handshake went to.
+    public let address: IPAddress?
+
+    public var facts: TLSFacts? {
+        if case .established(let facts)? = phase?.outcome { return facts }
+        return nil
+    }
+}
+
+/// gw.pin: the certificate served, against the pin (the user's decides) and the beacon's hint.
+public struct PinEvidence: Sendable, Equatable {
+    public let observed: TLSFingerprint
+    public let pin: Pin?
+    /// The fingerprint the beacon's TXT advertises.
+    public let advertised: TLSFingerprint?
+    /// The Gateway's host, as TLS named it.
+    public let host: String
+}
+
+/// gw.http: /healthz and /readyz, each on its own connection.
+public struct HTTPEvidence: Sendable, Equatable {
+    public let health: PhaseTiming<HTTPOutcome>
+    public let ready: PhaseTiming<HTTPOutcome>?
+    public let port: Int
+    public let budget: Duration
+    /// `host:port` as the Host header had it.
+    public let hostHeader: String
+}
+
+/// gw.websocket and gw.protocol: the upgrade and the first frame.
+public struct WebSocketEvidence: Sendable, Equatable {
+    public let phase: PhaseTiming<WebSocketOutcome>
+    public let budget: Duration
+    public let hostHeader: String
+
+    /// The server switched protocols (101), whatever came after.
+    public var upgraded: Bool {
+        switch phase.outcome {
+        case .opened, .frameTooLarge, .closedBeforeFirstFrame, .framesBroken: true
+        case .timedOut(let upgraded, _): upgraded
+        case .upgradeRefused, .upgradeFailed, .wantsTLS, .failed: false
+        }
+    }
+
+    /// The first frame, when the upgrade worked and one came.
+    public var opened: FirstFrame? {
+        if case .opened(let frame, _) = phase.outcome { return frame }
+        return nil
+    }
+
+    /// The challenge's nonce, when the first frame is a connect.challenge.
+    public var challenge: String? {
+        if case .challenge(let nonce)? = opened?.content { return nonce }
+        return nil
+    }
+}
+
+/// gw.connect: the Gateway's answer to the connect request, and what the request carried.
+public struct ConnectEvidence: Sendable, Equatable {
+    public let phase: PhaseTiming<ConnectOutcome>
+    /// What the target had to show (a token only goes to its own Gateway).
+    public let offered: ConnectCredentials
+    /// Whether they went with the request, and why (nil: nothing to send).
+    public let decision: CredentialDecision?
+    public let budget: Duration
+    public let host: String
+    public let port: Int
+    public let hostHeader: String
+
+    /// What the request carried.
+    public var sent: ConnectCredentials { decision.map(\.sends) == false ? .none : offered }
+
+    /// The Gateway's refusal, when it refused.
+    public var rejection: ConnectError? {
+        if case .rejected(let error, _) = phase.outcome { return error }
+        return nil
+    }
+}

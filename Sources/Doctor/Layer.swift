@@ -1,0 +1,109 @@
+import Probes
+
+/// One layer doctor checks, and the only statement of the graph: what it needs, which probe
+/// phases it takes, what the layers above lack when it gives nothing, and what it fails with.
+/// `--check` closures, the probe phases to run and the skips of a layer whose need failed are
+/// all read from here.
+public struct Layer: Sendable {
+    public let id: CheckID
+    public let title: String
+    /// The layers that must have run (and given something) before this one can.
+    public let needs: [CheckID]
+    /// The probe phases this layer itself reads; with those of its needs, what it takes.
+    public let phases: GatewayProbe.Phases
+    /// What a layer above says when this one gave nothing (`needs a TCP connection`).
+    public let lacking: CheckReason?
+    /// Part of the connection every probe phase opens for itself (an address, TCP, TLS): when
+    /// it gives nothing, every layer above says so, not only the next one.
+    public let isConnection: Bool
+    /// The reasons this layer fails with; each is some rule's to explain (`DiagnosisRule.explains`).
+    public let failures: Set<CheckReason>
+
+    init(
+        _ id: CheckID, _ title: String, needs: [CheckID] = [], phases: GatewayProbe.Phases = [], lacking: CheckReason? = nil,
+        isConnection: Bool = false, fails failures: Set<CheckReason> = []
+    ) {
+        self.id = id
+        self.title = title
+        self.needs = needs
+        self.phases = phases
+        self.lacking = lacking
+        self.isConnection = isConnection
+        self.failures = failures
+    }
+
+    /// The machine's layers, in report order.
+    public static let machine: [Layer] = [
+        Layer(.openclawConfig, "OpenClaw configuration"),
+        Layer(.openclawAdvertising, "This Gateway's mDNS advertising"),
+        Layer(.mdnsDBus, "D-Bus system bus", lacking: .needsBus, fails: [.busMissing]),
+        Layer(.mdnsDaemon, "avahi-daemon", needs: [.mdnsDBus], lacking: .needsDaemon, fails: [.daemonUnavailable]),
+        Layer(.mdnsInterfaces, "Multicast interfaces", fails: [.noMulticastInterface]),
+        Layer(.mdnsPort5353, "Other mDNS responders on UDP 5353"),
+        Layer(.mdnsNSS, "nss-mdns for .local names"),
+        Layer(.mdnsBrowse, "Gateways in local.", needs: [.mdnsDaemon]),
+        Layer(.dnsResolver, "System resolver"),
+        Layer(.dnsWideArea, "Wide-area DNS-SD", fails: [.splitDNS, .domainError]),
+        Layer(.tailscaleInterface, "Tailscale"),
+    ]
+
+    /// Each Gateway's layers, in report (and probe) order.
+    public static let gateway: [Layer] = [
+        Layer(
+            .gwDNS, "Name and addresses", lacking: .needsAddress, isConnection: true,
+            fails: [.noAddress, .unknownTarget, .nameNotFound, .localNameWithoutNSS, .magicDNSNotApplied]),
+        Layer(
+            .gwTCP, "TCP connect", needs: [.gwDNS], phases: .tcp, lacking: .needsTCP, isConnection: true,
+            fails: [.nothingListensLocally, .refused, .timedOut, .unreachable]),
+        Layer(
+            .gwTLS, "TLS handshake", needs: [.gwTCP], phases: .tls, lacking: .needsTLS, isConnection: true,
+            fails: [.tlsVersion, .notTLS, .tlsAlert, .handshakeFailed, .handshakeTimedOut]),
+        Layer(.gwPin, "Certificate pin", needs: [.gwTLS], fails: [.pinMismatch, .advertisedMismatch]),
+        Layer(.gwCert, "Certificate", needs: [.gwTLS], fails: [.certificateExpired, .certificateNotYetValid]),
+        Layer(
+            .gwHTTP, "HTTP health", needs: [.gwTLS], phases: .health,
+            fails: [.unhealthy, .notGatewayHealth, .healthFailed, .healthTimedOut, .wantsTLS]),
+        Layer(
+            .gwWebSocket, "WebSocket upgrade", needs: [.gwTLS], phases: .websocket, lacking: .needsWebSocket,
+            fails: [.upgradeRefused, .upgradeFailed, .upgradeTimedOut, .webSocketFailed, .wantsTLS]),
+        Layer(
+            .gwProtocol, "Gateway's first frame", needs: [.gwWebSocket], lacking: .needsChallenge,
+            fails: [.unexpectedFirstFrame, .frameTooLarge, .closedBeforeFirstFrame, .firstFrameTimedOut, .framesBroken]),
+        Layer(
+            .gwConnect, "connect handshake", needs: [.gwProtocol], phases: .connect,
+            fails: [
+                .pairingRequired, .tokenMismatch, .tokenMissing, .authRejected, .deviceAuthRejected, .protocolMismatch, .closedByGateway,
+                .connectRejected, .connectTimedOut, .unexpectedConnectAnswer, .connectFailed, .withheldPinMismatch,
+            ]),
+    ]
+
+    public static let all = machine + gateway
+
+    static let byID = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+
+    /// The requested layers and everything they need.
+    public static func closure(of requested: Set<CheckID>) -> Set<CheckID> {
+        var result = requested
+        var queue = Array(requested)
+        while let id = queue.popLast() {
+            for need in id.needs where result.insert(need).inserted { queue.append(need) }
+        }
+        return result
+    }
+
+    /// The probe phases the requested layers take (all of them when nothing is requested).
+    public static func phases(for requested: Set<CheckID>?) -> GatewayProbe.Phases {
+        guard let requested else { return .all }
+        return closure(of: requested).reduce(into: []) { phases, id in phases.formUnion(byID[id]?.phases ?? []) }
+    }
+}
+
+extension CheckID {
+    public var title: String { Layer.byID[self]?.title ?? rawValue }
+
+    /// What this check needs to have run first.
+    public var needs: [CheckID] { Layer.byID[self]?.needs ?? [] }
+
+    /// The requested checks and everything they need.
+    public static func closure(of requested: Set<CheckID>) -> Set<CheckID> { Layer.closure(of: requested) }
+}

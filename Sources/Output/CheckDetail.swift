@@ -1,0 +1,118 @@
+import Avahi
+import DNSSD
+import Doctor
+import Host
+import Probes
+
+/// A check's `detail` in doctor's JSON: the facts a script reads, as strings, written from the
+/// check's evidence (the schema's map; nothing in clawnet reads it back).
+enum CheckDetail {
+    static func of(_ check: Check) -> [String: String] {
+        switch check.evidence {
+        case .none, .nss, .browse: return [:]
+        case .config(let evidence): return config(check.reason, evidence)
+        case .advertising(let evidence): return check.status == .skip ? [:] : advertising(evidence)
+        case .bus(let address): return ["address": address]
+        case .daemon(.running(let version, let host)): return ["version": version, "host": host]
+        case .daemon: return [:]
+        case .interfaces(let evidence):
+            return evidence.usable.isEmpty ? [:] : ["interfaces": evidence.usable.map(\.name).joined(separator: ",")]
+        case .port5353(let evidence): return evidence.others.isEmpty ? [:] : ["holders": CheckText.holders(evidence.others)]
+        case .resolver(let evidence):
+            return check.reason == .ok ? ["servers": evidence.conf.servers.map(\.description).joined(separator: ", ")] : [:]
+        case .wideArea(let evidence): return ["domain": evidence.domain.name]
+        case .tailnet(let evidence):
+            return evidence.addresses.isEmpty ? [:] : ["addresses": evidence.addresses.map(\.description).joined(separator: ",")]
+        case .dns(let evidence): return dns(check.reason, evidence)
+        case .tcp(let evidence):
+            return Dictionary(evidence.attempts.map { ($0.address.description, $0.outcome.word) }, uniquingKeysWith: { first, _ in first })
+        case .tls(let evidence): return tls(evidence)
+        case .pin(let evidence): return pin(check.reason, evidence)
+        case .certificate(let facts): return certificate(facts)
+        case .http(let evidence): return http(check.reason, evidence)
+        case .webSocket: return check.id == .gwWebSocket && check.reason == .wantsTLS ? ["wantsTLS": "true"] : [:]
+        case .connect(let evidence, _): return connect(evidence)
+        }
+    }
+
+    static func config(_ reason: CheckReason, _ evidence: ConfigEvidence) -> [String: String] {
+        let config = evidence.config
+        if evidence.asNode {
+            var detail = ["path": config.path, "mode": "remote"]
+            detail["url"] = config.node.remoteURL?.text
+            return detail
+        }
+        switch reason {
+        case .configUnreadable, .configMissing, .configInvalid: return ["path": config.path]
+        default: return ["path": config.path, "bind": (config.bind ?? .loopback).word]
+        }
+    }
+
+    static func advertising(_ evidence: AdvertisingEvidence) -> [String: String] {
+        var detail = ["discovery.mdns.mode": (evidence.settings.mdnsMode ?? .minimal).word]
+        detail["OPENCLAW_DISABLE_BONJOUR"] = evidence.settings.disableBonjour
+        detail["container"] = evidence.container
+        return detail
+    }
+
+    static func dns(_ reason: CheckReason, _ evidence: DNSEvidence) -> [String: String] {
+        switch reason {
+        case .ok: ["addresses": evidence.addresses.map(\.description).joined(separator: ", ")]
+        case .magicDNSNotApplied: ["magicDNS": CheckText.magicDNS(evidence).joined(separator: ",")]
+        default: [:]
+        }
+    }
+
+    static func tls(_ evidence: TLSEvidence) -> [String: String] {
+        guard let facts = evidence.facts else { return [:] }
+        return ["version": facts.version.description, "cipher": facts.cipher ?? "unknown", "sha256": facts.fingerprint.hex]
+    }
+
+    static func pin(_ reason: CheckReason, _ evidence: PinEvidence) -> [String: String] {
+        var detail = ["observed": evidence.observed.hex]
+        if reason == .pinMismatch { detail["expected"] = evidence.pin?.fingerprint.hex }
+        if reason == .advertisedMismatch { detail["advertised"] = evidence.advertised?.hex }
+        return detail
+    }
+
+    static func certificate(_ facts: TLSFacts) -> [String: String] {
+        guard let certificate = facts.certificate else { return [:] }
+        return [
+            "subject": certificate.subject, "issuer": certificate.issuer, "notBefore": CheckText.iso(certificate.notBefore),
+            "notAfter": CheckText.iso(certificate.notAfter), "selfSigned": String(certificate.selfSigned),
+            "subjectAlternativeNames": certificate.subjectAlternativeNames.joined(separator: ","),
+        ]
+    }
+
+    /// The Server header of an answer that is not the Gateway's.
+    static func http(_ reason: CheckReason, _ evidence: HTTPEvidence) -> [String: String] {
+        guard reason == .unhealthy || reason == .notGatewayHealth, case .response(_, _, let server?) = evidence.health.outcome else {
+            return [:]
+        }
+        return ["server": server]
+    }
+
+    static func connect(_ evidence: ConnectEvidence) -> [String: String] {
+        var detail: [String: String] = [:]
+        switch evidence.phase.outcome {
+        case .helloOk(let hello):
+            detail["protocol"] = hello.protocolVersion.map(String.init) ?? ""
+            detail["serverVersion"] = hello.serverVersion
+        case .rejected(let error, _):
+            detail["code"] = error.code.word
+            detail["detailCode"] = error.detailCode?.word
+            detail["requestId"] = error.requestId
+            detail["recommendedNextStep"] = error.recommendedNextStep?.word
+        case .closed, .unexpected, .timedOut, .failed: break
+        }
+        switch evidence.decision {
+        case .send?: detail["credentials"] = "sent"
+        case .withhold(let withheld)?:
+            detail["credentials"] = "withheld"
+            detail["credentialsReason"] = withheld.verdict.reason.rawValue
+            if case .unverifiedCertificate(let observed, _) = withheld { detail["observed"] = observed.hex }
+        case nil: break
+        }
+        return detail
+    }
+}

@@ -1,0 +1,76 @@
+import DNSSD
+import Doctor
+import Host
+
+/// The words of mdns.browse, dns.resolver, dns.widearea and tailscale.interface.
+extension CheckText {
+    static func browse(_ reason: CheckReason, _ evidence: BrowseEvidence) -> CheckText {
+        switch reason {
+        case .hostAnswersWithoutBeacon:
+            guard let host = evidence.answered else { break }
+            return CheckText(
+                "no Gateway answers in local., though its host answers mDNS: \(host.address) is \(host.name ?? "?") (Gateway "
+                    + "\(host.gateway)); multicast reaches it, the Gateway does not advertise",
+                fix:
+                    "on the Gateway host check that the Gateway advertises (its log shows bonjour/mDNS errors); `clawnet advertise --name "
+                    + "test` there tests that host's mDNS")
+        case .hostSilent:
+            guard let first = evidence.silent.first else { break }
+            let addresses = evidence.silent.map(\.address.description)
+            return CheckText(
+                "no Gateway answers in local., and \(addresses.joined(separator: ", ")) (Gateway \(first.gateway)) "
+                    + "\(addresses.count == 1 ? "does" : "do") not answer mDNS from here either",
+                fix:
+                    "allow UDP 5353 (224.0.0.251, ff02::fb) between the two hosts; `clawnet advertise --name test` on the Gateway host and "
+                    + "`clawnet browse` here show when it crosses")
+        case .nothingInLocal:
+            return CheckText(
+                "no Gateway answers in local.",
+                fix:
+                    "on the Gateway host run `clawnet advertise --name test`; if `clawnet browse` here still shows nothing, multicast does "
+                    + "not cross the network (see the diagnosis)")
+        default: break
+        }
+        let names = evidence.found.map(\.instance.displayName).joined(separator: ", ")
+        return CheckText("\(counted(evidence.found.count, "Gateway")) in local.: \(names)")
+    }
+
+    static func resolver(_ reason: CheckReason, _ evidence: ResolverEvidence) -> CheckText {
+        let conf = evidence.conf
+        let servers = conf.servers.map(\.description).joined(separator: ", ")
+        switch reason {
+        case .resolvConfMissing:
+            return CheckText(
+                "no \(conf.path): the C library asks \(servers)",
+                fix: "create \(conf.path) (or let systemd-resolved or NetworkManager manage it)")
+        case .resolvConfUnreadable:
+            return CheckText(conf.problems.joined(separator: "; "), fix: "correct the nameserver lines in \(conf.path)")
+        default:
+            return CheckText("\(conf.path): \(servers)\(evidence.systemdResolved ? " (systemd-resolved)" : "")")
+        }
+    }
+
+    static func wideArea(_ reason: CheckReason, _ evidence: WideAreaEvidence) -> CheckText {
+        let domain = evidence.domain
+        switch reason {
+        case .splitDNS, .domainError:
+            return CheckText(evidence.issue?.message ?? domain.name, fix: evidence.issue?.fix)
+        case .domainEmpty:
+            return CheckText(
+                "no Gateway is published in \(domain.name)",
+                fix: "publish one with `clawnet zone generate --domain \(domain.withoutTrailingDot) ...` on the DNS server")
+        default:
+            let via = Set(evidence.found.flatMap(\.resolvers)).sorted().joined(separator: ", ")
+            return CheckText("\(counted(evidence.found.count, "Gateway")) in \(domain.name)\(via.isEmpty ? "" : " via \(via)")")
+        }
+    }
+
+    static func tailnet(_ reason: CheckReason, _ evidence: TailnetEvidence) -> CheckText {
+        guard reason == .ok else {
+            let note = evidence.wideArea ? "; wide-area domains must then be served by a resolver this machine uses" : ""
+            return CheckText("not on a tailnet (no tailscale0 interface up, no 100.64.0.0/10 or fd7a:115c:a1e0::/48 address)\(note)")
+        }
+        return CheckText(
+            "\(evidence.interfaces.joined(separator: ", ")): \(evidence.addresses.map(\.description).joined(separator: ", "))")
+    }
+}

@@ -1,0 +1,103 @@
+import DNSSD
+import Doctor
+import Probes
+
+/// The words of gw.dns and gw.tcp: a Gateway's name and addresses, and whether it answers.
+extension CheckText {
+    static func dns(_ reason: CheckReason, _ evidence: DNSEvidence) -> CheckText {
+        let host = ConnectURL.withoutTrailingDot(evidence.host)
+        guard reason != .ok else {
+            let addresses = evidence.addresses.map(\.description).joined(separator: ", ")
+            return CheckText(IPAddress(evidence.host) != nil ? "address \(addresses)" : "\(host) → \(addresses)")
+        }
+        let message = evidence.problem?.message ?? "no address for \(host)"
+        switch reason {
+        case .unknownTarget:
+            return CheckText(
+                "no Gateway named '\(evidence.host)' was discovered, and it is not a host name or URL",
+                fix: "`clawnet browse` lists the names; give a URL (wss://host:port) or HOST[:PORT] otherwise")
+        case .nameNotFound:
+            return CheckText(
+                "\(message) (NXDOMAIN: the name does not exist)",
+                fix: "check the spelling, and the A/AAAA records of \(host) (`dig \(host)`)")
+        case .localNameWithoutNSS:
+            return CheckText(
+                "\(message): nsswitch does not ask mDNS for .local names",
+                fix: "`sudo apt install libnss-mdns` (it adds mdns4_minimal to the hosts: line of /etc/nsswitch.conf)")
+        case .magicDNSNotApplied:
+            return CheckText(
+                "\(message); Tailscale's resolver 100.100.100.100 knows it (\(magicDNS(evidence).joined(separator: ", "))): "
+                    + "MagicDNS is not applied on this machine",
+                fix:
+                    "`sudo tailscale set --accept-dns=true`; on Linux Tailscale installs its resolver through systemd-resolved or "
+                    + "NetworkManager (/etc/resolv.conf must point to 127.0.0.53 or be managed by tailscaled)")
+        default:
+            return CheckText(
+                message,
+                fix: HostNameKind(host) == .multicastDNS
+                    ? "`.local` names resolve through Avahi (install libnss-mdns for other programs); is the Gateway host up?"
+                    : "check the A/AAAA records of \(host) (`dig \(host)`) and the resolver in /etc/resolv.conf")
+        }
+    }
+
+    /// The addresses only Tailscale's resolver gave for the name.
+    static func magicDNS(_ evidence: DNSEvidence) -> [String] {
+        if case .magicDNSOnly(let addresses)? = evidence.problem?.kind { return addresses.map(\.description) }
+        return []
+    }
+
+    static func tcp(_ reason: CheckReason, _ evidence: TCPEvidence) -> CheckText {
+        let port = evidence.port
+        if let good = evidence.connected {
+            let failed = evidence.attempts.filter { $0.outcome != .connected }
+            let note =
+                failed.isEmpty ? "" : "; not on \(failed.map { "\($0.address) (\($0.outcome.description))" }.joined(separator: ", "))"
+            let connected = "connected to \(authority(good.address, port)) in \(good.elapsed.milliseconds) ms\(note)"
+            guard reason == .partlyUnreachable else { return CheckText(connected) }
+            return CheckText(
+                connected + ": this machine has no route to \(evidence.unroutable.map(\.description).joined(separator: ", "))",
+                fix:
+                    "on the Gateway host keep that address out of the beacon (Avahi: deny-interfaces=docker0 in "
+                    + "/etc/avahi/avahi-daemon.conf); nodes try every advertised address")
+        }
+        let all = evidence.attempts.map { "\(authority($0.address, port)) \($0.outcome.description)" }.joined(separator: "; ")
+        let startHere = "start the Gateway here (`openclaw gateway`), or name the one to check: `clawnet doctor wss://<host>:\(port)`"
+        switch reason {
+        case .nothingListensLocally: return CheckText("no Gateway listens on this machine (\(all))", fix: startHere)
+        case .localGatewayDown:
+            return CheckText(
+                "no Gateway listens on this machine (\(all)); this machine has an OpenClaw config, so its Gateway may be down",
+                fix: startHere)
+        case .noLocalGateway:
+            return CheckText("no Gateway runs on this machine (nothing listens on \(evidence.label)); the discovered Gateways are checked")
+        case .refused:
+            return CheckText(
+                "connection refused: \(all) (nothing listens there)",
+                fix:
+                    "is the Gateway running, and listening on this address? On the Gateway host: `ss -ltnp | grep \(port)`; gateway.bind "
+                    + "loopback accepts local connections only")
+        case .timedOut:
+            return CheckText(
+                "no answer within \(seconds(evidence.budget)) s: \(all): a firewall drops the packets, or the host is down",
+                fix:
+                    "allow TCP \(port) on the Gateway host's firewall (`sudo ufw allow \(port)/tcp`, or nftables/iptables) and on the "
+                    + "network in between; check the host is up")
+        default:
+            return CheckText(
+                "cannot connect: \(all)",
+                fix:
+                    "check the route to the Gateway (`ip route get \(evidence.addresses.first?.description ?? "")`) and that the host is "
+                    + "on this network")
+        }
+    }
+
+    /// `address:port`, an IPv6 address in brackets (with its zone).
+    static func authority(_ address: IPAddress, _ port: Int) -> String {
+        Endpoint(host: address.description, port: port).description
+    }
+
+    /// A time budget in seconds, as the messages give it (`5.0`).
+    static func seconds(_ budget: Duration) -> String {
+        budget.secondsText(fractionDigits: 1)
+    }
+}

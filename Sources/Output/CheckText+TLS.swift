@@ -1,0 +1,99 @@
+import DNSSD
+import Doctor
+import FoundationEssentials
+import Probes
+
+/// The words of gw.tls, gw.pin and gw.cert.
+extension CheckText {
+    static func tls(_ evidence: TLSEvidence) -> CheckText {
+        guard let phase = evidence.phase else { return skipped(.gwTLS, .plainGateway) }
+        let port = evidence.port
+        switch phase.outcome {
+        case .established(let facts):
+            guard facts.version == .tls13 else {
+                return CheckText(
+                    "the server negotiated \(facts.version) (\(facts.cipher ?? "cipher unknown")); OpenClaw Gateways require TLS 1.3",
+                    fix:
+                        "something other than the Gateway answers TLS (a proxy or load balancer?): make it speak TLS 1.3 or pass TLS "
+                        + "through"
+                )
+            }
+            return CheckText("\(facts.version), \(facts.cipher ?? "cipher unknown"), sha256 \(facts.fingerprint.hex)")
+        case .notTLS(let first):
+            let http = first.starts(with: Array("HTTP/".utf8))
+            return CheckText(
+                "the server answered \"\(SafeText.display(first.prefix(24)))…\" instead of a TLS handshake",
+                fix: http
+                    ? "the Gateway serves plain HTTP/WebSocket: connect with ws:// (or enable gateway.tls on it)"
+                    : "something that is neither TLS nor the Gateway listens on port \(port)")
+        case .alert(let alert):
+            return CheckText(
+                "the server refused the handshake with \(alert)", fix: "OpenClaw Gateways speak TLS 1.3; check what listens on port \(port)"
+            )
+        case .handshakeFailed(let reason):
+            return CheckText("TLS handshake failed: \(reason)", fix: "check that the Gateway, not a proxy, answers on port \(port)")
+        case .timedOut(let bytes):
+            return CheckText(
+                "no TLS handshake within \(seconds(evidence.budget)) s (\(bytes) bytes received): the server accepts connections but does "
+                    + "not answer TLS",
+                fix:
+                    "is the Gateway hung, or is this a plain TCP service? Try `openssl s_client -connect "
+                    + "\(evidence.address.map { authority($0, port) } ?? "?")`")
+        }
+    }
+
+    static func pin(_ reason: CheckReason, _ evidence: PinEvidence) -> CheckText {
+        let observed = evidence.observed.hex
+        switch (reason, evidence.pin, evidence.advertised) {
+        case (.pinMismatch, let pin?, _):
+            return CheckText(
+                "TLS certificate pin mismatch for \(evidence.host) (expected \(pin.fingerprint.hex), observed \(observed))",
+                fix:
+                    "if the Gateway's certificate was rotated, check the new one on the Gateway host (`openssl x509 -in "
+                    + "~/.openclaw/gateway/tls/gateway-cert.pem -outform DER | sha256sum`) and pin that; otherwise something intercepts TLS"
+            )
+        case (.advertisedStale, _, let advertised?):
+            return CheckText(
+                "matches your pin; the beacon's TXT advertises another fingerprint (\(advertised.hex)): a stale beacon?",
+                fix: "restart the Gateway so it advertises its current certificate")
+        case (.advertisedMismatch, _, let advertised?):
+            return CheckText(
+                "the certificate's fingerprint \(observed) differs from the beacon's gatewayTlsSha256 \(advertised.hex)",
+                fix:
+                    "either the Gateway's certificate was rotated and its beacon is stale (restart the Gateway), or a TLS-terminating "
+                    + "proxy sits in the path: check the fingerprint on the Gateway host")
+        case (_, let pin?, _):
+            return CheckText("matches the pin (\(pin.source == .flag ? "--pin" : "gateway.remote.tlsFingerprint"))")
+        case (_, nil, _?):
+            return CheckText("matches the fingerprint the beacon advertises")
+        case (_, nil, nil):
+            return CheckText("nothing pinned yet: a node's first connection shows \(observed) and asks to trust it")
+        }
+    }
+
+    static func certificate(_ reason: CheckReason, _ facts: TLSFacts) -> CheckText {
+        guard let certificate = facts.certificate else {
+            return CheckText(facts.certificateProblem ?? "the certificate could not be read", fix: "regenerate the Gateway's certificate")
+        }
+        let regenerate =
+            "OpenClaw makes a new certificate when ~/.openclaw/gateway/tls is removed and the Gateway restarts; nodes then need the new pin"
+        let kind = certificate.selfSigned ? "self-signed" : "issued by \(certificate.issuer)"
+        switch reason {
+        case .certificateExpired:
+            return CheckText("the certificate (\(certificate.subject)) expired on \(iso(certificate.notAfter))", fix: regenerate)
+        case .certificateNotYetValid:
+            return CheckText(
+                "the certificate is not valid before \(iso(certificate.notBefore)): a clock is wrong",
+                fix: "check the time on both machines (`timedatectl`)")
+        case .certificateExpiresSoon:
+            return CheckText("\(certificate.subject), \(kind), expires on \(iso(certificate.notAfter))", fix: regenerate)
+        default:
+            return CheckText("\(certificate.subject), \(kind), valid until \(iso(certificate.notAfter))")
+        }
+    }
+
+    /// A date to the minute, in UTC (`2026-01-01 00:00Z`).
+    static func iso(_ date: Date) -> String {
+        UTCDay.timestamp(unixSeconds: Int64(date.timeIntervalSince1970.rounded(.down)))
+    }
+}

@@ -1,0 +1,39 @@
+import DNSSD
+import Foundation
+import Host
+
+@testable import Doctor
+@testable import Output
+@testable import Probes
+
+/// A scene through doctor's stages after probing, as `Doctor.run` takes them: the checks of
+/// each Gateway and of the machine, the relaxations, the diagnosis, the report.
+extension GoldenScene {
+    func result() -> DoctorResult {
+        var options = DoctorOptions()
+        options.targets = explicitTargets ? [try! DoctorTarget("named")] : []
+        options.noLocal = !multicast
+        options.only = only
+        let probed = gateways.filter { $0.unknown == nil }.map { gateway in
+            var target = Doctor.Target(probe: gateway.report.target, beacon: gateway.beacon, dnsProblem: gateway.dnsProblem)
+            target.pin = gateway.pin.map { Pin($0, source: gateway.pinFromConfig ? .remoteConfig : .flag) }
+            target.isLocalFallback = gateway.isLocalFallback
+            return (target, gateway.report)
+        }
+        let unknown = gateways.compactMap(\.unknown).map { try! DoctorTarget($0) }
+        var result = Doctor.judge(
+            probed, unknown: unknown, facts: MachineFacts.gather(system), discovery: discovery, options: options, budget: Golden.budget,
+            now: Golden.now)
+        result.elapsed = .milliseconds(1234)
+        return result
+    }
+
+    /// Preflight's answer for `requirements` from this scene (its `only` is preflight's).
+    func preflight(_ requirements: Set<Preflight.Requirement>) -> PreflightReport {
+        var scene = self
+        scene.only = Preflight.checks(for: requirements, pinned: gateways.contains { $0.pin != nil })
+        let doctor = scene.result()
+        let results = Preflight.Requirement.allCases.filter(requirements.contains).map { Preflight.evaluate($0, doctor) }
+        return PreflightReport(requirements: results, elapsed: .milliseconds(321))
+    }
+}
