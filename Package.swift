@@ -96,7 +96,8 @@ let package = Package(
         // atomic files, CoreDNS stanzas, linting, the live comparison; Probes checks that
         // browsed Gateways answer before they are published.
         .target(
-            name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Probes", crypto], swiftSettings: settings),
+            name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Discovery", "Probes", crypto],
+            swiftSettings: settings),
 
         // Checks of the machine and of each Gateway, the diagnosis rules, zone snippets, preflight.
         .target(
@@ -104,7 +105,9 @@ let package = Package(
             swiftSettings: settings),
 
         // Every report clawnet prints, as a table and as JSON, and the exit codes they mean.
-        .target(name: "Output", dependencies: ["DNSSD", "DNSWire", "Discovery", "Doctor", "Zones"], swiftSettings: settings),
+        .target(
+            name: "Output", dependencies: ["DNSSD", "DNSWire", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Doctor", "Zones"],
+            swiftSettings: settings),
 
         .executableTarget(
             name: "clawnet",
