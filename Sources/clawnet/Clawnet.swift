@@ -44,10 +44,7 @@ struct Clawnet: AsyncParsableCommand {
         do {
             var command = try parseAsRoot()
             if let clawnetCommand = command as? any ClawnetCommand {
-                let context = CommandContext.live(clawnetCommand.global)
-                do { status = try await clawnetCommand.run(context).rawValue } catch {
-                    status = self.status(after: error, terminal: context.terminal)
-                }
+                status = await execute(clawnetCommand, context: .live(clawnetCommand.global))
             } else {
                 // `clawnet` and `clawnet zone` alone: ArgumentParser prints their help.
                 try command.run()
@@ -59,11 +56,17 @@ struct Clawnet: AsyncParsableCommand {
         Glibc.exit(StandardStreams.exitStatus(status))
     }
 
+    /// Runs a parsed command with `context`: the status its result means, or `status(after:)`
+    /// of what stopped it.
+    static func execute(_ command: any ClawnetCommand, context: CommandContext) async -> Int32 {
+        do { return try await command.run(context).rawValue } catch { return status(after: error, terminal: context.terminal) }
+    }
+
     /// The one mapping from what stopped a command to its exit code: ArgumentParser's errors
     /// (a usage error found while running, such as --server without a domain) as ArgumentParser
     /// reports them; clawnet's printed (`ErrorLines`) and mapped by `ExitStatus.of`.
     static func status(after error: any Error, terminal: Terminal) -> Int32 {
-        guard !isArgumentParsers(error) else { return usage(error) }
+        guard !isArgumentParsers(error) else { return usage(error, terminal: terminal) }
         terminal.err(lines: ErrorLines.lines(error, terminal: terminal))
         return ExitStatus.of(error).rawValue
     }
@@ -77,15 +80,14 @@ struct Clawnet: AsyncParsableCommand {
     /// 64 on usage errors, clawnet's contract says 2. Everything it prints (help, --version,
     /// errors) goes through Terminal, so that a failed write is noticed (`StandardStreams`)
     /// like any other.
-    private static func usage(_ error: any Error) -> Int32 {
+    private static func usage(_ error: any Error, terminal: Terminal = Terminal(color: false)) -> Int32 {
         let code = exitCode(for: error)
         if code == .validationFailure {
-            Terminal(color: false).err(linesOf: fullMessage(for: error))
+            terminal.err(linesOf: fullMessage(for: error))
             return ExitStatus.usage.rawValue
         }
         let message = fullMessage(for: error)
         if !message.isEmpty {
-            let terminal = Terminal(color: false)
             if code == .success { terminal.out(linesOf: message) } else { terminal.err(linesOf: message) }
         }
         return code.rawValue

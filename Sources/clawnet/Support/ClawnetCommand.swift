@@ -13,12 +13,7 @@ protocol ClawnetCommand: AsyncParsableCommand {
 extension ClawnetCommand {
     /// ArgumentParser's entry, for a command run without `Clawnet.main`: the same as there.
     mutating func run() async throws {
-        let context = CommandContext.live(global)
-        var status: Int32
-        do { status = try await run(context).rawValue } catch {
-            guard !Clawnet.isArgumentParsers(error) else { throw error }
-            status = Clawnet.status(after: error, terminal: context.terminal)
-        }
+        let status = await Clawnet.execute(self, context: .live(global))
         if status != ExitStatus.success.rawValue { throw ExitCode(status) }
     }
 }

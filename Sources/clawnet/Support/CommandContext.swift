@@ -1,3 +1,4 @@
+import Avahi
 import DNSSD
 import Discovery
 import Doctor
@@ -46,6 +47,8 @@ struct Machine: Sendable {
     var hostName: @Sendable () -> String
     /// What doctor and preflight inspect, reading the OpenClaw config at this path (nil: the default).
     var inspector: @Sendable (_ configPath: String?) -> any SystemInspector
+    /// Whether avahi-daemon can be asked (to publish, for advertise).
+    var avahi: @Sendable (AvahiPurpose) -> AvahiStatus
 }
 
 /// Standard input as `zone check -` reads it.
@@ -64,7 +67,7 @@ extension CommandContext {
             terminal: Terminal(color: options.colorAllowed(environment: environment)), environment: environment, clock: CommandClock(),
             machine: Machine(
                 interfaces: { NetworkInterface.current() }, hostName: { HostName.current() },
-                inspector: { LiveSystem(configPath: $0, environment: environment) }),
+                inspector: { LiveSystem(configPath: $0, environment: environment) }, avahi: { AvahiStatus.query(for: $0) }),
             discovery: LiveDiscovery(),
             standardInput: StandardInput(
                 isTerminal: isatty(STDIN_FILENO) == 1,
