@@ -137,7 +137,7 @@ struct BrowseCommand: ClawnetCommand {
             }
         }
         // Nobody reads any more (`| head -1`), or stdout is full: stop browsing (--watch would never end).
-        StandardStreams.onStdoutFailure { browsing.cancel() }
+        context.onOutputGone { browsing.cancel() }
         let snapshot = await browsing.value
         let report = BrowseReport(request: request, snapshot: snapshot)
         try output.finish(report, timedOut: snapshot.timedOut, deadline: deadline)

@@ -25,6 +25,9 @@ struct CommandContext: Sendable {
     /// SIGINT and SIGTERM (and a stdout whose reader went away), for a command that runs until
     /// it is stopped; made when asked, so that the handlers are set only by those commands.
     var termination: @Sendable () -> AsyncStream<Int32>
+    /// Runs the handler once stdout can no longer be written (its reader went away, the disk
+    /// is full): a command that would run on (browse --watch) stops then.
+    var onOutputGone: @Sendable (_ handler: @escaping @Sendable () -> Void) -> Void
 
     /// The OpenClaw config (`--config`, else the default path), as the machine reads it.
     func config(_ path: String?) -> OpenClawConfig {
@@ -74,6 +77,7 @@ extension CommandContext {
                 read: { limit throws(StandardInputFailure) in
                     try StandardInputReader.read(limit: limit)
                 }),
-            workingDirectory: FileManager.default.currentDirectoryPath, termination: { Signals.termination() })
+            workingDirectory: FileManager.default.currentDirectoryPath, termination: { Signals.termination() },
+            onOutputGone: { StandardStreams.onStdoutFailure($0) })
     }
 }

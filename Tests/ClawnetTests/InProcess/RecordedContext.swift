@@ -67,7 +67,7 @@ struct InProcessRun {
                 avahi: { _ in machine.avahiStatus }),
             discovery: discovery,
             standardInput: StandardInput(isTerminal: false, read: { _ in standardInput ?? [] }),
-            workingDirectory: workingDirectory, termination: { termination })
+            workingDirectory: workingDirectory, termination: { termination }, onOutputGone: { _ in })
         let command = try Clawnet.parseAsRoot(arguments)
         let runnable = try #require(command as? any ClawnetCommand, "\(arguments) is not a command that runs")
         return InProcessRun(status: await Clawnet.execute(runnable, context: context), recording: recording)
