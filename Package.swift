@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "Probes",
             dependencies: [
-                "DNSSD", "NIOSupport", nioCore, nioPosix, crypto,
+                "DNSSD", "Host", "NIOSupport", nioCore, nioPosix, crypto,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),

@@ -79,7 +79,7 @@ public struct LiveSystem: SystemInspector {
     public func udp5353Holders() -> PortHolders {
         var inodes = Set<String>()
         for table in ["/proc/net/udp", "/proc/net/udp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            guard let text = RegularFile.text(table, limit: FileLimit.kernelTable) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
                 guard fields.count > 9, fields[1].hasSuffix(":14E9") else { continue }
@@ -97,7 +97,7 @@ public struct LiveSystem: SystemInspector {
                     return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
                 }
                 if owns {
-                    let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingSpaces() ?? "?"
+                    let name = RegularFile.text("/proc/\(pid)/comm", limit: FileLimit.systemFile)?.trimmingSpaces() ?? "?"
                     holders.append(PortHolders.Holder(pid: pid, name: name))
                 }
             }
@@ -106,7 +106,7 @@ public struct LiveSystem: SystemInspector {
     }
 
     public func nsswitchHosts() -> String? {
-        guard let text = try? String(contentsOfFile: "/etc/nsswitch.conf", encoding: .utf8) else { return nil }
+        guard let text = RegularFile.text("/etc/nsswitch.conf", limit: FileLimit.systemFile) else { return nil }
         return NSSwitchHosts.parse(file: text)?.line
     }
 
@@ -136,10 +136,10 @@ public struct LiveSystem: SystemInspector {
             FileManager.default.fileExists(atPath: $0)
         }) {
             facts.container = file
-        } else if let cgroup = try? String(contentsOfFile: "/proc/1/cgroup", encoding: .utf8) {
+        } else if let cgroup = RegularFile.text("/proc/1/cgroup", limit: FileLimit.systemFile) {
             facts.container = PlatformFacts.cgroupMarker(cgroup)
         }
-        let release = (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? ""
+        let release = RegularFile.text("/proc/sys/kernel/osrelease", limit: FileLimit.systemFile) ?? ""
         facts.wsl2 = PlatformFacts.isWSL2(osRelease: release)
         return facts
     }

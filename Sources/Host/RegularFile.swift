@@ -77,6 +77,12 @@ public enum RegularFile {
         return Array(bytes.prefix(count))
     }
 
+    /// The file's text (bytes that are not UTF-8 repaired), nil when it cannot be read: for the
+    /// machine's own files (/etc, /proc), whose absence is a fact, not an error.
+    public static func text(_ path: String, limit: Int) -> String? {
+        (try? read(path, limit: limit)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// As `read`, but nil when nothing is at `path` (a file that may not exist yet).
     public static func readIfPresent(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
         do { return try read(path, limit: limit) } catch  where error.kind == .missing { return nil }
@@ -94,7 +100,8 @@ public enum RegularFile {
 }
 
 /// The largest file of each kind clawnet reads: far above anything real, far below what would
-/// hurt a machine.
+/// hurt a machine. Every file clawnet reads goes through `RegularFile.read` with one of these,
+/// so its size is checked before a byte is read and no more than this is ever held.
 public enum FileLimit {
     /// A zone of 10,000 Gateways is about 4 MB.
     public static let zone = 64 << 20
@@ -105,4 +112,14 @@ public enum FileLimit {
     public static let pem = 1 << 20
     public static let config = 1 << 20
     public static let resolvConf = 64 << 10
+    /// `--token-file`: a token is a few dozen characters on one line.
+    public static let token = 4 << 10
+    /// `--tsig-key`: a BIND or Knot key file is a few hundred bytes.
+    public static let tsigKey = 64 << 10
+    /// `--as-device`: OpenClaw's device.json is about 400 bytes.
+    public static let deviceIdentity = 16 << 10
+    /// A small file of the machine: nsswitch.conf, /proc/1/cgroup, a process's comm, osrelease.
+    public static let systemFile = 64 << 10
+    /// A kernel table under /proc/net (sockets, routes): 150 bytes a line, 100,000 lines fit.
+    public static let kernelTable = 16 << 20
 }

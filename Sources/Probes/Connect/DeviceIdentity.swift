@@ -1,6 +1,7 @@
 import Crypto
 import DNSSD
 import FoundationEssentials
+import Host
 
 /// A node's device identity: the Ed25519 key pair OpenClaw keeps in
 /// `~/.openclaw/identity/device.json` and signs connect requests with. Read as OpenClaw's
@@ -17,8 +18,6 @@ public struct DeviceIdentity: Sendable, Hashable {
         public let description: String
     }
 
-    /// A Gateway signs nothing bigger; a larger file is not a device identity.
-    static let maxFileBytes = 16_384
     /// The DER prefixes of an Ed25519 key in PKCS#8 (private) and SPKI (public) form; the key
     /// bytes follow (RFC 8410).
     static let pkcs8Prefix: [UInt8] = [0x30, 0x2E, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]
@@ -33,12 +32,14 @@ public struct DeviceIdentity: Sendable, Hashable {
         self.deviceId = TLSFingerprint(digest: Array(SHA256.hash(data: raw))).hex
     }
 
+    /// The identity in the file at `path`: a regular file of at most `FileLimit.deviceIdentity`
+    /// bytes, refused before anything is read otherwise.
     public static func load(path: String) throws(Failure) -> DeviceIdentity {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(description: "cannot read \(path)")
+        let bytes: [UInt8]
+        do { bytes = try RegularFile.read(path, limit: FileLimit.deviceIdentity) } catch {
+            throw Failure(description: error.description)
         }
-        guard data.count <= maxFileBytes else { throw Failure(description: "\(path) is larger than a device identity can be") }
-        return try parse(data, path: path)
+        return try parse(Data(bytes), path: path)
     }
 
     static func parse(_ data: Data, path: String) throws(Failure) -> DeviceIdentity {
