@@ -164,6 +164,10 @@ struct ZonePushCommand: AsyncParsableCommand {
             return
                 "read \(served.zone) from \(served.server): \(why)asked the RRsets of the service type (\(serial)\(served.records.count) "
                 + "records)"
+        case .queriesPastBound(let why):
+            return
+                "read \(served.zone) from \(served.server): \(why); asked the RRsets of the service type (\(serial)"
+                + "\(served.records.count) records)"
         }
     }
 
