@@ -11,6 +11,7 @@ public protocol SystemInspector: Sendable {
     var busAddress: String { get }
     /// True or false for a `unix:path=` bus (does the socket exist), nil otherwise.
     func busSocketExists() -> Bool?
+    /// A blocking D-Bus conversation: MachineFacts.gather, its caller, runs on BlockingThreads.
     func avahi() -> AvahiStatus
     func interfaces() -> [NetworkInterface]
     /// Processes holding UDP port 5353 in this network namespace.
@@ -72,7 +73,7 @@ public struct LiveSystem: SystemInspector {
         SystemBus.socketPath(of: busAddress).map { FileManager.default.fileExists(atPath: $0) }
     }
 
-    public func avahi() -> AvahiStatus { AvahiStatus.query() }
+    public func avahi() -> AvahiStatus { AvahiStatus.blockingQuery() }
 
     public func interfaces() -> [NetworkInterface] { NetworkInterface.current() }
 

@@ -228,7 +228,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         // Handlers first: a signal that arrives while we start must still end us cleanly.
         let signals = Signals.termination()
         // Publishing needs avahi-daemon: say so before anything is served or printed.
-        if !serveOnly, case .unavailable(let issue) = AvahiStatus.query(for: .publish) {
+        if !serveOnly, case .unavailable(let issue) = await AvahiStatus.query(for: .publish) {
             IssueLines.lines([issue], terminal: terminal).forEach { terminal.err($0) }
             throw issue.kind == .busMissing || issue.kind == .daemonMissing ? ExitStatus.environment.code : ExitStatus.failure.code
         }
