@@ -22,9 +22,15 @@ public enum ServedZoneChecks {
             for (index, server) in servers.enumerated() {
                 group.addTask {
                     let registration = ServiceRegistration(zone: zone, service: service, server: server, key: key, timeout: timeout)
-                    do throws(UpdateFailure) { return (index, .success(try await registration.read(for: [], transfer: transfer))) } catch {
-                        return (index, .failure(error))
+                    // Made first, returned after the do/catch: a tuple returned from inside `do
+                    // throws(UpdateFailure)` around this `try await` came back with a garbage
+                    // index in release builds (Swift 6.3), and every finding of the zone was lost:
+                    // the async typed-throws return bug of swiftlang/swift#90722.
+                    let result: Result<ServedRecords, UpdateFailure>
+                    do throws(UpdateFailure) { result = .success(try await registration.read(for: [], transfer: transfer)) } catch {
+                        result = .failure(error)
                     }
+                    return (index, result)
                 }
             }
             var results: [Int: Result<ServedRecords, UpdateFailure>] = [:]
