@@ -77,8 +77,10 @@ public struct ZoneFile: Sendable {
         var bytes = bytes
         if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
         let checked = ZoneTextChecks.scan(bytes)
-        let parsed = bytes.withUnsafeMutableBytes { buffer in
-            guard let file = fmemopen(buffer.baseAddress, buffer.count, "r") else {
+        // Read in place: fmemopen's "r" mode never writes to the buffer, and a mutable view
+        // would copy a 64 MiB zone.
+        let parsed = bytes.withUnsafeBytes { buffer in
+            guard let file = fmemopen(UnsafeMutableRawPointer(mutating: buffer.baseAddress), buffer.count, "r") else {
                 return ZoneFile(
                     records: RecordStore(), lines: [], problems: [Problem(line: 0, message: "cannot read the zone text")], origin: origin)
             }

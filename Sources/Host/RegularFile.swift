@@ -105,8 +105,9 @@ public enum RegularFile {
 public enum FileLimit {
     /// A zone of 10,000 Gateways is about 4 MB.
     public static let zone = 64 << 20
-    /// A browse document of 10,000 Gateways is about 10 MB.
-    public static let inventory = 64 << 20
+    /// A browse document of 10,000 Gateways is about 10 MB (far more than one domain can
+    /// serve); decoded, 16 MiB of the smallest beacons take about 160 MB.
+    public static let inventory = 16 << 20
     public static let corefile = 1 << 20
     /// A PEM certificate or key; certificate chains included.
     public static let pem = 1 << 20

@@ -28,7 +28,7 @@ struct FileBoundsTests {
             arguments: ["zone", "push", "--domain", "d.internal", "--server", "127.0.0.1:9", "--gateway", "host=a", "--tsig-key", "BIG"],
             status: 2, says: "larger than 64 KiB"),
         Case(arguments: ["zone", "check", "BIG"], status: 1, says: "larger than 64 MiB"),
-        Case(arguments: ["zone", "generate", "--domain", "d.internal", "--inventory", "BIG"], status: 1, says: "larger than 64 MiB"),
+        Case(arguments: ["zone", "generate", "--domain", "d.internal", "--inventory", "BIG"], status: 1, says: "larger than 16 MiB"),
         Case(
             arguments: [
                 "zone", "generate", "--domain", "d.internal", "--gateway", "host=a,ip=100.64.0.1", "--ns-address", "100.64.0.53", "--out",
