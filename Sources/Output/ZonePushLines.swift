@@ -55,6 +55,10 @@ public enum ZonePushLines {
             return
                 "read \(served.zone) from \(served.server): \(why)asked the RRsets of the service type (\(serial)\(served.records.count) "
                 + "records)"
+        case .queriesPastBound(let why):
+            return
+                "read \(served.zone) from \(served.server): \(why); asked the RRsets of the service type (\(serial)"
+                + "\(served.records.count) records)"
         }
     }
 

@@ -26,8 +26,6 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
         public let description: String
     }
 
-    /// A Gateway signs nothing bigger; a larger file is not a device identity.
-    static let maxFileBytes = 16_384
     /// The DER prefixes of an Ed25519 key in PKCS#8 (private) and SPKI (public) form; the key
     /// bytes follow (RFC 8410).
     static let pkcs8Prefix: [UInt8] = [0x30, 0x2E, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]
@@ -42,13 +40,15 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
         self.deviceId = TLSFingerprint(digest: Array(SHA256.hash(data: raw))).hex
     }
 
+    /// The identity in the file at `path`: a regular file of at most `FileLimit.deviceIdentity`
+    /// bytes, refused before anything is read otherwise.
     public static func load(path: String) throws(Failure) -> DeviceIdentity {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(description: "cannot read \(path)")
+        let (bytes, owner): ([UInt8], UInt32)
+        do { (bytes, owner) = try RegularFile.readOwned(path, limit: FileLimit.deviceIdentity) } catch {
+            throw Failure(description: error.description)
         }
-        guard data.count <= maxFileBytes else { throw Failure(description: "\(path) is larger than a device identity can be") }
-        var identity = try parse(data, path: path)
-        identity.owner = SecretFile.owner(path: path)
+        var identity = try parse(Data(bytes), path: path)
+        identity.owner = owner
         return identity
     }
 

@@ -112,7 +112,7 @@ struct AdvertiseCommand: ClawnetCommand {
         let signals = context.termination()
         // Publishing by mDNS needs avahi-daemon: say so before anything is served or printed.
         // Only wide-area DNS (--no-local) needs neither D-Bus nor Avahi: they are not asked.
-        if !serving.serveOnly, !wideArea.noLocal, case .unavailable(let issue) = context.machine.avahi(.publish) {
+        if !serving.serveOnly, !wideArea.noLocal, case .unavailable(let issue) = await context.machine.avahi(.publish) {
             throw issue
         }
         let gateway = serving.enabled ? try await serving.start(port: port, context: context) : nil

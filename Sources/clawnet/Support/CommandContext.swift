@@ -51,7 +51,7 @@ struct Machine: Sendable {
     /// What doctor and preflight inspect, reading the OpenClaw config at this path (nil: the default).
     var inspector: @Sendable (_ configPath: String?) -> any SystemInspector
     /// Whether avahi-daemon can be asked (to publish, for advertise).
-    var avahi: @Sendable (AvahiPurpose) -> AvahiStatus
+    var avahi: @Sendable (AvahiPurpose) async -> AvahiStatus
 }
 
 /// Standard input as `zone check -` reads it.
@@ -70,7 +70,7 @@ extension CommandContext {
             terminal: Terminal(color: options.colorAllowed(environment: environment)), environment: environment, clock: CommandClock(),
             machine: Machine(
                 interfaces: { NetworkInterface.current() }, hostName: { HostName.current() },
-                inspector: { LiveSystem(configPath: $0, environment: environment) }, avahi: { AvahiStatus.query(for: $0) }),
+                inspector: { LiveSystem(configPath: $0, environment: environment) }, avahi: { await AvahiStatus.query(for: $0) }),
             discovery: LiveDiscovery(),
             standardInput: StandardInput(
                 isTerminal: isatty(STDIN_FILENO) == 1,
