@@ -51,7 +51,8 @@ struct DiagnosisText: Equatable {
         let message = CheckText(check).message
         let cause: String
         switch id {
-        case .noMulticastInterface: cause = "mDNS cannot leave this machine: \(message)"
+        // The check's words already end in "mDNS cannot leave this machine".
+        case .noMulticastInterface: cause = message
         case .wideAreaDomain:
             var domain = "the wide-area domain"
             if case .wideArea(let evidence) = check.evidence { domain = evidence.domain.name }

@@ -428,5 +428,8 @@ struct DoctorBareTests {
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("FAIL  mdns.interfaces"), "\(result.stdout)")
         #expect(result.stdout.contains("no network interface is up besides loopback"))
+        // 127.0.0.1 is unreachable because loopback itself is down: not "another NIC of the host".
+        #expect(result.stdout.contains("127.0.0.1:18789 network unreachable"), "\(result.stdout)")
+        #expect(!result.stdout.contains("another NIC"), "\(result.stdout)")
     }
 }
