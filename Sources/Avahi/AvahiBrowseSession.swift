@@ -109,13 +109,11 @@ final class AvahiBrowseSession: @unchecked Sendable {
         continuation.finish()
     }
 
-    /// Yields `event`; when that leaves one place in the stream's buffer, that place says
-    /// why browsing stops, and it stops (the poll thread is never blocked on a slow reader).
+    /// Yields `event`; at the buffer's bound browsing stops, saying why in the last place (the
+    /// poll thread is never blocked on a slow reader).
     private func emit(_ event: DiscoveryEvent?) {
         guard let event, !finished else { return }
-        guard case .enqueued(let remaining) = continuation.yield(event), remaining <= 1 else { return }
-        continuation.yield(.error(Self.fellBehind))
-        finish()
+        if !continuation.yield(event, orEndWith: .error(Self.fellBehind)) { finished = true }
     }
 
     /// Create the client. In watch mode it waits for a missing daemon (AVAHI_CLIENT_NO_FAIL);
