@@ -50,8 +50,13 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var refusedResolvers = 0
     private var finished = false
 
+    /// Events waiting at the C boundary. The session's backend task moves each on at once, so
+    /// this fills only when the consumer has stalled (its output is not read) for this many: the
+    /// browse then stops with an error in the last place (see `emit`), rather than grow.
+    static let bufferLimit = 4_096
+
     static func events(options: Options) -> AsyncStream<DiscoveryEvent> {
-        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+        AsyncStream(bufferingPolicy: .bufferingOldest(bufferLimit)) { continuation in
             guard let loop = AvahiLoop() else {
                 continuation.yield(
                     .error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))
@@ -104,9 +109,11 @@ final class AvahiBrowseSession: @unchecked Sendable {
         continuation.finish()
     }
 
+    /// Yields `event`; at the buffer's bound browsing stops, saying why in the last place (the
+    /// poll thread is never blocked on a slow reader).
     private func emit(_ event: DiscoveryEvent?) {
         guard let event, !finished else { return }
-        continuation.yield(event)
+        if !continuation.yield(event, orEndWith: .error(Self.fellBehind)) { finished = true }
     }
 
     /// Create the client. In watch mode it waits for a missing daemon (AVAHI_CLIENT_NO_FAIL);
@@ -178,12 +185,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 }, userdata)
             guard let browser else {
                 let code = avahi_client_errno(client)
-                emit(
-                    .error(
-                        DiscoveryIssue(
-                            source: .mdns, kind: .browseFailed,
-                            message: "avahi-daemon refused to browse \(type.name): \(AvahiDiagnosis.message(for: code))",
-                            fix: "check the avahi-daemon log (`journalctl -u avahi-daemon`)")))
+                emit(.error(Self.browseRefused(type, code: code)))
                 phases[type] = .complete
                 continue
             }
@@ -220,11 +222,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             phases[type] = .complete
         case AVAHI_BROWSER_FAILURE:
             let code = client.map { avahi_client_errno($0) } ?? 0
-            emit(
-                .error(
-                    DiscoveryIssue(
-                        source: .mdns, kind: .browseFailed,
-                        message: "browsing \(type.name) failed: \(AvahiDiagnosis.message(for: code))")))
+            emit(.error(Self.browseFailed(type, code: code)))
             phases[type] = .complete
         default:
             break
@@ -278,18 +276,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private func reportTooManyObjects(_ key: MulticastInstanceKey) {
         refusedResolvers += 1
         guard refusedResolvers == 1 else { return }
-        emit(
-            .error(
-                DiscoveryIssue(
-                    source: .mdns, kind: .resolveFailed,
-                    message:
-                        "avahi-daemon refused to resolve '\(key.name.displayName)' and the instances after it: it allows one client "
-                        + "\(resolvers.count + browsers.count) browsers and resolvers at once (Too many objects), so this list of "
-                        + "\(key.type.name) is incomplete",
-                    fix:
-                        "more instances are announced on this LAN than a Gateway fleet has: count them with `avahi-browse -pt "
-                        + "\(key.type.name) | wc -l` and find the host that floods; or raise objects-per-client-max in "
-                        + "/etc/avahi/avahi-daemon.conf")))
+        emit(.error(Self.tooManyObjects(key, objects: resolvers.count + browsers.count)))
     }
 
     private func checkExistence(_ key: MulticastInstanceKey) {
@@ -342,15 +329,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 checkCompletion()
                 return
             }
-            let family = link.protocolFamily == AvahiProtocol(AVAHI_PROTO_INET6) ? "IPv6" : "IPv4"
-            emit(
-                .error(
-                    DiscoveryIssue(
-                        source: .mdns, kind: .resolveFailed,
-                        message:
-                            "could not resolve '\(key.name.displayName)' (\(key.type.name)) on "
-                            + "\(Self.interfaceName(link.interface) ?? "?") over \(family): \(AvahiDiagnosis.message(for: code))",
-                        fix: "the Gateway host may have gone away without a goodbye, or multicast replies do not reach this host")))
+            emit(.error(Self.resolveFailed(key, on: link, code: code)))
         }
         checkCompletion()
     }
@@ -405,61 +384,5 @@ final class AvahiBrowseSession: @unchecked Sendable {
         phases.removeAll()
         table.dropAllLinks()
         connect()
-    }
-
-    // MARK: Conversions
-
-    private static func key(type: ServiceType, name: UnsafePointer<CChar>?, domain: UnsafePointer<CChar>?) -> MulticastInstanceKey? {
-        // The exact bytes Avahi reported (String(cString:) would repair invalid UTF-8).
-        guard let name, let instance = try? InstanceName(bytes: Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))) else {
-            return nil
-        }
-        let domainName = domain.flatMap { try? DomainName(validating: String(cString: $0)) } ?? .local
-        return MulticastInstanceKey(type: type, domain: domainName, name: instance)
-    }
-
-    private static func fullyQualified(_ host: String) -> String {
-        host.hasSuffix(".") || host.isEmpty ? host : host + "."
-    }
-
-    static func interfaceName(_ index: AvahiIfIndex) -> String? {
-        // Wide-area results carry interface -1: never convert that to an unsigned index.
-        guard index > 0 else { return nil }
-        return Host.interfaceName(index: UInt32(index))
-    }
-
-    /// IPv6 link-local addresses keep their interface as the zone.
-    private static func ipAddress(_ address: UnsafePointer<AvahiAddress>, interfaceName: String?) -> IPAddress? {
-        var buffer = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX))
-        guard avahi_address_snprint(&buffer, buffer.count, address) != nil,
-            let parsed = IPAddress(String(nulTerminated: buffer))
-        else { return nil }
-        if parsed.isLinkLocal, parsed.family == .v6, let interfaceName {
-            return IPAddress(bytes: parsed.bytes, zone: interfaceName)
-        }
-        return parsed
-    }
-
-    /// The list arrives in wire order (the daemon and libavahi-client each reverse it once),
-    /// which "the first key wins" depends on. avahi-browse prints it reversed.
-    private static func txtRecord(_ list: UnsafeMutablePointer<AvahiStringList>?) -> TXTRecord {
-        var strings: [[UInt8]] = []
-        var node = list
-        while let current = node {
-            let size = avahi_string_list_get_size(current)
-            if let text = avahi_string_list_get_text(current) {
-                strings.append(Array(UnsafeBufferPointer(start: text, count: size)))
-            }
-            node = avahi_string_list_get_next(current)
-        }
-        return (try? TXTRecord(strings: strings)) ?? .empty
-    }
-}
-
-extension InstanceName {
-    /// The exact label as a C string for Avahi, never its display form (a name with a control
-    /// byte would otherwise never resolve). A label cannot hold a NUL that Avahi could carry.
-    func withCString<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
-        (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }

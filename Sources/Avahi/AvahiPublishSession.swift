@@ -23,8 +23,13 @@ final class AvahiPublishSession: @unchecked Sendable {
     private var group: OpaquePointer?
     private var retryTimer: PollTimer?
 
+    /// Events waiting at the C boundary. A reader that falls this far behind (a daemon that
+    /// fails and comes back over and over while nobody reads) loses the oldest: the newest say
+    /// where the publication stands now.
+    static let bufferLimit = 64
+
     static func events(service: Service) -> AsyncStream<AdvertiseEvent> {
-        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+        AsyncStream(bufferingPolicy: .bufferingNewest(bufferLimit)) { continuation in
             guard let loop = AvahiLoop() else {
                 continuation.yield(
                     .failed(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))

@@ -94,7 +94,7 @@ public final class DNSClient: Sendable {
         let question = try encode(name, type, server)
         let message: DNSMessage
         do {
-            message = try await udpChannel(for: server).flatMap { $0.submit(question) }.get()
+            message = try await udpChannel(for: server).flatMap { $0.submit(question) }.valueUnlessCancelled()
         } catch {
             throw .socket(error, server: server)
         }

@@ -40,7 +40,7 @@ enum TCPQuery {
                 deadline.cancel()
                 channel.close(promise: nil)
             }
-            bytes = try await promise.futureResult.get()
+            bytes = try await promise.futureResult.valueUnlessCancelled()
         } catch {
             throw .socket(error, server: server, over: "over TCP: ")
         }

@@ -2,67 +2,97 @@ import Avahi
 import DNSSD
 
 /// mDNS in local., unicast DNS-SD in every wide-area domain and the manual targets, run
-/// concurrently into one stream with a row per Gateway (see BeaconMerger for the identity
-/// rule). A failing backend reports an error and never stops the others; `.allForNow`
-/// comes once every backend has reported all it knows.
+/// concurrently as the child tasks of one task group, with a row per Gateway (see BeaconMerger
+/// for the identity rule). A failing backend reports an error and never stops the others;
+/// `.allForNow` comes once every backend has reported all it knows.
+///
+/// Backends hand their events to the session through one bounded buffer: a consumer that
+/// falls behind (a terminal that prints slowly) makes them wait, it never makes a queue grow.
 public enum DiscoverySession {
-    public static func events(_ request: DiscoveryRequest) -> AsyncStream<DiscoveryEvent> {
-        var streams: [AsyncStream<DiscoveryEvent>] = []
-        if request.local {
-            streams.append(request.multicast.browse(types: request.types, watch: request.watch))
-        }
-        if !request.domains.isEmpty {
-            streams.append(
-                UnicastBackend(configuration: request.unicast).browse(types: request.types, domains: request.domains, watch: request.watch))
-        }
-        if !request.manual.isEmpty {
-            streams.append(ManualBackend(lookupTimeout: request.lookupTimeout).resolve(request.manual, defaultTLS: request.manualTLS))
-        }
-        return merged(streams)
+    /// One path of discovery, run as a child task: it emits what it finds (waiting while the
+    /// buffer is full) and returns when it has said all it will.
+    typealias Backend = @Sendable (_ emit: @escaping @Sendable (DiscoveryEvent) async -> Void) async -> Void
+
+    /// Events waiting for the consumer; past this, backends wait. A handful of Gateways a
+    /// second is what a LAN announces; this absorbs a burst without holding a fleet in memory.
+    static let bufferCapacity = 64
+
+    /// What reaches the consumer through the buffer.
+    enum Message: Sendable {
+        case event(DiscoveryEvent, from: Int)
+        /// Backend `index` returned: it has said all it will.
+        case ended(Int)
+        case deadline
     }
 
-    /// The events of several backends as one stream: beacons merged into rows, errors passed
-    /// on, `.allForNow` once every backend has sent its own (or ended), and the end once every
-    /// backend has ended.
-    static func merged(_ backends: [AsyncStream<DiscoveryEvent>]) -> AsyncStream<DiscoveryEvent> {
-        AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            let (rawStream, rawContinuation) = AsyncStream<(Int, DiscoveryEvent?)>.makeStream(bufferingPolicy: .unbounded)
-            let readers = backends.enumerated().map { index, stream in
-                Task {
-                    for await event in stream { rawContinuation.yield((index, event)) }
-                    rawContinuation.yield((index, nil))  // this backend ended
-                }
-            }
-            let merging = Task {
-                var merger = BeaconMerger()
-                var completion = BackendCompletion(backends: backends.count)
-                if backends.isEmpty {
-                    continuation.yield(.allForNow)
-                    rawContinuation.finish()
-                }
-                for await (index, event) in rawStream {
-                    switch event {
-                    case nil:
-                        if completion.ended(index) { continuation.yield(.allForNow) }
-                    case .allForNow?:
-                        if completion.allForNow(from: index) { continuation.yield(.allForNow) }
-                    case let event?:
-                        for merged in merger.apply(event) { continuation.yield(merged) }
-                    }
-                    if completion.isFinished { break }
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in
-                readers.forEach { $0.cancel() }
-                merging.cancel()
-                rawContinuation.finish()
+    static func backends(_ request: DiscoveryRequest) -> [Backend] {
+        var backends: [Backend] = []
+        if request.local {
+            // The C boundary: Avahi's callbacks reach Swift through this stream, and only there.
+            backends.append { emit in
+                for await event in request.multicast.browse(types: request.types, watch: request.watch) { await emit(event) }
             }
         }
+        if !request.domains.isEmpty {
+            let unicast = UnicastBackend(configuration: request.unicast)
+            backends.append { emit in await unicast.run(types: request.types, domains: request.domains, watch: request.watch, emit: emit) }
+        }
+        if !request.manual.isEmpty {
+            let manual = ManualBackend(lookupTimeout: request.lookupTimeout)
+            backends.append { emit in await manual.run(request.manual, defaultTLS: request.manualTLS, emit: emit) }
+        }
+        return backends
+    }
+
+    /// Runs `backends` until `handle` returns false, every backend has ended, `deadline` passes
+    /// or this task is cancelled; `handle` sees the merged events in order, in this task. True
+    /// when the deadline ended it. Every backend has stopped when this returns.
+    static func run(_ backends: [Backend], deadline: Duration?, handle: (DiscoveryEvent) -> Bool) async -> Bool {
+        guard !backends.isEmpty else {
+            _ = handle(.allForNow)
+            return false
+        }
+        let buffer = BoundedBuffer<Message>(capacity: bufferCapacity)
+        return await withTaskGroup(of: Void.self) { group in
+            for (index, backend) in backends.enumerated() {
+                group.addTask {
+                    await backend { event in await buffer.send(.event(event, from: index)) }
+                    await buffer.send(.ended(index))
+                }
+            }
+            if let deadline {
+                group.addTask {
+                    guard (try? await Task.sleep(for: deadline)) != nil else { return }
+                    await buffer.send(.deadline)
+                }
+            }
+            let timedOut = await consume(buffer, backends: backends.count, handle: handle)
+            buffer.close()
+            group.cancelAll()
+            return timedOut
+        }
+    }
+
+    /// Merges what the backends send until the session is over; true at the deadline.
+    private static func consume(_ buffer: BoundedBuffer<Message>, backends: Int, handle: (DiscoveryEvent) -> Bool) async -> Bool {
+        var merger = BeaconMerger()
+        var completion = BackendCompletion(backends: backends)
+        while let message = await buffer.next() {
+            let merged: [DiscoveryEvent]
+            switch message {
+            case .deadline: return true
+            case .ended(let index): merged = completion.ended(index) ? [.allForNow] : []
+            case .event(.allForNow, let index): merged = completion.allForNow(from: index) ? [.allForNow] : []
+            case .event(let event, _): merged = merger.apply(event)
+            }
+            for event in merged where !handle(event) { return false }
+            if completion.isFinished { return false }
+        }
+        return false
     }
 }
 
-/// When a merged stream of backends has reported all it knows, and when it is over.
+/// When the backends of a session have reported all they know, and when it is over.
 struct BackendCompletion: Sendable {
     /// Backends that have not yet reported all they know.
     private var pending: Set<Int>
@@ -76,7 +106,7 @@ struct BackendCompletion: Sendable {
 
     var isFinished: Bool { running.isEmpty }
 
-    /// Backend `index` reported all it knows. True when the merged stream should say so: the
+    /// Backend `index` reported all it knows. True when the session should say so: the
     /// first time every backend has, and every time after (a backend caught up again after a
     /// restart, in watch mode).
     mutating func allForNow(from index: Int) -> Bool {

@@ -11,9 +11,9 @@ public struct DiscoverySnapshot: Sendable {
 
 extension DiscoverySession {
     /// Runs `request` until every path has reported all it knows (unless `untilAllForNow` is
-    /// false: then until the stream ends) or `timeout` passes. `onEvent` sees each event and
-    /// the collection so far, for output while it runs. `initial` issues (the config's) come
-    /// first among the issues.
+    /// false: then until every path has ended, or this task is cancelled) or `timeout` passes.
+    /// `onEvent` sees each event and the collection so far, for output while it runs.
+    /// `initial` issues (the config's) come first among the issues.
     public static func snapshot(
         _ request: DiscoveryRequest, timeout: Duration?, untilAllForNow: Bool = true, initial: [DiscoveryIssue] = [],
         onEvent: (DiscoveryEvent, BeaconCollection) -> Void = { _, _ in }
@@ -24,15 +24,10 @@ extension DiscoverySession {
         if let timeout { request.lookupTimeout = min(request.lookupTimeout, timeout * 3 / 4) }
         var collection = BeaconCollection()
         for issue in initial { collection.apply(.error(issue)) }
-        var timedOut = false
-        for await tick in events(request).until(timeout) {
-            guard case .element(let event) = tick else {
-                timedOut = true
-                break
-            }
+        let timedOut = await run(backends(request), deadline: timeout) { event in
             collection.apply(event)
             onEvent(event, collection)
-            if event == .allForNow && untilAllForNow { break }
+            return !(event == .allForNow && untilAllForNow)
         }
         return DiscoverySnapshot(
             beacons: collection.beacons, issues: collection.errors, timedOut: timedOut, elapsed: ContinuousClock.now - started)

@@ -14,22 +14,17 @@ public struct ManualBackend: Sendable {
         self.lookupTimeout = lookupTimeout
     }
 
-    /// `defaultTLS` is what the OpenClaw config says for targets without a scheme.
-    public func resolve(_ targets: [Endpoint], defaultTLS: Bool?) -> AsyncStream<DiscoveryEvent> {
+    /// Emits a beacon for each target as its name resolves, then `.allForNow`. `defaultTLS`
+    /// is what the OpenClaw config says for targets without a scheme.
+    public func run(_ targets: [Endpoint], defaultTLS: Bool?, emit: @Sendable (DiscoveryEvent) async -> Void) async {
         let timeout = lookupTimeout
-        return AsyncStream { continuation in
-            let task = Task {
-                await withTaskGroup(of: DiscoveryEvent?.self) { group in
-                    for target in targets {
-                        group.addTask { await Self.beacon(for: target, defaultTLS: defaultTLS, timeout: timeout) }
-                    }
-                    for await event in group { if let event { continuation.yield(event) } }
-                }
-                continuation.yield(.allForNow)
-                continuation.finish()
+        await withTaskGroup(of: DiscoveryEvent?.self) { group in
+            for target in targets {
+                group.addTask { await Self.beacon(for: target, defaultTLS: defaultTLS, timeout: timeout) }
             }
-            continuation.onTermination = { _ in task.cancel() }
+            for await event in group { if let event { await emit(event) } }
         }
+        await emit(.allForNow)
     }
 
     static func beacon(for target: Endpoint, defaultTLS: Bool?, timeout: Duration) async -> DiscoveryEvent? {

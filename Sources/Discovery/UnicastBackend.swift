@@ -26,47 +26,46 @@ public struct UnicastBackend: Sendable {
         self.configuration = configuration
     }
 
-    public func browse(types: [ServiceType], domains: [DomainName], watch: Bool) -> AsyncStream<DiscoveryEvent> {
+    /// Browses every (type, domain) and emits what it finds: the first round as beacons
+    /// resolve, later rounds (`watch`) as what changed. Returns after the first round, or with
+    /// `watch` when its task is cancelled.
+    public func run(types: [ServiceType], domains: [DomainName], watch: Bool, emit: @escaping @Sendable (DiscoveryEvent) async -> Void)
+        async
+    {
         let configuration = self.configuration
-        return AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            let task = Task {
-                let client = DNSClient(options: configuration.client)
-                var published: [String: GatewayBeacon] = [:]
-                var reported = Set<DiscoveryIssue>()
-                var first = true
-                while !Task.isCancelled {
-                    // The first round reports beacons as they resolve; later ones as a diff.
-                    let streaming = first
-                    let round = await Self.round(types: types, domains: domains, configuration: configuration, client: client) { beacon in
-                        if streaming { continuation.yield(.added(beacon)) }
-                    }
-                    var current: [String: GatewayBeacon] = [:]
-                    for beacon in round.beacons { current[beacon.id] = beacon }
-                    // A domain whose server did not answer this round still has what it had.
-                    for (id, beacon) in published where current[id] == nil && round.unreachable.contains(Round.key(beacon)) {
-                        current[id] = beacon
-                    }
-                    if !first {
-                        for (id, beacon) in current where published[id] != beacon {
-                            continuation.yield(published[id] == nil ? .added(beacon) : .updated(beacon))
-                        }
-                        for (id, beacon) in published where current[id] == nil { continuation.yield(.removed(beacon)) }
-                    }
-                    for issue in round.issues where !reported.contains(issue) { continuation.yield(.error(issue)) }
-                    reported = Set(round.issues)
-                    published = current
-                    if first { continuation.yield(.allForNow) }
-                    first = false
-                    guard watch else { break }
-                    // A server that did not answer is asked again soon; otherwise as the PTR TTL runs out.
-                    let ttl = round.unreachable.isEmpty ? Duration.seconds(Int(round.ttl ?? 60)) : .zero
-                    try? await Task.sleep(for: min(max(ttl, configuration.pollInterval.lowerBound), configuration.pollInterval.upperBound))
-                }
-                await client.shutdown()
-                continuation.finish()
+        let client = DNSClient(options: configuration.client)
+        var published: [String: GatewayBeacon] = [:]
+        var reported = Set<DiscoveryIssue>()
+        var first = true
+        while !Task.isCancelled {
+            // The first round reports beacons as they resolve; later ones as a diff.
+            let streaming = first
+            let round = await Self.round(types: types, domains: domains, configuration: configuration, client: client) { beacon in
+                if streaming { await emit(.added(beacon)) }
             }
-            continuation.onTermination = { _ in task.cancel() }
+            var current: [String: GatewayBeacon] = [:]
+            for beacon in round.beacons { current[beacon.id] = beacon }
+            // A domain whose server did not answer this round still has what it had.
+            for (id, beacon) in published where current[id] == nil && round.unreachable.contains(Round.key(beacon)) {
+                current[id] = beacon
+            }
+            if !first {
+                for (id, beacon) in current where published[id] != beacon {
+                    await emit(published[id] == nil ? .added(beacon) : .updated(beacon))
+                }
+                for (id, beacon) in published where current[id] == nil { await emit(.removed(beacon)) }
+            }
+            for issue in round.issues where !reported.contains(issue) { await emit(.error(issue)) }
+            reported = Set(round.issues)
+            published = current
+            if first { await emit(.allForNow) }
+            first = false
+            guard watch else { break }
+            // A server that did not answer is asked again soon; otherwise as the PTR TTL runs out.
+            let ttl = round.unreachable.isEmpty ? Duration.seconds(Int(round.ttl ?? 60)) : .zero
+            try? await Task.sleep(for: min(max(ttl, configuration.pollInterval.lowerBound), configuration.pollInterval.upperBound))
         }
+        await client.shutdown()
     }
 
     private struct Round {
@@ -83,7 +82,7 @@ public struct UnicastBackend: Sendable {
     /// Every (type, domain) once, concurrently.
     private static func round(
         types: [ServiceType], domains: [DomainName], configuration: Configuration, client: DNSClient,
-        onBeacon: @escaping @Sendable (GatewayBeacon) -> Void
+        onBeacon: @escaping @Sendable (GatewayBeacon) async -> Void
     ) async -> Round {
         let explicit = !configuration.servers.isEmpty
         let resolvConf = explicit ? nil : ResolvConf(path: configuration.resolvConfPath)
@@ -120,7 +119,7 @@ public struct UnicastBackend: Sendable {
     /// through the system mean split DNS is not applied on this machine.
     private static func tailscaleFallback(
         type: ServiceType, domain: DomainName, system: UnicastBrowse.Result, systemServers: [DNSServer],
-        tailscale: DNSServer, client: DNSClient, onBeacon: @escaping @Sendable (GatewayBeacon) -> Void
+        tailscale: DNSServer, client: DNSClient, onBeacon: @escaping @Sendable (GatewayBeacon) async -> Void
     ) async -> UnicastBrowse.Result {
         let systemNames = systemServers.map(\.description).joined(separator: ", ")
         var browse = UnicastBrowse(resolver: StubResolver(client: client, servers: [tailscale]), type: type, domain: domain)

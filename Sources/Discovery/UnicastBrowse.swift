@@ -35,7 +35,7 @@ struct UnicastBrowse: Sendable {
     /// Added to every beacon's warnings (e.g. "found only via Tailscale's resolver").
     var beaconNote: String?
 
-    func run(onBeacon: @Sendable (GatewayBeacon) -> Void = { _ in }) async -> Result {
+    func run(onBeacon: @Sendable (GatewayBeacon) async -> Void = { _ in }) async -> Result {
         var result = Result()
         let serviceName: DNSName
         do { serviceName = try DNSName(instance: nil, type: type, domain: domain) } catch {
@@ -102,7 +102,7 @@ struct UnicastBrowse: Sendable {
     /// Resolves the instances, `concurrency` at a time, reporting each beacon as it arrives.
     private func resolveAll(
         _ instances: [DNSName], known: KnownRecords, answeredBy: DNSServer, into result: inout Result,
-        onBeacon: @Sendable (GatewayBeacon) -> Void
+        onBeacon: @Sendable (GatewayBeacon) async -> Void
     ) async {
         let addresses = AddressLookups(resolver: resolver, known: known)
         await withTaskGroup(of: (GatewayBeacon?, [DiscoveryIssue]).self) { group in
@@ -119,7 +119,7 @@ struct UnicastBrowse: Sendable {
                 result.issues += issues
                 if let beacon {
                     result.beacons.append(beacon)
-                    onBeacon(beacon)
+                    await onBeacon(beacon)
                 }
                 if !startNext() { running -= 1 }
             }

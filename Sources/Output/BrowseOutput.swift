@@ -13,6 +13,8 @@ public struct BrowseOutput: Sendable {
     public let watch: Bool
     public let terminal: Terminal
     public let started: ContinuousClock.Instant
+    /// Every jsonl line is encoded by this one encoder.
+    private let jsonLines = JSONOutput.LineEncoder()
 
     public init(format: BrowseFormat, watch: Bool, terminal: Terminal, started: ContinuousClock.Instant) {
         self.format = format
@@ -25,7 +27,7 @@ public struct BrowseOutput: Sendable {
         let line = DiscoveryEventLine(event, elapsed: ContinuousClock.now - started)
         switch format {
         case .jsonl:
-            if let json = try? line.json() { terminal.out(json) }
+            if let json = try? line.json(jsonLines) { terminal.out(json) }
         case .table where watch:
             let lines = line.table(terminal, collection: collection)
             terminal.out(lines: lines.out)

@@ -11,8 +11,8 @@ public struct DiscoveryEventLine: Encodable, Sendable {
         self.elapsed = elapsed
     }
 
-    /// The jsonl line.
-    public func json() throws -> String { try JSONOutput.compact(self) }
+    /// The jsonl line, from the stream's one encoder.
+    public func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
 
     /// What watch mode prints for it: rows on stdout, errors and all-for-now on stderr.
     public func table(_ terminal: Terminal, collection: BeaconCollection) -> Lines {

@@ -5,16 +5,29 @@ import FoundationEssentials
 /// as `\u00XX`. Values stay exact: a JSON reader gets back the same strings.
 public enum JSONOutput {
     public static func pretty(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return escapingControls(try encoder.encode(value))
+        escapingControls(try encoder([.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]).encode(value))
     }
 
     /// One line, for streams of events.
     public static func compact(_ value: some Encodable) throws -> String {
+        try LineEncoder().line(value)
+    }
+
+    /// One encoder for a stream of lines (`browse --format jsonl`), made once, not per line.
+    public struct LineEncoder: Sendable {
+        private let encoder = JSONOutput.encoder([.sortedKeys, .withoutEscapingSlashes])
+
+        public init() {}
+
+        public func line(_ value: some Encodable) throws -> String {
+            escapingControls(try encoder.encode(value))
+        }
+    }
+
+    private static func encoder(_ formatting: JSONEncoder.OutputFormatting) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return escapingControls(try encoder.encode(value))
+        encoder.outputFormatting = formatting
+        return encoder
     }
 
     /// DEL is the byte 0x7F and C1 the pairs 0xC2 0x80-0x9F in UTF-8; in JSON text they can

@@ -12,7 +12,7 @@ enum StatusMark {
         }
     }
 
-    static func mark(_ severity: ZoneFinding.Severity, _ terminal: Terminal) -> String {
+    static func mark(_ severity: Finding.Severity, _ terminal: Terminal) -> String {
         switch severity {
         case .pass: mark(Check.Status.pass, terminal)
         case .warn: mark(Check.Status.warn, terminal)

@@ -6,26 +6,26 @@ struct FindingList {
     /// More than a person reads; few enough that a report of every check stays small.
     static let limit = 200
 
-    private(set) var kept: [ZoneFinding] = []
-    private var counts: [ZoneFinding.Severity: Int] = [:]
+    private(set) var kept: [Finding] = []
+    private var counts: [Finding.Severity: Int] = [:]
 
-    mutating func append(_ finding: ZoneFinding) {
+    mutating func append(_ finding: Finding) {
         counts[finding.severity, default: 0] += 1
         if counts[finding.severity, default: 0] <= Self.limit { kept.append(finding) }
     }
 
-    static func += (list: inout FindingList, findings: some Sequence<ZoneFinding>) {
+    static func += (list: inout FindingList, findings: some Sequence<Finding>) {
         for finding in findings { list.append(finding) }
     }
 
     /// What was kept, and for each severity past the limit one finding saying how many more.
-    var findings: [ZoneFinding] {
+    var findings: [Finding] {
         kept
-            + [ZoneFinding.Severity.fail, .warn, .pass].compactMap { severity in
+            + [Finding.Severity.fail, .warn, .pass].compactMap { severity in
                 let more = counts[severity, default: 0] - Self.limit
                 guard more > 0 else { return nil }
                 let kind = severity == .fail ? "failures" : severity == .warn ? "warnings" : "passes"
-                return ZoneFinding(severity, "\(more) more \(kind) of this kind are not listed (the first \(Self.limit) are)")
+                return Finding(severity, .notListed, "\(more) more \(kind) of this kind are not listed (the first \(Self.limit) are)")
             }
     }
 }

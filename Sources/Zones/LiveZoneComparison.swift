@@ -9,7 +9,7 @@ public enum LiveZoneComparison {
     /// Service types compared, one question each: OpenClaw's zones have one or a few.
     static let maxServices = 100
 
-    public static func compare(_ zone: ZoneFile, apex: DNSName, server: DNSServer, client: DNSClient) async -> [ZoneFinding] {
+    public static func compare(_ zone: ZoneFile, apex: DNSName, server: DNSServer, client: DNSClient) async -> [Finding] {
         let resolver = StubResolver(client: client, servers: [server])
         let fileSerial = zone.records.lazy.compactMap { record -> UInt32? in
             if record.name == apex, case .soa(_, _, let serial, _, _, _, _) = record.data { return serial }
@@ -23,25 +23,28 @@ public enum LiveZoneComparison {
             }).first
         else {
             return [
-                ZoneFinding(
-                    .fail, "\(server) does not serve \(apex): SOA \(soa.explanation)",
+                Finding(
+                    .fail, .zoneNotServed, "\(server) does not serve \(apex): SOA \(soa.explanation)",
                     fix: soa.failure?.fix ?? "check that the server is running, listens there, and loaded the zone (its log says why not)")
             ]
         }
         guard let fileSerial else { return [] }
 
-        var findings: [ZoneFinding] = []
+        var findings: [Finding] = []
         if SerialPolicy.isNewer(fileSerial, than: served) {
             findings.append(
-                ZoneFinding(
-                    .fail, "\(server) serves serial \(served), the file has \(fileSerial): the server has not loaded this file",
+                Finding(
+                    .fail, .serverBehindFile,
+                    "\(server) serves serial \(served), the file has \(fileSerial): the server has not loaded this file",
                     fix:
                         "CoreDNS's file plugin reloads within its `reload` interval once the serial changes; BIND needs `rndc reload "
                         + "\(apex)`; otherwise the server's log says why the file did not load"
                 ))
         } else if SerialPolicy.isNewer(served, than: fileSerial) {
             findings.append(
-                ZoneFinding(.warn, "\(server) serves serial \(served), newer than the file's \(fileSerial): is it serving another file?"))
+                Finding(
+                    .warn, .serverAheadOfFile,
+                    "\(server) serves serial \(served), newer than the file's \(fileSerial): is it serving another file?"))
         }
 
         // Same serial: the content must be the same too. Each service type's instances are
@@ -78,19 +81,23 @@ public enum LiveZoneComparison {
         }
         if served == fileSerial && !differences.isEmpty {
             findings.append(
-                ZoneFinding(
-                    .fail,
+                Finding(
+                    .fail, .contentWithoutSerialBump,
                     "\(server) serves serial \(served) like the file, but other content: \(differences.joined(separator: "; ")). The file "
                         + "changed without a serial bump, so the server keeps the old zone",
                     fix: "bump the SOA serial (`clawnet zone generate --out` does it) and let the server reload"))
         } else if !differences.isEmpty && findings.isEmpty {
-            findings.append(ZoneFinding(.warn, "\(server): \(differences.joined(separator: "; "))"))
+            findings.append(Finding(.warn, .contentDiffers, "\(server): \(differences.joined(separator: "; "))"))
         } else if findings.isEmpty {
-            findings.append(ZoneFinding(.pass, "\(server) serves serial \(served) and the same \(instanceCount) instance(s) as the file"))
+            findings.append(
+                Finding(
+                    .pass, .serverMatchesFile, "\(server) serves serial \(served) and the same \(instanceCount) instance(s) as the file"))
         }
         if services.count > maxServices {
             findings.append(
-                ZoneFinding(.warn, "the file has \(services.count) service types; the first \(maxServices) were compared with \(server)"))
+                Finding(
+                    .warn, .servicesNotCompared,
+                    "the file has \(services.count) service types; the first \(maxServices) were compared with \(server)"))
         }
         return findings
     }

@@ -14,7 +14,7 @@ public enum ServedZoneChecks {
     static let maxAddresses = 16
 
     public static func run(servers: [DNSServer], zone: DNSName, key: TSIGKey?, transfer: Bool, timeout: Duration, today: SerialPolicy.Day)
-        async -> [ZoneFinding]
+        async -> [Finding]
     {
         let service: DNSName
         do { service = try DNSName(labels: ServiceType.gateway.labels.map { Array($0.utf8) } + zone.labels) } catch { return [] }
@@ -37,12 +37,12 @@ public enum ServedZoneChecks {
             for await (index, result) in group { results[index] = result }
             return servers.indices.compactMap { results[$0] }
         }
-        var findings: [ZoneFinding] = []
+        var findings: [Finding] = []
         var served: [ServedRecords] = []
         for result in results {
             switch result {
             case .success(let records): served.append(records)
-            case .failure(let failure): findings.append(ZoneFinding(.fail, failure.message, fix: failure.fix))
+            case .failure(let failure): findings.append(Finding(.fail, .serverUnreadable, failure.message, fix: failure.fix))
             }
         }
         if transfer, let first = served.first {
@@ -57,20 +57,20 @@ public enum ServedZoneChecks {
     }
 
     /// The ZoneLinter on a transferred zone; a "line" is the record's place in the transfer.
-    private static func lint(_ served: ServedRecords, zone: DNSName, today: SerialPolicy.Day) -> [ZoneFinding] {
+    private static func lint(_ served: ServedRecords, zone: DNSName, today: SerialPolicy.Day) -> [Finding] {
         switch served.source {
         case .transfer:
             break
         case .queries:
             return [
-                ZoneFinding(
-                    .fail, "\(served.server) refuses zone transfers of \(zone): the zone as served cannot be linted",
+                Finding(
+                    .fail, .transferRefused, "\(served.server) refuses zone transfers of \(zone): the zone as served cannot be linted",
                     fix: "allow AXFR for the key: BIND `allow-transfer { key NAME; };`, Knot an acl with `action: transfer`")
             ]
         case .queriesPastBound(let why):
             return [
-                ZoneFinding(
-                    .fail, "\(why): the zone as served cannot be linted (its Gateways' RRsets were checked instead)",
+                Finding(
+                    .fail, .transferPastBound, "\(why): the zone as served cannot be linted (its Gateways' RRsets were checked instead)",
                     fix: "lint the zone's file (`clawnet zone check FILE`), or split the records across several zones")
             ]
         }
@@ -78,20 +78,21 @@ public enum ServedZoneChecks {
         let file = ZoneFile(transferred: served.records, origin: soa.name)
         return ZoneLinter.check(file, domain: nil, today: today).map { finding in
             let place = finding.line.map { " (record \($0) of the transfer)" } ?? ""
-            return ZoneFinding(finding.severity, "served by \(served.server): \(finding.message)\(place)", fix: finding.fix)
+            return Finding(finding.severity, finding.code, "served by \(served.server): \(finding.message)\(place)", fix: finding.fix)
         }
     }
 
     /// Each served Gateway's SRV target and port, tried over TCP: refused means nothing runs
     /// there (a record left behind by a Gateway that stopped or crashed).
-    private static func reachability(_ served: ServedRecords, service: DNSName, budget: Duration) async -> [ZoneFinding] {
+    private static func reachability(_ served: ServedRecords, service: DNSName, budget: Duration) async -> [Finding] {
         var targets: [ProbeTarget] = []
-        var findings: [ZoneFinding] = []
+        var findings: [Finding] = []
         for (index, instance) in served.lazyInstances(of: service).enumerated() {
             guard index < maxProbed else {
                 findings.append(
-                    ZoneFinding(
-                        .warn, "\(served.server) serves more than \(maxProbed) instances of \(service); the first \(maxProbed) were tried"))
+                    Finding(
+                        .warn, .probesCapped,
+                        "\(served.server) serves more than \(maxProbed) instances of \(service); the first \(maxProbed) were tried"))
                 break
             }
             guard case .srv(_, _, let port, let host)? = served.rrset(instance, .srv).first?.data else { continue }
@@ -118,16 +119,16 @@ public enum ServedZoneChecks {
                 reachable += 1
             } else if !report.tcp.isEmpty, report.tcp.allSatisfy({ $0.outcome == .refused }) {
                 findings.append(
-                    ZoneFinding(
-                        .fail,
+                    Finding(
+                        .fail, .gatewayRefused,
                         "'\(target.label)' is served at \(target.host):\(target.port), but nothing accepts TCP there (\(tried): connection "
                             + "refused): a record left behind by a Gateway that is not running (a crashed `clawnet advertise "
                             + "--wide-area`?)",
                         fix: "start the Gateway, or remove its record: `clawnet zone push --prune` with the Gateways that remain"))
             } else {
                 findings.append(
-                    ZoneFinding(
-                        .warn,
+                    Finding(
+                        .warn, .gatewayUnreachable,
                         "'\(target.label)' at \(tried) does not answer TCP from here (no answer or no route): a firewall, or this machine "
                             + "is not on the Gateway's network"
                     ))
@@ -135,8 +136,9 @@ public enum ServedZoneChecks {
         }
         if reachable > 0 {
             findings.append(
-                ZoneFinding(
-                    .pass, "\(reachable) served Gateway\(reachable == 1 ? "" : "s") accept\(reachable == 1 ? "s" : "") TCP on the SRV port")
+                Finding(
+                    .pass, .gatewaysReachable,
+                    "\(reachable) served Gateway\(reachable == 1 ? "" : "s") accept\(reachable == 1 ? "s" : "") TCP on the SRV port")
             )
         }
         return findings

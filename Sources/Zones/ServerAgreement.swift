@@ -30,19 +30,19 @@ public enum ServerAgreement {
         }
     }
 
-    public static func compare(_ servers: [Served], zone: DNSName) -> [ZoneFinding] {
+    public static func compare(_ servers: [Served], zone: DNSName) -> [Finding] {
         guard servers.count > 1 else { return [] }
         let serials = servers.compactMap(\.serial)
         guard let newest = serials.first(where: { candidate in !serials.contains { SerialPolicy.isNewer($0, than: candidate) } }) else {
             return []
         }
-        var findings: [ZoneFinding] = []
+        var findings: [Finding] = []
         let leaders = servers.filter { $0.serial == newest }
         for lagging in servers where lagging.serial != newest {
             let serial = lagging.serial.map { "serial \($0)" } ?? "no SOA"
             findings.append(
-                ZoneFinding(
-                    .fail,
+                Finding(
+                    .fail, .serverLags,
                     "\(lagging.server) serves \(zone) with \(serial), \(leaders.map(\.server).joined(separator: ", ")) with \(newest): "
                         + "\(lagging.server) lags behind",
                     fix:
@@ -57,8 +57,8 @@ public enum ServerAgreement {
                 let extra = lacking(other, in: reference)
                 let example = [missing.first.map { "missing \($0)" }, extra.first.map { "extra \($0)" }].compactMap { $0 }.min() ?? ""
                 findings.append(
-                    ZoneFinding(
-                        .fail,
+                    Finding(
+                        .fail, .serversDiffer,
                         "\(other.server) and \(reference.server) both serve serial \(newest) of \(zone) but differ in "
                             + "\(missing.count + extra.count) record(s) (\(other.server): \(example))",
                         fix:
@@ -69,8 +69,8 @@ public enum ServerAgreement {
         }
         if findings.isEmpty {
             findings.append(
-                ZoneFinding(
-                    .pass,
+                Finding(
+                    .pass, .serversAgree,
                     "\(servers.map(\.server).joined(separator: ", ")) serve \(zone) with serial \(newest) and the same "
                         + "\(servers[0].digests.count) records"
                 ))

@@ -14,9 +14,9 @@ public enum ZoneCheck {
         public let servers: [String]
         /// The zone's apex: --domain, else the owner of its SOA; nil when neither is known.
         public let apex: DNSName?
-        public let status: ZoneFinding.Severity
+        public let status: Finding.Severity
         /// Failures first, then warnings, then passes; within each, by line.
-        public let findings: [ZoneFinding]
+        public let findings: [Finding]
     }
 
     /// What to check: a file, the servers that serve the zone, or both.
@@ -48,7 +48,7 @@ public enum ZoneCheck {
         let fragmentDomain = bytes.flatMap { ZoneWriter.fragmentDomain(String(decoding: $0.prefix(512), as: UTF8.self)) }
         let domain = request.domain ?? fragmentDomain
         let origin = domain.flatMap { try? DNSName(instance: nil, type: nil, domain: $0) }
-        var findings: [ZoneFinding] = []
+        var findings: [Finding] = []
         var apex = origin
         if let bytes {
             let zone = ZoneFile.read(bytes: bytes, origin: origin, defaultTTL: UInt32(ZoneWriter.ttl))

@@ -1,40 +1,6 @@
 import DNSSD
 import DNSWire
 
-/// One result of `zone check`.
-public struct ZoneFinding: Sendable, Hashable, Codable {
-    public enum Severity: String, Sendable, Codable, Comparable {
-        case pass, warn, fail
-
-        public static func < (lhs: Severity, rhs: Severity) -> Bool {
-            [pass, warn, fail].firstIndex(of: lhs)! < [pass, warn, fail].firstIndex(of: rhs)!
-        }
-    }
-
-    public let severity: Severity
-    /// The line in the file, when one record is to blame.
-    public let line: Int?
-    public let message: String
-    public let fix: String?
-
-    public init(_ severity: Severity, line: Int? = nil, _ message: String, fix: String? = nil) {
-        self.severity = severity
-        self.line = line
-        self.message = message
-        self.fix = fix
-    }
-
-    private enum CodingKeys: String, CodingKey { case severity, line, message, fix }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(severity, forKey: .severity)
-        try container.encode(line, forKey: .line)
-        try container.encode(message, forKey: .message)
-        try container.encode(fix, forKey: .fix)
-    }
-}
-
 /// Checks a zone file the way a DNS-SD client will use it, beyond what named-checkzone,
 /// kzonecheck and ldns-read-zone look at: every PTR leads to an SRV and a TXT, every SRV
 /// target has an address, OpenClaw's TXT keys agree with the SRV, sizes fit the servers.
@@ -42,14 +8,14 @@ public enum ZoneLinter {
     /// A `fragment` (records to add to a zone, from `doctor --emit-zone`) has no SOA or NS of
     /// its own; everything else is checked the same way.
     public static func check(_ zone: ZoneFile, domain requested: DomainName?, today: SerialPolicy.Day, fragment: Bool = false)
-        -> [ZoneFinding]
+        -> [Finding]
     {
-        var findings: [ZoneFinding] = zone.problems.map {
-            ZoneFinding(
-                .fail, line: $0.line, "syntax: \($0.message)",
+        var findings: [Finding] = zone.problems.map {
+            Finding(
+                .fail, .syntax, line: $0.line, "syntax: \($0.message)",
                 fix: "this line does not parse (named-checkzone and kzonecheck will refuse it too)")
         }
-        findings += zone.warnings.map { ZoneFinding(.warn, line: $0.line, $0.message) }
+        findings += zone.warnings.map { Finding(.warn, .syntaxWarning, line: $0.line, $0.message) }
         let index = ZoneIndex(zone)
         let records = zone.records
 
@@ -62,22 +28,22 @@ public enum ZoneLinter {
             apex = records.name(at: first)
         } else {
             findings.append(
-                ZoneFinding(
-                    .fail, "no SOA record, and no --domain to say which zone this is",
+                Finding(
+                    .fail, .noApex, "no SOA record, and no --domain to say which zone this is",
                     fix: "add `@ IN SOA ns1 hostmaster <serial> 7200 3600 1209600 60`"))
             return findings
         }
         var outside = FindingList()
         for position in records.indices where !records.name(at: position).isSubdomain(of: apex) {
             outside.append(
-                ZoneFinding(
-                    .fail, line: zone.line(of: position), "\(records.name(at: position)) is outside the zone \(apex)",
+                Finding(
+                    .fail, .outsideZone, line: zone.line(of: position), "\(records.name(at: position)) is outside the zone \(apex)",
                     fix: "check $ORIGIN and trailing dots"))
         }
         findings += outside.findings
 
         if fragment {
-            findings.append(ZoneFinding(.pass, "a fragment: records to add to the zone \(apex) (its SOA and NS are the zone's)"))
+            findings.append(Finding(.pass, .fragment, "a fragment: records to add to the zone \(apex) (its SOA and NS are the zone's)"))
         } else {
             findings += checkApex(index, apex: apex, soas: soas, today: today)
         }
@@ -91,14 +57,14 @@ public enum ZoneLinter {
     }
 
     /// `soas`: the positions of the zone's SOA records.
-    private static func checkApex(_ index: ZoneIndex, apex: DNSName, soas: [Int], today: SerialPolicy.Day) -> [ZoneFinding] {
+    private static func checkApex(_ index: ZoneIndex, apex: DNSName, soas: [Int], today: SerialPolicy.Day) -> [Finding] {
         var findings = FindingList()
         let zone = index.zone
         let apexSOA = index.positions(apex, .soa)
         if apexSOA.count != 1 {
             findings.append(
-                ZoneFinding(
-                    .fail, line: soas.dropFirst().first.map { zone.line(of: $0) },
+                Finding(
+                    .fail, apexSOA.isEmpty ? .soaMissing : .soaDuplicate, line: soas.dropFirst().first.map { zone.line(of: $0) },
                     apexSOA.isEmpty ? "no SOA record at \(apex)" : "\(apexSOA.count) SOA records at \(apex); a zone has exactly one",
                     fix: "keep one `@ IN SOA ns1 hostmaster <serial> 7200 3600 1209600 60`"))
         }
@@ -108,35 +74,35 @@ public enum ZoneLinter {
                 let todayNumber = today.year * 10_000 + today.month * 100 + today.day
                 if date > todayNumber + 1 {
                     findings.append(
-                        ZoneFinding(
-                            .warn, line: soa.line, "serial \(serial) is dated in the future",
+                        Finding(
+                            .warn, .serialInFuture, line: soa.line, "serial \(serial) is dated in the future",
                             fix: "harmless, but `zone generate` can only count up from it"))
                 } else {
-                    findings.append(ZoneFinding(.pass, line: soa.line, "SOA serial \(serial) (YYYYMMDDnn)"))
+                    findings.append(Finding(.pass, .serialDated, line: soa.line, "SOA serial \(serial) (YYYYMMDDnn)"))
                 }
             } else {
                 findings.append(
-                    ZoneFinding(
-                        .warn, line: soa.line, "serial \(serial) is not in OpenClaw's YYYYMMDDnn form",
+                    Finding(
+                        .warn, .serialNotDated, line: soa.line, "serial \(serial) is not in OpenClaw's YYYYMMDDnn form",
                         fix: "fine for DNS; `zone generate` moves it to the date form, never lower"))
             }
             if minimum > 3600 {
                 findings.append(
-                    ZoneFinding(
-                        .warn, line: soa.line, "SOA minimum \(minimum) s: resolvers remember a missing name that long",
+                    Finding(
+                        .warn, .soaMinimumLong, line: soa.line, "SOA minimum \(minimum) s: resolvers remember a missing name that long",
                         fix: "OpenClaw uses 60"))
             }
         }
         let nameServers = index.entries(apex, .ns)
         if nameServers.isEmpty {
-            findings.append(ZoneFinding(.fail, "no NS record at \(apex)", fix: "add `@ IN NS ns1` and `ns1 IN A <address>`"))
+            findings.append(Finding(.fail, .nsMissing, "no NS record at \(apex)", fix: "add `@ IN NS ns1` and `ns1 IN A <address>`"))
         }
         for entry in nameServers {
             guard case .ns(let target) = entry.record.data, target.isSubdomain(of: apex) else { continue }
             if !index.hasAddress(target) {
                 findings.append(
-                    ZoneFinding(
-                        .fail, line: entry.line, "name server \(target) is in the zone but has no A or AAAA record",
+                    Finding(
+                        .fail, .nsWithoutAddress, line: entry.line, "name server \(target) is in the zone but has no A or AAAA record",
                         fix: "add `\(target.labels.first.map { Presentation.escapeLabel($0) } ?? "ns1") IN A <address>`"))
             }
         }
@@ -146,9 +112,9 @@ public enum ZoneLinter {
     /// Each service type's instances, one at a time. What is held grows by a few bytes an
     /// instance (a hash of each name listed), whatever the size of the PTR RRsets; findings of
     /// single records and instances are capped (FindingList), those of a service are not.
-    private static func checkServices(_ index: ZoneIndex, apex: DNSName) -> [ZoneFinding] {
+    private static func checkServices(_ index: ZoneIndex, apex: DNSName) -> [Finding] {
         var findings = FindingList()
-        var perService: [ZoneFinding] = []
+        var perService: [Finding] = []
         let zone = index.zone
         // The PTR record listing each instance, by the instance name's hash (DNSName's, seeded
         // per process): a name is listed when the PTR there points to it.
@@ -167,28 +133,29 @@ public enum ZoneLinter {
                 guard let target = ptrTarget(position) else { continue }
                 guard target.labels.count == service.labels.count + 1, target.parent == service else {
                     findings.append(
-                        ZoneFinding(
-                            .fail, line: line, "PTR \(service) points to \(target), which is not an instance of \(service)",
+                        Finding(
+                            .fail, .ptrNotInstance, line: line,
+                            "PTR \(service) points to \(target), which is not an instance of \(service)",
                             fix: "PTR targets must be <instance>.\(service)"))
                     continue
                 }
                 if let first = listed[target.hashValue], ptrTarget(first) == target {
                     findings.append(
-                        ZoneFinding(
-                            .warn, line: line,
+                        Finding(
+                            .warn, .instanceListedTwice, line: line,
                             "instance \(target) is listed twice (first on line \(zone.line(of: first))); names compare without case",
                             fix: "keep one PTR per instance"))
                     continue
                 }
                 listed[target.hashValue] = position
                 size = (size.instances + 1, size.answer + 2 + 10 + 1 + (target.first?.count ?? 0) + 2, size.slab + 2 + target.wire.count)
-                var instanceFindings: [ZoneFinding] = []
+                var instanceFindings: [Finding] = []
                 if checkInstance(target, ptrLine: line, index: index, apex: apex, into: &instanceFindings) { complete += 1 }
                 findings += instanceFindings
             }
             perService += sizeFindings(service: service, size: size, line: zone.line(of: head))
             if complete > 0 {
-                perService.append(ZoneFinding(.pass, "\(complete) instance(s) of \(service) with SRV, TXT and addresses"))
+                perService.append(Finding(.pass, .instancesComplete, "\(complete) instance(s) of \(service) with SRV, TXT and addresses"))
             }
         }
         // Instance records nothing points to: invisible to browsing nodes.
@@ -196,15 +163,15 @@ public enum ZoneLinter {
             let name = zone.records.name(at: position)
             guard isInstance(name, apex: apex), listed[name.hashValue].flatMap(ptrTarget) != name else { continue }
             findings.append(
-                ZoneFinding(
-                    .warn, line: zone.line(of: position),
+                Finding(
+                    .warn, .instanceUnlisted, line: zone.line(of: position),
                     "\(name) has \(zone.records.type(at: position)) but no PTR lists it: nodes will not see it",
                     fix: "add `\(name.parent) IN PTR \(name)` or remove it"))
         }
         if services.isEmpty {
             perService.append(
-                ZoneFinding(
-                    .warn, "no service PTR records: the zone publishes no Gateway",
+                Finding(
+                    .warn, .noServices, "no service PTR records: the zone publishes no Gateway",
                     fix: "`clawnet zone generate` writes `_openclaw-gw._tcp IN PTR <instance>._openclaw-gw._tcp`"))
         }
         return perService + findings.findings
@@ -212,65 +179,72 @@ public enum ZoneLinter {
 
     /// Checks one instance; true when it is complete (SRV, TXT, an address).
     private static func checkInstance(
-        _ name: DNSName, ptrLine: Int, index: ZoneIndex, apex: DNSName, into findings: inout [ZoneFinding]
+        _ name: DNSName, ptrLine: Int, index: ZoneIndex, apex: DNSName, into findings: inout [Finding]
     ) -> Bool {
         let display = name.labels.first.map { SafeText.display($0) } ?? "?"
         let srvs = index.entries(name, .srv)
         let txts = index.entries(name, .txt)
         guard let srv = srvs.first, case .srv(_, _, let port, let target) = srv.record.data else {
             findings.append(
-                ZoneFinding(
-                    .fail, line: ptrLine, "'\(display)' is listed by PTR but has no SRV record",
+                Finding(
+                    .fail, .srvMissing, line: ptrLine, "'\(display)' is listed by PTR but has no SRV record",
                     fix: "add `\(name) IN SRV 0 0 <port> <host>`"))
             return false
         }
         var complete = true
         if port == 0 {
             findings.append(
-                ZoneFinding(
-                    .warn, line: srv.line, "'\(display)' has SRV port 0: it says it is not available", fix: "use the gateway port (18789)"))
+                Finding(
+                    .warn, .srvPortZero, line: srv.line, "'\(display)' has SRV port 0: it says it is not available",
+                    fix: "use the gateway port (18789)"))
         }
         if target.isSubdomain(of: apex) {
             if index.has(target, .cname) {
                 findings.append(
-                    ZoneFinding(
-                        .fail, line: srv.line, "SRV target \(target) of '\(display)' is a CNAME; RFC 2782 wants the real host name",
+                    Finding(
+                        .fail, .srvTargetCNAME, line: srv.line,
+                        "SRV target \(target) of '\(display)' is a CNAME; RFC 2782 wants the real host name",
                         fix: "point the SRV at the host's own name"))
                 complete = false
             } else if !index.hasAddress(target) {
                 findings.append(
-                    ZoneFinding(
-                        .fail, line: srv.line, "SRV target \(target) of '\(display)' has no A or AAAA record in the zone",
+                    Finding(
+                        .fail, .srvTargetWithoutAddress, line: srv.line,
+                        "SRV target \(target) of '\(display)' has no A or AAAA record in the zone",
                         fix: "add `\(target.labels.first.map { Presentation.escapeLabel($0) } ?? "host") IN A <address>`"))
                 complete = false
             }
         } else if !target.isRoot {
             findings.append(
-                ZoneFinding(
-                    .warn, line: srv.line, "SRV target \(target) of '\(display)' is outside the zone: its address cannot be checked here"))
+                Finding(
+                    .warn, .srvTargetOutside, line: srv.line,
+                    "SRV target \(target) of '\(display)' is outside the zone: its address cannot be checked here"))
         }
         guard let txt = txts.first, case .txt(let record) = txt.record.data else {
             findings.append(
-                ZoneFinding(
-                    .fail, line: ptrLine, "'\(display)' has no TXT record (RFC 6763 requires one; OpenClaw nodes read their hints from it)",
+                Finding(
+                    .fail, .txtMissing, line: ptrLine,
+                    "'\(display)' has no TXT record (RFC 6763 requires one; OpenClaw nodes read their hints from it)",
                     fix: "add `\(name) IN TXT \"role=gateway\" \"gatewayPort=\(port)\" ...`"))
             return false
         }
         if txts.count > 1 {
             findings.append(
-                ZoneFinding(
-                    .warn, line: txts[1].line, "'\(display)' has \(txts.count) TXT records; clients read one", fix: "merge them into one"))
+                Finding(
+                    .warn, .txtMultiple, line: txts[1].line, "'\(display)' has \(txts.count) TXT records; clients read one",
+                    fix: "merge them into one"))
         }
         let reading = TXTReading(record)
         for issue in reading.issues {
             findings.append(
-                ZoneFinding(
-                    issue.severity == .error ? .fail : .warn, line: txt.line, "'\(display)': \(issue.message)", fix: fix(for: issue)))
+                Finding(
+                    issue.severity == .error ? .fail : .warn, FindingCode(issue.kind), line: txt.line, "'\(display)': \(issue.message)",
+                    fix: fix(for: issue)))
         }
         if let advertised = reading.info.gatewayPort, advertised != Int(port) {
             findings.append(
-                ZoneFinding(
-                    .fail, line: txt.line, "'\(display)': TXT gatewayPort \(advertised) differs from SRV port \(port)",
+                Finding(
+                    .fail, .txtPortMismatch, line: txt.line, "'\(display)': TXT gatewayPort \(advertised) differs from SRV port \(port)",
                     fix: "make them equal; nodes connect to the SRV port"))
             complete = false
         }
@@ -293,29 +267,29 @@ public enum ZoneLinter {
     /// `size`: how many instances the service's PTR RRset lists, the bytes of the answer that
     /// carries it (header, question, and per record a compressed owner, fixed fields and the
     /// instance label followed by a pointer) and of BIND's uncompressed copy.
-    private static func sizeFindings(service: DNSName, size: (instances: Int, answer: Int, slab: Int), line: Int?) -> [ZoneFinding] {
+    private static func sizeFindings(service: DNSName, size: (instances: Int, answer: Int, slab: Int), line: Int?) -> [Finding] {
         let count = size.instances
         let bytes = 12 + service.wire.count + 4 + size.answer
         let slab = size.slab
         if bytes > ZoneWriter.maxMessageBytes {
             return [
-                ZoneFinding(
-                    .fail, line: line,
+                Finding(
+                    .fail, .ptrTooLarge, line: line,
                     "\(count) instances of \(service): the PTR RRset may not fit in one DNS message (\(ZoneWriter.maxMessageBytes) bytes)",
                     fix: "split the Gateways across several domains (at most about 1,000 per domain)")
             ]
         }
         if slab > ZoneWriter.maxMessageBytes {
             return [
-                ZoneFinding(
-                    .warn, line: line, ZoneWriter.bindSlabNote(count: count, bytes: slab),
+                Finding(
+                    .warn, .bindSlabTooLarge, line: line, ZoneWriter.bindSlabNote(count: count, bytes: slab),
                     fix: "serve the zone with CoreDNS, or split the Gateways across more domains")
             ]
         }
         if count > ZoneWriter.bindRecordsPerType {
             return [
-                ZoneFinding(
-                    .warn, line: line,
+                Finding(
+                    .warn, .bindRecordsPerType, line: line,
                     "\(count) instances of \(service): BIND 9.18.28+ refuses more than \(ZoneWriter.bindRecordsPerType) records of one "
                         + "type at one name by default",
                     fix: "in named.conf options: `max-records-per-type 0;` (CoreDNS has no such limit)")
@@ -324,7 +298,7 @@ public enum ZoneLinter {
         return []
     }
 
-    private static func checkTTLs(_ zone: ZoneFile) -> [ZoneFinding] {
+    private static func checkTTLs(_ zone: ZoneFile) -> [Finding] {
         var findings = FindingList()
         let records = zone.records
         for position in records.indices where records.type(at: position) != .soa {
@@ -332,14 +306,14 @@ public enum ZoneLinter {
             let ttl = records.ttl(at: position)
             if ttl == 0 {
                 findings.append(
-                    ZoneFinding(
-                        .warn, line: zone.line(of: position),
+                    Finding(
+                        .warn, .ttlZero, line: zone.line(of: position),
                         "\(records.name(at: position)) \(type) has TTL 0: every lookup goes to the server",
                         fix: "OpenClaw uses 60"))
             } else if [.ptr, .srv, .txt].contains(type), ttl > 86_400 {
                 findings.append(
-                    ZoneFinding(
-                        .warn, line: zone.line(of: position),
+                    Finding(
+                        .warn, .ttlLong, line: zone.line(of: position),
                         "\(records.name(at: position)) \(type) has TTL \(ttl): nodes keep a Gateway that moved for that long",
                         fix: "OpenClaw uses 60"))
             }
@@ -350,7 +324,7 @@ public enum ZoneLinter {
     /// A TXT record BIND refuses fails ("ran out of space"); one BIND loads but whose answer
     /// (header, question, record) cannot fit in one 65,535-byte message is a warning: no
     /// server can send it.
-    private static func checkSizes(_ zone: ZoneFile) -> [ZoneFinding] {
+    private static func checkSizes(_ zone: ZoneFile) -> [Finding] {
         var findings = FindingList()
         for position in zone.records.indices where zone.records.type(at: position) == .txt {
             let entry = zone.entries[position]
@@ -359,14 +333,14 @@ public enum ZoneLinter {
             let answer = ZoneWriter.answerBytes(owner: entry.record.name, rdata: rdata)
             if rdata > ZoneFile.bindMaxTXTRDATA {
                 findings.append(
-                    ZoneFinding(
-                        .fail, line: entry.line,
+                    Finding(
+                        .fail, .txtTooLarge, line: entry.line,
                         "TXT of \(entry.record.name) has \(rdata) bytes of RDATA: BIND refuses more than \(ZoneFile.bindMaxTXTRDATA)",
                         fix: "keep the TXT small: OpenClaw's keys take a few hundred bytes"))
             } else if answer > ZoneWriter.maxMessageBytes {
                 findings.append(
-                    ZoneFinding(
-                        .warn, line: entry.line,
+                    Finding(
+                        .warn, .txtAnswerTooLarge, line: entry.line,
                         "TXT of \(entry.record.name) has \(rdata) bytes of RDATA: its answer (\(answer) bytes) does not fit in one DNS "
                             + "message, so no server can send it",
                         fix: "keep the TXT small: OpenClaw's keys take a few hundred bytes"))

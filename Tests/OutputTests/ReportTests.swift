@@ -126,14 +126,18 @@ struct ReportTests {
         #expect(!out.contains { $0.trimmingCharacters(in: .whitespaces) == "fix:" }, "an empty fix line\n\(out)")
     }
 
-    @Test("zone check exits 1 on a failing finding; the table puts line numbers in a column")
-    func zoneCheckOutput() {
-        let findings = [ZoneFinding(.fail, line: 7, "broken", fix: "mend it"), ZoneFinding(.pass, "fine")]
+    @Test("zone check exits 1 on a failing finding; the table puts line numbers in a column, the JSON each finding's code")
+    func zoneCheckOutput() throws {
+        let findings = [Finding(.fail, .srvMissing, line: 7, "broken", fix: "mend it"), Finding(.pass, .instancesComplete, "fine")]
         let report = ZoneCheckReport(ZoneCheck.Result(file: "z.db", servers: [], apex: nil, status: .fail, findings: findings))
         #expect(report.exitStatus == .failure)
         let lines = report.table(Self.plain)
         #expect(lines.out == ["FAIL  line 7     broken", "                 fix: mend it", "PASS             fine"])
         #expect(lines.err == ["z.db (unknown zone): 1 failure, 0 warnings"])
+        let json = try JSONOutput.compact(report)
+        #expect(
+            json.contains(#""schema":"clawnet.zonecheck.v2""#) && json.contains(#""code":"srvMissing""#)
+                && json.contains(#""code":"instancesComplete""#), "\(json)")
     }
 }
 

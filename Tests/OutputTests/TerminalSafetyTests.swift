@@ -127,7 +127,7 @@ struct TerminalSafetyTests {
             diagnosis: [], elapsed: .seconds(1))
         let zone = ZoneCheck.Result(
             file: Self.hostile, servers: [Self.hostile], apex: nil, status: .fail,
-            findings: [ZoneFinding(.fail, line: 3, Self.hostile, fix: Self.hostile)])
+            findings: [Finding(.fail, .syntax, line: 3, Self.hostile, fix: Self.hostile)])
         let preflight = PreflightReport(
             requirements: [
                 Preflight.Result(name: .gateway, ok: false, .gatewayFailed(target: Self.hostile, check))

@@ -29,7 +29,7 @@ struct ZoneBoundsTests {
         )
         let findings = ZoneLinter.check(zone, domain: nil, today: SerialPolicy.Day(year: 2026, month: 11, day: 22))
         #expect(
-            findings.first?.severity == .fail && findings.first?.message.contains("more than 100 records") == true, "\(findings.first!)")
+            findings.first?.code == .syntax && findings.first?.message.contains("more than 100 records") == true, "\(findings.first!)")
     }
 
     @Test("5,000 records with TTL 0 and 5,000 outside the zone: 200 findings of each kind listed, the rest counted")
@@ -38,15 +38,21 @@ struct ZoneBoundsTests {
             Self.header + (0..<5_000).map { "h\($0) 0 IN A 10.0.0.1" }.joined(separator: "\n") + "\n"
             + (0..<5_000).map { "o\($0).elsewhere. IN A 10.0.0.2" }.joined(separator: "\n")
         let findings = ZoneLinter.check(ZoneFile.read(text: text), domain: nil, today: SerialPolicy.Day(year: 2026, month: 11, day: 22))
-        let ttl = findings.filter { $0.message.contains("has TTL 0") }
-        let outside = findings.filter { $0.message.contains("is outside the zone") }
+        let ttl = findings.filter { $0.code == .ttlZero }
+        let outside = findings.filter { $0.code == .outsideZone }
         #expect(ttl.count == FindingList.limit && outside.count == FindingList.limit, "\(ttl.count), \(outside.count)")
         #expect(ttl.first?.line == 6 && outside.first?.line == 5_006, "the first lines are the ones listed")
         #expect(
-            findings.contains { $0.severity == .warn && $0.message == "4800 more warnings of this kind are not listed (the first 200 are)" }
+            findings.contains {
+                $0.severity == .warn && $0.code == .notListed
+                    && $0.message == "4800 more warnings of this kind are not listed (the first 200 are)"
+            }
         )
         #expect(
-            findings.contains { $0.severity == .fail && $0.message == "4800 more failures of this kind are not listed (the first 200 are)" }
+            findings.contains {
+                $0.severity == .fail && $0.code == .notListed
+                    && $0.message == "4800 more failures of this kind are not listed (the first 200 are)"
+            }
         )
         #expect(findings.count < 500, "\(findings.count) findings")
     }
@@ -58,12 +64,12 @@ struct ZoneBoundsTests {
             + "_openclaw-gw._tcp IN PTR gw7._openclaw-gw._tcp\ngw9._openclaw-gw._tcp IN TXT \"role=gateway\"\n"
             + "lost._openclaw-gw._tcp IN SRV 0 0 18789 ns1\n"
         let findings = ZoneLinter.check(ZoneFile.read(text: text), domain: nil, today: SerialPolicy.Day(year: 2026, month: 11, day: 22))
-        #expect(findings.filter { $0.message.contains("is listed by PTR but has no SRV record") }.count == FindingList.limit)
-        #expect(findings.contains { $0.message.contains("4800 more failures") }, "\(findings.filter { $0.message.contains("more") })")
-        #expect(findings.contains { $0.message.contains("gw7._openclaw-gw._tcp.openclaw.internal. is listed twice (first on line 13)") })
-        #expect(findings.contains { $0.message.contains("lost._openclaw-gw._tcp.openclaw.internal. has SRV but no PTR lists it") })
-        #expect(!findings.contains { $0.message.contains("gw9._openclaw-gw._tcp.openclaw.internal. has TXT but no PTR lists it") })
+        #expect(findings.filter { $0.code == .srvMissing }.count == FindingList.limit)
+        #expect(findings.contains { $0.code == .notListed && $0.message.contains("4800") }, "\(findings.filter { $0.code == .notListed })")
+        #expect(findings.contains { $0.code == .instanceListedTwice && $0.message.contains("gw7._openclaw-gw._tcp.openclaw.internal.") })
+        let unlisted = findings.filter { $0.code == .instanceUnlisted }
+        #expect(unlisted.count == 1 && unlisted.first?.message.contains("lost._openclaw-gw._tcp.openclaw.internal.") == true, "\(unlisted)")
         #expect(
-            findings.contains { $0.message.contains("5000 instances of _openclaw-gw._tcp.openclaw.internal.: the PTR RRset may not fit") })
+            findings.contains { $0.code == .ptrTooLarge && $0.message.contains("5000 instances") })
     }
 }

@@ -18,7 +18,7 @@ let goodZone = """
     studio-gateway._openclaw-gw._tcp IN TXT "displayName=Studio" "role=gateway" "transport=gateway" "gatewayPort=18789"
     """
 
-func lint(_ text: String, domain: String? = nil) -> [ZoneFinding] {
+func lint(_ text: String, domain: String? = nil) -> [Finding] {
     ZoneLinter.check(
         ZoneFile.read(text: text), domain: domain.flatMap { try? DomainName(validating: $0) },
         today: SerialPolicy.Day(year: 2026, month: 11, day: 22))
@@ -30,6 +30,7 @@ struct ZoneLinterTests {
     func good() {
         let findings = lint(goodZone)
         #expect(!findings.contains { $0.severity != .pass }, "\(findings)")
+        #expect(Set(findings.map(\.code)) == [.serialDated, .instancesComplete], "\(findings)")
         #expect(
             findings.contains { $0.message.contains("1 instance(s) of _openclaw-gw._tcp.openclaw.internal. with SRV, TXT and addresses") })
     }
@@ -37,48 +38,48 @@ struct ZoneLinterTests {
     @Test(
         "each planted fault is found, at its line, with the right severity",
         arguments: [
-            // (what to replace, replacement, severity, expected message part, line)
-            ("studio-gateway._openclaw-gw._tcp IN SRV 0 0 18789 studio\n", "", ZoneFinding.Severity.fail, "has no SRV record", 7),
+            // (what to replace, replacement, severity, expected code, line)
+            ("studio-gateway._openclaw-gw._tcp IN SRV 0 0 18789 studio\n", "", Finding.Severity.fail, .srvMissing, 7),
             (
                 "studio-gateway._openclaw-gw._tcp IN TXT \"displayName=Studio\" \"role=gateway\" \"transport=gateway\" \"gatewayPort=18789\"",
-                "", .fail, "has no TXT record", 7
+                "", .fail, .txtMissing, 7
             ),
             (
                 "studio IN A 100.101.102.103\n", "", .fail,
-                "SRV target studio.openclaw.internal. of 'studio-gateway' has no A or AAAA record", 7
+                .srvTargetWithoutAddress, 7
             ),
-            ("18789 studio\n", "18789 studio.example.com.\n", .warn, "outside the zone", 8),
-            ("\"gatewayPort=18789\"", "\"gatewayPort=18790\"", .fail, "TXT gatewayPort 18790 differs from SRV port 18789", 9),
+            ("18789 studio\n", "18789 studio.example.com.\n", .warn, .srvTargetOutside, 8),
+            ("\"gatewayPort=18789\"", "\"gatewayPort=18790\"", .fail, .txtPortMismatch, 9),
             (
                 "\"gatewayPort=18789\"", "\"gatewayPort=18789\" \"gatewayTls=1\" \"gatewayTlsSha256=zz\"", .fail,
-                "is not a SHA-256 fingerprint", 9
+                .txtFingerprintMalformed, 9
             ),
-            ("\"role=gateway\"", "\"role=node\"", .warn, "TXT role is 'node'", 9),
-            ("@ IN NS ns1\n", "", .fail, "no NS record", nil),
-            ("ns1 IN A 100.101.102.103\n", "", .fail, "name server ns1.openclaw.internal. is in the zone but has no A or AAAA", 4),
-            ("2026112201", "42", .warn, "not in OpenClaw's YYYYMMDDnn form", 3),
-            ("2026112201", "2031010101", .warn, "dated in the future", 3),
-            ("$TTL 60\n", "$TTL 60\nbroken IN A not-an-address\n", .fail, "syntax", 3),
-            ("_openclaw-gw._tcp IN PTR studio", "_openclaw-gw._tcp 0 IN PTR studio", .warn, "TTL 0", 7),
+            ("\"role=gateway\"", "\"role=node\"", .warn, .txtRoleNotGateway, 9),
+            ("@ IN NS ns1\n", "", .fail, .nsMissing, nil),
+            ("ns1 IN A 100.101.102.103\n", "", .fail, .nsWithoutAddress, 4),
+            ("2026112201", "42", .warn, .serialNotDated, 3),
+            ("2026112201", "2031010101", .warn, .serialInFuture, 3),
+            ("$TTL 60\n", "$TTL 60\nbroken IN A not-an-address\n", .fail, .syntax, 3),
+            ("_openclaw-gw._tcp IN PTR studio", "_openclaw-gw._tcp 0 IN PTR studio", .warn, .ttlZero, 7),
             (
                 "studio-gateway._openclaw-gw._tcp IN TXT",
-                "_openclaw-gw._tcp IN PTR _openclaw-gw._tcp\nstudio-gateway._openclaw-gw._tcp IN TXT", .fail, "which is not an instance", 9
+                "_openclaw-gw._tcp IN PTR _openclaw-gw._tcp\nstudio-gateway._openclaw-gw._tcp IN TXT", .fail, .ptrNotInstance, 9
             ),
             (
                 "_openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp\n",
                 "_openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp\n_openclaw-gw._tcp IN PTR Studio-Gateway._openclaw-gw._tcp\n",
-                .warn, "listed twice", 8
+                .warn, .instanceListedTwice, 8
             ),
-            ("_openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp\n", "", .warn, "no PTR lists it", 7),
-            ("studio IN A 100.101.102.103\n", "studio IN CNAME other\nother IN A 10.0.0.1\n", .fail, "is a CNAME", 9),
-            ("18789 studio\n", "0 studio\n", .warn, "has SRV port 0: it says it is not available", 8),
-        ] as [(String, String, ZoneFinding.Severity, String, Int?)])
-    func plantedFaults(target: String, replacement: String, severity: ZoneFinding.Severity, message: String, line: Int?) {
+            ("_openclaw-gw._tcp IN PTR studio-gateway._openclaw-gw._tcp\n", "", .warn, .instanceUnlisted, 7),
+            ("studio IN A 100.101.102.103\n", "studio IN CNAME other\nother IN A 10.0.0.1\n", .fail, .srvTargetCNAME, 9),
+            ("18789 studio\n", "0 studio\n", .warn, .srvPortZero, 8),
+        ] as [(String, String, Finding.Severity, FindingCode, Int?)])
+    func plantedFaults(target: String, replacement: String, severity: Finding.Severity, code: FindingCode, line: Int?) {
         let broken = goodZone.replacingOccurrences(of: target, with: replacement)
         #expect(broken != goodZone, "the fault must be planted")
         let findings = lint(broken)
-        let found = findings.first { $0.message.contains(message) }
-        #expect(found != nil, "expected '\(message)' in \(findings.map(\.message))")
+        let found = findings.first { $0.code == code }
+        #expect(found != nil, "expected \(code) in \(findings.map { "\($0.code): \($0.message)" })")
         #expect(found?.severity == severity)
         if let line { #expect(found?.line == line, "\(found?.message ?? "")") }
         if found?.severity != .pass { #expect(found?.fix != nil || severity == .warn) }
@@ -86,14 +87,11 @@ struct ZoneLinterTests {
 
     @Test("two SOA records, no SOA, records outside the zone")
     func apexFaults() {
-        #expect(lint(goodZone + "\n@ IN SOA ns1 hostmaster 2 7200 3600 1209600 60\n").contains { $0.message.contains("2 SOA records") })
+        #expect(lint(goodZone + "\n@ IN SOA ns1 hostmaster 2 7200 3600 1209600 60\n").contains { $0.code == .soaDuplicate })
         let noSOA = goodZone.replacingOccurrences(of: "@ IN SOA ns1 hostmaster 2026112201 7200 3600 1209600 60\n", with: "")
-        #expect(lint(noSOA).contains { $0.message.contains("no SOA record") && $0.severity == .fail })
-        #expect(lint(noSOA, domain: "openclaw.internal").contains { $0.message.contains("no SOA record at openclaw.internal.") })
-        #expect(
-            lint(goodZone + "\nelsewhere.example. IN A 10.0.0.1\n").contains {
-                $0.message.contains("outside the zone") && $0.severity == .fail
-            })
+        #expect(lint(noSOA).contains { $0.code == .noApex && $0.severity == .fail })
+        #expect(lint(noSOA, domain: "openclaw.internal").contains { $0.code == .soaMissing && $0.message.contains("openclaw.internal.") })
+        #expect(lint(goodZone + "\nelsewhere.example. IN A 10.0.0.1\n").contains { $0.code == .outsideZone && $0.severity == .fail })
     }
 
     @Test("over 100 instances: BIND's limit named with the setting to change")
@@ -103,7 +101,7 @@ struct ZoneLinterTests {
             text +=
                 "_openclaw-gw._tcp IN PTR g\(index)._openclaw-gw._tcp\ng\(index)._openclaw-gw._tcp IN SRV 0 0 18789 studio\ng\(index)._openclaw-gw._tcp IN TXT \"role=gateway\"\n"
         }
-        let finding = lint(text).first { $0.message.contains("BIND 9.18.28+") }
+        let finding = lint(text).first { $0.code == .bindRecordsPerType }
         #expect(finding?.severity == .warn)
         #expect(finding?.fix?.contains("max-records-per-type 0;") == true)
     }

@@ -255,7 +255,7 @@ struct ZoneRefusalTests {
     @Test("a TTL above 2^31-1 is a warning: BIND serves it as 0")
     func servedAsZero() {
         let findings = lint(withTTL("2147483648"))
-        #expect(findings.contains { $0.severity == .warn && $0.message.contains("serves it as 0") }, "\(findings.map(\.message))")
+        #expect(findings.contains { $0.code == .syntaxWarning && $0.message.contains("serves it as 0") }, "\(findings.map(\.message))")
     }
 
     @Test("a TXT too large for one DNS message fails; a large one that fits passes")
@@ -264,12 +264,12 @@ struct ZoneRefusalTests {
         let failing = lint(goodZone + "\nbig IN TXT \(big)\n")
         // ldns would cut this record's text short; the text itself is measured.
         #expect(
-            failing.contains { $0.severity == .fail && $0.message.contains("73") && $0.message.contains("RDATA") },
+            failing.contains { $0.code == .syntax && $0.message.contains("73") && $0.message.contains("RDATA") },
             "\(failing.map(\.message))")
         // 65,517 bytes: under the record limit, over what one answer can carry (BIND refuses it).
         let near = (0..<266).map { "\"k\($0)=" + String(repeating: "x", count: 240) + "\"" }.joined(separator: " ")
         let tight = lint(goodZone + "\nbig IN TXT \(near) \"\(String(repeating: "y", count: 190))\"\n")
-        #expect(tight.contains { $0.severity == .fail }, "\(tight.map(\.message))")
+        #expect(tight.contains { $0.code == .syntax }, "\(tight.map(\.message))")
         let fits = (0..<200).map { "\"k\($0)=" + String(repeating: "x", count: 240) + "\"" }.joined(separator: " ")
         #expect(!lint(goodZone + "\nbig IN TXT \(fits)\n").contains { $0.severity == .fail })
     }
@@ -277,7 +277,7 @@ struct ZoneRefusalTests {
     @Test("a label that starts with \\[ fails (BIND: bad label type); the writer escapes [ as \\091")
     func bitstringLabel() throws {
         let findings = lint(goodZone + "\n\\[x IN A 100.64.0.9\nok\\[x IN A 100.64.0.9\n")
-        #expect(findings.filter { $0.severity == .fail && $0.message.contains("bitstring") }.count == 1, "\(findings.map(\.message))")
+        #expect(findings.filter { $0.code == .syntax && $0.message.contains("bitstring") }.count == 1, "\(findings.map(\.message))")
         #expect(Presentation.escapeLabel(Array("[x".utf8)) == "\\091x")
     }
 

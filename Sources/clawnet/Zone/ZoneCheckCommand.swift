@@ -72,7 +72,7 @@ struct ZoneCheckCommand: ClawnetCommand {
         static let tsigKeyHelp = "With --axfr: TSIG key file for the transfer (tsig-keygen or keymgr -t output)."
         static let timeoutHelp = "Bound for each server's answers (default 5s)."
         static let defaultTimeout = Duration.seconds(5)
-        static let formatHelp = "table or json (schema clawnet.zonecheck.v1)."
+        static let formatHelp = "table or json (schema clawnet.zonecheck.v2)."
     }
 
     func validate() throws {

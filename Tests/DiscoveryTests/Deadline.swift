@@ -1,5 +1,5 @@
 /// An event of a stream read against a deadline.
-public enum DeadlineEvent<Element: Sendable>: Sendable {
+enum DeadlineEvent<Element: Sendable>: Sendable {
     case element(Element)
     case deadline
 }
@@ -8,7 +8,7 @@ extension AsyncStream where Element: Sendable {
     /// The elements of this stream, then `.deadline` if `deadline` passes before the stream
     /// ends. Stopping iteration (or the deadline) cancels the reading of this stream, which
     /// lets its producer clean up.
-    public func until(_ deadline: Duration?) -> AsyncStream<DeadlineEvent<Element>> {
+    func until(_ deadline: Duration?) -> AsyncStream<DeadlineEvent<Element>> {
         AsyncStream<DeadlineEvent<Element>>(bufferingPolicy: .unbounded) { continuation in
             let reader = Task {
                 for await element in self { continuation.yield(.element(element)) }
