@@ -13,7 +13,9 @@ public enum TokenFile {
             throw Failure(description: "--token-file: \(error.description)")
         }
         let line = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
-        guard let text = String(validating: line, as: UTF8.self), let token = GatewayToken(text, source: "--token-file \(path)", owner: owner) else {
+        guard let text = String(validating: line, as: UTF8.self),
+            let token = GatewayToken(text, source: "--token-file \(path)", owner: owner)
+        else {
             throw Failure(description: "--token-file \(path): its first line is empty or not UTF-8")
         }
         return token

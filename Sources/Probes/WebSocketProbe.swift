@@ -27,7 +27,9 @@ public enum WebSocketProbe {
         return outcome
     }
 
-    private static func open(
+    /// The opening; `afterFirstFrame` runs once the first frame came, and what it answers is
+    /// the connect exchange's outcome (nil: none was made, and the probe says goodbye).
+    static func open(
         host: String, on connection: ProbeConnection, timeout: Duration, afterFirstFrame: (FirstFrame) async -> ConnectOutcome?
     ) async -> (WebSocketOutcome, ConnectOutcome?) {
         let channel = connection.channel
