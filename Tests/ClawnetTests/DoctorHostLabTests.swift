@@ -7,17 +7,18 @@ import Testing
 /// (@homebridge/ciao) bound to UDP 5353 with SO_REUSEADDR next to Avahi; a real `node` process
 /// that binds and joins 224.0.0.251 the same way stands in for it, on lnode only, sending nothing.
 extension DoctorLabTests {
-    /// Binds UDP 5353 as ciao does (reuseAddr, the mDNS group), says so, and waits.
+    /// Binds UDP 5353 as ciao does (reuseAddr, the mDNS group on the interface whose address is
+    /// its argument), says so, and waits.
     static let nodeResponder = """
         const socket = require('dgram').createSocket({ type: 'udp4', reuseAddr: true });
-        socket.bind(5353, () => { socket.addMembership('224.0.0.251'); console.log('bound 5353'); });
+        socket.bind(5353, () => { socket.addMembership('224.0.0.251', process.argv[1]); console.log('bound 5353'); });
         setTimeout(() => process.exit(0), 60000);
         """
 
     @Test("openclaw#72147: a node process (OpenClaw's bonjour responder) holds UDP 5353 beside avahi-daemon: two-mdns-stacks names it")
     func openclaw72147OwnAdvertiserBesideAvahi() async throws {
         let bed = try TestBed.current()
-        let responder = try bed.spawn(on: .lnode, ["node", "-e", Self.nodeResponder])
+        let responder = try bed.spawn(on: .lnode, ["node", "-e", Self.nodeResponder, bed.ip(.lnode)])
         var failure: (any Error)?
         do {
             try await responder.waitForOutput("bound 5353", timeout: .seconds(20))
