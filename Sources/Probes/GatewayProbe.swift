@@ -191,7 +191,8 @@ public enum GatewayProbe {
                 decision = await CredentialGate.decide(target, address, on: connection)
                 request = ConnectRequest(credentials: decision.map(\.sends) == true ? target.credentials : .none)
             }
-            let (outcome, answer) = await WebSocketProbe.open(host: hostHeader(target), on: connection, timeout: timeout, connect: request)
+            let (outcome, answer) = await WebSocketProbe.open(
+                host: hostHeader(target), on: connection, timeout: timeout, connect: request, origin: target.origin)
             exchange = answer
             return outcome
         }

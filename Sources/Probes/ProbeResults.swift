@@ -16,6 +16,8 @@ public struct ProbeTarget: Sendable, Hashable {
     public var credentials: ConnectCredentials = .none
     /// Which peer may be shown them, decided on the connection that would carry them.
     public var policy = CredentialPolicy()
+    /// The Origin the WebSocket upgrade carries, as a browser page's would (--origin); none by default.
+    public var origin: BrowserOrigin?
 
     public init(
         label: String, host: String, addresses: [IPAddress], port: Int, tls: Bool, advertisedFingerprint: TLSFingerprint? = nil,

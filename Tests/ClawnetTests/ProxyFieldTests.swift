@@ -214,3 +214,27 @@ struct ProxyFieldTests {
         }
     }
 }
+
+extension ProxyFieldTests {
+    @Test(
+        "openclaw#71258: a browser origin the Gateway allows, refused behind Caddy (X-Forwarded-Host from an untrusted proxy): origin-not-allowed"
+    )
+    func openclaw71258OriginBehindCaddy() async throws {
+        let bed = try TestBed.current()
+        let origin = "https://gw.example"
+        let gateway = try await Self.gateway(plain: true, admission: StandInAdmission(allowedOrigins: [origin]))
+        let proxy = try await bed.startCaddy(port: testPort(), upstream: "127.0.0.1:\(gateway.port)", directives: [], internalTLS: false)
+        try await Self.stopping(proxy, gateway) {
+            let direct = try await Self.doctor("ws://127.0.0.1:\(gateway.port)", ["--origin", origin])
+            #expect(Self.troubled(direct.document).isEmpty, "the origin is allowed directly: \(direct.output)")
+            let refused = try await Self.doctor("ws://127.0.0.1:\(gateway.port)", ["--origin", "https://evil.example"])
+            #expect(Self.cause(refused.document, "origin-not-allowed") != nil, "\(refused.output)")
+
+            let (document, output) = try await Self.doctor("ws://127.0.0.1:\(proxy.port)", ["--origin", origin])
+            let connect = try #require(Self.check(document, "gw.connect"), "\(output)")
+            #expect(((connect["detail"] as? [String: Any])?["detailCode"] as? String) == "CONTROL_UI_ORIGIN_NOT_ALLOWED", "\(connect)")
+            let cause = try #require(Self.cause(document, "origin-not-allowed"), "\(output)")
+            #expect((cause["fix"] as? String)?.contains("trustedProxies") == true, "\(cause)")
+        }
+    }
+}
