@@ -96,7 +96,7 @@ extension MachineResult {
     /// mDNS, no interface that carries multicast, this machine's own Gateway not advertising.
     var localUnexplained: Bool {
         discovery.localIsEmptyThoughUsable(facts) && !mdnsFailed && !facts.multicastInterfaces.isEmpty && facts.advertisingOff == nil
-            && !facts.platform.isContained
+            && !facts.onContainerBridge
     }
 
     /// A beacon in local. at one of this machine's own addresses: its Gateway advertises.

@@ -193,11 +193,11 @@ struct DiagnosisRuleTests {
         (
             "a container with OPENCLAW_DISABLE_BONJOUR=0 advertises",
             evidence([], system: gatewayHost(disable: "0", container: "/.dockerenv")),
-            [.containerMulticast]
+            [.multicastBlocked]
         ),
         (
             "a node in a container advertises nothing of its own",
-            evidence([], system: gatewayHost(container: "/.dockerenv", remote: true)), [.containerMulticast]
+            evidence([], system: gatewayHost(container: "/.dockerenv", remote: true)), [.multicastBlocked]
         ),
         (
             "another responder on 5353", evidence([check(.mdnsPort5353, .warn, .otherResponders)], beacons: [Recorded.beacon()]),

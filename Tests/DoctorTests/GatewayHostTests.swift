@@ -74,11 +74,20 @@ struct GatewayHostTests {
     func openclaw72303Containers(_ marker: String, _ wsl2: Bool) throws {
         var system = RecordedSystem()
         system.platformFacts = PlatformFacts(container: marker.isEmpty ? nil : marker, wsl2: wsl2)
+        // On the bridge's default network, as `docker run` (and WSL2's NAT) puts it.
+        system.networkInterfaces[1] = NetworkInterface(
+            name: "eth0", addresses: [IPAddress("172.17.0.2")!], isUp: true, isLoopback: false, supportsMulticast: true)
         let (_, causes) = Self.diagnose(system)
         let cause = try #require(causes.first { $0.id == .containerMulticast }, "\(causes.map(\.id))")
         #expect(cause.cause.contains(wsl2 ? "WSL2" : marker), "\(cause.cause)")
         #expect(cause.fix.contains("--network host"), "\(cause.fix)")
         #expect(!causes.contains { $0.id == .multicastBlocked }, "one cause: \(causes.map(\.id))")
+
+        // The same container with host networking (a LAN address): multicast may well reach the
+        // LAN, and nothing in local. is the LAN's cause, not the container's.
+        system.networkInterfaces[1] = NetworkInterface(
+            name: "eth0", addresses: [IPAddress("192.168.1.20")!], isUp: true, isLoopback: false, supportsMulticast: true)
+        #expect(Self.diagnose(system).1.map(\.id) == [.multicastBlocked])
     }
 
     @Test("container markers: PID 1's container= (LXC, podman), WSL2's kernel in /proc/version")
