@@ -108,6 +108,20 @@ struct ProxyFieldTests {
         }
     }
 
+    @Test("openclaw#71258: nginx speaking https:// to a plain Gateway answers 502: proxy-upstream names both schemes")
+    func openclaw71258TLSUpstreamToPlain() async throws {
+        let bed = try TestBed.current()
+        let gateway = try await Self.gateway(plain: true)
+        let proxy = try await bed.startNginx(
+            port: testPort(), upstream: "https://127.0.0.1:\(gateway.port)", directives: Self.passesWebSockets)
+        try await Self.stopping(proxy, gateway) {
+            let (document, output) = try await Self.doctor("ws://127.0.0.1:\(proxy.port)")
+            let cause = try #require(Self.cause(document, "proxy-upstream"), "\(output)\n\(proxy.config)")
+            let fix = cause["fix"] as? String ?? ""
+            #expect(fix.contains("proxy_pass http://127.0.0.1:") && fix.contains("proxy_pass https://127.0.0.1:"), "\(cause)")
+        }
+    }
+
     @Test("openclaw#56645: nginx with proxy_read_timeout 1s cuts the idle WebSocket before the 30 s tick: proxy-idle-timeout")
     func openclaw56645IdleTimeout() async throws {
         let bed = try TestBed.current()
