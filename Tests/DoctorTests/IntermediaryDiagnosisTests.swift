@@ -104,6 +104,18 @@ struct IntermediaryDiagnosisTests {
         #expect(origin.fix.contains("allowedOrigins") && origin.fix.contains("trustedProxies"), "\(origin.fix)")
     }
 
+    @Test(
+        "the directive follows the program that answered: Caddy, Cloudflare and an unnamed proxy get their own words",
+        arguments: [("Caddy", "header_up"), ("cloudflare", "Network, WebSockets"), ("Varnish", "proxy_http_version 1.1")])
+    func directivePerProgram(_ server: String, _ directive: String) throws {
+        var report = Self.proxied(server: server)
+        report.websocket = PhaseTiming(outcome: .upgradeRefused(status: 404), elapsed: .zero)
+        report.connect = nil
+        let (_, causes) = Self.diagnosed(report, pin: nil)
+        let cause = try #require(causes.first { $0.id == .proxyDropsUpgrade }, "\(causes.map(\.id))")
+        #expect(cause.fix.contains(directive), "\(server): \(cause.fix)")
+    }
+
     @Test("every intermediary rule explains failures its layers declare, and each failure it explains gets words and a fix")
     func declaredCoverage() {
         for rule in DiagnosisRules.intermediaries {
