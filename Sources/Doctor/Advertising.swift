@@ -54,6 +54,16 @@ public struct PlatformFacts: Sendable, Equatable {
         return nil
     }
 
+    /// LXC, podman and systemd-nspawn set `container=` in PID 1's environment
+    /// (`/proc/1/environ`, NUL-separated).
+    public static func environMarker(_ environ: [UInt8]) -> String? {
+        for entry in environ.split(separator: 0) where entry.starts(with: Array("container=".utf8)) {
+            let kind = String(decoding: entry.dropFirst("container=".utf8.count).prefix(32), as: UTF8.self)
+            return "/proc/1/environ (container=\(kind))"
+        }
+        return nil
+    }
+
     /// WSL2 kernels name themselves in their release (`...-microsoft-standard-WSL2`).
     public static func isWSL2(osRelease: String) -> Bool {
         let release = osRelease.lowercased()

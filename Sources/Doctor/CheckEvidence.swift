@@ -38,6 +38,8 @@ public struct ConfigEvidence: Sendable, Equatable {
     public let config: OpenClawConfig
     /// Read as a node's (gateway.mode remote, and the file is sound).
     public let asNode: Bool
+    /// On a Gateway host: its systemd unit and recent journal, when systemd could be asked.
+    public var service: GatewayService? = nil
 }
 
 /// openclaw.advertising: the settings that decide whether this machine's Gateway advertises.
@@ -83,6 +85,8 @@ public struct BrowseEvidence: Sendable, Equatable {
 public struct ResolverEvidence: Sendable, Equatable {
     public let conf: ResolvConf
     public let systemdResolved: Bool
+    /// systemd-resolved's links, when it could be asked.
+    public var resolved: ResolvedStatus? = nil
 }
 
 /// dns.widearea: one domain, what it gave and what went wrong.
@@ -99,4 +103,9 @@ public struct TailnetEvidence: Sendable, Equatable {
     public let interfaces: [String]
     /// A wide-area domain is configured.
     public let wideArea: Bool
+    /// gateway.tailscale.* of this machine's Gateway, and what Serve proxies (when asked).
+    public var settings = TailscaleSettings()
+    public var serve: TailscaleServeStatus? = nil
+    /// The port the Gateway listens on behind Serve (gateway.port, default 18789).
+    public var gatewayPort = Endpoint.defaultGatewayPort
 }

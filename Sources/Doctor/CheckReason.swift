@@ -46,6 +46,20 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case gatewayStarting, closedByGateway, connectRejected, connectTimedOut, unexpectedConnectAnswer, connectFailed
     // gw.connect: the credentials were not sent (CredentialPolicy)
     case withheldPinMismatch, withheldUnverified, withheldPlainText, withheldLocalListener
+
+    // gw.pin: pinned to a certificate a CA issued (renewed on the CA's schedule)
+    case pinOnIssuedCertificate
+    // gw.websocket: the upgrade worked, and something in the path cut the idle WebSocket
+    case closedWhenIdle
+    // gw.connect: the Gateway refused what a proxy in front of it forwarded (the browser's
+    // Origin; a proxy outside gateway.trustedProxies, or one that sent no user)
+    case originNotAllowed, proxyNotTrusted
+    // gw.connect: behind Tailscale Serve, the Gateway refused the Tailscale identity (details.authReason tailscale_*)
+    case tailscaleIdentityRefused
+    // tailscale.interface: gateway.tailscale.mode serve, and Serve has no route to the Gateway's port
+    case serveRouteMissing
+    // openclaw.config on a Gateway host: systemd keeps restarting the Gateway's unit
+    case restartLoop
 }
 
 extension CheckReason {

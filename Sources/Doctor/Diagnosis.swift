@@ -59,6 +59,14 @@ public struct Diagnosis: Sendable, Equatable {
         case tlsExpected(target: String, byBeacon: Bool, hostHeader: String)
         /// A TLS server probed as ws://: `advertised` when a beacon (not a manual target) named it.
         case tlsNotAdvertised(target: String, advertised: Bool, webSocket: Check)
+        /// Something in front of the Gateway (a proxy, an edge) is the cause: what doctor saw of it.
+        case intermediary(IntermediaryFinding)
+        /// A wide-area domain that only Tailscale's resolver answers, on a machine whose
+        /// resolv.conf is systemd-resolved's: which link should route it, what it has, and which
+        /// links route the domain now (none, most often).
+        case resolvedRoute(domain: DomainName, link: ResolvedStatus.Link, routedBy: [String])
+        /// Nothing in local. on a machine in a container or WSL2 (its markers).
+        case contained(PlatformFacts)
     }
 }
 
@@ -105,6 +113,20 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     public static let connect = DiagnosisID(rawValue: "gw-connect")
     /// A failing check that no rule explains: named after the check, never silent.
     public static let checkFailed = DiagnosisID(rawValue: "check-failed")
+    // In front of the Gateway: certificates that are not its own, proxies.
+    public static let pinOnRenewingCertificate = DiagnosisID(rawValue: "pin-on-renewing-certificate")
+    public static let edgeCertificate = DiagnosisID(rawValue: "edge-certificate")
+    public static let proxyUpstream = DiagnosisID(rawValue: "proxy-upstream")
+    public static let proxyDropsUpgrade = DiagnosisID(rawValue: "proxy-drops-upgrade")
+    public static let proxyIdleTimeout = DiagnosisID(rawValue: "proxy-idle-timeout")
+    public static let originNotAllowed = DiagnosisID(rawValue: "origin-not-allowed")
+    public static let proxyNotTrusted = DiagnosisID(rawValue: "proxy-not-trusted")
+    public static let resolvedRoutingDomain = DiagnosisID(rawValue: "resolved-routing-domain")
+    public static let tailscaleServeIdentity = DiagnosisID(rawValue: "tailscale-serve-identity")
+    public static let tailscaleServeRoute = DiagnosisID(rawValue: "tailscale-serve-route")
+    public static let tailscaleServeUpgrade = DiagnosisID(rawValue: "tailscale-serve-upgrade")
+    public static let gatewayRestartLoop = DiagnosisID(rawValue: "gateway-restart-loop")
+    public static let containerMulticast = DiagnosisID(rawValue: "container-multicast")
 
     public var description: String { rawValue }
 

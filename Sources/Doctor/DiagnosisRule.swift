@@ -59,7 +59,13 @@ public struct DiagnosisRule: Sendable {
     func apply(_ machine: MachineResult, _ gateway: GatewayResult?, after found: [Diagnosis]) -> [Diagnosis] {
         switch (finder, gateway) {
         case (.machine(let find), nil): return find(machine)
-        case (.gateway(let find), let gateway?): return find(gateway, machine).map { [$0] } ?? []
+        case (.gateway(let find), let gateway?):
+            // A cause adds nothing when causes before it already named every failure it shows
+            // (a proxy's 502 named as such is not also "another program on the port").
+            guard let diagnosis = find(gateway, machine) else { return [] }
+            let named = Set(found.flatMap(\.evidence))
+            let failures = diagnosis.evidence.filter { gateway.failing($0.check) != nil }
+            return !failures.isEmpty && failures.allSatisfy(named.contains) ? [] : [diagnosis]
         case (.layer(let layer), let gateway?):
             let label = gateway.target.label
             let named = Set(found.flatMap(\.evidence))

@@ -7,7 +7,7 @@ import Host
 extension DiagnosisRules {
     public static let machine: [DiagnosisRule] = [
         noMDNS, gatewayNotAdvertising, multicastBlockedSilentHost, multicastBlocked, twoMDNSStacks, advertisingSwitchedOff,
-        noMulticastInterface, splitDNS, wideAreaDomain,
+        noMulticastInterface, resolvedRoutingDomain, splitDNS, wideAreaDomain, tailscaleServeRoute, gatewayRestartLoop, containerMulticast,
     ]
 
     static let noMDNS = DiagnosisRule.machine(.noMDNS, explains: [.mdnsDBus: [.busMissing], .mdnsDaemon: [.daemonUnavailable]]) {
@@ -69,7 +69,8 @@ extension DiagnosisRules {
 
     /// One per wide-area domain that answers only at Tailscale's resolver.
     static let splitDNS = DiagnosisRule.machine(.splitDNS, explains: [.dnsWideArea: [.splitDNS]]) { machine in
-        machine.failing(.dnsWideArea, .splitDNS).map {
+        guard machine.facts.resolved == nil else { return [] }  // resolvedRoutingDomain names the link
+        return machine.failing(.dnsWideArea, .splitDNS).map {
             Diagnosis(.splitDNS, .check($0, target: nil), evidence: [.init(.dnsWideArea), .init(.tailscaleInterface)])
         }
     }
@@ -95,6 +96,7 @@ extension MachineResult {
     /// mDNS, no interface that carries multicast, this machine's own Gateway not advertising.
     var localUnexplained: Bool {
         discovery.localIsEmptyThoughUsable(facts) && !mdnsFailed && !facts.multicastInterfaces.isEmpty && facts.advertisingOff == nil
+            && !facts.onContainerBridge
     }
 
     /// A beacon in local. at one of this machine's own addresses: its Gateway advertises.

@@ -9,7 +9,7 @@ extension DiagnosisRules {
         [
             nameNotFound, nssMdnsMissing, magicDNSNotApplied, unknownTarget, nameUnresolved, gatewayNotListening, nothingListens,
             tailnetUnreachable, unroutableAddress, firewall, hostUnreachable,
-        ] + session + layers
+        ] + intermediaries + session + layers
 
     // MARK: Its name
 

@@ -57,7 +57,8 @@ public enum Doctor {
         let reports =
             phases.isEmpty
             ? targets.map { ProbeReport(target: $0.probe) }
-            : await GatewayProbe.runAll(targets.map(\.probe), budget: budget, limit: options.probeLimit, phases: phases)
+            : await GatewayProbe.runAll(
+                targets.map { $0.probe.opened(from: options.origin) }, budget: budget, limit: options.probeLimit, phases: phases)
         let found = await answers
         return (
             reports,

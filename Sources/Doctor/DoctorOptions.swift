@@ -48,6 +48,8 @@ public struct DoctorOptions: Sendable {
     public var trustRoots = TrustRoots.system
     /// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1: credentials over plain ws:// to any private address.
     public var allowPrivatePlainText = false
+    /// --origin: the WebSocket upgrades carry it, as a browser page's at that origin would.
+    public var origin: BrowserOrigin?
     /// The whole run (see `Doctor.run`).
     public var timeout: Duration = .seconds(5)
     /// Only these checks (and what they need); nil: all.

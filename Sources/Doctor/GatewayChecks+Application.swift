@@ -8,10 +8,10 @@ extension GatewayChecks {
         guard let http else { return Check(.gwHTTP, .skip, .notRun) }
         let reason: CheckReason
         switch http.health.outcome {
-        case .response(200, let body, _):
+        case .response(200, let body, _, _):
             if !HealthBody.isGateway(body) {
                 reason = .notGatewayHealth
-            } else if case .response(let status, _, _)? = http.ready?.outcome, status != 200 {
+            } else if case .response(let status, _, _, _)? = http.ready?.outcome, status != 200 {
                 reason = .notReady
             } else {
                 reason = .ok
@@ -27,7 +27,7 @@ extension GatewayChecks {
 
     static func webSocket(_ webSocket: WebSocketEvidence?) -> Check {
         guard let webSocket else { return Check(.gwWebSocket, .skip, .notRun) }
-        let reason: CheckReason
+        var reason: CheckReason
         switch webSocket.phase.outcome {
         case _ where webSocket.upgraded: reason = .ok
         case .upgradeRefused: reason = .upgradeRefused
@@ -36,6 +36,7 @@ extension GatewayChecks {
         case .failed: reason = .webSocketFailed
         case .upgradeFailed, .opened, .frameTooLarge, .closedBeforeFirstFrame, .framesBroken: reason = .upgradeFailed
         }
+        if reason == .ok, case .closed(let after)? = webSocket.idle?.outcome, after < GatewayProbe.tickInterval { reason = .closedWhenIdle }
         return Check(.gwWebSocket, reason == .ok ? .pass : .fail, reason, elapsed: webSocket.phase.elapsed, evidence: .webSocket(webSocket))
     }
 

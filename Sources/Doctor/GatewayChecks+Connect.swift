@@ -29,6 +29,7 @@ extension GatewayChecks {
 
     static func rejected(_ error: ConnectError, sent: ConnectCredentials) -> (Check.Status, CheckReason) {
         if error.isProtocolMismatch { return (.fail, .protocolMismatch) }
+        if let refusal = intermediaryRefusal(error) { return (.fail, refusal) }
         switch error.detailCode {
         case .deviceIdentityRequired? where sent.device == nil: return (.pass, .credentialsRequired)
         case .pairingRequired?: return (.fail, .pairingRequired)

@@ -75,6 +75,9 @@ public enum GatewayChecks {
         if let expected = pin.pin?.fingerprint {
             if expected != pin.observed {
                 (status, reason) = (.fail, .pinMismatch)
+            } else if case .issued? = pin.certificate {
+                // The CA renews it (Let's Encrypt every 60-90 days): the pin breaks each time.
+                (status, reason) = (.warn, .pinOnIssuedCertificate)
             } else if let advertised = pin.advertised, advertised != pin.observed {
                 (status, reason) = (.warn, .advertisedStale)
             } else {

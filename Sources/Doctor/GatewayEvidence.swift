@@ -17,6 +17,8 @@ public struct GatewayEvidence: Sendable, Equatable {
     public let http: HTTPEvidence?
     public let webSocket: WebSocketEvidence?
     public let connect: ConnectEvidence?
+    /// What stands between doctor and the Gateway (a proxy, an edge), as far as it shows.
+    public let path: PathEvidence
     /// The instant certificates are judged against.
     public let now: Date
 
@@ -37,12 +39,13 @@ public struct GatewayEvidence: Sendable, Equatable {
         self.pin = report.tlsFacts.map { facts in
             PinEvidence(
                 observed: facts.fingerprint, pin: pin, advertised: target.advertisedFingerprint,
-                host: ConnectURL.withoutTrailingDot(target.host))
+                host: ConnectURL.withoutTrailingDot(target.host), certificate: CertificateOrigin(facts))
         }
+        path = PathEvidence(report: report)
         http = report.health.map {
             HTTPEvidence(health: $0, ready: report.ready, port: target.port, budget: budget, hostHeader: hostHeader)
         }
-        webSocket = report.websocket.map { WebSocketEvidence(phase: $0, budget: budget, hostHeader: hostHeader) }
+        webSocket = report.websocket.map { WebSocketEvidence(phase: $0, budget: budget, hostHeader: hostHeader, idle: report.idle) }
         connect = report.connect.map { phase in
             ConnectEvidence(
                 phase: phase, offered: target.credentials, decision: report.credentials, budget: budget,
@@ -170,6 +173,8 @@ public struct PinEvidence: Sendable, Equatable {
     public let advertised: TLSFingerprint?
     /// The Gateway's host, as TLS named it.
     public let host: String
+    /// Whose certificate it is, as its form tells (nil when it could not be read).
+    public var certificate: CertificateOrigin? = nil
 }
 
 /// gw.http: /healthz and /readyz, each on its own connection.
@@ -187,6 +192,8 @@ public struct WebSocketEvidence: Sendable, Equatable {
     public let phase: PhaseTiming<WebSocketOutcome>
     public let budget: Duration
     public let hostHeader: String
+    /// A WebSocket of its own held idle after the challenge (only behind a proxy).
+    public var idle: PhaseTiming<IdleOutcome>? = nil
 
     /// The server switched protocols (101), whatever came after.
     public var upgraded: Bool {

@@ -65,7 +65,7 @@ public struct Layer: Sendable {
             fails: [.unhealthy, .notGatewayHealth, .healthFailed, .healthTimedOut, .wantsTLS]),
         Layer(
             .gwWebSocket, "WebSocket upgrade", needs: [.gwTLS], phases: .websocket, lacking: .needsWebSocket,
-            fails: [.upgradeRefused, .upgradeFailed, .upgradeTimedOut, .webSocketFailed, .wantsTLS]),
+            fails: [.upgradeRefused, .upgradeFailed, .upgradeTimedOut, .webSocketFailed, .wantsTLS, .closedWhenIdle]),
         Layer(
             .gwProtocol, "Gateway's first frame", needs: [.gwWebSocket], lacking: .needsChallenge,
             fails: [.unexpectedFirstFrame, .frameTooLarge, .closedBeforeFirstFrame, .firstFrameTimedOut, .framesBroken]),
@@ -74,6 +74,7 @@ public struct Layer: Sendable {
             fails: [
                 .pairingRequired, .tokenMismatch, .tokenMissing, .authRejected, .deviceAuthRejected, .protocolMismatch, .closedByGateway,
                 .connectRejected, .connectTimedOut, .unexpectedConnectAnswer, .connectFailed, .withheldPinMismatch,
+                .originNotAllowed, .proxyNotTrusted, .tailscaleIdentityRefused,
             ]),
     ]
 

@@ -18,7 +18,8 @@ extension MachineChecks {
 
     static func resolver(_ facts: MachineFacts) -> Check {
         let conf = facts.resolvConf
-        let evidence = CheckEvidence.resolver(ResolverEvidence(conf: conf, systemdResolved: facts.systemdResolved))
+        let evidence = CheckEvidence.resolver(
+            ResolverEvidence(conf: conf, systemdResolved: facts.systemdResolved, resolved: facts.resolved))
         if !conf.exists { return Check(.dnsResolver, .warn, .resolvConfMissing, evidence: evidence) }
         if !conf.problems.isEmpty { return Check(.dnsResolver, .warn, .resolvConfUnreadable, evidence: evidence) }
         return Check(.dnsResolver, .pass, .ok, evidence: evidence)
@@ -45,7 +46,13 @@ extension MachineChecks {
     static func tailscale(_ facts: MachineFacts, _ discovery: DiscoverySummary) -> Check {
         let addresses = facts.tailnet.addresses
         let names = facts.interfaces.filter { interface in interface.addresses.contains { addresses.contains($0) } }.map(\.name)
-        let evidence = TailnetEvidence(addresses: addresses, interfaces: names, wideArea: !discovery.domains.isEmpty)
+        var evidence = TailnetEvidence(addresses: addresses, interfaces: names, wideArea: !discovery.domains.isEmpty)
+        (evidence.settings, evidence.serve) = (facts.config.tailscale, facts.tailscaleServe)
+        evidence.gatewayPort = facts.config.gatewayPort ?? Endpoint.defaultGatewayPort
+        // gateway.tailscale.mode serve, and Serve proxies nothing to the Gateway's port.
+        if evidence.settings.proxies, let serve = evidence.serve, serve.route(toPort: evidence.gatewayPort) == nil {
+            return Check(.tailscaleInterface, .warn, .serveRouteMissing, evidence: .tailnet(evidence))
+        }
         return addresses.isEmpty
             ? Check(.tailscaleInterface, .skip, .notOnTailnet, evidence: .tailnet(evidence))
             : Check(.tailscaleInterface, .pass, .ok, evidence: .tailnet(evidence))

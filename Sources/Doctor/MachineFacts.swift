@@ -18,16 +18,27 @@ public struct MachineFacts: Sendable {
     public var config: OpenClawConfig
     public var routes: [Route] = []
     public var platform = PlatformFacts()
+    /// systemd-resolved's links, when resolv.conf is its and it could be asked.
+    public var resolved: ResolvedStatus?
+    /// Tailscale Serve's routes, asked only when this Gateway's config puts it behind Serve.
+    public var tailscaleServe: TailscaleServeStatus?
+    /// The Gateway's systemd unit, asked only on a Gateway host.
+    public var gatewayService: GatewayService?
 
     public static func gather(_ system: any SystemInspector) -> MachineFacts {
         let hosts = system.nsswitchHosts().flatMap(NSSwitchHosts.init(line:))
         // The libraries matter only when the hosts line asks mDNS: no file system walk otherwise.
-        return MachineFacts(
+        var facts = MachineFacts(
             busAddress: system.busAddress, busSocketExists: system.busSocketExists(), avahi: system.avahi(),
             interfaces: system.interfaces(), port5353: system.udp5353Holders(), nsswitchHosts: hosts,
             nssMDNSModules: hosts?.asksMulticastDNS == true ? system.nssMDNSModules() : nil,
             resolvConf: system.resolvConf(), systemdResolved: system.usesSystemdResolved(), config: system.config(),
             routes: system.routes(), platform: system.platform())
+        // resolved is asked only when resolv.conf is its.
+        if facts.systemdResolved { facts.resolved = system.resolvedStatus() }
+        if facts.config.tailscale.proxies { facts.tailscaleServe = system.tailscaleServe() }
+        if facts.isGatewayHost { facts.gatewayService = system.gatewayService() }
+        return facts
     }
 
     /// The tailnet as this machine sees it (its interface, its ranges).

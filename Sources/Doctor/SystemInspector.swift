@@ -28,12 +28,24 @@ public protocol SystemInspector: Sendable {
     func routes() -> [Route]
     /// Container and WSL2 markers.
     func platform() -> PlatformFacts
+    /// systemd-resolved's links, their DNS servers and domains; nil when it does not run or
+    /// cannot be asked (see `LiveSystem.resolvedStatus`).
+    func resolvedStatus() -> ResolvedStatus?
+    /// What Tailscale Serve proxies on this machine (`tailscale serve status --json`); nil when
+    /// it cannot be asked.
+    func tailscaleServe() -> TailscaleServeStatus?
+    /// The Gateway's systemd unit and its recent journal; nil where systemd does not run or
+    /// cannot be asked.
+    func gatewayService() -> GatewayService?
 }
 
 extension SystemInspector {
     public func routes() -> [Route] { [] }
     public func platform() -> PlatformFacts { PlatformFacts() }
     public func nssMDNSModules() -> Set<String>? { nil }
+    public func resolvedStatus() -> ResolvedStatus? { nil }
+    public func tailscaleServe() -> TailscaleServeStatus? { nil }
+    public func gatewayService() -> GatewayService? { nil }
 }
 
 public struct PortHolders: Sendable, Equatable {
@@ -140,8 +152,12 @@ public struct LiveSystem: SystemInspector {
         } else if let cgroup = RegularFile.text("/proc/1/cgroup", limit: FileLimit.systemFile) {
             facts.container = PlatformFacts.cgroupMarker(cgroup)
         }
+        if facts.container == nil, let environ = try? RegularFile.read("/proc/1/environ", limit: FileLimit.systemFile) {
+            facts.container = PlatformFacts.environMarker(environ)
+        }
         let release = RegularFile.text("/proc/sys/kernel/osrelease", limit: FileLimit.systemFile) ?? ""
-        facts.wsl2 = PlatformFacts.isWSL2(osRelease: release)
+        let version = RegularFile.text("/proc/version", limit: FileLimit.systemFile) ?? ""
+        facts.wsl2 = PlatformFacts.isWSL2(osRelease: release) || PlatformFacts.isWSL2(osRelease: version)
         return facts
     }
 }

@@ -20,6 +20,8 @@ public struct OpenClawConfig: Sendable, Equatable {
     public var node = NodeSettings()
     /// What decides whether this machine's Gateway advertises by mDNS (OpenClawConfig+Advertising.swift).
     public var advertising = AdvertisingSettings()
+    /// gateway.tailscale.mode and gateway.auth.allowTailscale (OpenClawConfig+Tailscale.swift).
+    public var tailscale = TailscaleSettings()
     public var warnings: [String] = []
     /// The file's owner and permission bits, when it was read.
     public var fileOwner: UInt32?
@@ -135,6 +137,7 @@ public struct OpenClawConfig: Sendable, Equatable {
         }
         readNode(root)
         readAdvertising(root)
+        readTailscale(root)
     }
 
     /// Where the bytes stop being UTF-8, or nil when they are.

@@ -30,7 +30,7 @@ enum CheckDetail {
         case .pin(let evidence): return pin(check.reason, evidence)
         case .certificate(let facts): return certificate(facts)
         case .http(let evidence): return http(check.reason, evidence)
-        case .webSocket: return check.id == .gwWebSocket && check.reason == .wantsTLS ? ["wantsTLS": "true"] : [:]
+        case .webSocket(let evidence): return check.id == .gwWebSocket ? webSocket(check.reason, evidence) : [:]
         case .connect(let evidence, _): return connect(evidence)
         }
     }
@@ -84,12 +84,24 @@ enum CheckDetail {
         ]
     }
 
-    /// The Server header of an answer that is not the Gateway's.
+    /// The Server and Via headers of an answer: what answers instead of the Gateway, or in front of it.
     static func http(_ reason: CheckReason, _ evidence: HTTPEvidence) -> [String: String] {
-        guard reason == .unhealthy || reason == .notGatewayHealth, case .response(_, _, let server?) = evidence.health.outcome else {
-            return [:]
+        guard case .response(_, _, let server, let via) = evidence.health.outcome else { return [:] }
+        var detail: [String: String] = [:]
+        detail["server"] = server
+        detail["via"] = via
+        return detail
+    }
+
+    /// A TLS server asked in plain text; a WebSocket held idle behind a proxy, and how long.
+    static func webSocket(_ reason: CheckReason, _ evidence: WebSocketEvidence) -> [String: String] {
+        var detail: [String: String] = reason == .wantsTLS ? ["wantsTLS": "true"] : [:]
+        switch evidence.idle?.outcome {
+        case .closed(let after)?: detail["idleClosedAfterMs"] = String(after.milliseconds)
+        case .heldOpen(let held)?: detail["idleHeldMs"] = String(held.milliseconds)
+        case .notWatched?, nil: break
         }
-        return ["server": server]
+        return detail
     }
 
     static func connect(_ evidence: ConnectEvidence) -> [String: String] {
@@ -103,6 +115,7 @@ enum CheckDetail {
             detail["detailCode"] = error.detailCode?.word
             detail["requestId"] = error.requestId
             detail["recommendedNextStep"] = error.recommendedNextStep?.word
+            detail["authReason"] = error.authReason
         case .closed, .unexpected, .timedOut, .failed: break
         }
         switch evidence.decision {

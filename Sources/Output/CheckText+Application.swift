@@ -7,7 +7,7 @@ extension CheckText {
     static func http(_ reason: CheckReason, _ evidence: HTTPEvidence) -> CheckText {
         let health = evidence.health.outcome
         switch health {
-        case .response(let status, let body, let server):
+        case .response(let status, let body, let server, _):
             let shown =
                 SafeText.display(Array(body.utf8.prefix(60))) + (server.map { " (Server: \(SafeText.display(Array($0.utf8))))" } ?? "")
             switch reason {
@@ -16,7 +16,7 @@ extension CheckText {
                     "/healthz answered 200 but not with a Gateway's {\"ok\":true,...}: \(shown)", fix: anotherProgramFix(evidence.port))
             case .unhealthy: return CheckText("/healthz answered \(status) \(shown)", fix: anotherProgramFix(evidence.port))
             case .notReady:
-                guard case .response(let ready, _, _)? = evidence.ready?.outcome else { break }
+                guard case .response(let ready, _, _, _)? = evidence.ready?.outcome else { break }
                 return CheckText(
                     "/healthz 200, but /readyz \(ready): the Gateway is starting or draining",
                     fix: "wait a moment and run doctor again; if it stays, see the Gateway's log")
@@ -37,7 +37,14 @@ extension CheckText {
             "connect to the Gateway itself, or let the proxy pass WebSockets (nginx: `proxy_http_version 1.1; proxy_set_header Upgrade "
             + "$http_upgrade; proxy_set_header Connection \"upgrade\";`)"
         switch evidence.phase.outcome {
-        case .opened, .frameTooLarge: return CheckText("101 Switching Protocols with a valid Sec-WebSocket-Accept")
+        case .opened, .frameTooLarge:
+            let idle = idleWords(evidence.idle?.outcome)
+            guard case .closed? = evidence.idle?.outcome else {
+                return CheckText("101 Switching Protocols with a valid Sec-WebSocket-Accept" + idle)
+            }
+            return CheckText(
+                "101 Switching Protocols" + idle + ": something in the path cuts idle WebSockets",
+                fix: ProxyDirectives.idleTimeout(nil))
         case .closedBeforeFirstFrame, .framesBroken, .timedOut(upgraded: true, _): return CheckText("101 Switching Protocols")
         case .upgradeRefused(let status):
             return CheckText(

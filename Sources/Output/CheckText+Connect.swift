@@ -99,7 +99,8 @@ extension CheckText {
             return CheckText(
                 said, fix: "give --as-device the node's own ~/.openclaw/identity/device.json, and check both clocks (`timedatectl`)")
         default:
-            return CheckText(said, fix: "see the Gateway's log for why it refused the connect request")
+            return intermediaryRefusal(answer, error, said: said)
+                ?? CheckText(said, fix: "see the Gateway's log for why it refused the connect request")
         }
     }
 

@@ -46,7 +46,11 @@ extension CheckText {
         case .resolvConfUnreadable:
             return CheckText(conf.problems.joined(separator: "; "), fix: "correct the nameserver lines in \(conf.path)")
         default:
-            return CheckText("\(conf.path): \(servers)\(evidence.systemdResolved ? " (systemd-resolved)" : "")")
+            let links = evidence.resolved.map { status in
+                "; its links: "
+                    + status.links.map { "\($0.name) \(($0.servers + $0.domains).joined(separator: " "))" }.joined(separator: ", ")
+            }
+            return CheckText("\(conf.path): \(servers)\(evidence.systemdResolved ? " (systemd-resolved)" : "")\(links ?? "")")
         }
     }
 
@@ -66,6 +70,7 @@ extension CheckText {
     }
 
     static func tailnet(_ reason: CheckReason, _ evidence: TailnetEvidence) -> CheckText {
+        if reason == .serveRouteMissing { return serveRouteMissing(evidence) }
         guard reason == .ok else {
             let note = evidence.wideArea ? "; wide-area domains must then be served by a resolver this machine uses" : ""
             return CheckText("not on a tailnet (no tailscale0 interface up, no 100.64.0.0/10 or fd7a:115c:a1e0::/48 address)\(note)")

@@ -10,6 +10,7 @@ extension CheckText {
         let config = evidence.config
         let path = config.path
         if evidence.asNode { return nodeConfig(config) }
+        if reason == .restartLoop, let service = evidence.service { return restartLoop(service) }
         let bind = config.bind ?? .loopback
         switch reason {
         case .configUnreadable:
@@ -115,6 +116,7 @@ extension CheckText {
 
     static func port5353(_ evidence: PortEvidence) -> CheckText {
         let others = evidence.others
+        if let advertiser = others.first(where: \.isOpenClaw) { return openClawAdvertiser(advertiser, others) }
         if !others.isEmpty {
             return CheckText(
                 "besides avahi-daemon, \(holders(others)) \(others.count == 1 ? "holds" : "hold") UDP 5353: two mDNS stacks answer and "

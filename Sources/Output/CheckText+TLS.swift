@@ -45,16 +45,22 @@ extension CheckText {
     static func pin(_ reason: CheckReason, _ evidence: PinEvidence) -> CheckText {
         let observed = evidence.observed.hex
         switch (reason, evidence.pin, evidence.advertised) {
-        case (.pinMismatch, let pin?, _):
+        case (.pinMismatch, let pin?, let advertised):
+            // A TXT fingerprint is a hint anyone on the LAN can publish: never adopted as the pin.
+            let notAdopted =
+                advertised == evidence.observed
+                ? "; the beacon advertises the certificate served, and doctor does not adopt it: your pin decides" : ""
             return CheckText(
-                "TLS certificate pin mismatch for \(evidence.host) (expected \(pin.fingerprint.hex), observed \(observed))",
+                "TLS certificate pin mismatch for \(evidence.host) (expected \(pin.fingerprint.hex), observed \(observed))\(notAdopted)",
                 fix:
                     "if the Gateway's certificate was rotated, check the new one on the Gateway host (`openssl x509 -in "
                     + "~/.openclaw/gateway/tls/gateway-cert.pem -outform DER | sha256sum`) and pin that; otherwise something intercepts TLS"
             )
+        case (.pinOnIssuedCertificate, let pin?, _):
+            return pinOnIssued(pin, evidence)
         case (.advertisedStale, _, let advertised?):
             return CheckText(
-                "matches your pin; the beacon's TXT advertises another fingerprint (\(advertised.hex)): a stale beacon?",
+                "matches your pin; the beacon's TXT advertises another fingerprint (\(advertised.hex)), not adopted: a stale beacon?",
                 fix: "restart the Gateway so it advertises its current certificate")
         case (.advertisedMismatch, _, let advertised?):
             return CheckText(
@@ -88,7 +94,7 @@ extension CheckText {
         case .certificateExpiresSoon:
             return CheckText("\(certificate.subject), \(kind), expires on \(iso(certificate.notAfter))", fix: regenerate)
         default:
-            return CheckText("\(certificate.subject), \(kind), valid until \(iso(certificate.notAfter))")
+            return CheckText("\(certificate.subject), \(kind)\(chainWords(facts)), valid until \(iso(certificate.notAfter))")
         }
     }
 

@@ -45,7 +45,7 @@ extension DiagnosisText {
 
     static func anotherProgram(_ target: String, _ http: HTTPEvidence) -> String {
         var server = ""
-        if case .response(_, _, let header?) = http.health.outcome {
+        if case .response(_, _, let header?, _) = http.health.outcome {
             server = " (Server: \(SafeText.display(Array(header.utf8.prefix(80)))))"
         }
         return "Another program answers on \(target)'s port \(http.port)\(server): its /healthz is not a Gateway's"

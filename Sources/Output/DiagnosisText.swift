@@ -36,6 +36,9 @@ struct DiagnosisText: Equatable {
         case .pinChanged(let target, let pin, let withheld): pinChanged(target, pin: pin, withheld: withheld)
         case .tlsExpected(let target, let byBeacon, let hostHeader): tlsExpected(target, byBeacon: byBeacon, hostHeader: hostHeader)
         case .tlsNotAdvertised(let target, let advertised, let webSocket): tlsNotAdvertised(target, advertised: advertised, webSocket)
+        case .intermediary(let finding): intermediary(id, finding)
+        case .resolvedRoute(let domain, let link, let routedBy): resolvedRoute(domain, link, routedBy: routedBy)
+        case .contained(let platform): containerMulticast(platform)
         }
     }
 

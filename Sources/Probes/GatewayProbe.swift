@@ -49,6 +49,8 @@ public enum GatewayProbe {
         async let ready = phases.contains(.health) ? httpPhase("/readyz", target, address, clock) : nil
         async let websocket = phases.contains(.websocket) ? websocketPhase(target, address, clock, connect: phases.contains(.connect)) : nil
         (report.health, report.ready) = await (health, ready)
+        let proxied = report.health?.outcome.namesIntermediary == true && phases.contains(.websocket)
+        async let idle = proxied ? idlePhase(target, address, clock) : nil
         if let (opening, connect, decision) = await websocket {
             report.websocket = opening
             report.connect = connect
@@ -57,7 +59,9 @@ public enum GatewayProbe {
         for (phase, timing) in [("healthz", report.health.map { "\($0.outcome)" }), ("readyz", report.ready.map { "\($0.outcome)" })] {
             if let timing { logger.debug("\(target.label): http /\(phase): \(timing)") }
         }
+        report.idle = await idle
         if let websocket = report.websocket { logger.debug("\(target.label): websocket \(websocket.outcome)") }
+        if let idle = report.idle { logger.debug("\(target.label): idle websocket \(idle.outcome)") }
         if let connect = report.connect { logger.debug("\(target.label): connect \(connect)") }
         if let decision = report.credentials { logger.debug("\(target.label): credentials \(decision)") }
 
@@ -187,7 +191,8 @@ public enum GatewayProbe {
                 decision = await CredentialGate.decide(target, address, on: connection)
                 request = ConnectRequest(credentials: decision.map(\.sends) == true ? target.credentials : .none)
             }
-            let (outcome, answer) = await WebSocketProbe.open(host: hostHeader(target), on: connection, timeout: timeout, connect: request)
+            let (outcome, answer) = await WebSocketProbe.open(
+                host: hostHeader(target), on: connection, timeout: timeout, connect: request, origin: target.origin)
             exchange = answer
             return outcome
         }
@@ -195,7 +200,7 @@ public enum GatewayProbe {
     }
 
     /// One phase on its own connection, timed from the connect to the outcome.
-    private static func phase<Outcome>(
+    static func phase<Outcome>(
         _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, failed: (String) -> Outcome,
         _ body: (ProbeConnection, Duration) async -> Outcome
     ) async -> PhaseTiming<Outcome> {

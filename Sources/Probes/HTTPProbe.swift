@@ -8,7 +8,7 @@ enum HTTPProbe {
 
     static func get(_ path: String, host: String, on connection: ProbeConnection, timeout: Duration) async -> HTTPOutcome {
         let channel = connection.channel
-        let promise = channel.eventLoop.makePromise(of: (Int, String, String?).self)
+        let promise = channel.eventLoop.makePromise(of: CollectedResponse.self)
         defer { promise.fail(ProbeTimeout()) }  // ends the promise on every path
         do {
             try await channel.eventLoop.submit {
@@ -29,8 +29,8 @@ enum HTTPProbe {
         let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(ProbeTimeout()) }
         defer { timer.cancel() }
         do {
-            let (status, body, server) = try await promise.futureResult.get()
-            return .response(status: status, body: body, server: server)
+            let response = try await promise.futureResult.get()
+            return .response(status: response.status, body: response.body, server: response.server, via: response.via)
         } catch is ProbeTimeout {
             return .timedOut(bytesReceived: await connection.wire().bytes)
         } catch {
@@ -39,17 +39,26 @@ enum HTTPProbe {
     }
 }
 
-/// Collects one HTTP response: status, Server header and body, at most `HTTPProbe.bodyLimit` of it.
+/// One HTTP response as the probe keeps it.
+struct CollectedResponse {
+    let status: Int
+    let body: String
+    let server: String?
+    let via: String?
+}
+
+/// Collects one HTTP response: status, Server and Via headers and body, at most `HTTPProbe.bodyLimit` of it.
 final class ResponseCollector: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
-    /// A Server header longer than this is cut: it only names the program.
+    /// A Server or Via header longer than this is cut: it only names the program.
     static let serverLimit = 120
-    private let promise: EventLoopPromise<(Int, String, String?)>
+    private let promise: EventLoopPromise<CollectedResponse>
     private var status = 0
     private var server: String?
+    private var via: String?
     private var body: [UInt8] = []
 
-    init(promise: EventLoopPromise<(Int, String, String?)>) {
+    init(promise: EventLoopPromise<CollectedResponse>) {
         self.promise = promise
     }
 
@@ -58,6 +67,7 @@ final class ResponseCollector: ChannelInboundHandler {
         case .head(let head):
             status = Int(head.status.code)
             server = head.headers.first(name: "Server").map { String($0.prefix(Self.serverLimit)) }
+            via = head.headers.first(name: "Via").map { String($0.prefix(Self.serverLimit)) }
         case .body(let buffer):
             guard body.count + buffer.readableBytes <= HTTPProbe.bodyLimit else {
                 promise.fail(BodyTooLarge())
@@ -66,8 +76,12 @@ final class ResponseCollector: ChannelInboundHandler {
             }
             body += buffer.readableBytesView
         case .end:
-            promise.succeed((status, String(decoding: body, as: UTF8.self), server))
+            promise.succeed(collected)
         }
+    }
+
+    private var collected: CollectedResponse {
+        CollectedResponse(status: status, body: String(decoding: body, as: UTF8.self), server: server, via: via)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -77,7 +91,7 @@ final class ResponseCollector: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         if status != 0 {
-            promise.succeed((status, String(decoding: body, as: UTF8.self), server))
+            promise.succeed(collected)
         } else {
             promise.fail(ChannelError.eof)
         }

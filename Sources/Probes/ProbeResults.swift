@@ -16,6 +16,8 @@ public struct ProbeTarget: Sendable, Hashable {
     public var credentials: ConnectCredentials = .none
     /// Which peer may be shown them, decided on the connection that would carry them.
     public var policy = CredentialPolicy()
+    /// The Origin the WebSocket upgrade carries, as a browser page's would (--origin); none by default.
+    public var origin: BrowserOrigin?
 
     public init(
         label: String, host: String, addresses: [IPAddress], port: Int, tls: Bool, advertisedFingerprint: TLSFingerprint? = nil,
@@ -122,8 +124,9 @@ public enum TLSOutcome: Sendable, Hashable, CustomStringConvertible {
 }
 
 public enum HTTPOutcome: Sendable, Hashable {
-    /// `server` is the response's Server header, which names what answers when it is not a Gateway.
-    case response(status: Int, body: String, server: String?)
+    /// `server` and `via` are the response's Server and Via headers, which name what answers when
+    /// it is not a Gateway, or what stands in front of it (a Gateway's own answers carry neither).
+    case response(status: Int, body: String, server: String?, via: String? = nil)
     /// Asked in plain HTTP, the server answered with TLS: it wants wss://.
     case wantsTLS
     case failed(String)
@@ -169,6 +172,13 @@ extension HTTPOutcome {
         if case .response = self { return true }
         return false
     }
+
+    /// The answer names a program in front of the Gateway: a Gateway's own HTTP answers carry
+    /// neither a Server nor a Via header (Node's http server adds none).
+    public var namesIntermediary: Bool {
+        if case .response(_, _, let server, let via) = self { return server != nil || via != nil }
+        return false
+    }
 }
 
 extension WebSocketOutcome {
@@ -180,6 +190,17 @@ extension WebSocketOutcome {
         case .upgradeFailed, .wantsTLS, .failed: false
         }
     }
+}
+
+/// A WebSocket held idle after connect.challenge, as a node's is between the Gateway's ticks:
+/// whether something in the path closed it, and when.
+public enum IdleOutcome: Sendable, Hashable {
+    /// Still open when the watch ended, after this long.
+    case heldOpen(Duration)
+    /// Closed this long after the challenge, with no frame in between.
+    case closed(after: Duration)
+    /// The watch could not start (no upgrade, no challenge): what happened, in words.
+    case notWatched(String)
 }
 
 public struct PhaseTiming<Outcome: Sendable & Hashable>: Sendable, Hashable {
@@ -198,6 +219,8 @@ public struct ProbeReport: Sendable {
     public var websocket: PhaseTiming<WebSocketOutcome>?
     /// The answer to the connect request after the challenge.
     public var connect: PhaseTiming<ConnectOutcome>?
+    /// A WebSocket held idle after the challenge; only behind a proxy (see `GatewayProbe.idleWatch`).
+    public var idle: PhaseTiming<IdleOutcome>?
     /// Whether the target's credentials went with the connect request, and why (nil when it
     /// has none, or no request was made).
     public var credentials: CredentialDecision?

@@ -16,19 +16,22 @@ public enum WebSocketProbe {
     }
 
     /// The opening, and with `connect` the connect request after the challenge and its answer.
-    static func open(host: String, on connection: ProbeConnection, timeout: Duration, connect: ConnectRequest? = nil) async -> (
-        WebSocketOutcome, ConnectOutcome?
-    ) {
+    static func open(
+        host: String, on connection: ProbeConnection, timeout: Duration, connect: ConnectRequest? = nil, origin: BrowserOrigin? = nil
+    ) async -> (WebSocketOutcome, ConnectOutcome?) {
         let clock = ProbeClock(budget: timeout)
-        let outcome = await open(host: host, on: connection, timeout: timeout) { frame in
+        let outcome = await open(host: host, on: connection, timeout: timeout, origin: origin) { frame in
             guard let connect, case .challenge(let nonce) = frame.content else { return nil }
             return await ConnectExchange.run(connect, nonce: nonce, on: connection.channel, timeout: clock.remaining)
         }
         return outcome
     }
 
-    private static func open(
-        host: String, on connection: ProbeConnection, timeout: Duration, afterFirstFrame: (FirstFrame) async -> ConnectOutcome?
+    /// The opening; `afterFirstFrame` runs once the first frame came, and what it answers is
+    /// the connect exchange's outcome (nil: none was made, and the probe says goodbye).
+    static func open(
+        host: String, on connection: ProbeConnection, timeout: Duration, origin: BrowserOrigin? = nil,
+        afterFirstFrame: (FirstFrame) async -> ConnectOutcome?
     ) async -> (WebSocketOutcome, ConnectOutcome?) {
         let channel = connection.channel
         let upgradePromise = channel.eventLoop.makePromise(of: Void.self)
@@ -64,6 +67,7 @@ public enum WebSocketProbe {
         }
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: host)
+        if let origin { headers.add(name: "Origin", value: origin.text) }
         headers.add(name: "Content-Length", value: "0")
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: headers)
         channel.write(HTTPClientRequestPart.head(head), promise: nil)

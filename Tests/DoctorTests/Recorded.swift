@@ -26,6 +26,13 @@ struct RecordedSystem: SystemInspector {
     var openclaw = OpenClawConfig(path: "/home/op/.openclaw/openclaw.json")
     var routeTable: [Route] = []
     var platformFacts = PlatformFacts()
+    /// `resolvectl status` as recorded (resolved does not run in the test bed); nil: not asked.
+    var resolvedLinks: ResolvedStatus?
+    /// `tailscale serve status --json` as recorded (tailscaled does not run in the test bed).
+    var serveJSON: String?
+    /// `systemctl --user show` and the journal of the Gateway's unit, as recorded (systemd does
+    /// not run in the test bed).
+    var service: GatewayService?
 
     func busSocketExists() -> Bool? { busExists }
     func avahi() -> AvahiStatus { avahiStatus }
@@ -38,6 +45,9 @@ struct RecordedSystem: SystemInspector {
     func config() -> OpenClawConfig { openclaw }
     func routes() -> [Route] { routeTable }
     func platform() -> PlatformFacts { platformFacts }
+    func resolvedStatus() -> ResolvedStatus? { resolvedLinks }
+    func tailscaleServe() -> TailscaleServeStatus? { serveJSON.flatMap { TailscaleServeStatus(json: Array($0.utf8)) } }
+    func gatewayService() -> GatewayService? { service }
 }
 
 enum Recorded {

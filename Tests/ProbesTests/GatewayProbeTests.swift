@@ -36,13 +36,13 @@ struct GatewayProbeTests {
         #expect(cert.selfSigned)
         #expect(cert.subjectAlternativeNames.isEmpty)
         #expect(cert.notAfter > Date())
-        if case .response(let status, let body, let server)? = report.health?.outcome {
+        if case .response(let status, let body, let server, _)? = report.health?.outcome {
             #expect(status == 200 && body == "{\"ok\":true,\"status\":\"live\"}\n")
             #expect(server?.contains("websockets") == true, "the peer's Server header: \(server ?? "none")")
         } else {
             Issue.record("no healthz: \(String(describing: report.health))")
         }
-        if case .response(let status, _, _)? = report.ready?.outcome {
+        if case .response(let status, _, _, _)? = report.ready?.outcome {
             #expect(status == 200)
         } else {
             Issue.record("no readyz: \(String(describing: report.ready))")
@@ -107,7 +107,7 @@ struct GatewayProbeTests {
         #expect(facts.fingerprint.hex == certificate.fingerprint)
         #expect(facts.version == .tls13)
         // s_server -www prints the session it negotiated, e.g. "Cipher is TLS_AES_256_GCM_SHA384".
-        guard case .response(let status, let body, _)? = report.health?.outcome else {
+        guard case .response(let status, let body, _, _)? = report.health?.outcome else {
             Issue.record("no HTTP answer: \(String(describing: report.health))")
             return
         }
@@ -216,7 +216,7 @@ struct GatewayProbeTests {
             }
             #expect(frame.content == .unexpected(problem: "the first event is 'tick', not connect.challenge"))
         case "notready":
-            guard case .response(let status, _, _)? = report.ready?.outcome else {
+            guard case .response(let status, _, _, _)? = report.ready?.outcome else {
                 Issue.record("\(String(describing: report.ready))")
                 return
             }

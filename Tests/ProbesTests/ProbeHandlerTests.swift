@@ -238,7 +238,7 @@ struct ProbeHandlerTests {
     @Test("an HTTP body over 64 KiB is not read to its end: the answer fails with that reason")
     func bodyLimit() throws {
         let channel = EmbeddedChannel()
-        let promise = channel.eventLoop.makePromise(of: (Int, String, String?).self)
+        let promise = channel.eventLoop.makePromise(of: CollectedResponse.self)
         try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 18789)).wait()
         try channel.writeInbound(HTTPClientResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))

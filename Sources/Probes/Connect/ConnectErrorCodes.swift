@@ -30,11 +30,14 @@ extension ConnectError {
         /// A DEVICE_AUTH_* code (DEVICE_AUTH_SIGNATURE_EXPIRED, ...): the device proof was refused.
         case deviceAuth(String)
         case other(String)
+        /// CONTROL_UI_ORIGIN_NOT_ALLOWED: the upgrade's Origin is not in gateway.controlUi.allowedOrigins.
+        case originNotAllowed
 
         public static let spellings: [(DetailCode, String)] = [
             (.deviceIdentityRequired, "DEVICE_IDENTITY_REQUIRED"), (.pairingRequired, "PAIRING_REQUIRED"),
             (.protocolMismatch, "PROTOCOL_MISMATCH"), (.authTokenMissing, "AUTH_TOKEN_MISSING"),
             (.authTokenMismatch, "AUTH_TOKEN_MISMATCH"),
+            (.originNotAllowed, "CONTROL_UI_ORIGIN_NOT_ALLOWED"),
         ]
 
         /// OpenClaw names its codes by family (resolveAuthConnectErrorDetailCode gives AUTH_*,

@@ -43,6 +43,12 @@ public struct ConnectError: Sendable, Hashable {
     public let clientMinProtocol: Int?
     public let clientMaxProtocol: Int?
     public let retryAfterMs: Int?
+    /// `details.authReason`: why the credentials were refused, in the Gateway's own words
+    /// (token_mismatch, trusted_proxy_untrusted_source, tailscale_proxy_missing, ...).
+    public internal(set) var authReason: String?
+    /// OpenClaw's reasons are a few words (`trusted_proxy_missing_header_<name>` the longest);
+    /// past this a Gateway sends something else, kept only this long.
+    static let authReasonLimit = 96
 
     /// A protocol mismatch: details.code PROTOCOL_MISMATCH, or, from a Gateway that sends no
     /// details.code, INVALID_REQUEST with the message OpenClaw's server gives it
@@ -103,14 +109,14 @@ enum ConnectAnswer {
         }
         guard let error = frame.error else { return .unexpected(String(text.prefix(120))) }
         let details = error.details
-        return .rejected(
-            ConnectError(
-                code: error.code ?? "?", message: error.message ?? "", detailCode: details?.code, requestId: details?.requestId,
-                reason: details?.reason, recommendedNextStep: details?.recommendedNextStep,
-                canRetryWithDeviceToken: details?.canRetryWithDeviceToken, expectedProtocol: details?.expectedProtocol,
-                clientMinProtocol: details?.clientMinProtocol, clientMaxProtocol: details?.clientMaxProtocol,
-                retryAfterMs: error.retryAfterMs),
-            close: nil)
+        var rejection = ConnectError(
+            code: error.code ?? "?", message: error.message ?? "", detailCode: details?.code, requestId: details?.requestId,
+            reason: details?.reason, recommendedNextStep: details?.recommendedNextStep,
+            canRetryWithDeviceToken: details?.canRetryWithDeviceToken, expectedProtocol: details?.expectedProtocol,
+            clientMinProtocol: details?.clientMinProtocol, clientMaxProtocol: details?.clientMaxProtocol,
+            retryAfterMs: error.retryAfterMs)
+        rejection.authReason = details?.authReason.map { String($0.prefix(ConnectError.authReasonLimit)) }
+        return .rejected(rejection, close: nil)
     }
 
     // ResponseFrameSchema and HelloOkSchema (packages/gateway-protocol/src/schema/frames.ts);
@@ -139,10 +145,12 @@ enum ConnectAnswer {
                 let expectedProtocol: Int?
                 let clientMinProtocol: Int?
                 let clientMaxProtocol: Int?
+                let authReason: String?
 
                 private enum Key: String, CodingKey {
                     case code, requestId, reason, recommendedNextStep, canRetryWithDeviceToken, expectedProtocol
                     case clientMinProtocol, clientMaxProtocol
+                    case authReason
                 }
 
                 init(from decoder: any Decoder) throws {
@@ -155,6 +163,7 @@ enum ConnectAnswer {
                     expectedProtocol = try? container.decodeIfPresent(Int.self, forKey: .expectedProtocol)
                     clientMinProtocol = try? container.decodeIfPresent(Int.self, forKey: .clientMinProtocol)
                     clientMaxProtocol = try? container.decodeIfPresent(Int.self, forKey: .clientMaxProtocol)
+                    authReason = try? container.decodeIfPresent(String.self, forKey: .authReason)
                 }
             }
             let code: String?

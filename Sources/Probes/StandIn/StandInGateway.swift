@@ -50,7 +50,7 @@ public final class StandInGateway: Sendable {
     /// Listens on `host`:`port`; with an identity, TLS 1.3 only.
     public static func start(
         host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect(),
-        handshakeTimeout: Duration = handshakeTimeout, observer: ConnectObserver? = nil
+        handshakeTimeout: Duration = handshakeTimeout, observer: ConnectObserver? = nil, admission: StandInAdmission = StandInAdmission()
     ) async throws -> StandInGateway {
         let context = try identity.map { try $0.serverContext() }
         let channel = try await ServerBootstrap(group: group)
@@ -66,14 +66,15 @@ public final class StandInGateway: Sendable {
                     let upgrader = NIOWebSocketServerUpgrader(
                         maxFrameSize: 1 << 16, automaticErrorHandling: true,
                         shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
-                        upgradePipelineHandler: { channel, _ in
+                        upgradePipelineHandler: { channel, head in
                             // The health handler speaks HTTP; from here on the wire carries frames.
                             channel.pipeline.removeHandler(name: "health").flatMap {
                                 channel.pipeline.removeHandler(name: "idle")
                             }.flatMap {
                                 channel.pipeline.removeHandler(name: "close-when-idle")
                             }.flatMapThrowing {
-                                try channel.pipeline.syncOperations.addHandler(StandInSession(connect: connect, observer: observer))
+                                try channel.pipeline.syncOperations.addHandler(
+                                    StandInSession(connect: connect, observer: observer, admission: admission, upgrade: head.headers))
                             }
                         })
                     try sync.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
@@ -181,13 +182,18 @@ final class StandInSession: ChannelInboundHandler {
     typealias OutboundOut = WebSocketFrame
     private let connect: StandInConnect
     private let observer: StandInGateway.ConnectObserver?
+    private let admission: StandInAdmission
+    /// The upgrade request's headers: what the admission reads (Origin, forwarded headers).
+    private let upgrade: HTTPHeaders
     private let nonce = String(TLSFingerprint(digest: (0..<32).map { _ in UInt8.random(in: 0...255) }).hex.prefix(32))
     private var answered = false
     private var closing = false
 
-    init(connect: StandInConnect, observer: StandInGateway.ConnectObserver?) {
+    init(connect: StandInConnect, observer: StandInGateway.ConnectObserver?, admission: StandInAdmission, upgrade: HTTPHeaders) {
         self.connect = connect
         self.observer = observer
+        self.admission = admission
+        self.upgrade = upgrade
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -204,7 +210,9 @@ final class StandInSession: ChannelInboundHandler {
             var text = frame.unmaskedData
             let request = text.readString(length: text.readableBytes) ?? ""
             let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
-            let reply = connect.reply(to: request, nonce: nonce, nowMs: nowMs)
+            let remote = context.channel.remoteAddress?.ipAddress ?? "?"
+            let reply =
+                admission.refusal(of: request, remote: remote, headers: upgrade) ?? connect.reply(to: request, nonce: nonce, nowMs: nowMs)
             if let observer, let received = connect.received(request) {
                 observer(context.channel.remoteAddress?.ipAddress ?? "?", received)
             }

@@ -98,6 +98,14 @@ struct DoctorCommand: ClawnetCommand {
         transform: Arguments.outputPath)
     var emitZone: String?
 
+    @Option(
+        name: .customLong("origin"),
+        help: ArgumentHelp(
+            "Open the WebSockets as a browser page at this origin would (https://host[:port]), to check "
+                + "gateway.controlUi.allowedOrigins.", valueName: "ORIGIN"),
+        transform: Arguments.origin)
+    var origin: BrowserOrigin?
+
     @OptionGroup var config: ConfigOption<Words>
 
     @OptionGroup var global: GlobalOptions
@@ -128,6 +136,7 @@ struct DoctorCommand: ClawnetCommand {
         options.pin = pinOption.pin
         options.timeout = timeout.duration
         options.only = checks.isEmpty ? nil : Set(checks)
+        options.origin = origin
         return options
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import DNSSD
 import DNSUpdate
 import Doctor
+import Probes
 import Zones
 
 /// Every value clawnet takes on its command line, parsed once, into its real type, where
@@ -58,6 +59,15 @@ enum Arguments {
             throw DNSSDError(.check, "unknown check '\(text)'; checks are: \(CheckID.all.map(\.rawValue).joined(separator: ", "))")
         }
         return id
+    }
+
+    /// `--origin ORIGIN`: http(s)://host[:port], printable ASCII (it goes into a header).
+    static func origin(_ text: String) throws -> BrowserOrigin {
+        guard let origin = BrowserOrigin(text) else {
+            throw DNSSDError(
+                "--origin '\(SafeText.display(Array(text.utf8.prefix(80))))' is not an origin: give https://host or http://host:port")
+        }
+        return origin
     }
 
     /// `--tsig-key FILE`: the key (read once, here), or a usage error naming the file, never the secret.

@@ -1,0 +1,55 @@
+import DNSSD
+import Doctor
+import Host
+
+/// The words of the Gateway host itself: a restart loop and what its journal says, OpenClaw's
+/// own mDNS advertiser beside avahi-daemon, and a container whose multicast stays on its bridge.
+extension CheckText {
+    static func restartLoop(_ service: GatewayService) -> CheckText {
+        let exit =
+            service.mainStatus.map { " (last exit status \($0)\(service.mainCode == killedCode ? ", killed by a signal" : ""))" } ?? ""
+        let state = [service.activeState, service.subState].compactMap { $0 }.joined(separator: "/")
+        let lines = (service.advertiserLines.isEmpty ? Array(service.journal.suffix(2)) : service.advertiserLines.suffix(2))
+            .map { SafeText.display(Array($0.utf8.prefix(200))) }
+        let message =
+            "\(GatewayService.unit) restarted \(service.restarts ?? 0) times\(exit), now \(state): systemd keeps restarting a Gateway that "
+            + "exits" + (lines.isEmpty ? "" : "; its journal: " + lines.joined(separator: " | "))
+        guard !service.advertiserLines.isEmpty else {
+            return CheckText(message, fix: "read why it exits: `journalctl --user -u \(GatewayService.unit) -n 50 --no-pager`")
+        }
+        return CheckText(
+            message + ": the crash is in OpenClaw's own mDNS advertiser (the bonjour plugin, @homebridge/ciao)",
+            fix: "turn the advertiser off and let Avahi advertise: `openclaw plugins disable bonjour` (or Environment="
+                + "OPENCLAW_DISABLE_BONJOUR=1 in the unit, or discovery.mdns.mode \"off\"), restart the Gateway, then publish it with "
+                + "`clawnet advertise --name NAME --port PORT` or a static Avahi service file")
+    }
+
+    /// ExecMainCode 2: CLD_KILLED.
+    static let killedCode = 2
+
+    static func openClawAdvertiser(_ advertiser: PortHolders.Holder, _ others: [PortHolders.Holder]) -> CheckText {
+        CheckText(
+            "besides avahi-daemon, \(holders(others)) \(others.count == 1 ? "holds" : "hold") UDP 5353: \(advertiser.name) (pid "
+                + "\(advertiser.pid)) is OpenClaw's own mDNS advertiser (the bonjour plugin's responder), a second mDNS stack beside Avahi",
+            fix: "keep one responder: `openclaw plugins disable bonjour` (or OPENCLAW_DISABLE_BONJOUR=1) and restart the Gateway, then "
+                + "advertise it through Avahi (`clawnet advertise`); or stop avahi-daemon on this host")
+    }
+}
+
+extension DiagnosisText {
+    static func containerMulticast(_ platform: PlatformFacts) -> DiagnosisText {
+        let marker = platform.container.map { "a container (\($0))" } ?? (platform.wsl2 ? "WSL2" : "a container")
+        return DiagnosisText(
+            cause: "This machine runs in \(marker), and nothing answers in local.: its multicast stays on its virtual network (a container "
+                + "bridge, WSL2's NAT), not the LAN, so it neither sees the LAN's Gateways nor is seen by the LAN's nodes",
+            fix: "run it with the host's network (`docker run --network host`, podman `--network host`; WSL2: networkingMode=mirrored in "
+                + ".wslconfig), or advertise and browse from the host, or use wide-area DNS-SD (`clawnet zone generate`) or a manual "
+                + "target")
+    }
+}
+
+extension PortHolders.Holder {
+    /// A Node.js process (OpenClaw's Gateway is one; its process title may read openclaw-gateway,
+    /// which /proc/PID/comm cuts to 15 bytes).
+    var isOpenClaw: Bool { name == "node" || name.hasPrefix("openclaw") }
+}
