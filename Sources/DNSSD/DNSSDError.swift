@@ -27,6 +27,8 @@ public struct DNSSDError: Error, Hashable, Sendable, CustomStringConvertible {
         case target
         case address
         case fingerprint
+        /// A browser Origin (`--origin`): http(s)://host[:port] of visible ASCII.
+        case origin
         /// A `--check` name that is not one of doctor's checks.
         case check
         /// A TSIG key file that cannot be used (its message never holds the secret).

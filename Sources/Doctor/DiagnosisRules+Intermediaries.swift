@@ -1,3 +1,4 @@
+import DNSSD
 import Host
 import Probes
 

@@ -65,6 +65,7 @@ enum Arguments {
     static func origin(_ text: String) throws -> BrowserOrigin {
         guard let origin = BrowserOrigin(text) else {
             throw DNSSDError(
+                .origin,
                 "--origin '\(SafeText.display(Array(text.utf8.prefix(80))))' is not an origin: give https://host or http://host:port")
         }
         return origin
