@@ -20,6 +20,7 @@ public enum CheckEvidence: Sendable, Equatable {
     case resolver(ResolverEvidence)
     case wideArea(WideAreaEvidence)
     case tailnet(TailnetEvidence)
+    case identity(IdentityEvidence)
     // Each Gateway
     case dns(DNSEvidence)
     case tcp(TCPEvidence)

@@ -46,6 +46,10 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case gatewayStarting, closedByGateway, connectRejected, connectTimedOut, unexpectedConnectAnswer, connectFailed
     // gw.connect: the credentials were not sent (CredentialPolicy)
     case withheldPinMismatch, withheldUnverified, withheldPlainText, withheldLocalListener
+    // gw.connect: hello-ok on the previous protocol (a Gateway older than current clients)
+    case olderProtocol
+    // openclaw.identity (the file that breaks, and its reader, are in its evidence)
+    case notNode, identityInvalid, identityUnreadable, identityElsewhere, identityMissing, identityExposed, identityNotRead
 }
 
 extension CheckReason {

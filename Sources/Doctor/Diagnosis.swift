@@ -105,6 +105,11 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     public static let connect = DiagnosisID(rawValue: "gw-connect")
     /// A failing check that no rule explains: named after the check, never silent.
     public static let checkFailed = DiagnosisID(rawValue: "check-failed")
+    // Issue 20: what OpenClaw users hit.
+    public static let gatewayStarting = DiagnosisID(rawValue: "gateway-starting")
+    public static let gatewayProtocolOlder = DiagnosisID(rawValue: "gateway-protocol-older")
+    public static let deviceIdentityUnstable = DiagnosisID(rawValue: "device-identity-unstable")
+    public static let deviceIdentityElsewhere = DiagnosisID(rawValue: "device-identity-elsewhere")
 
     public var description: String { rawValue }
 

@@ -5,10 +5,11 @@ import Host
 /// The causes found on this machine: its mDNS stack, why nothing answers in local., and its
 /// wide-area domains.
 extension DiagnosisRules {
-    public static let machine: [DiagnosisRule] = [
-        noMDNS, gatewayNotAdvertising, multicastBlockedSilentHost, multicastBlocked, twoMDNSStacks, advertisingSwitchedOff,
-        noMulticastInterface, splitDNS, wideAreaDomain,
-    ]
+    public static let machine: [DiagnosisRule] =
+        [
+            noMDNS, gatewayNotAdvertising, multicastBlockedSilentHost, multicastBlocked, twoMDNSStacks, advertisingSwitchedOff,
+            noMulticastInterface, splitDNS, wideAreaDomain,
+        ] + identity
 
     static let noMDNS = DiagnosisRule.machine(.noMDNS, explains: [.mdnsDBus: [.busMissing], .mdnsDaemon: [.daemonUnavailable]]) {
         machine in

@@ -9,7 +9,7 @@ extension DiagnosisRules {
         [
             nameNotFound, nssMdnsMissing, magicDNSNotApplied, unknownTarget, nameUnresolved, gatewayNotListening, nothingListens,
             tailnetUnreachable, unroutableAddress, firewall, hostUnreachable,
-        ] + session + layers
+        ] + session + handshake + layers
 
     // MARK: Its name
 

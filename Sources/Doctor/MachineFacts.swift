@@ -18,6 +18,8 @@ public struct MachineFacts: Sendable {
     public var config: OpenClawConfig
     public var routes: [Route] = []
     public var platform = PlatformFacts()
+    /// The device identity files a node here would read (none looked at for preflight).
+    public var identities: [IdentityFile] = []
 
     public static func gather(_ system: any SystemInspector) -> MachineFacts {
         let hosts = system.nsswitchHosts().flatMap(NSSwitchHosts.init(line:))

@@ -27,9 +27,12 @@ public protocol SystemInspector: Sendable {
     func routes() -> [Route]
     /// Container and WSL2 markers.
     func platform() -> PlatformFacts
+    /// The device identity files a node here would read (`NodeIdentities`).
+    func nodeIdentities(asDevice: String?) -> [IdentityFile]
 }
 
 extension SystemInspector {
+    public func nodeIdentities(asDevice: String?) -> [IdentityFile] { [] }
     public func routes() -> [Route] { [] }
     public func platform() -> PlatformFacts { PlatformFacts() }
     public func nssMDNSModules() -> Set<String>? { nil }

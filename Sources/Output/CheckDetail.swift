@@ -32,6 +32,7 @@ enum CheckDetail {
         case .http(let evidence): return http(check.reason, evidence)
         case .webSocket: return check.id == .gwWebSocket && check.reason == .wantsTLS ? ["wantsTLS": "true"] : [:]
         case .connect(let evidence, _): return connect(evidence)
+        case .identity(let evidence): return identity(evidence)
         }
     }
 
@@ -92,6 +93,17 @@ enum CheckDetail {
         return ["server": server]
     }
 
+    /// The file that decides, and the device it gives.
+    static func identity(_ evidence: IdentityEvidence) -> [String: String] {
+        guard evidence.isNode, let primary = evidence.primary else { return [:] }
+        var detail = ["path": primary.path, "devices": String(evidence.distinctDevices)]
+        detail["deviceId"] = primary.state.deviceId
+        detail["owner"] = primary.ownerName ?? primary.owner.map(String.init)
+        detail["mode"] = primary.mode.map { "0" + String($0, radix: 8) }
+        if evidence.files.count > 1 { detail["files"] = evidence.files.map(\.path).joined(separator: ",") }
+        return detail
+    }
+
     static func connect(_ evidence: ConnectEvidence) -> [String: String] {
         var detail: [String: String] = [:]
         switch evidence.phase.outcome {
@@ -103,8 +115,13 @@ enum CheckDetail {
             detail["detailCode"] = error.detailCode?.word
             detail["requestId"] = error.requestId
             detail["recommendedNextStep"] = error.recommendedNextStep?.word
+            detail["expectedProtocol"] = error.expectedProtocol.map(String.init)
+            detail["reason"] = error.reason
+            detail["deviceId"] = error.pairing?.deviceId
         case .closed, .unexpected, .timedOut, .failed: break
         }
+        detail["offeredProtocol"] = "\(evidence.offeredRange.min)-\(evidence.offeredRange.max)"
+        if evidence.tries.count > 1 { detail["tries"] = String(evidence.tries.count) }
         switch evidence.decision {
         case .send?: detail["credentials"] = "sent"
         case .withhold(let withheld)?:

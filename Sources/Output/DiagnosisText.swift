@@ -52,6 +52,9 @@ struct DiagnosisText: Equatable {
         let cause: String
         switch id {
         case .noMulticastInterface: cause = "mDNS cannot leave this machine: \(message)"
+        case .deviceIdentityUnstable:
+            cause = "This node's device identity is not stable, so the Gateway keeps asking to pair it: \(message)"
+        case .deviceIdentityElsewhere: cause = "This node is more than one device to the Gateway: \(message)"
         case .wideAreaDomain:
             var domain = "the wide-area domain"
             if case .wideArea(let evidence) = check.evidence { domain = evidence.domain.name }

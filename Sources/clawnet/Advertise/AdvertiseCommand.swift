@@ -30,7 +30,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
             requires that token (gateway.auth.token), --paired-device IDs are the devices it has \
             paired; without a token or a paired device it asks for them (NOT_PAIRED, device \
             identity required). --connect OUTCOME answers every connect one way: \
-            \(StandInConnect.Outcome.allCases.map(\.rawValue).joined(separator: ", ")). --tls makes \
+            \(StandInConnect.Outcome.allCases.map(\.rawValue).joined(separator: ", ")) (protocol-3 \
+            decides as a published protocol-3 Gateway does). --starting-for DURATION answers as a \
+            starting Gateway does (UNAVAILABLE, retry after 500 ms, close 1013) for that long, \
+            to every client but a node. --tls makes \
             a self-signed certificate on the fly (RSA 2048, CN=openclaw-gateway, as the Gateway \
             does), speaks TLS 1.3 only, and puts gatewayTls=1 and its SHA-256 in the TXT. \
             --tls-dir DIR keeps the pair in DIR (gateway-cert.pem, gateway-key.pem) so the \
@@ -117,6 +120,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
         help: ArgumentHelp("With --serve: a device id the stand-in has paired (repeatable).", valueName: "ID"))
     var pairedDevices: [String] = []
 
+    @Option(
+        name: .customLong("starting-for"),
+        help: ArgumentHelp("With --serve: answer connect as a starting Gateway does for this long, then as usual.", valueName: "DURATION"),
+        transform: Arguments.duration)
+    var startingFor: Duration?
+
     var serving: Bool { serve || serveOnly }
     var usesTLS: Bool { tls || tlsDirectory != nil }
 
@@ -125,10 +134,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if (tls || bindAddress != nil || tlsDirectory != nil || tokenFile != nil || !pairedDevices.isEmpty || connectOutcome != .auto)
-            && !serving
+        if (tls || bindAddress != nil || tlsDirectory != nil || tokenFile != nil || !pairedDevices.isEmpty || connectOutcome != .auto
+            || startingFor != nil) && !serving
         {
-            throw ValidationError("--tls, --tls-dir, --bind, --connect, --token-file and --paired-device go with --serve")
+            throw ValidationError("--tls, --tls-dir, --bind, --connect, --token-file, --paired-device and --starting-for go with --serve")
         }
         if let bindAddress, IPAddress(bindAddress) == nil { throw ValidationError("--bind \(bindAddress) is not an IP address") }
         if serveOnly && (name != nil || !txtEntries.isEmpty || wideArea.domain != nil) {
@@ -180,14 +189,14 @@ struct AdvertiseCommand: AsyncParsableCommand {
         do {
             if let bindAddress {
                 gateway = try await StandInGateway.start(
-                    host: bindAddress, port: port, identity: identity, connect: connect, observer: observer)
+                    host: bindAddress, port: port, identity: identity, connect: connect, startingFor: startingFor, observer: observer)
             } else {
                 do {
                     gateway = try await StandInGateway.start(
-                        host: "::", port: port, identity: identity, connect: connect, observer: observer)
+                        host: "::", port: port, identity: identity, connect: connect, startingFor: startingFor, observer: observer)
                 } catch {
                     gateway = try await StandInGateway.start(
-                        host: "0.0.0.0", port: port, identity: identity, connect: connect, observer: observer)
+                        host: "0.0.0.0", port: port, identity: identity, connect: connect, startingFor: startingFor, observer: observer)
                 }
             }
         } catch {

@@ -141,6 +141,7 @@ struct DoctorCommand: AsyncParsableCommand {
         options.pin = pin
         options.timeout = timeout ?? .seconds(5)
         options.only = checks.isEmpty ? nil : Set(checks)
+        options.deviceFile = deviceFile
         return options
     }
 
