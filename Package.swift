@@ -1,8 +1,12 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Every target: Swift 6 mode, and an import that is not declared fails the build
-/// (MemberImportVisibility), so the layers below stay where they are.
+/// Every target builds in the Swift 6 language mode (the tools version above) with
+/// MemberImportVisibility: a file sees the members of a module (its extensions too) only when
+/// it imports that module itself, never through another file's import. Which modules a target
+/// may import is its `dependencies` below; scripts/test builds with
+/// `--explicit-target-dependency-import-check error`, so an import a target does not declare
+/// fails there and the layers stay where they are.
 let settings: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
 
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
@@ -65,17 +69,19 @@ let package = Package(
         ),
 
         // Facts of this machine: resolv.conf, interfaces, the OpenClaw config, the system bus,
-        // host names and their lookup.
+        // host names and their lookup; files read and written safely (AtomicFile).
         .target(name: "Host", dependencies: ["DNSSD"], swiftSettings: settings),
 
         // libavahi-client: browse and resolve, publish, daemon status, mDNS address lookups.
         .target(name: "Avahi", dependencies: ["DNSSD", "Host", "CAvahi"], swiftSettings: settings),
 
-        // The discovery session: mDNS, unicast DNS-SD and manual targets merged into one view.
+        // The discovery session: mDNS, unicast DNS-SD and manual targets merged into one view;
+        // Discovering is how commands ask for it (live, or recorded events in tests).
         .target(name: "Discovery", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", "Avahi"], swiftSettings: settings),
 
         // Probes of a Gateway on SwiftNIO: TCP, TLS (leaf fingerprint, certificate facts),
-        // HTTP health, the WebSocket opening; and a stand-in Gateway that answers like one.
+        // HTTP health, the WebSocket opening; and a stand-in Gateway that answers like one
+        // (with its TLS identity kept in a folder, StandInIdentityStore).
         .target(
             name: "Probes",
             dependencies: [
@@ -92,23 +98,30 @@ let package = Package(
             swiftSettings: settings
         ),
 
-        // Wide-area zones: the Gateways to publish, writing (OpenClaw's layout), serials,
-        // atomic files, CoreDNS stanzas, linting, the live comparison; Probes checks that
-        // browsed Gateways answer before they are published.
+        // Wide-area zones: the Gateways to publish and where they come from (GatewayCollector:
+        // specs, inventories, a browse through Discovery, this host), writing (OpenClaw's
+        // layout), serials, CoreDNS stanzas, linting, the live comparison, and the one
+        // Registrar that puts Gateways into a served zone (zone push, advertise --wide-area);
+        // Probes checks that browsed Gateways answer before they are published.
         .target(
-            name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Probes", crypto], swiftSettings: settings),
+            name: "Zones", dependencies: ["DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Discovery", "Probes", crypto],
+            swiftSettings: settings),
 
         // Checks of the machine and of each Gateway, the diagnosis rules, zone snippets, preflight.
         .target(
             name: "Doctor", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", "Avahi", "Discovery", "Probes", "Zones"],
             swiftSettings: settings),
 
-        // Every report clawnet prints, as a table and as JSON, and the exit codes they mean; the
-        // words of doctor's checks and causes, written from their typed evidence.
+        // Every report and line clawnet prints, as a table and as JSON, the Terminal they go
+        // through, and the exit codes they (and the errors that stop a command) mean; the words of
+        // doctor's checks and causes, written from their typed evidence.
         .target(
-            name: "Output", dependencies: ["DNSSD", "DNSWire", "Host", "Avahi", "Discovery", "Probes", "Doctor", "Zones"],
+            name: "Output", dependencies: ["DNSSD", "DNSWire", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Doctor", "Zones"],
             swiftSettings: settings),
 
+        // The command line: each command parses its flags (shared ones declared once, in
+        // option groups), makes one library call with the CommandContext the entry point
+        // builds, and renders through Output.
         .executableTarget(
             name: "clawnet",
             dependencies: [
@@ -170,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "ClawnetTests",
             dependencies: [
-                "clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Zones", "TestSupport",
+                "clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Zones", "Host", "Avahi", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: settings),
     ]

@@ -19,20 +19,25 @@ public enum AvahiAddressLookup {
         case unavailable(String)
     }
 
-    /// Looks all `addresses` up at once; returns within `timeout`.
+    /// Looks all `addresses` up at once; returns within `timeout`, whatever avahi-daemon does
+    /// (a conversation still starting then is ended once it has started).
     public static func names(of addresses: [IPAddress], timeout: Duration) async -> [IPAddress: Answer] {
         guard !addresses.isEmpty else { return [:] }
         return await withCheckedContinuation { continuation in
             let lookup = Lookup(addresses: addresses, continuation: continuation)
             lookup.start()
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.milliseconds))) {
-                lookup.finish()
+                lookup.deliver()
             }
         }
     }
 
-    /// One conversation with avahi-daemon. Callbacks arrive on Avahi's poll thread; the
-    /// answers live behind a mutex, and the continuation is resumed exactly once.
+    /// One conversation with avahi-daemon on an AvahiLoop.
+    ///
+    /// Threading contract, hence `@unchecked Sendable`: `client` and `boxes` are written only in
+    /// the loop's setup (poll locked) and freed only in its teardown (poll thread stopped);
+    /// resolver callbacks run on the poll thread. The answers and the continuation are behind a
+    /// mutex, so `deliver` (all answered, or the timeout) may run on any thread, exactly once.
     private final class Lookup: @unchecked Sendable {
         private struct State {
             var answers: [IPAddress: Answer] = [:]
@@ -41,9 +46,8 @@ public enum AvahiAddressLookup {
 
         private let addresses: [IPAddress]
         private let state: Mutex<State>
-        private var poll: OpaquePointer?
+        private let loop = AvahiLoop()
         private var client: OpaquePointer?
-        private var started = false
         /// The resolvers' userdata; kept until the client (and its resolvers) is freed.
         private var boxes: [Box] = []
 
@@ -53,12 +57,15 @@ public enum AvahiAddressLookup {
         }
 
         func start() {
-            guard let poll = avahi_threaded_poll_new(), let api = avahi_threaded_poll_get(poll) else {
-                return answerAll(.unavailable("could not create an Avahi event loop"))
-            }
-            self.poll = poll
+            guard let loop else { return answerAll(.unavailable("could not create an Avahi event loop")) }
+            loop.start { [self] running in setUp(loop: loop, running: running) }
+        }
+
+        /// On a blocking thread, the poll locked.
+        private func setUp(loop: AvahiLoop, running: Bool) {
+            guard running else { return answerAll(.unavailable("could not start the Avahi event loop thread")) }
             var error: Int32 = 0
-            guard let client = avahi_client_new(api, AvahiClientFlags(0), { _, _, _ in }, nil, &error) else {
+            guard let client = avahi_client_new(loop.api, AvahiClientFlags(0), { _, _, _ in }, nil, &error) else {
                 return answerAll(.unavailable(AvahiDiagnosis.issue(for: error).message))
             }
             self.client = client
@@ -85,8 +92,6 @@ public enum AvahiAddressLookup {
                     answer(address, .unavailable(AvahiDiagnosis.message(for: avahi_client_errno(client))))
                 }
             }
-            started = avahi_threaded_poll_start(poll) == 0
-            if !started { answerAll(.unavailable("could not start the Avahi event loop thread")) }
         }
 
         private func answer(_ address: IPAddress, _ answer: Answer) {
@@ -94,7 +99,7 @@ public enum AvahiAddressLookup {
                 if state.answers[address] == nil { state.answers[address] = answer }
                 return state.answers.count == addresses.count
             }
-            if complete { DispatchQueue.global().async { self.finish() } }
+            if complete { deliver() }
         }
 
         private func answerAll(_ answer: Answer) {
@@ -102,7 +107,7 @@ public enum AvahiAddressLookup {
         }
 
         /// Ends the conversation (when all answered, or at the timeout): the rest had no answer.
-        func finish() {
+        func deliver() {
             let taken = state.withLock { state -> (CheckedContinuation<[IPAddress: Answer], Never>, [IPAddress: Answer])? in
                 guard let continuation = state.continuation else { return nil }
                 state.continuation = nil
@@ -110,15 +115,17 @@ public enum AvahiAddressLookup {
                 return (continuation, state.answers)
             }
             guard let (continuation, answers) = taken else { return }
-            // Resolvers still pending are freed with the client, after the poll thread stopped.
-            if started, let poll { avahi_threaded_poll_stop(poll) }
-            if let client { avahi_client_free(client) }
-            if let poll { avahi_threaded_poll_free(poll) }
             continuation.resume(returning: answers)
+            // Resolvers still pending are freed with the client, after the poll thread stopped.
+            loop?.stop { [self] in
+                if let client { avahi_client_free(client) }
+                boxes.removeAll()
+            }
         }
     }
 
-    private final class Box: @unchecked Sendable {
+    /// A resolver's userdata: which lookup, which address.
+    private final class Box: Sendable {
         let lookup: Lookup
         let address: IPAddress
         init(lookup: Lookup, address: IPAddress) {

@@ -1,15 +1,15 @@
 import CAvahi
 import DNSSD
-import Dispatch
 import Glibc
 import Host
 
 /// One browse through libavahi-client: a threaded poll, a client, a service browser per type
 /// and a resolver per (instance, interface, protocol), feeding an AsyncStream.
 ///
-/// Threading: after `start()`, every mutable property is touched only on Avahi's poll thread
-/// (inside Avahi callbacks and poll timeouts). `shutdown()` stops that thread before touching
-/// anything, and is never called from it. Hence `@unchecked Sendable`.
+/// Threading contract, hence `@unchecked Sendable`: every mutable property is touched only in
+/// the AvahiLoop's setup (on a blocking thread, the poll locked), then only on the poll thread
+/// (Avahi callbacks and poll timeouts), and last in `release`, after the poll thread stopped.
+/// The loop keeps these from overlapping.
 final class AvahiBrowseSession: @unchecked Sendable {
     struct Options: Sendable {
         var types: [ServiceType]
@@ -30,8 +30,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
 
     private let options: Options
     private let continuation: AsyncStream<DiscoveryEvent>.Continuation
-    private let poll: OpaquePointer
-    private let api: UnsafePointer<AvahiPoll>
+    private let loop: AvahiLoop
     private var client: OpaquePointer?
     private var browsers: [OpaquePointer: ServiceType] = [:]
     private var phases: [ServiceType: Phase] = [:]
@@ -50,35 +49,30 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// Instances avahi-daemon would not let this client resolve (its objects-per-client limit).
     private var refusedResolvers = 0
     private var finished = false
-    private var pollStarted = false
-    private var shutDown = false
 
     static func events(options: Options) -> AsyncStream<DiscoveryEvent> {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            guard let poll = avahi_threaded_poll_new(), let api = avahi_threaded_poll_get(poll) else {
+            guard let loop = AvahiLoop() else {
                 continuation.yield(
                     .error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))
                 continuation.finish()
                 return
             }
-            let session = AvahiBrowseSession(options: options, continuation: continuation, poll: poll, api: api)
-            continuation.onTermination = { _ in
-                // Termination may be signalled from the poll thread itself, which must not join
-                // itself: stop from another thread.
-                DispatchQueue.global().async { session.shutdown() }
-            }
-            session.start()
+            let session = AvahiBrowseSession(options: options, continuation: continuation, loop: loop)
+            // Termination may be signalled from the poll thread itself, or while the setup still runs:
+            // the loop tears down once, after the setup, never on the poll thread.
+            continuation.onTermination = { _ in loop.stop { session.release() } }
+            loop.start { running in session.start(running) }
         }
     }
 
-    private init(
-        options: Options, continuation: AsyncStream<DiscoveryEvent>.Continuation, poll: OpaquePointer, api: UnsafePointer<AvahiPoll>
-    ) {
+    private init(options: Options, continuation: AsyncStream<DiscoveryEvent>.Continuation, loop: AvahiLoop) {
         self.options = options
         self.continuation = continuation
-        self.poll = poll
-        self.api = api
+        self.loop = loop
     }
+
+    private var api: UnsafePointer<AvahiPoll> { loop.api }
 
     private var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
@@ -88,24 +82,20 @@ final class AvahiBrowseSession: @unchecked Sendable {
 
     // MARK: Lifecycle
 
-    private func start() {
-        connect()
-        if finished { return }
-        pollStarted = avahi_threaded_poll_start(poll) == 0
-        if !pollStarted {
-            continuation.yield(
-                .error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not start the Avahi event loop thread")))
-            finish()
+    /// The loop's setup: on a blocking thread, the poll locked.
+    private func start(_ running: Bool) {
+        guard running else {
+            emit(.error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not start the Avahi event loop thread")))
+            return finish()
         }
+        connect()
     }
 
-    private func shutdown() {
-        guard !shutDown else { return }
-        shutDown = true
-        if pollStarted { avahi_threaded_poll_stop(poll) }
+    /// After the poll thread stopped.
+    private func release() {
         for timer in [settleTimer, reconnectTimer, resolveTimer] { timer?.free() }
         if let client { avahi_client_free(client) }  // frees its browsers and resolvers
-        avahi_threaded_poll_free(poll)
+        client = nil
     }
 
     private func finish() {

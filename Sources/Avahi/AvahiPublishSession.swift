@@ -1,13 +1,13 @@
 import CAvahi
 import DNSSD
-import Dispatch
 import Host
 
 /// One service published through an Avahi entry group until the stream is cancelled, which
 /// withdraws it (Avahi sends the goodbye packets).
 ///
-/// Threading: as in AvahiBrowseSession, all mutable state lives on Avahi's poll thread after
-/// `start()`, and `shutdown()` stops that thread first. Hence `@unchecked Sendable`.
+/// Threading contract, hence `@unchecked Sendable`: as in AvahiBrowseSession, mutable state is
+/// touched only in the AvahiLoop's setup (poll locked), then on the poll thread, and last in
+/// `release`, after the poll thread stopped.
 final class AvahiPublishSession: @unchecked Sendable {
     struct Service: Sendable {
         var name: String
@@ -18,37 +18,39 @@ final class AvahiPublishSession: @unchecked Sendable {
 
     private var service: Service
     private let continuation: AsyncStream<AdvertiseEvent>.Continuation
-    private let poll: OpaquePointer
-    private let api: UnsafePointer<AvahiPoll>
+    private let loop: AvahiLoop
     private var client: OpaquePointer?
     private var group: OpaquePointer?
     private var retryTimer: PollTimer?
-    private var pollStarted = false
-    private var shutDown = false
 
     static func events(service: Service) -> AsyncStream<AdvertiseEvent> {
         AsyncStream(bufferingPolicy: .unbounded) { continuation in
-            guard let poll = avahi_threaded_poll_new(), let api = avahi_threaded_poll_get(poll) else {
+            guard let loop = AvahiLoop() else {
                 continuation.yield(
                     .failed(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))
                 continuation.finish()
                 return
             }
-            let session = AvahiPublishSession(service: service, continuation: continuation, poll: poll, api: api)
-            continuation.onTermination = { _ in DispatchQueue.global().async { session.shutdown() } }
-            session.connect()
-            session.pollStarted = avahi_threaded_poll_start(poll) == 0
+            let session = AvahiPublishSession(service: service, continuation: continuation, loop: loop)
+            continuation.onTermination = { _ in loop.stop { session.release() } }
+            loop.start { running in
+                guard running else {
+                    let issue = DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not start the Avahi event loop thread")
+                    continuation.yield(.failed(issue))
+                    return continuation.finish()
+                }
+                session.connect()
+            }
         }
     }
 
-    private init(
-        service: Service, continuation: AsyncStream<AdvertiseEvent>.Continuation, poll: OpaquePointer, api: UnsafePointer<AvahiPoll>
-    ) {
+    private init(service: Service, continuation: AsyncStream<AdvertiseEvent>.Continuation, loop: AvahiLoop) {
         self.service = service
         self.continuation = continuation
-        self.poll = poll
-        self.api = api
+        self.loop = loop
     }
+
+    private var api: UnsafePointer<AvahiPoll> { loop.api }
 
     private var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
@@ -56,13 +58,11 @@ final class AvahiPublishSession: @unchecked Sendable {
         Unmanaged<AvahiPublishSession>.fromOpaque(userdata!).takeUnretainedValue()
     }
 
-    private func shutdown() {
-        guard !shutDown else { return }
-        shutDown = true
-        if pollStarted { avahi_threaded_poll_stop(poll) }
+    /// After the poll thread stopped.
+    private func release() {
         retryTimer?.free()
         if let client { avahi_client_free(client) }  // frees the group: the daemon says goodbye
-        avahi_threaded_poll_free(poll)
+        client = nil
     }
 
     private func connect() {

@@ -14,4 +14,9 @@ extension Duration {
         let fraction = String(units % scale)
         return "\(units / scale)." + String(repeating: "0", count: fractionDigits - fraction.count) + fraction
     }
+
+    /// As a user would type it back (`--timeout`): `5s`, `500ms`.
+    public var argumentText: String {
+        milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
 }

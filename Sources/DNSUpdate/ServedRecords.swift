@@ -14,37 +14,58 @@ public struct RRsetKey: Hashable, Sendable {
 }
 
 /// What a server serves now, as far as one push needs to know: the whole zone (AXFR), or the
-/// RRsets of the service type and its hosts (asked one by one when transfers are refused).
+/// RRsets of the service type and its hosts (asked one by one when transfers are refused or
+/// the zone is too large to hold). The records are held compactly and within
+/// `RecordStore.Bounds.zone`, indexed by name.
 public struct ServedRecords: Sendable {
     public enum Source: Sendable, Hashable {
         case transfer(messages: Int)
-        /// Transfers were refused (the reason says how); the RRsets were asked instead.
+        /// Transfers were refused (the reason says how) or not asked for; the RRsets were asked instead.
         case queries(transferRefused: String?)
+        /// The transfer was larger than clawnet holds of one zone (what passed which bound); the
+        /// RRsets were asked instead.
+        case queriesPastBound(String)
     }
 
     public let zone: DNSName
     public let server: DNSServer
     public let serial: UInt32?
     public let source: Source
-    public let records: [DNSRecord]
-    private let rrsets: [RRsetKey: [DNSRecord]]
+    public let records: RecordStore
+    private let index: OwnerIndex
 
-    public init(zone: DNSName, server: DNSServer, serial: UInt32?, source: Source, records: [DNSRecord]) {
+    public init(zone: DNSName, server: DNSServer, serial: UInt32?, source: Source, records: RecordStore) {
         self.zone = zone
         self.server = server
         self.serial = serial
         self.source = source
         self.records = records
-        self.rrsets = Dictionary(grouping: records) { RRsetKey($0.name, $0.type) }
+        self.index = OwnerIndex(records)
+    }
+
+    /// From a few records (a test, a plan's own view); more than a zone's bound is a failure.
+    public init(zone: DNSName, server: DNSServer, serial: UInt32?, source: Source, records: [DNSRecord]) throws(RecordStore.Full) {
+        self.init(zone: zone, server: server, serial: serial, source: source, records: try RecordStore(records))
     }
 
     public func rrset(_ name: DNSName, _ type: RRType) -> [DNSRecord] {
-        rrsets[RRsetKey(name, type)] ?? []
+        Array(lazyRRset(name, type))
+    }
+
+    /// The records of one RRset, each made when it is read: an RRset of a transferred zone
+    /// can hold as many records as the zone.
+    public func lazyRRset(_ name: DNSName, _ type: RRType) -> LazyMapCollection<[Int], DNSRecord> {
+        index.positions(of: name, in: records).filter { records.type(at: $0) == type }.lazy.map { records[$0] }
     }
 
     /// The instances the service's PTR RRset lists (only those directly under it).
     public func instances(of service: DNSName) -> [DNSName] {
-        rrset(service, .ptr).compactMap { record in
+        Array(lazyInstances(of: service))
+    }
+
+    /// `instances(of:)`, each made when it is read.
+    public func lazyInstances(of service: DNSName) -> some Sequence<DNSName> {
+        lazyRRset(service, .ptr).compactMap { record in
             if case .ptr(let target) = record.data, target.parent == service, target.labels.count == service.labels.count + 1 {
                 return target
             }
@@ -60,13 +81,19 @@ public struct ZoneReader: Sendable {
     public let server: DNSServer
     public let key: TSIGKey?
     public let timeout: Duration
+    /// What the records read may hold together (a transfer past it falls back to the RRsets).
+    public let bounds: RecordStore.Bounds
     let client: DNSClient
     let clock: @Sendable () -> UInt64
 
-    public init(server: DNSServer, key: TSIGKey?, timeout: Duration, client: DNSClient, clock: @escaping @Sendable () -> UInt64 = unixNow) {
+    public init(
+        server: DNSServer, key: TSIGKey?, timeout: Duration, bounds: RecordStore.Bounds = .zone, client: DNSClient,
+        clock: @escaping @Sendable () -> UInt64 = unixNow
+    ) {
         self.server = server
         self.key = key
         self.timeout = timeout
+        self.bounds = bounds
         self.client = client
         self.clock = clock
     }
@@ -75,21 +102,24 @@ public struct ZoneReader: Sendable {
     public func read(zone: DNSName, service: DNSName, instances: [DNSName], hosts: [DNSName], transfer: Bool = true)
         async throws(UpdateFailure) -> ServedRecords
     {
-        var refusal: String?
+        var source = ServedRecords.Source.queries(transferRefused: nil)
         if transfer {
             do {
-                let zoneData = try await ZoneTransfer.run(zone: zone, server: server, key: key, timeout: timeout, clock: clock)
+                let zoneData = try await ZoneTransfer.run(
+                    zone: zone, server: server, key: key, timeout: timeout, bounds: bounds, clock: clock)
                 return ServedRecords(
                     zone: zone, server: server, serial: zoneData.serial, source: .transfer(messages: zoneData.messages),
                     records: zoneData.records)
             } catch  where [.refused, .notAuthoritative, .notImplemented].contains(error.reason) {
-                refusal = error.rcode.map { "\($0)" } ?? error.message
+                source = .queries(transferRefused: error.rcode.map { "\($0)" } ?? error.message)
+            } catch  where error.reason == .tooLarge {
+                source = .queriesPastBound(error.message)
             }
         }
-        return try await readRRsets(zone: zone, service: service, instances: instances, hosts: hosts, refusal: refusal)
+        return try await readRRsets(zone: zone, service: service, instances: instances, hosts: hosts, source: source)
     }
 
-    private func readRRsets(zone: DNSName, service: DNSName, instances: [DNSName], hosts: [DNSName], refusal: String?)
+    private func readRRsets(zone: DNSName, service: DNSName, instances: [DNSName], hosts: [DNSName], source: ServedRecords.Source)
         async throws(UpdateFailure) -> ServedRecords
     {
         var records = try await ask([RRsetKey(zone, .soa), RRsetKey(service, .ptr)])
@@ -97,17 +127,16 @@ public struct ZoneReader: Sendable {
             if case .soa(_, _, let serial, _, _, _, _) = record.data { return serial }
             return nil
         }.first
-        let listed = ServedRecords(zone: zone, server: server, serial: serial, source: .queries(transferRefused: refusal), records: records)
-            .instances(of: service)
+        let listed = ServedRecords(zone: zone, server: server, serial: serial, source: source, records: records).instances(of: service)
         let names = unique(listed + instances)
         let instanceRecords = try await ask(names.flatMap { [RRsetKey($0, .srv), RRsetKey($0, .txt)] })
-        records += instanceRecords
+        try append(instanceRecords, to: &records)
         let targets = instanceRecords.compactMap { record -> DNSName? in
             if case .srv(_, _, _, let target) = record.data, target.isSubdomain(of: zone) { return target }
             return nil
         }
-        records += try await ask(unique(hosts + targets).flatMap { [RRsetKey($0, .a), RRsetKey($0, .aaaa)] })
-        return ServedRecords(zone: zone, server: server, serial: serial, source: .queries(transferRefused: refusal), records: records)
+        try append(try await ask(unique(hosts + targets).flatMap { [RRsetKey($0, .a), RRsetKey($0, .aaaa)] }), to: &records)
+        return ServedRecords(zone: zone, server: server, serial: serial, source: source, records: records)
     }
 
     private func unique(_ names: [DNSName]) -> [DNSName] {
@@ -115,10 +144,22 @@ public struct ZoneReader: Sendable {
         return names.filter { seen.insert($0).inserted }
     }
 
-    /// Asks for each RRset, at most 64 at a time. NXDOMAIN and NODATA are empty RRsets.
-    private func ask(_ keys: [RRsetKey]) async throws(UpdateFailure) -> [DNSRecord] {
-        let results = await withTaskGroup(of: (Int, Result<[DNSRecord], UpdateFailure>).self) { group in
-            var results: [Int: Result<[DNSRecord], UpdateFailure>] = [:]
+    private func append(_ more: RecordStore, to records: inout RecordStore) throws(UpdateFailure) {
+        do { try records.append(contentsOf: more) } catch { throw tooLarge(error) }
+    }
+
+    private func tooLarge(_ full: RecordStore.Full) -> UpdateFailure {
+        UpdateFailure(
+            .tooLarge,
+            "the RRsets \(server) serves for the service type hold \(full): more than clawnet holds of one zone; it stopped asking")
+    }
+
+    /// Asks for each RRset, at most 64 at a time. NXDOMAIN and NODATA are empty RRsets. What
+    /// the answers hold together stays within a zone's bounds, as they arrive.
+    private func ask(_ keys: [RRsetKey]) async throws(UpdateFailure) -> RecordStore {
+        typealias Answers = [Int: Result<RecordStore, UpdateFailure>]
+        let results = await withTaskGroup(of: (Int, Result<RecordStore, UpdateFailure>).self, returning: Answers.self) { group in
+            var results: Answers = [:]
             var next = keys.enumerated().makeIterator()
             func startNext() -> Bool {
                 guard let (index, key) = next.next() else { return false }
@@ -126,17 +167,26 @@ public struct ZoneReader: Sendable {
                 return true
             }
             var running = 0
+            var held = (records: 0, bytes: 0)
             while running < 64, startNext() { running += 1 }
             for await (index, result) in group {
                 results[index] = result
+                if case .success(let found) = result {
+                    held = (held.records + found.count, held.bytes + found.byteCount)
+                    if held.records > bounds.records || held.bytes > bounds.bytes {
+                        group.cancelAll()
+                        let bound = RecordStore.Full(bound: held.records > bounds.records ? .records : .bytes, bounds: bounds)
+                        return [index: .failure(tooLarge(bound))]
+                    }
+                }
                 _ = startNext()
             }
             return results
         }
-        var records: [DNSRecord] = []
+        var records = RecordStore(bounds: bounds)
         for index in keys.indices {
             switch results[index] {
-            case .success(let found)?: records += found
+            case .success(let found)?: try append(found, to: &records)
             case .failure(let failure)?: throw failure
             case nil: break
             }
@@ -144,7 +194,7 @@ public struct ZoneReader: Sendable {
         return records
     }
 
-    private func askOne(_ key: RRsetKey) async -> Result<[DNSRecord], UpdateFailure> {
+    private func askOne(_ key: RRsetKey) async -> Result<RecordStore, UpdateFailure> {
         do {
             let response = try await client.query(key.name, key.type, server: server)
             let message = response.message
@@ -152,7 +202,8 @@ public struct ZoneReader: Sendable {
                 return .failure(
                     UpdateFailure(.serverFailure, rcode: message.rcode, "\(server) answered \(message.rcode) for \(key.type) \(key.name)"))
             }
-            return .success(message.answers.filter { $0.name == key.name && $0.type == key.type })
+            // One message's records: far within a zone's bounds.
+            return .success((try? RecordStore(message.answers.filter { $0.name == key.name && $0.type == key.type })) ?? RecordStore())
         } catch {
             return .failure(.transport(error))
         }

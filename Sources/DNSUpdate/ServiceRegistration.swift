@@ -14,6 +14,8 @@ public struct ServiceRegistration: Sendable {
     public var timeout: Duration
     /// TSIG's clock: seconds since the epoch (tests move it to make a skew).
     public var clock: @Sendable () -> UInt64 = unixNow
+    /// What the records read may hold (tests lower it to pass it with a small zone).
+    public var bounds = RecordStore.Bounds.zone
 
     public init(zone: DNSName, service: DNSName, server: DNSServer, key: TSIGKey?, timeout: Duration) {
         self.zone = zone
@@ -39,7 +41,7 @@ public struct ServiceRegistration: Sendable {
         }
         let client = DNSClient()
         do throws(UpdateFailure) {
-            let served = try await ZoneReader(server: server, key: key, timeout: timeout, client: client, clock: clock)
+            let served = try await ZoneReader(server: server, key: key, timeout: timeout, bounds: bounds, client: client, clock: clock)
                 .read(zone: zone, service: service, instances: instances, hosts: hosts, transfer: transfer)
             await client.shutdown()
             return served

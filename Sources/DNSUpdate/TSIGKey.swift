@@ -1,7 +1,6 @@
 import DNSSD
 import DNSWire
 import FoundationEssentials
-import Glibc
 
 /// A TSIG key: its name, algorithm and secret. The secret never appears in any text clawnet
 /// prints: `description` names the key, and the secret bytes have no text form at all.
@@ -37,7 +36,7 @@ public struct TSIGKey: Sendable, CustomStringConvertible, CustomDebugStringConve
 /// Why a key file could not be used. The message names the file and never holds the secret.
 public struct TSIGKeyFileError: Error, Sendable, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }
 
 /// Key files as BIND and Knot write them:
@@ -54,45 +53,13 @@ public struct TSIGKeyFileError: Error, Sendable, CustomStringConvertible {
 ///
 /// and the one-line `[algorithm:]name:secret` that `nsupdate -y` and `kdig -y` take.
 public enum TSIGKeyFile {
-    /// A key file is a few hundred bytes; anything much larger is not one.
-    public static let maxBytes = 64 * 1024
-
-    public static func read(path: String) throws(TSIGKeyFileError) -> TSIGKey {
-        try parse(try readText(path), file: path)
-    }
-
-    /// Reads a regular file of at most `maxBytes`, without blocking on a FIFO or a device.
-    static func readText(_ path: String) throws(TSIGKeyFileError) -> String {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw TSIGKeyFileError("cannot read the TSIG key file \(path): \(String(cString: strerror(errno)))")
+    /// The key in a key file's bytes (read by the caller, within `FileLimit.tsigKey`: see
+    /// RegularFile); `file` names it in messages.
+    public static func parse(bytes: [UInt8], file: String) throws(TSIGKeyFileError) -> TSIGKey {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw TSIGKeyFileError("the TSIG key file \(file) is not text")
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw TSIGKeyFileError("cannot read the TSIG key file \(path): \(String(cString: strerror(errno)))")
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw TSIGKeyFileError("the TSIG key file \(path) is not a regular file")
-        }
-        guard info.st_size <= maxBytes else {
-            throw TSIGKeyFileError(
-                "the TSIG key file \(path) has \(info.st_size) bytes; a key file has a few hundred (at most \(maxBytes) are read)")
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        var count = 0
-        while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
-            if read < 0 && errno == EINTR { continue }
-            guard read >= 0 else { throw TSIGKeyFileError("cannot read the TSIG key file \(path): \(String(cString: strerror(errno)))") }
-            if read == 0 { break }
-            count += read
-        }
-        guard count <= maxBytes else { throw TSIGKeyFileError("the TSIG key file \(path) grew while it was read") }
-        guard let text = String(validating: bytes.prefix(count), as: UTF8.self) else {
-            throw TSIGKeyFileError("the TSIG key file \(path) is not text")
-        }
-        return text
+        return try parse(text, file: file)
     }
 
     /// Every message names the file and the field, never a value read from it: in a file

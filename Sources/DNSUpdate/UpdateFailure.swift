@@ -22,7 +22,8 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
         case serverFailure
         /// Timeout, nothing listening, a malformed answer.
         case transport
-        /// One Gateway's records do not fit in one DNS message.
+        /// Past a bound: one Gateway's records do not fit in one DNS message, or a zone is larger
+        /// than clawnet transfers or holds (ZoneTransfer, RecordStore.Bounds.zone).
         case tooLarge
     }
 

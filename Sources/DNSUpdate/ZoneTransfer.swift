@@ -5,21 +5,25 @@ import Glibc
 
 /// A whole zone as one server serves it, read by AXFR (RFC 5936).
 public struct TransferredZone: Sendable {
-    /// Every record once, the opening SOA first (the closing SOA is dropped).
-    public let records: [DNSRecord]
+    /// Every record once, the opening SOA first (the closing SOA is dropped), held compactly.
+    public let records: RecordStore
     public let serial: UInt32
     public let messages: Int
     public let server: DNSServer
 }
 
-/// AXFR over TCP, each message's TSIG verified when a key is given.
+/// AXFR over TCP, each message's TSIG verified when a key is given. Each message is parsed as
+/// it arrives and its records go straight into a RecordStore, so what a transfer holds is
+/// bounded by `bounds` (a million records, 64 MiB of them), whatever the server sends.
 public enum ZoneTransfer {
-    /// Bounds for a hostile or runaway server: a zone of 1,000 Gateways is about 300 KB.
+    /// Bounds for a hostile or runaway server on what it sends: a zone of 1,000 Gateways is
+    /// about 300 KB in a few messages.
     public static let maxMessages = 100_000
     public static let maxBytes = 64 * 1024 * 1024
 
     public static func run(
-        zone: DNSName, server: DNSServer, key: TSIGKey?, timeout: Duration, clock: @escaping @Sendable () -> UInt64 = unixNow
+        zone: DNSName, server: DNSServer, key: TSIGKey?, timeout: Duration, bounds: RecordStore.Bounds = .zone,
+        clock: @escaping @Sendable () -> UInt64 = unixNow
     ) async throws(UpdateFailure) -> TransferredZone {
         let id = UInt16.random(in: .min ... .max)
         let query: [UInt8]
@@ -27,12 +31,12 @@ public enum ZoneTransfer {
             throw UpdateFailure(.transport, error.message)
         }
         let signed = try key.map { key throws(UpdateFailure) in try TSIGSigner(key: key).sign(query, time: clock()) }
-        var verifier = key.flatMap { key in signed.map { TSIGVerifier(key: key, requestMAC: $0.mac) } }
+        var reader = TransferReader(
+            zone: zone, server: server, key: key, id: id, records: RecordStore(bounds: bounds),
+            verifier: key.flatMap { key in signed.map { TSIGVerifier(key: key, requestMAC: $0.mac) } }, clock: clock)
         do {
             return try await DNSStream.exchange(with: server, timeout: timeout) { session throws(UpdateFailure) -> TransferredZone in
                 do throws(DNSQueryFailure) { try await session.send(signed?.wire ?? query) } catch { throw .transport(error) }
-                var records: [DNSRecord] = []
-                var serial: UInt32?
                 var bytes = 0
                 for messageCount in 1...maxMessages {
                     let wire: [UInt8]
@@ -42,48 +46,8 @@ public enum ZoneTransfer {
                         throw UpdateFailure(
                             .tooLarge, "the zone transfer from \(server) is larger than \(maxBytes / 1_048_576) MiB; clawnet stops reading")
                     }
-                    let message: DNSMessage
-                    do throws(DNSWireError) { message = try DNSWireCodec.decode(wire) } catch {
-                        throw UpdateFailure(.transport, "\(server) sent a malformed transfer message: \(error.message)")
-                    }
-                    guard message.id == id, message.isResponse else {
-                        throw UpdateFailure(.transport, "\(server) sent a transfer message for another question")
-                    }
-                    var outcome: TSIGVerifier.Outcome?
-                    if var current = verifier, let key {
-                        do throws(TSIGFailure) { outcome = try current.verify(wire, now: clock()) } catch {
-                            throw .unverified(error, server: server, key: key)
-                        }
-                        verifier = current
-                    }
-                    guard message.rcode == .noError, outcome.map({ if case .serverError = $0 { false } else { true } }) ?? true else {
-                        throw UpdateFailure.answer(
-                            message.rcode, tsig: outcome, server: server, zone: zone, key: key, operation: "zone transfer (AXFR)",
-                            now: clock())
-                    }
-                    if messageCount == 1, let key, outcome == .unsigned {
-                        throw UpdateFailure(
-                            .answerNotVerified, "the zone transfer from \(server) is not signed although it was asked with \(key)")
-                    }
-                    for record in message.answers {
-                        if case .soa(_, _, let number, _, _, _, _) = record.data, record.name == zone {
-                            if let serial {
-                                // The closing SOA: the transfer is complete (RFC 5936 §2.2).
-                                guard number == serial else {
-                                    throw UpdateFailure(
-                                        .transport,
-                                        "the zone transfer from \(server) ended with serial \(number) after starting with \(serial)")
-                                }
-                                if let current = verifier, !current.endsSigned, let key {
-                                    throw .unverified(.lastUnsigned, server: server, key: key)
-                                }
-                                return TransferredZone(records: records, serial: serial, messages: messageCount, server: server)
-                            }
-                            serial = number
-                        } else if serial == nil {
-                            throw UpdateFailure(.transport, "the zone transfer from \(server) does not start with the SOA of \(zone)")
-                        }
-                        records.append(record)
+                    if let serial = try reader.read(wire, first: messageCount == 1) {
+                        return TransferredZone(records: reader.records, serial: serial, messages: messageCount, server: server)
                     }
                 }
                 throw UpdateFailure(.tooLarge, "the zone transfer from \(server) did not end within \(maxMessages) messages")
@@ -95,6 +59,80 @@ public enum ZoneTransfer {
         } catch {
             throw UpdateFailure(.transport, "zone transfer from \(server): \(error)")
         }
+    }
+}
+
+/// One transfer's messages, read in order: each checked (question, RCODE, TSIG) and its
+/// records appended until the SOA that opened the transfer comes again.
+struct TransferReader {
+    let zone: DNSName
+    let server: DNSServer
+    let key: TSIGKey?
+    let id: UInt16
+    var records: RecordStore
+    var verifier: TSIGVerifier?
+    let clock: @Sendable () -> UInt64
+    var serial: UInt32?
+
+    /// The serial once the closing SOA has come (the transfer is complete), else nil.
+    mutating func read(_ wire: [UInt8], first: Bool) throws(UpdateFailure) -> UInt32? {
+        let before = records.count
+        let message: DNSMessage
+        do throws(DNSWireCodec.StoreFailure) { message = try DNSWireCodec.decode(wire, appendingAnswersTo: &records) } catch {
+            switch error {
+            case .malformed(let problem):
+                throw UpdateFailure(.transport, "\(server) sent a malformed transfer message: \(problem.message)")
+            case .full(let full):
+                throw UpdateFailure(
+                    .tooLarge,
+                    "the zone transfer from \(server) holds \(full): more than clawnet holds of one zone (\(full.bounds)); it "
+                        + "stopped reading",
+                    fix: "check the Gateways' records without --axfr: `zone check --server` asks only their RRsets (zone push does that "
+                        + "by itself when a transfer is too large)")
+            }
+        }
+        guard message.id == id, message.isResponse else {
+            throw UpdateFailure(.transport, "\(server) sent a transfer message for another question")
+        }
+        var outcome: TSIGVerifier.Outcome?
+        if var current = verifier, let key {
+            do throws(TSIGFailure) { outcome = try current.verify(wire, now: clock()) } catch {
+                throw .unverified(error, server: server, key: key)
+            }
+            verifier = current
+        }
+        guard message.rcode == .noError, outcome.map({ if case .serverError = $0 { false } else { true } }) ?? true else {
+            throw UpdateFailure.answer(
+                message.rcode, tsig: outcome, server: server, zone: zone, key: key, operation: "zone transfer (AXFR)", now: clock())
+        }
+        if first, let key, outcome == .unsigned {
+            throw UpdateFailure(.answerNotVerified, "the zone transfer from \(server) is not signed although it was asked with \(key)")
+        }
+        for position in before..<records.count {
+            guard records.type(at: position) == .soa, case .soa(_, _, let number, _, _, _, _) = records[position].data,
+                records.name(at: position) == zone
+            else {
+                if serial == nil {
+                    throw UpdateFailure(.transport, "the zone transfer from \(server) does not start with the SOA of \(zone)")
+                }
+                continue
+            }
+            guard let serial else {
+                serial = number
+                continue
+            }
+            // The closing SOA: the transfer is complete (RFC 5936 §2.2).
+            guard number == serial else {
+                throw UpdateFailure(
+                    .transport, "the zone transfer from \(server) ended with serial \(number) after starting with \(serial)")
+            }
+            if let current = verifier, !current.endsSigned, let key {
+                throw .unverified(.lastUnsigned, server: server, key: key)
+            }
+            records.removeAll(after: position)
+            return serial
+        }
+        return nil
     }
 }
 

@@ -9,7 +9,8 @@ public struct DNSWireError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// DNS messages to and from wire format with ldns. Only this file (and the zone reader)
-/// touch ldns; everything above works with DNSMessage and DNSRecord values.
+/// touch ldns; everything above works with DNSMessage and DNSRecord values, or with a
+/// RecordStore where there can be many records (a zone transfer).
 public enum DNSWireCodec {
     /// A query for `name`/`type` with recursion desired and an EDNS0 buffer size, so
     /// answers up to `ednsSize` bytes come over UDP without truncation.
@@ -35,20 +36,50 @@ public enum DNSWireCodec {
 
     /// Decode a message. Hostile or broken input yields an error, never a trap.
     public static func decode(_ bytes: [UInt8]) throws(DNSWireError) -> DNSMessage {
+        let packet = try parse(bytes)
+        defer { ldns_pkt_free(packet) }
+        return message(packet, answers: records(ldns_pkt_answer(packet)))
+    }
+
+    /// An ldns packet the caller frees.
+    private static func parse(_ bytes: [UInt8]) throws(DNSWireError) -> UnsafeMutablePointer<ldns_pkt> {
         guard bytes.count >= 12 else { throw DNSWireError("a DNS message needs 12 header bytes, got \(bytes.count)") }
         var packet: UnsafeMutablePointer<ldns_pkt>?
         let status = bytes.withUnsafeBufferPointer { ldns_wire2pkt(&packet, $0.baseAddress, $0.count) }
         guard status == LDNS_STATUS_OK, let packet else {
             throw DNSWireError("malformed DNS message: \(String(cString: ldns_get_errorstr_by_id(status)))")
         }
+        return packet
+    }
+
+    /// Why a message whose answers go into a RecordStore was not read to its end.
+    public enum StoreFailure: Error, Sendable {
+        case malformed(DNSWireError)
+        case full(RecordStore.Full)
+    }
+
+    /// Decodes a message as `decode` does, but appends its answers to `store` instead of
+    /// returning them (its `answers` are empty): a zone transfer's many records never exist
+    /// as DNSRecord values at once.
+    public static func decode(_ bytes: [UInt8], appendingAnswersTo store: inout RecordStore) throws(StoreFailure) -> DNSMessage {
+        let packet: UnsafeMutablePointer<ldns_pkt>
+        do throws(DNSWireError) { packet = try parse(bytes) } catch { throw .malformed(error) }
         defer { ldns_pkt_free(packet) }
-        let question = records(ldns_pkt_question(packet)).first.map { (name: $0.name, type: $0.type) }
-        return DNSMessage(
+        if let answers = ldns_pkt_answer(packet) {
+            for index in 0..<ldns_rr_list_rr_count(answers) {
+                guard let rr = ldns_rr_list_rr(answers, index) else { continue }
+                do throws(RecordStore.Full) { try append(rr, to: &store) } catch { throw .full(error) }
+            }
+        }
+        return message(packet, answers: [])
+    }
+
+    private static func message(_ packet: UnsafeMutablePointer<ldns_pkt>, answers: [DNSRecord]) -> DNSMessage {
+        DNSMessage(
             id: ldns_pkt_id(packet), rcode: RCode(rawValue: UInt8(truncatingIfNeeded: ldns_pkt_get_rcode(packet).rawValue)),
             truncated: ldns_pkt_tc(packet), authoritative: ldns_pkt_aa(packet), isResponse: ldns_pkt_qr(packet),
-            question: question,
-            answers: records(ldns_pkt_answer(packet)), authority: records(ldns_pkt_authority(packet)),
-            additional: records(ldns_pkt_additional(packet))
+            question: records(ldns_pkt_question(packet)).first.map { (name: $0.name, type: $0.type) },
+            answers: answers, authority: records(ldns_pkt_authority(packet)), additional: records(ldns_pkt_additional(packet))
         )
     }
 
@@ -64,10 +95,14 @@ public enum DNSWireCodec {
         guard let owner = name(ldns_rr_owner(rr)) else { return nil }
         let type = RRType(rawValue: UInt16(truncatingIfNeeded: ldns_rr_get_type(rr).rawValue))
         let fields = (0..<ldns_rr_rd_count(rr)).map { bytes(ldns_rr_rdf(rr, $0)) }
-        return DNSRecord(name: owner, type: type, ttl: ldns_rr_ttl(rr), data: rdata(type, rr, fields))
+        return DNSRecord(name: owner, type: type, ttl: ldns_rr_ttl(rr), data: rdata(type, fields))
     }
 
-    private static func rdata(_ type: RRType, _ rr: UnsafeMutablePointer<ldns_rr>, _ fields: [[UInt8]]) -> DNSRecord.Data {
+    /// The record types whose RDATA `rdata` decodes; a RecordStore keeps no other RDATA.
+    static let decodedTypes: Set<RRType> = [.a, .aaaa, .ptr, .cname, .ns, .srv, .txt, .soa]
+
+    /// RDATA from the fields ldns splits it into (a RecordStore keeps the same fields).
+    static func rdata(_ type: RRType, _ fields: [[UInt8]]) -> DNSRecord.Data {
         func dname(_ index: Int) -> DNSName? { index < fields.count ? wireName(fields[index]) : nil }
         func integer(_ index: Int) -> UInt32? {
             guard index < fields.count, [2, 4].contains(fields[index].count) else { return nil }
@@ -105,6 +140,16 @@ public enum DNSWireCodec {
 
     static func name(_ rdf: UnsafeMutablePointer<ldns_rdf>?) -> DNSName? {
         wireName(bytes(rdf))
+    }
+
+    /// One ldns record appended to `store` as its fields, without making a DNSRecord; a record
+    /// whose owner cannot be read is left out, as `record` leaves it out.
+    static func append(_ rr: UnsafeMutablePointer<ldns_rr>, to store: inout RecordStore) throws(RecordStore.Full) {
+        let owner = bytes(ldns_rr_owner(rr))
+        guard wireName(owner) != nil else { return }
+        let type = RRType(rawValue: UInt16(truncatingIfNeeded: ldns_rr_get_type(rr).rawValue))
+        let fields = decodedTypes.contains(type) ? (0..<ldns_rr_rd_count(rr)).map { bytes(ldns_rr_rdf(rr, $0)) } : nil
+        try store.append(owner: owner, type: type, ttl: ldns_rr_ttl(rr), fields: fields)
     }
 
     /// Uncompressed wire labels (ldns has already resolved compression), bounds-checked.

@@ -16,25 +16,42 @@ public struct ZoneFile: Sendable {
         public let message: String
     }
 
-    public let entries: [Entry]
+    /// The records, held compactly and within `RecordStore.Bounds.zone`.
+    public let records: RecordStore
+    /// Each record's line; nil for a transferred zone, whose "line" is its place in the transfer.
+    private let lines: [Int32]?
     public let problems: [Problem]
     /// The origin in effect at the end of the file.
     public let origin: DNSName?
     /// What servers accept but change (a TTL above 2^31-1 is served as 0).
     public let warnings: [Problem]
 
-    init(entries: [Entry], problems: [Problem], origin: DNSName?, warnings: [Problem] = []) {
-        self.entries = entries
+    init(records: RecordStore, lines: [Int32]?, problems: [Problem], origin: DNSName?, warnings: [Problem] = []) {
+        self.records = records
+        self.lines = lines
         self.problems = problems
         self.origin = origin
         self.warnings = warnings
     }
 
-    public var records: [DNSRecord] { entries.map(\.record) }
+    /// The records with their lines, each made when it is read.
+    public var entries: Entries { Entries(file: self) }
+
+    public struct Entries: RandomAccessCollection, Sendable {
+        let file: ZoneFile
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { file.records.count }
+        public subscript(position: Int) -> Entry { Entry(line: file.line(of: position), record: file.records[position]) }
+    }
+
+    /// The line of the record at `position`.
+    public func line(of position: Int) -> Int {
+        lines.map { Int($0[position]) } ?? position + 1
+    }
 
     /// A zone as a server sent it (AXFR): each record's "line" is its place in the transfer.
-    public init(transferred records: [DNSRecord], origin: DNSName) {
-        self.init(entries: records.enumerated().map { Entry(line: $0.offset + 1, record: $0.element) }, problems: [], origin: origin)
+    public init(transferred records: RecordStore, origin: DNSName) {
+        self.init(records: records, lines: nil, problems: [], origin: origin)
     }
 
     /// At most this many syntax errors are collected; a file that is not a zone at all
@@ -46,29 +63,39 @@ public struct ZoneFile: Sendable {
     public static let bindMaxTXTRDATA = 65_510
 
     /// Reads zone text. `origin` applies until a `$ORIGIN` line changes it.
-    public static func read(text: String, origin: DNSName? = nil, defaultTTL: UInt32 = 3600) -> ZoneFile {
-        read(bytes: Array(text.utf8), origin: origin, defaultTTL: defaultTTL)
+    public static func read(text: String, origin: DNSName? = nil, defaultTTL: UInt32 = 3600, bounds: RecordStore.Bounds = .zone) -> ZoneFile
+    {
+        read(bytes: Array(text.utf8), origin: origin, defaultTTL: defaultTTL, bounds: bounds)
     }
 
     /// Reads a zone file's bytes (a file is read by the caller, with a size limit: see
-    /// RegularFile); bytes that are not UTF-8 reach ldns unchanged.
-    public static func read(bytes: [UInt8], origin: DNSName? = nil, defaultTTL: UInt32 = 3600) -> ZoneFile {
+    /// RegularFile); bytes that are not UTF-8 reach ldns unchanged. Records past `bounds`
+    /// are not read: a problem on the line where they start says so.
+    public static func read(bytes: [UInt8], origin: DNSName? = nil, defaultTTL: UInt32 = 3600, bounds: RecordStore.Bounds = .zone)
+        -> ZoneFile
+    {
         var bytes = bytes
         if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
         let checked = ZoneTextChecks.scan(bytes)
-        let parsed = bytes.withUnsafeMutableBytes { buffer in
-            guard let file = fmemopen(buffer.baseAddress, buffer.count, "r") else {
-                return ZoneFile(entries: [], problems: [Problem(line: 0, message: "cannot read the zone text")], origin: origin)
+        // Read in place: fmemopen's "r" mode never writes to the buffer, and a mutable view
+        // would copy a 64 MiB zone.
+        let parsed = bytes.withUnsafeBytes { buffer in
+            guard let file = fmemopen(UnsafeMutableRawPointer(mutating: buffer.baseAddress), buffer.count, "r") else {
+                return ZoneFile(
+                    records: RecordStore(), lines: [], problems: [Problem(line: 0, message: "cannot read the zone text")], origin: origin)
             }
             defer { fclose(file) }
-            return read(file, origin: origin, defaultTTL: defaultTTL)
+            return read(file, origin: origin, defaultTTL: defaultTTL, bounds: bounds)
         }
         let problems = (parsed.problems + checked.problems).sorted { $0.line < $1.line }
         return ZoneFile(
-            entries: parsed.entries, problems: Array(problems.prefix(maxProblems)), origin: parsed.origin, warnings: checked.warnings)
+            records: parsed.records, lines: parsed.lines, problems: Array(problems.prefix(maxProblems)), origin: parsed.origin,
+            warnings: checked.warnings)
     }
 
-    private static func read(_ file: UnsafeMutablePointer<FILE>, origin: DNSName?, defaultTTL: UInt32) -> ZoneFile {
+    private static func read(_ file: UnsafeMutablePointer<FILE>, origin: DNSName?, defaultTTL: UInt32, bounds: RecordStore.Bounds)
+        -> ZoneFile
+    {
         var ttl = defaultTTL
         var currentOrigin: UnsafeMutablePointer<ldns_rdf>? = origin.flatMap { name in
             name.wire.withUnsafeBytes { ldns_dname_new_frm_data(UInt16($0.count), $0.baseAddress) }
@@ -79,11 +106,12 @@ public struct ZoneFile: Sendable {
             if let previous { ldns_rdf_deep_free(previous) }
         }
         var line: Int32 = 0
-        var entries: [Entry] = []
+        var records = RecordStore(bounds: bounds)
+        var lines: [Int32] = []
         var problems: [Problem] = []
         // Every pass must consume input: a reader that stops advancing (a read error) ends.
         var position = ftell(file)
-        while feof(file) == 0 && ferror(file) == 0 && problems.count < maxProblems {
+        reading: while feof(file) == 0 && ferror(file) == 0 && problems.count < maxProblems {
             var rr: UnsafeMutablePointer<ldns_rr>?
             let status = ldns_rr_new_frm_fp_l(&rr, file, &ttl, &currentOrigin, &previous, &line)
             let now = ftell(file)
@@ -94,10 +122,14 @@ public struct ZoneFile: Sendable {
             }
             switch status {
             case LDNS_STATUS_OK:
-                if let rr {
-                    if let record = DNSWireCodec.record(rr) { entries.append(Entry(line: Int(line), record: record)) }
-                    ldns_rr_free(rr)
+                guard let rr else { continue }
+                defer { ldns_rr_free(rr) }
+                let count = records.count
+                do throws(RecordStore.Full) { try DNSWireCodec.append(rr, to: &records) } catch {
+                    problems.append(Problem(line: Int(line), message: "the zone has \(error), more than clawnet reads of one zone"))
+                    break reading
                 }
+                if records.count > count { lines.append(line) }
             case LDNS_STATUS_SYNTAX_EMPTY, LDNS_STATUS_SYNTAX_TTL, LDNS_STATUS_SYNTAX_ORIGIN:
                 continue
             case LDNS_STATUS_SYNTAX_INCLUDE:
@@ -107,6 +139,6 @@ public struct ZoneFile: Sendable {
             }
         }
         let finalOrigin = currentOrigin.flatMap { DNSWireCodec.name($0) }
-        return ZoneFile(entries: entries, problems: problems, origin: finalOrigin)
+        return ZoneFile(records: records, lines: lines, problems: problems, origin: finalOrigin)
     }
 }

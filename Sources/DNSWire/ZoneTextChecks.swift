@@ -22,6 +22,12 @@ enum ZoneTextChecks {
         var problems: [ZoneFile.Problem] = []
         var warnings: [ZoneFile.Problem] = []
         for entry in LogicalLines(bytes) {
+            // As many as the reader keeps (ZoneFile.maxProblems): a file of a million bad TTLs
+            // must not become a million messages.
+            defer {
+                problems.removeLast(max(0, problems.count - ZoneFile.maxProblems))
+                warnings.removeLast(max(0, warnings.count - ZoneFile.maxProblems))
+            }
             let tokens = entry.tokens
             guard let first = tokens.first else { continue }
             if !entry.startsBlank, first.first == UInt8(ascii: "$") {

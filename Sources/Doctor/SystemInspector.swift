@@ -11,6 +11,7 @@ public protocol SystemInspector: Sendable {
     var busAddress: String { get }
     /// True or false for a `unix:path=` bus (does the socket exist), nil otherwise.
     func busSocketExists() -> Bool?
+    /// A blocking D-Bus conversation: MachineFacts.gather, its caller, runs on BlockingThreads.
     func avahi() -> AvahiStatus
     func interfaces() -> [NetworkInterface]
     /// Processes holding UDP port 5353 in this network namespace.
@@ -75,14 +76,14 @@ public struct LiveSystem: SystemInspector {
         SystemBus.socketPath(of: busAddress).map { FileManager.default.fileExists(atPath: $0) }
     }
 
-    public func avahi() -> AvahiStatus { AvahiStatus.query() }
+    public func avahi() -> AvahiStatus { AvahiStatus.blockingQuery() }
 
     public func interfaces() -> [NetworkInterface] { NetworkInterface.current() }
 
     public func udp5353Holders() -> PortHolders {
         var inodes = Set<String>()
         for table in ["/proc/net/udp", "/proc/net/udp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            guard let text = RegularFile.text(table, limit: FileLimit.kernelTable) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
                 guard fields.count > 9, fields[1].hasSuffix(":14E9") else { continue }
@@ -100,7 +101,7 @@ public struct LiveSystem: SystemInspector {
                     return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
                 }
                 if owns {
-                    let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingSpaces() ?? "?"
+                    let name = RegularFile.text("/proc/\(pid)/comm", limit: FileLimit.systemFile)?.trimmingSpaces() ?? "?"
                     holders.append(PortHolders.Holder(pid: pid, name: name))
                 }
             }
@@ -109,7 +110,7 @@ public struct LiveSystem: SystemInspector {
     }
 
     public func nsswitchHosts() -> String? {
-        guard let text = try? String(contentsOfFile: "/etc/nsswitch.conf", encoding: .utf8) else { return nil }
+        guard let text = RegularFile.text("/etc/nsswitch.conf", limit: FileLimit.systemFile) else { return nil }
         return NSSwitchHosts.parse(file: text)?.line
     }
 
@@ -139,10 +140,10 @@ public struct LiveSystem: SystemInspector {
             FileManager.default.fileExists(atPath: $0)
         }) {
             facts.container = file
-        } else if let cgroup = try? String(contentsOfFile: "/proc/1/cgroup", encoding: .utf8) {
+        } else if let cgroup = RegularFile.text("/proc/1/cgroup", limit: FileLimit.systemFile) {
             facts.container = PlatformFacts.cgroupMarker(cgroup)
         }
-        let release = (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8)) ?? ""
+        let release = RegularFile.text("/proc/sys/kernel/osrelease", limit: FileLimit.systemFile) ?? ""
         facts.wsl2 = PlatformFacts.isWSL2(osRelease: release)
         return facts
     }

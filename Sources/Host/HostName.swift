@@ -15,4 +15,9 @@ public enum HostName {
     public static func label(of name: String) -> String? {
         name.split(separator: ".").first.map(String.init)
     }
+
+    /// The first label of `name`, or OpenClaw's fallback when it has none.
+    public static func labelOrFallback(of name: String) -> String {
+        label(of: name) ?? fallback
+    }
 }

@@ -37,6 +37,12 @@ public enum RegularFile {
 
     /// The bytes of the regular file at `path` (symbolic links followed), at most `limit`.
     public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+        try readOwned(path, limit: limit).bytes
+    }
+
+    /// As `read`, with the uid of the file that was read (from the same open descriptor): a
+    /// credential's owner decides where it may be sent.
+    public static func readOwned(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], owner: UInt32) {
         guard !path.isEmpty else { throw Failure(kind: .missing, path: path, description: "an empty path names no file") }
         // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
@@ -74,7 +80,13 @@ public enum RegularFile {
             if count == bytes.count && count <= limit { bytes += [UInt8](repeating: 0, count: min(65_536, limit + 1 - count)) }
         }
         guard count <= limit else { throw Failure(kind: .tooLarge, path: path, description: tooLarge(path, limit: limit)) }
-        return Array(bytes.prefix(count))
+        return (Array(bytes.prefix(count)), status.st_uid)
+    }
+
+    /// The file's text (bytes that are not UTF-8 repaired), nil when it cannot be read: for the
+    /// machine's own files (/etc, /proc), whose absence is a fact, not an error.
+    public static func text(_ path: String, limit: Int) -> String? {
+        (try? read(path, limit: limit)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// As `read`, but nil when nothing is at `path` (a file that may not exist yet).
@@ -94,15 +106,27 @@ public enum RegularFile {
 }
 
 /// The largest file of each kind clawnet reads: far above anything real, far below what would
-/// hurt a machine.
+/// hurt a machine. Every file clawnet reads goes through `RegularFile.read` with one of these,
+/// so its size is checked before a byte is read and no more than this is ever held.
 public enum FileLimit {
     /// A zone of 10,000 Gateways is about 4 MB.
     public static let zone = 64 << 20
-    /// A browse document of 10,000 Gateways is about 10 MB.
-    public static let inventory = 64 << 20
+    /// A browse document of 10,000 Gateways is about 10 MB (far more than one domain can
+    /// serve); decoded, 16 MiB of the smallest beacons take about 160 MB.
+    public static let inventory = 16 << 20
     public static let corefile = 1 << 20
     /// A PEM certificate or key; certificate chains included.
     public static let pem = 1 << 20
     public static let config = 1 << 20
     public static let resolvConf = 64 << 10
+    /// `--token-file`: a token is a few dozen characters on one line.
+    public static let token = 4 << 10
+    /// `--tsig-key`: a BIND or Knot key file is a few hundred bytes.
+    public static let tsigKey = 64 << 10
+    /// `--as-device`: OpenClaw's device.json is about 400 bytes.
+    public static let deviceIdentity = 16 << 10
+    /// A small file of the machine: nsswitch.conf, /proc/1/cgroup, a process's comm, osrelease.
+    public static let systemFile = 64 << 10
+    /// A kernel table under /proc/net (sockets, routes): 150 bytes a line, 100,000 lines fit.
+    public static let kernelTable = 16 << 20
 }

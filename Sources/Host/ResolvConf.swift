@@ -13,7 +13,7 @@ public struct ResolvConf: Sendable, Equatable {
     public let exists: Bool
 
     public init(path: String = ResolvConf.defaultPath) {
-        let text = (try? RegularFile.read(path, limit: FileLimit.resolvConf)).map { String(decoding: $0, as: UTF8.self) }
+        let text = RegularFile.text(path, limit: FileLimit.resolvConf)
         self.init(path: path, text: text)
     }
 

@@ -17,8 +17,8 @@ public struct Route: Sendable, Hashable {
 /// `Tailnet` instead.
 public enum RoutingTable {
     public static func current() -> [Route] {
-        let v4 = (try? String(contentsOfFile: "/proc/net/route", encoding: .utf8)).map(parseIPv4) ?? []
-        let v6 = (try? String(contentsOfFile: "/proc/net/ipv6_route", encoding: .utf8)).map(parseIPv6) ?? []
+        let v4 = RegularFile.text("/proc/net/route", limit: FileLimit.kernelTable).map(parseIPv4) ?? []
+        let v6 = RegularFile.text("/proc/net/ipv6_route", limit: FileLimit.kernelTable).map(parseIPv6) ?? []
         return v4 + v6
     }
 

@@ -11,23 +11,35 @@ import Glibc
 /// own colours survive because `paint` does not put escape sequences into the text: it puts
 /// markers that carry a key drawn at random for this run, which text from outside cannot
 /// know, and `render` turns only those into colour codes.
+///
+/// The lines go to the process's stdout and stderr, or to a `TerminalRecording` (a command run
+/// in-process by a test): the same rendering either way.
 public struct Terminal: Sendable {
     public let stdoutIsTTY: Bool
     public let stderrIsTTY: Bool
     public let color: Bool
     /// Starts a colour marker: four scalars from Unicode's private use plane 15 (64 random bits).
     private let markerKey: [Unicode.Scalar]
+    /// nil: the standard streams.
+    private let recording: TerminalRecording?
 
     public init(color: Bool) {
         self.init(color: color, stdoutIsTTY: isatty(STDOUT_FILENO) == 1, stderrIsTTY: isatty(STDERR_FILENO) == 1)
     }
 
-    init(color: Bool, stdoutIsTTY: Bool, stderrIsTTY: Bool) {
+    init(color: Bool, stdoutIsTTY: Bool, stderrIsTTY: Bool, recording: TerminalRecording? = nil) {
         self.color = color
         self.stdoutIsTTY = stdoutIsTTY
         self.stderrIsTTY = stderrIsTTY
+        self.recording = recording
         var random = SystemRandomNumberGenerator()
         markerKey = (0..<4).map { _ in Unicode.Scalar(UInt32.random(in: 0xF0000...0xFFFFD, using: &random))! }
+    }
+
+    /// A terminal whose lines go to `recording` instead of the standard streams; `ttys` says
+    /// whether it acts as a terminal would (progress lines, colour when `color`).
+    public init(recordingTo recording: TerminalRecording, color: Bool = false, ttys: Bool = false) {
+        self.init(color: color, stdoutIsTTY: ttys, stderrIsTTY: ttys, recording: recording)
     }
 
     public enum Style: String, Sendable {
@@ -56,12 +68,12 @@ public struct Terminal: Sendable {
 
     /// Lines on stdout, in one write.
     public func out(lines: [String]) {
-        Self.write(lines.map { render($0) + "\n" }.joined(), to: STDOUT_FILENO)
+        emit(lines.map { render($0) + "\n" }.joined(), to: .out)
     }
 
     /// Lines on stderr, in one write.
     public func err(lines: [String]) {
-        Self.write(lines.map { render($0) + "\n" }.joined(), to: STDERR_FILENO)
+        emit(lines.map { render($0) + "\n" }.joined(), to: .err)
     }
 
     /// Several lines that clawnet wrote itself (a zone, usage, next steps), split at their
@@ -83,12 +95,18 @@ public struct Terminal: Sendable {
     /// A one-line status on stderr, redrawn in place; no-op unless stderr is a terminal.
     public func progress(_ line: String) {
         guard stderrIsTTY else { return }
-        Self.write("\r\u{1B}[2K" + render(line), to: STDERR_FILENO)
+        emit("\r\u{1B}[2K" + render(line), to: .err)
     }
 
     public func clearProgress() {
         guard stderrIsTTY else { return }
-        Self.write("\r\u{1B}[2K", to: STDERR_FILENO)
+        emit("\r\u{1B}[2K", to: .err)
+    }
+
+    /// Rendered text to the standard stream it names, or to the recording.
+    private func emit(_ text: String, to stream: TerminalRecording.Stream) {
+        if let recording { return recording.append(text, to: stream) }
+        Self.write(text, to: stream == .out ? STDOUT_FILENO : STDERR_FILENO)
     }
 
     /// A line as it may reach a terminal: every control character escaped, then this run's
@@ -160,7 +178,11 @@ public struct Terminal: Sendable {
 extension Terminal {
     /// An error and its fix, on stderr.
     public func error(_ message: String, fix: String?) {
-        err(paint("error", .red, stderr: true) + ": \(message)")
-        if let fix { err("  fix: \(fix)") }
+        err(lines: errorLines(message, fix: fix))
+    }
+
+    /// `error: MESSAGE` and, when there is one, `  fix: FIX`.
+    public func errorLines(_ message: String, fix: String?) -> [String] {
+        [paint("error", .red, stderr: true) + ": \(message)"] + (fix.map { ["  fix: \($0)"] } ?? [])
     }
 }

@@ -7,6 +7,12 @@ import Probes
 /// service RRsets), linted like a file, compared across servers, and every served Gateway's
 /// SRV target tried over TCP.
 public enum ServedZoneChecks {
+    /// More instances than one PTR answer carries (BIND stops between 1,200 and 2,000): a
+    /// service past it cannot be browsed anyway (the linter says so), so no more are tried.
+    static let maxProbed = 2_000
+    /// The addresses of one host tried.
+    static let maxAddresses = 16
+
     public static func run(servers: [DNSServer], zone: DNSName, key: TSIGKey?, transfer: Bool, timeout: Duration, today: SerialPolicy.Day)
         async -> [ZoneFinding]
     {
@@ -16,9 +22,15 @@ public enum ServedZoneChecks {
             for (index, server) in servers.enumerated() {
                 group.addTask {
                     let registration = ServiceRegistration(zone: zone, service: service, server: server, key: key, timeout: timeout)
-                    do throws(UpdateFailure) { return (index, .success(try await registration.read(for: [], transfer: transfer))) } catch {
-                        return (index, .failure(error))
+                    // Made first, returned after the do/catch: a tuple returned from inside `do
+                    // throws(UpdateFailure)` around this `try await` came back with a garbage
+                    // index in release builds (Swift 6.3), and every finding of the zone was lost:
+                    // the async typed-throws return bug of swiftlang/swift#90722.
+                    let result: Result<ServedRecords, UpdateFailure>
+                    do throws(UpdateFailure) { result = .success(try await registration.read(for: [], transfer: transfer)) } catch {
+                        result = .failure(error)
                     }
+                    return (index, result)
                 }
             }
             var results: [Int: Result<ServedRecords, UpdateFailure>] = [:]
@@ -46,11 +58,20 @@ public enum ServedZoneChecks {
 
     /// The ZoneLinter on a transferred zone; a "line" is the record's place in the transfer.
     private static func lint(_ served: ServedRecords, zone: DNSName, today: SerialPolicy.Day) -> [ZoneFinding] {
-        guard case .transfer = served.source else {
+        switch served.source {
+        case .transfer:
+            break
+        case .queries:
             return [
                 ZoneFinding(
                     .fail, "\(served.server) refuses zone transfers of \(zone): the zone as served cannot be linted",
                     fix: "allow AXFR for the key: BIND `allow-transfer { key NAME; };`, Knot an acl with `action: transfer`")
+            ]
+        case .queriesPastBound(let why):
+            return [
+                ZoneFinding(
+                    .fail, "\(why): the zone as served cannot be linted (its Gateways' RRsets were checked instead)",
+                    fix: "lint the zone's file (`clawnet zone check FILE`), or split the records across several zones")
             ]
         }
         guard let soa = served.serial.map({ _ in served.records.first { $0.type == .soa } }) ?? nil else { return [] }
@@ -65,21 +86,30 @@ public enum ServedZoneChecks {
     /// there (a record left behind by a Gateway that stopped or crashed).
     private static func reachability(_ served: ServedRecords, service: DNSName, budget: Duration) async -> [ZoneFinding] {
         var targets: [ProbeTarget] = []
-        for instance in served.instances(of: service) {
-            guard case .srv(_, _, let port, let host)? = served.rrset(instance, .srv).first?.data else { continue }
-            let addresses = (served.rrset(host, .a) + served.rrset(host, .aaaa)).compactMap { record -> IPAddress? in
-                switch record.data {
-                case .a(let address), .aaaa(let address): address
-                default: nil
-                }
+        var findings: [ZoneFinding] = []
+        for (index, instance) in served.lazyInstances(of: service).enumerated() {
+            guard index < maxProbed else {
+                findings.append(
+                    ZoneFinding(
+                        .warn, "\(served.server) serves more than \(maxProbed) instances of \(service); the first \(maxProbed) were tried"))
+                break
             }
+            guard case .srv(_, _, let port, let host)? = served.rrset(instance, .srv).first?.data else { continue }
+            // A node tries a few of a host's addresses, not thousands.
+            let records = [served.lazyRRset(host, .a), served.lazyRRset(host, .aaaa)].joined()
+            let addresses = Array(
+                records.lazy.compactMap { record -> IPAddress? in
+                    switch record.data {
+                    case .a(let address), .aaaa(let address): address
+                    default: nil
+                    }
+                }.prefix(maxAddresses))
             guard !addresses.isEmpty, port > 0 else { continue }
             let name = instance.first.map { SafeText.display($0) } ?? "\(instance)"
             targets.append(ProbeTarget(label: name, host: "\(host)", addresses: addresses, port: Int(port), tls: false))
         }
-        guard !targets.isEmpty else { return [] }
+        guard !targets.isEmpty else { return findings }
         let reports = await GatewayProbe.runAll(targets, budget: budget, phases: [.tcp])
-        var findings: [ZoneFinding] = []
         var reachable = 0
         for report in reports {
             let target = report.target

@@ -50,16 +50,16 @@ public enum ZoneLinter {
                 fix: "this line does not parse (named-checkzone and kzonecheck will refuse it too)")
         }
         findings += zone.warnings.map { ZoneFinding(.warn, line: $0.line, $0.message) }
-        let entries = zone.entries
-        let index = ZoneIndex(entries)
+        let index = ZoneIndex(zone)
+        let records = zone.records
 
         // The apex: from --domain, else the SOA's owner.
-        let soas = entries.filter { $0.record.type == .soa }
+        let soas = records.indices.filter { records.type(at: $0) == .soa }
         let apex: DNSName
         if let requested, let name = try? DNSName(instance: nil, type: nil, domain: requested) {
             apex = name
-        } else if let owner = soas.first?.record.name {
-            apex = owner
+        } else if let first = soas.first {
+            apex = records.name(at: first)
         } else {
             findings.append(
                 ZoneFinding(
@@ -67,37 +67,42 @@ public enum ZoneLinter {
                     fix: "add `@ IN SOA ns1 hostmaster <serial> 7200 3600 1209600 60`"))
             return findings
         }
-        for entry in entries where !entry.record.name.isSubdomain(of: apex) {
-            findings.append(
+        var outside = FindingList()
+        for position in records.indices where !records.name(at: position).isSubdomain(of: apex) {
+            outside.append(
                 ZoneFinding(
-                    .fail, line: entry.line, "\(entry.record.name) is outside the zone \(apex)", fix: "check $ORIGIN and trailing dots"))
+                    .fail, line: zone.line(of: position), "\(records.name(at: position)) is outside the zone \(apex)",
+                    fix: "check $ORIGIN and trailing dots"))
         }
+        findings += outside.findings
 
         if fragment {
             findings.append(ZoneFinding(.pass, "a fragment: records to add to the zone \(apex) (its SOA and NS are the zone's)"))
         } else {
             findings += checkApex(index, apex: apex, soas: soas, today: today)
         }
-        findings += checkServices(entries, index, apex: apex)
-        findings += checkTTLs(entries)
-        findings += checkSizes(entries)
+        findings += checkServices(index, apex: apex)
+        findings += checkTTLs(zone)
+        findings += checkSizes(zone)
         // Failures first, then warnings, then passes; within each, by line.
         return findings.sorted { lhs, rhs in
             lhs.severity != rhs.severity ? lhs.severity > rhs.severity : (lhs.line ?? 0) < (rhs.line ?? 0)
         }
     }
 
-    private static func checkApex(_ index: ZoneIndex, apex: DNSName, soas: [ZoneFile.Entry], today: SerialPolicy.Day) -> [ZoneFinding] {
-        var findings: [ZoneFinding] = []
-        let apexSOA = soas.filter { $0.record.name == apex }
+    /// `soas`: the positions of the zone's SOA records.
+    private static func checkApex(_ index: ZoneIndex, apex: DNSName, soas: [Int], today: SerialPolicy.Day) -> [ZoneFinding] {
+        var findings = FindingList()
+        let zone = index.zone
+        let apexSOA = index.positions(apex, .soa)
         if apexSOA.count != 1 {
             findings.append(
                 ZoneFinding(
-                    .fail, line: soas.dropFirst().first?.line,
+                    .fail, line: soas.dropFirst().first.map { zone.line(of: $0) },
                     apexSOA.isEmpty ? "no SOA record at \(apex)" : "\(apexSOA.count) SOA records at \(apex); a zone has exactly one",
                     fix: "keep one `@ IN SOA ns1 hostmaster <serial> 7200 3600 1209600 60`"))
         }
-        if let soa = apexSOA.first, case .soa(_, _, let serial, _, _, _, let minimum) = soa.record.data {
+        if let soa = apexSOA.first.map({ zone.entries[$0] }), case .soa(_, _, let serial, _, _, _, let minimum) = soa.record.data {
             if SerialPolicy.isDateSerial(serial) {
                 let date = Int(serial / 100)
                 let todayNumber = today.year * 10_000 + today.month * 100 + today.day
@@ -135,57 +140,74 @@ public enum ZoneLinter {
                         fix: "add `\(target.labels.first.map { Presentation.escapeLabel($0) } ?? "ns1") IN A <address>`"))
             }
         }
-        return findings
+        return findings.findings
     }
 
-    private static func checkServices(_ entries: [ZoneFile.Entry], _ index: ZoneIndex, apex: DNSName) -> [ZoneFinding] {
-        var findings: [ZoneFinding] = []
-        let ptrs = entries.filter { $0.record.type == .ptr && isServiceType($0.record.name, apex: apex) }
-        var listed = Set<DNSName>()
-        for (service, group) in Dictionary(grouping: ptrs, by: { $0.record.name }).sorted(by: { $0.key.description < $1.key.description }) {
-            var seen: [DNSName: Int] = [:]
+    /// Each service type's instances, one at a time. What is held grows by a few bytes an
+    /// instance (a hash of each name listed), whatever the size of the PTR RRsets; findings of
+    /// single records and instances are capped (FindingList), those of a service are not.
+    private static func checkServices(_ index: ZoneIndex, apex: DNSName) -> [ZoneFinding] {
+        var findings = FindingList()
+        var perService: [ZoneFinding] = []
+        let zone = index.zone
+        // The PTR record listing each instance, by the instance name's hash (DNSName's, seeded
+        // per process): a name is listed when the PTR there points to it.
+        var listed: [Int: Int] = [:]
+        func ptrTarget(_ position: Int) -> DNSName? {
+            if case .ptr(let target) = zone.records[position].data { return target }
+            return nil
+        }
+        let services = index.serviceTypes(apex: apex)
+        for head in services {
+            let service = zone.records.name(at: head)
+            var size = (instances: 0, answer: 0, slab: 0)
             var complete = 0
-            for entry in group {
-                guard case .ptr(let target) = entry.record.data else { continue }
+            for position in index.positions(service, .ptr) {
+                let line = zone.line(of: position)
+                guard let target = ptrTarget(position) else { continue }
                 guard target.labels.count == service.labels.count + 1, target.parent == service else {
                     findings.append(
                         ZoneFinding(
-                            .fail, line: entry.line, "PTR \(service) points to \(target), which is not an instance of \(service)",
+                            .fail, line: line, "PTR \(service) points to \(target), which is not an instance of \(service)",
                             fix: "PTR targets must be <instance>.\(service)"))
                     continue
                 }
-                if let first = seen[target] {
+                if let first = listed[target.hashValue], ptrTarget(first) == target {
                     findings.append(
                         ZoneFinding(
-                            .warn, line: entry.line,
-                            "instance \(target) is listed twice (first on line \(first)); names compare without case",
+                            .warn, line: line,
+                            "instance \(target) is listed twice (first on line \(zone.line(of: first))); names compare without case",
                             fix: "keep one PTR per instance"))
                     continue
                 }
-                seen[target] = entry.line
-                listed.insert(target)
-                if checkInstance(target, ptrLine: entry.line, index: index, apex: apex, into: &findings) { complete += 1 }
+                listed[target.hashValue] = position
+                size = (size.instances + 1, size.answer + 2 + 10 + 1 + (target.first?.count ?? 0) + 2, size.slab + 2 + target.wire.count)
+                var instanceFindings: [ZoneFinding] = []
+                if checkInstance(target, ptrLine: line, index: index, apex: apex, into: &instanceFindings) { complete += 1 }
+                findings += instanceFindings
             }
-            findings += sizeFindings(service: service, instances: Array(seen.keys), line: group.first?.line)
+            perService += sizeFindings(service: service, size: size, line: zone.line(of: head))
             if complete > 0 {
-                findings.append(ZoneFinding(.pass, "\(complete) instance(s) of \(service) with SRV, TXT and addresses"))
+                perService.append(ZoneFinding(.pass, "\(complete) instance(s) of \(service) with SRV, TXT and addresses"))
             }
         }
         // Instance records nothing points to: invisible to browsing nodes.
-        for entry in entries
-        where [.srv, .txt].contains(entry.record.type) && isInstance(entry.record.name, apex: apex) && !listed.contains(entry.record.name) {
+        for position in zone.records.indices where [.srv, .txt].contains(zone.records.type(at: position)) {
+            let name = zone.records.name(at: position)
+            guard isInstance(name, apex: apex), listed[name.hashValue].flatMap(ptrTarget) != name else { continue }
             findings.append(
                 ZoneFinding(
-                    .warn, line: entry.line, "\(entry.record.name) has \(entry.record.type) but no PTR lists it: nodes will not see it",
-                    fix: "add `\(entry.record.name.parent) IN PTR \(entry.record.name)` or remove it"))
+                    .warn, line: zone.line(of: position),
+                    "\(name) has \(zone.records.type(at: position)) but no PTR lists it: nodes will not see it",
+                    fix: "add `\(name.parent) IN PTR \(name)` or remove it"))
         }
-        if ptrs.isEmpty {
-            findings.append(
+        if services.isEmpty {
+            perService.append(
                 ZoneFinding(
                     .warn, "no service PTR records: the zone publishes no Gateway",
                     fix: "`clawnet zone generate` writes `_openclaw-gw._tcp IN PTR <instance>._openclaw-gw._tcp`"))
         }
-        return findings
+        return perService + findings.findings
     }
 
     /// Checks one instance; true when it is complete (SRV, TXT, an address).
@@ -268,12 +290,13 @@ public enum ZoneLinter {
         }
     }
 
-    private static func sizeFindings(service: DNSName, instances: [DNSName], line: Int?) -> [ZoneFinding] {
-        let count = instances.count
-        // The answer: header, question, and per record a compressed owner, fixed fields and
-        // the instance label followed by a pointer.
-        let bytes = 12 + service.wire.count + 4 + instances.reduce(0) { $0 + 2 + 10 + 1 + ($1.labels.first?.count ?? 0) + 2 }
-        let slab = instances.reduce(0) { $0 + 2 + $1.wire.count }
+    /// `size`: how many instances the service's PTR RRset lists, the bytes of the answer that
+    /// carries it (header, question, and per record a compressed owner, fixed fields and the
+    /// instance label followed by a pointer) and of BIND's uncompressed copy.
+    private static func sizeFindings(service: DNSName, size: (instances: Int, answer: Int, slab: Int), line: Int?) -> [ZoneFinding] {
+        let count = size.instances
+        let bytes = 12 + service.wire.count + 4 + size.answer
+        let slab = size.slab
         if bytes > ZoneWriter.maxMessageBytes {
             return [
                 ZoneFinding(
@@ -301,47 +324,55 @@ public enum ZoneLinter {
         return []
     }
 
-    private static func checkTTLs(_ entries: [ZoneFile.Entry]) -> [ZoneFinding] {
-        var findings: [ZoneFinding] = []
-        for entry in entries where entry.record.type != .soa {
-            if entry.record.ttl == 0 {
+    private static func checkTTLs(_ zone: ZoneFile) -> [ZoneFinding] {
+        var findings = FindingList()
+        let records = zone.records
+        for position in records.indices where records.type(at: position) != .soa {
+            let type = records.type(at: position)
+            let ttl = records.ttl(at: position)
+            if ttl == 0 {
                 findings.append(
                     ZoneFinding(
-                        .warn, line: entry.line, "\(entry.record.name) \(entry.record.type) has TTL 0: every lookup goes to the server",
+                        .warn, line: zone.line(of: position),
+                        "\(records.name(at: position)) \(type) has TTL 0: every lookup goes to the server",
                         fix: "OpenClaw uses 60"))
-            } else if [.ptr, .srv, .txt].contains(entry.record.type), entry.record.ttl > 86_400 {
+            } else if [.ptr, .srv, .txt].contains(type), ttl > 86_400 {
                 findings.append(
                     ZoneFinding(
-                        .warn, line: entry.line,
-                        "\(entry.record.name) \(entry.record.type) has TTL \(entry.record.ttl): nodes keep a Gateway that moved for that "
-                            + "long",
+                        .warn, line: zone.line(of: position),
+                        "\(records.name(at: position)) \(type) has TTL \(ttl): nodes keep a Gateway that moved for that long",
                         fix: "OpenClaw uses 60"))
             }
         }
-        return findings
+        return findings.findings
     }
 
     /// A TXT record BIND refuses fails ("ran out of space"); one BIND loads but whose answer
     /// (header, question, record) cannot fit in one 65,535-byte message is a warning: no
     /// server can send it.
-    private static func checkSizes(_ entries: [ZoneFile.Entry]) -> [ZoneFinding] {
-        entries.compactMap { entry in
-            guard case .txt(let txt) = entry.record.data else { return nil }
+    private static func checkSizes(_ zone: ZoneFile) -> [ZoneFinding] {
+        var findings = FindingList()
+        for position in zone.records.indices where zone.records.type(at: position) == .txt {
+            let entry = zone.entries[position]
+            guard case .txt(let txt) = entry.record.data else { continue }
             let rdata = txt.wire.count
             let answer = ZoneWriter.answerBytes(owner: entry.record.name, rdata: rdata)
             if rdata > ZoneFile.bindMaxTXTRDATA {
-                return ZoneFinding(
-                    .fail, line: entry.line,
-                    "TXT of \(entry.record.name) has \(rdata) bytes of RDATA: BIND refuses more than \(ZoneFile.bindMaxTXTRDATA)",
-                    fix: "keep the TXT small: OpenClaw's keys take a few hundred bytes")
+                findings.append(
+                    ZoneFinding(
+                        .fail, line: entry.line,
+                        "TXT of \(entry.record.name) has \(rdata) bytes of RDATA: BIND refuses more than \(ZoneFile.bindMaxTXTRDATA)",
+                        fix: "keep the TXT small: OpenClaw's keys take a few hundred bytes"))
+            } else if answer > ZoneWriter.maxMessageBytes {
+                findings.append(
+                    ZoneFinding(
+                        .warn, line: entry.line,
+                        "TXT of \(entry.record.name) has \(rdata) bytes of RDATA: its answer (\(answer) bytes) does not fit in one DNS "
+                            + "message, so no server can send it",
+                        fix: "keep the TXT small: OpenClaw's keys take a few hundred bytes"))
             }
-            guard answer > ZoneWriter.maxMessageBytes else { return nil }
-            return ZoneFinding(
-                .warn, line: entry.line,
-                "TXT of \(entry.record.name) has \(rdata) bytes of RDATA: its answer (\(answer) bytes) does not fit in one DNS message, "
-                    + "so no server can send it",
-                fix: "keep the TXT small: OpenClaw's keys take a few hundred bytes")
         }
+        return findings.findings
     }
 
     /// `_name._tcp.<apex>` or `_name._udp.<apex>`.

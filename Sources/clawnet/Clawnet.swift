@@ -33,37 +33,61 @@ struct Clawnet: AsyncParsableCommand {
         subcommands: [DoctorCommand.self, PreflightCommand.self, BrowseCommand.self, AdvertiseCommand.self, ZoneCommand.self]
     )
 
-    /// ArgumentParser exits 64 on usage errors; clawnet's contract says 2. Everything it
-    /// prints (help, --version, errors) goes through Terminal, so that a failed write is
-    /// noticed (`StandardStreams`) like any other.
+    /// Parses, builds the one `CommandContext` of this process and runs the command with it;
+    /// then the exit status: what the command's result means, or `status(after:)` of what
+    /// stopped it, once its output is accounted for (`StandardStreams`).
     static func main() async {
         // A reader that goes away is an EPIPE that StandardStreams handles, not a signal that
         // kills clawnet in the middle of its work.
         signal(SIGPIPE, SIG_IGN)
-        var status = ExitStatus.success.rawValue
+        var status: Int32
         do {
             var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
+            if let clawnetCommand = command as? any ClawnetCommand {
+                status = await execute(clawnetCommand, context: .live(clawnetCommand.global))
             } else {
+                // `clawnet` and `clawnet zone` alone: ArgumentParser prints their help.
                 try command.run()
+                status = ExitStatus.success.rawValue
             }
         } catch {
-            status = report(error)
+            status = usage(error)
         }
         Glibc.exit(StandardStreams.exitStatus(status))
     }
 
-    /// What ArgumentParser's `exit(withError:)` prints and returns, through Terminal.
-    private static func report(_ error: any Error) -> Int32 {
+    /// Runs a parsed command with `context`: the status its result means, or `status(after:)`
+    /// of what stopped it.
+    static func execute(_ command: any ClawnetCommand, context: CommandContext) async -> Int32 {
+        do { return try await command.run(context).rawValue } catch { return status(after: error, terminal: context.terminal) }
+    }
+
+    /// The one mapping from what stopped a command to its exit code: ArgumentParser's errors
+    /// (a usage error found while running, such as --server without a domain) as ArgumentParser
+    /// reports them; clawnet's printed (`ErrorLines`) and mapped by `ExitStatus.of`.
+    static func status(after error: any Error, terminal: Terminal) -> Int32 {
+        guard !isArgumentParsers(error) else { return usage(error, terminal: terminal) }
+        terminal.err(lines: ErrorLines.lines(error, terminal: terminal))
+        return ExitStatus.of(error).rawValue
+    }
+
+    /// An error ArgumentParser reports (a usage error, help, --version, an exit code).
+    static func isArgumentParsers(_ error: any Error) -> Bool {
+        error is ValidationError || error is CleanExit || error is ExitCode
+    }
+
+    /// What ArgumentParser's `exit(withError:)` prints and returns, through Terminal: it exits
+    /// 64 on usage errors, clawnet's contract says 2. Everything it prints (help, --version,
+    /// errors) goes through Terminal, so that a failed write is noticed (`StandardStreams`)
+    /// like any other.
+    private static func usage(_ error: any Error, terminal: Terminal = Terminal(color: false)) -> Int32 {
         let code = exitCode(for: error)
         if code == .validationFailure {
-            Terminal(color: false).err(linesOf: fullMessage(for: error))
+            terminal.err(linesOf: fullMessage(for: error))
             return ExitStatus.usage.rawValue
         }
         let message = fullMessage(for: error)
         if !message.isEmpty {
-            let terminal = Terminal(color: false)
             if code == .success { terminal.out(linesOf: message) } else { terminal.err(linesOf: message) }
         }
         return code.rawValue
@@ -71,18 +95,4 @@ struct Clawnet: AsyncParsableCommand {
 }
 
 extension ReportFormat: ExpressibleByArgument {}
-
-/// How browse prints its result: jsonl streams events as they happen.
-enum BrowseFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case table, json, jsonl
-}
-
-extension ExitStatus {
-    /// Thrown to end a command with this status.
-    var code: ExitCode { ExitCode(rawValue) }
-
-    /// Ends the command with this status (nothing to do for success).
-    func exit() throws {
-        if self != .success { throw code }
-    }
-}
+extension BrowseFormat: ExpressibleByArgument {}

@@ -3,6 +3,7 @@ import DNSSD
 import Discovery
 import Doctor
 import Foundation
+import Output
 import Probes
 import TestSupport
 import Testing
@@ -44,11 +45,12 @@ struct CommandLineTests {
                     "--domain", "OpenClaw.Internal.", "--server", "[fd00::53]:5300", "--manual", "wss://gw.example:443/path",
                     "--type", "_moltbot-gw._tcp", "--timeout", "1.5s", "--no-local",
                 ]))
-        #expect(command.domains.map(\.name) == ["openclaw.internal."])
-        #expect(command.servers.map(\.description) == ["fd00::53#5300"])
-        #expect(command.manual.first?.host == "gw.example" && command.manual.first?.port == 443 && command.manual.first?.scheme == .wss)
+        #expect(command.domainOption.domains.map(\.name) == ["openclaw.internal."])
+        #expect(command.serverOption.servers.map(\.description) == ["fd00::53#5300"])
+        let manual = command.manualOption.manual.first
+        #expect(manual?.host == "gw.example" && manual?.port == 443 && manual?.scheme == .wss)
         #expect(command.types.map(\.name) == ["_moltbot-gw._tcp"])
-        #expect(command.timeout == .milliseconds(1500))
+        #expect(command.timeout.duration == .milliseconds(1500))
         #expect(command.options.local == false)
         #expect(command.options.manual.first?.port == 443)
     }
@@ -56,17 +58,17 @@ struct CommandLineTests {
     @Test("a port left out stays open until the config gives one")
     func manualPort() throws {
         let command = try #require(parse(BrowseCommand.self, ["--manual", "gw.example"]))
-        #expect(command.manual.first?.port == nil)
-        #expect(command.manual.first?.endpoint(defaultPort: 18800).port == 18800)
+        #expect(command.manualOption.manual.first?.port == nil)
+        #expect(command.manualOption.manual.first?.endpoint(defaultPort: 18800).port == 18800)
     }
 
     @Test("doctor: targets, pin, checks, timeout", arguments: [["gw.local", "wss://10.0.0.1:18789", "Studio (OpenClaw)"]])
     func doctor(targets: [String]) throws {
         let pin = "SHA256:" + String(repeating: "AB:", count: 31) + "AB"
         let command = try #require(parse(DoctorCommand.self, targets + ["--pin", pin, "--check", "gw.tls", "--timeout", "250ms"]))
-        #expect(command.targets.map(\.text) == targets)
-        #expect(command.targets.map { $0.endpoint == nil } == [false, false, true], "an instance name is not an endpoint")
-        #expect(command.pin?.hex == String(repeating: "ab", count: 32))
+        #expect(command.targetArguments.targets.map(\.text) == targets)
+        #expect(command.targetArguments.targets.map { $0.endpoint == nil } == [false, false, true], "an instance name is not an endpoint")
+        #expect(command.pinOption.pin?.hex == String(repeating: "ab", count: 32))
         #expect(command.options.only == [.gwTLS])
         #expect(command.options.timeout == .milliseconds(250))
     }
@@ -103,7 +105,7 @@ struct CommandLineTests {
     @Test("durations in every accepted form", arguments: [("5", 5000), ("1.5s", 1500), ("500ms", 500), ("2m", 120_000), (".5", 500)])
     func goodDurations(text: String, milliseconds: Int64) throws {
         let command = try #require(parse(BrowseCommand.self, ["--timeout", text]))
-        #expect(command.timeout?.milliseconds == milliseconds)
+        #expect(command.timeout.duration.milliseconds == milliseconds)
     }
 
     @Test(
@@ -121,7 +123,7 @@ struct CommandLineTests {
     @Test("instance names with colons or spaces stay instance names", arguments: ["Studio (OpenClaw)", "lab: west", "gw:abc"])
     func instanceNameTargets(target: String) throws {
         let command = try #require(parse(DoctorCommand.self, [target]))
-        #expect(command.targets.first?.endpoint == nil)
+        #expect(command.targetArguments.targets.first?.endpoint == nil)
     }
 
     @Test("--manual ::1:80 is ambiguous: refused, with [::1]:80 suggested")
@@ -178,9 +180,9 @@ struct CommandLineTests {
     @Test("--json is --format json for browse, doctor, preflight and zone check")
     func jsonAlias() throws {
         #expect(try #require(parse(BrowseCommand.self, ["--json"])).output == .json)
-        #expect(try #require(parse(DoctorCommand.self, ["--json"])).json)
-        #expect(try #require(parse(PreflightCommand.self, ["--json"])).json)
-        #expect(try #require(parse(ZoneCheckCommand.self, ["z.db", "--json"])).json)
+        #expect(try #require(parse(DoctorCommand.self, ["--json"])).format.chosen == .json)
+        #expect(try #require(parse(PreflightCommand.self, ["--json"])).format.chosen == .json)
+        #expect(try #require(parse(ZoneCheckCommand.self, ["z.db", "--json"])).format.chosen == .json)
         #expect(failure(BrowseCommand.self, ["--json", "--format", "jsonl"])?.contains("choose one") == true)
     }
 
@@ -196,7 +198,7 @@ struct CommandLineTests {
     @Test("advertise: --connect takes OpenClaw's outcomes; --name is required unless --serve-only, and the usage says so")
     func advertise() throws {
         let command = try #require(parse(AdvertiseCommand.self, ["--name", "X", "--serve", "--connect", "pairing-required"]))
-        #expect(command.connectOutcome == .pairingRequired)
+        #expect(command.serving.connectOutcome == .pairingRequired)
         #expect(failure(AdvertiseCommand.self, ["--name", "X", "--connect", "hello-ok"])?.contains("go with --serve") == true)
         #expect(AdvertiseCommand.helpMessage().contains("clawnet advertise --name <name>"))
     }

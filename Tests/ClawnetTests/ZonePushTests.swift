@@ -267,13 +267,13 @@ struct ZonePushTests {
                 [
                     "zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1", "--gateway", "host=a", "--tsig-key",
                     "/dev/null",
-                ], "is not a regular file"
+                ], "/dev/null is a character device, not a regular file"
             ),
             (
                 [
                     "zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1", "--gateway", "host=a", "--tsig-key",
                     "/nonexistent.key",
-                ], "cannot read the TSIG key file"
+                ], "cannot read /nonexistent.key: no such file"
             ),
             (["zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1"], "say what to publish"),
             (["zone", "check", "--domain", "openclaw.internal", "--server", "127.0.0.1"], "--axfr with --server and --domain"),

@@ -24,7 +24,7 @@ struct ChangePlannerTests {
     }
 
     func served(_ records: [DNSRecord]) -> ServedRecords {
-        ServedRecords(zone: zone, server: server, serial: 1, source: .transfer(messages: 1), records: records)
+        try! ServedRecords(zone: zone, server: server, serial: 1, source: .transfer(messages: 1), records: records)
     }
 
     @Test("nothing to do when the server has exactly these records, in any order and case")

@@ -30,7 +30,7 @@ struct ConcurrencyTests {
                     "$ORIGIN openclaw.internal.\n$TTL 60\n@ IN SOA ns1 hostmaster 2026112201 7200 3600 1209600 60\n@ IN NS ns1\nns1 IN A 100.101.102.103\n"
             ],
             keys: key.bindStatement, zoneOptions: "update-policy { grant \(key.name) zonesub ANY; }; allow-transfer { key \(key.name); };")
-        let tsig = try TSIGKeyFile.read(path: key.path)
+        let tsig = try TSIGKeyFile.parse(String(contentsOfFile: key.path, encoding: .utf8), file: key.path)
         let registration = ServiceRegistration(
             zone: zone, service: service, server: DNSServer(address: IPAddress(dns.address)!, port: dns.port), key: tsig,
             timeout: .seconds(5))

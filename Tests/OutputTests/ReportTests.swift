@@ -136,3 +136,25 @@ struct ReportTests {
         #expect(lines.err == ["z.db (unknown zone): 1 failure, 0 warnings"])
     }
 }
+
+/// What stops a command, and the status and lines it ends with.
+@Suite("Errors: exit status and lines")
+struct CommandErrorTests {
+    @Test("no D-Bus or no avahi-daemon is a missing prerequisite (3); any other error, Avahi's or not, is a failure (1)")
+    func statuses() {
+        let issue = { (kind: DiscoveryIssue.Kind) in DiscoveryIssue(source: .mdns, kind: kind, message: "m") }
+        #expect(ExitStatus.of(issue(.busMissing)) == .environment && ExitStatus.of(issue(.daemonMissing)) == .environment)
+        #expect(ExitStatus.of(issue(.browseFailed)) == .failure)
+        #expect(ExitStatus.of(ZoneError("z")) == .failure && ExitStatus.of(CommandError("c")) == .failure)
+        #expect(ExitStatus.of(CancellationError()) == .failure)
+    }
+
+    @Test("an explained error prints its message and fix; an issue prints as browse prints it; another as `error: ...`")
+    func lines() {
+        let terminal = ReportTests.plain
+        #expect(ErrorLines.lines(ZoneError("no zone", fix: "give one"), terminal: terminal) == ["error: no zone", "  fix: give one"])
+        #expect(ErrorLines.lines(CommandError("gone"), terminal: terminal) == ["error: gone"])
+        let issue = DiscoveryIssue(source: .mdns, kind: .busMissing, message: "no bus", fix: "start dbus")
+        #expect(ErrorLines.lines(issue, terminal: terminal) == ["error (mdns): no bus", "  fix: start dbus"])
+    }
+}

@@ -24,13 +24,14 @@ def require_root():
 
 
 def clawnet_binary(given=None):
-    """The clawnet executable to measure: `given` (--binary), else a static release build."""
+    """The clawnet executable to measure: `given` (--binary), else the release build that ships
+    (scripts/lib/release-build.sh's release_build: the same flags as setup and the package)."""
     if given is not None:
         return given
-    build = ["swift", "build", "-c", "release", "--static-swift-stdlib"]
-    subprocess.run(build + ["--product", "clawnet"], cwd=REPO, check=True, stdout=subprocess.DEVNULL)
-    path = subprocess.run(build + ["--show-bin-path"], cwd=REPO, check=True, capture_output=True, text=True).stdout.strip()
-    return os.path.join(path, "clawnet")
+    build = subprocess.run(["bash", "-c", ". scripts/lib/release-build.sh && release_build"], cwd=REPO, capture_output=True, text=True)
+    if build.returncode != 0:
+        sys.exit(f"the release build failed:\n{build.stderr}")
+    return build.stdout.strip()
 
 
 def testbed_env():

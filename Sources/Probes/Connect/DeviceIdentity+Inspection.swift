@@ -32,7 +32,7 @@ extension DeviceIdentity {
     public static func inspect(path: String) -> (state: IdentityFileState, identity: DeviceIdentity?) {
         let bytes: [UInt8]
         do {
-            guard let read = try RegularFile.readIfPresent(path, limit: maxFileBytes) else { return (.missing, nil) }
+            guard let read = try RegularFile.readIfPresent(path, limit: FileLimit.deviceIdentity) else { return (.missing, nil) }
             bytes = read
         } catch {
             return (.unreadable(error.description), nil)

@@ -26,8 +26,6 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
         public let description: String
     }
 
-    /// A Gateway signs nothing bigger; a larger file is not a device identity.
-    static let maxFileBytes = 16_384
     /// The DER prefixes of an Ed25519 key in PKCS#8 (private) and SPKI (public) form; the key
     /// bytes follow (RFC 8410).
     static let pkcs8Prefix: [UInt8] = [0x30, 0x2E, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]

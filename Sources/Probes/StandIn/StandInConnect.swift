@@ -32,6 +32,9 @@ public struct StandInConnect: Sendable {
     public var outcome: Outcome
     public var token: GatewayToken?
     public var pairedDevices: Set<String>
+    /// How long after it starts listening the Gateway says it is starting (`StandInGateway.start`
+    /// turns it into `startingUntilMs`).
+    public var startingFor: Duration?
     /// Until this instant (ms since 1970) the Gateway is starting.
     public var startingUntilMs: Int64?
     /// One pending pairing request per device, shared by every connection of this stand-in.

@@ -47,15 +47,15 @@ public final class StandInGateway: Sendable {
     /// what the request showed (never the token itself).
     public typealias ConnectObserver = @Sendable (String, StandInConnect.Received) -> Void
 
-    /// Listens on `host`:`port`; with an identity, TLS 1.3 only. With `startingFor`, it answers
-    /// connect as a starting Gateway does for that long after it listens, then as `connect` says.
+    /// Listens on `host`:`port`; with an identity, TLS 1.3 only. With `connect.startingFor`, it
+    /// answers connect as a starting Gateway does for that long after it listens, then as usual.
     public static func start(
         host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect(),
-        handshakeTimeout: Duration = handshakeTimeout, startingFor: Duration? = nil, observer: ConnectObserver? = nil
+        handshakeTimeout: Duration = handshakeTimeout, observer: ConnectObserver? = nil
     ) async throws -> StandInGateway {
         let context = try identity.map { try $0.serverContext() }
         var answers = connect
-        if let startingFor {
+        if let startingFor = connect.startingFor {
             answers.startingUntilMs = Int64(Date().timeIntervalSince1970 * 1000) + startingFor.milliseconds
         }
         let sessions = answers

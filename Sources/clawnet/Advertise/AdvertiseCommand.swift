@@ -7,7 +7,7 @@ import Output
 import Probes
 import Zones
 
-struct AdvertiseCommand: AsyncParsableCommand {
+struct AdvertiseCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "advertise",
         abstract: "Publish an OpenClaw Gateway beacon by mDNS until interrupted.",
@@ -82,284 +82,94 @@ struct AdvertiseCommand: AsyncParsableCommand {
     )
     var txtEntries: [String] = []
 
-    @Flag(help: "Also answer on the port like a Gateway (health endpoints, connect.challenge).")
-    var serve = false
-
-    @Flag(help: "With --serve: TLS 1.3 with a self-signed certificate made now; its fingerprint goes into the TXT.")
-    var tls = false
-
-    @Option(
-        name: .customLong("bind"),
-        help: ArgumentHelp("With --serve: the address to listen on (default: every address, IPv4 and IPv6).", valueName: "ADDRESS"))
-    var bindAddress: String?
-
-    @Option(
-        name: .customLong("tls-dir"),
-        help: ArgumentHelp(
-            "With --serve (implies --tls): use DIR/gateway-cert.pem and DIR/gateway-key.pem, made there when missing, so the fingerprint "
-                + "survives restarts.",
-            valueName: "DIR"))
-    var tlsDirectory: String?
-
-    @Flag(name: .customLong("serve-only"), help: "Serve like a Gateway, but publish no beacon (a Gateway whose mDNS advertising is off).")
-    var serveOnly = false
-
-    @Option(
-        name: .customLong("connect"),
-        help: ArgumentHelp("With --serve: answer every connect request this way (default auto: as a Gateway would).", valueName: "OUTCOME"))
-    var connectOutcome: StandInConnect.Outcome = .auto
-
-    @Option(
-        name: .customLong("token-file"),
-        help: ArgumentHelp(
-            "With --serve: require the token on this file's first line (the Gateway's gateway.auth.token).", valueName: "FILE"))
-    var tokenFile: String?
-
-    @Option(
-        name: .customLong("paired-device"),
-        help: ArgumentHelp("With --serve: a device id the stand-in has paired (repeatable).", valueName: "ID"))
-    var pairedDevices: [String] = []
-
-    @Option(
-        name: .customLong("starting-for"),
-        help: ArgumentHelp("With --serve: answer connect as a starting Gateway does for this long, then as usual.", valueName: "DURATION"),
-        transform: Arguments.duration)
-    var startingFor: Duration?
-
-    var serving: Bool { serve || serveOnly }
-    var usesTLS: Bool { tls || tlsDirectory != nil }
+    @OptionGroup var serving: StandInOptions
 
     @OptionGroup var wideArea: WideAreaOptions
 
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if (tls || bindAddress != nil || tlsDirectory != nil || tokenFile != nil || !pairedDevices.isEmpty || connectOutcome != .auto
-            || startingFor != nil) && !serving
-        {
-            throw ValidationError("--tls, --tls-dir, --bind, --connect, --token-file, --paired-device and --starting-for go with --serve")
-        }
-        if let bindAddress, IPAddress(bindAddress) == nil { throw ValidationError("--bind \(bindAddress) is not an IP address") }
-        if serveOnly && (name != nil || !txtEntries.isEmpty || wideArea.domain != nil) {
+        if serving.serveOnly && (name != nil || !txtEntries.isEmpty || wideArea.domain != nil) {
             throw ValidationError("--serve-only publishes no beacon: drop --name, --txt and --wide-area")
         }
-        guard serveOnly || name != nil else { throw ValidationError("--name is required (the instance name to advertise)") }
+        guard serving.serveOnly || name != nil else { throw ValidationError("--name is required (the instance name to advertise)") }
         if let name {
             do { _ = try InstanceName(decoded: name) } catch { throw ValidationError("--name: \(error.message)") }
         }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be 1-65535") }
-        do { _ = try txtRecord() } catch { throw ValidationError("--txt: \(error.message)") }
+        do { _ = try txtRecord(hostName: HostName.fallback) } catch { throw ValidationError("--txt: \(error.message)") }
     }
 
-    /// The TXT OpenClaw's mDNS advertiser sends (its minimal mode: no sshPort), then what
-    /// --txt adds; a --txt key replaces the default in place.
-    func txtRecord(serving gateway: StandInGateway? = nil) throws(DNSSDError) -> TXTRecord {
-        var txt = GatewayTXT(displayName: GatewayTXT.displayName(ofInstance: name ?? ""), gatewayPort: port)
-        txt.lanHost = "\(HostName.label(of: HostName.current()) ?? "openclaw").local"
-        if let gateway {
-            txt.tls = gateway.fingerprint != nil
-            txt.fingerprint = gateway.fingerprint
-            txt.directReachable = !(IPAddress(gateway.address)?.isLoopback ?? false)
+    /// The beacon's TXT (`GatewayTXT.advertised`) for this host, with the served stand-in's facts.
+    func txtRecord(hostName: String, serving gateway: StandInGateway? = nil) throws(DNSSDError) -> TXTRecord {
+        let served = gateway.map {
+            GatewayTXT.Served(fingerprint: $0.fingerprint, loopback: IPAddress($0.address)?.isLoopback ?? false)
         }
-        let extra = txtEntries.map { entry -> (key: String, value: String?) in
-            let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (key: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
-        }
-        return try txt.record(.multicast, extra: extra)
+        return try GatewayTXT.advertised(
+            name: name ?? "", port: port, hostLabel: HostName.labelOrFallback(of: hostName), served: served, extra: txtEntries)
     }
 
-    /// Listens like a Gateway: on --bind, else dual-stack where IPv6 exists, IPv4 otherwise.
-    private func startServing(_ terminal: Terminal) async throws -> StandInGateway {
-        let identity: StandInIdentity?
-        var connect = StandInConnect(outcome: connectOutcome, pairedDevices: Set(pairedDevices))
-        do {
-            identity = try tlsIdentity(terminal)
-            connect.token = try tokenFile.map(TokenFile.read)
-            if let tokenFile { SecretWarnings.check(tokenFile, .token, terminal: terminal) }
-        } catch {
-            terminal.error(
-                "\(error)",
-                fix: "--tls-dir must be a folder this user can write holding both gateway-cert.pem and gateway-key.pem, or neither; "
-                    + "--token-file a readable file whose first line is the token")
-            throw ExitStatus.failure.code
-        }
-        // Each connect request, as the stand-in read it: what a node showed (never the token itself).
-        let observer: StandInGateway.ConnectObserver = { client, received in terminal.out("connect from \(client): \(received)") }
-        let gateway: StandInGateway
-        do {
-            if let bindAddress {
-                gateway = try await StandInGateway.start(
-                    host: bindAddress, port: port, identity: identity, connect: connect, startingFor: startingFor, observer: observer)
-            } else {
-                do {
-                    gateway = try await StandInGateway.start(
-                        host: "::", port: port, identity: identity, connect: connect, startingFor: startingFor, observer: observer)
-                } catch {
-                    gateway = try await StandInGateway.start(
-                        host: "0.0.0.0", port: port, identity: identity, connect: connect, startingFor: startingFor, observer: observer)
-                }
-            }
-        } catch {
-            terminal.error(
-                "cannot listen on \(bindAddress ?? "*"):\(port): \(StandInGateway.describe(error))",
-                fix: "is a Gateway (or something else) already using the port? `ss -ltnp | grep \(port)`; or choose --port")
-            throw ExitStatus.failure.code
-        }
-        let security = gateway.fingerprint.map { "TLS 1.3, sha256 \($0.hex)" } ?? "plain, no TLS"
-        terminal.out("serving on \(Endpoint(host: gateway.address, port: port)) like a Gateway (\(security))")
-        return gateway
-    }
-
-    /// nil without TLS; with --tls-dir the pair kept there (made and saved when missing).
-    private func tlsIdentity(_ terminal: Terminal) throws -> StandInIdentity? {
-        guard usesTLS else { return nil }
-        guard let tlsDirectory else { return try StandInIdentity.make() }
-        let certificatePath = "\(tlsDirectory)/gateway-cert.pem"
-        let keyPath = "\(tlsDirectory)/gateway-key.pem"
-        // Only regular files of PEM size are read: a FIFO or /dev/zero there is an error, not a hang.
-        let pair: (String?, String?)
-        do {
-            pair = (try AtomicFile.read(certificatePath, limit: FileLimit.pem), try AtomicFile.read(keyPath, limit: FileLimit.pem))
-        } catch {
-            throw TLSDirectoryProblem(description: error.description)
-        }
-        switch pair {
-        case (let certificate?, let key?):
-            SecretWarnings.check(keyPath, .tlsKey, terminal: terminal)
-            return StandInIdentity(certificatePEM: certificate, keyPEM: key)
-        case (nil, nil):
-            let made = try StandInIdentity.make()
-            // The folder holds a private key: 0700 whatever the umask, as the key file is 0600.
-            do { try SecretFile.makeDirectory(tlsDirectory) } catch {
-                throw TLSDirectoryProblem(description: "\(error.description) (for the certificate and key)")
-            }
-            try AtomicFile.write(made.keyPEM, to: keyPath, mode: SecretFile.fileMode)
-            try AtomicFile.write(made.certificatePEM, to: certificatePath, mode: 0o644)
-            terminal.out("made a certificate: \(certificatePath) (key \(keyPath))")
-            return made
-        default:
-            throw TLSDirectoryProblem(
-                description:
-                    "\(tlsDirectory) holds only one of gateway-cert.pem and gateway-key.pem; restore the other or remove both to make a "
-                    + "new pair"
-            )
-        }
-    }
-
-    /// What the advertise loop waits for: news of the beacon, or a signal to stop.
-    private enum AdvertiseStep {
-        case beacon(AdvertiseEvent)
-        case signal(Int32)
-    }
-
-    func run() async throws {
-        let terminal = global.makeTerminal()
+    /// Serves (with --serve) and advertises until a signal; withdraws what it registered.
+    func run(_ context: CommandContext) async throws -> ExitStatus {
         // Handlers first: a signal that arrives while we start must still end us cleanly.
-        let signals = Signals.termination()
+        let signals = context.termination()
         // Publishing by mDNS needs avahi-daemon: say so before anything is served or printed.
         // Only wide-area DNS (--no-local) needs neither D-Bus nor Avahi: they are not asked.
-        if !serveOnly, !wideArea.noLocal, case .unavailable(let issue) = AvahiStatus.query(for: .publish) {
-            IssueLines.lines([issue], terminal: terminal).forEach { terminal.err($0) }
-            throw issue.kind == .busMissing || issue.kind == .daemonMissing ? ExitStatus.environment.code : ExitStatus.failure.code
+        if !serving.serveOnly, !wideArea.noLocal, case .unavailable(let issue) = await context.machine.avahi(.publish) {
+            throw issue
         }
-        let gateway = serving ? try await startServing(terminal) : nil
+        let gateway = serving.enabled ? try await serving.start(port: port, context: context) : nil
         // The stand-in stops before the command returns, however it ends.
         do {
-            try await advertise(serving: gateway, until: signals, terminal: terminal)
+            try await advertise(serving: gateway, until: signals, context: context)
         } catch {
             await gateway?.stop()
             throw error
         }
         await gateway?.stop()
+        return .success
     }
 
     /// Publishes the beacon (mDNS, and the wide-area one with --wide-area) until a signal.
-    private func advertise(serving gateway: StandInGateway?, until signals: AsyncStream<Int32>, terminal: Terminal) async throws {
-        if serveOnly {
-            terminal.out("no beacon is published (--serve-only); Ctrl-C to stop")
+    private func advertise(serving gateway: StandInGateway?, until signals: AsyncStream<Int32>, context: CommandContext) async throws {
+        let terminal = context.terminal
+        guard let name, !serving.serveOnly else {
+            terminal.out(AdvertiseLines.serveOnly)
             for await _ in signals { break }
-            terminal.out("stopped serving")
+            terminal.out(AdvertiseLines.stoppedServing)
             return
         }
-        let name = name!
-        let txt = try txtRecord(serving: gateway)
-        let beacon = try await registerWideArea(name: name, txt: txt, terminal: terminal)
+        let txt = try txtRecord(hostName: context.machine.hostName(), serving: gateway)
+        let registration = try await registerWideArea(name: name, txt: txt, bindAddress: serving.bindAddress, context: context)
         // However the mDNS side ends (a signal, Avahi gone for good, an error), what the
         // wide-area registration added is withdrawn before the command ends.
         do {
             if wideArea.noLocal {
                 for await _ in signals { break }
             } else {
-                try await advertiseLocally(name: name, txt: txt, until: signals, terminal: terminal)
+                try await MulticastBeacon(name: name, port: port, txt: txt).advertise(until: signals, terminal: terminal)
             }
         } catch {
-            _ = await beacon?.withdraw()
+            // The error that ended advertising is the command's; a failed withdrawal is said too.
+            do { try await registration?.withdraw() } catch { terminal.err(lines: ErrorLines.lines(error, terminal: terminal)) }
             throw error
         }
-        try await withdraw(beacon)
+        try await registration?.withdraw()
     }
 
-    /// Publishes the beacon by mDNS in local. until a signal (or until Avahi's stream ends).
-    private func advertiseLocally(name: String, txt: TXTRecord, until signals: AsyncStream<Int32>, terminal: Terminal) async throws {
-        let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
-        let steps = AsyncStream<AdvertiseStep> { continuation in
-            let advertiseTask = Task {
-                for await event in advertisements { continuation.yield(.beacon(event)) }
-                continuation.finish()
-            }
-            let signalTask = Task {
-                for await number in signals { continuation.yield(.signal(number)) }
-            }
-            continuation.onTermination = { _ in
-                advertiseTask.cancel()
-                signalTask.cancel()
-            }
-        }
-
-        terminal.out("advertising \"\(name)\" as \(ServiceType.gateway.name) on port \(port) in local. (Ctrl-C to stop)")
-        var current = name
-        var established = false
-        for await step in steps {
-            switch step {
-            case .beacon(.established(let published)):
-                established = true
-                current = published
-                terminal.out("established: \(published)")
-            case .beacon(.renamed(let old, let new)):
-                terminal.out("renamed: \"\(old)\" is taken on the network; now \"\(new)\"")
-                current = new
-            case .beacon(.failed(let issue)):
-                terminal.err(lines: IssueLines.lines([issue], terminal: terminal))
-                if !established && (issue.kind == .busMissing || issue.kind == .daemonMissing) {
-                    throw ExitStatus.environment.code
-                }
-            case .signal:
-                terminal.out("withdrawn: \(current)")
-                return
-            }
-        }
-    }
-}
-
-extension AdvertiseCommand {
     /// With --wide-area: the beacon registered on the domain's primary (nil without it).
-    private func registerWideArea(name: String, txt: TXTRecord, terminal: Terminal) async throws -> WideAreaBeacon? {
+    private func registerWideArea(name: String, txt: TXTRecord, bindAddress: String?, context: CommandContext) async throws
+        -> WideAreaRegistration?
+    {
         guard wideArea.domain != nil else { return nil }
-        SecretWarnings.tsigKey(wideArea.tsigKey, terminal: terminal)
-        let beacon = try WideAreaBeacon(options: wideArea, name: name, port: port, txt: txt, bindAddress: bindAddress, terminal: terminal)
-        guard await beacon.register(refreshEvery: wideArea.refresh ?? .seconds(30)) else { throw ExitStatus.failure.code }
+        let terminal = context.terminal
+        SecretWarnings.tsigKey(wideArea.tsigKey.key, terminal: terminal)
+        guard
+            let beacon = try wideArea.registration(
+                name: name, port: port, txt: txt, bindAddress: bindAddress, context: context,
+                observer: { terminal.print(AdvertiseLines.registration($1, of: $0)) })
+        else { return nil }
+        try await beacon.register(refreshEvery: wideArea.refresh ?? WideAreaOptions.defaultRefresh)
         return beacon
     }
-
-    /// A withdrawal the server refused (or never answered) fails the command: records remain.
-    private func withdraw(_ beacon: WideAreaBeacon?) async throws {
-        guard let beacon else { return }
-        guard await beacon.withdraw() else { throw ExitStatus.failure.code }
-    }
 }
-
-private struct TLSDirectoryProblem: Error, CustomStringConvertible {
-    let description: String
-}
-
-extension StandInConnect.Outcome: ExpressibleByArgument {}

@@ -4,7 +4,7 @@ import Discovery
 import Host
 import Output
 
-struct BrowseCommand: AsyncParsableCommand {
+struct BrowseCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
         abstract: "List the OpenClaw Gateways this machine can discover.",
@@ -46,29 +46,13 @@ struct BrowseCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(
-        name: .customLong("domain"),
-        help: ArgumentHelp("A wide-area domain to browse by unicast DNS-SD, e.g. openclaw.internal (repeatable).", valueName: "DOMAIN"),
-        transform: Arguments.domain)
-    var domains: [DomainName] = []
+    @OptionGroup var domainOption: DomainsOption<Words>
 
-    @Flag(name: .customLong("no-local"), help: "Do not browse local. by mDNS.")
-    var noLocal = false
+    @OptionGroup var noLocalFlag: NoLocalFlag<Words>
 
-    @Option(
-        name: .customLong("server"),
-        help: ArgumentHelp(
-            "A DNS server for the wide-area domains instead of the system's, ADDRESS[:PORT] (repeatable; IPv6 in brackets).",
-            valueName: "HOST[:PORT]"),
-        transform: Arguments.server)
-    var servers: [DNSServer] = []
+    @OptionGroup var serverOption: ServersOption<Words>
 
-    @Option(
-        name: .customLong("manual"),
-        help: ArgumentHelp(
-            "A Gateway given by hand: HOST[:PORT] (default port 18789), or a ws:// or wss:// URL (repeatable).", valueName: "HOST[:PORT]"),
-        transform: Arguments.endpoint)
-    var manual: [EndpointSpec] = []
+    @OptionGroup var manualOption: ManualOption<Words>
 
     @Option(
         name: .customLong("type"),
@@ -81,31 +65,35 @@ struct BrowseCommand: AsyncParsableCommand {
         help: "Also browse the types of older releases (_moltbot-gw, _clawdbot-gw, _clawdbot-bridge, _clawdis-bridge).")
     var legacyTypes = false
 
-    @Option(
-        help: ArgumentHelp("Stop after this long (e.g. 3s, 500ms). Default 5s; none with --watch.", valueName: "DURATION"),
-        transform: Arguments.duration)
-    var timeout: Duration?
+    @OptionGroup var timeout: TimeoutOption<Words>
 
     @Flag(help: "Keep running and report changes until interrupted; reconnects when avahi-daemon restarts, asks DNS again as TTLs run out.")
     var watch = false
 
-    @Option(help: "table, json (one clawnet.browse.v1 document) or jsonl (one event per line).")
-    var format: BrowseFormat = .table
+    @OptionGroup var format: FormatOptions<Words>
 
-    @Flag(help: "The same as --format json.")
-    var json = false
-
-    /// What prints: --json is --format json.
-    var output: BrowseFormat { json ? .json : format }
-
-    @Option(
-        name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
-    var configPath: String?
+    @OptionGroup var config: ConfigOption<Words>
 
     @OptionGroup var global: GlobalOptions
 
+    /// How browse words the options it shares.
+    enum Words: DomainsWording, NoLocalWording, ServersWording, ManualWording, TimeoutWording, FormatWording, ConfigWording {
+        typealias Format = BrowseFormat
+        static let domainsHelp = "A wide-area domain to browse by unicast DNS-SD, e.g. openclaw.internal (repeatable)."
+        static let noLocalHelp = "Do not browse local. by mDNS."
+        static let serversHelp =
+            "A DNS server for the wide-area domains instead of the system's, ADDRESS[:PORT] (repeatable; IPv6 in brackets)."
+        static let manualHelp = "A Gateway given by hand: HOST[:PORT] (default port 18789), or a ws:// or wss:// URL (repeatable)."
+        static let timeoutHelp = "Stop after this long (e.g. 3s, 500ms). Default 5s; none with --watch."
+        static let defaultTimeout: Duration = .seconds(5)
+        static let formatHelp = "table, json (one clawnet.browse.v1 document) or jsonl (one event per line)."
+    }
+
+    /// What prints: --json is --format json.
+    var output: BrowseFormat { format.chosen }
+
     func validate() throws {
-        if json && format == .jsonl { throw ValidationError("--json and --format jsonl: choose one") }
+        if format.json && format.format == .jsonl { throw ValidationError("--json and --format jsonl: choose one") }
         if output == .json && watch {
             throw ValidationError("--format json prints one document at the end; with --watch use --format jsonl")
         }
@@ -114,79 +102,45 @@ struct BrowseCommand: AsyncParsableCommand {
     var options: DiscoveryOptions {
         var options = DiscoveryOptions()
         options.types = (types.isEmpty ? [.gateway] : types) + (legacyTypes ? ServiceType.legacy : [])
-        options.local = !noLocal
-        options.domains = domains
-        options.servers = servers
-        options.manual = manual
+        options.local = !noLocalFlag.noLocal
+        options.domains = domainOption.domains
+        options.servers = serverOption.servers
+        options.manual = manualOption.manual
         options.watch = watch
         return options
     }
 
-    func run() async throws {
-        let terminal = global.makeTerminal()
-        let config = OpenClawConfig.load(explicitPath: configPath)
-        let request = DiscoveryRequest(options, config: config, interfaces: NetworkInterface.current())
-        if request.domains.isEmpty && !servers.isEmpty {
+    /// Browses until every path has reported (or --timeout; with --watch until stopped),
+    /// printing as events arrive; the exit status is the report's.
+    func run(_ context: CommandContext) async throws -> ExitStatus {
+        let config = context.config(self.config.path)
+        let request = DiscoveryRequest(options, config: config, interfaces: context.machine.interfaces())
+        if request.domains.isEmpty && !serverOption.servers.isEmpty {
             throw ValidationError(
                 "--server needs a wide-area domain to ask about: add --domain (or set discovery.wideArea.domain / "
                     + "OPENCLAW_WIDE_AREA_DOMAIN)"
             )
         }
-        let deadline = watch ? timeout : (timeout ?? .seconds(5))
+        let deadline: Duration? = watch ? timeout.given : timeout.duration
         let configIssues = config.warnings.map { DiscoveryIssue(source: .config, kind: .config, message: $0) }
-        let started = ContinuousClock.now
-        let format = output
-        let live = LiveOutput(format: format, watch: watch, terminal: terminal, started: started)
+        let output = BrowseOutput(format: self.output, watch: watch, terminal: context.terminal, started: context.clock.now())
         var shown = BeaconCollection()
         for issue in configIssues {
             shown.apply(.error(issue))
-            live.show(.error(issue), collection: shown)
+            output.show(.error(issue), collection: shown)
         }
+        let watching = watch
         let browsing = Task {
-            await DiscoverySession.snapshot(request, timeout: deadline, untilAllForNow: !watch, initial: configIssues) {
+            await context.discovery.snapshot(request, timeout: deadline, untilAllForNow: !watching, initial: configIssues) {
                 event, collection in
-                live.show(event, collection: collection)
+                output.show(event, collection: collection)
             }
         }
         // Nobody reads any more (`| head -1`), or stdout is full: stop browsing (--watch would never end).
-        StandardStreams.onStdoutFailure { browsing.cancel() }
+        context.onOutputGone { browsing.cancel() }
         let snapshot = await browsing.value
-        terminal.clearProgress()
-
         let report = BrowseReport(request: request, snapshot: snapshot)
-        switch format {
-        case .json: try report.print(.json, to: terminal)
-        case .table where !watch: try report.print(.table, to: terminal)
-        default: break
-        }
-        if snapshot.timedOut && !watch && format != .jsonl {
-            terminal.err(
-                "note: stopped at the \((deadline ?? .zero).argumentText) timeout before every path reported everything; results may be "
-                    + "incomplete"
-            )
-        }
-        try report.exitStatus.exit()
-    }
-}
-
-/// What is printed while events arrive: jsonl lines, watch-mode rows, or a progress line.
-struct LiveOutput {
-    let format: BrowseFormat
-    let watch: Bool
-    let terminal: Terminal
-    let started: ContinuousClock.Instant
-
-    func show(_ event: DiscoveryEvent, collection: BeaconCollection) {
-        let line = DiscoveryEventLine(event, elapsed: ContinuousClock.now - started)
-        switch format {
-        case .jsonl:
-            if let json = try? line.json() { terminal.out(json) }
-        case .table where watch:
-            let lines = line.table(terminal, collection: collection)
-            terminal.out(lines: lines.out)
-            terminal.err(lines: lines.err)
-        default:
-            terminal.progress("browsing … \(collection.count) found")
-        }
+        try output.finish(report, timedOut: snapshot.timedOut, deadline: deadline)
+        return report.exitStatus
     }
 }

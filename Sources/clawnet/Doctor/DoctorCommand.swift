@@ -8,7 +8,7 @@ import Output
 import Probes
 import Zones
 
-struct DoctorCommand: AsyncParsableCommand {
+struct DoctorCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check this machine and each Gateway, layer by layer, and say what is broken and how to fix it.",
@@ -63,53 +63,26 @@ struct DoctorCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(
-        help: ArgumentHelp("Gateways to check: URLs, HOST[:PORT] or instance names.", valueName: "TARGET"), transform: Arguments.target)
-    var targets: [DoctorTarget] = []
+    @OptionGroup var targetArguments: TargetsArgument
 
-    @Option(
-        name: .customLong("domain"),
-        help: ArgumentHelp("A wide-area domain to check (repeatable; default: the configured one).", valueName: "DOMAIN"),
-        transform: Arguments.domain)
-    var domains: [DomainName] = []
+    @OptionGroup var domainOption: DomainsOption<Words>
 
-    @Option(
-        name: .customLong("server"),
-        help: ArgumentHelp("A DNS server for the wide-area domains instead of the system's (repeatable).", valueName: "HOST[:PORT]"),
-        transform: Arguments.server)
-    var servers: [DNSServer] = []
+    @OptionGroup var serverOption: ServersOption<Words>
 
-    @Flag(name: .customLong("no-local"), help: "Do not browse local. by mDNS.")
-    var noLocal = false
+    @OptionGroup var noLocalFlag: NoLocalFlag<Words>
 
-    @Option(
-        help: ArgumentHelp(
-            "The certificate fingerprint nodes pinned (SHA-256; 'sha256:' prefixes and colons are fine).", valueName: "SHA256"),
-        transform: Arguments.fingerprint)
-    var pin: TLSFingerprint?
+    @OptionGroup var pinOption: PinOption<Words>
 
-    @Option(
-        help: ArgumentHelp(
-            "Time for the whole run (default 5s): discovery and look-ups take at most half, the probes the rest (+0.5s to finish).",
-            valueName: "DURATION"),
-        transform: Arguments.duration)
-    var timeout: Duration?
+    @OptionGroup var timeout: TimeoutOption<Words>
 
     @Option(
         name: .customLong("check"), help: ArgumentHelp("Run only this check (and what it needs); repeatable.", valueName: "ID"),
         transform: Arguments.check)
     var checks: [CheckID] = []
 
-    @Option(help: "table or json (schema clawnet.doctor.v1).")
-    var format: ReportFormat = .table
+    @OptionGroup var format: FormatOptions<Words>
 
-    @Flag(help: "The same as --format json.")
-    var json = false
-
-    @Option(
-        name: .customLong("token-file"),
-        help: ArgumentHelp("A file whose first line is the Gateway's token, sent to the Gateways named here only.", valueName: "FILE"))
-    var tokenFile: String?
+    @OptionGroup var tokenFile: TokenFileOption<Words>
 
     @Option(
         name: .customLong("as-device"),
@@ -125,38 +98,54 @@ struct DoctorCommand: AsyncParsableCommand {
         transform: Arguments.outputPath)
     var emitZone: String?
 
-    @Option(
-        name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read (default ~/.openclaw/openclaw.json).", valueName: "PATH"))
-    var configPath: String?
+    @OptionGroup var config: ConfigOption<Words>
 
     @OptionGroup var global: GlobalOptions
 
+    /// How doctor words the options it shares.
+    enum Words: DomainsWording, ServersWording, NoLocalWording, PinWording, TimeoutWording, FormatWording, TokenFileWording,
+        ConfigWording
+    {
+        typealias Format = ReportFormat
+        static let domainsHelp = "A wide-area domain to check (repeatable; default: the configured one)."
+        static let serversHelp = "A DNS server for the wide-area domains instead of the system's (repeatable)."
+        static let noLocalHelp = "Do not browse local. by mDNS."
+        static let pinHelp = "The certificate fingerprint nodes pinned (SHA-256; 'sha256:' prefixes and colons are fine)."
+        static let timeoutHelp =
+            "Time for the whole run (default 5s): discovery and look-ups take at most half, the probes the rest (+0.5s to finish)."
+        static let defaultTimeout: Duration = .seconds(5)
+        static let formatHelp = "table or json (schema clawnet.doctor.v1)."
+        static let tokenFileHelp = "A file whose first line is the Gateway's token, sent to the Gateways named here only."
+    }
+
     var options: DoctorOptions {
         var options = DoctorOptions()
-        options.targets = targets
-        options.discovery.domains = domains
-        options.discovery.servers = servers
-        options.discovery.local = !noLocal
-        options.noLocal = noLocal
-        options.pin = pin
-        options.timeout = timeout ?? .seconds(5)
+        options.targets = targetArguments.targets
+        options.discovery.domains = domainOption.domains
+        options.discovery.servers = serverOption.servers
+        options.discovery.local = !noLocalFlag.noLocal
+        options.noLocal = noLocalFlag.noLocal
+        options.pin = pinOption.pin
+        options.timeout = timeout.duration
         options.only = checks.isEmpty ? nil : Set(checks)
         options.deviceFile = deviceFile
         return options
     }
 
-    func run() async throws {
-        let terminal = global.makeTerminal()
+    /// The machine and each Gateway checked, the report printed (and the snippets written
+    /// with --emit-zone); the exit status is the report's.
+    func run(_ context: CommandContext) async throws -> ExitStatus {
+        let terminal = context.terminal
         var options = self.options
-        let system = LiveSystem(configPath: configPath)
-        options.read(environment: ProcessInfo.processInfo.environment)
-        let warnings = try Credentials.load(into: &options, tokenFile: tokenFile, deviceFile: deviceFile, config: system.config())
+        let system = context.machine.inspector(config.path)
+        options.read(environment: context.environment)
+        let warnings = try Credentials.load(into: &options, tokenFile: tokenFile.path, deviceFile: deviceFile, config: system.config())
         SecretWarnings.print(warnings, to: terminal)
         terminal.progress("checking this machine and discovering Gateways …")
         let report = DoctorReport(await Doctor.run(options, system: system))
         terminal.clearProgress()
-        try report.print(json ? .json : format, to: terminal)
+        try report.print(format.chosen, to: terminal)
         if let emitZone { try ZoneEmitter.write(report.result.snippets, to: emitZone, terminal: terminal) }
-        try report.exitStatus.exit()
+        return report.exitStatus
     }
 }

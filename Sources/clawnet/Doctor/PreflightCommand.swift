@@ -8,7 +8,7 @@ import Output
 
 extension Preflight.Requirement: ExpressibleByArgument {}
 
-struct PreflightCommand: AsyncParsableCommand {
+struct PreflightCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "preflight",
         abstract: "A fast yes or no for install scripts: can this machine discover and reach a Gateway?",
@@ -33,88 +33,81 @@ struct PreflightCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(
-        help: ArgumentHelp("Gateways to check: URLs, HOST[:PORT] or instance names.", valueName: "TARGET"), transform: Arguments.target)
-    var targets: [DoctorTarget] = []
+    @OptionGroup var targetArguments: TargetsArgument
 
     @Option(name: .customLong("require"), help: ArgumentHelp("mdns, wide-area or gateway (repeatable).", valueName: "WHAT"))
     var requirements: [Preflight.Requirement] = []
 
-    @Option(
-        help: ArgumentHelp("The fingerprint the Gateway's certificate must have (SHA-256).", valueName: "SHA256"),
-        transform: Arguments.fingerprint)
-    var pin: TLSFingerprint?
+    @OptionGroup var pinOption: PinOption<Words>
 
-    @Option(
-        name: .customLong("token-file"),
-        help: ArgumentHelp("A file whose first line is the Gateway's token, sent to the TARGETs only.", valueName: "FILE"))
-    var tokenFile: String?
+    @OptionGroup var tokenFile: TokenFileOption<Words>
 
-    @Flag(name: .customLong("no-local"), help: "Do not browse local. by mDNS.")
-    var noLocal = false
+    @OptionGroup var noLocalFlag: NoLocalFlag<Words>
 
     @Flag(help: "Print nothing; the exit code says it.")
     var quiet = false
 
-    @Option(help: "table or json (schema clawnet.preflight.v1).")
-    var format: ReportFormat = .table
+    @OptionGroup var format: FormatOptions<Words>
 
-    @Flag(help: "The same as --format json.")
-    var json = false
+    @OptionGroup var domainOption: DomainsOption<Words>
 
-    @Option(
-        name: .customLong("domain"), help: ArgumentHelp("A wide-area domain (default: the configured one).", valueName: "DOMAIN"),
-        transform: Arguments.domain)
-    var domains: [DomainName] = []
+    @OptionGroup var serverOption: ServersOption<Words>
 
-    @Option(
-        name: .customLong("server"),
-        help: ArgumentHelp("A DNS server for the wide-area domain instead of the system's (repeatable).", valueName: "HOST[:PORT]"),
-        transform: Arguments.server)
-    var servers: [DNSServer] = []
+    @OptionGroup var timeout: TimeoutOption<Words>
 
-    @Option(
-        help: ArgumentHelp("Time for the whole run (default 3s), shared as doctor shares it.", valueName: "DURATION"),
-        transform: Arguments.duration)
-    var timeout: Duration?
-
-    @Option(name: .customLong("config"), help: ArgumentHelp("OpenClaw config to read.", valueName: "PATH"))
-    var configPath: String?
+    @OptionGroup var config: ConfigOption<Words>
 
     @OptionGroup var global: GlobalOptions
+
+    /// How preflight words the options it shares.
+    enum Words: PinWording, TokenFileWording, NoLocalWording, FormatWording, DomainsWording, ServersWording, TimeoutWording,
+        ConfigWording
+    {
+        typealias Format = ReportFormat
+        static let pinHelp = "The fingerprint the Gateway's certificate must have (SHA-256)."
+        static let tokenFileHelp = "A file whose first line is the Gateway's token, sent to the TARGETs only."
+        static let noLocalHelp = "Do not browse local. by mDNS."
+        static let formatHelp = "table or json (schema clawnet.preflight.v1)."
+        static let domainsHelp = "A wide-area domain (default: the configured one)."
+        static let serversHelp = "A DNS server for the wide-area domain instead of the system's (repeatable)."
+        static let timeoutHelp = "Time for the whole run (default 3s), shared as doctor shares it."
+        static let defaultTimeout = Duration.seconds(3)
+        static let configHelp = "OpenClaw config to read."
+    }
 
     var required: Set<Preflight.Requirement> { requirements.isEmpty ? [.gateway] : Set(requirements) }
 
     func validate() throws {
-        if noLocal && required.contains(.mdns) { throw ValidationError("--no-local and --require mdns contradict each other") }
+        if noLocalFlag.noLocal && required.contains(.mdns) { throw ValidationError("--no-local and --require mdns contradict each other") }
     }
 
     var options: DoctorOptions {
         var options = DoctorOptions()
-        options.targets = targets
-        options.pin = pin
-        options.timeout = timeout ?? .seconds(3)
-        options.discovery.domains = domains
-        options.discovery.servers = servers
-        options.discovery.local = !noLocal && required.contains(.gateway) && targets.isEmpty
-        options.noLocal = noLocal
+        options.targets = targetArguments.targets
+        options.pin = pinOption.pin
+        options.timeout = timeout.duration
+        options.discovery.domains = domainOption.domains
+        options.discovery.servers = serverOption.servers
+        options.discovery.local = !noLocalFlag.noLocal && required.contains(.gateway) && targetArguments.targets.isEmpty
+        options.noLocal = noLocalFlag.noLocal
         return options
     }
 
-    func run() async throws {
-        let terminal = global.makeTerminal()
-        let system = LiveSystem(configPath: configPath)
+    /// The requirements checked as doctor checks them; the exit status is the report's.
+    func run(_ context: CommandContext) async throws -> ExitStatus {
+        let terminal = context.terminal
+        let system = context.machine.inspector(config.path)
         var options = self.options
-        options.read(environment: ProcessInfo.processInfo.environment)
+        options.read(environment: context.environment)
         let config = system.config()
-        let secrets = try Credentials.load(into: &options, tokenFile: tokenFile, deviceFile: nil, config: config)
+        let secrets = try Credentials.load(into: &options, tokenFile: tokenFile.path, deviceFile: nil, config: config)
         // What preflight falls back on or warns about: an unreadable config (defaults are used),
         // a secret file others can read.
         let warnings = config.warnings + secrets.map(\.description)
         if !quiet { warnings.forEach { terminal.err("warning: \($0)") } }
         let (requirements, elapsed) = await Preflight.run(required, options: options, system: system)
         let report = PreflightReport(requirements: requirements, elapsed: elapsed, warnings: warnings)
-        if !quiet { try report.print(json ? .json : format, to: terminal) }
-        try report.exitStatus.exit()
+        if !quiet { try report.print(format.chosen, to: terminal) }
+        return report.exitStatus
     }
 }

@@ -1,9 +1,7 @@
-import ArgumentParser
 import DNSSD
 import Doctor
-import FoundationEssentials
+import Host
 import Output
-import Zones
 
 /// `doctor --emit-zone FILE`: the zone snippets as one fragment, written as clawnet writes
 /// files (atomically; only a new path or a regular file: the path itself is checked with
@@ -16,16 +14,14 @@ enum ZoneEmitter {
             return
         }
         guard domains.count == 1 else {
-            terminal.error(
+            throw CommandError(
                 "snippets for \(domains.map(\.name).joined(separator: ", ")): one fragment holds one zone",
                 fix: "name one domain with --domain to write its fragment")
-            throw ExitStatus.failure.code
         }
         do {
             try AtomicFile.write(try ZoneSnippets.fragment(snippets, domain: domain), to: path)
         } catch {
-            terminal.error("\(error); nothing written", fix: "give --emit-zone a new path or a regular file this user owns")
-            throw ExitStatus.failure.code
+            throw CommandError("\(error); nothing written", fix: "give --emit-zone a new path or a regular file this user owns")
         }
         terminal.err("wrote \(path): records for \(domain.name) (check it with `clawnet zone check \(path)`)")
     }

@@ -97,10 +97,3 @@ enum Arguments {
         return duration
     }
 }
-
-extension Duration {
-    /// As a user would type it back: `5s`, `500ms`.
-    var argumentText: String {
-        milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
-    }
-}

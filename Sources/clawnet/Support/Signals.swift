@@ -16,6 +16,10 @@ enum Signals {
 }
 
 /// Dispatch signal sources kept alive while the stream is read.
+///
+/// Threading contract, hence `@unchecked Sendable`: `sources` is set once in `init` and never
+/// changes; a DispatchSource may be cancelled from any thread, and its handler (which only
+/// yields to a continuation, itself Sendable) runs on a global queue.
 private final class SignalSources: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
 

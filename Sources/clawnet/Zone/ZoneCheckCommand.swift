@@ -2,12 +2,11 @@ import ArgumentParser
 import DNSSD
 import DNSUpdate
 import FoundationEssentials
-import Glibc
 import Host
 import Output
 import Zones
 
-struct ZoneCheckCommand: AsyncParsableCommand {
+struct ZoneCheckCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a DNS-SD zone file the way nodes will use it.",
@@ -53,72 +52,68 @@ struct ZoneCheckCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The zone's domain (default: the owner of its SOA).", valueName: "DOMAIN"), transform: Arguments.domain)
     var domain: DomainName?
 
-    @Option(
-        name: .customLong("server"),
-        help: ArgumentHelp("Also check what this DNS server serves (repeatable: a primary and its secondaries).", valueName: "HOST[:PORT]"),
-        transform: Arguments.server)
-    var servers: [DNSServer] = []
+    @OptionGroup var serverOption: ServersOption<Words>
 
     @Flag(help: "With --server: read the zone by AXFR and lint it as served.")
     var axfr = false
 
-    @Option(
-        name: .customLong("tsig-key"),
-        help: ArgumentHelp("With --axfr: TSIG key file for the transfer (tsig-keygen or keymgr -t output).", valueName: "FILE"),
-        transform: Arguments.tsigKey)
-    var tsigKey: TSIGKey?
+    @OptionGroup var tsigKey: TSIGKeyOption<Words>
 
-    @Option(help: ArgumentHelp("Bound for each server's answers (default 5s).", valueName: "DURATION"), transform: Arguments.duration)
-    var timeout: Duration?
+    @OptionGroup var timeout: TimeoutOption<Words>
 
-    @Option(help: "table or json (schema clawnet.zonecheck.v1).")
-    var format: ReportFormat = .table
-
-    @Flag(help: "The same as --format json.")
-    var json = false
+    @OptionGroup var format: FormatOptions<Words>
 
     @OptionGroup var global: GlobalOptions
 
+    /// How zone check words the options it shares.
+    enum Words: ServersWording, TSIGKeyWording, TimeoutWording, FormatWording {
+        typealias Format = ReportFormat
+        static let serversHelp = "Also check what this DNS server serves (repeatable: a primary and its secondaries)."
+        static let tsigKeyHelp = "With --axfr: TSIG key file for the transfer (tsig-keygen or keymgr -t output)."
+        static let timeoutHelp = "Bound for each server's answers (default 5s)."
+        static let defaultTimeout = Duration.seconds(5)
+        static let formatHelp = "table or json (schema clawnet.zonecheck.v1)."
+    }
+
     func validate() throws {
+        let servers = serverOption.servers
         guard file != nil || (axfr && !servers.isEmpty && domain != nil) else {
             throw ValidationError("give a zone FILE, or --axfr with --server and --domain to check the zone as served")
         }
-        if (axfr || tsigKey != nil) && servers.isEmpty { throw ValidationError("--axfr and --tsig-key go with --server") }
+        if (axfr || tsigKey.key != nil) && servers.isEmpty { throw ValidationError("--axfr and --tsig-key go with --server") }
     }
 
     var request: ZoneCheck.Request {
         var request = ZoneCheck.Request(path: file, domain: domain)
-        request.servers = servers
+        request.servers = serverOption.servers
         request.transfer = axfr
-        request.key = tsigKey
-        request.timeout = timeout ?? .seconds(5)
+        request.key = tsigKey.key
+        request.timeout = timeout.duration
         return request
     }
 
-    func run() async throws {
-        let terminal = global.makeTerminal()
-        SecretWarnings.tsigKey(tsigKey, terminal: terminal)
+    /// The zone (a file, standard input, or the served one) linted and compared; the exit
+    /// status is the report's.
+    func run(_ context: CommandContext) async throws -> ExitStatus {
+        let terminal = context.terminal
+        SecretWarnings.tsigKey(tsigKey.key, terminal: terminal)
         var request = self.request
         if file == "-" {
-            if isatty(STDIN_FILENO) == 1 { terminal.err("reading the zone from standard input (Ctrl-D ends it)") }
-            do { request.text = try StandardInput.read(limit: Self.standardInputLimit) } catch {
-                terminal.error(error.description, fix: "pipe a zone file of at most \(Self.standardInputLimit / 1_048_576) MiB")
-                throw ExitStatus.failure.code
+            if context.standardInput.isTerminal { terminal.err("reading the zone from standard input (Ctrl-D ends it)") }
+            do { request.text = try context.standardInput.read(Self.standardInputLimit) } catch {
+                throw CommandError(error.description, fix: "pipe a zone file of at most \(Self.standardInputLimit / 1_048_576) MiB")
             }
         } else if let file, !FileManager.default.fileExists(atPath: file) {
-            terminal.error("cannot read \(file): no such file", fix: "check the path")
-            throw ExitStatus.failure.code
+            throw CommandError("cannot read \(file): no such file", fix: "check the path")
         }
-        let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
         let result: ZoneCheck.Result
-        do { result = try await ZoneCheck.run(request, today: today) } catch {
-            terminal.error(
+        do { result = try await ZoneCheck.run(request, today: context.clock.today) } catch {
+            throw CommandError(
                 SafeText.display(Array(error.description.utf8)),
                 fix: "check the path (a regular zone file, or - for standard input) and --server")
-            throw ExitStatus.failure.code
         }
         let report = ZoneCheckReport(result)
-        try report.print(json ? .json : format, to: terminal)
-        try report.exitStatus.exit()
+        try report.print(format.chosen, to: terminal)
+        return report.exitStatus
     }
 }

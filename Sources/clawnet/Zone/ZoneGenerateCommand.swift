@@ -5,7 +5,7 @@ import Host
 import Output
 import Zones
 
-struct ZoneGenerateCommand: AsyncParsableCommand {
+struct ZoneGenerateCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Write the DNS-SD zone (and optionally the CoreDNS stanza) for a wide-area domain.",
@@ -59,7 +59,7 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
         help: ArgumentHelp("The wide-area domain of the zone, e.g. openclaw.internal.", valueName: "DOMAIN"), transform: Arguments.domain)
     var domain: DomainName
 
-    @OptionGroup var sources: GatewaySources
+    @OptionGroup var sources: GatewaySourceOptions
 
     @Option(
         name: .customLong("ns-address"),
@@ -90,124 +90,54 @@ struct ZoneGenerateCommand: AsyncParsableCommand {
         help: "Add the RFC 6763 browse records (b, lb, _services._dns-sd._udp); OpenClaw does not use them.")
     var browseRecords = false
 
-    @Option(
-        name: .customLong("server"), help: ArgumentHelp("With --from-browse: DNS server for --browse-domain.", valueName: "HOST[:PORT]"),
-        transform: Arguments.server)
-    var servers: [DNSServer] = []
+    @OptionGroup var browseServers: ServersOption<Words>
 
-    @Option(
-        help: ArgumentHelp(
-            "With --from-browse: how long to browse and check that the Gateways answer, at most (default 5s).", valueName: "DURATION"),
-        transform: Arguments.duration)
-    var timeout: Duration?
+    @OptionGroup var timeout: TimeoutOption<Words>
 
     @OptionGroup var global: GlobalOptions
+
+    /// How zone generate words the options it shares.
+    enum Words: ServersWording, TimeoutWording {
+        static let serversHelp = "With --from-browse: DNS server for --browse-domain."
+        static let timeoutHelp = "With --from-browse: how long to browse and check that the Gateways answer, at most (default 5s)."
+        static let defaultTimeout = Duration.seconds(5)
+    }
 
     func validate() throws {
         guard let corefile else { return }
         guard let out else { throw ValidationError("--corefile needs --out: the stanza names the zone file's path") }
-        if OutputFile.same(Self.absolute(out), Self.absolute(corefile)) {
+        let directory = FileManager.default.currentDirectoryPath
+        if OutputFile.same(ZoneGeneration.absolute(out, in: directory), ZoneGeneration.absolute(corefile, in: directory)) {
             throw ValidationError("--out and --corefile name the same file (\(corefile)): the Corefile would overwrite the zone")
         }
-        do { _ = try CorefileWriter.pathToken(Self.absolute(out)) } catch {
+        do { _ = try CorefileWriter.pathToken(ZoneGeneration.absolute(out, in: directory)) } catch {
             throw ValidationError("--out \(SafeText.display(Array(out.utf8))): \(error.message)")
         }
     }
 
-    func run() async throws {
-        let terminal = global.makeTerminal()
-        let environment = ProcessInfo.processInfo.environment
-        let config = OpenClawConfig.load(explicitPath: sources.configPath, environment: environment)
+    /// The zone generation the flags ask for, paths made absolute in `directory`.
+    func generation(in directory: String) -> ZoneGeneration {
+        var generation = ZoneGeneration(domain: domain)
+        generation.nameServers = nsAddresses
+        generation.out = out.map { ZoneGeneration.absolute($0, in: directory) }
+        generation.corefile = corefile.map { ZoneGeneration.absolute($0, in: directory) }
+        generation.bind = bindAddresses
+        generation.browseRecords = browseRecords
+        return generation
+    }
+
+    /// Gathers the Gateways and prints the zone, or writes it (and the Corefile).
+    func run(_ context: CommandContext) async throws -> ExitStatus {
+        let terminal = context.terminal
+        let config = context.config(sources.config.path)
         config.warnings.forEach { terminal.err("warning: \($0)") }
-        let interfaces = NetworkInterface.current()
-        let tailscale = NetworkInterface.tailscaleAddresses(interfaces).map(\.withoutZone)
-        do {
-            let gathered = try await sources.gather(
-                domain: domain, config: config, environment: environment, interfaces: interfaces, browseServers: servers,
-                browseTimeout: timeout ?? .seconds(5))
-            let nameServers = nsAddresses.isEmpty ? tailscale : nsAddresses
-            let content = ZoneContent(
-                domain: domain, gateways: gathered.gateways, nameServerAddresses: nameServers, browseRecords: browseRecords)
-            let today = SerialPolicy.Day(unixSeconds: Int64(Date().timeIntervalSince1970))
-            guard let out else {
-                let rendered = try ZoneWriter.render(content, serial: SerialPolicy.next(after: nil, today: today))
-                (gathered.notes + rendered.notes).forEach { terminal.err("note: \($0)") }
-                terminal.out(linesOf: rendered.text)
-                return
-            }
-            // Writing the file replaces every Gateway it holds: a browse that failed or found
-            // nothing (the network down, a filter too strict) must not empty a zone that serves
-            // Gateways today.
-            if let refusal = gathered.removalRefusal(kept: out, instead: "to write the zone anyway, print it (no --out)") {
-                gathered.notes.forEach { terminal.err("note: \($0)") }
-                throw refusal
-            }
-            try write(content, out: Self.absolute(out), today: today, tailscale: tailscale, notes: gathered.notes, terminal: terminal)
-        } catch let error as ZoneError {
-            terminal.error(error.message, fix: error.fix)
-            throw ExitStatus.failure.code
-        } catch let error as AtomicFile.Failure {
-            terminal.error(
-                "\(error.description); nothing written", fix: "give --out and --corefile regular files this user owns, or new paths")
-            throw ExitStatus.failure.code
-        } catch let error as RegularFile.Failure {
-            terminal.error(error.description, fix: "check that the file named is the one meant (a regular file this user can read)")
-            throw ExitStatus.failure.code
-        }
-    }
-
-    /// The zone and, with --corefile, the Corefile: both prepared and checked first, then
-    /// written together (both change or neither does).
-    private func write(
-        _ content: ZoneContent, out path: String, today: SerialPolicy.Day, tailscale: [IPAddress], notes: [String], terminal: Terminal
-    ) throws {
-        let zone = try ZoneFileUpdate.prepare(content, at: path, today: today)
-        var changes = zone.changed ? [OutputFile.Change(path: path, text: zone.text, previous: zone.previous)] : []
-        var corefileChanged = false
-        var bind: [IPAddress] = []
-        if let corefile {
-            bind = bindAddresses.isEmpty ? tailscale : bindAddresses
-            guard !bind.isEmpty else {
-                throw ZoneError("no address for CoreDNS to listen on", fix: "give --bind IP (this machine has no Tailscale address)")
-            }
-            let corefilePath = Self.absolute(corefile)
-            // Refused before it is read when clawnet would not write it (another user's link).
-            let existing = try RegularFile.readIfPresent(AtomicFile.writableTarget(corefilePath).resolved, limit: FileLimit.corefile)
-            var text: String?
-            if let existing {
-                guard let decoded = SafeText.utf8(existing) else {
-                    throw ZoneError(
-                        "\(corefilePath) is not UTF-8 text; clawnet edits only a Corefile it can keep byte for byte",
-                        fix: "check that --corefile names the Corefile")
-                }
-                text = decoded
-            }
-            let edited = try CorefileEdit.apply(
-                CorefileWriter.stanza(domain: domain, bind: bind, zonePath: path), domain: domain, to: text)
-            if edited != text {
-                corefileChanged = true
-                changes.append(OutputFile.Change(path: corefilePath, text: edited, previous: existing))
-            }
-        }
-        try OutputFile.writeTogether(changes)
-
-        (notes + zone.notes).forEach { terminal.err("note: \($0)") }
-        let count = Set(content.gateways.map(\.instance)).count
-        terminal.out(
-            zone.changed
-                ? "wrote \(path) (serial \(zone.serial)\(zone.previousSerial.map { ", was \($0)" } ?? ""); \(count) "
-                    + "Gateway\(count == 1 ? "" : "s"))"
-                : "unchanged: \(path) (serial \(zone.serial)); nothing written")
-        if let corefile {
-            let corefilePath = Self.absolute(corefile)
-            terminal.out(
-                corefileChanged ? "wrote \(corefilePath) (clawnet's stanza for \(domain.withoutTrailingDot))" : "unchanged: \(corefilePath)"
-            )
-            terminal.err(linesOf: CorefileWriter.nextSteps(domain: domain, bind: bind, corefilePath: corefilePath, zonePath: path))
-        }
-    }
-
-    static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let interfaces = context.machine.interfaces()
+        let gathered = try await GatewaySourceOptions.collector(context, config: config, interfaces: interfaces).gather(
+            sources.sources(browseServers: browseServers.servers, browseTimeout: timeout.duration), domain: domain)
+        let outcome = try generation(in: context.workingDirectory).run(
+            gathered, tailscale: NetworkInterface.tailscaleAddresses(interfaces).map(\.withoutZone), today: context.clock.today)
+        terminal.print(ZoneGenerateLines.transcript(outcome, domain: domain))
+        if case .refused(let refusal, _) = outcome { throw refusal }
+        return .success
     }
 }

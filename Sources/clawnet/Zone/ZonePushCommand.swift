@@ -7,7 +7,7 @@ import Host
 import Output
 import Zones
 
-struct ZonePushCommand: AsyncParsableCommand {
+struct ZonePushCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "push",
         abstract: "Register Gateways in a zone your DNS server already serves (RFC 2136 UPDATE, signed with TSIG).",
@@ -58,12 +58,9 @@ struct ZonePushCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The zone's primary DNS server.", valueName: "HOST[:PORT]"), transform: Arguments.server)
     var server: DNSServer
 
-    @Option(
-        name: .customLong("tsig-key"), help: ArgumentHelp("TSIG key file (tsig-keygen or keymgr -t output).", valueName: "FILE"),
-        transform: Arguments.tsigKey)
-    var tsigKey: TSIGKey?
+    @OptionGroup var tsigKey: TSIGKeyOption<Words>
 
-    @OptionGroup var sources: GatewaySources
+    @OptionGroup var sources: GatewaySourceOptions
 
     @Flag(help: "Also remove instances of the type that are not in the sources (only those: never other names or types).")
     var prune = false
@@ -71,150 +68,48 @@ struct ZonePushCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the UPDATE in nsupdate syntax; send nothing.")
     var dryRun = false
 
-    @Option(
-        name: .customLong("browse-server"),
-        help: ArgumentHelp("With --from-browse: DNS server for --browse-domain.", valueName: "HOST[:PORT]"), transform: Arguments.server)
-    var browseServers: [DNSServer] = []
+    @OptionGroup var browseServers: ServersOption<Words>
 
-    @Option(
-        help: ArgumentHelp("Bound for the whole command (default 10s; --from-browse browses at most 5s of it).", valueName: "DURATION"),
-        transform: Arguments.duration)
-    var timeout: Duration?
+    @OptionGroup var timeout: TimeoutOption<Words>
 
     @OptionGroup var global: GlobalOptions
 
-    func run() async throws {
-        let terminal = global.makeTerminal()
-        let key = tsigKey
-        SecretWarnings.tsigKey(key, terminal: terminal)
-        let target = server
-        let zoneDomain = domain
-        let environment = ProcessInfo.processInfo.environment
-        let config = OpenClawConfig.load(explicitPath: sources.configPath, environment: environment)
+    /// How zone push words the options it shares.
+    enum Words: TSIGKeyWording, ServersWording, TimeoutWording {
+        static let tsigKeyHelp = "TSIG key file (tsig-keygen or keymgr -t output)."
+        static let serversHelp = "With --from-browse: DNS server for --browse-domain."
+        /// --server is the zone's primary here.
+        static let serversFlag = "browse-server"
+        static let timeoutHelp = "Bound for the whole command (default 10s; --from-browse browses at most 5s of it)."
+        static let defaultTimeout = Duration.seconds(10)
+    }
+
+    /// The longest --from-browse browses of --timeout.
+    static let browseLimit = Duration.seconds(5)
+
+    /// Gathers the Gateways, reads what the server has and sends the difference (or prints it,
+    /// with --dry-run); --timeout bounds all of it.
+    func run(_ context: CommandContext) async throws -> ExitStatus {
+        let terminal = context.terminal
+        SecretWarnings.tsigKey(tsigKey.key, terminal: terminal)
+        let deadline = context.clock.now() + timeout.duration
+        let config = context.config(sources.config.path)
         config.warnings.forEach { terminal.err("warning: \($0)") }
-        let budget = timeout ?? .seconds(10)
-        let deadline = ContinuousClock.now + budget
-        let gathered = try await sources.gather(
-            domain: domain, config: config, environment: environment, interfaces: NetworkInterface.current(), browseServers: browseServers,
-            browseTimeout: min(budget, .seconds(5)))
-        gathered.notes.forEach { terminal.err("note: \($0)") }
-        let (desired, seen) = try records(of: gathered, terminal: terminal)
-        var registration = ServiceRegistration(
-            zone: try DNSName(instance: nil, type: nil, domain: zoneDomain),
-            service: try DNSName(instance: nil, type: .gateway, domain: zoneDomain),
-            server: target, key: key, timeout: budget)
-        // --timeout bounds the whole command: each step gets what is left of it.
-        func remaining() -> Duration { max(.milliseconds(100), deadline - .now) }
-        do throws(UpdateFailure) {
-            registration.timeout = remaining()
-            let served = try await registration.read(for: desired)
-            let plan = try registration.planner.publish(desired, served: served, prune: prune, keeping: seen)
-            let report: (String) -> Void = dryRun ? { terminal.err($0) } : { terminal.out($0) }
-            report(Self.readLine(served))
-            let count = Set(desired.filter { $0.type == .ptr }.map(\.data)).count
-            guard !plan.isEmpty else {
-                terminal.out("unchanged: \(target) serves these \(count) Gateway\(count == 1 ? "" : "s") as they are; nothing sent")
-                return
-            }
-            plan.changes.map(Self.describe).forEach(report)
-            let listed = Set(served.instances(of: registration.service)).union(
-                desired.compactMap { record -> DNSName? in
-                    if case .ptr(let target) = record.data { return target }
-                    return nil
-                }
-            ).subtracting(plan.changes.filter { $0.kind == .removed }.map(\.name))
-            if listed.count > ZoneWriter.bindRecordsPerType {
-                terminal.err(
-                    "note: \(listed.count) instances of \(ServiceType.gateway.name) in \(registration.zone) after this push: BIND 9.18.28+ "
-                        + "refuses more than \(ZoneWriter.bindRecordsPerType) records of one type at one name unless `max-records-per-type "
-                        + "0;` is set in its options"
-                )
-            }
-            if dryRun {
-                terminal.out(linesOf: Self.nsupdateScript(plan, server: target, zone: registration.zone, key: key))
-                terminal.err(
-                    "dry run: \(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") in \(plan.changeSets.count) "
-                        + "UPDATE\(plan.changeSets.count == 1 ? "" : "s"), nothing sent"
-                )
-                return
-            }
-            registration.timeout = remaining()
-            let (applied, failure) = await registration.send(plan)
-            if let failure {
-                let partial = applied > 0 ? " (\(applied) of \(plan.changeSets.count) UPDATEs were applied before it)" : ""
-                throw UpdateFailure(failure.reason, rcode: failure.rcode, failure.message + partial, fix: failure.fix)
-            }
-            terminal.out(
-                "pushed \(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") to \(target) in \(applied) "
-                    + "UPDATE\(applied == 1 ? "" : "s")"
-            )
-        } catch {
-            terminal.error(error.message, fix: error.fix)
-            throw ExitStatus.failure.code
+        let gathered = try await GatewaySourceOptions.collector(context, config: config, interfaces: context.machine.interfaces()).gather(
+            sources.sources(browseServers: browseServers.servers, browseTimeout: min(timeout.duration, Self.browseLimit)), domain: domain)
+        terminal.notes(gathered.notes)
+        let registrar = try Registrar(domain: domain, server: server, key: tsigKey.key)
+        let (records, keeping, notes) = try registrar.pushRecords(gathered, prune: prune)
+        terminal.notes(notes)
+        let push = try await registrar.planPush(records, prune: prune, keeping: keeping, until: deadline)
+        terminal.print(ZonePushLines.plan(push, server: server, zone: registrar.zone, dryRun: dryRun))
+        guard !push.plan.isEmpty else { return .success }
+        if dryRun {
+            terminal.print(ZonePushLines.dryRun(push, server: server, zone: registrar.zone, key: tsigKey.key))
+            return .success
         }
-    }
-
-    /// The records to register for what the sources gave, and the instances a source saw but
-    /// could not publish (never pruned: they exist). With --prune, sources that failed or gave
-    /// nothing stop the push here (`GatheredGateways.removalRefusal`).
-    private func records(of gathered: GatheredGateways, terminal: Terminal) throws -> (desired: [DNSRecord], seen: Set<DNSName>) {
-        do throws(ZoneError) {
-            if prune, let refusal = gathered.removalRefusal(kept: "every instance in \(domain.name)", instead: "or push without --prune") {
-                throw refusal
-            }
-            let (records, notes) = try ZoneWriter.serviceRecords(
-                ZoneContent(domain: domain, gateways: gathered.gateways, nameServerAddresses: []))
-            notes.forEach { terminal.err("note: \($0)") }
-            return (records, Set(gathered.skipped.compactMap { try? DNSName(instance: $0, type: .gateway, domain: domain) }))
-        } catch {
-            terminal.error(error.message, fix: error.fix)
-            throw ExitStatus.failure.code
-        }
-    }
-
-    static func readLine(_ served: ServedRecords) -> String {
-        let serial = served.serial.map { "serial \($0), " } ?? ""
-        switch served.source {
-        case .transfer(let messages):
-            return
-                "read \(served.zone) from \(served.server) by AXFR (\(serial)\(served.records.count) records in \(messages) "
-                + "message\(messages == 1 ? "" : "s"))"
-        case .queries(let refused):
-            let why = refused.map { "AXFR refused (\($0)); " } ?? ""
-            return
-                "read \(served.zone) from \(served.server): \(why)asked the RRsets of the service type (\(serial)\(served.records.count) "
-                + "records)"
-        }
-    }
-
-    static func describe(_ change: PlannedChange) -> String {
-        let name = change.name.first.map { SafeText.display($0) } ?? "\(change.name)"
-        switch change.kind {
-        case .added: return "+ \(name)"
-        case .changed(let types): return "~ \(name): \(types.map(\.description).joined(separator: ", "))"
-        case .removed: return "- \(name)"
-        case .host(let sets): return "~ host \(name): \(sets.map(\.description).joined(separator: "; "))"
-        }
-    }
-
-    /// nsupdate input: comments, server, zone, then each change set and `send`. The key is
-    /// named, never written: nsupdate reads it with -k.
-    static func nsupdateScript(_ plan: UpdatePlan, server: DNSServer, zone: DNSName, key: TSIGKey?) -> String {
-        var lines = [
-            "; clawnet zone push --dry-run: \(plan.changes.count) change(s) in \(plan.changeSets.count) UPDATE(s) for \(zone)",
-            "; apply with: nsupdate \(key.map { "-k <the key file of \($0.name)> " } ?? "")< this file",
-            "server \(server.address) \(server.port)",
-            "zone \(zone)",
-        ]
-        // What replaces records someone else may have written, said before the commands do it.
-        for change in plan.changes {
-            guard case .host(let sets) = change.kind else { continue }
-            lines += sets.filter { !$0.before.isEmpty }.map { "; host \(change.name) \($0)" }
-        }
-        for changeSet in plan.changeSets {
-            lines += changeSet.nsupdateLines
-            lines.append("send")
-        }
-        return lines.joined(separator: "\n")
+        let applied = try await registrar.push(push, until: deadline)
+        terminal.out(ZonePushLines.pushed(push, server: server, applied: applied))
+        return .success
     }
 }

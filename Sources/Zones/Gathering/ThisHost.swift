@@ -23,11 +23,11 @@ public enum ThisHost {
 
     /// The Gateway of this host: `<hostname>-gateway` on `<hostname>`, its Tailscale
     /// addresses, the configured port, TLS and the certificate's fingerprint.
-    public static func gateway(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface]) throws -> (
-        ZoneGateway, [String]
-    ) {
+    public static func gateway(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface], hostName: String)
+        throws -> (ZoneGateway, [String])
+    {
         var notes: [String] = []
-        let name = HostName.label(of: HostName.current()) ?? HostName.fallback
+        let name = HostName.labelOrFallback(of: hostName)
         let addresses = NetworkInterface.tailscaleAddresses(interfaces).map(\.withoutZone)
         guard !addresses.isEmpty else {
             throw ZoneError(

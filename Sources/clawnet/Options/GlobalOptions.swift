@@ -1,7 +1,5 @@
 import ArgumentParser
-import FoundationEssentials
 import Logging
-import Output
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -11,16 +9,18 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("no-color"), help: "No colours (also when NO_COLOR is set).")
     var noColor = false
 
-    /// Set up logging and the terminal once per run.
-    func makeTerminal() -> Terminal {
+    /// Colours unless --no-color or a non-empty NO_COLOR (no-color.org).
+    func colorAllowed(environment: [String: String]) -> Bool {
+        !noColor && environment["NO_COLOR"].map(\.isEmpty) ?? true
+    }
+
+    /// `--verbose` logs at debug level, else only warnings; once per process.
+    func bootstrapLogging() {
         let level: Logger.Level = verbose ? .debug : .warning
         LoggingSystem.bootstrap { label in
             var handler = SafeLogHandler(label: label)
             handler.logLevel = level
             return handler
         }
-        let environment = ProcessInfo.processInfo.environment
-        let colorAllowed = !noColor && environment["NO_COLOR"].map(\.isEmpty) ?? true
-        return Terminal(color: colorAllowed)
     }
 }

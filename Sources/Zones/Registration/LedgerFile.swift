@@ -4,7 +4,6 @@ import DNSWire
 import FoundationEssentials
 import Glibc
 import Host
-import Zones
 
 /// Where `advertise --wide-area` keeps its `RegistrationLedger` while it runs: a restart after
 /// a crash (SIGKILL, a power cut) reads what the earlier run added, adopts it, and withdraws
@@ -12,9 +11,9 @@ import Zones
 ///
 /// The folder: `$XDG_STATE_HOME/clawnet`, else `/var/lib/clawnet` for root, else
 /// `~/.local/state/clawnet`; one file per server and instance, written as clawnet writes files.
-struct LedgerFile {
-    let path: String
-    let server: DNSServer
+public struct LedgerFile: Sendable {
+    public let path: String
+    public let server: DNSServer
 
     /// The largest ledger read: a few records, far below this.
     static let limit = 64 << 10
@@ -28,7 +27,7 @@ struct LedgerFile {
         var replaced: [String]
     }
 
-    init(server: DNSServer, instance: DNSName, environment: [String: String]) {
+    public init(server: DNSServer, instance: DNSName, environment: [String: String]) {
         let folder: String
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             folder = state + "/clawnet"
@@ -51,7 +50,7 @@ struct LedgerFile {
     }
 
     /// The ledger an earlier run left for `instance`, nil when there is none (or it cannot be used).
-    func load(instance: DNSName) -> RegistrationLedger? {
+    public func load(instance: DNSName) -> RegistrationLedger? {
         guard let bytes = try? RegularFile.readIfPresent(path, limit: Self.limit),
             let document = try? JSONDecoder().decode(Document.self, from: Data(bytes)),
             document.server == server.description, let named = try? DNSName(presentation: document.instance), named == instance
@@ -59,7 +58,7 @@ struct LedgerFile {
         return RegistrationLedger(instance: instance, added: Self.records(document.added), replaced: Self.records(document.replaced))
     }
 
-    func save(_ ledger: RegistrationLedger) throws {
+    public func save(_ ledger: RegistrationLedger) throws {
         let document = Document(
             server: server.description, instance: ledger.instance.description, added: ledger.added.compactMap(Self.line),
             replaced: ledger.replaced.compactMap(Self.line))
@@ -70,12 +69,12 @@ struct LedgerFile {
         try AtomicFile.write(String(decoding: try encoder.encode(document), as: UTF8.self) + "\n", to: path, mode: 0o600)
     }
 
-    func remove() {
+    public func remove() {
         unlink(path)
     }
 
     /// `NAME TTL IN TYPE RDATA`, as a zone file holds it.
-    static func line(_ record: DNSRecord) -> String? {
+    public static func line(_ record: DNSRecord) -> String? {
         record.data.presentation.map { "\(record.name) \(record.ttl) IN \(record.type) \($0)" }
     }
 

@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
+import Host
 import Testing
-
-@testable import Zones
 
 /// clawnet runs as root: it replaces only regular files this user owns (or makes new ones),
 /// and reads nothing that could block or never end.

@@ -1,5 +1,4 @@
 import Glibc
-import Host
 
 /// Writes a file so that readers see the old content or the new, never a mix: a temporary
 /// file in the same directory, fsync, rename over the target, fsync of the directory.
@@ -11,6 +10,10 @@ import Host
 public enum AtomicFile {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// The text of the regular file at `path`, nil when nothing is there.

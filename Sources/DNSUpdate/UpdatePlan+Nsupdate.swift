@@ -1,0 +1,25 @@
+import DNSSD
+import DNSWire
+
+extension UpdatePlan {
+    /// The plan as nsupdate input (`zone push --dry-run`): comments, server, zone, then each
+    /// change set and `send`. The key is named, never written: nsupdate reads it with -k.
+    public func nsupdateScript(server: DNSServer, zone: DNSName, key: TSIGKey?) -> String {
+        var lines = [
+            "; clawnet zone push --dry-run: \(changes.count) change(s) in \(changeSets.count) UPDATE(s) for \(zone)",
+            "; apply with: nsupdate \(key.map { "-k <the key file of \($0.name)> " } ?? "")< this file",
+            "server \(server.address) \(server.port)",
+            "zone \(zone)",
+        ]
+        // What replaces records someone else may have written, said before the commands do it.
+        for change in changes {
+            guard case .host(let sets) = change.kind else { continue }
+            lines += sets.filter { !$0.before.isEmpty }.map { "; host \(change.name) \($0)" }
+        }
+        for changeSet in changeSets {
+            lines += changeSet.nsupdateLines
+            lines.append("send")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,69 @@
+import DNSSD
+
+/// The records of a RecordStore by owner name (ASCII case ignored, as DNS compares names),
+/// built once in linear time: every question a check asks of a name (its SRV, its TXT, has it
+/// an address) is a look-up, not a scan. Open addressing over the owners' bytes, with each
+/// name's records chained in store order: 12 bytes a record, where a Dictionary keyed by
+/// DNSName takes hundreds. The hash is seeded per process (Hasher), so names chosen to collide
+/// cannot make the look-ups slow.
+public struct OwnerIndex: Sendable {
+    /// Open addressing, at most half full: the first record of a name, or -1.
+    private let slots: [Int32]
+    /// The next record with the same owner, or -1.
+    private let next: [Int32]
+
+    public init(_ store: RecordStore) {
+        var capacity = 16
+        while capacity < store.count * 2 { capacity <<= 1 }
+        var slots = [Int32](repeating: -1, count: capacity)
+        var next = [Int32](repeating: -1, count: store.count)
+        // Backwards, each record becoming the head of its name's chain: the chains end up in order.
+        for position in store.indices.reversed() {
+            let owner = store.owner(at: position)
+            var slot = Self.hash(owner) & (capacity - 1)
+            while slots[slot] >= 0 {
+                if Self.same(store.owner(at: Int(slots[slot])), owner) {
+                    next[position] = slots[slot]
+                    break
+                }
+                slot = (slot + 1) & (capacity - 1)
+            }
+            slots[slot] = Int32(position)
+        }
+        self.slots = slots
+        self.next = next
+    }
+
+    /// The positions of the records owned by `name`, in store order.
+    public func positions(of name: DNSName, in store: RecordStore) -> [Int] {
+        let owner = name.wire[...]
+        var slot = Self.hash(owner) & (slots.count - 1)
+        while slots[slot] >= 0 {
+            if Self.same(store.owner(at: Int(slots[slot])), owner) {
+                var positions: [Int] = []
+                var position = slots[slot]
+                while position >= 0 {
+                    positions.append(Int(position))
+                    position = next[Int(position)]
+                }
+                return positions
+            }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+        return []
+    }
+
+    /// Wire names with ASCII letters folded; length bytes (at most 63) are never letters.
+    private static func hash(_ owner: ArraySlice<UInt8>) -> Int {
+        var hasher = Hasher()
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: owner.count) { folded in
+            for (index, byte) in owner.enumerated() { folded[index] = DNSName.lower(byte) }
+            hasher.combine(bytes: UnsafeRawBufferPointer(folded))
+        }
+        return hasher.finalize() & Int.max
+    }
+
+    private static func same(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { DNSName.lower($0) == DNSName.lower($1) }
+    }
+}

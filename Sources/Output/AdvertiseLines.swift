@@ -1,0 +1,72 @@
+import Avahi
+import DNSSD
+import DNSUpdate
+import Probes
+import Zones
+
+/// What `advertise` prints while it runs: the mDNS beacon, the stand-in Gateway, the
+/// wide-area registration.
+public enum AdvertiseLines {
+    public static func advertising(_ name: String, port: Int) -> String {
+        "advertising \"\(name)\" as \(ServiceType.gateway.name) on port \(port) in local. (Ctrl-C to stop)"
+    }
+
+    /// News of the mDNS beacon.
+    public static func event(_ event: AdvertiseEvent, terminal: Terminal) -> Transcript {
+        var transcript = Transcript()
+        switch event {
+        case .established(let published): transcript.out("established: \(published)")
+        case .renamed(let old, let new): transcript.out("renamed: \"\(old)\" is taken on the network; now \"\(new)\"")
+        case .failed(let issue): transcript.err(lines: IssueLines.lines([issue], terminal: terminal))
+        }
+        return transcript
+    }
+
+    public static func withdrawn(_ name: String) -> String {
+        "withdrawn: \(name)"
+    }
+
+    public static let serveOnly = "no beacon is published (--serve-only); Ctrl-C to stop"
+    public static let stoppedServing = "stopped serving"
+
+    public static func serving(_ gateway: StandInGateway, port: Int) -> String {
+        let security = gateway.fingerprint.map { "TLS 1.3, sha256 \($0.hex)" } ?? "plain, no TLS"
+        return "serving on \(Endpoint(host: gateway.address, port: port)) like a Gateway (\(security))"
+    }
+
+    /// A connect request as the stand-in read it: what a node showed (never the token itself).
+    public static func connect(from client: String, _ received: StandInConnect.Received) -> String {
+        "connect from \(client): \(received)"
+    }
+
+    public static func madeCertificate(_ store: StandInIdentityStore) -> String {
+        "made a certificate: \(store.certificatePath) (key \(store.keyPath))"
+    }
+
+    /// News of the wide-area registration.
+    public static func registration(_ event: WideAreaRegistration.Event, of beacon: WideAreaRegistration) -> Transcript {
+        var transcript = Transcript()
+        let name = "\"\(beacon.displayName)\" in \(beacon.domain.name)"
+        switch event {
+        case .noAddress(let host): transcript.notes(["no routable address for \(host) in \(beacon.domain.name): give --address IP"])
+        case .registered(let already):
+            transcript.out("registered \(name) at \(beacon.registrar.server)\(already ? " (already there)" : "")")
+        case .reRegistered: transcript.out("re-registered \(name) at \(beacon.registrar.server)")
+        case .replacing(let host, let set): transcript.notes(["host \(host) \(set) (put back when advertise stops)"])
+        case .refreshFailed(let error): transcript.err("warning: refreshing \(name): \(error.message)")
+        case .ledgerNotKept(let path, let error):
+            transcript.err(
+                "warning: cannot keep what was registered in \(path) (\(error)): after a crash, a restart will not know which of the "
+                    + "host's records this run added, and leaves them")
+        case .withdrawn(let withdrawal):
+            let why =
+                switch withdrawal {
+                case .taken: ""
+                case .wereThereBefore: " (its records were there before advertise ran: they stay)"
+                case .nothingLeft: " (nothing of what it added was left there)"
+                }
+            transcript.out("withdrawn from \(beacon.domain.name): \(beacon.displayName)\(why)")
+        }
+        return transcript
+    }
+}

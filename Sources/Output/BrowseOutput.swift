@@ -1,0 +1,53 @@
+import DNSSD
+import Discovery
+
+/// How browse prints its result: jsonl streams events as they happen.
+public enum BrowseFormat: String, CaseIterable, Sendable {
+    case table, json, jsonl
+}
+
+/// What browse prints: while events arrive, jsonl lines, watch-mode rows or a progress line;
+/// at the end, the document or the table, and a note when the time ran out first.
+public struct BrowseOutput: Sendable {
+    public let format: BrowseFormat
+    public let watch: Bool
+    public let terminal: Terminal
+    public let started: ContinuousClock.Instant
+
+    public init(format: BrowseFormat, watch: Bool, terminal: Terminal, started: ContinuousClock.Instant) {
+        self.format = format
+        self.watch = watch
+        self.terminal = terminal
+        self.started = started
+    }
+
+    public func show(_ event: DiscoveryEvent, collection: BeaconCollection) {
+        let line = DiscoveryEventLine(event, elapsed: ContinuousClock.now - started)
+        switch format {
+        case .jsonl:
+            if let json = try? line.json() { terminal.out(json) }
+        case .table where watch:
+            let lines = line.table(terminal, collection: collection)
+            terminal.out(lines: lines.out)
+            terminal.err(lines: lines.err)
+        default:
+            terminal.progress("browsing … \(collection.count) found")
+        }
+    }
+
+    /// The result once browsing ended (`deadline`: the time it had, if any).
+    public func finish(_ report: BrowseReport, timedOut: Bool, deadline: Duration?) throws {
+        terminal.clearProgress()
+        switch format {
+        case .json: try report.print(.json, to: terminal)
+        case .table where !watch: try report.print(.table, to: terminal)
+        default: break
+        }
+        if timedOut && !watch && format != .jsonl {
+            terminal.err(
+                "note: stopped at the \((deadline ?? .zero).argumentText) timeout before every path reported everything; results may be "
+                    + "incomplete"
+            )
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import DNSSD
+import DNSUpdate
+import Zones
+
+/// An error that tells the operator what went wrong and how to fix it, printed as
+/// `error: MESSAGE` and `  fix: FIX`.
+public protocol ExplainedError: Error {
+    var message: String { get }
+    var fix: String? { get }
+}
+
+extension ZoneError: ExplainedError {}
+extension UpdateFailure: ExplainedError {}
+
+/// What stopped a command that is neither a zone's nor a DNS server's error: a file it cannot
+/// read or write, a name another host holds, a port that is taken.
+public struct CommandError: ExplainedError, Sendable, CustomStringConvertible {
+    public let message: String
+    public let fix: String?
+
+    public init(_ message: String, fix: String? = nil) {
+        self.message = message
+        self.fix = fix
+    }
+
+    public var description: String { message }
+}
+
+extension ExitStatus {
+    /// The one mapping from what stopped a command to its exit status. A command that ends
+    /// with a result returns the status the result means (`Report.exitStatus`); one that cannot
+    /// go on throws, and this says what that means: no D-Bus or no avahi-daemon is a missing
+    /// prerequisite (3); everything else is a failure (1). Usage errors are ArgumentParser's
+    /// (2, at the entry point).
+    public static func of(_ error: any Error) -> ExitStatus {
+        switch error {
+        case let issue as DiscoveryIssue where issue.kind == .busMissing || issue.kind == .daemonMissing: .environment
+        default: .failure
+        }
+    }
+}
+
+/// What a command's error prints on stderr.
+public enum ErrorLines {
+    public static func lines(_ error: any Error, terminal: Terminal) -> [String] {
+        switch error {
+        case let issue as DiscoveryIssue:
+            return IssueLines.lines([issue], terminal: terminal)
+        case let explained as any ExplainedError:
+            return terminal.errorLines(explained.message, fix: explained.fix)
+        default:
+            return terminal.errorLines("\(error)", fix: nil)
+        }
+    }
+}

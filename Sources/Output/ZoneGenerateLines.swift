@@ -1,0 +1,39 @@
+import DNSSD
+import Zones
+
+/// What `zone generate` prints: the zone, or what it wrote and the next steps.
+public enum ZoneGenerateLines {
+    /// Notes first (on stderr), then the zone or what was written (stdout), then, with a
+    /// Corefile, how to serve it. A refusal prints its notes; its error is the command's.
+    public static func transcript(_ outcome: ZoneGeneration.Outcome, domain: DomainName) -> Transcript {
+        var transcript = Transcript()
+        switch outcome {
+        case .printed(let rendered, let notes):
+            transcript.notes(notes)
+            transcript.out(linesOf: rendered.text)
+        case .refused(_, let notes):
+            transcript.notes(notes)
+        case .written(let written):
+            transcript.notes(written.notes)
+            transcript.out(wrote(written))
+            if let corefile = written.corefile {
+                transcript.out(
+                    corefile.changed
+                        ? "wrote \(corefile.path) (clawnet's stanza for \(domain.withoutTrailingDot))" : "unchanged: \(corefile.path)")
+                transcript.err(
+                    linesOf: CorefileWriter.nextSteps(
+                        domain: domain, bind: corefile.bind, corefilePath: corefile.path, zonePath: written.zone.path))
+            }
+        }
+        return transcript
+    }
+
+    static func wrote(_ written: ZoneGeneration.Written) -> String {
+        let zone = written.zone
+        let count = written.gateways
+        return zone.changed
+            ? "wrote \(zone.path) (serial \(zone.serial)\(zone.previousSerial.map { ", was \($0)" } ?? ""); \(count) "
+                + "Gateway\(count == 1 ? "" : "s"))"
+            : "unchanged: \(zone.path) (serial \(zone.serial)); nothing written"
+    }
+}

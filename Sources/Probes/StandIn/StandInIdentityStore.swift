@@ -1,0 +1,64 @@
+import Host
+
+/// `advertise --serve --tls-dir DIR`: the stand-in's certificate and key kept in DIR
+/// (gateway-cert.pem, gateway-key.pem, as the Gateway names them), made there when both are
+/// missing, so that the fingerprint nodes pin survives restarts.
+public struct StandInIdentityStore: Sendable {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// What `load` found: the pair kept there (with a warning when others can read the key),
+    /// or one made now.
+    public enum Loaded: Sendable {
+        case kept(StandInIdentity, keyWarning: SecretFileWarning?)
+        case made(StandInIdentity)
+
+        public var identity: StandInIdentity {
+            switch self {
+            case .kept(let identity, _), .made(let identity): identity
+            }
+        }
+    }
+
+    public let directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    public var certificatePath: String { "\(directory)/gateway-cert.pem" }
+    public var keyPath: String { "\(directory)/gateway-key.pem" }
+
+    /// The pair in the folder; both missing: a new pair, saved there (the folder 0700 and the
+    /// key 0600 whatever the umask). Only regular files of PEM size are read: a FIFO or
+    /// /dev/zero there is an error, not a hang. One of the two alone is an error: a new pair
+    /// would change the fingerprint nodes pinned.
+    public func load() throws -> Loaded {
+        let pair: (String?, String?)
+        do {
+            pair = (try AtomicFile.read(certificatePath, limit: FileLimit.pem), try AtomicFile.read(keyPath, limit: FileLimit.pem))
+        } catch {
+            throw Failure(description: error.description)
+        }
+        switch pair {
+        case (let certificate?, let key?):
+            return .kept(
+                StandInIdentity(certificatePEM: certificate, keyPEM: key), keyWarning: SecretFile.warning(path: keyPath, kind: .tlsKey))
+        case (nil, nil):
+            let made = try StandInIdentity.make()
+            do { try SecretFile.makeDirectory(directory) } catch {
+                throw Failure(description: "\(error.description) (for the certificate and key)")
+            }
+            try AtomicFile.write(made.keyPEM, to: keyPath, mode: SecretFile.fileMode)
+            try AtomicFile.write(made.certificatePEM, to: certificatePath, mode: 0o644)
+            return .made(made)
+        default:
+            throw Failure(
+                description:
+                    "\(directory) holds only one of gateway-cert.pem and gateway-key.pem; restore the other or remove both to make a "
+                    + "new pair"
+            )
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import DNSSD
+import Host
+
+extension CorefileEdit {
+    /// The change that puts `stanza` into the Corefile at `path`; nil when it is there as it
+    /// is. A path clawnet would not write (another user's link) is refused before it is read,
+    /// and a file that is not UTF-8 is left alone: clawnet edits only what it keeps byte for byte.
+    public static func prepare(_ stanza: String, domain: DomainName, at path: String) throws -> OutputFile.Change? {
+        let existing = try RegularFile.readIfPresent(AtomicFile.writableTarget(path).resolved, limit: FileLimit.corefile)
+        var text: String?
+        if let existing {
+            guard let decoded = SafeText.utf8(existing) else {
+                throw ZoneError(
+                    "\(path) is not UTF-8 text; clawnet edits only a Corefile it can keep byte for byte",
+                    fix: "check that --corefile names the Corefile")
+            }
+            text = decoded
+        }
+        let edited = try apply(stanza, domain: domain, to: text)
+        return edited == text ? nil : OutputFile.Change(path: path, text: edited, previous: existing)
+    }
+}

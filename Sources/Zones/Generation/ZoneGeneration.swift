@@ -1,0 +1,99 @@
+import DNSSD
+import Host
+
+/// `zone generate`: the zone of the Gateways gathered, printed, or written atomically with
+/// the CoreDNS stanza that serves it (both files change together or neither does).
+public struct ZoneGeneration: Sendable {
+    public var domain: DomainName
+    /// `ns1`'s addresses; empty: this machine's Tailscale addresses.
+    public var nameServers: [IPAddress] = []
+    /// The zone file to write (absolute); nil: the zone is printed.
+    public var out: String?
+    /// The Corefile to put the stanza in (absolute; needs `out`).
+    public var corefile: String?
+    /// Where CoreDNS listens; empty: this machine's Tailscale addresses.
+    public var bind: [IPAddress] = []
+    public var browseRecords = false
+
+    public init(domain: DomainName) {
+        self.domain = domain
+    }
+
+    public enum Outcome: Sendable {
+        /// The zone, for stdout, and notes on it (the sources' too).
+        case printed(ZoneWriter.Rendered, notes: [String])
+        case written(Written)
+        /// Nothing written: the sources are no reason to replace the zone in the file.
+        case refused(ZoneError, notes: [String])
+    }
+
+    public struct Written: Sendable {
+        public let zone: ZoneFileUpdate.Outcome
+        /// Distinct Gateways in the zone.
+        public let gateways: Int
+        public let corefile: CorefileChange?
+        /// The sources' notes, then the zone's.
+        public let notes: [String]
+    }
+
+    public struct CorefileChange: Sendable {
+        public let path: String
+        public let changed: Bool
+        public let bind: [IPAddress]
+    }
+
+    /// The zone for `gathered`. With `out`, a source that failed or gave no Gateway leaves the
+    /// file as it is (`GatheredGateways.removalRefusal`): writing the file replaces every Gateway
+    /// it holds, and a browse that failed or found nothing (the network down, a filter too
+    /// strict) must not empty a zone that serves Gateways today.
+    public func run(_ gathered: GatheredGateways, tailscale: [IPAddress], today: SerialPolicy.Day) throws -> Outcome {
+        let content = ZoneContent(
+            domain: domain, gateways: gathered.gateways, nameServerAddresses: nameServers.isEmpty ? tailscale : nameServers,
+            browseRecords: browseRecords)
+        guard let out else {
+            let rendered = try ZoneWriter.render(content, serial: SerialPolicy.next(after: nil, today: today))
+            return .printed(rendered, notes: gathered.notes + rendered.notes)
+        }
+        if let refusal = gathered.removalRefusal(kept: out, instead: "to write the zone anyway, print it (no --out)") {
+            return .refused(refusal, notes: gathered.notes)
+        }
+        do {
+            let written = try write(content, out: out, tailscale: tailscale, today: today)
+            let gateways = Set(content.gateways.map(\.instance)).count
+            return .written(
+                Written(zone: written.zone, gateways: gateways, corefile: written.corefile, notes: gathered.notes + written.zone.notes))
+        } catch let error as AtomicFile.Failure {
+            throw ZoneError(
+                "\(error.description); nothing written", fix: "give --out and --corefile regular files this user owns, or new paths")
+        } catch let error as RegularFile.Failure {
+            throw ZoneError(error.description, fix: "check that the file named is the one meant (a regular file this user can read)")
+        }
+    }
+
+    /// The zone and, with a Corefile, the stanza: both prepared and checked first, then
+    /// written together.
+    private func write(_ content: ZoneContent, out path: String, tailscale: [IPAddress], today: SerialPolicy.Day) throws -> (
+        zone: ZoneFileUpdate.Outcome, corefile: CorefileChange?
+    ) {
+        let zone = try ZoneFileUpdate.prepare(content, at: path, today: today)
+        var changes = zone.changed ? [OutputFile.Change(path: path, text: zone.text, previous: zone.previous)] : []
+        var corefileChange: CorefileChange?
+        if let corefile {
+            let bind = bind.isEmpty ? tailscale : bind
+            guard !bind.isEmpty else {
+                throw ZoneError("no address for CoreDNS to listen on", fix: "give --bind IP (this machine has no Tailscale address)")
+            }
+            let stanza = try CorefileWriter.stanza(domain: domain, bind: bind, zonePath: path)
+            let change = try CorefileEdit.prepare(stanza, domain: domain, at: corefile)
+            corefileChange = CorefileChange(path: corefile, changed: change != nil, bind: bind)
+            changes += change.map { [$0] } ?? []
+        }
+        try OutputFile.writeTogether(changes)
+        return (zone, corefileChange)
+    }
+
+    /// `path` as an absolute path: the stanza names the zone file, and CoreDNS runs elsewhere.
+    public static func absolute(_ path: String, in directory: String) -> String {
+        path.hasPrefix("/") ? path : directory + "/" + path
+    }
+}

@@ -1,0 +1,185 @@
+import DNSSD
+import DNSUpdate
+import DNSWire
+import Host
+import Synchronization
+
+/// This host's beacon in a wide-area domain while `advertise --wide-area` runs, through the
+/// `Registrar`: registered at start, checked and put back every `refresh`, withdrawn at the
+/// end. The withdrawal takes out exactly what the registration put in (`RegistrationLedger`,
+/// kept in a `LedgerFile` so that a restart after a crash knows it too); a record that was in
+/// the zone before stays.
+public final class WideAreaRegistration: Sendable {
+    /// What happened, for the command to show.
+    public enum Event: Sendable {
+        /// The beacon has no address to publish for its host.
+        case noAddress(host: String)
+        /// Registered; `alreadyThere`: the server had it as it is.
+        case registered(alreadyThere: Bool)
+        /// A refresh found it changed or gone and put it back.
+        case reRegistered
+        /// The registration replaces records of its host (they are put back at the end).
+        case replacing(host: DNSName, RRsetChange)
+        case refreshFailed(UpdateFailure)
+        /// The ledger could not be saved: a restart after a crash will not know what was added.
+        case ledgerNotKept(path: String, error: String)
+        case withdrawn(Withdrawal)
+    }
+
+    /// How a withdrawal that the server accepted went.
+    public enum Withdrawal: Sendable, Equatable {
+        /// What the registration added is taken out.
+        case taken
+        /// Its records were in the zone before advertise ran: they stay.
+        case wereThereBefore
+        /// Nothing of what it added was left there.
+        case nothingLeft
+    }
+
+    public let registrar: Registrar
+    public let records: [DNSRecord]
+    public let instance: DNSName
+    public let gateway: ZoneGateway
+    public let ledgerFile: LedgerFile
+    private let observer: @Sendable (WideAreaRegistration, Event) -> Void
+    private let ledger: Mutex<RegistrationLedger>
+    private let refresher = LockedTask()
+
+    public var displayName: String { gateway.instance.displayName }
+    public var domain: DomainName { registrar.domain }
+
+    /// `environment` decides where the ledger is kept (`LedgerFile`); `observer` hears every event.
+    public init(
+        registrar: Registrar, gateway: ZoneGateway, environment: [String: String],
+        observer: @escaping @Sendable (WideAreaRegistration, Event) -> Void
+    ) throws {
+        self.registrar = registrar
+        self.gateway = gateway
+        self.observer = observer
+        records = try registrar.records(for: [gateway]).records
+        instance = try DNSName(instance: gateway.instance, type: .gateway, domain: registrar.domain)
+        ledgerFile = LedgerFile(server: registrar.server, instance: instance, environment: environment)
+        ledger = Mutex(RegistrationLedger(instance: instance))
+    }
+
+    private func onEvent(_ event: Event) {
+        observer(self, event)
+    }
+
+    /// The addresses to publish for this host: those given, else the one the stand-in listens
+    /// on (when routable), else the Tailscale addresses, else every routable one.
+    public static func addresses(given: [IPAddress], bound: String?, interfaces: [NetworkInterface]) -> [IPAddress] {
+        if !given.isEmpty { return given }
+        if let bound = bound.flatMap(IPAddress.init), !ZoneGateway.routable([bound]).isEmpty { return [bound] }
+        let tailscale = NetworkInterface.tailscaleAddresses(interfaces)
+        return ZoneGateway.routable(tailscale.isEmpty ? interfaces.flatMap(\.addresses) : tailscale)
+    }
+
+    /// Registers the beacon, then refreshes it every `interval` until `withdraw`. Throws when
+    /// another host holds the name or the server says no.
+    public func register(refreshEvery interval: Duration) async throws {
+        if gateway.addresses.isEmpty { onEvent(.noAddress(host: gateway.hostLabel)) }
+        let served = try await registrar.read(for: records, transfer: false)
+        if let holder = served.rrset(instance, .srv).first, Self.endpoint(holder) != ourEndpoint {
+            throw ZoneError(
+                "\"\(displayName)\" is already registered in \(domain.name) for \(Self.endpoint(holder))",
+                fix: "choose another --name, or remove that record")
+        }
+        adopt(served)
+        try await apply(served, first: true)
+        refresher.start { [self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled else { return }
+                do throws(UpdateFailure) {
+                    try await apply(try await registrar.read(for: records, transfer: false), first: false)
+                } catch {
+                    onEvent(.refreshFailed(error))
+                }
+            }
+        }
+    }
+
+    /// What an earlier run of this registration left (it crashed), as its ledger file says.
+    /// Records that merely look like this registration's (the same instance, host and port,
+    /// written by `zone push`) are not adopted: they were there before, and stay.
+    private func adopt(_ served: ServedRecords) {
+        guard let earlier = ledgerFile.load(instance: instance) else { return }
+        ledger.withLock { $0.adopt(earlier, from: served) }
+    }
+
+    private func apply(_ served: ServedRecords, first: Bool) async throws(UpdateFailure) {
+        let plan = try registrar.registration.planner.publish(records, served: served, prune: false)
+        guard !plan.isEmpty else {
+            if first {
+                save()
+                onEvent(.registered(alreadyThere: true))
+            }
+            return
+        }
+        for change in plan.changes {
+            guard case .host(let sets) = change.kind else { continue }
+            for set in sets where !set.before.isEmpty { onEvent(.replacing(host: change.name, set)) }
+        }
+        if let failure = await registrar.send(plan).failure { throw failure }
+        ledger.withLock { $0.note(records, over: served) }
+        save()
+        onEvent(first ? .registered(alreadyThere: false) : .reRegistered)
+    }
+
+    private func save() {
+        do { try ledgerFile.save(ledger.withLock { $0 }) } catch {
+            onEvent(.ledgerNotKept(path: ledgerFile.path, error: "\(error)"))
+        }
+    }
+
+    /// Takes out what the registration put in (`RegistrationLedger`). Throws, naming the
+    /// records that remain, when the server refuses it or does not answer.
+    public func withdraw() async throws {
+        await refresher.stop()
+        let ledger = self.ledger.withLock { $0 }
+        var remaining = ledger.added
+        do throws(UpdateFailure) {
+            let served = try await registrar.read(for: records)
+            remaining = ledger.present(in: served)
+            let plan = try registrar.registration.planner.withdraw(ledger, served: served)
+            if let failure = await registrar.send(plan).failure { throw failure }
+            ledgerFile.remove()
+            onEvent(.withdrawn(ledger.added.isEmpty ? .wereThereBefore : plan.isEmpty ? .nothingLeft : .taken))
+        } catch {
+            let left = remaining.compactMap(LedgerFile.line).joined(separator: "; ")
+            throw ZoneError(
+                "could not withdraw \"\(displayName)\" from \(domain.name): \(error.message); still there: "
+                    + (left.isEmpty ? "nothing known" : left),
+                fix: (error.fix.map { "\($0); " } ?? "")
+                    + "or run the same advertise again and stop it: it adopts them and withdraws them (\(ledgerFile.path) lists them)")
+        }
+    }
+
+    /// The SRV's target and port: an instance whose SRV names this host and port is this
+    /// registration's (an earlier run of it), whatever its priority and weight.
+    private var ourEndpoint: String {
+        records.first { $0.type == .srv }.map(Self.endpoint) ?? ""
+    }
+
+    private static func endpoint(_ record: DNSRecord) -> String {
+        guard case .srv(_, _, let port, let target) = record.data else { return "\(record.name)" }
+        return "\(target):\(port)"
+    }
+}
+
+/// A task that can be started once, and stopped (cancelled and awaited) from any thread.
+private final class LockedTask: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    func start(_ body: @escaping @Sendable () async -> Void) {
+        task.withLock { $0 = Task(operation: body) }
+    }
+
+    /// Cancels the task and waits for it, so that no refresh lands after a withdrawal's read.
+    func stop() async {
+        let running = task.withLock { $0 }
+        running?.cancel()
+        await running?.value
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Avahi
+import DNSSD
+import Discovery
+import Doctor
+import Foundation
+import Host
+import Output
+import Synchronization
+import Testing
+
+@testable import clawnet
+
+/// The machine a command runs on in-process: recorded facts, what `LiveSystem` would read.
+struct RecordedMachine: SystemInspector {
+    var hostName = "studio.example"
+    var networkInterfaces = [
+        NetworkInterface(name: "lo", addresses: [IPAddress("127.0.0.1")!], isUp: true, isLoopback: true, supportsMulticast: false),
+        NetworkInterface(name: "eth0", addresses: [IPAddress("192.168.1.20")!], isUp: true, isLoopback: false, supportsMulticast: true),
+    ]
+    var avahiStatus = AvahiStatus.running(version: "avahi 0.8", hostName: "studio.local")
+    var busAddress = "unix:path=/run/dbus/system_bus_socket"
+    var openclaw = OpenClawConfig(path: "/nonexistent/openclaw.json")
+    var resolv = ResolvConf(path: "/etc/resolv.conf", text: "nameserver 127.0.0.53\n")
+
+    /// This machine on a tailnet: a `tailscale0` with a Tailscale address.
+    static func onTailnet(_ address: String = "100.101.102.103") -> RecordedMachine {
+        var machine = RecordedMachine()
+        machine.networkInterfaces.append(
+            NetworkInterface(name: "tailscale0", addresses: [IPAddress(address)!], isUp: true, isLoopback: false, supportsMulticast: false))
+        return machine
+    }
+
+    func busSocketExists() -> Bool? { true }
+    func avahi() -> AvahiStatus { avahiStatus }
+    func interfaces() -> [NetworkInterface] { networkInterfaces }
+    func udp5353Holders() -> PortHolders { PortHolders(sockets: 1, holders: [PortHolders.Holder(pid: 410, name: "avahi-daemon")]) }
+    func nsswitchHosts() -> String? { "hosts: files mdns4_minimal [NOTFOUND=return] dns" }
+    func resolvConf() -> ResolvConf { resolv }
+    func usesSystemdResolved() -> Bool { false }
+    func config() -> OpenClawConfig { openclaw }
+}
+
+/// A command run in-process: parsed from its arguments as the binary parses them, run with a
+/// recorded context (`Clawnet.execute`, as `main` runs it), its output read back.
+struct InProcessRun {
+    let status: Int32
+    let recording: TerminalRecording
+
+    var out: String { recording.out }
+    var err: String { recording.err }
+    var outLines: [String] { out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+
+    /// 1 January 2027, 12:00 UTC: serials are 2027010101 and so on.
+    static let fixedUnixSeconds: Int64 = 1_798_804_800
+
+    static func run(
+        _ arguments: [String], machine: RecordedMachine = RecordedMachine(), discovery: any Discovering = RecordedDiscovery(events: []),
+        environment: [String: String] = ["HOME": "/nonexistent"], standardInput: [UInt8]? = nil, workingDirectory: String = "/tmp",
+        termination: AsyncStream<Int32> = AsyncStream { _ in }, recording: TerminalRecording = TerminalRecording()
+    ) async throws -> InProcessRun {
+        let context = CommandContext(
+            terminal: Terminal(recordingTo: recording), environment: environment,
+            clock: CommandClock(unixSeconds: { fixedUnixSeconds }),
+            machine: Machine(
+                interfaces: { machine.networkInterfaces }, hostName: { machine.hostName }, inspector: { _ in machine },
+                avahi: { _ in machine.avahiStatus }),
+            discovery: discovery,
+            standardInput: StandardInput(isTerminal: false, read: { _ in standardInput ?? [] }),
+            workingDirectory: workingDirectory, termination: { termination }, onOutputGone: { _ in })
+        let command = try Clawnet.parseAsRoot(arguments)
+        let runnable = try #require(command as? any ClawnetCommand, "\(arguments) is not a command that runs")
+        return InProcessRun(status: await Clawnet.execute(runnable, context: context), recording: recording)
+    }
+}

@@ -1,0 +1,69 @@
+import DNSSD
+import DNSWire
+import Testing
+
+@testable import Zones
+
+/// A zone is held within `RecordStore.Bounds.zone` whichever way it comes (a file, standard
+/// input, a transfer), and what a check says of it stays bounded too: a million bad records
+/// are a readable report, not a million findings. The bound is lowered here so that the zones
+/// stay small; scripts/bench-axfr-memory measures the real one.
+@Suite("zone check: bounded zones, bounded reports")
+struct ZoneBoundsTests {
+    static let header = """
+        $ORIGIN openclaw.internal.
+        $TTL 60
+        @ IN SOA ns1 hostmaster 2026112201 7200 3600 1209600 60
+        @ IN NS ns1
+        ns1 IN A 100.101.102.103
+
+        """
+
+    @Test("a zone file past the record bound: a failure on the line where it passes, naming the bound; what came before is read")
+    func fileRecordBound() {
+        let text = Self.header + (0..<150).map { "h\($0) IN A 10.0.0.\($0)" }.joined(separator: "\n")
+        let zone = ZoneFile.read(text: text, bounds: .init(records: 100, bytes: 1 << 20))
+        #expect(zone.records.count == 100)
+        #expect(
+            zone.problems.map(\.line) == [103] && zone.problems.first?.message.contains("more than 100 records") == true, "\(zone.problems)"
+        )
+        let findings = ZoneLinter.check(zone, domain: nil, today: SerialPolicy.Day(year: 2026, month: 11, day: 22))
+        #expect(
+            findings.first?.severity == .fail && findings.first?.message.contains("more than 100 records") == true, "\(findings.first!)")
+    }
+
+    @Test("5,000 records with TTL 0 and 5,000 outside the zone: 200 findings of each kind listed, the rest counted")
+    func reportBound() {
+        let text =
+            Self.header + (0..<5_000).map { "h\($0) 0 IN A 10.0.0.1" }.joined(separator: "\n") + "\n"
+            + (0..<5_000).map { "o\($0).elsewhere. IN A 10.0.0.2" }.joined(separator: "\n")
+        let findings = ZoneLinter.check(ZoneFile.read(text: text), domain: nil, today: SerialPolicy.Day(year: 2026, month: 11, day: 22))
+        let ttl = findings.filter { $0.message.contains("has TTL 0") }
+        let outside = findings.filter { $0.message.contains("is outside the zone") }
+        #expect(ttl.count == FindingList.limit && outside.count == FindingList.limit, "\(ttl.count), \(outside.count)")
+        #expect(ttl.first?.line == 6 && outside.first?.line == 5_006, "the first lines are the ones listed")
+        #expect(
+            findings.contains { $0.severity == .warn && $0.message == "4800 more warnings of this kind are not listed (the first 200 are)" }
+        )
+        #expect(
+            findings.contains { $0.severity == .fail && $0.message == "4800 more failures of this kind are not listed (the first 200 are)" }
+        )
+        #expect(findings.count < 500, "\(findings.count) findings")
+    }
+
+    @Test("a service whose PTR RRset lists 5,000 instances without SRV: each checked, 200 failures listed")
+    func largeRRset() {
+        let text =
+            Self.header + (0..<5_000).map { "_openclaw-gw._tcp IN PTR gw\($0)._openclaw-gw._tcp" }.joined(separator: "\n") + "\n"
+            + "_openclaw-gw._tcp IN PTR gw7._openclaw-gw._tcp\ngw9._openclaw-gw._tcp IN TXT \"role=gateway\"\n"
+            + "lost._openclaw-gw._tcp IN SRV 0 0 18789 ns1\n"
+        let findings = ZoneLinter.check(ZoneFile.read(text: text), domain: nil, today: SerialPolicy.Day(year: 2026, month: 11, day: 22))
+        #expect(findings.filter { $0.message.contains("is listed by PTR but has no SRV record") }.count == FindingList.limit)
+        #expect(findings.contains { $0.message.contains("4800 more failures") }, "\(findings.filter { $0.message.contains("more") })")
+        #expect(findings.contains { $0.message.contains("gw7._openclaw-gw._tcp.openclaw.internal. is listed twice (first on line 13)") })
+        #expect(findings.contains { $0.message.contains("lost._openclaw-gw._tcp.openclaw.internal. has SRV but no PTR lists it") })
+        #expect(!findings.contains { $0.message.contains("gw9._openclaw-gw._tcp.openclaw.internal. has TXT but no PTR lists it") })
+        #expect(
+            findings.contains { $0.message.contains("5000 instances of _openclaw-gw._tcp.openclaw.internal.: the PTR RRset may not fit") })
+    }
+}
