@@ -3,16 +3,13 @@
 extension DiagnosisRules {
     static let identity: [DiagnosisRule] = [deviceIdentityUnstable, deviceIdentityElsewhere]
 
-    /// A file the node host cannot use (a new key at every start, so a new pairing request at
-    /// every start), or none yet (a new device at the next start).
+    /// A file the node host cannot use: a new key at every start, so a new pairing request at
+    /// every start. (None yet is only a warning: the node host's first start makes one.)
     static let deviceIdentityUnstable = DiagnosisRule.machine(
-        .deviceIdentityUnstable, explains: [.openclawIdentity: [.identityInvalid, .identityUnreadable]],
-        warns: [.openclawIdentity: [.identityMissing]]
+        .deviceIdentityUnstable, explains: [.openclawIdentity: [.identityInvalid, .identityUnreadable]]
     ) { machine in
-        machine.checks.filter {
-            $0.id == .openclawIdentity && [.identityInvalid, .identityUnreadable, .identityMissing].contains($0.reason)
-        }
-        .prefix(1).map { Diagnosis(.deviceIdentityUnstable, .check($0, target: nil), evidence: [.init(.openclawIdentity)]) }
+        machine.checks.filter { $0.id == .openclawIdentity && [.identityInvalid, .identityUnreadable].contains($0.reason) }
+            .prefix(1).map { Diagnosis(.deviceIdentityUnstable, .check($0, target: nil), evidence: [.init(.openclawIdentity)]) }
     }
 
     /// Several ways of starting the node read different identities (the user's, sudo's, a

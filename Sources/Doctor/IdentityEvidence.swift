@@ -14,6 +14,11 @@ public enum IdentityReader: Sendable, Hashable {
     /// A systemd unit, run as this user.
     case service(unit: String, user: String)
 
+    public var isThisShell: Bool {
+        if case .thisShell = self { return true }
+        return false
+    }
+
     public var user: String? {
         switch self {
         case .asDevice: nil
@@ -73,11 +78,17 @@ public struct IdentityEvidence: Sendable, Equatable {
 
     /// The devices the Gateway would see from this machine: one per usable file, one per file
     /// a node host would replace or make anew (each start of a broken one is another device).
+    /// This shell's file, when missing beside the --as-device one, is no device yet: nothing
+    /// says a node is started from this shell.
     public var distinctDevices: Int {
         var ids = Set<String>()
         var fresh = 0
-        for file in files {
-            if let id = file.state.deviceId, !file.unreadable { ids.insert(id) } else { fresh += 1 }
+        for (index, file) in files.enumerated() {
+            if let id = file.state.deviceId, !file.unreadable {
+                ids.insert(id)
+            } else if index == 0 || file.state != .missing || !file.readers.allSatisfy(\.isThisShell) {
+                fresh += 1
+            }
         }
         return ids.count + fresh
     }

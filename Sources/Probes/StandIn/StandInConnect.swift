@@ -8,7 +8,7 @@ import FoundationEssentials
 /// `gateway.auth.token` set to `token` (auth mode none without one) whose paired devices are
 /// `pairedDevices`, treating every client as remote (no silent local pairing); `protocol-3`
 /// decides the same way as a published protocol-3 Gateway; the other outcomes answer every
-/// connect the same way. While `startingUntilMs` has not passed, every client but a node is
+/// connect the same way. For `startingFor` after the first connect request, every client but a node is
 /// told the Gateway is starting, as admitGatewayConnect does while startup is pending.
 public struct StandInConnect: Sendable {
     public enum Outcome: String, Sendable, CaseIterable {
@@ -32,19 +32,19 @@ public struct StandInConnect: Sendable {
     public var outcome: Outcome
     public var token: GatewayToken?
     public var pairedDevices: Set<String>
-    /// How long after it starts listening the Gateway says it is starting (`StandInGateway.start`
-    /// turns it into `startingUntilMs`).
+    /// How long the Gateway says it is starting, counted from the first connect request it reads
+    /// (so that a test sees the start whatever the machine's load).
     public var startingFor: Duration?
-    /// Until this instant (ms since 1970) the Gateway is starting.
-    public var startingUntilMs: Int64?
+    /// When the first connect request came, shared by every connection of this stand-in.
+    let startup = StandInStartup()
     /// One pending pairing request per device, shared by every connection of this stand-in.
     let pairings = StandInPairings()
 
-    public init(outcome: Outcome = .auto, token: GatewayToken? = nil, pairedDevices: Set<String> = [], startingUntilMs: Int64? = nil) {
+    public init(outcome: Outcome = .auto, token: GatewayToken? = nil, pairedDevices: Set<String> = [], startingFor: Duration? = nil) {
         self.outcome = outcome
         self.token = token
         self.pairedDevices = pairedDevices
-        self.startingUntilMs = startingUntilMs
+        self.startingFor = startingFor
     }
 
     /// PROTOCOL_VERSION and MIN_PROBE_PROTOCOL_VERSION (packages/gateway-protocol/src/version.ts).
@@ -77,7 +77,9 @@ public struct StandInConnect: Sendable {
             return error(id, .invalidRequest, "invalid handshake: first request must be connect", details: nil, close: 1008)
         }
         // isStartupNodeConnect: a node is admitted while startup is pending, nobody else.
-        if let until = startingUntilMs, nowMs < until, !(params.role == "node" && client.mode == "node") { return starting(id) }
+        if let startingFor, startup.isStarting(nowMs: nowMs, for: startingFor), !(params.role == "node" && client.mode == "node") {
+            return starting(id)
+        }
         switch outcome {
         case .auto: return decide(id, params, client, nonce: nonce, nowMs: nowMs)
         case .protocol3: return decide(id, params, client, nonce: nonce, nowMs: nowMs, version: ProtocolRange.previousVersion)
@@ -133,7 +135,7 @@ public struct StandInConnect: Sendable {
 
         public var description: String {
             let shown = device.map { "device \($0.prefix(12))…\(signed ? " with a signature" : "")" } ?? "no device"
-            return "client \(client), role \(role), \(token.rawValue), \(shown), protocol \(range)"
+            return "client \(client) (protocol \(range)), role \(role), \(token.rawValue), \(shown)"
         }
     }
 

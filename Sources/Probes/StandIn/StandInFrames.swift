@@ -58,6 +58,20 @@ final class StandInPairings: Sendable {
     }
 }
 
+/// When a starting stand-in read its first connect request: it is starting from then on for
+/// `startingFor` (GATEWAY_STARTUP_RETRY_AFTER_MS later a client asks again).
+final class StandInStartup: Sendable {
+    private let firstMs = Mutex<Int64?>(nil)
+
+    func isStarting(nowMs: Int64, for duration: Duration) -> Bool {
+        let first = firstMs.withLock { first in
+            if first == nil { first = nowMs }
+            return first ?? nowMs
+        }
+        return nowMs - first < duration.milliseconds
+    }
+}
+
 /// A JSON value the stand-in writes, encoded with sorted keys so that no text from a client
 /// can break out of its string.
 enum JSONText: Encodable, Sendable {

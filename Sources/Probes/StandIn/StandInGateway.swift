@@ -47,18 +47,12 @@ public final class StandInGateway: Sendable {
     /// what the request showed (never the token itself).
     public typealias ConnectObserver = @Sendable (String, StandInConnect.Received) -> Void
 
-    /// Listens on `host`:`port`; with an identity, TLS 1.3 only. With `connect.startingFor`, it
-    /// answers connect as a starting Gateway does for that long after it listens, then as usual.
+    /// Listens on `host`:`port`; with an identity, TLS 1.3 only.
     public static func start(
         host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect(),
         handshakeTimeout: Duration = handshakeTimeout, observer: ConnectObserver? = nil
     ) async throws -> StandInGateway {
         let context = try identity.map { try $0.serverContext() }
-        var answers = connect
-        if let startingFor = connect.startingFor {
-            answers.startingUntilMs = Int64(Date().timeIntervalSince1970 * 1000) + startingFor.milliseconds
-        }
-        let sessions = answers
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -79,7 +73,7 @@ public final class StandInGateway: Sendable {
                             }.flatMap {
                                 channel.pipeline.removeHandler(name: "close-when-idle")
                             }.flatMapThrowing {
-                                try channel.pipeline.syncOperations.addHandler(StandInSession(connect: sessions, observer: observer))
+                                try channel.pipeline.syncOperations.addHandler(StandInSession(connect: connect, observer: observer))
                             }
                         })
                     try sync.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))

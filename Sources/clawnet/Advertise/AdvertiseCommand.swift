@@ -32,8 +32,8 @@ struct AdvertiseCommand: ClawnetCommand {
             identity required). --connect OUTCOME answers every connect one way: \
             \(StandInConnect.Outcome.allCases.map(\.rawValue).joined(separator: ", ")) (protocol-3 \
             decides as a published protocol-3 Gateway does). --starting-for DURATION answers as a \
-            starting Gateway does (UNAVAILABLE, retry after 500 ms, close 1013) for that long, \
-            to every client but a node. --tls makes \
+            starting Gateway does (UNAVAILABLE, retry after 500 ms, close 1013) to every client \
+            but a node, for that long from the first connect request. --tls makes \
             a self-signed certificate on the fly (RSA 2048, CN=openclaw-gateway, as the Gateway \
             does), speaks TLS 1.3 only, and puts gatewayTls=1 and its SHA-256 in the TXT. \
             --tls-dir DIR keeps the pair in DIR (gateway-cert.pem, gateway-key.pem) so the \

@@ -42,7 +42,8 @@ struct StandInOptions: ParsableArguments {
 
     @Option(
         name: .customLong("starting-for"),
-        help: ArgumentHelp("With --serve: answer connect as a starting Gateway does for this long, then as usual.", valueName: "DURATION"),
+        help: ArgumentHelp(
+            "With --serve: answer connect as a starting Gateway does, for this long from the first request.", valueName: "DURATION"),
         transform: Arguments.duration)
     var startingFor: Duration?
 
