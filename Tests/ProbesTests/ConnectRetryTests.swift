@@ -13,7 +13,8 @@ struct ConnectRetryTests {
         -> ConnectError
     {
         var error = ConnectError(
-            code: code, message: expected == nil ? "x" : "protocol mismatch", detailCode: code == "NOT_PAIRED" ? "PAIRING_REQUIRED" : nil, requestId: "r1", reason: reason,
+            code: code, message: expected == nil ? "x" : "protocol mismatch", detailCode: code == "NOT_PAIRED" ? "PAIRING_REQUIRED" : nil,
+            requestId: "r1", reason: reason,
             recommendedNextStep: nil, canRetryWithDeviceToken: nil, expectedProtocol: expected, clientMinProtocol: nil,
             clientMaxProtocol: nil, retryAfterMs: retryAfterMs)
         error.retryable = retryable
