@@ -21,6 +21,7 @@ public enum CheckEvidence: Sendable, Equatable {
     case wideArea(WideAreaEvidence)
     case tailnet(TailnetEvidence)
     case identity(IdentityEvidence)
+    case gateways(GatewaysEvidence)
     // Each Gateway
     case dns(DNSEvidence)
     case tcp(TCPEvidence)

@@ -24,6 +24,7 @@ public struct CheckID: RawRepresentable, Hashable, Comparable, Sendable, Codable
     public static let dnsWideArea = CheckID("dns.widearea")
     public static let tailscaleInterface = CheckID("tailscale.interface")
     public static let openclawIdentity = CheckID("openclaw.identity")
+    public static let discoveryGateways = CheckID("discovery.gateways")
 
     // Each Gateway.
     public static let gwDNS = CheckID("gw.dns")

@@ -50,6 +50,8 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case olderProtocol
     // openclaw.identity (the file that breaks, and its reader, are in its evidence)
     case notNode, identityInvalid, identityUnreadable, identityElsewhere, identityMissing, identityExposed, identityNotRead
+    // discovery.gateways (what disagrees, and where, is in its evidence)
+    case noGatewaysSeen, txtDisagreesWithSRV, hostNameCollision, advertisedTwice, multipleGateways
 }
 
 extension CheckReason {

@@ -110,6 +110,10 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     public static let gatewayProtocolOlder = DiagnosisID(rawValue: "gateway-protocol-older")
     public static let deviceIdentityUnstable = DiagnosisID(rawValue: "device-identity-unstable")
     public static let deviceIdentityElsewhere = DiagnosisID(rawValue: "device-identity-elsewhere")
+    public static let beaconDisagrees = DiagnosisID(rawValue: "beacon-disagrees")
+    public static let hostNameCollision = DiagnosisID(rawValue: "host-name-collision")
+    public static let gatewayAdvertisedTwice = DiagnosisID(rawValue: "gateway-advertised-twice")
+    public static let multipleGateways = DiagnosisID(rawValue: "multiple-gateways")
 
     public var description: String { rawValue }
 

@@ -46,6 +46,7 @@ public struct Layer: Sendable {
         Layer(.dnsWideArea, "Wide-area DNS-SD", fails: [.splitDNS, .domainError]),
         Layer(.tailscaleInterface, "Tailscale"),
         Layer(.openclawIdentity, "This node's device identity", fails: [.identityInvalid, .identityUnreadable]),
+        Layer(.discoveryGateways, "Gateways told apart"),
     ]
 
     /// Each Gateway's layers, in report (and probe) order.

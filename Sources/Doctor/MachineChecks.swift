@@ -16,6 +16,7 @@ public enum MachineChecks {
             case .dnsWideArea: wideArea(facts, discovery)
             case .tailscaleInterface: [tailscale(facts, discovery)]
             case .openclawIdentity: [identity(facts)]
+            case .discoveryGateways: [gatewaysSeen(discovery)]
             case let id where !multicast: [Check(id, .skip, .localNotBrowsed)]
             case .mdnsDBus: [dbus(facts)]
             case .mdnsDaemon: [daemon(facts)]

@@ -33,6 +33,8 @@ enum CheckDetail {
         case .webSocket: return check.id == .gwWebSocket && check.reason == .wantsTLS ? ["wantsTLS": "true"] : [:]
         case .connect(let evidence, _): return connect(evidence)
         case .identity(let evidence): return identity(evidence)
+        case .gateways(let evidence):
+            return ["gateways": String(evidence.gateways.count), "beacons": String(evidence.gateways.map(\.beacons.count).reduce(0, +))]
         }
     }
 

@@ -33,6 +33,7 @@ struct CheckText: Equatable {
         case .wideArea(let evidence): return wideArea(reason, evidence)
         case .tailnet(let evidence): return tailnet(reason, evidence)
         case .identity(let evidence): return identity(reason, evidence)
+        case .gateways(let evidence): return gateways(reason, evidence)
         case .dns(let evidence): return dns(reason, evidence)
         case .tcp(let evidence): return tcp(reason, evidence)
         case .tls(let evidence): return tls(evidence)

@@ -55,6 +55,10 @@ struct DiagnosisText: Equatable {
         case .deviceIdentityUnstable:
             cause = "This node's device identity is not stable, so the Gateway keeps asking to pair it: \(message)"
         case .deviceIdentityElsewhere: cause = "This node is more than one device to the Gateway: \(message)"
+        case .beaconDisagrees: cause = "A beacon contradicts itself, so clients dial another place than DNS-SD resolves: \(message)"
+        case .hostNameCollision: cause = "Two machines claim one host name: \(message)"
+        case .gatewayAdvertisedTwice: cause = "One Gateway is advertised under several names: \(message)"
+        case .multipleGateways: cause = "More than one Gateway answers here: \(message)"
         case .wideAreaDomain:
             var domain = "the wide-area domain"
             if case .wideArea(let evidence) = check.evidence { domain = evidence.domain.name }
