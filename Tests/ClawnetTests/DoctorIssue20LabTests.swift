@@ -222,3 +222,100 @@ extension DoctorLabTests {
         #expect(diagnosis == ["device-identity-elsewhere"], "\(diagnosis)")
     }
 }
+
+// MARK: Case 5: several Gateways
+
+extension DoctorLabTests {
+    /// A beacon published by avahi-daemon on lgw (`advertise` without --serve), once Avahi says
+    /// it is established.
+    func publishBeacon(_ name: String, port: Int, txt: [String] = []) async throws -> ChildProcess {
+        let bed = try TestBed.current()
+        let process = try bed.spawnClawnet(
+            ["advertise", "--name", name, "--port", String(port)] + txt.flatMap { ["--txt", $0] }, on: .lgw)
+        _ = try await process.waitForOutput("established: \(name)", timeout: .seconds(20))
+        return process
+    }
+
+    /// Stops the publishers and waits until lnode has seen each beacon go.
+    func withdraw(_ beacons: [(name: String, process: ChildProcess)]) async {
+        let bed = try? TestBed.current()
+        let watcher = try? bed?.spawnClawnet(["browse", "--watch", "--format", "jsonl"], on: .lnode)
+        for beacon in beacons {
+            _ = try? await watcher?.waitForLine(timeout: .seconds(10), "added \(beacon.name)") {
+                $0.text.contains("\"added\"") && $0.text.contains(beacon.name)
+            }
+        }
+        for beacon in beacons { _ = try? await beacon.process.stop() }
+        for beacon in beacons {
+            _ = try? await watcher?.waitForLine(timeout: .seconds(10), "removed \(beacon.name)") {
+                $0.text.contains("\"removed\"") && $0.text.contains(beacon.name)
+            }
+        }
+        watcher?.terminate()
+    }
+
+    func gatewaysCheck() async throws -> (check: [String: Any], diagnosis: [String]) {
+        let (_, document, _) = try await doctorJSON(["--check", "discovery.gateways"], timeout: "4s")
+        let check = try #require(checks(document).first { $0["id"] as? String == "discovery.gateways" }, "\(checks(document))")
+        return (check, diagnosisIDs(document))
+    }
+
+    @Test("openclaw#17222, openclaw#73922: one Gateway advertised under two names (its \"(2)\") is one, said once; avahi on the lab LAN")
+    func openclaw17222AdvertisedTwice() async throws {
+        let tag = uniqueTag()
+        let port = testPort()
+        let fingerprint = "gatewayTlsSha256=" + String(repeating: "ab", count: 32)
+        let first = try await publishBeacon("Twice \(tag)", port: port, txt: ["gatewayTls=1", fingerprint])
+        let second = try await publishBeacon("Twice \(tag) (2)", port: port, txt: ["gatewayTls=1", fingerprint])
+        var failure: (any Error)?
+        do {
+            let (check, diagnosis) = try await gatewaysCheck()
+            let message = check["message"] as? String ?? ""
+            #expect(check["status"] as? String == "warn", "\(check)")
+            #expect(
+                message.contains("Twice \(tag) and Twice \(tag) (2)") || message.contains("Twice \(tag) (2) and Twice \(tag)"), "\(message)"
+            )
+            #expect((check["detail"] as? [String: String])?["gateways"] == "1", "one Gateway: \(check)")
+            #expect(diagnosis == ["gateway-advertised-twice"], "\(diagnosis)")
+        } catch {
+            failure = error
+        }
+        await withdraw([("Twice \(tag)", first), ("Twice \(tag) (2)", second)])
+        if let failure { throw failure }
+    }
+
+    @Test("openclaw#69135, openclaw#60188: two Gateways on one host (profiles on two ports) are two: multiple_gateways")
+    func openclaw69135TwoProfiles() async throws {
+        let tag = uniqueTag()
+        let main = try await publishBeacon("Main \(tag)", port: testPort())
+        let rescue = try await publishBeacon("Rescue \(tag)", port: testPort())
+        var failure: (any Error)?
+        do {
+            let (check, diagnosis) = try await gatewaysCheck()
+            #expect((check["message"] as? String)?.contains("2 distinct Gateways (multiple_gateways)") == true, "\(check)")
+            #expect(diagnosis == ["multiple-gateways"], "\(diagnosis)")
+        } catch {
+            failure = error
+        }
+        await withdraw([("Main \(tag)", main), ("Rescue \(tag)", rescue)])
+        if let failure { throw failure }
+    }
+
+    @Test("openclaw#97178: a beacon whose TXT gatewayPort contradicts its SRV port is named, with both")
+    func openclaw97178TXTDisagrees() async throws {
+        let tag = uniqueTag()
+        let port = testPort()
+        let beacon = try await publishBeacon("Proxy \(tag)", port: port, txt: ["gatewayPort=\(port + 1)"])
+        var failure: (any Error)?
+        do {
+            let (check, diagnosis) = try await gatewaysCheck()
+            let message = check["message"] as? String ?? ""
+            #expect(message.contains("TXT gatewayPort=\(port + 1), SRV says \(port)"), "\(message)")
+            #expect(diagnosis == ["beacon-disagrees"], "\(diagnosis)")
+        } catch {
+            failure = error
+        }
+        await withdraw([("Proxy \(tag)", beacon)])
+        if let failure { throw failure }
+    }
+}

@@ -139,7 +139,11 @@ struct AdvertiseCommand: ClawnetCommand {
             terminal.out(AdvertiseLines.stoppedServing)
             return
         }
-        let txt = try txtRecord(hostName: context.machine.hostName(), serving: gateway)
+        // lanHost names the host the SRV names: Avahi's host name (another than this machine's when
+        // Avahi runs with its own host-name, or renamed the host after a conflict).
+        var hostName = context.machine.hostName()
+        if !wideArea.noLocal, case .running(_, let avahiHost) = await context.machine.avahi(.publish) { hostName = avahiHost }
+        let txt = try txtRecord(hostName: hostName, serving: gateway)
         let registration = try await registerWideArea(name: name, txt: txt, bindAddress: serving.bindAddress, context: context)
         // However the mDNS side ends (a signal, Avahi gone for good, an error), what the
         // wide-area registration added is withdrawn before the command ends.
