@@ -22,6 +22,7 @@ public enum CheckEvidence: Sendable, Equatable {
     case tailnet(TailnetEvidence)
     case identity(IdentityEvidence)
     case gateways(GatewaysEvidence)
+    case phones(PhonesEvidence)
     // Each Gateway
     case dns(DNSEvidence)
     case tcp(TCPEvidence)

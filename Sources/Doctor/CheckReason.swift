@@ -52,6 +52,8 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case notNode, identityInvalid, identityUnreadable, identityElsewhere, identityMissing, identityExposed, identityNotRead
     // discovery.gateways (what disagrees, and where, is in its evidence)
     case noGatewaysSeen, txtDisagreesWithSRV, hostNameCollision, advertisedTwice, multipleGateways
+    // discovery.phones (which phone, which beacon and why are in its evidence)
+    case phoneRefuses
 }
 
 extension CheckReason {

@@ -114,6 +114,7 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     public static let hostNameCollision = DiagnosisID(rawValue: "host-name-collision")
     public static let gatewayAdvertisedTwice = DiagnosisID(rawValue: "gateway-advertised-twice")
     public static let multipleGateways = DiagnosisID(rawValue: "multiple-gateways")
+    public static let phoneRefuses = DiagnosisID(rawValue: "phone-refuses")
 
     public var description: String { rawValue }
 

@@ -9,7 +9,7 @@ extension DiagnosisRules {
         [
             noMDNS, gatewayNotAdvertising, multicastBlockedSilentHost, multicastBlocked, twoMDNSStacks, advertisingSwitchedOff,
             noMulticastInterface, splitDNS, wideAreaDomain,
-        ] + identity + sightings
+        ] + identity + sightings + phones
 
     static let noMDNS = DiagnosisRule.machine(.noMDNS, explains: [.mdnsDBus: [.busMissing], .mdnsDaemon: [.daemonUnavailable]]) {
         machine in

@@ -47,6 +47,7 @@ public struct Layer: Sendable {
         Layer(.tailscaleInterface, "Tailscale"),
         Layer(.openclawIdentity, "This node's device identity", fails: [.identityInvalid, .identityUnreadable]),
         Layer(.discoveryGateways, "Gateways told apart"),
+        Layer(.discoveryPhones, "What a phone would do"),
     ]
 
     /// Each Gateway's layers, in report (and probe) order.

@@ -17,6 +17,7 @@ public enum MachineChecks {
             case .tailscaleInterface: [tailscale(facts, discovery)]
             case .openclawIdentity: [identity(facts)]
             case .discoveryGateways: [gatewaysSeen(discovery)]
+            case .discoveryPhones: [phones(discovery)]
             case let id where !multicast: [Check(id, .skip, .localNotBrowsed)]
             case .mdnsDBus: [dbus(facts)]
             case .mdnsDaemon: [daemon(facts)]

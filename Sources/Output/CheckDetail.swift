@@ -33,6 +33,7 @@ enum CheckDetail {
         case .webSocket: return check.id == .gwWebSocket && check.reason == .wantsTLS ? ["wantsTLS": "true"] : [:]
         case .connect(let evidence, _): return connect(evidence)
         case .identity(let evidence): return identity(evidence)
+        case .phones(let evidence): return phones(evidence)
         case .gateways(let evidence):
             return ["gateways": String(evidence.gateways.count), "beacons": String(evidence.gateways.map(\.beacons.count).reduce(0, +))]
         }
@@ -133,5 +134,12 @@ enum CheckDetail {
         case nil: break
         }
         return detail
+    }
+}
+
+extension CheckDetail {
+    /// How many discovered beacons a phone would refuse.
+    static func phones(_ evidence: PhonesEvidence) -> [String: String] {
+        ["beacons": String(evidence.beacons.count), "refused": String(evidence.beacons.filter(\.refused).count)]
     }
 }

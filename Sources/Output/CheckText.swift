@@ -34,6 +34,7 @@ struct CheckText: Equatable {
         case .tailnet(let evidence): return tailnet(reason, evidence)
         case .identity(let evidence): return identity(reason, evidence)
         case .gateways(let evidence): return gateways(reason, evidence)
+        case .phones(let evidence): return phones(reason, evidence)
         case .dns(let evidence): return dns(reason, evidence)
         case .tcp(let evidence): return tcp(reason, evidence)
         case .tls(let evidence): return tls(evidence)

@@ -59,6 +59,7 @@ struct DiagnosisText: Equatable {
         case .hostNameCollision: cause = "Two machines claim one host name: \(message)"
         case .gatewayAdvertisedTwice: cause = "One Gateway is advertised under several names: \(message)"
         case .multipleGateways: cause = "More than one Gateway answers here: \(message)"
+        case .phoneRefuses: cause = "OpenClaw's phone apps would refuse a discovered Gateway: \(message)"
         case .wideAreaDomain:
             var domain = "the wide-area domain"
             if case .wideArea(let evidence) = check.evidence { domain = evidence.domain.name }

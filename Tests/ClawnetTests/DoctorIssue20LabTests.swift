@@ -319,3 +319,39 @@ extension DoctorLabTests {
         if let failure { throw failure }
     }
 }
+
+// MARK: Case 4: would a phone accept it
+
+extension DoctorLabTests {
+    @Test("openclaw#99031: a discovered Gateway without TLS: iOS refuses it, Android would use ws:// to .local; with TLS both connect")
+    func openclaw99031PhoneVerdict() async throws {
+        let tag = uniqueTag()
+        let plain = try await publishBeacon("Plain \(tag)", port: testPort())
+        var failure: (any Error)?
+        do {
+            let (_, document, _) = try await doctorJSON(["--check", "discovery.phones"], timeout: "4s")
+            let check = try #require(checks(document).first { $0["id"] as? String == "discovery.phones" }, "\(checks(document))")
+            let message = check["message"] as? String ?? ""
+            #expect(check["status"] as? String == "warn", "\(check)")
+            #expect(message.contains("Plain \(tag): Android ws:// in clear text to ") && message.contains("iOS refuses"), "\(message)")
+            #expect((check["fix"] as? String)?.contains("gateway.tls.enabled") == true)
+            #expect(diagnosisIDs(document) == ["phone-refuses"], "\(diagnosisIDs(document))")
+        } catch {
+            failure = error
+        }
+        await withdraw([("Plain \(tag)", plain)])
+        if let failure { throw failure }
+
+        let secure = try await publishBeacon("Secure \(tag)", port: testPort(), txt: ["gatewayTls=1"])
+        do {
+            let (_, document, _) = try await doctorJSON(["--check", "discovery.phones"], timeout: "4s")
+            let check = try #require(checks(document).first { $0["id"] as? String == "discovery.phones" }, "\(checks(document))")
+            #expect(check["status"] as? String == "pass", "\(check)")
+            #expect((check["message"] as? String)?.contains("Secure \(tag): Android wss://") == true, "\(check)")
+        } catch {
+            failure = error
+        }
+        await withdraw([("Secure \(tag)", secure)])
+        if let failure { throw failure }
+    }
+}
