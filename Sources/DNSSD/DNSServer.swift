@@ -15,10 +15,10 @@ public struct DNSServer: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(DNSSDError) {
         let endpoint = try Endpoint.parse(text, defaultPort: 53)
         guard let address = endpoint.address else {
-            throw DNSSDError("'\(text)' is not an IP address; give the DNS server as an address")
+            throw DNSSDError(.dnsServer, "'\(text)' is not an IP address; give the DNS server as an address")
         }
         if let problem = address.destinationProblem {
-            throw DNSSDError("'\(text)': \(problem)")
+            throw DNSSDError(.dnsServer, "'\(text)': \(problem)")
         }
         self.init(address: address, port: endpoint.port)
     }

@@ -13,20 +13,20 @@ public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertibl
     public init(validating text: String) throws(DNSSDError) {
         var trimmed = Substring(text.trimmingSpaces().lowercased())
         if trimmed.hasSuffix(".") { trimmed = trimmed.dropLast() }
-        guard !trimmed.isEmpty else { throw DNSSDError("the domain is empty") }
+        guard !trimmed.isEmpty else { throw DNSSDError(.domain, "the domain is empty") }
         guard trimmed.utf8.count <= 253 else {
-            throw DNSSDError("domain '\(text)' is longer than 253 characters")
+            throw DNSSDError(.domain, "domain '\(text)' is longer than 253 characters")
         }
         for label in trimmed.split(separator: ".", omittingEmptySubsequences: false) {
-            guard !label.isEmpty else { throw DNSSDError("domain '\(text)' has an empty label") }
+            guard !label.isEmpty else { throw DNSSDError(.domain, "domain '\(text)' has an empty label") }
             guard label.utf8.count <= 63 else {
-                throw DNSSDError("label '\(label)' of domain '\(text)' is longer than 63 bytes")
+                throw DNSSDError(.domain, "label '\(label)' of domain '\(text)' is longer than 63 bytes")
             }
             guard label.utf8.allSatisfy({ Self.allowed($0) }) else {
-                throw DNSSDError("domain '\(text)' may hold only letters, digits, '-' and '_'")
+                throw DNSSDError(.domain, "domain '\(text)' may hold only letters, digits, '-' and '_'")
             }
             guard !label.hasPrefix("-"), !label.hasSuffix("-") else {
-                throw DNSSDError("label '\(label)' of domain '\(text)' starts or ends with '-'")
+                throw DNSSDError(.domain, "label '\(label)' of domain '\(text)' starts or ends with '-'")
             }
         }
         self.name = trimmed + "."

@@ -52,12 +52,12 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(DNSSDError) {
         var shown = text
         var rest = Substring(text.trimmingSpaces())
-        guard !rest.isEmpty else { throw DNSSDError("empty host") }
+        guard !rest.isEmpty else { throw DNSSDError(.endpoint, "empty host") }
         var scheme: Endpoint.Scheme?
         if let range = rest.firstRange(of: "://") {
             let name = rest[..<range.lowerBound].lowercased()
             guard let parsed = Endpoint.Scheme(rawValue: name) else {
-                throw DNSSDError("'\(text)': only ws:// and wss:// URLs name a Gateway")
+                throw DNSSDError(.scheme, "'\(text)': only ws:// and wss:// URLs name a Gateway")
             }
             scheme = parsed
             rest = rest[range.upperBound...]
@@ -72,12 +72,12 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
         var portText: Substring?
         if rest.hasPrefix("[") {
             guard let close = rest.firstIndex(of: "]") else {
-                throw DNSSDError("'\(text)': missing ']' after the IPv6 address")
+                throw DNSSDError(.endpoint, "'\(text)': missing ']' after the IPv6 address")
             }
             hostText = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw DNSSDError("'\(text)': expected ':PORT' after ']'") }
+                guard after.hasPrefix(":") else { throw DNSSDError(.endpoint, "'\(text)': expected ':PORT' after ']'") }
                 portText = after.dropFirst()
             }
             // RFC 6874: the zone travels as %25 inside a URL.
@@ -85,14 +85,14 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
                 hostText = hostText[..<percent.lowerBound] + "%" + hostText[percent.upperBound...]
             }
             guard IPAddress(String(hostText))?.family == .v6 else {
-                throw DNSSDError("'\(hostText)' inside brackets is not an IPv6 address")
+                throw DNSSDError(.endpoint, "'\(hostText)' inside brackets is not an IPv6 address")
             }
         } else if rest.filter({ $0 == ":" }).count > 1 {
             hostText = rest
             // First: `fe80::1%eth0:443` is not an address (a zone id has no colon) but is ambiguous all the same.
             try Self.refuseAmbiguous(hostText, text: text)
             guard IPAddress(String(hostText))?.family == .v6 else {
-                throw DNSSDError("'\(text)' is not an IPv6 address; write [IPv6]:PORT to give a port")
+                throw DNSSDError(.endpoint, "'\(text)' is not an IPv6 address; write [IPv6]:PORT to give a port")
             }
         } else if let colon = rest.firstIndex(of: ":") {
             hostText = rest[..<colon]
@@ -104,7 +104,7 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
         var port: Int?
         if let portText {
             guard let value = Int(portText), (1...65535).contains(value) else {
-                throw DNSSDError("'\(portText)' is not a port (1-65535)")
+                throw DNSSDError(.port, "'\(portText)' is not a port (1-65535)")
             }
             port = value
         }
@@ -123,7 +123,7 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
                     && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
             })
         else {
-            throw DNSSDError("'\(hostText)' is neither a host name nor an IP address")
+            throw DNSSDError(.endpoint, "'\(hostText)' is neither a host name nor an IP address")
         }
         self.host = name
     }
@@ -140,6 +140,7 @@ extension EndpointSpec {
             IPAddress(String(address))?.family == .v6
         else { return }
         throw DNSSDError(
+            .endpoint,
             "'\(text)' is ambiguous: write [\(address)]:\(port) for port \(port) of \(address), or [\(host)] for the address \(host)")
     }
 }

@@ -10,9 +10,9 @@ public struct InstanceName: Hashable, Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
 
     public init(bytes: [UInt8]) throws(DNSSDError) {
-        guard !bytes.isEmpty else { throw DNSSDError("an instance name cannot be empty") }
+        guard !bytes.isEmpty else { throw DNSSDError(.instanceName, "an instance name cannot be empty") }
         guard bytes.count <= Self.maxBytes else {
-            throw DNSSDError("instance name is \(bytes.count) bytes; a DNS label holds at most 63")
+            throw DNSSDError(.instanceName, "instance name is \(bytes.count) bytes; a DNS label holds at most 63")
         }
         self.bytes = bytes
     }

@@ -77,7 +77,7 @@ public enum Presentation {
         var iterator = Array(text.utf8)[...]
         while let byte = iterator.popFirst() {
             if byte == UInt8(ascii: ".") {
-                throw DNSSDError("unescaped '.' inside a label: write it as '\\.'")
+                throw DNSSDError(.escape, "unescaped '.' inside a label: write it as '\\.'")
             }
             if byte != UInt8(ascii: "\\") {
                 bytes.append(byte)
@@ -102,7 +102,7 @@ public enum Presentation {
             case UInt8(ascii: "\\"):
                 current.append(try unescape(after: &iterator))
             case UInt8(ascii: "."):
-                guard !current.isEmpty else { throw DNSSDError("empty label in '\(text)'") }
+                guard !current.isEmpty else { throw DNSSDError(.name, "empty label in '\(text)'") }
                 labels.append(current)
                 current = []
                 sawDot = true
@@ -113,7 +113,7 @@ public enum Presentation {
         if !current.isEmpty {
             labels.append(current)
         } else if !sawDot {
-            throw DNSSDError("empty name")
+            throw DNSSDError(.name, "empty name")
         }
         return labels
     }
@@ -130,16 +130,16 @@ public enum Presentation {
 
     private static func unescape(after iterator: inout ArraySlice<UInt8>) throws(DNSSDError) -> UInt8 {
         guard let first = iterator.popFirst() else {
-            throw DNSSDError("a '\\' at the end of a name escapes nothing")
+            throw DNSSDError(.escape, "a '\\' at the end of a name escapes nothing")
         }
         guard isDigit(first) else { return first }
         guard let second = iterator.popFirst(), let third = iterator.popFirst(),
             isDigit(second), isDigit(third)
         else {
-            throw DNSSDError("'\\DDD' escapes need exactly three decimal digits")
+            throw DNSSDError(.escape, "'\\DDD' escapes need exactly three decimal digits")
         }
         let value = Int(first - 48) * 100 + Int(second - 48) * 10 + Int(third - 48)
-        guard value <= 255 else { throw DNSSDError("'\\\(value)' is not a byte (0-255)") }
+        guard value <= 255 else { throw DNSSDError(.escape, "'\\\(value)' is not a byte (0-255)") }
         return UInt8(value)
     }
 

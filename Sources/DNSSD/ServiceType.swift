@@ -29,24 +29,25 @@ public struct ServiceType: Hashable, Sendable, Comparable, CustomStringConvertib
         if trimmed.hasSuffix(".") { trimmed = trimmed.dropLast() }
         let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2 else {
-            throw DNSSDError("service type '\(text)' must look like _name._tcp")
+            throw DNSSDError(.serviceType, "service type '\(text)' must look like _name._tcp")
         }
         guard parts[1] == "_tcp" || parts[1] == "_udp" else {
-            throw DNSSDError("service type '\(text)' must end in ._tcp or ._udp")
+            throw DNSSDError(.serviceType, "service type '\(text)' must end in ._tcp or ._udp")
         }
         let service = parts[0]
         guard service.hasPrefix("_") else {
-            throw DNSSDError("service type '\(text)' must start with an underscore")
+            throw DNSSDError(.serviceType, "service type '\(text)' must start with an underscore")
         }
         let label = service.dropFirst()
         guard (1...15).contains(label.count) else {
-            throw DNSSDError("service name '\(label)' must be 1 to 15 characters (RFC 6335)")
+            throw DNSSDError(.serviceType, "service name '\(label)' must be 1 to 15 characters (RFC 6335)")
         }
         guard label.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }),
             label.contains(where: { $0.isLetter }),
             !label.hasPrefix("-"), !label.hasSuffix("-"), !label.contains("--")
         else {
             throw DNSSDError(
+                .serviceType,
                 "service name '\(label)' may hold only letters, digits and single inner hyphens, and needs a letter (RFC 6335)"
             )
         }

@@ -12,7 +12,7 @@ public struct TXTRecord: Hashable, Sendable {
 
     public init(strings: [[UInt8]]) throws(DNSSDError) {
         if let long = strings.first(where: { $0.count > 255 }) {
-            throw DNSSDError("a TXT string is \(long.count) bytes; at most 255 fit in one")
+            throw DNSSDError(.txtString, "a TXT string is \(long.count) bytes; at most 255 fit in one")
         }
         self.strings = strings
     }
@@ -24,7 +24,7 @@ public struct TXTRecord: Hashable, Sendable {
         var rest = Array(wire)[...]
         while let length = rest.popFirst() {
             guard rest.count >= Int(length) else {
-                throw DNSSDError("TXT string claims \(length) bytes but only \(rest.count) remain")
+                throw DNSSDError(.txtString, "TXT string claims \(length) bytes but only \(rest.count) remain")
             }
             strings.append(Array(rest.prefix(Int(length))))
             rest = rest.dropFirst(Int(length))
@@ -43,7 +43,7 @@ public struct TXTRecord: Hashable, Sendable {
                 string.append(contentsOf: value.utf8)
             }
             guard string.count <= 255 else {
-                throw DNSSDError("TXT entry '\(key)=…' is \(string.count) bytes; at most 255 fit in one string")
+                throw DNSSDError(.txtString, "TXT entry '\(key)=…' is \(string.count) bytes; at most 255 fit in one string")
             }
             strings.append(string)
         }
@@ -74,9 +74,9 @@ public struct TXTRecord: Hashable, Sendable {
 
     /// Key rules of RFC 6763 §6.4: at least one printable US-ASCII character, no `=`.
     public static func validate(key: String) throws(DNSSDError) {
-        guard !key.isEmpty else { throw DNSSDError("a TXT key cannot be empty") }
+        guard !key.isEmpty else { throw DNSSDError(.txtKey, "a TXT key cannot be empty") }
         guard key.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: "=") }) else {
-            throw DNSSDError("TXT key '\(key)' may hold only printable ASCII and no '='")
+            throw DNSSDError(.txtKey, "TXT key '\(key)' may hold only printable ASCII and no '='")
         }
     }
 

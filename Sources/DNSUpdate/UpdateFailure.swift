@@ -41,41 +41,30 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
 
     public var description: String { fix.map { "\(message) (fix: \($0))" } ?? message }
 
+    /// What was asked of the server when it answered with an error.
+    enum Operation: Sendable, CustomStringConvertible {
+        case update, transfer
+
+        var description: String {
+            switch self {
+            case .update: "UPDATE"
+            case .transfer: "zone transfer (AXFR)"
+            }
+        }
+    }
+
     static func transport(_ failure: DNSQueryFailure) -> UpdateFailure {
         UpdateFailure(.transport, "\(failure)", fix: "check --server (the zone's primary, HOST[:PORT]) and that it listens on TCP")
     }
 
     /// The failure an answer stands for: its RCODE, read together with the TSIG outcome.
     static func answer(
-        _ rcode: RCode, tsig: TSIGVerifier.Outcome?, server: DNSServer, zone: DNSName, key: TSIGKey?, operation: String, now: UInt64
+        _ rcode: RCode, tsig: TSIGVerifier.Outcome?, server: DNSServer, zone: DNSName, key: TSIGKey?, operation: Operation, now: UInt64
     ) -> UpdateFailure {
         let keyText = key.map { "\($0)" } ?? "no key"
         if case .serverError(let error, let serverTime)? = tsig {
-            switch error {
-            case .badKey:
-                return UpdateFailure(
-                    .badKey, rcode: rcode, "\(server) answered \(rcode) (BADKEY) to the \(operation): it does not know \(keyText)",
-                    fix:
-                        "the key's name and algorithm must be the server's: BIND `key \"NAME\" { algorithm ...; secret ...; };` in "
-                        + "named.conf, Knot `key: - id: NAME` in knot.conf"
-                )
-            case .badSig:
-                return UpdateFailure(
-                    .badSignature, rcode: rcode,
-                    "\(server) answered \(rcode) (BADSIG) to the \(operation): the signature does not match; the server has another secret "
-                        + "for \(keyText)",
-                    fix: "copy the key file from the server again (what tsig-keygen or keymgr -t wrote)")
-            case .badTime:
-                let skew = serverTime.map { " by \(Int64(bitPattern: $0) - Int64(bitPattern: now)) s (server minus this machine)" } ?? ""
-                return UpdateFailure(
-                    .clockSkew, rcode: rcode,
-                    "\(server) answered \(rcode) (BADTIME) to the \(operation): this machine's clock and the server's differ\(skew), more "
-                        + "than TSIG's 300 s fudge allows (clock skew)",
-                    fix: "set both clocks right (NTP: chrony, systemd-timesyncd, `timedatectl set-ntp true`)")
-            default:
-                return UpdateFailure(
-                    .badSignature, rcode: rcode, "\(server) answered \(rcode) (\(error)) to the \(operation) signed with \(keyText)")
-            }
+            return signatureRefused(
+                error, serverTime: serverTime, rcode: rcode, server: server, keyText: keyText, operation: operation, now: now)
         }
         switch rcode {
         case .yxRRSet, .nxRRSet, .yxDomain, .nxDomain:
@@ -104,7 +93,7 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
             return UpdateFailure(
                 .notImplemented, rcode: rcode, "\(server) answered NOTIMP: it does not take this \(operation) for \(zone)",
                 fix: "send updates to the zone's primary, not to a secondary")
-        case .servFail where operation == "UPDATE":
+        case .servFail where operation == .update:
             return UpdateFailure(
                 .serverFailure, rcode: rcode, "\(server) answered SERVFAIL: it could not apply the UPDATE to \(zone) (its log says why)",
                 fix:
@@ -113,6 +102,37 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
             )
         default:
             return UpdateFailure(.serverFailure, rcode: rcode, "\(server) answered \(rcode) to the \(operation) for \(zone)")
+        }
+    }
+
+    /// The server's TSIG error (RFC 8945 5.2): it did not accept the request's signature.
+    private static func signatureRefused(
+        _ error: TSIGError, serverTime: UInt64?, rcode: RCode, server: DNSServer, keyText: String, operation: Operation, now: UInt64
+    ) -> UpdateFailure {
+        switch error {
+        case .badKey:
+            return UpdateFailure(
+                .badKey, rcode: rcode, "\(server) answered \(rcode) (BADKEY) to the \(operation): it does not know \(keyText)",
+                fix:
+                    "the key's name and algorithm must be the server's: BIND `key \"NAME\" { algorithm ...; secret ...; };` in "
+                    + "named.conf, Knot `key: - id: NAME` in knot.conf"
+            )
+        case .badSig:
+            return UpdateFailure(
+                .badSignature, rcode: rcode,
+                "\(server) answered \(rcode) (BADSIG) to the \(operation): the signature does not match; the server has another secret "
+                    + "for \(keyText)",
+                fix: "copy the key file from the server again (what tsig-keygen or keymgr -t wrote)")
+        case .badTime:
+            let skew = serverTime.map { " by \(Int64(bitPattern: $0) - Int64(bitPattern: now)) s (server minus this machine)" } ?? ""
+            return UpdateFailure(
+                .clockSkew, rcode: rcode,
+                "\(server) answered \(rcode) (BADTIME) to the \(operation): this machine's clock and the server's differ\(skew), more "
+                    + "than TSIG's 300 s fudge allows (clock skew)",
+                fix: "set both clocks right (NTP: chrony, systemd-timesyncd, `timedatectl set-ntp true`)")
+        default:
+            return UpdateFailure(
+                .badSignature, rcode: rcode, "\(server) answered \(rcode) (\(error)) to the \(operation) signed with \(keyText)")
         }
     }
 

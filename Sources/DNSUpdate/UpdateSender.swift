@@ -53,10 +53,10 @@ public struct UpdateSender: Sendable {
         }
         logger.debug("UPDATE \(changeSet.zone): \(response.rcode) from \(server)\(outcome.map { ", TSIG \($0)" } ?? "")")
         if case .serverError? = outcome {
-            throw .answer(response.rcode, tsig: outcome, server: server, zone: changeSet.zone, key: key, operation: "UPDATE", now: clock())
+            throw .answer(response.rcode, tsig: outcome, server: server, zone: changeSet.zone, key: key, operation: .update, now: clock())
         }
         guard response.rcode == .noError else {
-            throw .answer(response.rcode, tsig: outcome, server: server, zone: changeSet.zone, key: key, operation: "UPDATE", now: clock())
+            throw .answer(response.rcode, tsig: outcome, server: server, zone: changeSet.zone, key: key, operation: .update, now: clock())
         }
         if let key, outcome == .unsigned {
             throw UpdateFailure(

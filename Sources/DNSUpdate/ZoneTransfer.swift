@@ -103,7 +103,7 @@ struct TransferReader {
         }
         guard message.rcode == .noError, outcome.map({ if case .serverError = $0 { false } else { true } }) ?? true else {
             throw UpdateFailure.answer(
-                message.rcode, tsig: outcome, server: server, zone: zone, key: key, operation: "zone transfer (AXFR)", now: clock())
+                message.rcode, tsig: outcome, server: server, zone: zone, key: key, operation: .transfer, now: clock())
         }
         if first, let key, outcome == .unsigned {
             throw UpdateFailure(.answerNotVerified, "the zone transfer from \(server) is not signed although it was asked with \(key)")

@@ -13,10 +13,10 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
     /// At most 63 bytes per label and 255 bytes on the wire.
     public init(labels: [[UInt8]]) throws(DNSSDError) {
         guard labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 }) else {
-            throw DNSSDError("a DNS label must be 1 to 63 bytes")
+            throw DNSSDError(.name, "a DNS label must be 1 to 63 bytes")
         }
         guard labels.reduce(1, { $0 + $1.count + 1 }) <= 255 else {
-            throw DNSSDError("a DNS name is at most 255 bytes")
+            throw DNSSDError(.name, "a DNS name is at most 255 bytes")
         }
         self.labels = labels
     }

@@ -176,88 +176,109 @@ struct LogicalLines: Sequence, IteratorProtocol {
 
     /// Reads one logical line; nil when it held no token.
     private mutating func readLine() -> Entry? {
-        let start = index
-        let startLine = line
-        let startsBlank = bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")
-        var tokens: [[UInt8]] = []
-        var lengths: [Int] = []
-        var current: [UInt8] = []
-        var length = 0
-        var inToken = false
-        var depth = 0
-        var quoted = false
-        var labelStart = true
-        var bitstring = false
-        func finish() {
-            if inToken {
-                if tokens.count < Self.maxTokens { tokens.append(current) }
-                lengths.append(length)
-            }
-            current = []
-            length = 0
-            inToken = false
-            labelStart = true
-        }
-        func entry() -> Entry? {
-            tokens.isEmpty
-                ? nil
-                : Entry(
-                    line: startLine, startsBlank: startsBlank, tokens: tokens, lengths: lengths, textLength: index - start,
-                    bitstringLabel: bitstring)
-        }
+        var state = LineState(
+            start: index, startLine: line, startsBlank: bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t"))
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
             if byte == UInt8(ascii: "\n") { line += 1 }
             if byte == UInt8(ascii: "\\") {
-                // `\DDD` or `\X`: one byte, kept raw in the token.
-                inToken = true
-                length += 1
-                let digits = index + 3 <= bytes.count && bytes[index..<index + 3].allSatisfy { $0 >= 48 && $0 <= 57 }
-                let end = Swift.min(bytes.count, index + (digits ? 3 : 1))
-                if !quoted && labelStart && index < bytes.count && bytes[index] == UInt8(ascii: "[") { bitstring = true }
-                labelStart = false
-                if !quoted && tokens.count < Self.maxTokens { current += [byte] + bytes[index..<end] }
-                line += bytes[index..<end].filter { $0 == UInt8(ascii: "\n") }.count
-                index = end
-                continue
-            }
-            if quoted {
-                if byte == UInt8(ascii: "\"") {
-                    quoted = false
-                    finish()
-                } else {
-                    length += 1
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""):
-                finish()
-                quoted = true
-                inToken = true
-            case UInt8(ascii: ";"):
-                finish()
-                while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
-            case UInt8(ascii: "("):
-                finish()
-                depth += 1
-            case UInt8(ascii: ")"):
-                finish()
-                depth = Swift.max(0, depth - 1)
-            case UInt8(ascii: "\n"):
-                finish()
-                if depth == 0 { return entry() }
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
-                finish()
-            default:
-                inToken = true
-                length += 1
-                labelStart = byte == UInt8(ascii: ".")
-                if tokens.count < Self.maxTokens { current.append(byte) }
+                readEscape(&state)
+            } else if state.quoted {
+                state.readQuoted(byte)
+            } else if readUnquoted(byte, &state) {
+                return state.entry(end: index)
             }
         }
-        finish()
-        return entry()
+        state.finishToken()
+        return state.entry(end: index)
+    }
+
+    /// `\DDD` or `\X` (the backslash just read): one byte, kept raw in the token.
+    private mutating func readEscape(_ state: inout LineState) {
+        state.inToken = true
+        state.length += 1
+        let digits = index + 3 <= bytes.count && bytes[index..<index + 3].allSatisfy { $0 >= 48 && $0 <= 57 }
+        let end = Swift.min(bytes.count, index + (digits ? 3 : 1))
+        if !state.quoted && state.labelStart && index < bytes.count && bytes[index] == UInt8(ascii: "[") { state.bitstring = true }
+        state.labelStart = false
+        if !state.quoted && state.tokens.count < Self.maxTokens { state.current += [UInt8(ascii: "\\")] + bytes[index..<end] }
+        line += bytes[index..<end].filter { $0 == UInt8(ascii: "\n") }.count
+        index = end
+    }
+
+    /// One byte outside quotes; true when it ends the logical line.
+    private mutating func readUnquoted(_ byte: UInt8, _ state: inout LineState) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\""):
+            state.finishToken()
+            state.quoted = true
+            state.inToken = true
+        case UInt8(ascii: ";"):
+            state.finishToken()
+            while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
+        case UInt8(ascii: "("):
+            state.finishToken()
+            state.depth += 1
+        case UInt8(ascii: ")"):
+            state.finishToken()
+            state.depth = Swift.max(0, state.depth - 1)
+        case UInt8(ascii: "\n"):
+            state.finishToken()
+            return state.depth == 0
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+            state.finishToken()
+        default:
+            state.inToken = true
+            state.length += 1
+            state.labelStart = byte == UInt8(ascii: ".")
+            if state.tokens.count < Self.maxTokens { state.current.append(byte) }
+        }
+        return false
+    }
+}
+
+/// The tokens of one logical line while it is read.
+private struct LineState {
+    let start: Int
+    let startLine: Int
+    let startsBlank: Bool
+    var tokens: [[UInt8]] = []
+    var lengths: [Int] = []
+    var current: [UInt8] = []
+    var length = 0
+    var inToken = false
+    /// Open parentheses: a newline inside them does not end the line.
+    var depth = 0
+    var quoted = false
+    var labelStart = true
+    var bitstring = false
+
+    mutating func finishToken() {
+        if inToken {
+            if tokens.count < LogicalLines.maxTokens { tokens.append(current) }
+            lengths.append(length)
+        }
+        current = []
+        length = 0
+        inToken = false
+        labelStart = true
+    }
+
+    mutating func readQuoted(_ byte: UInt8) {
+        if byte == UInt8(ascii: "\"") {
+            quoted = false
+            finishToken()
+        } else {
+            length += 1
+        }
+    }
+
+    func entry(end: Int) -> LogicalLines.Entry? {
+        tokens.isEmpty
+            ? nil
+            : LogicalLines.Entry(
+                line: startLine, startsBlank: startsBlank, tokens: tokens, lengths: lengths, textLength: end - start,
+                bitstringLabel: bitstring)
     }
 }

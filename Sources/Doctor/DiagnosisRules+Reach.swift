@@ -73,12 +73,13 @@ extension DiagnosisRules {
     /// The private ranges Docker gives its bridges.
     static let dockerNetwork = IPNetwork("172.16.0.0/12")!
 
-    /// An advertised address this machine has no route to: a Docker bridge, another NIC.
+    /// An advertised address this machine has no route to: a Docker bridge, another NIC. Never
+    /// a loopback address: with no route to it, this machine's own loopback is down.
     static let unroutableAddress = DiagnosisRule.gateway(.unroutableAddress, explains: [.gwTCP: [.timedOut, .unreachable]]) {
         result, machine in
         let tailnet = machine.facts.tailnet
         let silent = silentAddresses(result)
-        let lost = result.evidence.tcp.unroutable.filter { silent.contains($0) && !tailnet.contains($0) }
+        let lost = result.evidence.tcp.unroutable.filter { silent.contains($0) && !tailnet.contains($0) && !$0.isLoopback }
         guard !lost.isEmpty else { return nil }
         let label = result.target.label
         return Diagnosis(

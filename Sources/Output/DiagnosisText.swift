@@ -51,7 +51,8 @@ struct DiagnosisText: Equatable {
         let message = CheckText(check).message
         let cause: String
         switch id {
-        case .noMulticastInterface: cause = "mDNS cannot leave this machine: \(message)"
+        // The check's words already end in "mDNS cannot leave this machine".
+        case .noMulticastInterface: cause = message
         case .deviceIdentityUnstable:
             cause = "This node's device identity is not stable, so the Gateway keeps asking to pair it: \(message)"
         case .deviceIdentityElsewhere: cause = "This node is more than one device to the Gateway: \(message)"

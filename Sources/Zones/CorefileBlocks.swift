@@ -91,76 +91,90 @@ struct CorefileBlocks {
     /// a token that starts with `"` runs to the closing quote (`\"` is a quote, any other
     /// `\` stays), and a `{` glued to the end of a token is a token of its own.
     static func tokens(_ text: String) -> [Token] {
-        var tokens: [Token] = []
-        var current = ""
-        var line = 1
-        var tokenLine = 1
-        var lastTokenLine = 0
-        var quoted = false
-        var escaped = false
-        var comment = false
-        var inToken = false
-        func finish() {
-            guard inToken else { return }
-            if current.count > 1 && current.hasSuffix("{") {
-                current.removeLast()
-                append(current)
-                append("{")
-            } else {
-                append(current)
-            }
+        var lexer = CorefileLexer()
+        for scalar in text.unicodeScalars {
+            if lexer.quoted { lexer.readQuoted(scalar) } else { lexer.readPlain(scalar) }
+        }
+        return lexer.end()
+    }
+}
+
+/// The state of `CorefileBlocks.tokens` as it reads a Corefile scalar by scalar.
+private struct CorefileLexer {
+    var tokens: [CorefileBlocks.Token] = []
+    var current = ""
+    var line = 1
+    var tokenLine = 1
+    var lastTokenLine = 0
+    var quoted = false
+    var escaped = false
+    var comment = false
+    var inToken = false
+
+    mutating func readQuoted(_ scalar: Unicode.Scalar) {
+        if !escaped && scalar == "\\" {
+            escaped = true
+            return
+        }
+        if !escaped && scalar == "\"" {
+            quoted = false
+            append(current)
             current = ""
             inToken = false
+            return
         }
-        func append(_ text: String) {
-            tokens.append(Token(text: text, line: tokenLine, startsLine: tokenLine != lastTokenLine))
-            lastTokenLine = tokenLine
+        if scalar == "\n" { line += 1 }
+        if escaped && scalar != "\"" { current.unicodeScalars.append("\\") }
+        current.unicodeScalars.append(scalar)
+        escaped = false
+    }
+
+    mutating func readPlain(_ scalar: Unicode.Scalar) {
+        if scalar.properties.isWhitespace {
+            finish()
+            if scalar == "\n" {
+                line += 1
+                comment = false
+            }
+            return
         }
-        for scalar in text.unicodeScalars {
-            if quoted {
-                if !escaped && scalar == "\\" {
-                    escaped = true
-                    continue
-                }
-                if !escaped && scalar == "\"" {
-                    quoted = false
-                    append(current)
-                    current = ""
-                    inToken = false
-                    continue
-                }
-                if scalar == "\n" { line += 1 }
-                if escaped && scalar != "\"" { current.unicodeScalars.append("\\") }
-                current.unicodeScalars.append(scalar)
-                escaped = false
-                continue
+        if scalar == "#" { comment = true }
+        if comment { return }
+        if !inToken {
+            inToken = true
+            tokenLine = line
+            if scalar == "\"" {
+                quoted = true
+                return
             }
-            if scalar.properties.isWhitespace {
-                if scalar == "\n" {
-                    finish()
-                    line += 1
-                    comment = false
-                    continue
-                }
-                finish()
-                continue
-            }
-            if scalar == "#" { comment = true }
-            if comment { continue }
-            if !inToken {
-                inToken = true
-                tokenLine = line
-                if scalar == "\"" {
-                    quoted = true
-                    continue
-                }
-            }
-            current.unicodeScalars.append(scalar)
         }
+        current.unicodeScalars.append(scalar)
+    }
+
+    /// The tokens, the last one (an unterminated quote too) included.
+    mutating func end() -> [CorefileBlocks.Token] {
         if quoted || inToken {
             inToken = true
             finish()
         }
         return tokens
+    }
+
+    private mutating func finish() {
+        guard inToken else { return }
+        if current.count > 1 && current.hasSuffix("{") {
+            current.removeLast()
+            append(current)
+            append("{")
+        } else {
+            append(current)
+        }
+        current = ""
+        inToken = false
+    }
+
+    private mutating func append(_ text: String) {
+        tokens.append(CorefileBlocks.Token(text: text, line: tokenLine, startsLine: tokenLine != lastTokenLine))
+        lastTokenLine = tokenLine
     }
 }

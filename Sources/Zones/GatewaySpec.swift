@@ -21,17 +21,17 @@ public enum GatewaySpec {
         var values: [(String, String)] = []
         for field in try split(text) {
             guard let equals = field.firstIndex(of: "=") else {
-                throw DNSSDError("'\(field)' in --gateway needs KEY=VALUE")
+                throw DNSSDError(.gatewaySpec, "'\(field)' in --gateway needs KEY=VALUE")
             }
             values.append((field[..<equals].lowercased().trimmingSpaces(), String(field[field.index(after: equals)...])))
         }
         func one(_ key: String) -> String? { values.last { $0.0 == key }?.1 }
         let known: Set = ["host", "ip", "port", "name", "display", "tls", "tailnet", "ssh", "cli", "direct"]
         if let unknown = values.first(where: { !known.contains($0.0) }) {
-            throw DNSSDError("unknown key '\(unknown.0)' in --gateway (keys: \(known.sorted().joined(separator: ", ")))")
+            throw DNSSDError(.gatewaySpec, "unknown key '\(unknown.0)' in --gateway (keys: \(known.sorted().joined(separator: ", ")))")
         }
         guard let host = one("host"), !host.trimmingSpaces().isEmpty else {
-            throw DNSSDError("--gateway needs host=LABEL")
+            throw DNSSDError(.gatewaySpec, "--gateway needs host=LABEL")
         }
         let hostLabel = ZoneGateway.label(String(host.split(separator: ".").first ?? ""), fallback: "openclaw")
         var addresses: [IPAddress] = []
@@ -40,10 +40,13 @@ public enum GatewaySpec {
             if let percent = value.firstIndex(of: "%") {
                 // A zone id names an interface of one machine: never part of a zone file.
                 throw DNSSDError(
+                    .gatewaySpec,
                     "ip=\(shown) has a zone id (\(SafeText.display(Array(value[percent...].utf8)))), which has no place in a zone file: "
                         + "give the address without it")
             }
-            guard let address = IPAddress(value.trimmingSpaces()) else { throw DNSSDError("ip=\(shown) is not an IP address") }
+            guard let address = IPAddress(value.trimmingSpaces()) else {
+                throw DNSSDError(.gatewaySpec, "ip=\(shown) is not an IP address")
+            }
             addresses.append(address)
         }
         let port = try number(one("port"), "port") ?? Endpoint.defaultGatewayPort
@@ -62,7 +65,7 @@ public enum GatewaySpec {
             txt.tls = true
             if !["yes", "1", "true", "on"].contains(tls.lowercased()) {
                 guard let fingerprint = TLSFingerprint(normalizing: tls) else {
-                    throw DNSSDError("tls=\(tls) is neither a SHA-256 fingerprint (64 hex digits) nor 'yes'")
+                    throw DNSSDError(.gatewaySpec, "tls=\(tls) is neither a SHA-256 fingerprint (64 hex digits) nor 'yes'")
                 }
                 txt.fingerprint = fingerprint
             }
@@ -77,7 +80,7 @@ public enum GatewaySpec {
     private static func number(_ text: String?, _ key: String) throws(DNSSDError) -> Int? {
         guard let text else { return nil }
         guard let value = Int(text.trimmingSpaces()), (1...65535).contains(value) else {
-            throw DNSSDError("\(key)=\(text) is not a port (1-65535)")
+            throw DNSSDError(.gatewaySpec, "\(key)=\(text) is not a port (1-65535)")
         }
         return value
     }
@@ -100,7 +103,7 @@ public enum GatewaySpec {
                 current.append(character)
             }
         }
-        guard !escaping else { throw DNSSDError("--gateway ends with a lone '\\'") }
+        guard !escaping else { throw DNSSDError(.gatewaySpec, "--gateway ends with a lone '\\'") }
         fields.append(current)
         return fields.filter { !$0.trimmingSpaces().isEmpty }
     }

@@ -24,8 +24,8 @@ struct TXTRecordTests {
     }
 
     @Test("a length byte that overruns the data is an error")
-    func overrun() {
-        #expect(throws: DNSSDError.self) { try TXTRecord(wire: [5, 65, 66]) }
+    func overrun() throws {
+        #expect(try #require(throws: DNSSDError.self) { try TXTRecord(wire: [5, 65, 66]) }.code == .txtString)
     }
 
     @Test("255-byte strings fit; 256 do not")
@@ -35,8 +35,8 @@ struct TXTRecordTests {
         #expect(record.strings[0].count == 255)
         #expect(record.wire.count == 256)
         #expect(try TXTRecord(wire: record.wire).attributes.text("k") == value)
-        #expect(throws: DNSSDError.self) { try TXTRecord(pairs: [(key: "k", value: value + "v")]) }
-        #expect(throws: DNSSDError.self) { try TXTRecord(strings: [[UInt8](repeating: 1, count: 256)]) }
+        #expect(try #require(throws: DNSSDError.self) { try TXTRecord(pairs: [(key: "k", value: value + "v")]) }.code == .txtString)
+        #expect(try #require(throws: DNSSDError.self) { try TXTRecord(strings: [[UInt8](repeating: 1, count: 256)]) }.code == .txtString)
     }
 
     @Test("keys are case-insensitive and the first occurrence wins")
@@ -83,9 +83,9 @@ struct TXTRecordTests {
     }
 
     @Test("building refuses bad keys")
-    func buildValidation() {
-        #expect(throws: DNSSDError.self) { try TXTRecord(pairs: [(key: "", value: "x")]) }
-        #expect(throws: DNSSDError.self) { try TXTRecord(pairs: [(key: "a=b", value: "x")]) }
+    func buildValidation() throws {
+        #expect(try #require(throws: DNSSDError.self) { try TXTRecord(pairs: [(key: "", value: "x")]) }.code == .txtKey)
+        #expect(try #require(throws: DNSSDError.self) { try TXTRecord(pairs: [(key: "a=b", value: "x")]) }.code == .txtKey)
         #expect(throws: DNSSDError.self) { try TXTRecord(pairs: [(key: "tab\t", value: "x")]) }
     }
 }

@@ -154,7 +154,9 @@ struct DNSWireCodecTests {
         #expect(a.isSubdomain(of: try DNSName(presentation: "openclaw.internal.")))
         #expect(!a.isSubdomain(of: try DNSName(presentation: "internal.example.")))
         #expect(a.parent.description == "_openclaw-gw._tcp.OpenClaw.Internal.")
-        #expect(throws: DNSSDError.self) { try DNSName(labels: [[UInt8](repeating: 65, count: 64)]) }
-        #expect(throws: DNSSDError.self) { try DNSName(labels: Array(repeating: [UInt8](repeating: 65, count: 63), count: 5)) }
+        #expect(try #require(throws: DNSSDError.self) { try DNSName(labels: [[UInt8](repeating: 65, count: 64)]) }.code == .name)
+        #expect(
+            try #require(throws: DNSSDError.self) { try DNSName(labels: Array(repeating: [UInt8](repeating: 65, count: 63), count: 5)) }
+                .code == .name)
     }
 }

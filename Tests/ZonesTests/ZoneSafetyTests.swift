@@ -66,7 +66,9 @@ struct ZoneSafetyTests {
     func zoneIDs() throws {
         #expect(IPAddress("fd00::1%x\n$INCLUDE /etc/shadow") == nil, "a zone id is an interface name, not text")
         #expect(IPAddress("fe80::1%eth0")?.zone == "eth0")
-        #expect(throws: DNSSDError.self) { try GatewaySpec.parse("host=a,ip=fd00::1%x\n$INCLUDE /etc/shadow") }
+        #expect(
+            try #require(throws: DNSSDError.self) { try GatewaySpec.parse("host=a,ip=fd00::1%x\n$INCLUDE /etc/shadow") }.code
+                == .gatewaySpec)
         do {
             _ = try GatewaySpec.parse("host=a,ip=fd00::1%eth0")
             Issue.record("a spec with a zone id parsed")

@@ -23,9 +23,11 @@ enum Arguments {
     /// A doctor or preflight TARGET: a URL, HOST[:PORT] or an instance name, never blank,
     /// and never a host with an empty port (`studio:` is a slip, not a name to look for).
     static func target(_ text: String) throws -> DoctorTarget {
-        guard !text.allSatisfy(\.isWhitespace) else { throw DNSSDError("an empty TARGET names nothing: give a URL, HOST[:PORT] or a name") }
+        guard !text.allSatisfy(\.isWhitespace) else {
+            throw DNSSDError(.target, "an empty TARGET names nothing: give a URL, HOST[:PORT] or a name")
+        }
         if text.hasSuffix(":"), !text.contains("://"), (try? EndpointSpec(parsing: String(text.dropLast()))) != nil {
-            throw DNSSDError("'\(text)' has no port after ':': give HOST:PORT, or HOST for port 18789")
+            throw DNSSDError(.target, "'\(text)' has no port after ':': give HOST:PORT, or HOST for port 18789")
         }
         return try DoctorTarget(text)
     }
@@ -35,13 +37,14 @@ enum Arguments {
     }
 
     static func address(_ text: String) throws -> IPAddress {
-        guard let address = IPAddress(text) else { throw DNSSDError("'\(text)' is not an IP address") }
+        guard let address = IPAddress(text) else { throw DNSSDError(.address, "'\(text)' is not an IP address") }
         return address
     }
 
     static func fingerprint(_ text: String) throws -> TLSFingerprint {
         guard let fingerprint = TLSFingerprint(normalizing: text) else {
-            throw DNSSDError("'\(text)' is not a SHA-256 fingerprint (64 hex digits; 'sha256:' prefixes, colons and case are fine)")
+            throw DNSSDError(
+                .fingerprint, "'\(text)' is not a SHA-256 fingerprint (64 hex digits; 'sha256:' prefixes, colons and case are fine)")
         }
         return fingerprint
     }
@@ -52,7 +55,7 @@ enum Arguments {
 
     static func check(_ text: String) throws -> CheckID {
         guard let id = CheckID.known(text) else {
-            throw DNSSDError("unknown check '\(text)'; checks are: \(CheckID.all.map(\.rawValue).joined(separator: ", "))")
+            throw DNSSDError(.check, "unknown check '\(text)'; checks are: \(CheckID.all.map(\.rawValue).joined(separator: ", "))")
         }
         return id
     }
@@ -60,7 +63,7 @@ enum Arguments {
     /// `--tsig-key FILE`: the key (read once, here), or a usage error naming the file, never the secret.
     static func tsigKey(_ path: String) throws -> TSIGKey {
         do throws(TSIGKeyFileError) { return try TSIGKeyFile.read(path: path) } catch {
-            throw DNSSDError(error.description)
+            throw DNSSDError(.tsigKey, error.description)
         }
     }
 
@@ -85,14 +88,14 @@ enum Arguments {
             number.contains(where: \.isNumber), let value = Double(number)
         else {
             let sign = text.hasPrefix("-") ? " (a duration cannot be negative)" : ""
-            throw DNSSDError("'\(text)' is not a duration\(sign): give \(durationForms)")
+            throw DNSSDError(.duration, "'\(text)' is not a duration\(sign): give \(durationForms)")
         }
         guard value * scale <= Double(maxDuration.components.seconds) else {
-            throw DNSSDError("'\(text)' is longer than the longest duration clawnet takes, 24 hours (86400s)")
+            throw DNSSDError(.duration, "'\(text)' is longer than the longest duration clawnet takes, 24 hours (86400s)")
         }
         let duration = Duration.milliseconds(Int64((value * scale * 1000).rounded()))
         guard duration > .zero else {
-            throw DNSSDError("'\(text)' is not a duration clawnet can wait for: give \(durationForms)")
+            throw DNSSDError(.duration, "'\(text)' is not a duration clawnet can wait for: give \(durationForms)")
         }
         return duration
     }

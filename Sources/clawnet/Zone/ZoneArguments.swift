@@ -11,6 +11,7 @@ extension Arguments {
             let shown = SafeText.display(Array(text.utf8))
             let zone = SafeText.display(Array(text[percent...].utf8))
             throw DNSSDError(
+                .address,
                 "'\(shown)' has a zone id (\(zone)), which has no place in a zone file or a Corefile: give the address without it "
                     + "(a link-local fe80:: address cannot serve a tailnet; use the Tailscale address)")
         }
@@ -20,7 +21,7 @@ extension Arguments {
     /// A file `zone generate` writes: a regular file or a new path, never a directory, a device
     /// or a FIFO, and without control characters (the zone's path goes into the Corefile).
     static func outputPath(_ text: String) throws -> String {
-        if let problem = OutputFile.problem(text) { throw DNSSDError(problem) }
+        if let problem = OutputFile.problem(text) { throw DNSSDError(.outputPath, problem) }
         return text
     }
 }
