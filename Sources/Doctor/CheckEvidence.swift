@@ -20,6 +20,9 @@ public enum CheckEvidence: Sendable, Equatable {
     case resolver(ResolverEvidence)
     case wideArea(WideAreaEvidence)
     case tailnet(TailnetEvidence)
+    case identity(IdentityEvidence)
+    case gateways(GatewaysEvidence)
+    case phones(PhonesEvidence)
     // Each Gateway
     case dns(DNSEvidence)
     case tcp(TCPEvidence)

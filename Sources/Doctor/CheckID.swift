@@ -23,6 +23,9 @@ public struct CheckID: RawRepresentable, Hashable, Comparable, Sendable, Codable
     public static let dnsResolver = CheckID("dns.resolver")
     public static let dnsWideArea = CheckID("dns.widearea")
     public static let tailscaleInterface = CheckID("tailscale.interface")
+    public static let openclawIdentity = CheckID("openclaw.identity")
+    public static let discoveryGateways = CheckID("discovery.gateways")
+    public static let discoveryPhones = CheckID("discovery.phones")
 
     // Each Gateway.
     public static let gwDNS = CheckID("gw.dns")

@@ -60,6 +60,14 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case serveRouteMissing
     // openclaw.config on a Gateway host: systemd keeps restarting the Gateway's unit
     case restartLoop
+    // gw.connect: hello-ok on the previous protocol (a Gateway older than current clients)
+    case olderProtocol
+    // openclaw.identity (the file that breaks, and its reader, are in its evidence)
+    case notNode, identityInvalid, identityUnreadable, identityElsewhere, identityMissing, identityExposed, identityNotRead
+    // discovery.gateways (what disagrees, and where, is in its evidence)
+    case noGatewaysSeen, txtDisagreesWithSRV, hostNameCollision, advertisedTwice, multipleGateways
+    // discovery.phones (which phone, which beacon and why are in its evidence)
+    case phoneRefuses
 }
 
 extension CheckReason {

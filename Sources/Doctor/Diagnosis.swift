@@ -127,6 +127,16 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     public static let tailscaleServeUpgrade = DiagnosisID(rawValue: "tailscale-serve-upgrade")
     public static let gatewayRestartLoop = DiagnosisID(rawValue: "gateway-restart-loop")
     public static let containerMulticast = DiagnosisID(rawValue: "container-multicast")
+    // Issue 20: what OpenClaw users hit.
+    public static let gatewayStarting = DiagnosisID(rawValue: "gateway-starting")
+    public static let gatewayProtocolOlder = DiagnosisID(rawValue: "gateway-protocol-older")
+    public static let deviceIdentityUnstable = DiagnosisID(rawValue: "device-identity-unstable")
+    public static let deviceIdentityElsewhere = DiagnosisID(rawValue: "device-identity-elsewhere")
+    public static let beaconDisagrees = DiagnosisID(rawValue: "beacon-disagrees")
+    public static let hostNameCollision = DiagnosisID(rawValue: "host-name-collision")
+    public static let gatewayAdvertisedTwice = DiagnosisID(rawValue: "gateway-advertised-twice")
+    public static let multipleGateways = DiagnosisID(rawValue: "multiple-gateways")
+    public static let phoneRefuses = DiagnosisID(rawValue: "phone-refuses")
 
     public var description: String { rawValue }
 

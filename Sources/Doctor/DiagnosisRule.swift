@@ -27,27 +27,32 @@ public struct DiagnosisRule: Sendable {
 
     public let id: DiagnosisID
     public let explains: Set<Explained>
+    /// The warnings (a check and the reason it warned with) whose cause it names: a working
+    /// Gateway with something to fix, such as one a phone would refuse.
+    public let warns: Set<Explained>
     let finder: Finder
 
-    init(_ id: DiagnosisID, explains: [CheckID: Set<CheckReason>] = [:], _ finder: Finder) {
+    init(_ id: DiagnosisID, explains: [CheckID: Set<CheckReason>] = [:], warns: [CheckID: Set<CheckReason>] = [:], _ finder: Finder) {
         self.id = id
         self.explains = Set(explains.flatMap { check, reasons in reasons.map { Explained(check, $0) } })
+        self.warns = Set(warns.flatMap { check, reasons in reasons.map { Explained(check, $0) } })
         self.finder = finder
     }
 
     /// A rule about this machine.
     static func machine(
-        _ id: DiagnosisID, explains: [CheckID: Set<CheckReason>] = [:], _ find: @escaping @Sendable (MachineResult) -> [Diagnosis]
+        _ id: DiagnosisID, explains: [CheckID: Set<CheckReason>] = [:], warns: [CheckID: Set<CheckReason>] = [:],
+        _ find: @escaping @Sendable (MachineResult) -> [Diagnosis]
     ) -> DiagnosisRule {
-        DiagnosisRule(id, explains: explains, .machine(find))
+        DiagnosisRule(id, explains: explains, warns: warns, .machine(find))
     }
 
     /// A rule about one Gateway (and the machine it is reached from).
     static func gateway(
-        _ id: DiagnosisID, explains: [CheckID: Set<CheckReason>] = [:],
+        _ id: DiagnosisID, explains: [CheckID: Set<CheckReason>] = [:], warns: [CheckID: Set<CheckReason>] = [:],
         _ find: @escaping @Sendable (GatewayResult, MachineResult) -> Diagnosis?
     ) -> DiagnosisRule {
-        DiagnosisRule(id, explains: explains, .gateway(find))
+        DiagnosisRule(id, explains: explains, warns: warns, .gateway(find))
     }
 
     /// A failing layer that no rule before it explained is its own cause.

@@ -5,10 +5,12 @@ import Host
 /// The causes found on this machine: its mDNS stack, why nothing answers in local., and its
 /// wide-area domains.
 extension DiagnosisRules {
-    public static let machine: [DiagnosisRule] = [
-        noMDNS, gatewayNotAdvertising, multicastBlockedSilentHost, multicastBlocked, twoMDNSStacks, advertisingSwitchedOff,
-        noMulticastInterface, resolvedRoutingDomain, splitDNS, wideAreaDomain, tailscaleServeRoute, gatewayRestartLoop, containerMulticast,
-    ]
+    public static let machine: [DiagnosisRule] =
+        [
+            noMDNS, gatewayNotAdvertising, multicastBlockedSilentHost, multicastBlocked, twoMDNSStacks, advertisingSwitchedOff,
+            noMulticastInterface, resolvedRoutingDomain, splitDNS, wideAreaDomain, tailscaleServeRoute, gatewayRestartLoop,
+            containerMulticast,
+        ] + identity + sightings + phones
 
     static let noMDNS = DiagnosisRule.machine(.noMDNS, explains: [.mdnsDBus: [.busMissing], .mdnsDaemon: [.daemonUnavailable]]) {
         machine in

@@ -16,7 +16,11 @@ public enum Doctor {
     public static func run(_ options: DoctorOptions, system: any SystemInspector) async -> DoctorResult {
         let started = ContinuousClock.now
         let lookupsEnd = started + options.timeout / 2
-        let facts = await BlockingThreads.shared.value { MachineFacts.gather(system) }
+        let facts = await BlockingThreads.shared.value { () -> MachineFacts in
+            var facts = MachineFacts.gather(system)
+            facts.identities = system.nodeIdentities(asDevice: options.deviceFile)
+            return facts
+        }
         let options = nodeTargets(options, facts: facts)
         async let discovered = discover(options, facts: facts, timeout: left(until: lookupsEnd))
         async let lookedUp = lookUpNamed(options, facts: facts, until: lookupsEnd)

@@ -44,6 +44,8 @@ public struct DoctorOptions: Sendable {
     public var token: GatewayToken?
     /// The node's device identity (--as-device), shown to the same Gateways as the token.
     public var device: DeviceIdentity?
+    /// The file --as-device named: openclaw.identity looks at it beside the node's own.
+    public var deviceFile: String?
     /// Where a CA-issued certificate is checked (SSL_CERT_FILE, else the system's store).
     public var trustRoots = TrustRoots.system
     /// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1: credentials over plain ws:// to any private address.

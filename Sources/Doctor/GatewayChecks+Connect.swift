@@ -18,6 +18,9 @@ extension GatewayChecks {
     /// The Gateway's answer to a request that carried `sent`.
     static func answer(_ outcome: ConnectOutcome, sent: ConnectCredentials) -> (Check.Status, CheckReason) {
         switch outcome {
+        // A Gateway on the previous protocol answers nodes and probes (N-1), not current operator clients.
+        case .helloOk(let hello) where (hello.protocolVersion ?? ProtocolRange.currentVersion) < ProtocolRange.currentVersion:
+            (.warn, .olderProtocol)
         case .helloOk: (.pass, .ok)
         case .rejected(let error, _): rejected(error, sent: sent)
         case .closed: (.fail, .closedByGateway)

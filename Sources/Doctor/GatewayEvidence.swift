@@ -49,7 +49,7 @@ public struct GatewayEvidence: Sendable, Equatable {
         connect = report.connect.map { phase in
             ConnectEvidence(
                 phase: phase, offered: target.credentials, decision: report.credentials, budget: budget,
-                host: ConnectURL.withoutTrailingDot(target.host), port: target.port, hostHeader: hostHeader)
+                host: ConnectURL.withoutTrailingDot(target.host), port: target.port, hostHeader: hostHeader, tries: report.connectTries)
         }
     }
 
@@ -228,6 +228,8 @@ public struct ConnectEvidence: Sendable, Equatable {
     public let host: String
     public let port: Int
     public let hostHeader: String
+    /// Every request and its answer, in order; the last one's answer is `phase`.
+    public var tries: [ConnectTry] = []
 
     /// What the request carried.
     public var sent: ConnectCredentials { decision.map(\.sends) == false ? .none : offered }
@@ -237,4 +239,32 @@ public struct ConnectEvidence: Sendable, Equatable {
         if case .rejected(let error, _) = phase.outcome { return error }
         return nil
     }
+
+    /// The range the last request offered: the try's, else the one the Gateway echoed in its
+    /// refusal (clientMinProtocol, clientMaxProtocol), else a probe's.
+    public var offeredRange: ProtocolRange {
+        if let range = tries.last?.range { return range }
+        if let min = rejection?.clientMinProtocol, let max = rejection?.clientMaxProtocol, min <= max {
+            return ProtocolRange(min: min, max: max)
+        }
+        return .probe
+    }
+
+    /// The tries before the last one that a starting Gateway answered with UNAVAILABLE.
+    public var startingTries: [ConnectTry] { tries.dropLast().filter { $0.rejection?.isStartupUnavailable == true } }
+
+    /// How long doctor waited for a starting Gateway, in all.
+    public var waited: Duration { tries.map(\.waited).reduce(.zero, +) }
+
+    /// The protocol the Gateway speaks: hello-ok's, or the version it expects.
+    public var gatewayProtocol: Int? {
+        if case .helloOk(let hello) = phase.outcome { return hello.protocolVersion }
+        return rejection?.expectedProtocol
+    }
+
+    /// A node host refused with expectedProtocol 3 that asked again in the v3 envelope.
+    public var fellBackToLegacyNode: Bool { tries.contains { $0.legacyNodeEnvelope } }
+
+    /// The pairing refusals of a device, in order (two when doctor asked again).
+    public var pairingRefusals: [ConnectError] { tries.compactMap(\.rejection).filter { $0.pairingReason != nil } }
 }

@@ -45,6 +45,9 @@ public struct Layer: Sendable {
         Layer(.dnsResolver, "System resolver"),
         Layer(.dnsWideArea, "Wide-area DNS-SD", fails: [.splitDNS, .domainError]),
         Layer(.tailscaleInterface, "Tailscale"),
+        Layer(.openclawIdentity, "This node's device identity", fails: [.identityInvalid, .identityUnreadable]),
+        Layer(.discoveryGateways, "Gateways told apart"),
+        Layer(.discoveryPhones, "What a phone would do"),
     ]
 
     /// Each Gateway's layers, in report (and probe) order.

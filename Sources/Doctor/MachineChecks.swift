@@ -15,6 +15,9 @@ public enum MachineChecks {
             case .dnsResolver: [resolver(facts)]
             case .dnsWideArea: wideArea(facts, discovery)
             case .tailscaleInterface: [tailscale(facts, discovery)]
+            case .openclawIdentity: [identity(facts)]
+            case .discoveryGateways: [gatewaysSeen(discovery)]
+            case .discoveryPhones: [phones(discovery)]
             case let id where !multicast: [Check(id, .skip, .localNotBrowsed)]
             case .mdnsDBus: [dbus(facts)]
             case .mdnsDaemon: [daemon(facts)]

@@ -24,6 +24,8 @@ public struct MachineFacts: Sendable {
     public var tailscaleServe: TailscaleServeStatus?
     /// The Gateway's systemd unit, asked only on a Gateway host.
     public var gatewayService: GatewayService?
+    /// The device identity files a node here would read (none looked at for preflight).
+    public var identities: [IdentityFile] = []
 
     public static func gather(_ system: any SystemInspector) -> MachineFacts {
         let hosts = system.nsswitchHosts().flatMap(NSSwitchHosts.init(line:))

@@ -37,9 +37,12 @@ public protocol SystemInspector: Sendable {
     /// The Gateway's systemd unit and its recent journal; nil where systemd does not run or
     /// cannot be asked.
     func gatewayService() -> GatewayService?
+    /// The device identity files a node here would read (`NodeIdentities`).
+    func nodeIdentities(asDevice: String?) -> [IdentityFile]
 }
 
 extension SystemInspector {
+    public func nodeIdentities(asDevice: String?) -> [IdentityFile] { [] }
     public func routes() -> [Route] { [] }
     public func platform() -> PlatformFacts { PlatformFacts() }
     public func nssMDNSModules() -> Set<String>? { nil }

@@ -32,6 +32,10 @@ enum CheckDetail {
         case .http(let evidence): return http(check.reason, evidence)
         case .webSocket(let evidence): return check.id == .gwWebSocket ? webSocket(check.reason, evidence) : [:]
         case .connect(let evidence, _): return connect(evidence)
+        case .identity(let evidence): return identity(evidence)
+        case .phones(let evidence): return phones(evidence)
+        case .gateways(let evidence):
+            return ["gateways": String(evidence.gateways.count), "beacons": String(evidence.gateways.map(\.beacons.count).reduce(0, +))]
         }
     }
 
@@ -104,6 +108,17 @@ enum CheckDetail {
         return detail
     }
 
+    /// The file that decides, and the device it gives.
+    static func identity(_ evidence: IdentityEvidence) -> [String: String] {
+        guard evidence.isNode, let primary = evidence.primary else { return [:] }
+        var detail = ["path": primary.path, "devices": String(evidence.distinctDevices)]
+        detail["deviceId"] = primary.state.deviceId
+        detail["owner"] = primary.ownerName ?? primary.owner.map(String.init)
+        detail["mode"] = primary.mode.map { "0" + String($0, radix: 8) }
+        if evidence.files.count > 1 { detail["files"] = evidence.files.map(\.path).joined(separator: ",") }
+        return detail
+    }
+
     static func connect(_ evidence: ConnectEvidence) -> [String: String] {
         var detail: [String: String] = [:]
         switch evidence.phase.outcome {
@@ -116,8 +131,13 @@ enum CheckDetail {
             detail["requestId"] = error.requestId
             detail["recommendedNextStep"] = error.recommendedNextStep?.word
             detail["authReason"] = error.authReason
+            detail["expectedProtocol"] = error.expectedProtocol.map(String.init)
+            detail["reason"] = error.reason
+            detail["deviceId"] = error.pairing?.deviceId
         case .closed, .unexpected, .timedOut, .failed: break
         }
+        detail["offeredProtocol"] = "\(evidence.offeredRange.min)-\(evidence.offeredRange.max)"
+        if evidence.tries.count > 1 { detail["tries"] = String(evidence.tries.count) }
         switch evidence.decision {
         case .send?: detail["credentials"] = "sent"
         case .withhold(let withheld)?:
@@ -127,5 +147,12 @@ enum CheckDetail {
         case nil: break
         }
         return detail
+    }
+}
+
+extension CheckDetail {
+    /// How many discovered beacons a phone would refuse.
+    static func phones(_ evidence: PhonesEvidence) -> [String: String] {
+        ["beacons": String(evidence.beacons.count), "refused": String(evidence.beacons.filter(\.refused).count)]
     }
 }

@@ -21,18 +21,26 @@ extension CheckText {
         }
     }
 
-    /// The Gateway's answer to a request that carried `evidence.sent`.
+    /// The Gateway's answer to a request that carried `evidence.sent`, and how doctor got there
+    /// when it took more than one request (a starting Gateway, the v3 node envelope).
     static func answerWords(_ evidence: ConnectEvidence, answer: CheckReason) -> CheckText {
+        let said = answerOnly(evidence, answer: answer)
+        guard let history = triesWords(evidence, answer: answer) else { return said }
+        return CheckText(said.message + " " + history, fix: said.fix)
+    }
+
+    static func answerOnly(_ evidence: ConnectEvidence, answer: CheckReason) -> CheckText {
         let sent = evidence.sent
         switch evidence.phase.outcome {
         case .helloOk(let hello):
-            var parts = ["hello-ok: protocol \(hello.protocolVersion.map(String.init) ?? "?")"]
+            var parts = ["hello-ok: protocol \(hello.protocolVersion.map(String.init) ?? "?") (offered \(evidence.offeredRange))"]
             if let version = hello.serverVersion { parts.append("Gateway \(SafeText.display(Array(version.utf8.prefix(40))))") }
             if let role = hello.role { parts.append("role \(SafeText.display(Array(role.utf8.prefix(20))))") }
             parts.append(sent.device.map { "as device \($0.deviceId.prefix(12))…" } ?? sent.token.map { "with \($0)" } ?? "")
-            return CheckText(parts.filter { !$0.isEmpty }.joined(separator: ", "))
+            let message = parts.filter { !$0.isEmpty }.joined(separator: ", ")
+            return answer == .olderProtocol ? olderProtocol(message, hello: hello) : CheckText(message)
         case .rejected(let error, let close):
-            return rejected(error, close: close, answer: answer, sent: sent)
+            return rejected(error, close: close, answer: answer, evidence: evidence)
         case .closed(let close):
             return CheckText(
                 "the Gateway closed the WebSocket \(describe(close)) without answering connect",
@@ -42,7 +50,7 @@ extension CheckText {
                 "no answer to connect, but: \(SafeText.display(Array(text.utf8.prefix(80))))",
                 fix:
                     "this is not an OpenClaw Gateway, or one far older or newer than this clawnet (protocol "
-                    + "v\(ConnectRequest.protocolVersion))"
+                    + "\(ProtocolRange.probe))"
             )
         case .timedOut:
             return CheckText(
@@ -66,23 +74,24 @@ extension CheckText {
             + SafeText.display(Array(error.message.utf8.prefix(160))) + (closed ?? "")
     }
 
-    static func rejected(_ error: ConnectError, close: CloseFrame?, answer: CheckReason, sent: ConnectCredentials) -> CheckText {
+    static func rejected(_ error: ConnectError, close: CloseFrame?, answer: CheckReason, evidence: ConnectEvidence) -> CheckText {
         let said = said(error, close: close)
+        let sent = evidence.sent
         switch answer {
-        case .protocolMismatch: return protocolMismatch(error, said: said)
+        case .protocolMismatch: return protocolMismatch(error, said: said, offered: evidence.offeredRange)
         case .credentialsRequired:
             let sentWhat = sent.token == nil ? "doctor sent none" : "the token alone does not do (token auth is off on the Gateway?)"
             return CheckText(
                 "answers connect, and asks for a token or a paired device (\(said)); \(sentWhat): nothing is left on the Gateway")
-        case .pairingRequired:
-            let request = error.requestId.map { SafeText.display(Array($0.utf8.prefix(128))) }
-            return CheckText(
-                "\(said): the Gateway has not approved this device\(request.map { "; pairing request \($0) waits there" } ?? "")",
-                fix: "on the Gateway host: `openclaw devices list`, then `openclaw devices approve \(request ?? "<requestId>")`")
+        case .pairingRequired: return pairing(error, said: said, evidence: evidence)
         case .gatewayStarting:
             return CheckText(
                 "\(said)\(error.retryAfterMs.map { " (retry after \($0) ms)" } ?? ""): the Gateway is starting",
-                fix: "wait a moment and run doctor again; if it stays, see the Gateway's log")
+                fix:
+                    "it is still starting (\(SafeText.display(Array((error.reason ?? "no reason given").utf8.prefix(60))))): wait, "
+                    + "then run doctor again with a longer --timeout; if it never ends, `openclaw gateway status` and the Gateway's "
+                    + "log on its host"
+            )
         case .tokenMissing, .tokenMismatch:
             let next =
                 error.recommendedNextStep.map { " (the Gateway recommends: \(SafeText.display(Array($0.word.utf8.prefix(40)))))" } ?? ""
@@ -102,21 +111,6 @@ extension CheckText {
             return intermediaryRefusal(answer, error, said: said)
                 ?? CheckText(said, fix: "see the Gateway's log for why it refused the connect request")
         }
-    }
-
-    static func protocolMismatch(_ error: ConnectError, said: String) -> CheckText {
-        let ours = ConnectRequest.protocolVersion
-        let theirs = error.expectedProtocol
-        let fix =
-            theirs.map { $0 < ours }.map { older in
-                older
-                    ? "the Gateway is older than its nodes: update OpenClaw on the Gateway host (`openclaw update`) and restart it"
-                    : "the Gateway is newer than this node's protocol: update OpenClaw on the nodes"
-            } ?? "update OpenClaw on the Gateway and the nodes to the same release"
-        return CheckText(
-            "\(said): the Gateway speaks protocol v\(theirs.map(String.init) ?? "?"), doctor asked for "
-                + "v\(error.clientMinProtocol ?? ours)…v\(error.clientMaxProtocol ?? ours) as OpenClaw's clients do",
-            fix: fix)
     }
 
     /// The fix for a token the Gateway refused, after its recommended next step

@@ -35,6 +35,8 @@ extension DiagnosisText {
         case (.pairingRequired, .connect(let connect, _)): cause = pairingRequired(target, connect)
         case (.gatewayAuth, .connect(let connect, _)): cause = "\(target) \(refusal(check.reason, connect.rejection))"
         case (.protocolMismatch, _): cause = "\(target) and its nodes speak different protocol versions: \(message)"
+        case (.gatewayStarting, _): cause = "\(target) is still starting after doctor waited as OpenClaw's clients do: \(message)"
+        case (.gatewayProtocolOlder, _): cause = "\(target) runs an older OpenClaw than current clients: \(message)"
         case (.checkFailed, _): cause = "\(target): \(check.title) failed: \(message)"
         default: cause = "\(target): \(message)"
         }
@@ -51,11 +53,19 @@ extension DiagnosisText {
         return "Another program answers on \(target)'s port \(http.port)\(server): its /healthz is not a Gateway's"
     }
 
+    /// Per details.reason (connect-device-pairing.ts, connect-existing-device.ts).
     static func pairingRequired(_ target: String, _ connect: ConnectEvidence) -> String {
-        let device = connect.offered.device.map { " device \($0.deviceId.prefix(12))…" } ?? " this device"
+        let device = connect.offered.device.map { "device \($0.deviceId.prefix(12))…" } ?? "this device"
         let request =
             connect.rejection?.requestId.map { ": pairing request \(SafeText.display(Array($0.utf8.prefix(128)))) waits there" } ?? ""
-        return "\(target) has not approved\(device)\(request)"
+        switch connect.rejection?.pairingReason ?? .notPaired {
+        case .notPaired: return "\(target) has not approved \(device)\(request)"
+        case .roleUpgrade: return "\(target) approved \(device) for another role, and it now asks as a node (a role upgrade)\(request)"
+        case .scopeUpgrade: return "\(target) approved \(device) for fewer scopes than it now asks for (a scope upgrade)\(request)"
+        case .metadataUpgrade:
+            return "\(target) approved \(device) with another platform or device family, and asks to approve the changed record\(request)"
+        case .other(let word): return "\(target) asks \(device) to pair (\(CheckText.words(word)))\(request)"
+        }
     }
 
     /// What the Gateway refuses, by the reason it gave.

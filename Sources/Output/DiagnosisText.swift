@@ -56,6 +56,14 @@ struct DiagnosisText: Equatable {
         switch id {
         // The check's words already end in "mDNS cannot leave this machine".
         case .noMulticastInterface: cause = message
+        case .deviceIdentityUnstable:
+            cause = "This node's device identity is not stable, so the Gateway keeps asking to pair it: \(message)"
+        case .deviceIdentityElsewhere: cause = "This node is more than one device to the Gateway: \(message)"
+        case .beaconDisagrees: cause = "A beacon contradicts itself, so clients dial another place than DNS-SD resolves: \(message)"
+        case .hostNameCollision: cause = "Two machines claim one host name: \(message)"
+        case .gatewayAdvertisedTwice: cause = "One Gateway is advertised under several names: \(message)"
+        case .multipleGateways: cause = "More than one Gateway answers here: \(message)"
+        case .phoneRefuses: cause = "OpenClaw's phone apps would refuse a discovered Gateway: \(message)"
         case .wideAreaDomain:
             var domain = "the wide-area domain"
             if case .wideArea(let evidence) = check.evidence { domain = evidence.domain.name }

@@ -51,10 +51,11 @@ public enum GatewayProbe {
         (report.health, report.ready) = await (health, ready)
         let proxied = report.health?.outcome.namesIntermediary == true && phases.contains(.websocket)
         async let idle = proxied ? idlePhase(target, address, clock) : nil
-        if let (opening, connect, decision) = await websocket {
-            report.websocket = opening
-            report.connect = connect
-            report.credentials = decision
+        if let websocket = await websocket {
+            report.websocket = websocket.opening
+            report.connect = websocket.connect
+            report.credentials = websocket.decision
+            report.connectTries = websocket.tries
         }
         for (phase, timing) in [("healthz", report.health.map { "\($0.outcome)" }), ("readyz", report.ready.map { "\($0.outcome)" })] {
             if let timing { logger.debug("\(target.label): http /\(phase): \(timing)") }
@@ -175,28 +176,6 @@ public enum GatewayProbe {
         await phase(target, address, clock, failed: HTTPOutcome.failed) { connection, timeout in
             await HTTPProbe.get(path, host: hostHeader(target), on: connection, timeout: timeout)
         }
-    }
-
-    /// The opening, and the connect exchange on the same WebSocket (both timed from the connect).
-    /// The credentials go with the request only when the policy allows them on this very
-    /// connection, decided after its handshake and before its first byte.
-    private static func websocketPhase(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, connect: Bool) async -> (
-        PhaseTiming<WebSocketOutcome>, PhaseTiming<ConnectOutcome>?, CredentialDecision?
-    ) {
-        var exchange: ConnectOutcome?
-        var decision: CredentialDecision?
-        let opening = await phase(target, address, clock, failed: WebSocketOutcome.failed) { connection, timeout in
-            var request: ConnectRequest?
-            if connect {
-                decision = await CredentialGate.decide(target, address, on: connection)
-                request = ConnectRequest(credentials: decision.map(\.sends) == true ? target.credentials : .none)
-            }
-            let (outcome, answer) = await WebSocketProbe.open(
-                host: hostHeader(target), on: connection, timeout: timeout, connect: request, origin: target.origin)
-            exchange = answer
-            return outcome
-        }
-        return (opening, exchange.map { PhaseTiming(outcome: $0, elapsed: opening.elapsed) }, exchange == nil ? nil : decision)
     }
 
     /// One phase on its own connection, timed from the connect to the outcome.

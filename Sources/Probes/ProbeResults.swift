@@ -217,10 +217,13 @@ public struct ProbeReport: Sendable {
     public var health: PhaseTiming<HTTPOutcome>?
     public var ready: PhaseTiming<HTTPOutcome>?
     public var websocket: PhaseTiming<WebSocketOutcome>?
-    /// The answer to the connect request after the challenge.
+    /// The answer to the (last) connect request after the challenge.
     public var connect: PhaseTiming<ConnectOutcome>?
     /// A WebSocket held idle after the challenge; only behind a proxy (see `GatewayProbe.idleWatch`).
     public var idle: PhaseTiming<IdleOutcome>?
+    /// Every connect request and its answer, in order (more than one when the Gateway was
+    /// starting, asked for the older node protocol, or a pairing request was asked twice).
+    public var connectTries: [ConnectTry] = []
     /// Whether the target's credentials went with the connect request, and why (nil when it
     /// has none, or no request was made).
     public var credentials: CredentialDecision?

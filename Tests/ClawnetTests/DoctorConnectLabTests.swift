@@ -53,7 +53,7 @@ extension DoctorLabTests {
         ("token-mismatch", "fail", "gateway-auth", "AUTH_TOKEN_MISMATCH"),
         ("token-missing", "fail", "gateway-auth", "AUTH_TOKEN_MISSING"),
         ("protocol-mismatch", "fail", "protocol-mismatch", "speaks protocol v5"),
-        ("starting", "warn", nil, "UNAVAILABLE: gateway starting"),
+        ("starting", "warn", "gateway-starting", "UNAVAILABLE: gateway starting"),
         ("close-1008", "fail", "gw-connect", "close 1008: invalid request frame"),
     ]
 
@@ -83,7 +83,7 @@ extension DoctorLabTests {
         ("tokenmismatch", "fail", "gateway-auth", "update_auth_credentials"),
         ("tokenmissing", "fail", "gateway-auth", "update_auth_configuration"),
         ("protocol", "fail", "protocol-mismatch", "speaks protocol v5"),
-        ("starting", "warn", nil, "retry after 500 ms"),
+        ("starting", "warn", "gateway-starting", "retry after 500 ms"),
         ("close1008", "fail", "gw-connect", "invalid request frame"),
     ]
 
@@ -210,7 +210,9 @@ extension DoctorLabTests {
         let key = try await runCommand("/usr/bin/env", ["openssl", "genpkey", "-algorithm", "ed25519", "-out", keyFile])
         #expect(key.status == 0, "\(key.stderr)")
         let pem = try String(contentsOfFile: keyFile, encoding: .utf8).replacingOccurrences(of: "\n", with: "\\n")
-        try #"{"version":1,"deviceId":"x","privateKeyPem":"\#(pem)","createdAtMs":1}"#.write(
+        let publicKey = try await runCommand("/usr/bin/env", ["openssl", "pkey", "-in", keyFile, "-pubout"])
+        let publicPem = publicKey.stdout.replacingOccurrences(of: "\n", with: "\\n")
+        try #"{"version":1,"deviceId":"x","publicKeyPem":"\#(publicPem)","privateKeyPem":"\#(pem)","createdAtMs":1}"#.write(
             toFile: identity, atomically: true, encoding: .utf8)
         let unpaired = try await serveOnly()
         var failure: (any Error)?

@@ -110,8 +110,10 @@ struct ConnectCheckTests {
         #expect(refused.message.contains("sent the token from gateway.remote.token") && refused.message.contains("update_auth_credentials"))
         #expect(!refused.message.contains("hunter2") && !(refused.fix ?? "").contains("hunter2"))
         let mismatch = connect(
-            .rejected(Self.error("INVALID_REQUEST", "protocol mismatch", detail: "PROTOCOL_MISMATCH", expected: 3), close: nil))
-        #expect(mismatch.message.contains("v3") && mismatch.message.contains("v4") && mismatch.fix?.contains("Gateway host") == true)
+            .rejected(Self.error("INVALID_REQUEST", "protocol mismatch", detail: "PROTOCOL_MISMATCH", expected: 5), close: nil))
+        #expect(
+            mismatch.message.contains("v5") && mismatch.message.contains("offered v4") && mismatch.message.contains("node is older")
+                && mismatch.fix?.contains("on the nodes") == true, "\(mismatch.message) / \(mismatch.fix ?? "")")
     }
 
     // MARK: The node's config

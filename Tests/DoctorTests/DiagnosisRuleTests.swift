@@ -133,7 +133,7 @@ struct DiagnosisRuleTests {
         ("token mismatch", gateway([check(.gwConnect, .fail, .tokenMismatch)]), quiet(), [.gatewayAuth]),
         ("token missing", gateway([check(.gwConnect, .fail, .tokenMissing)]), quiet(), [.gatewayAuth]),
         ("protocol mismatch", gateway([check(.gwConnect, .fail, .protocolMismatch)]), quiet(), [.protocolMismatch]),
-        ("starting only warns", gateway([check(.gwConnect, .warn, .gatewayStarting)]), quiet(), []),
+        ("still starting: named, a warning", gateway([check(.gwConnect, .warn, .gatewayStarting)]), quiet(), [.gatewayStarting]),
         ("closed with 1008", gateway([check(.gwConnect, .fail, .closedByGateway)]), quiet(), [.connect]),
     ]
 

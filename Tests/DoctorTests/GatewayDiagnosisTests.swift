@@ -66,7 +66,7 @@ struct GatewayDiagnosisTests {
         let result = checks(dropped)
         #expect(result.status("gw.tcp") == .fail)
         #expect(result["gw.tcp"]?.fix?.contains("ufw allow 18789/tcp") == true)
-        let diagnosis = diagnose([self.result(dropped, beacon: Recorded.beacon(), checks: result)])
+        let diagnosis = diagnose([self.result(dropped, beacon: Recorded.beacon(txt: Recorded.tlsTXT), checks: result)])
         #expect(diagnosis.contains { $0.id == "firewall" })
     }
 
@@ -95,7 +95,9 @@ struct GatewayDiagnosisTests {
         #expect(
             pin.message.contains("expected \(Recorded.otherSHA.hex)") && pin.message.contains("observed \(Recorded.certificateSHA.hex)"))
         #expect(pin.detail["expected"] == Recorded.otherSHA.hex)
-        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(), checks: result, pin: Recorded.otherSHA)])
+        let diagnosis = diagnose([
+            self.result(report, beacon: Recorded.beacon(txt: Recorded.tlsTXT), checks: result, pin: Recorded.otherSHA)
+        ])
         #expect(diagnosis.map(\.id) == ["pin-changed"])
         #expect(diagnosis.first?.cause.contains("pinned") == true)
     }
@@ -114,7 +116,7 @@ struct GatewayDiagnosisTests {
         let report = Recorded.healthyReport(target)
         let result = checks(report)
         #expect(result.status("gw.pin") == .fail)
-        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(), checks: result)])
+        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(txt: Recorded.tlsTXT), checks: result)])
         #expect(diagnosis.map(\.id) == ["pin-changed"])
         #expect(diagnosis.first?.cause.contains("rotated") == true && diagnosis.first?.cause.contains("proxy") == true)
         // Matching TXT and no pin, or nothing at all: both pass.
@@ -145,7 +147,7 @@ struct GatewayDiagnosisTests {
         let result = checks(report)
         #expect(result.status("gw.http") == .fail && result.status("gw.websocket") == .fail)
         #expect(result["gw.websocket"]?.fix?.contains("clawnet doctor wss://studio.local:18789") == true)
-        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(), checks: result)])
+        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(txt: Recorded.tlsTXT), checks: result)])
         let cause = try #require(diagnosis.first { $0.id == "tls-not-advertised" })
         #expect(cause.cause.contains("gatewayTls=1"))
         #expect(!diagnosis.contains { $0.id == "gw-websocket" }, "one cause, not two")
@@ -196,7 +198,7 @@ struct GatewayDiagnosisTests {
             elapsed: .zero)
         let wrong = checks(report)
         #expect(wrong.status("gw.websocket") == .pass && wrong.status("gw.protocol") == .fail)
-        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(), checks: wrong)])
+        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(txt: Recorded.tlsTXT), checks: wrong)])
         #expect(diagnosis.map(\.id) == ["gw-protocol"])
     }
 
@@ -242,7 +244,8 @@ struct GatewayDiagnosisTests {
             let made = checks(report, pin: Recorded.otherSHA)
             let bare = made.filter { ($0.status == .warn || $0.status == .fail) && ($0.fix ?? "").isEmpty }
             #expect(bare.isEmpty, "no fix: \(bare.map { "\($0.id) \($0.reason) \($0.message)" })")
-            let causes = diagnose([self.result(report, beacon: Recorded.beacon(), checks: made, pin: Recorded.otherSHA)])
+            let causes = diagnose([self.result(report, beacon: Recorded.beacon(txt: Recorded.tlsTXT), checks: made, pin: Recorded.otherSHA)]
+            )
             #expect(!causes.isEmpty && causes.allSatisfy { !$0.fix.isEmpty }, "causes: \(causes.map { "\($0.id): \($0.fix)" })")
         }
     }
@@ -295,7 +298,7 @@ struct CheckSelectionTests {
 
     @Test("explicit targets depend on mDNS only when mDNS found them, on DNS when named or found by DNS-SD")
     func dependencies() {
-        let mdns = Recorded.result(Recorded.target(), beacon: Recorded.beacon(), checks: [])
+        let mdns = Recorded.result(Recorded.target(), beacon: Recorded.beacon(txt: Recorded.tlsTXT), checks: [])
         #expect(Doctor.dependencies(of: [mdns]).contains("mdns.browse"))
         let named = Recorded.result(
             ProbeTarget(label: "gw.example", host: "gw.example", addresses: [], port: 1, tls: true), beacon: nil, checks: [])

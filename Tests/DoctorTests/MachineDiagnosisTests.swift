@@ -20,7 +20,7 @@ struct MachineDiagnosisTests {
         var system = RecordedSystem()
         system.openclaw.exists = true
         system.openclaw.bind = .lan
-        let (checks, diagnosis) = diagnose(system, Recorded.discovery(beacons: [Recorded.beacon()]))
+        let (checks, diagnosis) = diagnose(system, Recorded.discovery(beacons: [Recorded.beacon(txt: Recorded.tlsTXT)]))
         #expect(checks.allSatisfy { $0.status == .pass || $0.status == .skip }, "\(checks.filter { $0.status > .pass })")
         #expect(checks.status("mdns.browse") == .pass)
         #expect(checks["mdns.daemon"]?.detail["version"] == "avahi 0.8")
@@ -70,7 +70,7 @@ struct MachineDiagnosisTests {
     func notAdvertising() throws {
         let host = HostAnswer(
             address: IPAddress("192.168.1.30")!, gateway: "wss://studio.openclaw.internal.:18789", answer: .name("studio.local"))
-        var discovery = Recorded.discovery(domains: [Recorded.domain], beacons: [Recorded.beacon(source: .unicast)])
+        var discovery = Recorded.discovery(domains: [Recorded.domain], beacons: [Recorded.beacon(source: .unicast, txt: Recorded.tlsTXT)])
         discovery.hostAnswers = [host]
         let (checks, diagnosis) = diagnose(RecordedSystem(), discovery)
         #expect(checks.status("mdns.browse") == .warn)
@@ -83,7 +83,7 @@ struct MachineDiagnosisTests {
 
     @Test("nothing in local., and the Gateway's host is silent on mDNS too: multicast-blocked names the host")
     func hostSilent() throws {
-        var discovery = Recorded.discovery(domains: [Recorded.domain], beacons: [Recorded.beacon(source: .unicast)])
+        var discovery = Recorded.discovery(domains: [Recorded.domain], beacons: [Recorded.beacon(source: .unicast, txt: Recorded.tlsTXT)])
         discovery.hostAnswers = [
             HostAnswer(address: IPAddress("192.168.1.30")!, gateway: "wss://studio.openclaw.internal.:18789", answer: .noAnswer),
             HostAnswer(address: IPAddress("fd00::30")!, gateway: "wss://studio.openclaw.internal.:18789", answer: .noAnswer),
@@ -100,9 +100,10 @@ struct MachineDiagnosisTests {
 
     @Test("a Gateway found only by DNS-SD still means nothing in local. (multicast-blocked); --no-local means no such claim")
     func onlyWideArea() {
-        let unicast = Recorded.discovery(domains: [Recorded.domain], beacons: [Recorded.beacon(source: .unicast)])
+        let unicast = Recorded.discovery(domains: [Recorded.domain], beacons: [Recorded.beacon(source: .unicast, txt: Recorded.tlsTXT)])
         #expect(diagnose(RecordedSystem(), unicast).1.map(\.id) == ["multicast-blocked"])
-        let noLocal = Recorded.discovery(local: false, domains: [Recorded.domain], beacons: [Recorded.beacon(source: .unicast)])
+        let noLocal = Recorded.discovery(
+            local: false, domains: [Recorded.domain], beacons: [Recorded.beacon(source: .unicast, txt: Recorded.tlsTXT)])
         let (checks, diagnosis) = diagnose(RecordedSystem(), noLocal)
         #expect(checks.status("mdns.browse") == .skip)
         #expect(diagnosis.isEmpty)
@@ -128,7 +129,7 @@ struct MachineDiagnosisTests {
         var system = RecordedSystem()
         system.holders = PortHolders(
             sockets: 3, holders: [.init(pid: 410, name: "avahi-daemon"), .init(pid: 977, name: "openclaw-gatewa")])
-        let (checks, diagnosis) = diagnose(system, Recorded.discovery(beacons: [Recorded.beacon()]))
+        let (checks, diagnosis) = diagnose(system, Recorded.discovery(beacons: [Recorded.beacon(txt: Recorded.tlsTXT)]))
         #expect(checks.status("mdns.port5353") == .warn)
         #expect(checks["mdns.port5353"]?.message.contains("openclaw-gatewa (pid 977)") == true)
         #expect(diagnosis.map(\.id) == ["two-mdns-stacks"])
@@ -174,7 +175,7 @@ struct MachineDiagnosisTests {
             message:
                 "openclaw.internal. answers at Tailscale's resolver 100.100.100.100 but not through this machine's resolver (192.168.1.1#53): split DNS is not applied here",
             fix: "let Tailscale manage DNS (`sudo tailscale set --accept-dns=true`)", domain: "openclaw.internal.")
-        var beacon = Recorded.beacon(source: .unicast)
+        var beacon = Recorded.beacon(source: .unicast, txt: Recorded.tlsTXT)
         beacon.resolvers = ["100.100.100.100#53"]
         let (checks, diagnosis) = diagnose(
             RecordedSystem(), Recorded.discovery(local: false, domains: [Recorded.domain], beacons: [beacon], issues: [issue]))
@@ -185,7 +186,7 @@ struct MachineDiagnosisTests {
 
     @Test("wide-area: found (with the resolver that answered), a DNS error, nothing published, no domain")
     func wideArea() {
-        var beacon = Recorded.beacon(source: .unicast)
+        var beacon = Recorded.beacon(source: .unicast, txt: Recorded.tlsTXT)
         beacon.resolvers = ["127.0.0.1#5300"]
         let found = MachineChecks.wideArea(
             MachineFacts.gather(RecordedSystem()), Recorded.discovery(domains: [Recorded.domain], beacons: [beacon]))

@@ -55,6 +55,9 @@ enum Recorded {
     static let certificateSHA = TLSFingerprint(digest: [UInt8](repeating: 0xAB, count: 32))
     static let otherSHA = TLSFingerprint(digest: [UInt8](repeating: 0xCD, count: 32))
 
+    /// The TXT of a Gateway with TLS on, which OpenClaw's phones accept (discovery.phones).
+    static let tlsTXT: [(key: String, value: String?)] = [("role", "gateway"), ("gatewayTls", "1")]
+
     static func beacon(
         _ name: String = "Studio (OpenClaw)", source: BeaconSource = .mdns, address: String = "192.168.1.30",
         port: Int = 18789, txt: [(key: String, value: String?)] = [("role", "gateway")]

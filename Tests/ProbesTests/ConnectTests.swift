@@ -20,7 +20,8 @@ struct ConnectTests {
         let bare = try json(ConnectRequest(id: "r1", credentials: .none).frame(nonce: "n0nce"))
         #expect(bare["type"] as? String == "req" && bare["id"] as? String == "r1" && bare["method"] as? String == "connect")
         let params = try #require(bare["params"] as? [String: Any])
-        #expect(params["minProtocol"] as? Int == 4 && params["maxProtocol"] as? Int == 4)
+        // A probe offers 3...4 as OpenClaw's probe does (MIN_PROBE_PROTOCOL_VERSION...PROTOCOL_VERSION).
+        #expect(params["minProtocol"] as? Int == 3 && params["maxProtocol"] as? Int == 4)
         #expect(params["role"] as? String == "operator" && params["scopes"] as? [String] == ["operator.read"])
         let client = try #require(params["client"] as? [String: Any])
         #expect(client["id"] as? String == "cli" && client["mode"] as? String == "probe" && client["platform"] as? String == "linux")

@@ -78,4 +78,28 @@ extension ConnectError {
             return nil
         }
     }
+
+    /// `details.reason` of PAIRING_REQUIRED (PAIRING_CONNECT_REASON_METADATA in
+    /// connect-error-details.ts; set by connect-device-pairing.ts and connect-existing-device.ts).
+    public enum PairingReason: KnownWord {
+        /// The Gateway has no approved device with this public key.
+        case notPaired
+        /// Paired, but not for the role asked for (a node asking as `node` when approved as operator).
+        case roleUpgrade
+        /// Paired, but asking for scopes beyond the approved ones.
+        case scopeUpgrade
+        /// Paired, but the platform or device family differs from the approved record.
+        case metadataUpgrade
+        case other(String)
+
+        public static let spellings: [(PairingReason, String)] = [
+            (.notPaired, "not-paired"), (.roleUpgrade, "role-upgrade"), (.scopeUpgrade, "scope-upgrade"),
+            (.metadataUpgrade, "metadata-upgrade"),
+        ]
+
+        public var unknownWord: String? {
+            if case .other(let word) = self { return word }
+            return nil
+        }
+    }
 }

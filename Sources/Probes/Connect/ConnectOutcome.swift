@@ -49,6 +49,10 @@ public struct ConnectError: Sendable, Hashable {
     /// OpenClaw's reasons are a few words (`trusted_proxy_missing_header_<name>` the longest);
     /// past this a Gateway sends something else, kept only this long.
     static let authReasonLimit = 96
+    /// The ErrorShape's `retryable`.
+    public var retryable: Bool?
+    /// What a pairing refusal says about the device (nil on other errors).
+    public var pairing: PairingDetails?
 
     /// A protocol mismatch: details.code PROTOCOL_MISMATCH, or, from a Gateway that sends no
     /// details.code, INVALID_REQUEST with the message OpenClaw's server gives it
@@ -74,6 +78,34 @@ public struct ConnectError: Sendable, Hashable {
         self.clientMinProtocol = clientMinProtocol
         self.clientMaxProtocol = clientMaxProtocol
         self.retryAfterMs = retryAfterMs
+    }
+
+    /// `details.reason` of a PAIRING_REQUIRED refusal, read into its case.
+    public var pairingReason: PairingReason? {
+        guard detailCode == .pairingRequired else { return nil }
+        return reason.map(PairingReason.init(word:)) ?? .notPaired
+    }
+}
+
+/// The details of a PAIRING_REQUIRED refusal that say which device asked for what, and what
+/// the Gateway approved it for (buildPairingConnectErrorDetails in
+/// packages/gateway-protocol/src/connect-error-details.ts).
+public struct PairingDetails: Sendable, Hashable {
+    public var deviceId: String?
+    public var requestedRole: String?
+    public var requestedScopes: [String]
+    public var approvedRoles: [String]
+    public var approvedScopes: [String]
+
+    public init(
+        deviceId: String? = nil, requestedRole: String? = nil, requestedScopes: [String] = [], approvedRoles: [String] = [],
+        approvedScopes: [String] = []
+    ) {
+        self.deviceId = deviceId
+        self.requestedRole = requestedRole
+        self.requestedScopes = requestedScopes
+        self.approvedRoles = approvedRoles
+        self.approvedScopes = approvedScopes
     }
 }
 
@@ -116,6 +148,12 @@ enum ConnectAnswer {
             clientMinProtocol: details?.clientMinProtocol, clientMaxProtocol: details?.clientMaxProtocol,
             retryAfterMs: error.retryAfterMs)
         rejection.authReason = details?.authReason.map { String($0.prefix(ConnectError.authReasonLimit)) }
+        rejection.retryable = error.retryable
+        if rejection.detailCode == .pairingRequired, let details {
+            rejection.pairing = PairingDetails(
+                deviceId: details.deviceId, requestedRole: details.requestedRole, requestedScopes: details.requestedScopes ?? [],
+                approvedRoles: details.approvedRoles ?? [], approvedScopes: details.approvedScopes ?? [])
+        }
         return .rejected(rejection, close: nil)
     }
 
@@ -146,10 +184,15 @@ enum ConnectAnswer {
                 let clientMinProtocol: Int?
                 let clientMaxProtocol: Int?
                 let authReason: String?
+                let deviceId: String?
+                let requestedRole: String?
+                let requestedScopes: [String]?
+                let approvedRoles: [String]?
+                let approvedScopes: [String]?
 
                 private enum Key: String, CodingKey {
                     case code, requestId, reason, recommendedNextStep, canRetryWithDeviceToken, expectedProtocol
-                    case clientMinProtocol, clientMaxProtocol
+                    case clientMinProtocol, clientMaxProtocol, deviceId, requestedRole, requestedScopes, approvedRoles, approvedScopes
                     case authReason
                 }
 
@@ -164,14 +207,20 @@ enum ConnectAnswer {
                     clientMinProtocol = try? container.decodeIfPresent(Int.self, forKey: .clientMinProtocol)
                     clientMaxProtocol = try? container.decodeIfPresent(Int.self, forKey: .clientMaxProtocol)
                     authReason = try? container.decodeIfPresent(String.self, forKey: .authReason)
+                    deviceId = try? container.decodeIfPresent(String.self, forKey: .deviceId)
+                    requestedRole = try? container.decodeIfPresent(String.self, forKey: .requestedRole)
+                    requestedScopes = try? container.decodeIfPresent([String].self, forKey: .requestedScopes)
+                    approvedRoles = try? container.decodeIfPresent([String].self, forKey: .approvedRoles)
+                    approvedScopes = try? container.decodeIfPresent([String].self, forKey: .approvedScopes)
                 }
             }
             let code: String?
             let message: String?
             let details: Details?
             let retryAfterMs: Int?
+            let retryable: Bool?
 
-            private enum Key: String, CodingKey { case code, message, details, retryAfterMs }
+            private enum Key: String, CodingKey { case code, message, details, retryAfterMs, retryable }
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: Key.self)
@@ -179,6 +228,7 @@ enum ConnectAnswer {
                 message = try container.decodeIfPresent(String.self, forKey: .message)
                 details = try? container.decodeIfPresent(Details.self, forKey: .details)
                 retryAfterMs = try? container.decodeIfPresent(Int.self, forKey: .retryAfterMs)
+                retryable = try? container.decodeIfPresent(Bool.self, forKey: .retryable)
             }
         }
         let type: String?

@@ -29,10 +29,11 @@ public struct ConnectCredentials: Sendable, Hashable {
 /// (src/node-host/runner.ts): client `node-host`, mode `node`, role `node`, no scopes, the
 /// device signed over OpenClaw's v3 payload (packages/gateway-client: buildDeviceAuthPayloadV3).
 /// That is the node's own pairing: an unknown device becomes a pairing request on the Gateway.
+///
+/// The protocol range is the one OpenClaw's client sends for the role (`ProtocolRange`): a
+/// probe offers 3...4; the node host 4 first, then 3 in the released v3 envelope (no
+/// deviceFamily) when a v3 Gateway refuses 4, so its pairing there is not asked to change.
 public struct ConnectRequest: Sendable {
-    /// PROTOCOL_VERSION and MIN_CLIENT_PROTOCOL_VERSION of OpenClaw's gateway protocol
-    /// (packages/gateway-protocol/src/version.ts): the probe asks for exactly this version.
-    public static let protocolVersion = 4
     /// What OpenClaw's probe reports as its client version.
     static let clientVersion = "dev"
     /// `process.platform` on Linux, and the node host's device family there.
@@ -41,21 +42,32 @@ public struct ConnectRequest: Sendable {
 
     public let id: String
     public let credentials: ConnectCredentials
-    public var minProtocol = ConnectRequest.protocolVersion
-    public var maxProtocol = ConnectRequest.protocolVersion
+    public var range: ProtocolRange
+    /// The released v3 node host's envelope: no deviceFamily in the client or the signature.
+    public var legacyNodeEnvelope = false
 
     public init(id: String = UUID().uuidString.lowercased(), credentials: ConnectCredentials) {
         self.id = id
         self.credentials = credentials
+        self.range = credentials.device == nil ? .probe : .node
     }
 
     public var asDevice: Bool { credentials.device != nil }
 
+    /// The same request on a new connection (a new id), with another range or envelope.
+    public func again(range: ProtocolRange? = nil, legacyNodeEnvelope: Bool? = nil) -> ConnectRequest {
+        var next = ConnectRequest(credentials: credentials)
+        next.range = range ?? self.range
+        next.legacyNodeEnvelope = legacyNodeEnvelope ?? self.legacyNodeEnvelope
+        return next
+    }
+
     /// The request frame for the challenge's nonce, signed at `signedAtMs` when a device is shown.
     public func frame(nonce: String, signedAtMs: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) -> [UInt8] {
+        let family = legacyNodeEnvelope ? nil : Self.deviceFamily
         let client =
             asDevice
-            ? Client(id: "node-host", version: Self.clientVersion, platform: Self.platform, deviceFamily: Self.deviceFamily, mode: "node")
+            ? Client(id: "node-host", version: Self.clientVersion, platform: Self.platform, deviceFamily: family, mode: "node")
             : Client(id: "cli", version: Self.clientVersion, platform: Self.platform, deviceFamily: nil, mode: "probe")
         let role = asDevice ? "node" : "operator"
         let scopes = asDevice ? [] : ["operator.read"]
@@ -68,7 +80,7 @@ public struct ConnectRequest: Sendable {
                 id: identity.deviceId, publicKey: identity.publicKey, signature: identity.sign(payload), signedAt: signedAtMs, nonce: nonce)
         }
         let params = Params(
-            minProtocol: minProtocol, maxProtocol: maxProtocol, client: client, caps: [], role: role, scopes: scopes,
+            minProtocol: range.min, maxProtocol: range.max, client: client, caps: [], role: role, scopes: scopes,
             auth: token.map { Auth(token: $0) }, device: device)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

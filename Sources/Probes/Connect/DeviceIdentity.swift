@@ -40,35 +40,38 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
         self.deviceId = TLSFingerprint(digest: Array(SHA256.hash(data: raw))).hex
     }
 
-    /// The identity in the file at `path`: a regular file of at most `FileLimit.deviceIdentity`
-    /// bytes, refused before anything is read otherwise.
+    /// The identity at `path`, as OpenClaw's node host accepts it (`inspect`); a file the node
+    /// host would not use is refused, saying what the node host does with it instead.
     public static func load(path: String) throws(Failure) -> DeviceIdentity {
-        let (bytes, owner): ([UInt8], UInt32)
-        do { (bytes, owner) = try RegularFile.readOwned(path, limit: FileLimit.deviceIdentity) } catch {
-            throw Failure(description: error.description)
+        let (state, identity) = inspect(path: path)
+        guard var identity else {
+            let consequence: String
+            switch state {
+            case .missing, .unreadable: consequence = ""
+            case .notIdentity: consequence = ": OpenClaw's node host would write a new identity over it (a new device)"
+            case .invalid, .valid: consequence = ": OpenClaw's node host would not use it either (a new key at every start)"
+            }
+            throw Failure(description: "\(reason(state, path: path))\(consequence)")
         }
-        var identity = try parse(Data(bytes), path: path)
-        identity.owner = owner
+        identity.owner = SecretFile.owner(path: path)
         return identity
     }
 
+    static func reason(_ state: IdentityFileState, path: String) -> String {
+        switch state {
+        case .missing: "cannot read \(path): no such file"
+        case .unreadable(let why): why
+        case .invalid(let why): why.hasPrefix(path) ? why : "\(path): \(why)"
+        case .notIdentity: "\(path) is not an OpenClaw device identity (JSON with deviceId and a key pair)"
+        case .valid: path
+        }
+    }
+
     static func parse(_ data: Data, path: String) throws(Failure) -> DeviceIdentity {
-        guard let object = try? JSONDecoder().decode(Stored.self, from: data) else {
-            throw Failure(description: "\(path) is not an OpenClaw device identity (JSON with deviceId and a private key)")
+        guard let stored = try? JSONDecoder().decode(StoredShape.self, from: data), stored.recognized else {
+            throw Failure(description: "\(path) is not an OpenClaw device identity (JSON with deviceId and a key pair)")
         }
-        if let pem = object.privateKeyPem {
-            guard let der = pemBody(pem, label: "PRIVATE KEY"), der.count == pkcs8Prefix.count + 32,
-                Array(der.prefix(pkcs8Prefix.count)) == pkcs8Prefix
-            else {
-                throw Failure(description: "\(path): privateKeyPem is not an Ed25519 PKCS#8 key")
-            }
-            return try DeviceIdentity(seed: Array(der.suffix(32)))
-        }
-        if let raw = object.privateKey.flatMap(decodeBase64) {
-            // Swift apps keep the 32-byte seed (CryptoKit's rawRepresentation).
-            return try DeviceIdentity(seed: raw)
-        }
-        throw Failure(description: "\(path) has no privateKeyPem or privateKey")
+        return try checked(stored, path: path)
     }
 
     /// A fresh identity, for tests and the stand-in Gateway.
@@ -76,13 +79,17 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
         try! DeviceIdentity(seed: Array(Curve25519.Signing.PrivateKey().rawRepresentation))
     }
 
-    /// OpenClaw's file, version 1, for this identity.
+    /// OpenClaw's file, version 1, for this identity (both keys in PEM, as the node host writes it).
     public func storedJSON(createdAtMs: Int64 = 0) -> String {
-        let der = Self.pkcs8Prefix + seed
-        let pem = "-----BEGIN PRIVATE KEY-----\n" + Data(der).base64EncodedString() + "\n-----END PRIVATE KEY-----\n"
-        let escaped = pem.replacing("\n", with: "\\n")
+        func pem(_ der: [UInt8], _ label: String) -> String {
+            let text = "-----BEGIN \(label)-----\n" + Data(der).base64EncodedString() + "\n-----END \(label)-----\n"
+            return text.replacing("\n", with: "\\n")
+        }
+        let publicPem = pem(Self.spkiPrefix + (Self.decodeBase64(publicKey) ?? []), "PUBLIC KEY")
+        let privatePem = pem(Self.pkcs8Prefix + seed, "PRIVATE KEY")
         return """
-            {"version":1,"deviceId":"\(deviceId)","privateKeyPem":"\(escaped)","createdAtMs":\(createdAtMs)}
+            {"version":1,"deviceId":"\(deviceId)","publicKeyPem":"\(publicPem)",\
+            "privateKeyPem":"\(privatePem)","createdAtMs":\(createdAtMs)}
 
             """
     }
@@ -105,11 +112,6 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
     /// The device id a raw public key (base64url) stands for.
     public static func deviceId(ofPublicKey publicKey: String) -> String? {
         decodeBase64(publicKey).map { TLSFingerprint(digest: Array(SHA256.hash(data: $0))).hex }
-    }
-
-    private struct Stored: Decodable {
-        let privateKeyPem: String?
-        let privateKey: String?
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {

@@ -6,8 +6,10 @@ import FoundationEssentials
 /// connect-device-pairing.ts, with the error details of packages/gateway-protocol/src/
 /// connect-error-details.ts and startup-unavailable.ts). `auto` decides as a Gateway with
 /// `gateway.auth.token` set to `token` (auth mode none without one) whose paired devices are
-/// `pairedDevices`, treating every client as remote (no silent local pairing); the other
-/// outcomes answer every connect the same way.
+/// `pairedDevices`, treating every client as remote (no silent local pairing); `protocol-3`
+/// decides the same way as a published protocol-3 Gateway; the other outcomes answer every
+/// connect the same way. For `startingFor` after the first connect request, every client but a node is
+/// told the Gateway is starting, as admitGatewayConnect does while startup is pending.
 public struct StandInConnect: Sendable {
     public enum Outcome: String, Sendable, CaseIterable {
         case auto
@@ -19,21 +21,37 @@ public struct StandInConnect: Sendable {
         case protocolMismatch = "protocol-mismatch"
         case starting
         case close1008 = "close-1008"
+        /// A published protocol-3 Gateway: `auto`, with the version rule and answers of v3.
+        case protocol3 = "protocol-3"
+        /// PAIRING_REQUIRED for a device the Gateway knows, for each reason but not-paired.
+        case pairingRoleUpgrade = "pairing-role-upgrade"
+        case pairingScopeUpgrade = "pairing-scope-upgrade"
+        case pairingMetadataUpgrade = "pairing-metadata-upgrade"
     }
 
     public var outcome: Outcome
     public var token: GatewayToken?
     public var pairedDevices: Set<String>
+    /// How long the Gateway says it is starting, counted from the first connect request it reads
+    /// (so that a test sees the start whatever the machine's load).
+    public var startingFor: Duration?
+    /// When the first connect request came, shared by every connection of this stand-in.
+    let startup = StandInStartup()
+    /// One pending pairing request per device, shared by every connection of this stand-in.
+    let pairings = StandInPairings()
 
-    public init(outcome: Outcome = .auto, token: GatewayToken? = nil, pairedDevices: Set<String> = []) {
+    public init(outcome: Outcome = .auto, token: GatewayToken? = nil, pairedDevices: Set<String> = [], startingFor: Duration? = nil) {
         self.outcome = outcome
         self.token = token
         self.pairedDevices = pairedDevices
+        self.startingFor = startingFor
     }
 
     /// PROTOCOL_VERSION and MIN_PROBE_PROTOCOL_VERSION (packages/gateway-protocol/src/version.ts).
-    static let protocolVersion = 4
-    static let minimumProbeProtocol = 3
+    static let protocolVersion = ProtocolRange.currentVersion
+    static let minimumProbeProtocol = ProtocolRange.previousVersion
+    /// MIN_NODE_PROTOCOL_VERSION.
+    static let minimumNodeProtocol = ProtocolRange.previousVersion
     /// The version `protocol-mismatch` claims: a Gateway newer than its clients.
     static let newerProtocol = 5
     /// DEVICE_SIGNATURE_SKEW_MS: a signature older or newer than this is refused.
@@ -58,10 +76,18 @@ public struct StandInConnect: Sendable {
         guard request.method == "connect", let params = request.params, let client = params.client else {
             return error(id, .invalidRequest, "invalid handshake: first request must be connect", details: nil, close: 1008)
         }
+        // isStartupNodeConnect: a node is admitted while startup is pending, nobody else.
+        if let startingFor, startup.isStarting(nowMs: nowMs, for: startingFor), !(params.role == "node" && client.mode == "node") {
+            return starting(id)
+        }
         switch outcome {
         case .auto: return decide(id, params, client, nonce: nonce, nowMs: nowMs)
+        case .protocol3: return decide(id, params, client, nonce: nonce, nowMs: nowMs, version: ProtocolRange.previousVersion)
         case .helloOk: return helloOk(id, role: params.role ?? "operator", scopes: params.scopes ?? [])
-        case .pairingRequired: return pairingRequired(id, params)
+        case .pairingRequired: return pairingRequired(id, params, reason: .notPaired)
+        case .pairingRoleUpgrade: return pairingRequired(id, params, reason: .roleUpgrade)
+        case .pairingScopeUpgrade: return pairingRequired(id, params, reason: .scopeUpgrade)
+        case .pairingMetadataUpgrade: return pairingRequired(id, params, reason: .metadataUpgrade)
         case .tokenMismatch: return unauthorized(id, client, reason: "token_mismatch", hasDevice: params.device != nil, tokenGiven: true)
         case .tokenMissing: return unauthorized(id, client, reason: "token_missing", hasDevice: params.device != nil, tokenGiven: false)
         case .deviceRequired: return deviceRequired(id)
@@ -86,7 +112,8 @@ public struct StandInConnect: Sendable {
             }
         return Received(
             client: "\(params.client?.id ?? "?")/\(params.client?.mode ?? "?")", role: params.role ?? "?", token: tokenWord,
-            device: params.device?.id, signed: params.device?.signature != nil)
+            device: params.device?.id, signed: params.device?.signature != nil,
+            range: "v\(params.minProtocol ?? 0)…v\(params.maxProtocol ?? 0)")
     }
 
     public struct Received: Sendable, Hashable, CustomStringConvertible {
@@ -103,20 +130,24 @@ public struct StandInConnect: Sendable {
         /// The device id shown, if any, and whether it came with a signature.
         public let device: String?
         public let signed: Bool
+        /// The protocol range offered, `v3…v4`.
+        public let range: String
 
         public var description: String {
             let shown = device.map { "device \($0.prefix(12))…\(signed ? " with a signature" : "")" } ?? "no device"
-            return "client \(client), role \(role), \(token.rawValue), \(shown)"
+            return "client \(client) (protocol \(range)), role \(role), \(token.rawValue), \(shown)"
         }
     }
 
-    /// The Gateway's own order: protocol, role, credentials, device proof, auth, pairing.
-    private func decide(_ id: String, _ params: Params, _ client: Client, nonce: String, nowMs: Int64) -> Reply {
-        let minimum = params.minProtocol ?? 0
-        let maximum = params.maxProtocol ?? 0
-        let current = maximum >= Self.protocolVersion && minimum <= Self.protocolVersion
-        let probe = client.mode == "probe" && maximum >= Self.minimumProbeProtocol && minimum <= Self.protocolVersion
-        guard current || probe else { return protocolMismatch(id, params, expected: Self.protocolVersion) }
+    /// The Gateway's own order: protocol, role, credentials, device proof, auth, pairing. A
+    /// Gateway of `version` 3 has the published v3 version rule.
+    private func decide(_ id: String, _ params: Params, _ client: Client, nonce: String, nowMs: Int64, version: Int = protocolVersion)
+        -> Reply
+    {
+        guard admits(params, client, version: version) else {
+            return version == Self.protocolVersion
+                ? protocolMismatch(id, params, expected: version) : publishedMismatch(id, expected: version)
+        }
         let role = params.role ?? "operator"
         guard role == "operator" || role == "node" else {
             return error(id, .invalidRequest, "invalid role", details: nil, close: 1008)
@@ -125,7 +156,7 @@ public struct StandInConnect: Sendable {
         let authOk = token.map { $0 == given } ?? true
         let sharedAuthOk = token != nil && token == given
         guard let device = params.device else {
-            if role == "operator" && sharedAuthOk { return helloOk(id, role: role, scopes: []) }
+            if role == "operator" && sharedAuthOk { return helloOk(id, role: role, scopes: [], version: version) }
             if !authOk && given != nil {
                 return unauthorized(id, client, reason: "token_mismatch", hasDevice: false, tokenGiven: true)
             }
@@ -138,8 +169,22 @@ public struct StandInConnect: Sendable {
             return unauthorized(
                 id, client, reason: given == nil ? "token_missing" : "token_mismatch", hasDevice: true, tokenGiven: given != nil)
         }
-        guard pairedDevices.contains(device.id ?? "") else { return pairingRequired(id, params) }
-        return helloOk(id, role: role, scopes: params.scopes ?? [])
+        guard pairedDevices.contains(device.id ?? "") else { return pairingRequired(id, params, reason: .notPaired) }
+        // A node on the N-1 window has a session of that version (usesLegacyNodeProtocol).
+        return helloOk(id, role: role, scopes: params.scopes ?? [], version: min(version, params.maxProtocol ?? version))
+    }
+
+    /// The version rule: a v4 Gateway's (the current protocol, a probe's N-1 window, a node's
+    /// N-1 window), or the published v3 Gateway's (its one version in the range).
+    private func admits(_ params: Params, _ client: Client, version: Int) -> Bool {
+        let minimum = params.minProtocol ?? 0
+        let maximum = params.maxProtocol ?? 0
+        guard version == Self.protocolVersion else { return maximum >= version && minimum <= version }
+        let current = maximum >= version && minimum <= version
+        let probe = client.mode == "probe" && maximum >= Self.minimumProbeProtocol && minimum <= version
+        let isNode = params.role == "node" && client.mode == "node"
+        let node = isNode && maximum >= Self.minimumNodeProtocol && minimum <= Self.minimumNodeProtocol
+        return current || probe || node
     }
 
     /// verifyGatewayConnectDeviceProof: the id is the key's hash, the signature is fresh,
@@ -163,147 +208,5 @@ public struct StandInConnect: Sendable {
             return (.deviceAuth("DEVICE_AUTH_SIGNATURE_INVALID"), "device signature invalid")
         }
         return nil
-    }
-
-    private func helloOk(_ id: String, role: String, scopes: [String]) -> Reply {
-        let payload: [String: JSONText] = [
-            "type": .text("hello-ok"), "protocol": .number(Self.protocolVersion),
-            "server": .object(["version": .text("clawnet-stand-in"), "connId": .text(UUID().uuidString.lowercased())]),
-            "features": .object(["methods": .array([]), "events": .array([])]),
-            "snapshot": .object([:]),
-            "auth": .object(["role": .text(role), "scopes": .array(scopes.map(JSONText.text))]),
-            "policy": .object(["maxPayload": .number(25 << 20), "maxBufferedBytes": .number(50 << 20), "tickIntervalMs": .number(30_000)]),
-        ]
-        let frame: [String: JSONText] = ["type": .text("res"), "id": .text(id), "ok": .bool(true), "payload": .object(payload)]
-        return Reply(frames: [JSONText.object(frame).encoded], close: nil)
-    }
-
-    private func deviceRequired(_ id: String) -> Reply {
-        error(id, .notPaired, "device identity required", details: ["code": .detailCode(.deviceIdentityRequired)], close: 1008)
-    }
-
-    /// formatGatewayAuthFailureMessage (auth-messages.ts) and resolveUnauthorizedHandshakeContext.
-    private func unauthorized(_ id: String, _ client: Client, reason: String, hasDevice: Bool, tokenGiven: Bool) -> Reply {
-        let hint = client.id == "cli" ? "set gateway.remote.token to match gateway.auth.token" : "provide gateway auth token"
-        let missing = reason == "token_missing"
-        let message = "unauthorized: gateway token \(missing ? "missing" : "mismatch") (\(hint))"
-        let canRetry = !missing && hasDevice && tokenGiven
-        let next: ConnectError.NextStep = missing ? .updateAuthConfiguration : canRetry ? .retryWithDeviceToken : .updateAuthCredentials
-        return error(
-            id, .invalidRequest, message,
-            details: [
-                "code": .detailCode(missing ? .authTokenMissing : .authTokenMismatch), "authReason": .text(reason),
-                "canRetryWithDeviceToken": .bool(canRetry), "recommendedNextStep": .text(next.word),
-            ],
-            close: 1008)
-    }
-
-    private func pairingRequired(_ id: String, _ params: Params) -> Reply {
-        let requestId = UUID().uuidString.lowercased()
-        var details: [String: JSONText] = [
-            "code": .detailCode(.pairingRequired), "reason": .text("not-paired"), "requestId": .text(requestId),
-            "remediationHint": .text("Approve this device from the pending pairing requests."),
-            "requestedRole": .text(params.role ?? "operator"), "requestedScopes": .array((params.scopes ?? []).map(JSONText.text)),
-        ]
-        if let deviceId = params.device?.id { details["deviceId"] = .text(deviceId) }
-        var reply = error(id, .notPaired, "pairing required: device is not approved yet", details: details, close: 1008)
-        reply.close = (1008, "pairing required: device is not approved yet (requestId: \(requestId))")
-        return reply
-    }
-
-    private func protocolMismatch(_ id: String, _ params: Params, expected: Int) -> Reply {
-        error(
-            id, .invalidRequest, "protocol mismatch",
-            details: [
-                "code": .detailCode(.protocolMismatch), "clientMinProtocol": .number(params.minProtocol ?? 0),
-                "clientMaxProtocol": .number(params.maxProtocol ?? 0), "expectedProtocol": .number(expected),
-                "minimumProbeProtocol": .number(Self.minimumProbeProtocol),
-            ],
-            close: 1002)
-    }
-
-    private func starting(_ id: String) -> Reply {
-        var reply = error(
-            id, .unavailable, "gateway starting; retry shortly", details: ["reason": .text("startup-sidecars")], close: 1013,
-            extra: ["retryable": .bool(true), "retryAfterMs": .number(500)])
-        reply.close = (1013, "gateway starting")
-        return reply
-    }
-
-    /// A response with an ErrorShape, then a close whose reason is the message
-    /// (truncateCloseReason keeps 123 bytes).
-    private func error(
-        _ id: String, _ code: ConnectError.Code, _ message: String, details: [String: JSONText]?, close: UInt16,
-        extra: [String: JSONText] = [:]
-    ) -> Reply {
-        var shape: [String: JSONText] = ["code": .text(code.word), "message": .text(message)]
-        if let details { shape["details"] = .object(details) }
-        shape.merge(extra) { $1 }
-        let frame: [String: JSONText] = ["type": .text("res"), "id": .text(id), "ok": .bool(false), "error": .object(shape)]
-        return Reply(
-            frames: [JSONText.object(frame).encoded], close: (close, String(decoding: Array(message.utf8.prefix(123)), as: UTF8.self)))
-    }
-
-    // What the stand-in reads of a request; anything of another shape is not a connect.
-    private struct Request: Decodable {
-        let type: String?
-        let id: String?
-        let method: String?
-        let params: Params?
-    }
-
-    private struct Params: Decodable {
-        struct Auth: Decodable { let token: String? }
-        let minProtocol: Int?
-        let maxProtocol: Int?
-        let client: Client?
-        let role: String?
-        let scopes: [String]?
-        let auth: Auth?
-        let device: Device?
-    }
-
-    private struct Client: Decodable {
-        let id: String?
-        let mode: String?
-        let platform: String?
-        let deviceFamily: String?
-    }
-
-    private struct Device: Decodable {
-        let id: String?
-        let publicKey: String?
-        let signature: String?
-        let signedAt: Int64?
-        let nonce: String?
-    }
-}
-
-/// A JSON value the stand-in writes, encoded with sorted keys so that no text from a client
-/// can break out of its string.
-enum JSONText: Encodable, Sendable {
-    case text(String)
-    case number(Int)
-    case bool(Bool)
-    case array([JSONText])
-    case object([String: JSONText])
-
-    static func detailCode(_ code: ConnectError.DetailCode) -> JSONText { .text(code.word) }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .text(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .bool(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
-
-    var encoded: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }

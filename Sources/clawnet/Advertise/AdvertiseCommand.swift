@@ -30,7 +30,10 @@ struct AdvertiseCommand: ClawnetCommand {
             requires that token (gateway.auth.token), --paired-device IDs are the devices it has \
             paired; without a token or a paired device it asks for them (NOT_PAIRED, device \
             identity required). --connect OUTCOME answers every connect one way: \
-            \(StandInConnect.Outcome.allCases.map(\.rawValue).joined(separator: ", ")). --tls makes \
+            \(StandInConnect.Outcome.allCases.map(\.rawValue).joined(separator: ", ")) (protocol-3 \
+            decides as a published protocol-3 Gateway does). --starting-for DURATION answers as a \
+            starting Gateway does (UNAVAILABLE, retry after 500 ms, close 1013) to every client \
+            but a node, for that long from the first connect request. --tls makes \
             a self-signed certificate on the fly (RSA 2048, CN=openclaw-gateway, as the Gateway \
             does), speaks TLS 1.3 only, and puts gatewayTls=1 and its SHA-256 in the TXT. \
             --tls-dir DIR keeps the pair in DIR (gateway-cert.pem, gateway-key.pem) so the \
@@ -136,7 +139,11 @@ struct AdvertiseCommand: ClawnetCommand {
             terminal.out(AdvertiseLines.stoppedServing)
             return
         }
-        let txt = try txtRecord(hostName: context.machine.hostName(), serving: gateway)
+        // lanHost names the host the SRV names: Avahi's host name (another than this machine's when
+        // Avahi runs with its own host-name, or renamed the host after a conflict).
+        var hostName = context.machine.hostName()
+        if !wideArea.noLocal, case .running(_, let avahiHost) = await context.machine.avahi(.publish) { hostName = avahiHost }
+        let txt = try txtRecord(hostName: hostName, serving: gateway)
         let registration = try await registerWideArea(name: name, txt: txt, bindAddress: serving.bindAddress, context: context)
         // However the mDNS side ends (a signal, Avahi gone for good, an error), what the
         // wide-area registration added is withdrawn before the command ends.

@@ -40,6 +40,13 @@ struct StandInOptions: ParsableArguments {
         help: ArgumentHelp("With --serve: a device id the stand-in has paired (repeatable).", valueName: "ID"))
     var pairedDevices: [String] = []
 
+    @Option(
+        name: .customLong("starting-for"),
+        help: ArgumentHelp(
+            "With --serve: answer connect as a starting Gateway does, for this long from the first request.", valueName: "DURATION"),
+        transform: Arguments.duration)
+    var startingFor: Duration?
+
     /// How advertise words --token-file: the token the stand-in requires.
     enum Words: TokenFileWording {
         static let tokenFileHelp = "With --serve: require the token on this file's first line (the Gateway's gateway.auth.token)."
@@ -50,8 +57,8 @@ struct StandInOptions: ParsableArguments {
 
     func validate() throws {
         let tuning = tls || bindAddress != nil || tlsDirectory != nil || tokenFile.path != nil || !pairedDevices.isEmpty
-        if (tuning || connectOutcome != .auto) && !enabled {
-            throw ValidationError("--tls, --tls-dir, --bind, --connect, --token-file and --paired-device go with --serve")
+        if (tuning || connectOutcome != .auto || startingFor != nil) && !enabled {
+            throw ValidationError("--tls, --tls-dir, --bind, --connect, --token-file, --paired-device and --starting-for go with --serve")
         }
         if let bindAddress, IPAddress(bindAddress) == nil { throw ValidationError("--bind \(bindAddress) is not an IP address") }
     }
@@ -61,6 +68,7 @@ struct StandInOptions: ParsableArguments {
     func start(port: Int, context: CommandContext) async throws -> StandInGateway {
         let terminal = context.terminal
         var connect = StandInConnect(outcome: connectOutcome, pairedDevices: Set(pairedDevices))
+        connect.startingFor = startingFor
         let identity: StandInIdentity?
         do {
             identity = try loadIdentity(terminal)

@@ -137,6 +137,7 @@ struct DoctorCommand: ClawnetCommand {
         options.timeout = timeout.duration
         options.only = checks.isEmpty ? nil : Set(checks)
         options.origin = origin
+        options.deviceFile = deviceFile
         return options
     }
 

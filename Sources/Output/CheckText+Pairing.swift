@@ -1,0 +1,58 @@
+import DNSSD
+import Doctor
+import Probes
+
+/// The words of a pairing refusal, per `details.reason` (PAIRING_CONNECT_REASON_METADATA in
+/// packages/gateway-protocol/src/connect-error-details.ts), and whether the Gateway kept one
+/// request for the device over two connects.
+extension CheckText {
+    static func pairing(_ error: ConnectError, said: String, evidence: ConnectEvidence) -> CheckText {
+        let request = error.requestId.map { SafeText.display(Array($0.utf8.prefix(128))) }
+        let approve = "on the Gateway host: `openclaw devices list`, then `openclaw devices approve \(request ?? "<requestId>")`"
+        let waits = request.map { "; request \($0) waits there" } ?? ""
+        let details = error.pairing ?? PairingDetails()
+        let message: String
+        let fix: String
+        switch error.pairingReason ?? .notPaired {
+        case .notPaired:
+            message = "the Gateway has not approved this device\(waits)"
+            fix = approve
+        case .roleUpgrade:
+            message =
+                "the device is paired as \(list(details.approvedRoles, or: "another role")) and now asks as "
+                + "\(words(details.requestedRole ?? "?")): a role upgrade waits for approval\(waits)"
+            fix = "review the upgrade, then approve it \(approve)"
+        case .scopeUpgrade:
+            message =
+                "the device asks for scopes \(list(details.requestedScopes, or: "?")) beyond the approved "
+                + "\(list(details.approvedScopes, or: "none")): a scope upgrade waits for approval\(waits)"
+            fix = "review the scopes, then approve them \(approve)"
+        case .metadataUpgrade:
+            message =
+                "the device is paired, but its platform or device family differs from the approved record (another machine or OS "
+                + "with this identity, or two node programs sharing it)\(waits)"
+            fix = "approve the refreshed record \(approve); give each machine its own ~/.openclaw/identity/device.json"
+        case .other(let word):
+            message = "pairing required (\(words(word)))\(waits)"
+            fix = approve
+        }
+        return CheckText("\(said): \(message)\(repeatWords(evidence))", fix: fix)
+    }
+
+    /// With a device doctor connects twice: the same requestId means the Gateway keeps one
+    /// request for it; another means the request was replaced between the two.
+    static func repeatWords(_ evidence: ConnectEvidence) -> String {
+        let refusals = evidence.pairingRefusals
+        guard refusals.count == 2, let first = refusals.first?.requestId, let second = refusals.last?.requestId else { return "" }
+        if first == second { return "; asked again, the Gateway kept the same request for this device" }
+        return "; asked again, the Gateway answered with another request (\(words(first)), then \(words(second))): it replaced the "
+            + "request between two connects of one device"
+    }
+
+    static func list(_ items: [String], or none: String) -> String {
+        items.isEmpty ? none : items.prefix(8).map(words).joined(separator: ", ")
+    }
+
+    /// A word from the Gateway, made safe and short for the terminal.
+    static func words(_ text: String) -> String { SafeText.display(Array(text.utf8.prefix(128))) }
+}
