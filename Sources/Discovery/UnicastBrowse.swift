@@ -160,20 +160,7 @@ struct UnicastBrowse: Sendable {
             notes.append(
                 "\(services.count) SRV records; using priority \(best.priority) weight \(best.weight) (\(best.target):\(best.port))")
         }
-        let txtRecords: [TXTRecord] = txt.records.compactMap { if case .txt(let record) = $0.data { return record } else { return nil } }
-        if txtRecords.isEmpty {
-            notes.append("no TXT record (\(txt.explanation)); RFC 6763 requires one")
-        } else if txtRecords.count > 1 {
-            notes.append("\(txtRecords.count) TXT records; the first is used")
-        }
-        var txtRecord = txtRecords.first ?? .empty
-        let kept = txtRecord.prefix(wireBytes: Self.txtLimit)
-        if kept.truncated {
-            notes.append(
-                "the TXT record is \(txtRecord.wire.count) bytes; only its first \(Self.txtLimit / 1024) KiB are kept (RFC 6763 §6.2: "
-                    + "a TXT record over 1,300 bytes is not recommended; OpenClaw's are a few hundred)")
-            txtRecord = kept.record
-        }
+        let txtRecord = Self.firstTXT(of: txt, notes: &notes)
 
         var found: [IPAddress] = []
         if best.target.isRoot {
@@ -190,6 +177,24 @@ struct UnicastBrowse: Sendable {
         beacon.discoveryWarnings = notes
         beacon.resolvers = [answeredBy.description]
         return (beacon, [])
+    }
+
+    /// The instance's first TXT record, at most `txtLimit` bytes of it; what is odd about its
+    /// TXT records (none, several, too long) goes into `notes`.
+    private static func firstTXT(of txt: DNSLookup, notes: inout [String]) -> TXTRecord {
+        let txtRecords: [TXTRecord] = txt.records.compactMap { if case .txt(let record) = $0.data { return record } else { return nil } }
+        if txtRecords.isEmpty {
+            notes.append("no TXT record (\(txt.explanation)); RFC 6763 requires one")
+        } else if txtRecords.count > 1 {
+            notes.append("\(txtRecords.count) TXT records; the first is used")
+        }
+        let txtRecord = txtRecords.first ?? .empty
+        let kept = txtRecord.prefix(wireBytes: txtLimit)
+        guard kept.truncated else { return txtRecord }
+        notes.append(
+            "the TXT record is \(txtRecord.wire.count) bytes; only its first \(txtLimit / 1024) KiB are kept (RFC 6763 §6.2: "
+                + "a TXT record over 1,300 bytes is not recommended; OpenClaw's are a few hundred)")
+        return kept.record
     }
 
     private func issue(_ message: String, fix: String? = nil) -> DiscoveryIssue {

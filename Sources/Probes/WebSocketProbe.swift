@@ -43,35 +43,12 @@ public enum WebSocketProbe {
             framePromise.fail(ProbeTimeout())
             closePromise.fail(ProbeTimeout())
         }
-        // The decoder's limit is the connect answer's; the first frame keeps its own 64 KiB limit.
-        let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: ConnectExchange.answerLimit, automaticErrorHandling: false) { channel, _ in
-            // The watcher speaks HTTP; from here on the wire carries frames. It must go before
-            // NIO forwards the bytes that came with the 101.
-            channel.pipeline.removeHandler(name: "upgrade-watcher").flatMapThrowing {
-                try channel.pipeline.syncOperations.addHandler(
-                    FirstFrameHandler(frame: framePromise, closed: closePromise), name: firstFrameHandlerName)
-                upgradePromise.succeed()
-            }
-        }
         do {
-            try await channel.eventLoop.submit {
-                let sync = channel.pipeline.syncOperations
-                // Keep bytes that arrive with the 101: the Gateway's first frame may be among them.
-                try sync.addHTTPClientHandlers(
-                    leftOverBytesStrategy: .forwardBytes,
-                    withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
-                try sync.addHandler(UpgradeWatcher(upgrade: upgradePromise, frame: framePromise), name: "upgrade-watcher")
-            }.get()
+            try await installUpgrade(on: channel, upgrade: upgradePromise, frame: framePromise, closed: closePromise)
         } catch {
             return (.failed(ProbeConnection.describe(error)), nil)
         }
-        var headers = HTTPHeaders()
-        headers.add(name: "Host", value: host)
-        if let origin { headers.add(name: "Origin", value: origin.text) }
-        headers.add(name: "Content-Length", value: "0")
-        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: headers)
-        channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        sendUpgradeRequest(host: host, origin: origin, on: channel)
 
         let end = NIODeadline.now() + TimeAmount(timeout)
         let timer = channel.eventLoop.scheduleTask(deadline: end) {
@@ -95,16 +72,54 @@ public enum WebSocketProbe {
             // The exchange ends the WebSocket itself.
             return (.opened(frame, closedCleanly: true), connect)
         }
-        // Say goodbye properly and wait (briefly, never past the timeout) for the server's close frame.
+        let closedCleanly = await sayGoodbye(on: channel, closed: closePromise, before: end)
+        return (.opened(frame, closedCleanly: closedCleanly), nil)
+    }
+
+    /// The HTTP client handlers with the WebSocket upgrader, and the watcher that reads the
+    /// answer to the upgrade until the upgrader takes over.
+    private static func installUpgrade(
+        on channel: any Channel, upgrade: EventLoopPromise<Void>, frame: EventLoopPromise<FirstFrame>, closed: EventLoopPromise<Void>
+    ) async throws {
+        // The decoder's limit is the connect answer's; the first frame keeps its own 64 KiB limit.
+        let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: ConnectExchange.answerLimit, automaticErrorHandling: false) { channel, _ in
+            // The watcher speaks HTTP; from here on the wire carries frames. It must go before
+            // NIO forwards the bytes that came with the 101.
+            channel.pipeline.removeHandler(name: "upgrade-watcher").flatMapThrowing {
+                try channel.pipeline.syncOperations.addHandler(FirstFrameHandler(frame: frame, closed: closed), name: firstFrameHandlerName)
+                upgrade.succeed()
+            }
+        }
+        try await channel.eventLoop.submit {
+            let sync = channel.pipeline.syncOperations
+            // Keep bytes that arrive with the 101: the Gateway's first frame may be among them.
+            try sync.addHTTPClientHandlers(
+                leftOverBytesStrategy: .forwardBytes, withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+            try sync.addHandler(UpgradeWatcher(upgrade: upgrade, frame: frame), name: "upgrade-watcher")
+        }.get()
+    }
+
+    private static func sendUpgradeRequest(host: String, origin: BrowserOrigin?, on channel: any Channel) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: host)
+        if let origin { headers.add(name: "Origin", value: origin.text) }
+        headers.add(name: "Content-Length", value: "0")
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: headers)
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+    }
+
+    /// Says goodbye properly and waits (briefly, never past `end`) for the server's close frame;
+    /// whether it came.
+    private static func sayGoodbye(on channel: any Channel, closed: EventLoopPromise<Void>, before end: NIODeadline) async -> Bool {
         var payload = channel.allocator.buffer(capacity: 2)
         payload.write(webSocketErrorCode: .normalClosure)
         channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload), promise: nil)
         let closeTimer = channel.eventLoop.scheduleTask(deadline: min(.now() + .milliseconds(500), end)) {
-            closePromise.fail(ProbeTimeout())
+            closed.fail(ProbeTimeout())
         }
-        let closedCleanly = (try? await closePromise.futureResult.get()) != nil
-        closeTimer.cancel()
-        return (.opened(frame, closedCleanly: closedCleanly), nil)
+        defer { closeTimer.cancel() }
+        return (try? await closed.futureResult.get()) != nil
     }
 
     private static func failure(_ error: any Error, upgraded: Bool, _ connection: ProbeConnection) async -> WebSocketOutcome {
