@@ -56,10 +56,24 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
         self.requestedTLS = requestedTLS
     }
 
-    /// `type|domain|lower-cased instance`; manual targets use `manual|host:port`.
-    public var id: String {
-        guard let domain else { return "manual|\(instance.key)" }
-        return "\(serviceType.name)|\(domain.name)|\(instance.key)"
+    /// Which beacon this is across updates: an advertised instance (its type, domain and
+    /// lower-cased name) or a manual target (host:port). Printed `type|domain|instance` or
+    /// `manual|host:port`, the `id` of browse's JSON.
+    public enum ID: Hashable, Sendable, CustomStringConvertible {
+        case advertised(type: String, domain: String, instance: String)
+        case manual(String)
+
+        public var description: String {
+            switch self {
+            case .advertised(let type, let domain, let instance): "\(type)|\(domain)|\(instance)"
+            case .manual(let target): "manual|\(target)"
+            }
+        }
+    }
+
+    public var id: ID {
+        guard let domain else { return .manual(instance.key) }
+        return .advertised(type: serviceType.name, domain: domain.name, instance: instance.key)
     }
 
     /// True when only a manual target produced it: there is no TXT to read.

@@ -2,8 +2,8 @@ import DNSSD
 
 /// The current set of beacons and errors, built by applying DiscoveryEvents in order.
 public struct BeaconCollection: Sendable {
-    private var beaconsByID: [String: GatewayBeacon] = [:]
-    private var order: [String] = []
+    private var beaconsByID: [GatewayBeacon.ID: GatewayBeacon] = [:]
+    private var order: [GatewayBeacon.ID] = []
     public private(set) var errors: [DiscoveryIssue] = []
 
     public init() {}

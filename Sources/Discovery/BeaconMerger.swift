@@ -14,7 +14,7 @@ import DNSSD
 /// (a domain of thousands of Gateways merges in linear time).
 struct BeaconMerger {
     private struct Group {
-        var members: [String]  // member ids
+        var members: [GatewayBeacon.ID]
         var published: GatewayBeacon?
     }
 
@@ -26,8 +26,8 @@ struct BeaconMerger {
         var keys: [String]
     }
 
-    private var members: [String: Member] = [:]
-    private var groupOf: [String: Int] = [:]
+    private var members: [GatewayBeacon.ID: Member] = [:]
+    private var groupOf: [GatewayBeacon.ID: Int] = [:]
     private var groups: [Int: Group] = [:]
     private var index: [String: [Int: Int]] = [:]  // key -> group -> number of members with it
     private var nextGroup = 0
@@ -62,13 +62,13 @@ struct BeaconMerger {
         return nextGroup
     }
 
-    private mutating func join(_ id: String, _ group: Int) {
+    private mutating func join(_ id: GatewayBeacon.ID, _ group: Int) {
         groups[group]?.members.append(id)
         groupOf[id] = group
         for key in members[id]?.keys ?? [] { index[key, default: [:]][group, default: 0] += 1 }
     }
 
-    private mutating func leave(_ id: String, _ group: Int) {
+    private mutating func leave(_ id: GatewayBeacon.ID, _ group: Int) {
         groups[group]?.members.removeAll { $0 == id }
         groupOf.removeValue(forKey: id)
         for key in members[id]?.keys ?? [] {
@@ -79,13 +79,13 @@ struct BeaconMerger {
 
     /// `id` (not yet in a row) belongs in `group`: it is the same Gateway as a member there,
     /// or the row is empty and no other row has become its own.
-    private func belongs(_ id: String, in group: Int) -> Bool {
+    private func belongs(_ id: GatewayBeacon.ID, in group: Int) -> Bool {
         let others = groups[group]?.members ?? []
         if others.isEmpty { return matchingGroup(for: id) == nil }
         return accepts(group, id)
     }
 
-    private func matchingGroup(for id: String) -> Int? {
+    private func matchingGroup(for id: GatewayBeacon.ID) -> Int? {
         guard let member = members[id] else { return nil }
         let candidates = Set(Self.candidateKeys(member.beacon).flatMap { index[$0].map { Array($0.keys) } ?? [] })
         return candidates.sorted().first { accepts($0, id) }
@@ -93,7 +93,7 @@ struct BeaconMerger {
 
     /// A row takes a beacon when none of its members came on the beacon's path and one of
     /// them is the same Gateway.
-    private func accepts(_ group: Int, _ id: String) -> Bool {
+    private func accepts(_ group: Int, _ id: GatewayBeacon.ID) -> Bool {
         guard let member = members[id] else { return false }
         let others = (groups[group]?.members ?? []).compactMap { members[$0] }
         return !others.isEmpty
@@ -138,7 +138,10 @@ struct BeaconMerger {
 
     private static func rank(_ beacon: GatewayBeacon) -> (Int, String) {
         // A beacon always has a source; without one it would rank after every path.
-        (beacon.sources.sorted().first.map { BeaconSource.allCases.firstIndex(of: $0)! } ?? BeaconSource.allCases.count, beacon.id)
+        (
+            beacon.sources.sorted().first.map { BeaconSource.allCases.firstIndex(of: $0)! } ?? BeaconSource.allCases.count,
+            beacon.id.description
+        )
     }
 
     private static func path(_ beacon: GatewayBeacon) -> String {

@@ -34,7 +34,7 @@ public struct UnicastBackend: Sendable {
     {
         let configuration = self.configuration
         let client = DNSClient(options: configuration.client)
-        var published: [String: GatewayBeacon] = [:]
+        var published: [GatewayBeacon.ID: GatewayBeacon] = [:]
         var reported = Set<DiscoveryIssue>()
         var first = true
         while !Task.isCancelled {
@@ -43,7 +43,7 @@ public struct UnicastBackend: Sendable {
             let round = await Self.round(types: types, domains: domains, configuration: configuration, client: client) { beacon in
                 if streaming { await emit(.added(beacon)) }
             }
-            var current: [String: GatewayBeacon] = [:]
+            var current: [GatewayBeacon.ID: GatewayBeacon] = [:]
             for beacon in round.beacons { current[beacon.id] = beacon }
             // A domain whose server did not answer this round still has what it had.
             for (id, beacon) in published where current[id] == nil && round.unreachable.contains(Round.key(beacon)) {

@@ -72,7 +72,8 @@ struct MulticastInstanceTableTests {
             Issue.record("expected removal after the last link went")
             return
         }
-        #expect(gone.id == "_openclaw-gw._tcp|local.|studio (openclaw)")
+        #expect(gone.id == .advertised(type: "_openclaw-gw._tcp", domain: "local.", instance: "studio (openclaw)"))
+        #expect(gone.id.description == "_openclaw-gw._tcp|local.|studio (openclaw)")
         let again = table.itemRemoved(key, on: v4)
         #expect(again == nil)
     }

@@ -42,7 +42,8 @@ struct GatewayBeaconTests {
         #expect(g.cliPath == "/usr/local/bin/openclaw")
         #expect(b.warnings.isEmpty)
         #expect(b.url == "wss://studio.local:18789", "OpenClaw strips the SRV target's trailing dot")
-        #expect(b.id == "_openclaw-gw._tcp|local.|studio (openclaw)")
+        #expect(b.id == .advertised(type: "_openclaw-gw._tcp", domain: "local.", instance: "studio (openclaw)"))
+        #expect(b.id.description == "_openclaw-gw._tcp|local.|studio (openclaw)")
     }
 
     @Test("contradictions become warnings")
@@ -106,7 +107,8 @@ struct GatewayBeaconTests {
         #expect(b.gateway.tls)
         #expect(b.warnings.isEmpty)
         #expect(b.url == "wss://gw.example.com:443")
-        #expect(b.id == "manual|gw.example.com:443")
+        #expect(b.id == .manual("gw.example.com:443"))
+        #expect(b.id.description == "manual|gw.example.com:443")
         b.requestedTLS = false
         #expect(b.url == nil)
     }
