@@ -84,6 +84,29 @@ struct WithdrawalTests {
     }
 
     @Test(
+        "an address RRset the registration removed whole (the AAAA when it gives only an A) is put back (BIND and Knot)",
+        arguments: ["bind", "knot"], [["A 127.0.0.9", "AAAA fd00::99"], ["AAAA fd00::99"], ["A 127.0.0.1", "AAAA fd00::99"]])
+    func removedAddressRRsetPutBack(server: String, before addresses: [String]) async throws {
+        let bed = try TestBed.current()
+        let (dns, key) = try await updatablePrimary(server, bed, zone: openClawZone(addresses.map { "\(host) IN \($0)" }))
+        defer { dns.terminate() }
+        let state = try stateFolder(bed)
+        let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        let name = "Both \(uniqueTag())"
+        let (arguments, environment) = advertise(name, dns, key, state: state)
+        let advertiser = try bed.spawnClawnet(arguments, environment: environment)
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        try await advertiser.waitForOutput("host \(host).openclaw.internal. removes AAAA fd00::99")
+        let during = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        #expect(!during.contains { $0.contains("fd00::99") }, "\(during)")
+        #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(advertiser.output)")
+        await advertiser.waitForOutputEnd()
+        let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        #expect(after == before, "the zone as it was before advertise ran: \(after)\n\(advertiser.output)")
+    }
+
+    @Test(
         "after a SIGKILL the next run adopts what the crashed run added and withdraws exactly that (BIND and Knot; A there before or not)",
         arguments: ["bind", "knot"], [true, false])
     func adoptionAfterCrash(server: String, addressBefore: Bool) async throws {
