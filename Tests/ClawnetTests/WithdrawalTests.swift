@@ -132,6 +132,50 @@ struct WithdrawalTests {
         #expect(try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key) == before, "\(restarted.output)")
     }
 
+    @Test(
+        "a ledger another user could have written (nobody's file, one others can write, nobody's folder): ignored, never adopted or removed",
+        arguments: ["nobody's file", "others can write", "nobody's folder"])
+    func foreignLedgerIgnored(_ planted: String) async throws {
+        let bed = try TestBed.current()
+        let (dns, key) = try await updatablePrimary("bind", bed, zone: openClawZone(["victim IN A 127.0.0.9"]))
+        defer { dns.terminate() }
+        let state = try stateFolder(bed)
+        let name = "Forged \(uniqueTag())"
+        let (arguments, environment) = advertise(name, dns, key, state: state)
+        let crashing = try bed.spawnClawnet(arguments, environment: environment)
+        defer { crashing.terminate() }
+        try await crashing.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        _ = try await crashing.stop(signal: SIGKILL)
+        // The ledger the crashed run left, forged: it claims the victim's A, and an attacker's A to put back.
+        let folder = state + "/clawnet"
+        let path = folder + "/" + (try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first))
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        document["added"] = (document["added"] as? [String] ?? []) + ["victim.openclaw.internal. 3600 IN A 127.0.0.9"]
+        document["replaced"] = (document["replaced"] as? [String] ?? []) + ["victim.openclaw.internal. 3600 IN A 10.66.6.6"]
+        let forged = try JSONSerialization.data(withJSONObject: document)
+        try forged.write(to: URL(fileURLWithPath: path))
+        switch planted {
+        case "nobody's file": #expect(chown(path, 65534, 65534) == 0)
+        case "others can write": #expect(chmod(path, 0o666) == 0)
+        default: #expect(chown(folder, 65534, 65534) == 0)
+        }
+        let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+
+        let restarted = try bed.spawnClawnet(arguments, environment: environment)
+        defer { restarted.terminate() }
+        try await restarted.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        #expect(try await restarted.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(restarted.output)")
+        await restarted.waitForOutputEnd()
+        #expect(restarted.stderr.contains("warning: ignoring the ledger of an earlier run: "), "\(restarted.stderr)")
+        let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        #expect(after.contains { $0.hasPrefix("victim.openclaw.internal.") && $0.hasSuffix("127.0.0.9") }, "the victim's A stays: \(after)")
+        #expect(!after.contains { $0.contains("10.66.6.6") }, "no attacker's record: \(after)")
+        #expect(after == before, "the crashed run's records were there before this run: they stay (\(after))")
+        if planted != "others can write" {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == forged, "another user's ledger is left as it is")
+        }
+    }
+
     @Test("a Gateway zone push registered for this host and port, advertised under the same name: its records stay after the withdrawal")
     func pushedRecordsStay() async throws {
         let bed = try TestBed.current()

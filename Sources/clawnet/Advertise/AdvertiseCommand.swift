@@ -49,7 +49,8 @@ struct AdvertiseCommand: ClawnetCommand {
             exits 1 and names the records left. A crash leaves the records: `clawnet zone check \
             --server` reports them as unreachable, and the next run of the same advertise adopts \
             them (it keeps what it added in $XDG_STATE_HOME/clawnet, /var/lib/clawnet for root, \
-            else ~/.local/state/clawnet). \
+            else ~/.local/state/clawnet, and reads it back only when no other user could \
+            have written it). \
             --no-local skips mDNS: then neither D-Bus nor avahi-daemon is needed.
 
             Examples:
