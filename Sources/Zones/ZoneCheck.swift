@@ -71,7 +71,7 @@ public enum ZoneCheck {
         if let apex, !request.servers.isEmpty {
             findings += await ServedZoneChecks.run(
                 servers: request.servers, zone: apex, key: request.key, transfer: request.transfer,
-                timeout: max(deadline - .now, Self.leastServerTimeout), today: today)
+                timeout: max(deadline - .now, Self.leastServerTimeout), deadline: deadline, today: today)
         }
         findings.sort { $0.severity != $1.severity ? $0.severity > $1.severity : ($0.line ?? 0) < ($1.line ?? 0) }
         return Result(
