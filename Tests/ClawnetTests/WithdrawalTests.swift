@@ -50,6 +50,24 @@ struct WithdrawalTests {
         )
     }
 
+    /// advertise started, once its output says it registered `name`.
+    func registered(_ name: String, _ launch: ([String], [String: String])) async throws -> ChildProcess {
+        let (arguments, environment) = launch
+        let advertiser = try TestBed.current().spawnClawnet(arguments, environment: environment)
+        do { try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20)) } catch {
+            advertiser.terminate()
+            throw error
+        }
+        return advertiser
+    }
+
+    /// Stops advertise with SIGTERM (it withdraws) and waits for its last words; its exit status.
+    func stopped(_ advertiser: ChildProcess) async throws -> Int32 {
+        let status = try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30))
+        await advertiser.waitForOutputEnd()
+        return status
+    }
+
     func stateFolder(_ bed: TestBed) throws -> String {
         let folder = "\(bed.directory)/state-\(uniqueTag())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -66,17 +84,14 @@ struct WithdrawalTests {
         let state = try stateFolder(bed)
         let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         let name = "Wide \(uniqueTag())"
-        let (arguments, environment) = advertise(name, dns, key, state: state)
-        let advertiser = try bed.spawnClawnet(arguments, environment: environment)
+        let advertiser = try await registered(name, advertise(name, dns, key, state: state))
         defer { advertiser.terminate() }
-        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
         if address != "127.0.0.1" {
             try await advertiser.waitForOutput("host \(host).openclaw.internal. replaces A \(address) with 127.0.0.1")
         }
         let during = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(during.contains { $0.contains("IN SRV") && $0.contains(" \(host).openclaw.internal.") }, "\(during)")
-        #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(advertiser.output)")
-        await advertiser.waitForOutputEnd()
+        #expect(try await stopped(advertiser) == 0, "\(advertiser.output)")
         #expect(advertiser.stdout.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
         let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(after == before, "the zone as it was before advertise ran: \(after)")
@@ -93,15 +108,12 @@ struct WithdrawalTests {
         let state = try stateFolder(bed)
         let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         let name = "Both \(uniqueTag())"
-        let (arguments, environment) = advertise(name, dns, key, state: state)
-        let advertiser = try bed.spawnClawnet(arguments, environment: environment)
+        let advertiser = try await registered(name, advertise(name, dns, key, state: state))
         defer { advertiser.terminate() }
-        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
         try await advertiser.waitForOutput("host \(host).openclaw.internal. removes AAAA fd00::99")
         let during = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(!during.contains { $0.contains("fd00::99") }, "\(during)")
-        #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(advertiser.output)")
-        await advertiser.waitForOutputEnd()
+        #expect(try await stopped(advertiser) == 0, "\(advertiser.output)")
         let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(after == before, "the zone as it was before advertise ran: \(after)\n\(advertiser.output)")
     }
@@ -141,10 +153,9 @@ struct WithdrawalTests {
         defer { dns.terminate() }
         let state = try stateFolder(bed)
         let name = "Forged \(uniqueTag())"
-        let (arguments, environment) = advertise(name, dns, key, state: state)
-        let crashing = try bed.spawnClawnet(arguments, environment: environment)
+        let launch = advertise(name, dns, key, state: state)
+        let crashing = try await registered(name, launch)
         defer { crashing.terminate() }
-        try await crashing.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
         _ = try await crashing.stop(signal: SIGKILL)
         // The ledger the crashed run left, forged: it claims the victim's A, and an attacker's A to put back.
         let folder = state + "/clawnet"
@@ -161,11 +172,9 @@ struct WithdrawalTests {
         }
         let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
 
-        let restarted = try bed.spawnClawnet(arguments, environment: environment)
+        let restarted = try await registered(name, launch)
         defer { restarted.terminate() }
-        try await restarted.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
-        #expect(try await restarted.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(restarted.output)")
-        await restarted.waitForOutputEnd()
+        #expect(try await stopped(restarted) == 0, "\(restarted.output)")
         #expect(restarted.stderr.contains("warning: ignoring the ledger of an earlier run: "), "\(restarted.stderr)")
         let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(after.contains { $0.hasPrefix("victim.openclaw.internal.") && $0.hasSuffix("127.0.0.9") }, "the victim's A stays: \(after)")
