@@ -78,6 +78,13 @@ public final class DNSClient: Sendable {
         public var attempts = 3
         public var maxInFlight = 100
         public init() {}
+
+        /// Options whose every query ends within `bound`: its UDP tries, or the TCP query a
+        /// truncated answer leads to (which gets `attemptTimeout * attempts`). Never slower to
+        /// retry than the defaults.
+        public init(within bound: Duration) {
+            attemptTimeout = min(attemptTimeout, bound / attempts)
+        }
     }
 
     let group: any EventLoopGroup

@@ -33,15 +33,26 @@ public struct RegistrationLedger: Sendable, Equatable {
         for record in desired where !holds(record) && !served.rrset(record.name, record.type).contains(where: record.sameRecord) {
             added.append(record)
         }
-        var seen: Set<RRsetKey> = []
-        // The service's PTR RRset is shared: a registration adds its PTR to it, never replaces it.
-        for record in desired where record.type != .ptr && seen.insert(RRsetKey(record.name, record.type)).inserted {
-            let wanted = desired.filter { $0.name == record.name && $0.type == record.type }
-            for current in served.rrset(record.name, record.type)
+        for key in Self.replacedRRsets(desired) {
+            let wanted = desired.filter { $0.name == key.name && $0.type == key.type }
+            for current in served.rrset(key.name, key.type)
             where !wanted.contains(where: current.sameRecord) && !holds(current) && !replaced.contains(where: current.sameRecord) {
                 replaced.append(current)
             }
         }
+    }
+
+    /// The RRsets publishing `desired` replaces: each it names apart from the service's PTR
+    /// (shared: a registration adds its PTR to it, never replaces it), and both address RRsets
+    /// of a host it gives an address, since its host's addresses are exactly those it gives (an
+    /// `AAAA` there before is removed when only an `A` is given, and must come back).
+    static func replacedRRsets(_ desired: [DNSRecord]) -> [RRsetKey] {
+        var keys: [RRsetKey] = []
+        for record in desired where record.type != .ptr {
+            let types: [RRType] = record.type == .a || record.type == .aaaa ? [.a, .aaaa] : [record.type]
+            for type in types where !keys.contains(RRsetKey(record.name, type)) { keys.append(RRsetKey(record.name, type)) }
+        }
+        return keys
     }
 
     /// What an earlier run of this registration noted (its ledger file), as far as `served`

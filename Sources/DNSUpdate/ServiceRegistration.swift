@@ -39,7 +39,7 @@ public struct ServiceRegistration: Sendable {
             default: break
             }
         }
-        let client = DNSClient()
+        let client = DNSClient(options: .init(within: timeout))
         do throws(UpdateFailure) {
             let served = try await ZoneReader(server: server, key: key, timeout: timeout, bounds: bounds, client: client, clock: clock)
                 .read(zone: zone, service: service, instances: instances, hosts: hosts, transfer: transfer)

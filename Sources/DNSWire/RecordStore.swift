@@ -72,8 +72,13 @@ public struct RecordStore: RandomAccessCollection, Sendable {
     public var byteCount: Int { bytes.count }
 
     public subscript(position: Int) -> DNSRecord {
+        record(at: position, named: name(at: position))
+    }
+
+    /// The record at `position` with `name` as its owner, made by the caller once for a run of
+    /// records at one name (`sameOwner`): a long name is decoded once, not once a record.
+    public func record(at position: Int, named name: DNSName) -> DNSRecord {
         var offset = Int(starts[position])
-        let name = DNSName(trusted: labels(at: offset))
         offset += 1 + Int(bytes[offset])
         let type = RRType(rawValue: UInt16(integer(at: offset, size: 2)))
         let ttl = UInt32(integer(at: offset + 2, size: 4))
@@ -104,6 +109,11 @@ public struct RecordStore: RandomAccessCollection, Sendable {
     /// The record's owner name, without decoding its RDATA.
     public func name(at position: Int) -> DNSName {
         DNSName(trusted: labels(at: Int(starts[position])))
+    }
+
+    /// True when the records at `a` and `b` have the same owner, byte for byte.
+    public func sameOwner(_ a: Int, _ b: Int) -> Bool {
+        OwnerIndex.identical(owner(at: a), owner(at: b))
     }
 
     /// The owner's wire form, for comparing and hashing names without making them.

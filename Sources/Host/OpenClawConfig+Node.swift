@@ -24,6 +24,9 @@ public struct NodeSettings: Sendable, Equatable {
     public var unresolvedToken: String?
     var remoteTokenVariable: String?
     var authTokenVariable: String?
+    /// Why the config may not steer credentials (another user wrote it, or can change it):
+    /// then `token` is nil, whatever the file or the environment holds.
+    public var untrustedConfig: String?
 
     public init() {}
 
@@ -31,9 +34,10 @@ public struct NodeSettings: Sendable, Equatable {
 
     /// The token this machine's node or CLI sends, in OpenClaw's order
     /// (src/node-host/runner.ts): OPENCLAW_GATEWAY_TOKEN, then gateway.remote.token on a node
-    /// or gateway.auth.token on the Gateway host.
+    /// or gateway.auth.token on the Gateway host; none when the config is not trusted.
     public var token: GatewayToken? {
-        environmentToken ?? (isRemote ? remoteToken : authToken)
+        guard untrustedConfig == nil else { return nil }
+        return environmentToken ?? (isRemote ? remoteToken : authToken)
     }
 
     /// The config file itself holds a token (a string, not a reference to one).

@@ -53,6 +53,7 @@ public struct OpenClawConfig: Sendable, Equatable {
             config.warnings.append("\(error.description); using defaults")
         }
         config.readEnvironment(environment)
+        config.withholdForeignCredentials()
         if config.wideAreaDomain == nil, let domain = environment["OPENCLAW_WIDE_AREA_DOMAIN"], !domain.trimmingSpaces().isEmpty {
             do { config.wideAreaDomain = try DomainName(validating: domain) } catch {
                 config.warnings.append("OPENCLAW_WIDE_AREA_DOMAIN '\(domain)': \(error.message)")
@@ -69,6 +70,20 @@ public struct OpenClawConfig: Sendable, Equatable {
         (fileOwner, fileMode) = (status.st_uid, UInt32(status.st_mode) & 0o7777)
         node.remoteToken?.owner = status.st_uid
         node.authToken?.owner = status.st_uid
+    }
+
+    /// A config another user wrote, or can change, names where a token goes (gateway.remote.url)
+    /// and which one (a SecretRef to this user's environment): running as root, clawnet would
+    /// send root's token where that user says. Its tokens, and OPENCLAW_GATEWAY_TOKEN with it,
+    /// are withheld, with a warning naming the file and its owner.
+    mutating func withholdForeignCredentials() {
+        guard let fileOwner, let fileMode, let token = node.token,
+            let problem = Ownership.fileProblem(path, owner: fileOwner, mode: mode_t(fileMode), rootToo: true)
+        else { return }
+        node.untrustedConfig = problem
+        warnings.append(
+            "\(problem): the token it names or resolves (\(token.source)) is sent nowhere; `chown` it to this user or root "
+                + "and `chmod go-w \(path)` to use it")
     }
 
     /// A config that holds a token itself (not a reference) and that others may read.

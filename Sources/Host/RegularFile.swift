@@ -58,6 +58,11 @@ public enum RegularFile {
         guard fstat(descriptor, &status) == 0 else {
             throw Failure(kind: .unreadable, path: path, description: "cannot read \(path): \(String(cString: strerror(errno)))")
         }
+        return (try read(descriptor, status: status, path: path, limit: limit), status.st_uid)
+    }
+
+    /// The bytes of the open file `descriptor` (`status` from its fstat), at most `limit`.
+    static func read(_ descriptor: Int32, status: stat, path: String, limit: Int) throws(Failure) -> [UInt8] {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw Failure(
                 kind: .notRegular, path: path, description: "\(path) is \(kindName(status.st_mode)), not a regular file: give a file's path"
@@ -80,7 +85,7 @@ public enum RegularFile {
             if count == bytes.count && count <= limit { bytes += [UInt8](repeating: 0, count: min(65_536, limit + 1 - count)) }
         }
         guard count <= limit else { throw Failure(kind: .tooLarge, path: path, description: tooLarge(path, limit: limit)) }
-        return (Array(bytes.prefix(count)), status.st_uid)
+        return Array(bytes.prefix(count))
     }
 
     /// The file's text (bytes that are not UTF-8 repaired), nil when it cannot be read: for the

@@ -58,6 +58,10 @@ public enum AdvertiseLines {
             transcript.err(
                 "warning: cannot keep what was registered in \(path) (\(error)): after a crash, a restart will not know which of the "
                     + "host's records this run added, and leaves them")
+        case .ledgerIgnored(let reason):
+            transcript.err(
+                "warning: ignoring the ledger of an earlier run: \(reason); clawnet reads back only a file this user alone could have "
+                    + "written, and neither adopts nor removes this one")
         case .withdrawn(let withdrawal):
             let why =
                 switch withdrawal {

@@ -30,8 +30,13 @@ public struct PreflightReport: Report, Sendable {
             lines.out.append("\(StatusMark.mark(ok: result.ok, terminal))  \(result.name.rawValue.padding(Self.nameWidth)) \(text.message)")
             if let fix = text.fix, !result.ok { lines.out.append("      \(String().padding(Self.nameWidth)) fix: \(fix)") }
         }
-        lines.err.append(terminal.paint("preflight: \(ok ? "ready" : "not ready") (exit \(exitStatus.rawValue))", .dim, stderr: true))
         return lines
+    }
+
+    /// `preflight: ready (exit 0)`, with the status the command ends with once its output is
+    /// accounted for: never "exit 0" when the table could not be written.
+    public func summary(_ terminal: Terminal, exit: Int32) -> String? {
+        terminal.paint("preflight: \(ok ? "ready" : "not ready") (exit \(exit))", .dim, stderr: true)
     }
 
     /// Width of the requirement column ("wide-area" and a space).

@@ -19,6 +19,9 @@ public struct Lines: Sendable {
 public protocol Report: Encodable {
     func table(_ terminal: Terminal) -> Lines
     var exitStatus: ExitStatus { get }
+    /// A last line for stderr after the table, given the exit status the command will really
+    /// end with (a lost stdout turns 0 into 1); nil: none.
+    func summary(_ terminal: Terminal, exit: Int32) -> String?
 }
 
 extension Report {
@@ -30,6 +33,9 @@ extension Report {
             let lines = table(terminal)
             terminal.out(lines: lines.out)
             terminal.err(lines: lines.err)
+            if let summary = summary(terminal, exit: StandardStreams.settled(exitStatus.rawValue)) { terminal.err(lines: [summary]) }
         }
     }
+
+    public func summary(_ terminal: Terminal, exit: Int32) -> String? { nil }
 }

@@ -65,11 +65,17 @@ public enum StandardStreams {
     /// accounted for: a lost write (not a reader that went away) makes a success a failure,
     /// and says so on stderr when stderr still takes it.
     public static func exitStatus(_ status: Int32) -> Int32 {
-        var lost = false
         if case .error(let code) = failure(of: STDOUT_FILENO) {
             Terminal.write("clawnet: cannot write to standard output: \(String(cString: strerror(code)))\n", to: STDERR_FILENO)
-            lost = true
         }
+        return settled(status)
+    }
+
+    /// `exitStatus` without a word: what a summary written after the output ("preflight: ready
+    /// (exit 0)") may claim.
+    public static func settled(_ status: Int32) -> Int32 {
+        var lost = false
+        if case .error = failure(of: STDOUT_FILENO) { lost = true }
         if case .error = failure(of: STDERR_FILENO) { lost = true }
         return lost && status == ExitStatus.success.rawValue ? ExitStatus.failure.rawValue : status
     }

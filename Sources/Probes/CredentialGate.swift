@@ -17,12 +17,20 @@ enum CredentialGate {
         if let tls = connection.tls, policy.pin == nil {
             peer.chain = await ChainTrust.verify(tls.chain, host: target.host, roots: policy.trustRoots)
         }
-        if peer.isLoopback, let local = connection.channel.localAddress, let client = local.ipAddress.flatMap(IPAddress.init),
+        peer.isOwnAddress = !peer.isLoopback && isOwnAddress(address)
+        if peer.isThisMachine, let local = connection.channel.localAddress, let client = local.ipAddress.flatMap(IPAddress.init),
             let clientPort = local.port
         {
             peer.localOwner = TCPSocketOwner.owner(server: .init(address, target.port), client: .init(client, clientPort))
         }
         return policy.decide(peer)
+    }
+
+    /// True when `address` is one of this machine's (its interfaces' addresses, from
+    /// getifaddrs): a connection there reaches a listener on this machine, as loopback does.
+    static func isOwnAddress(_ address: IPAddress) -> Bool {
+        let plain = (address.mappedIPv4 ?? address).withoutZone
+        return NetworkInterface.current().contains { $0.addresses.contains { $0.withoutZone == plain } }
     }
 
     /// Root, and the one user all the credentials belong to (a credential of unknown origin

@@ -6,7 +6,8 @@ import DNSSD
 /// - a certificate whose leaf matches the pin (when a pin is set, it alone decides);
 /// - a certificate whose chain leads to a trusted root and names the host (a CA-issued one:
 ///   Tailscale Serve, Caddy);
-/// - a listener on this machine (loopback) that root or the credentials' own user runs;
+/// - a listener on this machine (loopback, or any address of its interfaces) that root or the
+///   credentials' own user runs: whatever the URL says, another local user may be listening;
 /// - plain ws:// only where OpenClaw's clients allow it (private literals, `.local`, `*.ts.net`:
 ///   `ConnectURL.allowsPlainWebSocket`, after openclaw/openclaw src/gateway/net.ts
 ///   isSecureWebSocketUrl; OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1 adds other names that resolve
@@ -37,16 +38,20 @@ public struct CredentialPolicy: Sendable, Hashable {
         public var leaf: TLSFingerprint?
         /// The chain's verdict (only looked at without a pin).
         public var chain: ChainVerdict
-        /// The owner of the socket that accepted this connection, for a loopback address.
+        /// The owner of the socket that accepted this connection, for an address of this machine.
         public var localOwner: UInt32?
+        /// The address is one of this machine's interfaces' (10.77.0.2 on eth0), not loopback:
+        /// the listener there is on this machine all the same.
+        public var isOwnAddress: Bool
         /// The users who may run a local listener that gets the credentials (root, and the
         /// credentials' owner).
         public var trustedOwners: Set<UInt32>
 
         public init(
             host: String, address: IPAddress, leaf: TLSFingerprint?, chain: ChainVerdict = .notChecked, localOwner: UInt32? = nil,
-            trustedOwners: Set<UInt32> = [0]
+            trustedOwners: Set<UInt32> = [0], isOwnAddress: Bool = false
         ) {
+            self.isOwnAddress = isOwnAddress
             self.host = host
             self.address = address
             self.leaf = leaf
@@ -57,12 +62,14 @@ public struct CredentialPolicy: Sendable, Hashable {
 
         /// 127.0.0.0/8 and ::1, also as an IPv4-mapped address.
         var isLoopback: Bool { (address.mappedIPv4 ?? address).isLoopback }
+        /// Loopback or an address of this machine's interfaces: a listener of this machine.
+        public var isThisMachine: Bool { isLoopback || isOwnAddress }
     }
 
     public func decide(_ peer: Peer) -> CredentialDecision {
         guard let leaf = peer.leaf else {
             if let pin { return .withhold(.pinWithoutTLS(expected: pin)) }
-            if peer.isLoopback { return local(peer) }
+            if peer.isThisMachine { return local(peer) }
             let address = peer.address.mappedIPv4 ?? peer.address
             guard ConnectURL.allowsPlainWebSocket(host: peer.host) || (allowPrivatePlainText && address.isPrivate) else {
                 return .withhold(.plainText(host: ConnectURL.withoutTrailingDot(peer.host)))
@@ -71,7 +78,7 @@ public struct CredentialPolicy: Sendable, Hashable {
         }
         if let pin { return pin == leaf ? .send(.pinned) : .withhold(.pinMismatch(expected: pin, observed: leaf)) }
         if case .trusted = peer.chain { return .send(.trustedChain) }
-        if peer.isLoopback { return local(peer) }
+        if peer.isThisMachine { return local(peer) }
         return .withhold(.unverifiedCertificate(observed: leaf, chain: peer.chain))
     }
 

@@ -39,6 +39,8 @@ public enum FindingCode: String, Sendable, Hashable, Codable, CaseIterable {
     case serverUnreadable, transferRefused, transferPastBound
     case serverLags, serversDiffer, serversAgree
     case probesCapped, gatewayRefused, gatewayUnreachable, gatewaysReachable
+    /// --timeout ran out once the zone was read: what comes after the reads was not done.
+    case timeoutAfterRead
 }
 
 extension FindingCode {

@@ -13,9 +13,12 @@ public enum ServedZoneChecks {
     /// The addresses of one host tried.
     static let maxAddresses = 16
 
-    public static func run(servers: [DNSServer], zone: DNSName, key: TSIGKey?, transfer: Bool, timeout: Duration, today: SerialPolicy.Day)
-        async -> [Finding]
-    {
+    /// `timeout` bounds each server's answers; `deadline` (the command's) what comes after the
+    /// reads: past it, the zone as served is not linted, compared or probed, and a failure says so.
+    public static func run(
+        servers: [DNSServer], zone: DNSName, key: TSIGKey?, transfer: Bool, timeout: Duration,
+        deadline: ContinuousClock.Instant? = nil, today: SerialPolicy.Day
+    ) async -> [Finding] {
         let service: DNSName
         do { service = try DNSName(labels: ServiceType.gateway.labels.map { Array($0.utf8) } + zone.labels) } catch { return [] }
         let results = await withTaskGroup(of: (Int, Result<ServedRecords, UpdateFailure>).self) { group in
@@ -45,15 +48,32 @@ public enum ServedZoneChecks {
             case .failure(let failure): findings.append(Finding(.fail, .serverUnreadable, failure.message, fix: failure.fix))
             }
         }
+        if let deadline, ContinuousClock.now >= deadline, !served.isEmpty {
+            findings.append(ranOut(zone, served, "the zone as served was not checked"))
+            return findings
+        }
         if transfer, let first = served.first {
             findings += lint(first, zone: zone, today: today)
         }
         findings += ServerAgreement.compare(
             served.map { ServerAgreement.Served(server: "\($0.server)", serial: $0.serial, records: $0.records) }, zone: zone)
         if let first = served.first {
-            findings += await reachability(first, service: service, budget: min(timeout, .seconds(3)))
+            let left = deadline.map { $0 - ContinuousClock.now } ?? timeout
+            if left <= .zero {
+                findings.append(ranOut(zone, served, "its Gateways' addresses were not tried"))
+            } else {
+                findings += await reachability(first, service: service, budget: min(timeout, left, .seconds(3)))
+            }
         }
         return findings
+    }
+
+    /// The failure of a check the command's --timeout left no time for.
+    private static func ranOut(_ zone: DNSName, _ served: [ServedRecords], _ what: String) -> Finding {
+        Finding(
+            .fail, .timeoutAfterRead,
+            "--timeout ran out once \(zone) was read from \(served.map { "\($0.server)" }.joined(separator: ", ")): \(what)",
+            fix: "give a longer --timeout")
     }
 
     /// The ZoneLinter on a transferred zone; a "line" is the record's place in the transfer.

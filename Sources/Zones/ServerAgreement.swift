@@ -19,7 +19,16 @@ public enum ServerAgreement {
             self.server = server
             self.serial = serial
             self.records = records
-            var digests = records.indices.filter { records.type(at: $0) != .soa }.map { records[$0].hashValue }
+            var digests: [Int] = []
+            digests.reserveCapacity(records.count)
+            // Each owner name is made once per run of records at it (a transfer of one deep name
+            // repeats it thousands of times), not once a record.
+            var owner: (position: Int, name: DNSName)?
+            for position in records.indices where records.type(at: position) != .soa {
+                let name = owner.flatMap { records.sameOwner($0.position, position) ? $0.name : nil } ?? records.name(at: position)
+                owner = (position, name)
+                digests.append(records.record(at: position, named: name).hashValue)
+            }
             digests.sort()
             var unique = 0
             for digest in digests where unique == 0 || digests[unique - 1] != digest {

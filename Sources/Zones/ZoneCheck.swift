@@ -7,6 +7,10 @@ import Host
 /// `zone check`: a zone file linted the way DNS-SD clients use it, and, with a server,
 /// compared with what that server serves.
 public enum ZoneCheck {
+    /// What the served checks get when comparing the file took the whole --timeout: enough
+    /// for a server on this network to answer, little enough to stay near the bound.
+    static let leastServerTimeout = Duration.milliseconds(200)
+
     public struct Result: Sendable {
         /// The zone file, when one was checked.
         public let file: String?
@@ -30,7 +34,7 @@ public enum ZoneCheck {
         /// Read the zone by AXFR and lint it as served.
         public var transfer = false
         public var key: TSIGKey?
-        /// Bound for each server's answers.
+        /// Bound for all the servers' answers (each query, and the checks together).
         public var timeout: Duration = .seconds(5)
 
         public init(path: String?, domain: DomainName?) {
@@ -42,6 +46,8 @@ public enum ZoneCheck {
     /// Fails only when the file cannot be read: it must be a regular file of at most
     /// `FileLimit.zone` bytes (a directory, /dev/zero or a FIFO is refused at once).
     public static func run(_ request: Request, today: SerialPolicy.Day) async throws(RegularFile.Failure) -> Result {
+        // One bound for all that is asked of the servers: the file's comparison, then the rest.
+        let deadline = ContinuousClock.now + request.timeout
         var bytes = request.text
         if bytes == nil, let path = request.path { bytes = try RegularFile.read(path, limit: FileLimit.zone) }
         // A fragment (`doctor --emit-zone`) names its zone on its first line (ZoneWriter.fragment).
@@ -55,7 +61,7 @@ public enum ZoneCheck {
             findings += ZoneLinter.check(zone, domain: domain, today: today, fragment: fragmentDomain != nil)
             apex = origin ?? zone.records.first { $0.type == .soa }?.name
             if let apex, !request.servers.isEmpty {
-                let client = DNSClient()
+                let client = DNSClient(options: .init(within: request.timeout))
                 for server in request.servers {
                     findings += await LiveZoneComparison.compare(zone, apex: apex, server: server, client: client)
                 }
@@ -64,7 +70,8 @@ public enum ZoneCheck {
         }
         if let apex, !request.servers.isEmpty {
             findings += await ServedZoneChecks.run(
-                servers: request.servers, zone: apex, key: request.key, transfer: request.transfer, timeout: request.timeout, today: today)
+                servers: request.servers, zone: apex, key: request.key, transfer: request.transfer,
+                timeout: max(deadline - .now, Self.leastServerTimeout), deadline: deadline, today: today)
         }
         findings.sort { $0.severity != $1.severity ? $0.severity > $1.severity : ($0.line ?? 0) < ($1.line ?? 0) }
         return Result(

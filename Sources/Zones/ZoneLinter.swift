@@ -34,7 +34,14 @@ public enum ZoneLinter {
             return findings
         }
         var outside = FindingList()
-        for position in records.indices where !records.name(at: position).isSubdomain(of: apex) {
+        // A run of records at one owner is one answer: the name is made and compared once.
+        var inside = (position: -1, answer: true)
+        for position in records.indices {
+            if inside.position < 0 || !records.sameOwner(inside.position, position) {
+                inside.answer = records.name(at: position).isSubdomain(of: apex)
+            }
+            inside.position = position
+            guard !inside.answer else { continue }
             outside.append(
                 Finding(
                     .fail, .outsideZone, line: zone.line(of: position), "\(records.name(at: position)) is outside the zone \(apex)",

@@ -145,11 +145,28 @@ public enum ZoneWriter {
     }
 
     /// $ORIGIN, $TTL, SOA, NS, ns1's addresses and, when asked for, the browse records.
+    /// The SOA `header` writes after its serial: the mark of a zone file clawnet wrote.
+    static let soaTimers = "7200 3600 1209600 60"
+
+    /// True when `bytes` begin with the header `render` writes (`$ORIGIN`, `$TTL`, the SOA with
+    /// ns1, hostmaster and these timers, `@ IN NS ns1`): the only zone file `zone generate
+    /// --out` replaces. It is also OpenClaw's Gateway's layout, kept byte for byte, so the mark
+    /// is these lines rather than a comment of clawnet's own.
+    public static func wrote(_ bytes: [UInt8]) -> Bool {
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 4, omittingEmptySubsequences: false).prefix(4)
+            .map { String(decoding: $0, as: UTF8.self) }
+        guard lines.count == 4 else { return false }
+        let soa = lines[2].split(separator: " ")
+        return lines[0].hasPrefix("$ORIGIN ") && lines[1].hasPrefix("$TTL ") && lines[3] == "@ IN NS ns1" && soa.count == 10
+            && soa[..<5] == ["@", "IN", "SOA", "ns1", "hostmaster"] && UInt32(soa[5]) != nil
+            && soa[6...].joined(separator: " ") == soaTimers
+    }
+
     static func header(_ content: ZoneContent, serial: UInt32) -> [String] {
         var lines = [
             "$ORIGIN \(content.domain.name)",
             "$TTL \(ttl)",
-            "@ IN SOA ns1 hostmaster \(serial) 7200 3600 1209600 60",
+            "@ IN SOA ns1 hostmaster \(serial) \(soaTimers)",
             "@ IN NS ns1",
         ]
         lines += content.nameServerAddresses.map { "ns1 IN \($0.family == .v4 ? "A" : "AAAA") \($0.withoutZone)" }

@@ -192,4 +192,35 @@ extension DoctorLabTests {
             if let failure { throw failure }
         }
     }
+
+    @Test("nobody listening on this machine's own non-loopback address gets no token and no device signature; doctor says who listens")
+    func foreignListenerOnOwnAddress() async throws {
+        let bed = try TestBed.current()
+        let token = "own-address-token-\(uniqueTag())-planted"
+        let tokenFile = try secretFile(token)
+        let port = testPort()
+        let address = bed.ip(.lnode)
+        let process = try bed.spawn(
+            on: .lnode,
+            [
+                "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ClawnetBinary.path, "advertise", "--serve-only", "--port",
+                String(port), "--bind", address,
+            ])
+        var failure: (any Error)?
+        do {
+            try await process.waitForOutput("like a Gateway (plain", timeout: .seconds(20))
+            let seen = process.lines.count
+            let (_, document, output) = try await doctorRun(["ws://\(address):\(port)", "--token-file", tokenFile, "--no-local"])
+            let line = try await connectLine(process, from: seen)
+            #expect(line.hasSuffix("no token, no device"), "nobody's listener on \(address) received: \(line)")
+            let connect = try connectCheck(document, port: port)
+            #expect(connect.detail["credentialsReason"] == "withheldLocalListener", "\(connect)")
+            #expect(connect.message.contains("run by uid 65534"), "\(connect.message)")
+            #expect(!output.contains(token))
+        } catch {
+            failure = error
+        }
+        _ = try? await process.stop()
+        if let failure { throw failure }
+    }
 }

@@ -301,6 +301,13 @@ struct DoctorLabTests {
             let quiet = try await bed.clawnet(["preflight", "--quiet", "--require", "mdns"], on: .lnode)
             #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
 
+            // Ready, but the table was lost (> /dev/full): the summary says the exit status it ends with.
+            let full = try await bed.run(
+                on: .lnode, ["sh", "-c", #"exec "$0" "$@" > /dev/full"#, ClawnetBinary.path, "preflight", "--require", "mdns"],
+                timeout: .seconds(60))
+            #expect(full.status == 1 && full.stderr.contains("preflight: ready (exit 1)"), "\(full.stderr)")
+            #expect(!full.stderr.contains("(exit 0)"), "\(full.stderr)")
+
             let noDomain = try await bed.clawnet(["preflight", "--require", "wide-area"], on: .lnode)
             #expect(noDomain.status == 3, "\(noDomain.stdout)")
             #expect(noDomain.stdout.contains("discovery.wideArea.domain"))

@@ -210,6 +210,23 @@ struct SecretsCommandTests {
         if let failure { throw failure }
     }
 
+    @Test(
+        "--tls-dir another user controls (mode 777, or nobody's folder): refused with the fix, no key written there (issue 18)",
+        arguments: ["mode 777", "nobody's"])
+    func tlsDirectoryOfOthers(_ kind: String) async throws {
+        let bed = try TestBed.current()
+        let tls = try scratch() + "/tls"
+        try FileManager.default.createDirectory(atPath: tls, withIntermediateDirectories: true)
+        #expect(kind == "mode 777" ? chmod(tls, 0o777) == 0 : chown(tls, 65534, 65534) == 0)
+        let result = try await bed.clawnet(
+            ["advertise", "--serve-only", "--port", String(testPort()), "--bind", "127.0.0.1", "--tls-dir", tls], on: .bare,
+            timeout: .seconds(30))
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        let reason = kind == "mode 777" ? "is writable by group or others" : "belongs to uid 65534"
+        #expect(result.stderr.contains("the folder \(tls) \(reason)") && result.stderr.contains("chmod 700 \(tls)"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tls).isEmpty, "nothing written there")
+    }
+
     @Test("a config that cannot be read (a folder; another user's 0600 file): browse, preflight, doctor and zone generate each say so")
     func unreadableConfig() async throws {
         let bed = try TestBed.current()

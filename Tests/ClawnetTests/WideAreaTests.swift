@@ -212,6 +212,25 @@ struct WideAreaTests {
         }
     }
 
+    @Test("zone check FILE --server of a server that truncates over UDP and dribbles its TCP answer: it ends by itself, naming it")
+    func truncatedThenDribbled() async throws {
+        let bed = try TestBed.current()
+        let port = testPort()
+        let peer = try bed.spawn(on: .node, [bed.python, bed.scripts + "/peers/hostile_peer.py", "tc-dribble", "--port", String(port)])
+        defer { peer.terminate() }
+        try await peer.waitForOutput("ready")
+        let zone = try temporaryDirectory(bed) + "/zone.db"
+        let generated = try await bed.clawnet([
+            "zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--gateway", "host=a,ip=100.64.0.1",
+            "--out", zone,
+        ])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let result = try await bed.clawnet(
+            ["zone", "check", zone, "--server", "127.0.0.1:\(port)", "--timeout", "1s"], timeout: .seconds(40))
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(result.stdout.contains("127.0.0.1#\(port)"), "the server is named: \(result.stdout)")
+    }
+
     @Test("nothing listening: connection refused is named")
     func nothingListens() async throws {
         let bed = try TestBed.current()

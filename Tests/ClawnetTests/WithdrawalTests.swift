@@ -50,6 +50,24 @@ struct WithdrawalTests {
         )
     }
 
+    /// advertise started, once its output says it registered `name`.
+    func registered(_ name: String, _ launch: ([String], [String: String])) async throws -> ChildProcess {
+        let (arguments, environment) = launch
+        let advertiser = try TestBed.current().spawnClawnet(arguments, environment: environment)
+        do { try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20)) } catch {
+            advertiser.terminate()
+            throw error
+        }
+        return advertiser
+    }
+
+    /// Stops advertise with SIGTERM (it withdraws) and waits for its last words; its exit status.
+    func stopped(_ advertiser: ChildProcess) async throws -> Int32 {
+        let status = try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30))
+        await advertiser.waitForOutputEnd()
+        return status
+    }
+
     func stateFolder(_ bed: TestBed) throws -> String {
         let folder = "\(bed.directory)/state-\(uniqueTag())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -66,21 +84,38 @@ struct WithdrawalTests {
         let state = try stateFolder(bed)
         let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         let name = "Wide \(uniqueTag())"
-        let (arguments, environment) = advertise(name, dns, key, state: state)
-        let advertiser = try bed.spawnClawnet(arguments, environment: environment)
+        let advertiser = try await registered(name, advertise(name, dns, key, state: state))
         defer { advertiser.terminate() }
-        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
         if address != "127.0.0.1" {
             try await advertiser.waitForOutput("host \(host).openclaw.internal. replaces A \(address) with 127.0.0.1")
         }
         let during = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(during.contains { $0.contains("IN SRV") && $0.contains(" \(host).openclaw.internal.") }, "\(during)")
-        #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(advertiser.output)")
-        await advertiser.waitForOutputEnd()
+        #expect(try await stopped(advertiser) == 0, "\(advertiser.output)")
         #expect(advertiser.stdout.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
         let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(after == before, "the zone as it was before advertise ran: \(after)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: state + "/clawnet").isEmpty, "the ledger is gone")
+    }
+
+    @Test(
+        "an address RRset the registration removed whole (the AAAA when it gives only an A) is put back (BIND and Knot)",
+        arguments: ["bind", "knot"], [["A 127.0.0.9", "AAAA fd00::99"], ["AAAA fd00::99"], ["A 127.0.0.1", "AAAA fd00::99"]])
+    func removedAddressRRsetPutBack(server: String, before addresses: [String]) async throws {
+        let bed = try TestBed.current()
+        let (dns, key) = try await updatablePrimary(server, bed, zone: openClawZone(addresses.map { "\(host) IN \($0)" }))
+        defer { dns.terminate() }
+        let state = try stateFolder(bed)
+        let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        let name = "Both \(uniqueTag())"
+        let advertiser = try await registered(name, advertise(name, dns, key, state: state))
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("host \(host).openclaw.internal. removes AAAA fd00::99")
+        let during = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        #expect(!during.contains { $0.contains("fd00::99") }, "\(during)")
+        #expect(try await stopped(advertiser) == 0, "\(advertiser.output)")
+        let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        #expect(after == before, "the zone as it was before advertise ran: \(after)\n\(advertiser.output)")
     }
 
     @Test(
@@ -107,6 +142,47 @@ struct WithdrawalTests {
         #expect(try await restarted.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(restarted.output)")
         await restarted.waitForOutputEnd()
         #expect(try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key) == before, "\(restarted.output)")
+    }
+
+    @Test(
+        "a ledger another user could have written (nobody's file, one others can write, nobody's folder): ignored, never adopted or removed",
+        arguments: ["nobody's file", "others can write", "nobody's folder"])
+    func foreignLedgerIgnored(_ planted: String) async throws {
+        let bed = try TestBed.current()
+        let (dns, key) = try await updatablePrimary("bind", bed, zone: openClawZone(["victim IN A 127.0.0.9"]))
+        defer { dns.terminate() }
+        let state = try stateFolder(bed)
+        let name = "Forged \(uniqueTag())"
+        let launch = advertise(name, dns, key, state: state)
+        let crashing = try await registered(name, launch)
+        defer { crashing.terminate() }
+        _ = try await crashing.stop(signal: SIGKILL)
+        // The ledger the crashed run left, forged: it claims the victim's A, and an attacker's A to put back.
+        let folder = state + "/clawnet"
+        let path = folder + "/" + (try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first))
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        document["added"] = (document["added"] as? [String] ?? []) + ["victim.openclaw.internal. 3600 IN A 127.0.0.9"]
+        document["replaced"] = (document["replaced"] as? [String] ?? []) + ["victim.openclaw.internal. 3600 IN A 10.66.6.6"]
+        let forged = try JSONSerialization.data(withJSONObject: document)
+        try forged.write(to: URL(fileURLWithPath: path))
+        switch planted {
+        case "nobody's file": #expect(chown(path, 65534, 65534) == 0)
+        case "others can write": #expect(chmod(path, 0o666) == 0)
+        default: #expect(chown(folder, 65534, 65534) == 0)
+        }
+        let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+
+        let restarted = try await registered(name, launch)
+        defer { restarted.terminate() }
+        #expect(try await stopped(restarted) == 0, "\(restarted.output)")
+        #expect(restarted.stderr.contains("warning: ignoring the ledger of an earlier run: "), "\(restarted.stderr)")
+        let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        #expect(after.contains { $0.hasPrefix("victim.openclaw.internal.") && $0.hasSuffix("127.0.0.9") }, "the victim's A stays: \(after)")
+        #expect(!after.contains { $0.contains("10.66.6.6") }, "no attacker's record: \(after)")
+        #expect(after == before, "the crashed run's records were there before this run: they stay (\(after))")
+        if planted != "others can write" {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == forged, "another user's ledger is left as it is")
+        }
     }
 
     @Test("a Gateway zone push registered for this host and port, advertised under the same name: its records stay after the withdrawal")

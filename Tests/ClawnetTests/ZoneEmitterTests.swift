@@ -33,15 +33,33 @@ struct ZoneEmitterTests {
         try ZoneEmitter.write([try Self.snippet()], to: path, terminal: terminal)
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written.hasPrefix("; clawnet zone fragment for openclaw.internal.") && written.contains("IN SRV 0 0 18789 studio"))
-        try "old".write(toFile: path, atomically: true, encoding: .utf8)
+        let older = written.replacingOccurrences(of: "18789", with: "18790")
+        try older.write(toFile: path, atomically: true, encoding: .utf8)
         try ZoneEmitter.write([try Self.snippet()], to: path, terminal: terminal)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == written)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == written, "a fragment it wrote before is replaced")
         let link = directory + "/link.db"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
-        try "old".write(toFile: path, atomically: true, encoding: .utf8)
+        try older.write(toFile: path, atomically: true, encoding: .utf8)
         try ZoneEmitter.write([try Self.snippet()], to: link, terminal: terminal)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == written, "written through the link")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == path, "the link stays a link")
+    }
+
+    @Test("a file clawnet did not write (a zone, notes) is never replaced: exit 1 naming it, the file unchanged (issue 18)")
+    func othersContentKept() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("emit-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for content in ["$ORIGIN openclaw.internal.\n@ IN SOA ns1 hostmaster 1 2 3 4 5\nwww IN A 10.0.0.1\n", "my notes\n"] {
+            let path = directory + "/notes.txt"
+            try content.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect {
+                try ZoneEmitter.write([try Self.snippet()], to: path, terminal: Terminal(color: false))
+            } throws: { error in
+                ExitStatus.of(error) == .failure && "\(error)".contains("\(path) holds content clawnet did not write")
+            }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == content)
+        }
     }
 
     @Test(

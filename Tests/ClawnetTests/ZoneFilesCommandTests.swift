@@ -144,6 +144,32 @@ struct ZoneFilesCommandTests {
         }
     }
 
+    @Test("--out over a file clawnet did not write (a hand-written zone, notes): exit 1 naming it and the way out, the file unchanged")
+    func othersContentKept() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let handWritten = [
+            "$ORIGIN openclaw.internal.\n$TTL 300\n@ IN SOA ns1 hostmaster 7 3600 600 86400 60\n@ IN NS ns1\nwww IN A 10.0.0.1\n",
+            "notes I keep\n",
+        ]
+        for content in handWritten {
+            let path = directory + "/zone.db"
+            try content.write(toFile: path, atomically: true, encoding: .utf8)
+            let result = try await clawnet(Self.base + ["--gateway", "host=a,ip=100.64.0.1", "--out", path])
+            #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+            #expect(result.stderr.contains("\(path) holds content clawnet did not write"), "\(result.stderr)")
+            #expect(result.stderr.contains("a new path") && result.stderr.contains("zone push"), "\(result.stderr)")
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == content)
+        }
+        // A zone clawnet wrote, and an empty file, are replaced.
+        let zone = directory + "/mine.db"
+        _ = FileManager.default.createFile(atPath: zone, contents: Data())
+        #expect(try await clawnet(Self.base + ["--gateway", "host=a,ip=100.64.0.1", "--out", zone]).status == 0)
+        let second = try await clawnet(Self.base + ["--gateway", "host=b,ip=100.64.0.2", "--out", zone])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try String(contentsOfFile: zone, encoding: .utf8).contains("b IN A 100.64.0.2"))
+    }
+
     @Test(
         "--out and --corefile through a link nobody planted in a sticky directory (issue 18): refused, the victim unchanged",
         .enabled(if: geteuid() == 0), arguments: ["--out", "--corefile"])

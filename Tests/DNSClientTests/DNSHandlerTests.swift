@@ -16,6 +16,15 @@ struct DNSHandlerTests {
     static let server = DNSServer(address: IPAddress("127.0.0.1")!, port: 5300)
     static let name = try! DNSName(presentation: "_openclaw-gw._tcp.openclaw.internal.")
 
+    @Test("options within a bound: every try and the TCP retry of a truncated answer fit in it; never slower than the defaults")
+    func optionsWithin() {
+        for seconds in [1, 2, 3] {
+            let options = DNSClient.Options(within: .seconds(seconds))
+            #expect(options.attemptTimeout * options.attempts <= .seconds(seconds), "\(seconds) s: \(options.attemptTimeout)")
+        }
+        #expect(DNSClient.Options(within: .seconds(6)).attemptTimeout == DNSClient.Options().attemptTimeout)
+    }
+
     /// A channel with the handler, "connected" to the server, and the handler to submit to.
     func channel(attempts: Int = 3, maxInFlight: Int = 100) throws -> (EmbeddedChannel, DNSUDPHandler) {
         var options = DNSClient.Options()

@@ -139,6 +139,37 @@ struct ChangePlannerTests {
         #expect(lines.contains("update add studio.openclaw.internal. 60 IN A 100.64.0.5"), "\(lines)")
     }
 
+    @Test(
+        "an address RRset the registration removed whole (a type it did not publish) is put back at withdrawal (issue 18)",
+        arguments: [["100.64.0.5", "fd00::99"], ["fd00::99"], ["100.64.0.7", "fd00::99"]])
+    func removedRRsetPutBack(before addresses: [String]) throws {
+        let planner = ChangePlanner(zone: zone, service: service)
+        let before = addresses.map { text in
+            let address = IPAddress(text)!
+            return text.contains(":")
+                ? DNSRecord(name: name("studio"), type: .aaaa, ttl: 60, data: .aaaa(address))
+                : DNSRecord(name: name("studio"), type: .a, ttl: 60, data: .a(address))
+        }
+        let mine = gateway("Wide", host: "studio", address: "100.64.0.7")
+        let publish = try planner.publish(mine, served: served(before), prune: false)
+        let announced = publish.changes.flatMap { change -> [String] in
+            if case .host(let sets) = change.kind { return sets.map(\.description) }
+            return []
+        }
+        #expect(announced.contains("removes AAAA fd00::99"), "\(announced)")
+        let registered = ledger(mine, over: before)
+        #expect(registered.replaced.contains { $0.type == .aaaa }, "\(registered.replaced)")
+        let lines = try planner.withdraw(registered, served: served(mine)).changeSets.flatMap(\.nsupdateLines)
+        #expect(lines.contains("prereq nxrrset studio.openclaw.internal. IN AAAA"), "\(lines)")
+        #expect(lines.contains("update add studio.openclaw.internal. 60 IN AAAA fd00::99"), "\(lines)")
+        // Shared with another instance: the A it gave stays, the AAAA it took still comes back.
+        let other = gateway("other", host: "studio", address: "100.64.0.7")
+        let shared = try planner.withdraw(registered, served: served(mine + other.dropFirst()))
+        let sharedLines = shared.changeSets.flatMap(\.nsupdateLines)
+        #expect(sharedLines.contains("update add studio.openclaw.internal. 60 IN AAAA fd00::99"), "\(sharedLines)")
+        #expect(!sharedLines.contains { $0.hasPrefix("update delete studio.") }, "\(sharedLines)")
+    }
+
     @Test("a record someone else added beside the registration's stays: deleted value by value, the RRset as read its prerequisite")
     func othersRecordsStay() throws {
         let planner = ChangePlanner(zone: zone, service: service)

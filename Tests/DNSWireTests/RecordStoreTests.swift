@@ -115,6 +115,23 @@ struct RecordStoreTests {
         #expect(OwnerIndex(RecordStore()).positions(of: Self.name("a."), in: RecordStore()).isEmpty)
     }
 
+    @Test("a run of records at one deep name (115 labels) hashes it once, whatever the run's length; case and order still count")
+    func deepNameRuns() throws {
+        let deep = Self.name(String(repeating: "a.", count: 115) + "zone.example.")
+        let upper = Self.name(String(repeating: "A.", count: 115) + "zone.example.")
+        let other = Self.name("other.zone.example.")
+        for count in [1_000, 10_000] {
+            var records = (0..<count).map { _ in DNSRecord(name: deep, type: .a, ttl: 60, data: .a(IPAddress("10.0.0.1")!)) }
+            records.append(DNSRecord(name: other, type: .txt, ttl: 60, data: .other))
+            records.append(DNSRecord(name: upper, type: .a, ttl: 60, data: .a(IPAddress("10.0.0.2")!)))
+            let store = try RecordStore(records)
+            let index = OwnerIndex(store)
+            #expect(index.hashedOwners == 3, "\(count) records: \(index.hashedOwners) names hashed")
+            #expect(index.positions(of: deep, in: store) == Array(0..<count) + [count + 1])
+            #expect(index.positions(of: other, in: store) == [count])
+        }
+    }
+
     @Test("a message's answers go into a store as ldns reads them, the same records decode gives")
     func decodeIntoStore() throws {
         var builder = MessageBuilder(id: 7)

@@ -17,7 +17,8 @@ struct DoctorGoldenTests {
     static func text(_ report: some Report) -> String {
         let terminal = Terminal(color: false, stdoutIsTTY: false, stderrIsTTY: false)
         let lines = report.table(terminal)
-        return (lines.out.map(terminal.render) + ["--- stderr"] + lines.err.map(terminal.render)).joined(separator: "\n") + "\n"
+        let err = lines.err + [report.summary(terminal, exit: report.exitStatus.rawValue)].compactMap { $0 }
+        return (lines.out.map(terminal.render) + ["--- stderr"] + err.map(terminal.render)).joined(separator: "\n") + "\n"
     }
 
     static func compare(_ produced: String, file name: String) throws {

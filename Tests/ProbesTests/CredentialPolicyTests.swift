@@ -21,9 +21,11 @@ struct CredentialPolicyTests {
 
     static func peer(
         _ host: String, _ address: String, leaf: TLSFingerprint? = nil, chain: ChainVerdict = .notChecked, owner: UInt32? = nil,
-        trusted: Set<UInt32> = [0, 1000]
+        trusted: Set<UInt32> = [0, 1000], own: Bool = false
     ) -> CredentialPolicy.Peer {
-        CredentialPolicy.Peer(host: host, address: IPAddress(address)!, leaf: leaf, chain: chain, localOwner: owner, trustedOwners: trusted)
+        CredentialPolicy.Peer(
+            host: host, address: IPAddress(address)!, leaf: leaf, chain: chain, localOwner: owner, trustedOwners: trusted, isOwnAddress: own
+        )
     }
 
     static let pin = CredentialPolicy(pin: pinned)
@@ -78,6 +80,25 @@ struct CredentialPolicyTests {
             name: "TLS loopback by nobody", policy: open,
             peer: peer("127.0.0.1", "127.0.0.1", leaf: other, chain: .selfSigned, owner: 65534),
             expected: .withhold(.foreignLocalListener(owner: 65534))),
+        // An address of this machine's own interfaces is this machine too (issue 18).
+        Case(
+            name: "ws:// to this machine's 10.77.0.2 run by nobody", policy: open,
+            peer: peer("10.77.0.2", "10.77.0.2", owner: 65534, own: true),
+            expected: .withhold(.foreignLocalListener(owner: 65534))),
+        Case(
+            name: "ws:// to this machine's address, owner unknown", policy: open, peer: peer("studio.local", "192.168.1.20", own: true),
+            expected: .withhold(.foreignLocalListener(owner: nil))),
+        Case(
+            name: "ws:// to this machine's address run by root", policy: open, peer: peer("10.77.0.2", "10.77.0.2", owner: 0, own: true),
+            expected: .send(.localListener(owner: 0))),
+        Case(
+            name: "TLS to this machine's address by nobody", policy: open,
+            peer: peer("10.77.0.2", "10.77.0.2", leaf: other, chain: .selfSigned, owner: 65534, own: true),
+            expected: .withhold(.foreignLocalListener(owner: 65534))),
+        Case(
+            name: "pinned, on this machine's address", policy: pin,
+            peer: peer("10.77.0.2", "10.77.0.2", leaf: pinned, owner: 65534, own: true),
+            expected: .send(.pinned)),
         // Plain ws://, OpenClaw's rule: private literals, .local, *.ts.net.
         Case(name: "ws:// to 192.168.1.20", policy: open, peer: peer("192.168.1.20", "192.168.1.20"), expected: .send(.privatePlainText)),
         Case(name: "ws:// to 10.0.0.5", policy: open, peer: peer("10.0.0.5", "10.0.0.5"), expected: .send(.privatePlainText)),

@@ -38,6 +38,19 @@ struct ZoneWriterTests {
         #expect(rendered.notes.isEmpty)
     }
 
+    @Test("a zone file clawnet wrote is known by its header; a hand-written zone, notes, a fragment are not (issue 18)")
+    func wroteMark() throws {
+        let content = ZoneContent(domain: domain, gateways: [try studio()], nameServerAddresses: [IPAddress("100.101.102.103")!])
+        #expect(ZoneWriter.wrote(Array(try ZoneWriter.render(content, serial: 2_026_112_201).text.utf8)))
+        for other in [
+            "$ORIGIN openclaw.internal.\n$TTL 60\n@ IN SOA ns1 hostmaster 1 3600 600 86400 60\n@ IN NS ns1\n",
+            "$ORIGIN openclaw.internal.\n$TTL 60\n@ IN SOA ns1 hostmaster x 7200 3600 1209600 60\n@ IN NS ns1\n",
+            "my notes\n", "", try ZoneWriter.fragment(content).text,
+        ] {
+            #expect(!ZoneWriter.wrote(Array(other.utf8)), "\(other)")
+        }
+    }
+
     @Test("browse records are added only when asked for")
     func browseRecords() throws {
         var content = ZoneContent(domain: domain, gateways: [try studio()], nameServerAddresses: [IPAddress("100.101.102.103")!])

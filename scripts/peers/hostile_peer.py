@@ -6,6 +6,12 @@
 Modes:
   udp-silent    reads DNS queries and never answers
   udp-garbage   answers every datagram with random bytes (with the query's id)
+  tc-dribble    answers every UDP query empty with TC set; over TCP, reads the query and
+                sends its answer one byte a second, never finishing it
+  axfr-deep     answers a zone transfer (TCP) of openclaw.internal with --instances A records
+                at one name of 115 labels, every owner after the first of a message a
+                compression pointer to it (no server can load such a zone: BIND runs out of
+                space for one RRset that large)
   dns-flood     a DNS server (UDP and TCP) whose every domain lists as many instances of
                 _openclaw-gw._tcp as fit in one message (at most --instances), each with its
                 own SRV target and a TXT record of 64 KiB (--txt-strings 255-byte strings,
@@ -19,6 +25,7 @@ import socket
 import struct
 import sys
 import threading
+import time
 
 PTR, A, TXT, SRV = 12, 1, 16, 33
 
@@ -98,9 +105,67 @@ def tcp_client(connection, limit, txt_strings):
         connection.close()
 
 
+def truncated(query):
+    """The query sent back as a response (QR, AA, TC) with no records: ask again over TCP."""
+    flags = struct.unpack("!H", query[2:4])[0] | 0x8000 | 0x0400 | 0x0200
+    return query[:2] + struct.pack("!H", flags) + query[4:6] + b"\0" * 6 + query[12:]
+
+
+def dribble_tcp(sock):
+    while True:
+        connection, _ = sock.accept()
+        threading.Thread(target=dribble_client, args=(connection,), daemon=True).start()
+
+
+def dribble_client(connection):
+    try:
+        connection.recv(65535)
+        connection.sendall(b"\xff")
+        while True:
+            time.sleep(1)
+            connection.sendall(b"\0")
+    except OSError:
+        pass
+    finally:
+        connection.close()
+
+
+def deep_transfer(query, count):
+    """The messages of a transfer of `count` A records at one 115-label name, SOA first and last."""
+    apex = encode_name([b"openclaw", b"internal"])
+    deep = encode_name([b"a"] * 115 + [b"openclaw", b"internal"])
+    soa = b"\xc0\x0c" + struct.pack("!HHIH", 6, 1, 60, len(apex) * 2 + 20) + apex + apex + struct.pack("!IIIII", 1, 7200, 3600, 1209600, 60)
+    question = query[12:]
+    messages, index = [], 0
+    while index < count or not messages:
+        records = [soa] if not messages else []
+        first = 12 + len(question) + sum(map(len, records))
+        while index < count and len(records) < 3000:
+            owner = deep if len(records) == (1 if not messages else 0) else struct.pack("!H", 0xC000 | first)
+            records.append(owner + struct.pack("!HHIH", A, 1, 60, 4) + struct.pack("!I", 0x0A000000 | index))
+            index += 1
+        messages.append(records)
+    messages.append([soa])
+    return [query[:2] + struct.pack("!HHHHH", 0x8400, 1, len(records), 0, 0) + question + b"".join(records) for records in messages]
+
+
+def serve_deep(sock, count):
+    while True:
+        connection, _ = sock.accept()
+        try:
+            head = connection.recv(2, socket.MSG_WAITALL)
+            query = connection.recv(struct.unpack("!H", head)[0], socket.MSG_WAITALL)
+            for message in deep_transfer(query, count):
+                connection.sendall(struct.pack("!H", len(message)) + message)
+        except (OSError, struct.error):
+            pass
+        finally:
+            connection.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["udp-silent", "udp-garbage", "dns-flood"])
+    parser.add_argument("mode", choices=["udp-silent", "udp-garbage", "dns-flood", "tc-dribble", "axfr-deep"])
     parser.add_argument("--address", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--instances", type=int, default=10_000)
@@ -116,11 +181,25 @@ def main() -> int:
         listener.bind((args.address, args.port))
         listener.listen(64)
         threading.Thread(target=serve_tcp, args=(listener, args.instances, args.txt_strings), daemon=True).start()
+    if args.mode == "axfr-deep":
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((args.address, args.port))
+        listener.listen(8)
+        threading.Thread(target=serve_deep, args=(listener, args.instances), daemon=True).start()
+    if args.mode == "tc-dribble":
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((args.address, args.port))
+        listener.listen(64)
+        threading.Thread(target=dribble_tcp, args=(listener,), daemon=True).start()
     print("ready", flush=True)
     while True:
         data, peer = sock.recvfrom(65535)
         if args.mode == "udp-garbage" and len(data) >= 2:
             sock.sendto(data[:2] + os.urandom(40), peer)
+        elif args.mode == "tc-dribble" and len(data) >= 12:
+            sock.sendto(truncated(data), peer)
         elif args.mode == "dns-flood" and len(data) >= 12:
             try:
                 sock.sendto(flood_answer(data, args.instances, False, args.txt_strings), peer)

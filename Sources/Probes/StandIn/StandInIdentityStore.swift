@@ -1,3 +1,4 @@
+import Glibc
 import Host
 
 /// `advertise --serve --tls-dir DIR`: the stand-in's certificate and key kept in DIR
@@ -35,6 +36,7 @@ public struct StandInIdentityStore: Sendable {
     /// /dev/zero there is an error, not a hang. One of the two alone is an error: a new pair
     /// would change the fingerprint nodes pinned.
     public func load() throws -> Loaded {
+        try checkFolder()
         let pair: (String?, String?)
         do {
             pair = (try AtomicFile.read(certificatePath, limit: FileLimit.pem), try AtomicFile.read(keyPath, limit: FileLimit.pem))
@@ -60,5 +62,18 @@ public struct StandInIdentityStore: Sendable {
                     + "new pair"
             )
         }
+    }
+
+    /// A folder another user controls (theirs, or one others can write) could swap the key for
+    /// theirs between two runs: refused with the fix, whatever is in it. A missing one is made.
+    private func checkFolder() throws {
+        var status = stat()
+        guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+            let problem = Ownership.folderProblem(directory, status)
+        else { return }
+        throw Failure(
+            description:
+                "\(problem): another user could swap the TLS key kept there; `chmod 700 \(directory)`, and `chown` it to this user "
+                + "if it is not this user's (or give another --tls-dir)")
     }
 }

@@ -10,7 +10,8 @@ import Host
 /// exactly that when it stops. Removed after a withdrawal the server accepted.
 ///
 /// The folder: `$XDG_STATE_HOME/clawnet`, else `/var/lib/clawnet` for root, else
-/// `~/.local/state/clawnet`; one file per server and instance, written as clawnet writes files.
+/// `~/.local/state/clawnet`, made 0700; one file per server and instance, written as clawnet
+/// writes files, and read back only when this user alone could have written it (`StateFile`).
 public struct LedgerFile: Sendable {
     public let path: String
     public let server: DNSServer
@@ -49,9 +50,11 @@ public struct LedgerFile: Sendable {
         return String(hash, radix: 16)
     }
 
-    /// The ledger an earlier run left for `instance`, nil when there is none (or it cannot be used).
-    public func load(instance: DNSName) -> RegistrationLedger? {
-        guard let bytes = try? RegularFile.readIfPresent(path, limit: Self.limit),
+    /// The ledger an earlier run left for `instance`, nil when there is none (or it is of
+    /// another server or instance). Throws, saying why, when the file is not one this user
+    /// alone could have written (`StateFile`): it is then neither adopted nor removed.
+    public func load(instance: DNSName) throws -> RegistrationLedger? {
+        guard let bytes = try StateFile.read(path, limit: Self.limit),
             let document = try? JSONDecoder().decode(Document.self, from: Data(bytes)),
             document.server == server.description, let named = try? DNSName(presentation: document.instance), named == instance
         else { return nil }
@@ -65,12 +68,13 @@ public struct LedgerFile: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let folder = String(path[..<path.lastIndex(of: "/")!])
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try StateFile.makeFolder(folder)
         try AtomicFile.write(String(decoding: try encoder.encode(document), as: UTF8.self) + "\n", to: path, mode: 0o600)
     }
 
+    /// Removes the ledger, when it is this user's own (`StateFile`).
     public func remove() {
-        unlink(path)
+        try? StateFile.remove(path)
     }
 
     /// `NAME TTL IN TYPE RDATA`, as a zone file holds it.

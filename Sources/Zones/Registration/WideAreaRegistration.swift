@@ -23,6 +23,8 @@ public final class WideAreaRegistration: Sendable {
         case refreshFailed(UpdateFailure)
         /// The ledger could not be saved: a restart after a crash will not know what was added.
         case ledgerNotKept(path: String, error: String)
+        /// The ledger file is not one this user alone could have written: neither adopted nor removed.
+        case ledgerIgnored(reason: String)
         case withdrawn(Withdrawal)
     }
 
@@ -104,8 +106,12 @@ public final class WideAreaRegistration: Sendable {
     /// Records that merely look like this registration's (the same instance, host and port,
     /// written by `zone push`) are not adopted: they were there before, and stay.
     private func adopt(_ served: ServedRecords) {
-        guard let earlier = ledgerFile.load(instance: instance) else { return }
-        ledger.withLock { $0.adopt(earlier, from: served) }
+        do {
+            guard let earlier = try ledgerFile.load(instance: instance) else { return }
+            ledger.withLock { $0.adopt(earlier, from: served) }
+        } catch {
+            onEvent(.ledgerIgnored(reason: "\(error)"))
+        }
     }
 
     private func apply(_ served: ServedRecords, first: Bool) async throws(UpdateFailure) {

@@ -48,11 +48,12 @@ struct AdvertiseCommand: ClawnetCommand {
             SIGTERM, so a Gateway on a tailnet appears in the domain the way it appears in \
             local. The withdrawal takes out exactly what the registration put in: a record that \
             was in the zone before (the host's address, written by `zone push`) stays, and an \
-            address the registration replaced is put back; a withdrawal the server refuses \
+            address the registration replaced or removed is put back; a withdrawal the server refuses \
             exits 1 and names the records left. A crash leaves the records: `clawnet zone check \
             --server` reports them as unreachable, and the next run of the same advertise adopts \
             them (it keeps what it added in $XDG_STATE_HOME/clawnet, /var/lib/clawnet for root, \
-            else ~/.local/state/clawnet). \
+            else ~/.local/state/clawnet, and reads it back only when no other user could \
+            have written it). \
             --no-local skips mDNS: then neither D-Bus nor avahi-daemon is needed.
 
             Examples:

@@ -21,7 +21,7 @@ struct StandInOptions: ParsableArguments {
         name: .customLong("tls-dir"),
         help: ArgumentHelp(
             "With --serve (implies --tls): use DIR/gateway-cert.pem and DIR/gateway-key.pem, made there when missing, so the fingerprint "
-                + "survives restarts.",
+                + "survives restarts. DIR must be this user's (or root's) and writable by no one else.",
             valueName: "DIR"))
     var tlsDirectory: String?
 

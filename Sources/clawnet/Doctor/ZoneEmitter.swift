@@ -2,11 +2,15 @@ import DNSSD
 import Doctor
 import Host
 import Output
+import Zones
 
 /// `doctor --emit-zone FILE`: the zone snippets as one fragment, written as clawnet writes
 /// files (atomically; only a new path or a regular file: the path itself is checked with
 /// the other flags, before doctor runs).
 enum ZoneEmitter {
+    /// Enough of a file for its first line, the fragment's marker (a domain is at most 255 bytes).
+    static let fragmentHead = 1024
+
     static func write(_ snippets: [ZoneSnippet], to path: String, terminal: Terminal) throws {
         let domains = Array(Set(snippets.map(\.domain))).sorted { $0.name < $1.name }
         guard let domain = domains.first else {
@@ -19,10 +23,29 @@ enum ZoneEmitter {
                 fix: "name one domain with --domain to write its fragment")
         }
         do {
+            guard !holdsOthersContent(try AtomicFile.writableTarget(path).resolved) else {
+                throw CommandError(
+                    "\(path) holds content clawnet did not write (not a fragment doctor --emit-zone wrote); nothing written",
+                    fix: "move it away or give --emit-zone a new path")
+            }
             try AtomicFile.write(try ZoneSnippets.fragment(snippets, domain: domain), to: path)
+        } catch let error as CommandError {
+            throw error
         } catch {
             throw CommandError("\(error); nothing written", fix: "give --emit-zone a new path or a regular file this user owns")
         }
         terminal.err("wrote \(path): records for \(domain.name) (check it with `clawnet zone check \(path)`)")
+    }
+
+    /// True when `path` holds something other than a fragment doctor wrote before (a zone,
+    /// notes): someone's work, never replaced. Empty or missing: nothing to lose.
+    static func holdsOthersContent(_ path: String) -> Bool {
+        do {
+            guard let existing = try RegularFile.readIfPresent(path, limit: FileLimit.zone), !existing.isEmpty else { return false }
+            return ZoneWriter.fragmentDomain(String(decoding: existing.prefix(fragmentHead), as: UTF8.self)) == nil
+        } catch {
+            // Not a regular file, or unreadable: AtomicFile refuses it with the reason.
+            return error.kind == .tooLarge
+        }
     }
 }

@@ -70,7 +70,7 @@ struct ZoneCheckCommand: ClawnetCommand {
         typealias Format = ReportFormat
         static let serversHelp = "Also check what this DNS server serves (repeatable: a primary and its secondaries)."
         static let tsigKeyHelp = "With --axfr: TSIG key file for the transfer (tsig-keygen or keymgr -t output)."
-        static let timeoutHelp = "Bound for each server's answers (default 5s)."
+        static let timeoutHelp = "Bound for the servers' answers, every query (a TCP retry included) and all together (default 5s)."
         static let defaultTimeout = Duration.seconds(5)
         static let formatHelp = "table or json (schema clawnet.zonecheck.v2)."
     }

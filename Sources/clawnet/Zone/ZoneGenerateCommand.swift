@@ -21,7 +21,9 @@ struct ZoneGenerateCommand: ClawnetCommand {
 
             Without --out the zone goes to stdout. With --out the file is written atomically, \
             and only when its content (serial aside) changed: then the SOA serial moves to \
-            YYYYMMDDnn (UTC) and never goes down. --corefile puts the CoreDNS server block \
+            YYYYMMDDnn (UTC) and never goes down. An existing --out file is replaced only when \
+            clawnet wrote it (it begins with the $ORIGIN, $TTL, SOA and NS lines zone generate \
+            writes) or it is empty; any other file is left as it is (exit 1). --corefile puts the CoreDNS server block \
             that serves the file (needs --out) into that Corefile between two marker comments, \
             keeping every other line; a block for the same zone that clawnet did not write is \
             refused, never replaced. It prints the next steps for Tailscale split DNS.
