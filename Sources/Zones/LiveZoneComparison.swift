@@ -30,54 +30,16 @@ public enum LiveZoneComparison {
         }
         guard let fileSerial else { return [] }
 
-        var findings: [Finding] = []
-        if SerialPolicy.isNewer(fileSerial, than: served) {
-            findings.append(
-                Finding(
-                    .fail, .serverBehindFile,
-                    "\(server) serves serial \(served), the file has \(fileSerial): the server has not loaded this file",
-                    fix:
-                        "CoreDNS's file plugin reloads within its `reload` interval once the serial changes; BIND needs `rndc reload "
-                        + "\(apex)`; otherwise the server's log says why the file did not load"
-                ))
-        } else if SerialPolicy.isNewer(served, than: fileSerial) {
-            findings.append(
-                Finding(
-                    .warn, .serverAheadOfFile,
-                    "\(server) serves serial \(served), newer than the file's \(fileSerial): is it serving another file?"))
-        }
-
-        // Same serial: the content must be the same too. Each service type's instances are
-        // compared one at a time, the file's held as hashes of their names.
+        var findings = serialFindings(file: fileSerial, served: served, server: server, apex: apex)
+        // Same serial: the content must be the same too.
         let index = ZoneIndex(zone)
+        let services = index.serviceTypes(apex: apex)
         var differences: [String] = []
         var instanceCount = 0
-        let services = index.serviceTypes(apex: apex)
         for head in services.prefix(maxServices) {
-            let service = zone.records.name(at: head)
-            let lookup = await resolver.lookup(service, .ptr)
-            let onServer = Set(
-                lookup.records.compactMap { record -> DNSName? in
-                    if case .ptr(let target) = record.data { return target }
-                    return nil
-                })
-            var inFile = Set<Int>()
-            var missing: (count: Int, first: String?) = (0, nil)
-            for position in index.positions(service, .ptr) {
-                guard case .ptr(let target) = zone.records[position].data, inFile.insert(target.hashValue).inserted else { continue }
-                guard !onServer.contains(target) else { continue }
-                missing = (missing.count + 1, min(missing.first ?? target.description, target.description))
-            }
-            instanceCount += inFile.count
-            let extra = onServer.filter { !inFile.contains($0.hashValue) }
-            if let first = missing.first {
-                differences.append("\(missing.count) instance(s) of \(service) in the file are not served (e.g. \(first))")
-            }
-            if !extra.isEmpty {
-                differences.append(
-                    "\(extra.count) served instance(s) of \(service) are not in the file (e.g. \(extra.map(\.description).sorted().first!))"
-                )
-            }
+            let compared = await compareInstances(of: zone.records.name(at: head), zone: zone, index: index, resolver: resolver)
+            differences += compared.differences
+            instanceCount += compared.instances
         }
         if served == fileSerial && !differences.isEmpty {
             findings.append(
@@ -100,5 +62,58 @@ public enum LiveZoneComparison {
                     "the file has \(services.count) service types; the first \(maxServices) were compared with \(server)"))
         }
         return findings
+    }
+
+    /// A served serial behind the file's (not loaded) or ahead of it (another file?).
+    private static func serialFindings(file: UInt32, served: UInt32, server: DNSServer, apex: DNSName) -> [Finding] {
+        if SerialPolicy.isNewer(file, than: served) {
+            return [
+                Finding(
+                    .fail, .serverBehindFile,
+                    "\(server) serves serial \(served), the file has \(file): the server has not loaded this file",
+                    fix:
+                        "CoreDNS's file plugin reloads within its `reload` interval once the serial changes; BIND needs `rndc reload "
+                        + "\(apex)`; otherwise the server's log says why the file did not load"
+                )
+            ]
+        }
+        if SerialPolicy.isNewer(served, than: file) {
+            return [
+                Finding(
+                    .warn, .serverAheadOfFile,
+                    "\(server) serves serial \(served), newer than the file's \(file): is it serving another file?")
+            ]
+        }
+        return []
+    }
+
+    /// One service type's instances, the file's against the server's PTR answer; the file's
+    /// held as hashes of their names.
+    private static func compareInstances(of service: DNSName, zone: ZoneFile, index: ZoneIndex, resolver: StubResolver) async -> (
+        differences: [String], instances: Int
+    ) {
+        let lookup = await resolver.lookup(service, .ptr)
+        let onServer = Set(
+            lookup.records.compactMap { record -> DNSName? in
+                if case .ptr(let target) = record.data { return target }
+                return nil
+            })
+        var inFile = Set<Int>()
+        var missing: (count: Int, first: String?) = (0, nil)
+        for position in index.positions(service, .ptr) {
+            guard case .ptr(let target) = zone.records[position].data, inFile.insert(target.hashValue).inserted else { continue }
+            guard !onServer.contains(target) else { continue }
+            missing = (missing.count + 1, min(missing.first ?? target.description, target.description))
+        }
+        var differences: [String] = []
+        if let first = missing.first {
+            differences.append("\(missing.count) instance(s) of \(service) in the file are not served (e.g. \(first))")
+        }
+        let extra = onServer.filter { !inFile.contains($0.hashValue) }
+        if !extra.isEmpty {
+            differences.append(
+                "\(extra.count) served instance(s) of \(service) are not in the file (e.g. \(extra.map(\.description).sorted().first!))")
+        }
+        return (differences, inFile.count)
     }
 }

@@ -165,16 +165,7 @@ public enum ZoneLinter {
                 perService.append(Finding(.pass, .instancesComplete, "\(complete) instance(s) of \(service) with SRV, TXT and addresses"))
             }
         }
-        // Instance records nothing points to: invisible to browsing nodes.
-        for position in zone.records.indices where [.srv, .txt].contains(zone.records.type(at: position)) {
-            let name = zone.records.name(at: position)
-            guard isInstance(name, apex: apex), listed[name.hashValue].flatMap(ptrTarget) != name else { continue }
-            findings.append(
-                Finding(
-                    .warn, .instanceUnlisted, line: zone.line(of: position),
-                    "\(name) has \(zone.records.type(at: position)) but no PTR lists it: nodes will not see it",
-                    fix: "add `\(name.parent) IN PTR \(name)` or remove it"))
-        }
+        unlistedInstances(zone, apex: apex, listed: { listed[$0.hashValue].flatMap(ptrTarget) == $0 }, into: &findings)
         if services.isEmpty {
             perService.append(
                 Finding(
@@ -182,6 +173,19 @@ public enum ZoneLinter {
                     fix: "`clawnet zone generate` writes `_openclaw-gw._tcp IN PTR <instance>._openclaw-gw._tcp`"))
         }
         return perService + findings.findings
+    }
+
+    /// Instance records (SRV, TXT) nothing points to: invisible to browsing nodes.
+    private static func unlistedInstances(_ zone: ZoneFile, apex: DNSName, listed: (DNSName) -> Bool, into findings: inout FindingList) {
+        for position in zone.records.indices where [.srv, .txt].contains(zone.records.type(at: position)) {
+            let name = zone.records.name(at: position)
+            guard isInstance(name, apex: apex), !listed(name) else { continue }
+            findings.append(
+                Finding(
+                    .warn, .instanceUnlisted, line: zone.line(of: position),
+                    "\(name) has \(zone.records.type(at: position)) but no PTR lists it: nodes will not see it",
+                    fix: "add `\(name.parent) IN PTR \(name)` or remove it"))
+        }
     }
 
     /// Checks one instance; true when it is complete (SRV, TXT, an address).
@@ -205,28 +209,7 @@ public enum ZoneLinter {
                     .warn, .srvPortZero, line: srv.line, "'\(display)' has SRV port 0: it says it is not available",
                     fix: "use the gateway port (18789)"))
         }
-        if target.isSubdomain(of: apex) {
-            if index.has(target, .cname) {
-                findings.append(
-                    Finding(
-                        .fail, .srvTargetCNAME, line: srv.line,
-                        "SRV target \(target) of '\(display)' is a CNAME; RFC 2782 wants the real host name",
-                        fix: "point the SRV at the host's own name"))
-                complete = false
-            } else if !index.hasAddress(target) {
-                findings.append(
-                    Finding(
-                        .fail, .srvTargetWithoutAddress, line: srv.line,
-                        "SRV target \(target) of '\(display)' has no A or AAAA record in the zone",
-                        fix: "add `\(target.labels.first.map { Presentation.escapeLabel($0) } ?? "host") IN A <address>`"))
-                complete = false
-            }
-        } else if !target.isRoot {
-            findings.append(
-                Finding(
-                    .warn, .srvTargetOutside, line: srv.line,
-                    "SRV target \(target) of '\(display)' is outside the zone: its address cannot be checked here"))
-        }
+        if !checkSRVTarget(target, of: display, line: srv.line, index: index, apex: apex, into: &findings) { complete = false }
         guard let txt = txts.first, case .txt(let record) = txt.record.data else {
             findings.append(
                 Finding(
@@ -235,6 +218,48 @@ public enum ZoneLinter {
                     fix: "add `\(name) IN TXT \"role=gateway\" \"gatewayPort=\(port)\" ...`"))
             return false
         }
+        if !checkTXT(txts, record, of: display, srvPort: port, into: &findings) { complete = false }
+        return complete
+    }
+
+    /// The SRV target of an instance: in the zone, a host with an address (not a CNAME);
+    /// outside it, unchecked. False when a node could not reach it.
+    private static func checkSRVTarget(
+        _ target: DNSName, of display: String, line: Int, index: ZoneIndex, apex: DNSName, into findings: inout [Finding]
+    ) -> Bool {
+        if target.isSubdomain(of: apex) {
+            if index.has(target, .cname) {
+                findings.append(
+                    Finding(
+                        .fail, .srvTargetCNAME, line: line,
+                        "SRV target \(target) of '\(display)' is a CNAME; RFC 2782 wants the real host name",
+                        fix: "point the SRV at the host's own name"))
+                return false
+            }
+            if !index.hasAddress(target) {
+                findings.append(
+                    Finding(
+                        .fail, .srvTargetWithoutAddress, line: line,
+                        "SRV target \(target) of '\(display)' has no A or AAAA record in the zone",
+                        fix: "add `\(target.labels.first.map { Presentation.escapeLabel($0) } ?? "host") IN A <address>`"))
+                return false
+            }
+        } else if !target.isRoot {
+            findings.append(
+                Finding(
+                    .warn, .srvTargetOutside, line: line,
+                    "SRV target \(target) of '\(display)' is outside the zone: its address cannot be checked here"))
+        }
+        return true
+    }
+
+    /// An instance's TXT records (the first is `record`): one, values a node can use, its
+    /// gatewayPort the SRV's. False when a node would be misled.
+    private static func checkTXT(
+        _ txts: LazyMapCollection<[Int], ZoneFile.Entry>, _ record: TXTRecord, of display: String, srvPort port: UInt16,
+        into findings: inout [Finding]
+    ) -> Bool {
+        let line = txts[0].line
         if txts.count > 1 {
             findings.append(
                 Finding(
@@ -245,17 +270,17 @@ public enum ZoneLinter {
         for issue in reading.issues {
             findings.append(
                 Finding(
-                    issue.severity == .error ? .fail : .warn, FindingCode(issue.kind), line: txt.line, "'\(display)': \(issue.message)",
+                    issue.severity == .error ? .fail : .warn, FindingCode(issue.kind), line: line, "'\(display)': \(issue.message)",
                     fix: fix(for: issue)))
         }
         if let advertised = reading.info.gatewayPort, advertised != Int(port) {
             findings.append(
                 Finding(
-                    .fail, .txtPortMismatch, line: txt.line, "'\(display)': TXT gatewayPort \(advertised) differs from SRV port \(port)",
+                    .fail, .txtPortMismatch, line: line, "'\(display)': TXT gatewayPort \(advertised) differs from SRV port \(port)",
                     fix: "make them equal; nodes connect to the SRV port"))
-            complete = false
+            return false
         }
-        return complete
+        return true
     }
 
     /// How to repair a TXT value a node cannot use; warnings need no fix.
