@@ -82,7 +82,10 @@ extension Doctor {
     static func targets(_ options: DoctorOptions, discovery: DiscoverySummary, resolved: [Int: Target]) -> ([Target], [DoctorTarget]) {
         let pin = options.pin.map { Pin($0) }
         guard !options.targets.isEmpty else {
-            return (discovery.beacons.map { Target(probe: probeTarget($0), beacon: $0, pin: pin) }, [])
+            // One Gateway advertised under several names (its "(2)", one name per interface) is
+            // probed once; discovery.gateways names every beacon of it.
+            let gateways = GatewaysEvidence(beacons: discovery.beacons).gateways.compactMap(\.beacons.first)
+            return (gateways.map { Target(probe: probeTarget($0), beacon: $0, pin: pin) }, [])
         }
         var targets: [Target] = []
         var unknown: [DoctorTarget] = []

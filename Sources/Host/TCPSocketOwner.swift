@@ -61,6 +61,25 @@ public enum TCPSocketOwner {
         return listeners.count == 1 ? listeners.first : nil
     }
 
+    /// The other end of the connection whose client end is `client`, when it is on this
+    /// machine: the entry whose remote is `client` (an IPv4 address and its IPv6-mapped form are
+    /// one). Whatever address the connection was made to (0.0.0.0, ::, an address reached by a
+    /// local route), a listener here shows up this way; nil when the peer is elsewhere.
+    public static func localPeer(of client: Endpoint) -> Endpoint? {
+        let tables = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap { path in
+            (try? RegularFile.read(path, limit: tableLimit)).map { String(decoding: $0, as: UTF8.self) }
+        }
+        return localPeer(of: client, tables: tables)
+    }
+
+    /// As `localPeer(of:)`, from recorded tables.
+    public static func localPeer(of client: Endpoint, tables: [String]) -> Endpoint? {
+        func plain(_ address: IPAddress) -> IPAddress { (address.mappedIPv4 ?? address).withoutZone }
+        return tables.flatMap(parse).first { entry in
+            entry.remote.port == client.port && plain(entry.remote.address) == plain(client.address) && entry.state != listen
+        }?.local
+    }
+
     /// The kernel's TCP states (include/net/tcp_states.h) that matter here.
     static let timeWait: UInt8 = 6
     static let listen: UInt8 = 10

@@ -18,10 +18,15 @@ enum CredentialGate {
             peer.chain = await ChainTrust.verify(tls.chain, host: target.host, roots: policy.trustRoots)
         }
         peer.isOwnAddress = !peer.isLoopback && isOwnAddress(address)
-        if peer.isThisMachine, let local = connection.channel.localAddress, let client = local.ipAddress.flatMap(IPAddress.init),
-            let clientPort = local.port
-        {
-            peer.localOwner = TCPSocketOwner.owner(server: .init(address, target.port), client: .init(client, clientPort))
+        if let local = connection.channel.localAddress, let client = local.ipAddress.flatMap(IPAddress.init), let clientPort = local.port {
+            let clientEnd = TCPSocketOwner.Endpoint(client, clientPort)
+            // The other end of this very connection in this machine's socket tables: a listener
+            // here, whatever address reached it (0.0.0.0, ::, a local route), not only its own.
+            let here = TCPSocketOwner.localPeer(of: clientEnd)
+            if here != nil && !peer.isLoopback { peer.isOwnAddress = true }
+            if peer.isThisMachine {
+                peer.localOwner = TCPSocketOwner.owner(server: here ?? .init(address, target.port), client: clientEnd)
+            }
         }
         return policy.decide(peer)
     }

@@ -223,4 +223,43 @@ extension DoctorLabTests {
         _ = try? await process.stop()
         if let failure { throw failure }
     }
+
+    @Test("nobody listening on 0.0.0.0, reached by a name that resolves to 0.0.0.0: no token; the connection's other end is found here")
+    func foreignListenerThroughUnspecified() async throws {
+        let bed = try TestBed.current()
+        let token = "unspecified-token-\(uniqueTag())-planted"
+        let tokenFile = try secretFile(token)
+        let port = testPort()
+        // A *.ts.net name takes plain ws://; /etc/hosts (bound over the namespace's) says 0.0.0.0.
+        let name = "zero-\(uniqueTag()).tail0.ts.net"
+        let hosts = "\(bed.directory)/hosts-\(uniqueTag())"
+        try "127.0.0.1 localhost\n0.0.0.0 \(name)\n".write(toFile: hosts, atomically: true, encoding: .utf8)
+        let process = try bed.spawn(
+            on: .lnode,
+            [
+                "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ClawnetBinary.path, "advertise", "--serve-only", "--port",
+                String(port), "--bind", "0.0.0.0",
+            ])
+        var failure: (any Error)?
+        do {
+            try await process.waitForOutput("like a Gateway (plain", timeout: .seconds(20))
+            let seen = process.lines.count
+            let script = "mount --bind \(hosts) /etc/hosts && exec \"$0\" \"$@\""
+            let result = try await bed.run(
+                on: .lnode,
+                [
+                    "sh", "-c", script, ClawnetBinary.path, "doctor", "--json", "--timeout", "3s", "ws://\(name):\(port)", "--token-file",
+                    tokenFile, "--no-local",
+                ], environment: ["HOME": bed.directory], timeout: .seconds(40))
+            let line = try await connectLine(process, from: seen)
+            #expect(line.hasSuffix("no token, no device"), "nobody's listener on 0.0.0.0 received: \(line)")
+            let connect = try connectCheck(try jsonObject(result.stdout), port: port)
+            #expect(connect.detail["credentialsReason"] == "withheldLocalListener", "\(connect)")
+            #expect(!(result.stdout + result.stderr).contains(token))
+        } catch {
+            failure = error
+        }
+        _ = try? await process.stop()
+        if let failure { throw failure }
+    }
 }

@@ -277,6 +277,10 @@ extension DoctorLabTests {
             )
             #expect((check["detail"] as? [String: String])?["gateways"] == "1", "one Gateway: \(check)")
             #expect(diagnosis == ["gateway-advertised-twice"], "\(diagnosis)")
+            // ... and probed once: one Gateway section, not one per name.
+            let (_, probed, _) = try await doctorJSON(["--check", "gw.tcp"], timeout: "4s")
+            let sections = gateways(probed).filter { "\($0["beacon"] ?? "")".contains("Twice \(tag)") }
+            #expect(sections.count == 1, "\(gateways(probed).map { $0["target"] ?? "" })")
         } catch {
             failure = error
         }

@@ -53,6 +53,17 @@ struct TCPSocketOwnerTests {
         #expect(owner == expected, "\(address):\(serverPort) <- \(clientPort): \(String(describing: owner))")
     }
 
+    @Test("the other end of a connection is found on this machine by its client end, whatever address reached it; elsewhere: nil")
+    func localPeer() {
+        // 127.0.0.1:45678 is the client end of a connection nobody accepted on 18789.
+        let here = TCPSocketOwner.localPeer(of: Self.endpoint("127.0.0.1", 45678), tables: [Self.tcp, Self.tcp6])
+        #expect(here == Self.endpoint("127.0.0.1", 18789), "\(String(describing: here))")
+        // The same client end seen through an IPv6 socket (IPv4-mapped) is the same end.
+        #expect(TCPSocketOwner.localPeer(of: Self.endpoint("::ffff:127.0.0.1", 45678), tables: [Self.tcp, Self.tcp6]) == here)
+        // A client end no entry has as its remote: the peer is on another machine.
+        #expect(TCPSocketOwner.localPeer(of: Self.endpoint("10.98.0.2", 51000), tables: [Self.tcp, Self.tcp6]) == nil)
+    }
+
     @Test("lines are parsed field by field; the header and broken lines are skipped")
     func parse() {
         let entries = TCPSocketOwner.parse(Self.tcp)
