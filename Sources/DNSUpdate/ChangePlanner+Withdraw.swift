@@ -69,7 +69,7 @@ extension ChangePlanner {
     }
 
     /// True when an SRV the ledger does not hold names `host` as its target.
-    static func pointedTo(_ host: DNSName, byOtherThan ledger: RegistrationLedger, in served: ServedRecords) -> Bool {
+    public static func pointedTo(_ host: DNSName, byOtherThan ledger: RegistrationLedger, in served: ServedRecords) -> Bool {
         served.records.contains { record in
             guard record.type == .srv, case .srv(_, _, _, let target) = record.data, target == host else { return false }
             return !ledger.holds(record)

@@ -25,6 +25,9 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
         /// Past a bound: one Gateway's records do not fit in one DNS message, or a zone is larger
         /// than clawnet transfers or holds (ZoneTransfer, RecordStore.Bounds.zone).
         case tooLarge
+        /// A registration would replace the addresses of a host another Gateway's SRV points to:
+        /// that Gateway would move too, and nothing could put it back safely.
+        case sharedHost
     }
 
     public let reason: Reason

@@ -118,6 +118,27 @@ struct WithdrawalTests {
         #expect(after == before, "the zone as it was before advertise ran: \(after)\n\(advertiser.output)")
     }
 
+    @Test("a host another Gateway's SRV points to keeps its address: the registration is refused, exit 1, the zone unchanged")
+    func sharedHostNotMoved() async throws {
+        let bed = try TestBed.current()
+        let other = "other-\(uniqueTag())._openclaw-gw._tcp"
+        let (dns, key) = try await updatablePrimary(
+            "bind", bed,
+            zone: openClawZone([
+                "\(host) IN A 127.0.0.9", "_openclaw-gw._tcp IN PTR \(other)", "\(other) IN SRV 0 0 18790 \(host)",
+                "\(other) IN TXT \"role=gateway\"",
+            ]))
+        defer { dns.terminate() }
+        let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        let name = "Shared \(uniqueTag())"
+        let (arguments, environment) = advertise(name, dns, key, state: try stateFolder(bed))
+        let result = try await bed.clawnet(arguments, environment: environment, timeout: .seconds(30))
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("is the SRV target of another Gateway"), "\(result.stderr)")
+        let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        #expect(after == before, "the zone as it was: \(after)")
+    }
+
     @Test(
         "after a SIGKILL the next run adopts what the crashed run added and withdraws exactly that (BIND and Knot; A there before or not)",
         arguments: ["bind", "knot"], [true, false])

@@ -123,6 +123,7 @@ public final class WideAreaRegistration: Sendable {
             }
             return
         }
+        try refuseMovingOthers(plan, served: served)
         for change in plan.changes {
             guard case .host(let sets) = change.kind else { continue }
             for set in sets where !set.before.isEmpty { onEvent(.replacing(host: change.name, set)) }
@@ -131,6 +132,22 @@ public final class WideAreaRegistration: Sendable {
         ledger.withLock { $0.note(records, over: served) }
         save()
         onEvent(first ? .registered(alreadyThere: false) : .reRegistered)
+    }
+
+    /// A host another Gateway's SRV points to keeps the addresses it has: replacing them would
+    /// move that Gateway too, and a withdrawal could not tell whether to put them back.
+    private func refuseMovingOthers(_ plan: UpdatePlan, served: ServedRecords) throws(UpdateFailure) {
+        let ours = ledger.withLock { $0 }
+        for change in plan.changes {
+            guard case .host(let sets) = change.kind, ChangePlanner.pointedTo(change.name, byOtherThan: ours, in: served) else { continue }
+            for set in sets where !Set(set.before).isSubset(of: Set(set.after)) {
+                throw UpdateFailure(
+                    .sharedHost,
+                    "\(change.name) is the SRV target of another Gateway in \(served.zone), and this registration would change its "
+                        + "\(set.type) (\(set)): that Gateway would move too",
+                    fix: "give the address the host already has (--address), or advertise from a host whose name no other Gateway uses")
+            }
+        }
     }
 
     private func save() {
