@@ -19,12 +19,13 @@ public enum ZoneFileUpdate {
     /// What writing `content` to `path` would do, without writing: the existing file (a
     /// regular file this user may replace, at most `FileLimit.zone` bytes) is read for its
     /// serial and compared; a path clawnet would not write is refused before it is read, and
-    /// so is a file with content clawnet did not write (`ZoneWriter.wrote`; empty is fine).
+    /// so is a file with content clawnet did not write (`ZoneWriter.wrote(_:for:)`; empty is fine).
     public static func prepare(_ content: ZoneContent, at path: String, today: SerialPolicy.Day) throws -> Outcome {
         let existing = try RegularFile.readIfPresent(AtomicFile.writableTarget(path).resolved, limit: FileLimit.zone)
-        if let existing, !existing.isEmpty, !ZoneWriter.wrote(existing) {
+        if let existing, !existing.isEmpty, !ZoneWriter.wrote(existing, for: content) {
             throw ZoneError(
-                "\(path) holds content clawnet did not write (it does not begin with the header zone generate writes); it is not replaced",
+                "\(path) holds content clawnet did not write (a zone of another domain, or records zone generate does not write); "
+                    + "it is not replaced",
                 fix: "move it away or give --out a new path; to change a zone a server already serves, use `clawnet zone push`")
         }
         let previousSerial = existing.flatMap { soaSerial($0) }

@@ -162,6 +162,34 @@ public enum ZoneWriter {
             && soa[6...].joined(separator: " ") == soaTimers
     }
 
+    /// True when all of `bytes` is a zone `render` could have written for `content`'s domain:
+    /// the header (`wrote`) with that `$ORIGIN`, then only records of the shapes it writes (ns1
+    /// and SRV targets' addresses, the service's PTRs and the browse PTRs, instances' SRV and
+    /// TXT). A record added by hand, or a zone of another domain, makes it someone else's.
+    public static func wrote(_ bytes: [UInt8], for content: ZoneContent) -> Bool {
+        guard wrote(bytes) else { return false }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard lines.first == "$ORIGIN \(content.domain.name)" else { return false }
+        let service = content.type.name
+        let browsing: Set<String> = ["b._dns-sd._udp", "lb._dns-sd._udp", "_services._dns-sd._udp"]
+        var targets: Set<String> = ["ns1"]
+        var addressed: [String] = []
+        for line in lines.dropFirst(4) {
+            let fields = line.split(separator: " ", maxSplits: 3).map(String.init)
+            guard fields.count == 4, fields[1] == "IN" else { return false }
+            let (owner, type, data) = (fields[0], fields[2], fields[3])
+            switch type {
+            case "A", "AAAA": addressed.append(owner)
+            case "PTR": guard owner == service || browsing.contains(owner) else { return false }
+            case "SRV", "TXT":
+                guard owner.hasSuffix(".\(service)") else { return false }
+                if type == "SRV", let target = data.split(separator: " ").last { targets.insert(String(target)) }
+            default: return false
+            }
+        }
+        return addressed.allSatisfy(targets.contains)
+    }
+
     static func header(_ content: ZoneContent, serial: UInt32) -> [String] {
         var lines = [
             "$ORIGIN \(content.domain.name)",

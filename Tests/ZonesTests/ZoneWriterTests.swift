@@ -49,6 +49,19 @@ struct ZoneWriterTests {
         ] {
             #expect(!ZoneWriter.wrote(Array(other.utf8)), "\(other)")
         }
+        // The whole file counts: clawnet's own output, yes; with a record added by hand, or for
+        // another domain, no (a second outside attack had both replaced).
+        let written = try ZoneWriter.render(content, serial: 2_026_112_201).text
+        #expect(ZoneWriter.wrote(Array(written.utf8), for: content))
+        let browsing = ZoneContent(
+            domain: domain, gateways: [try studio()], nameServerAddresses: [IPAddress("100.101.102.103")!], browseRecords: true)
+        #expect(ZoneWriter.wrote(Array(try ZoneWriter.render(browsing, serial: 1).text.utf8), for: browsing))
+        for edited in [
+            written + "important IN TXT \"keep me\"\n", written + "www IN A 10.0.0.80\n",
+            written.replacingOccurrences(of: "$ORIGIN openclaw.internal.", with: "$ORIGIN corp.example."),
+        ] {
+            #expect(!ZoneWriter.wrote(Array(edited.utf8), for: content), "\(edited)")
+        }
     }
 
     @Test("browse records are added only when asked for")
