@@ -71,6 +71,14 @@ public final class ProtectedPath: Sendable {
                 continue
             }
             try walk.checkFollow(component, link: status, in: path)
+            // The file to be replaced, named through another user's link: that user chose it.
+            if isLast && status.st_uid != geteuid() && status.st_uid != 0 {
+                throw Refusal(
+                    kind: .foreignLink,
+                    description:
+                        "\(path) is a symbolic link of uid \(status.st_uid); clawnet replaces a file through a link only when the link "
+                        + "belongs to this user (uid \(geteuid())) or root: give the file's own path")
+            }
             links += 1
             guard links <= maxLinks else { throw walk.unusable(component, ELOOP) }
             let target = try walk.readLink(component)
