@@ -227,6 +227,26 @@ struct SecretsCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tls).isEmpty, "nothing written there")
     }
 
+    @Test("--tls-dir named by another user's link, or in a folder another user owns: refused, nothing written (second attack)")
+    func tlsDirectoryThroughOthers() async throws {
+        let bed = try TestBed.current()
+        let base = try scratch()
+        let theirs = base + "/theirs"
+        let rootsOwn = base + "/roots"
+        for folder in [theirs, rootsOwn] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        #expect(chmod(rootsOwn, 0o700) == 0 && chown(theirs, 65534, 65534) == 0)
+        #expect(symlink(rootsOwn, theirs + "/tls") == 0 && lchown(theirs + "/tls", 65534, 65534) == 0)
+        for (tls, words) in [(theirs + "/tls", "is a symbolic link of uid 65534"), (theirs + "/new", "belongs to uid 65534")] {
+            let result = try await bed.clawnet(
+                ["advertise", "--serve-only", "--port", String(testPort()), "--bind", "127.0.0.1", "--tls-dir", tls], on: .bare,
+                timeout: .seconds(30))
+            #expect(result.status == 1, "\(tls): \(result.stdout) \(result.stderr)")
+            #expect(result.stderr.contains(words), "\(tls): \(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: rootsOwn).isEmpty, "nothing written in root's folder")
+        #expect(!FileManager.default.fileExists(atPath: theirs + "/new"), "no folder made in nobody's")
+    }
+
     @Test("a config that cannot be read (a folder; another user's 0600 file): browse, preflight, doctor and zone generate each say so")
     func unreadableConfig() async throws {
         let bed = try TestBed.current()

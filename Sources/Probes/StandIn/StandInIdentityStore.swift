@@ -67,6 +67,24 @@ public struct StandInIdentityStore: Sendable {
     /// A folder another user controls (theirs, or one others can write) could swap the key for
     /// theirs between two runs: refused with the fix, whatever is in it. A missing one is made.
     private func checkFolder() throws {
+        var link = stat()
+        // Another user's link names the folder: that user chose where the key goes.
+        if lstat(directory, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, link.st_uid != geteuid(), link.st_uid != 0 {
+            throw Failure(
+                description:
+                    "\(directory) is a symbolic link of \(Ownership.user(link.st_uid)): that user chooses where the TLS key goes; give "
+                    + "the folder's own path as --tls-dir")
+        }
+        // Its parent: whoever may rename entries there could swap the whole folder (a sticky
+        // one, such as /tmp, lets nobody rename what is not theirs).
+        let parent = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        let parentPath = parent.contains("/") ? String(parent[..<parent.lastIndex(of: "/")!]) : "."
+        var parentStatus = stat()
+        if stat(parentPath.isEmpty ? "/" : parentPath, &parentStatus) == 0, parentStatus.st_mode & S_ISVTX == 0,
+            let problem = Ownership.folderProblem(parentPath.isEmpty ? "/" : parentPath, parentStatus)
+        {
+            throw Failure(description: "\(problem): another user could swap \(directory) and the TLS key in it; give another --tls-dir")
+        }
         var status = stat()
         guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
             let problem = Ownership.folderProblem(directory, status)
