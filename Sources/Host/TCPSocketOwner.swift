@@ -39,10 +39,15 @@ public enum TCPSocketOwner {
     /// nil when it cannot be told (no entry, listeners of different users, /proc unreadable):
     /// then nothing is trusted.
     public static func owner(server: Endpoint, client: Endpoint) -> UInt32? {
-        let tables = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap { path in
+        owner(server: server, client: client, tables: tables())
+    }
+
+    /// This network namespace's TCP tables (/proc/net/tcp, tcp6) as read now; read once for a
+    /// connection and handed to `localPeer` and `owner`.
+    public static func tables() -> [String] {
+        ["/proc/net/tcp", "/proc/net/tcp6"].compactMap { path in
             (try? RegularFile.read(path, limit: tableLimit)).map { String(decoding: $0, as: UTF8.self) }
         }
-        return owner(server: server, client: client, tables: tables)
     }
 
     /// As `owner(server:client:)`, from recorded tables.
@@ -61,18 +66,10 @@ public enum TCPSocketOwner {
         return listeners.count == 1 ? listeners.first : nil
     }
 
-    /// The other end of the connection whose client end is `client`, when it is on this
+    /// The other end of the connection whose client end is `client` (in `tables`), when it is on this
     /// machine: the entry whose remote is `client` (an IPv4 address and its IPv6-mapped form are
     /// one). Whatever address the connection was made to (0.0.0.0, ::, an address reached by a
     /// local route), a listener here shows up this way; nil when the peer is elsewhere.
-    public static func localPeer(of client: Endpoint) -> Endpoint? {
-        let tables = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap { path in
-            (try? RegularFile.read(path, limit: tableLimit)).map { String(decoding: $0, as: UTF8.self) }
-        }
-        return localPeer(of: client, tables: tables)
-    }
-
-    /// As `localPeer(of:)`, from recorded tables.
     public static func localPeer(of client: Endpoint, tables: [String]) -> Endpoint? {
         func plain(_ address: IPAddress) -> IPAddress { (address.mappedIPv4 ?? address).withoutZone }
         return tables.flatMap(parse).first { entry in

@@ -22,10 +22,11 @@ enum CredentialGate {
             let clientEnd = TCPSocketOwner.Endpoint(client, clientPort)
             // The other end of this very connection in this machine's socket tables: a listener
             // here, whatever address reached it (0.0.0.0, ::, a local route), not only its own.
-            let here = TCPSocketOwner.localPeer(of: clientEnd)
+            let tables = TCPSocketOwner.tables()
+            let here = TCPSocketOwner.localPeer(of: clientEnd, tables: tables)
             if here != nil && !peer.isLoopback { peer.isOwnAddress = true }
             if peer.isThisMachine {
-                peer.localOwner = TCPSocketOwner.owner(server: here ?? .init(address, target.port), client: clientEnd)
+                peer.localOwner = TCPSocketOwner.owner(server: here ?? .init(address, target.port), client: clientEnd, tables: tables)
             }
         }
         return policy.decide(peer)
