@@ -83,8 +83,3 @@ public func uniqueTag() -> String {
     String(UInt32.random(in: 0...UInt32.max), radix: 36)
 }
 
-/// A port for a test's server: below Linux's ephemeral range (32768-60999), so the client
-/// sockets of tests running beside it cannot already hold it.
-public func testPort() -> Int {
-    Int.random(in: 20_000...32_767)
-}
