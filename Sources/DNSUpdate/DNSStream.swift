@@ -27,6 +27,10 @@ public enum DNSStream {
 
         /// The next message; a connection that ends (or times out) first is a failure.
         public mutating func receive() async throws(DNSQueryFailure) -> [UInt8] {
+            // Past the deadline, messages the connection buffered before it closed are not
+            // handed out: each costs its caller a parse, and ten of a hostile transfer's took
+            // seconds past --timeout.
+            guard !timedOut.withLockedValue({ $0 }) else { throw .timeout(server, attempts: 1) }
             let next: ByteBuffer?
             do { next = try await inbound.next() } catch {
                 throw closedFailure("\(error)")

@@ -40,7 +40,9 @@ public enum ZoneTransfer {
                 var bytes = 0
                 for messageCount in 1...maxMessages {
                     let wire: [UInt8]
-                    do throws(DNSQueryFailure) { wire = try await session.receive() } catch { throw .transport(error) }
+                    do throws(DNSQueryFailure) { wire = try await session.receive() } catch {
+                        throw messageCount > 1 ? cut(error, after: messageCount - 1, records: reader.records.count) : .transport(error)
+                    }
                     bytes += wire.count
                     guard bytes <= maxBytes else {
                         throw UpdateFailure(
@@ -59,6 +61,22 @@ public enum ZoneTransfer {
         } catch {
             throw UpdateFailure(.transport, "zone transfer from \(server): \(error)")
         }
+    }
+}
+
+extension ZoneTransfer {
+    /// A transfer that was coming when the connection ended: "no answer" would send the
+    /// operator after the wrong fault.
+    static func cut(_ failure: DNSQueryFailure, after messages: Int, records: Int) -> UpdateFailure {
+        let read = "after \(messages) message(s), \(records) records"
+        guard case .timeout(let server, _) = failure else {
+            return UpdateFailure(
+                .transport, "the zone transfer from \(failure.server) broke off \(read): \(failure)",
+                fix: "check the server's log for why it stopped sending")
+        }
+        return UpdateFailure(
+            .transport, "the zone transfer from \(server) was still coming when --timeout ran out (\(read) so far)",
+            fix: "give a longer --timeout, or check the Gateways' records without --axfr (`zone check --server` asks only their RRsets)")
     }
 }
 

@@ -231,6 +231,27 @@ struct WideAreaTests {
         #expect(result.stdout.contains("127.0.0.1#\(port)"), "the server is named: \(result.stdout)")
     }
 
+    @Test("zone check --axfr of a transfer that stops half way (records at one deep name): it ends at --timeout, saying so")
+    func transferCutByTimeout() async throws {
+        let bed = try TestBed.current()
+        let port = testPort()
+        let peer = try bed.spawn(
+            on: .node,
+            [
+                bed.python, bed.scripts + "/peers/hostile_peer.py", "axfr-deep", "--address", "127.0.0.1", "--port", String(port),
+                "--instances", "30000", "--stall-after", "2",
+            ])
+        defer { peer.terminate() }
+        try await peer.waitForOutput("ready")
+        let result = try await bed.clawnet(
+            ["zone", "check", "--axfr", "--domain", "openclaw.internal", "--server", "127.0.0.1:\(port)", "--timeout", "2s"],
+            timeout: .seconds(40))
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        #expect(
+            result.stdout.contains("the zone transfer from 127.0.0.1#\(port) was still coming when --timeout ran out"),
+            "a transfer under way is not \"no answer\": \(result.stdout)")
+    }
+
     @Test("nothing listening: connection refused is named")
     func nothingListens() async throws {
         let bed = try TestBed.current()

@@ -11,7 +11,8 @@ Modes:
   axfr-deep     answers a zone transfer (TCP) of openclaw.internal with --instances A records
                 at one name of 115 labels, every owner after the first of a message a
                 compression pointer to it (no server can load such a zone: BIND runs out of
-                space for one RRset that large)
+                space for one RRset that large); with --stall-after N it sends N messages,
+                then nothing, holding the connection
   dns-flood     a DNS server (UDP and TCP) whose every domain lists as many instances of
                 _openclaw-gw._tcp as fit in one message (at most --instances), each with its
                 own SRV target and a TXT record of 64 KiB (--txt-strings 255-byte strings,
@@ -149,13 +150,17 @@ def deep_transfer(query, count):
     return [query[:2] + struct.pack("!HHHHH", 0x8400, 1, len(records), 0, 0) + question + b"".join(records) for records in messages]
 
 
-def serve_deep(sock, count):
+def serve_deep(sock, count, stall_after):
     while True:
         connection, _ = sock.accept()
         try:
             head = connection.recv(2, socket.MSG_WAITALL)
             query = connection.recv(struct.unpack("!H", head)[0], socket.MSG_WAITALL)
-            for message in deep_transfer(query, count):
+            for sent, message in enumerate(deep_transfer(query, count)):
+                if stall_after is not None and sent == stall_after:
+                    # A transfer that stops half way and holds the connection: only the client's deadline ends it.
+                    connection.recv(1)
+                    break
                 connection.sendall(struct.pack("!H", len(message)) + message)
         except (OSError, struct.error):
             pass
@@ -169,6 +174,7 @@ def main() -> int:
     parser.add_argument("--address", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--instances", type=int, default=10_000)
+    parser.add_argument("--stall-after", type=int, help="axfr-deep: send this many messages, then nothing more")
     parser.add_argument("--txt-strings", type=int, default=255, help="dns-flood: 255-byte strings per TXT record")
     args = parser.parse_args()
 
@@ -186,7 +192,7 @@ def main() -> int:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((args.address, args.port))
         listener.listen(8)
-        threading.Thread(target=serve_deep, args=(listener, args.instances), daemon=True).start()
+        threading.Thread(target=serve_deep, args=(listener, args.instances, args.stall_after), daemon=True).start()
     if args.mode == "tc-dribble":
         listener = socket.socket(family, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
