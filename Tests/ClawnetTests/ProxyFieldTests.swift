@@ -19,7 +19,18 @@ struct ProxyFieldTests {
     /// doctor in-process against `url` (nothing else: no mDNS, no wide-area), as JSON.
     static func doctor(_ url: String, _ extra: [String] = []) async throws -> (document: [String: Any], output: String) {
         let run = try await InProcessRun.run(["doctor", url, "--no-local", "--format", "json", "--timeout", "15s"] + extra)
-        return (try jsonObject(run.out), run.out + run.err)
+        let document = try jsonObject(run.out)
+        return (document, summary(document) + "\n" + run.out + run.err)
+    }
+
+    /// The Gateway's checks and the causes, a line each: a failure's message starts with them,
+    /// so that a CI log that keeps only its first lines still shows what doctor saw.
+    static func summary(_ document: [String: Any]) -> String {
+        let checks = (document["gateways"] as? [[String: Any]])?.first?["checks"] as? [[String: Any]] ?? []
+        let lines = checks.map { check in
+            "\(check["id"] ?? "?") \(check["status"] ?? "?"): \(check["message"] ?? "") \(check["detail"] ?? "")"
+        }
+        return (lines + causes(document).map { "cause \($0["id"] ?? "?")" }).joined(separator: "\n")
     }
 
     /// Runs `body`, then stops the proxy and the stand-in, whether it passed or threw.
