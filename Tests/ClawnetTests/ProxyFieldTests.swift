@@ -8,13 +8,18 @@ import Testing
 /// (in-process, on 127.0.0.1) behind nginx 1.22 or Caddy 2.6, each run by the test with its own
 /// config in the node namespace, and doctor run in-process against the proxy. Each test is
 /// named after the OpenClaw issue it comes from and asserts the cause doctor names and its fix.
-@Suite("doctor behind nginx and Caddy (OpenClaw's field cases)", .enabled(if: TestBed.enabled))
+// Serialized: eleven proxies, stand-ins and in-process doctors at once starved a loaded 2-core
+// machine until doctor's own --timeout ran out before its first probe.
+@Suite("doctor behind nginx and Caddy (OpenClaw's field cases)", .enabled(if: TestBed.enabled), .serialized)
 struct ProxyFieldTests {
     /// A stand-in Gateway, TLS 1.3 with its own self-signed certificate unless `plain`.
     static func gateway(plain: Bool = false, admission: StandInAdmission = StandInAdmission()) async throws -> StandInGateway {
         try await StandInGateway.start(
-            host: "127.0.0.1", port: 0, identity: plain ? nil : try StandInIdentity.make(), admission: admission)
+            host: "127.0.0.1", port: 0, identity: plain ? nil : try identity.get(), admission: admission)
     }
+
+    /// One certificate for every TLS stand-in here: an RSA key made per test cost seconds of CPU.
+    static let identity = Result { try StandInIdentity.make() }
 
     /// doctor in-process against `url` (nothing else: no mDNS, no wide-area), as JSON.
     static func doctor(_ url: String, _ extra: [String] = []) async throws -> (document: [String: Any], output: String) {

@@ -198,16 +198,25 @@ extension TestBed {
             let process = try spawn(on: host, command)
             do {
                 try await process.waitForLine(timeout: .seconds(20), "\(kind.rawValue) to be ready") { ready($0.text) }
-                if process.output.lowercased().contains("address in use") { throw PortTaken(port: port) }
+                if Self.portTaken(process.output) { throw PortTaken(port: port) }
                 return TestDNSServer(kind: kind, address: address, port: port, directory: directory, process: process)
             } catch {
                 lastError = error
                 _ = try? await process.stop(signal: SIGKILL)
                 try? FileManager.default.removeItem(atPath: directory)
-                guard error is PortTaken || process.output.lowercased().contains("in use") else { throw error }
+                guard error is PortTaken || Self.portTaken(process.output) else { throw error }
             }
         }
         throw lastError!
+    }
+}
+
+extension TestBed {
+    /// A server's log saying it could not listen on its port: "address in use", or BIND's
+    /// "creating IPv4 interface lo failed" (seen once when fifty servers started together).
+    static func portTaken(_ output: String) -> Bool {
+        let output = output.lowercased()
+        return output.contains("in use") || output.contains("unable to listen on any configured interfaces")
     }
 }
 

@@ -82,4 +82,3 @@ public struct TestBed: Sendable {
 public func uniqueTag() -> String {
     String(UInt32.random(in: 0...UInt32.max), radix: 36)
 }
-
