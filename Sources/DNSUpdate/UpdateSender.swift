@@ -12,6 +12,8 @@ public struct UpdateSender: Sendable {
     /// TSIG's clock (tests move it to make a skew).
     let clock: @Sendable () -> UInt64
     private let logger = Logger(label: "clawnet.update")
+    /// The header's OPCODE of an UPDATE (RFC 2136 §2.2).
+    static let updateOpcode: UInt8 = 5
 
     public init(server: DNSServer, key: TSIGKey?, timeout: Duration, clock: @escaping @Sendable () -> UInt64 = unixNow) {
         self.server = server
@@ -43,7 +45,11 @@ public struct UpdateSender: Sendable {
         do { response = try DNSWireCodec.decode(answer) } catch {
             throw UpdateFailure(.transport, "\(server) answered the UPDATE with a malformed message: \(error.message)")
         }
-        guard response.id == id, response.isResponse else {
+        // The answer to this UPDATE: its id, opcode UPDATE (a QUERY answer with the same id and
+        // NOERROR is not a success), and the zone it was sent for when the server copies it.
+        guard response.id == id, response.isResponse, answer.count > 2, (answer[2] >> 3) & 0x0F == Self.updateOpcode,
+            response.question.map({ $0.name == changeSet.zone }) ?? true
+        else {
             throw UpdateFailure(.transport, "\(server) answered another message than the UPDATE")
         }
         var outcome: TSIGVerifier.Outcome?

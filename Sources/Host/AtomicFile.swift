@@ -16,9 +16,40 @@ public enum AtomicFile {
         }
     }
 
-    /// The text of the regular file at `path`, nil when nothing is there.
+    /// The text of the regular file at `path`, nil when nothing is there; reached as a write
+    /// would reach it (`ProtectedPath`), so what is read is what would be replaced.
     public static func read(_ path: String, limit: Int) throws(RegularFile.Failure) -> String? {
-        try RegularFile.readIfPresent(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
+        try RegularFile.readProtectedIfPresent(path, limit: limit).map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+
+    /// A file to be replaced only if what it holds passes a check: resolved once, its content
+    /// read in the folder that resolution opened, and the new content renamed into that same
+    /// folder under that same name. Resolving the path again to write would let another user
+    /// swap a link between the check and the write, and have root replace a file nobody checked.
+    public struct Replacement: Sendable {
+        public let location: ProtectedPath
+        /// What the file holds now; nil when it does not exist yet.
+        public let existing: [UInt8]?
+
+        public init(_ path: String, limit: Int) throws(Failure) {
+            location = try writableTarget(path)
+            do { existing = location.status == nil ? nil : try RegularFile.read(in: location, shown: path, limit: limit).bytes } catch {
+                throw Failure(description: error.description)
+            }
+        }
+
+        /// The new content staged beside the file that was read, for `commit`.
+        public func stage(_ bytes: [UInt8], mode newMode: mode_t? = nil) throws(Failure) -> Staged {
+            try AtomicFile.stage(bytes, at: location, mode: newMode)
+        }
+
+        public func write(_ bytes: [UInt8], mode newMode: mode_t? = nil) throws(Failure) {
+            let staged = try stage(bytes, mode: newMode)
+            do { try staged.commit() } catch {
+                staged.discard()
+                throw error
+            }
+        }
     }
 
     /// `mode` applies to the new file; without it an existing file keeps its mode (new: 0644).
@@ -67,7 +98,11 @@ public enum AtomicFile {
     /// Writes `bytes` to a temporary file beside the file `path` names (through a symbolic
     /// link, the file it points to), after checking that the target is a regular file or new.
     public static func stage(_ bytes: [UInt8], for path: String, mode newMode: mode_t? = nil) throws(Failure) -> Staged {
-        let location = try writableTarget(path)
+        try stage(bytes, at: writableTarget(path), mode: newMode)
+    }
+
+    /// As `stage(_:for:mode:)`, beside a target already resolved.
+    static func stage(_ bytes: [UInt8], at location: ProtectedPath, mode newMode: mode_t?) throws(Failure) -> Staged {
         let (descriptor, temporary) = try createTemporary(beside: location)
         let mode: mode_t = newMode ?? (location.status.map { $0.st_mode & 0o7777 } ?? 0o644)
         var rest = bytes[...]

@@ -43,10 +43,12 @@ public struct OpenClawConfig: Sendable, Equatable {
         var config = OpenClawConfig(path: path)
         // Only a regular file of config size is read: a FIFO or /dev/zero there is a warning, not a hang.
         do {
-            let bytes = try RegularFile.read(path, limit: FileLimit.config)
+            // Owner and mode from the file that was read, never a second look at the path: another
+            // user could swap the file in between and have root trust theirs.
+            let file = try RegularFile.readProtected(path, limit: FileLimit.config)
             config.exists = true
-            config.read(Data(bytes))
-            config.noteFile()
+            config.read(Data(file.bytes))
+            config.noteFile(owner: file.owner, mode: file.mode)
         } catch  where error.kind == .missing {
             if explicitPath != nil { config.warnings.append("\(path): cannot read the file (missing or not readable); using defaults") }
         } catch {
@@ -64,12 +66,10 @@ public struct OpenClawConfig: Sendable, Equatable {
 
     /// Who owns the file (a token in it goes to a local listener only when that user or root
     /// runs it) and its mode.
-    mutating func noteFile() {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return }
-        (fileOwner, fileMode) = (status.st_uid, UInt32(status.st_mode) & 0o7777)
-        node.remoteToken?.owner = status.st_uid
-        node.authToken?.owner = status.st_uid
+    mutating func noteFile(owner: uid_t, mode: mode_t) {
+        (fileOwner, fileMode) = (owner, UInt32(mode) & 0o7777)
+        node.remoteToken?.owner = owner
+        node.authToken?.owner = owner
     }
 
     /// A config another user wrote, or can change, names where a token goes (gateway.remote.url)

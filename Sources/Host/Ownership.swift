@@ -37,6 +37,20 @@ public enum Ownership {
         return nil
     }
 
+    /// The first symbolic link on the way to `path` (itself included) that belongs to another
+    /// user than this one or root, with its owner: that user chose where the path leads. Each
+    /// prefix is looked at with lstat, so a link inside a link's target is seen too.
+    public static func foreignLink(onTheWayTo path: String) -> (link: String, owner: uid_t)? {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            var status = stat()
+            guard lstat(prefix, &status) == 0 else { return nil }
+            if status.st_mode & S_IFMT == S_IFLNK, status.st_uid != geteuid(), status.st_uid != 0 { return (prefix, status.st_uid) }
+        }
+        return nil
+    }
+
     /// `uid 65534 (nobody)`; the number alone when the account has no name.
     public static func user(_ uid: uid_t) -> String {
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }

@@ -71,14 +71,6 @@ public final class ProtectedPath: Sendable {
                 continue
             }
             try walk.checkFollow(component, link: status, in: path)
-            // The file to be replaced, named through another user's link: that user chose it.
-            if isLast && status.st_uid != geteuid() && status.st_uid != 0 {
-                throw Refusal(
-                    kind: .foreignLink,
-                    description:
-                        "\(path) is a symbolic link of uid \(status.st_uid); clawnet replaces a file through a link only when the link "
-                        + "belongs to this user (uid \(geteuid())) or root: give the file's own path")
-            }
             links += 1
             guard links <= maxLinks else { throw walk.unusable(component, ELOOP) }
             let target = try walk.readLink(component)
@@ -167,14 +159,25 @@ private final class Walk {
         status = nextStatus
     }
 
+    /// The kernel's rule first (its message names it); then clawnet's own, in any directory: a
+    /// link of another user (not this one, not root) is never followed, on the way or at the end,
+    /// because that user chose where it leads (a file root replaces, a folder a key goes into).
     func checkFollow(_ component: String, link: stat, in path: String) throws(ProtectedPath.Refusal) {
-        guard !ProtectedPath.mayFollow(link: link, in: status) else { return }
-        throw ProtectedPath.Refusal(
-            kind: .foreignLink,
-            description:
-                "\(path): \(here(component)) is a symbolic link of uid \(link.st_uid) in \(here(nil)), a sticky world-writable "
-                + "directory of uid \(status.st_uid); clawnet follows such a link only when it belongs to this user (uid \(geteuid())) "
-                + "or to the directory's owner, as the kernel's protected_symlinks does")
+        guard ProtectedPath.mayFollow(link: link, in: status) else {
+            throw ProtectedPath.Refusal(
+                kind: .foreignLink,
+                description:
+                    "\(path): \(here(component)) is a symbolic link of uid \(link.st_uid) in \(here(nil)), a sticky world-writable "
+                    + "directory of uid \(status.st_uid); clawnet follows such a link only when it belongs to this user "
+                    + "(uid \(geteuid())) or to the directory's owner, as the kernel's protected_symlinks does")
+        }
+        guard link.st_uid == geteuid() || link.st_uid == 0 else {
+            throw ProtectedPath.Refusal(
+                kind: .foreignLink,
+                description:
+                    "\(path): \(here(component)) is a symbolic link of uid \(link.st_uid); clawnet follows a link only when it belongs "
+                    + "to this user (uid \(geteuid())) or root, whoever else made it chose where it leads: give the real path")
+        }
     }
 
     func readLink(_ component: String) throws(ProtectedPath.Refusal) -> String {

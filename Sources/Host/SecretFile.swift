@@ -48,13 +48,6 @@ public enum SecretFile {
         return SecretFileWarning(path: path, mode: UInt32(status.st_mode), kind: kind)
     }
 
-    /// The owner of the file at `path`, nil when it cannot be looked at.
-    public static func owner(path: String) -> UInt32? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return status.st_uid
-    }
-
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
     }

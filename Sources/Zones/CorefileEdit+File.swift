@@ -6,7 +6,8 @@ extension CorefileEdit {
     /// is. A path clawnet would not write (another user's link) is refused before it is read,
     /// and a file that is not UTF-8 is left alone: clawnet edits only what it keeps byte for byte.
     public static func prepare(_ stanza: String, domain: DomainName, at path: String) throws -> OutputFile.Change? {
-        let existing = try RegularFile.readIfPresent(AtomicFile.writableTarget(path).resolved, limit: FileLimit.corefile)
+        let target = try AtomicFile.Replacement(path, limit: FileLimit.corefile)
+        let existing = target.existing
         var text: String?
         if let existing {
             guard let decoded = SafeText.utf8(existing) else {
@@ -17,6 +18,6 @@ extension CorefileEdit {
             text = decoded
         }
         let edited = try apply(stanza, domain: domain, to: text)
-        return edited == text ? nil : OutputFile.Change(path: path, text: edited, previous: existing)
+        return edited == text ? nil : OutputFile.Change(target, path: path, text: edited)
     }
 }

@@ -47,16 +47,23 @@ public enum OutputFile {
         return (base == "/" ? "" : base) + "/" + name
     }
 
-    /// One file to write, with what it held before (nil: it did not exist).
+    /// One file to write, where it was read (`target`), with what it held before.
     public struct Change: Sendable {
         public let path: String
         public let text: String
-        public let previous: [UInt8]?
+        public let target: AtomicFile.Replacement
+        /// What the file held (nil: it did not exist).
+        public var previous: [UInt8]? { target.existing }
 
-        public init(path: String, text: String, previous: [UInt8]?) {
+        public init(_ target: AtomicFile.Replacement, path: String, text: String) {
+            self.target = target
             self.path = path
             self.text = text
-            self.previous = previous
+        }
+
+        /// A change to a file nobody read first: resolved (and read) now.
+        public init(path: String, text: String, limit: Int = FileLimit.zone) throws(AtomicFile.Failure) {
+            self.init(try AtomicFile.Replacement(path, limit: limit), path: path, text: text)
         }
     }
 
@@ -66,7 +73,7 @@ public enum OutputFile {
     public static func writeTogether(_ changes: [Change]) throws(AtomicFile.Failure) {
         var staged: [AtomicFile.Staged] = []
         for change in changes {
-            do { staged.append(try AtomicFile.stage(Array(change.text.utf8), for: change.path)) } catch {
+            do { staged.append(try change.target.stage(Array(change.text.utf8))) } catch {
                 staged.forEach { $0.discard() }
                 throw error
             }
@@ -76,7 +83,7 @@ public enum OutputFile {
                 staged[index...].forEach { $0.discard() }
                 for (done, change) in zip(staged[..<index], changes) {
                     if let previous = change.previous {
-                        try? AtomicFile.write(bytes: previous, to: done.target)
+                        try? change.target.write(previous)
                     } else {
                         done.removeTarget()
                     }

@@ -21,7 +21,11 @@ public enum ZoneFileUpdate {
     /// serial and compared; a path clawnet would not write is refused before it is read, and
     /// so is a file with content clawnet did not write (`ZoneWriter.wrote(_:for:)`; empty is fine).
     public static func prepare(_ content: ZoneContent, at path: String, today: SerialPolicy.Day) throws -> Outcome {
-        let existing = try RegularFile.readIfPresent(AtomicFile.writableTarget(path).resolved, limit: FileLimit.zone)
+        try prepare(content, at: path, existing: AtomicFile.Replacement(path, limit: FileLimit.zone).existing, today: today)
+    }
+
+    /// As `prepare(_:at:today:)`, given what the file holds (read where it will be replaced).
+    static func prepare(_ content: ZoneContent, at path: String, existing: [UInt8]?, today: SerialPolicy.Day) throws -> Outcome {
         if let existing, !existing.isEmpty, !ZoneWriter.wrote(existing, for: content) {
             throw ZoneError(
                 "\(path) holds content clawnet did not write (a zone of another domain, or records zone generate does not write); "
@@ -46,8 +50,9 @@ public enum ZoneFileUpdate {
 
     /// `prepare`, then the file written when it changed.
     public static func write(_ content: ZoneContent, to path: String, today: SerialPolicy.Day) throws -> Outcome {
-        let outcome = try prepare(content, at: path, today: today)
-        if outcome.changed { try AtomicFile.write(outcome.text, to: path) }
+        let target = try AtomicFile.Replacement(path, limit: FileLimit.zone)
+        let outcome = try prepare(content, at: path, existing: target.existing, today: today)
+        if outcome.changed { try target.write(Array(outcome.text.utf8)) }
         return outcome
     }
 

@@ -227,7 +227,7 @@ struct SecretsCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: tls).isEmpty, "nothing written there")
     }
 
-    @Test("--tls-dir named by another user's link, or in a folder another user owns: refused, nothing written (second attack)")
+    @Test("--tls-dir named by another user's link (or with one on the way), or in a folder another user owns: refused, nothing written")
     func tlsDirectoryThroughOthers() async throws {
         let bed = try TestBed.current()
         let base = try scratch()
@@ -236,7 +236,12 @@ struct SecretsCommandTests {
         for folder in [theirs, rootsOwn] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         #expect(chmod(rootsOwn, 0o700) == 0 && chown(theirs, 65534, 65534) == 0)
         #expect(symlink(rootsOwn, theirs + "/tls") == 0 && lchown(theirs + "/tls", 65534, 65534) == 0)
-        for (tls, words) in [(theirs + "/tls", "is a symbolic link of uid 65534"), (theirs + "/new", "belongs to uid 65534")] {
+        // A third attack: nobody's link one level up (theirs/up -> roots), the key folder under it.
+        #expect(symlink(rootsOwn, theirs + "/up") == 0 && lchown(theirs + "/up", 65534, 65534) == 0)
+        for (tls, words) in [
+            (theirs + "/tls", "is a symbolic link of uid 65534"), (theirs + "/new", "belongs to uid 65534"),
+            (theirs + "/up/tls", "\(theirs)/up is a symbolic link of uid 65534"),
+        ] {
             let result = try await bed.clawnet(
                 ["advertise", "--serve-only", "--port", String(testPort()), "--bind", "127.0.0.1", "--tls-dir", tls], on: .bare,
                 timeout: .seconds(30))

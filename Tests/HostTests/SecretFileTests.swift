@@ -36,7 +36,8 @@ struct SecretFileTests {
         chmod(path, 0o600)
         #expect(SecretFile.warning(path: path, kind: .tsigKey) == nil)
         #expect(SecretFile.warning(path: path + ".missing", kind: .tsigKey) == nil)
-        #expect(SecretFile.owner(path: path) == geteuid())
+        let read = try RegularFile.readProtected(path, limit: 1024)
+        #expect(read.owner == geteuid() && read.mode == 0o600 && read.bytes == Array("token\n".utf8))
     }
 
     @Test("folders for keys: every one made is 0700 (the missing parents too); an existing one is left alone")

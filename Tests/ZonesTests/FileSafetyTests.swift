@@ -64,12 +64,13 @@ struct FileSafetyTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let zone = directory + "/zone.db"
         try "old zone".write(toFile: zone, atomically: true, encoding: .utf8)
-        #expect(throws: AtomicFile.Failure.self) {
-            try OutputFile.writeTogether([
-                OutputFile.Change(path: zone, text: "new zone", previous: Array("old zone".utf8)),
-                OutputFile.Change(path: directory + "/missing/Corefile", text: "x", previous: nil),
-            ])
-        }
+        // The Corefile's folder goes away after both were read: its staging fails, after the zone's.
+        let gone = directory + "/gone"
+        try FileManager.default.createDirectory(atPath: gone, withIntermediateDirectories: false)
+        let changes = [try OutputFile.Change(path: zone, text: "new zone"), try OutputFile.Change(path: gone + "/Corefile", text: "x")]
+        #expect(changes[0].previous == Array("old zone".utf8))
+        try FileManager.default.removeItem(atPath: gone)
+        #expect(throws: AtomicFile.Failure.self) { try OutputFile.writeTogether(changes) }
         #expect(try String(contentsOfFile: zone, encoding: .utf8) == "old zone")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["zone.db"], "no temporary file left")
     }

@@ -54,7 +54,7 @@ struct ProtectedSymlinkTests {
         let problem = OutputFile.problem(link)
         #expect(problem?.contains("symbolic link of uid 65534") == true, "\(problem ?? "no problem found")")
         #expect(throws: AtomicFile.Failure.self) {
-            try OutputFile.writeTogether([OutputFile.Change(path: link, text: "replaced\n", previous: nil)])
+            try OutputFile.writeTogether([try OutputFile.Change(path: link, text: "replaced\n")])
         }
         let content = ZoneContent(domain: domain, gateways: [], nameServerAddresses: [IPAddress("100.64.0.53")!])
         #expect(throws: (any Error).self) { try ZoneFileUpdate.write(content, to: link, today: SerialPolicy.Day(unixSeconds: 0)) }
@@ -106,6 +106,26 @@ struct ProtectedSymlinkTests {
         #expect(try String(contentsOfFile: scene.victim, encoding: .utf8) == "through a plain folder\n")
         var status = stat()
         #expect(lstat(plain + "/mine.db", &status) == 0 && status.st_mode & S_IFMT == S_IFLNK, "the link stays a link")
+    }
+
+    @Test("nobody's link on the way, in an ordinary folder: refused for writing and for reading; nothing made where it points")
+    func foreignLinkOnTheWay() throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        let plain = scene.root + "/plain"
+        try FileManager.default.createDirectory(atPath: plain, withIntermediateDirectories: false)
+        scene.plant(plain + "/sub", to: scene.root)
+        for path in [plain + "/sub/victim", plain + "/sub/new.db"] {
+            do {
+                try AtomicFile.write("through nobody's folder link\n", to: path)
+                Issue.record("\(path): written through nobody's folder link")
+            } catch {
+                #expect(error.description.contains("\(plain)/sub is a symbolic link of uid 65534"), "\(error.description)")
+            }
+        }
+        #expect(throws: RegularFile.Failure.self) { try RegularFile.readProtected(plain + "/sub/victim", limit: 1 << 20) }
+        #expect(scene.victimUnchanged)
+        #expect(!FileManager.default.fileExists(atPath: scene.root + "/new.db"))
     }
 
     @Test("a link to a missing file through a further link is dangling: refused, nothing made where it points")

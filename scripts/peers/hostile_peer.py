@@ -13,6 +13,9 @@ Modes:
                 compression pointer to it (no server can load such a zone: BIND runs out of
                 space for one RRset that large); with --stall-after N it sends N messages,
                 then nothing, holding the connection
+  query-answer  over TCP, answers every message with its id, QR set, opcode QUERY and
+                NOERROR, nothing else: what a careless server (or an attacker) sends back to
+                an UPDATE
   dns-flood     a DNS server (UDP and TCP) whose every domain lists as many instances of
                 _openclaw-gw._tcp as fit in one message (at most --instances), each with its
                 own SRV target and a TXT record of 64 KiB (--txt-strings 255-byte strings,
@@ -112,6 +115,20 @@ def truncated(query):
     return query[:2] + struct.pack("!H", flags) + query[4:6] + b"\0" * 6 + query[12:]
 
 
+def query_answers(sock):
+    while True:
+        connection, _ = sock.accept()
+        try:
+            head = connection.recv(2, socket.MSG_WAITALL)
+            message = connection.recv(struct.unpack("!H", head)[0], socket.MSG_WAITALL)
+            answer = message[:2] + struct.pack("!HHHHH", 0x8000, 0, 0, 0, 0)
+            connection.sendall(struct.pack("!H", len(answer)) + answer)
+        except (OSError, struct.error):
+            pass
+        finally:
+            connection.close()
+
+
 def dribble_tcp(sock):
     while True:
         connection, _ = sock.accept()
@@ -170,7 +187,7 @@ def serve_deep(sock, count, stall_after):
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["udp-silent", "udp-garbage", "dns-flood", "tc-dribble", "axfr-deep"])
+    parser.add_argument("mode", choices=["udp-silent", "udp-garbage", "dns-flood", "tc-dribble", "axfr-deep", "query-answer"])
     parser.add_argument("--address", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--instances", type=int, default=10_000)
@@ -193,6 +210,12 @@ def main() -> int:
         listener.bind((args.address, args.port))
         listener.listen(8)
         threading.Thread(target=serve_deep, args=(listener, args.instances, args.stall_after), daemon=True).start()
+    if args.mode == "query-answer":
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((args.address, args.port))
+        listener.listen(8)
+        threading.Thread(target=query_answers, args=(listener,), daemon=True).start()
     if args.mode == "tc-dribble":
         listener = socket.socket(family, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

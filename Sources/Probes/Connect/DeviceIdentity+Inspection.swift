@@ -30,19 +30,21 @@ extension DeviceIdentity {
 
     /// The file as the node host would read it, and the identity when it is one.
     public static func inspect(path: String) -> (state: IdentityFileState, identity: DeviceIdentity?) {
-        let bytes: [UInt8]
+        let file: RegularFile.Owned
         do {
-            guard let read = try RegularFile.readIfPresent(path, limit: FileLimit.deviceIdentity) else { return (.missing, nil) }
-            bytes = read
+            // Its owner decides which local listeners may see a signature: taken from the file read.
+            guard let read = try RegularFile.readProtectedIfPresent(path, limit: FileLimit.deviceIdentity) else { return (.missing, nil) }
+            file = read
         } catch {
             return (.unreadable(error.description), nil)
         }
-        guard let stored = try? JSONDecoder().decode(StoredShape.self, from: Data(bytes)) else {
+        guard let stored = try? JSONDecoder().decode(StoredShape.self, from: Data(file.bytes)) else {
             return (.invalid("not a JSON object"), nil)
         }
         guard stored.recognized else { return (.notIdentity, nil) }
         do {
-            let identity = try checked(stored, path: path)
+            var identity = try checked(stored, path: path)
+            (identity.owner, identity.mode) = (file.owner, file.mode)
             return (.valid(deviceId: identity.deviceId, storedIdMatches: stored.deviceId == identity.deviceId), identity)
         } catch {
             return (.invalid(error.description), nil)

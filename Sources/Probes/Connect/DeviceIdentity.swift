@@ -17,6 +17,8 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
     /// The user who owns the file it was read from: a listener on this machine is shown the
     /// identity only when that user or root runs it.
     public var owner: UInt32?
+    /// The permission bits of that file, for the warning when others may read it.
+    public var mode: UInt32?
 
     public var description: String { "device \(deviceId.prefix(12))…" }
     public var debugDescription: String { description }
@@ -44,7 +46,7 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
     /// host would not use is refused, saying what the node host does with it instead.
     public static func load(path: String) throws(Failure) -> DeviceIdentity {
         let (state, identity) = inspect(path: path)
-        guard var identity else {
+        guard let identity else {
             let consequence: String
             switch state {
             case .missing, .unreadable: consequence = ""
@@ -53,7 +55,6 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
             }
             throw Failure(description: "\(reason(state, path: path))\(consequence)")
         }
-        identity.owner = SecretFile.owner(path: path)
         return identity
     }
 

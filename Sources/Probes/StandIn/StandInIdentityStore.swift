@@ -67,12 +67,11 @@ public struct StandInIdentityStore: Sendable {
     /// A folder another user controls (theirs, or one others can write) could swap the key for
     /// theirs between two runs: refused with the fix, whatever is in it. A missing one is made.
     private func checkFolder() throws {
-        var link = stat()
-        // Another user's link names the folder: that user chose where the key goes.
-        if lstat(directory, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, link.st_uid != geteuid(), link.st_uid != 0 {
+        // Another user's link names the folder, or a folder on the way: that user chose where the key goes.
+        if let (link, owner) = Ownership.foreignLink(onTheWayTo: directory) {
             throw Failure(
                 description:
-                    "\(directory) is a symbolic link of \(Ownership.user(link.st_uid)): that user chooses where the TLS key goes; give "
+                    "\(link) is a symbolic link of \(Ownership.user(owner)): that user chooses where the TLS key goes; give "
                     + "the folder's own path as --tls-dir")
         }
         // Its parent: whoever may rename entries there could swap the whole folder (a sticky

@@ -75,8 +75,9 @@ public struct ZoneGeneration: Sendable {
     private func write(_ content: ZoneContent, out path: String, tailscale: [IPAddress], today: SerialPolicy.Day) throws -> (
         zone: ZoneFileUpdate.Outcome, corefile: CorefileChange?
     ) {
-        let zone = try ZoneFileUpdate.prepare(content, at: path, today: today)
-        var changes = zone.changed ? [OutputFile.Change(path: path, text: zone.text, previous: zone.previous)] : []
+        let target = try AtomicFile.Replacement(path, limit: FileLimit.zone)
+        let zone = try ZoneFileUpdate.prepare(content, at: path, existing: target.existing, today: today)
+        var changes = zone.changed ? [OutputFile.Change(target, path: path, text: zone.text)] : []
         var corefileChange: CorefileChange?
         if let corefile {
             let bind = bind.isEmpty ? tailscale : bind

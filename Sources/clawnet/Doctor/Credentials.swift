@@ -26,10 +26,12 @@ enum Credentials {
             warnings += SecretFile.warning(path: tokenFile, kind: .token).map { [$0] } ?? []
         }
         if let deviceFile {
-            do { options.device = try DeviceIdentity.load(path: deviceFile) } catch {
+            let device: DeviceIdentity
+            do { device = try DeviceIdentity.load(path: deviceFile) } catch {
                 throw ValidationError("--as-device: \(error.description)")
             }
-            warnings += SecretFile.warning(path: deviceFile, kind: .deviceIdentity).map { [$0] } ?? []
+            options.device = device
+            warnings += device.mode.flatMap { SecretFileWarning(path: deviceFile, mode: $0, kind: .deviceIdentity) }.map { [$0] } ?? []
         }
         return warnings
     }

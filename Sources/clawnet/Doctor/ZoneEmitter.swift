@@ -23,12 +23,14 @@ enum ZoneEmitter {
                 fix: "name one domain with --domain to write its fragment")
         }
         do {
-            guard !holdsOthersContent(try AtomicFile.writableTarget(path).resolved) else {
+            // Checked and replaced in the folder it was read from: a link swapped in between changes nothing.
+            let target = try AtomicFile.Replacement(path, limit: FileLimit.zone)
+            guard !holdsOthersContent(target.existing) else {
                 throw CommandError(
                     "\(path) holds content clawnet did not write (not a fragment doctor --emit-zone wrote); nothing written",
                     fix: "move it away or give --emit-zone a new path")
             }
-            try AtomicFile.write(try ZoneSnippets.fragment(snippets, domain: domain), to: path)
+            try target.write(Array(try ZoneSnippets.fragment(snippets, domain: domain).utf8))
         } catch let error as CommandError {
             throw error
         } catch {
@@ -37,15 +39,10 @@ enum ZoneEmitter {
         terminal.err("wrote \(path): records for \(domain.name) (check it with `clawnet zone check \(path)`)")
     }
 
-    /// True when `path` holds something other than a fragment doctor wrote before (a zone,
+    /// True when the file holds something other than a fragment doctor wrote before (a zone,
     /// notes): someone's work, never replaced. Empty or missing: nothing to lose.
-    static func holdsOthersContent(_ path: String) -> Bool {
-        do {
-            guard let existing = try RegularFile.readIfPresent(path, limit: FileLimit.zone), !existing.isEmpty else { return false }
-            return ZoneWriter.fragmentDomain(String(decoding: existing.prefix(fragmentHead), as: UTF8.self)) == nil
-        } catch {
-            // Not a regular file, or unreadable: AtomicFile refuses it with the reason.
-            return error.kind == .tooLarge
-        }
+    static func holdsOthersContent(_ existing: [UInt8]?) -> Bool {
+        guard let existing, !existing.isEmpty else { return false }
+        return ZoneWriter.fragmentDomain(String(decoding: existing.prefix(fragmentHead), as: UTF8.self)) == nil
     }
 }
