@@ -7,6 +7,10 @@ import Synchronization
 /// each taking the next waiting job when it is done; more jobs wait their turn.
 public final class BlockingThreads: Sendable {
     public static let shared = BlockingThreads(limit: 32)
+    /// getaddrinfo alone: a resolver that never answers holds each lookup's thread for its own
+    /// timeout (30 s and more), long after the command's deadline dropped the answer. Those
+    /// threads are never the ones D-Bus, Avahi and the machine's facts wait for.
+    public static let lookups = BlockingThreads(limit: 32)
 
     private let limit: Int
     private let state = Mutex<(running: Int, waiting: [@Sendable () -> Void])>((0, []))

@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 
 /// getaddrinfo with a time limit. getaddrinfo blocks and cannot be cancelled, so each call
-/// runs on a thread of its own (`BlockingThreads`) and a late answer is dropped.
+/// runs on a thread of its own (`BlockingThreads.lookups`) and a late answer is dropped.
 public enum HostLookup {
     public struct Failure: Error, Sendable {
         /// What getaddrinfo said, as far as a diagnosis needs it.
@@ -31,7 +31,7 @@ public enum HostLookup {
                                 + "(a DNS server that does not answer?)",
                             kind: .noAnswer)))
             }
-            BlockingThreads.shared.run { once.resume(lookup(host)) }
+            BlockingThreads.lookups.run { once.resume(lookup(host)) }
         }
     }
 

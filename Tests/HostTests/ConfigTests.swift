@@ -148,6 +148,19 @@ struct ConfigTests {
     }
 }
 
+@Suite("Lookups that never end hold no thread anyone else waits for")
+struct BlockingPoolTests {
+    @Test("every lookup thread stuck (a silent resolver): a D-Bus-style call still runs", .timeLimit(.minutes(1)))
+    func lookupsApart() async {
+        let release = DispatchSemaphore(value: 0)
+        let stuck = 40
+        for _ in 0..<stuck { BlockingThreads.lookups.run { release.wait() } }
+        let answered = await BlockingThreads.shared.value { true }
+        for _ in 0..<stuck { release.signal() }
+        #expect(answered, "the shared threads ran while \(stuck) lookups were stuck")
+    }
+}
+
 /// Blocks each caller until `parties` callers are inside at once (or the timeout passes):
 /// calls that ran one after another would never meet.
 final class Rendezvous: @unchecked Sendable {
