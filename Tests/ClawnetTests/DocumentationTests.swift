@@ -164,7 +164,13 @@ struct DocumentationTests {
         ExitCase(host: .bare, arguments: ["doctor", "--timeout", "2s"], expected: 1, claim: "doctor, a check failed"),
         ExitCase(host: .bare, arguments: ["advertise", "--name", "nowhere"], expected: 3, claim: "advertise without D-Bus"),
         ExitCase(host: .node, arguments: ["zone", "check", "/dev/null"], expected: 1, claim: "zone check, a check failed (no SOA)"),
-        ExitCase(host: .node, arguments: ["zone", "check", "/nonexistent/zone.db"], expected: 1, claim: "zone check, no such file"),
+        ExitCase(
+            host: .node, arguments: ["zone", "check", "/nonexistent/zone.db"], expected: 2, claim: "zone check, a named file missing"),
+        ExitCase(
+            host: .node, arguments: ["doctor", "--config", "/nonexistent/openclaw.json"], expected: 2, claim: "a named config missing"),
+        ExitCase(
+            host: .node, arguments: ["zone", "generate", "--domain", "openclaw.internal", "--gateway", "host=a,ip=100.64.0.1"],
+            expected: 2, claim: "zone generate with no --ns-address and no Tailscale address to use"),
     ]
 
     @Test("the exit-code table", arguments: exitCases)

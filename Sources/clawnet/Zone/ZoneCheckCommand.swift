@@ -43,7 +43,9 @@ struct ZoneCheckCommand: ClawnetCommand {
             """
     )
 
-    @Argument(help: "The zone file, or - to read it from standard input (optional with --axfr).")
+    @Argument(
+        help: "The zone file, or - to read it from standard input (optional with --axfr).", completion: .file(),
+        transform: Arguments.inputPath)
     var file: String?
 
     /// `-` reads at most this much: a zone of 10,000 Gateways is about 5 MB.
@@ -103,8 +105,6 @@ struct ZoneCheckCommand: ClawnetCommand {
             do { request.text = try context.standardInput.read(Self.standardInputLimit) } catch {
                 throw CommandError(error.description, fix: "pipe a zone file of at most \(Self.standardInputLimit / 1_048_576) MiB")
             }
-        } else if let file, !FileManager.default.fileExists(atPath: file) {
-            throw CommandError("cannot read \(file): no such file", fix: "check the path")
         }
         let result: ZoneCheck.Result
         do { result = try await ZoneCheck.run(request, today: context.clock.today) } catch {
