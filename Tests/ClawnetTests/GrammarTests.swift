@@ -87,4 +87,23 @@ struct GrammarTests {
         let push = try await clawnet(["zone", "push", "--help"])
         #expect(push.stdout.contains("--server <HOST[:PORT]>") && push.stdout.contains("--browse-server"), "\(push.stdout)")
     }
+
+    @Test("zone push --dry-run says in its help that it reads the server, and names the server it could not read")
+    func dryRunNamesTheServer() async throws {
+        let help = try await clawnet(["zone", "push", "--help"])
+        #expect(help.stdout.contains("the server is still asked for the zone"), "\(help.stdout)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("grammar-\(uniqueTag())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let key = directory + "/k.key"
+        try "key \"k\" {\n algorithm hmac-sha256;\n secret \"c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0\";\n};\n".write(
+            toFile: key, atomically: true, encoding: .utf8)
+        chmod(key, 0o600)
+        // Port 9 on loopback: nothing listens, the connection is refused at once.
+        let result = try await clawnet([
+            "zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1:9", "--tsig-key", key, "--gateway",
+            "host=a,ip=100.64.0.1", "--dry-run", "--timeout", "5s",
+        ])
+        #expect(result.status == 1 && result.stderr.contains("--dry-run reads the zone from 127.0.0.1#9"), "\(result.stderr)")
+    }
 }
