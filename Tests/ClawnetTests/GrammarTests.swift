@@ -8,8 +8,8 @@ import Testing
 /// flag name has one meaning. No test bed needed: these read files and pipes only.
 @Suite("one grammar: named files, standard input and pipes, one meaning per flag")
 struct GrammarTests {
-    func clawnet(_ arguments: [String], input: String? = nil) async throws -> CommandResult {
-        guard let input else { return try await runCommand(ClawnetBinary.path, arguments, timeout: .seconds(30)) }
+    func clawnet(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async throws -> CommandResult {
+        guard let input else { return try await runCommand(ClawnetBinary.path, arguments, environment: environment, timeout: .seconds(30)) }
         // The shell gives the input on a pipe, as `browse --json | zone generate --inventory -` does.
         let quoted = ([ClawnetBinary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         return try await runCommand(
@@ -105,5 +105,25 @@ struct GrammarTests {
             "host=a,ip=100.64.0.1", "--dry-run", "--timeout", "5s",
         ])
         #expect(result.status == 1 && result.stderr.contains("--dry-run reads the zone from 127.0.0.1#9"), "\(result.stderr)")
+    }
+
+    @Test("doctor's table: 100 refused loopback targets fit in 60 lines of 80 columns; a healthy stand-in in 24")
+    func doctorLineCounts() async throws {
+        // Ports on 127.0.0.1 where nothing listens: every connection is refused at once.
+        let targets = (1...100).map { "127.0.0.1:\(29_000 + $0)" }
+        let refused = try await clawnet(["doctor", "--no-local", "--timeout", "10s"] + targets, environment: ["COLUMNS": "80"])
+        let lines = refused.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(refused.status == 1 && lines.count <= 60, "\(lines.count) lines:\n\(refused.stdout)")
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+        let full = try await clawnet(["doctor", "--no-local", "--timeout", "10s", "--all"] + targets, environment: ["COLUMNS": "80"])
+        #expect(full.stdout.contains("SKIP  gw.tls..gw.connect"), "--all lists every check")
+
+        let port = testPort()
+        let standIn = try ChildProcess(ClawnetBinary.path, ["advertise", "--serve-only", "--bind", "127.0.0.1", "--port", String(port)])
+        defer { standIn.terminate() }
+        try await standIn.waitForOutput("like a Gateway", timeout: .seconds(20))
+        let healthy = try await clawnet(["doctor", "--no-local", "--timeout", "5s", "127.0.0.1:\(port)"], environment: ["COLUMNS": "80"])
+        #expect(healthy.status == 0 && healthy.stdout.split(separator: "\n").count <= 24, "\(healthy.stdout)")
+        #expect(healthy.stdout.contains("  PASS  127.0.0.1:\(port): "), "one line for the Gateway: \(healthy.stdout)")
     }
 }

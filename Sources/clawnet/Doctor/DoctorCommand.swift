@@ -84,6 +84,13 @@ struct DoctorCommand: ClawnetCommand {
 
     @OptionGroup var format: FormatOptions<Words>
 
+    @Flag(
+        name: .customLong("all"),
+        help: ArgumentHelp(
+            "List every check of the machine and of each Gateway, passes and skips too (the default: failures and warnings, "
+                + "one line per Gateway, Gateways that fail the same way together)."))
+    var all = false
+
     @OptionGroup var tokenFile: TokenFileOption<Words>
 
     @Option(
@@ -154,7 +161,8 @@ struct DoctorCommand: ClawnetCommand {
         let warnings = try Credentials.load(into: &options, tokenFile: tokenFile.path, deviceFile: deviceFile, config: system.config())
         SecretWarnings.print(warnings, to: terminal)
         terminal.progress("checking this machine and discovering Gateways …")
-        let report = DoctorReport(await Doctor.run(options, system: system))
+        let width = all ? nil : TextWrap.width(environment: context.environment, terminalColumns: context.terminal.columns)
+        let report = DoctorReport(await Doctor.run(options, system: system), briefWidth: width)
         terminal.clearProgress()
         try report.print(format.chosen, to: terminal)
         if let emitZone { try ZoneEmitter.write(report.result.snippets, to: emitZone, terminal: terminal) }
