@@ -34,10 +34,14 @@ struct ZoneCheckCommand: ClawnetCommand {
             Examples:
 
                 clawnet zone check /etc/coredns/openclaw.internal.db
-                clawnet zone check /etc/coredns/openclaw.internal.db --server 100.101.102.103
-                clawnet zone check --axfr --domain openclaw.internal --server 100.101.102.53 --tsig-key clawnet.key
-                clawnet zone generate --domain openclaw.internal --ns-address 100.101.102.103 \\
+                clawnet zone check /etc/coredns/openclaw.internal.db \\
+                    --server 100.101.102.103
+                clawnet zone check --axfr --domain openclaw.internal \\
+                    --server 100.101.102.53 --tsig-key clawnet.key
+                clawnet zone generate --domain openclaw.internal \\
+                    --ns-address 100.101.102.103 \\
                     --gateway host=studio,ip=100.101.102.103 | clawnet zone check -
+                clawnet zone check <(ssh ns1 cat /etc/coredns/openclaw.internal.db)
 
             \(ExitStatus.status((.success, "nothing failed (warnings allowed)"), (.failure, "a check failed, or the zone cannot be read")))
             """

@@ -40,11 +40,14 @@ struct ZoneGenerateCommand: ClawnetCommand {
 
             Examples:
 
-                clawnet zone generate --domain openclaw.internal --ns-address 100.101.102.103 \\
+                clawnet zone generate --domain openclaw.internal \\
+                    --ns-address 100.101.102.103 \\
                     --gateway 'host=studio,ip=100.101.102.103,name=Studio (OpenClaw)'
                 clawnet zone generate --domain openclaw.internal --from-browse \\
-                    --out /etc/coredns/openclaw.internal.db --corefile /etc/coredns/Corefile
-                clawnet zone generate --domain openclaw.internal --inventory fleet.json \\
+                    --out /etc/coredns/openclaw.internal.db \\
+                    --corefile /etc/coredns/Corefile
+                clawnet browse --json | clawnet zone generate \\
+                    --domain openclaw.internal --inventory - \\
                     --ns-address 100.101.102.103 | clawnet zone check -
 
             \(ExitStatus.status(

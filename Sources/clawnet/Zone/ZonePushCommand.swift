@@ -39,9 +39,10 @@ struct ZonePushCommand: ClawnetCommand {
 
             Examples:
 
-                clawnet zone push --domain openclaw.internal --server 100.101.102.53 --tsig-key clawnet.key --this-host
-                clawnet zone push --domain openclaw.internal --server 100.101.102.53 --tsig-key clawnet.key \\
-                    --inventory fleet.json --prune --dry-run
+                clawnet zone push --domain openclaw.internal --server 100.101.102.53 \\
+                    --tsig-key clawnet.key --this-host
+                clawnet zone push --domain openclaw.internal --server 100.101.102.53 \\
+                    --tsig-key clawnet.key --inventory fleet.json --prune --dry-run
 
             \(ExitStatus.status(
                 (.success, "the zone holds the Gateways (nothing needed sending, or the UPDATE was applied)"),
