@@ -134,7 +134,7 @@ struct DocumentationTests {
         #expect(preflightJSON == nil, "it stopped before the gateway check")
     }
 
-    @Test("the preflight example: with mDNS it goes on, writes preflight.json (a clawnet.preflight.v1 document), and its last line exits 1")
+    @Test("the preflight example: with mDNS it goes on, writes preflight.json (a clawnet.preflight.v2 document), and its last line exits 1")
     func preflightSnippetWithMDNS() async throws {
         let bed = try TestBed.current()
         let (result, preflightJSON) = try await runPreflightSnippet(on: .node)
@@ -143,7 +143,7 @@ struct DocumentationTests {
         // not a usage error (2) such as a malformed --pin.
         #expect(result.status == 1, "the last line, wss://studio.local:18789 with its pin: \(result.stdout)\n\(result.stderr)")
         let json = try #require(preflightJSON, "no preflight.json: \(result.stdout)\n\(result.stderr)")
-        try await expectMatches(json, "clawnet.preflight.v1", "the README's preflight.json", bed: bed)
+        try await expectMatches(json, "clawnet.preflight.v2", "the README's preflight.json", bed: bed)
     }
 
     struct ExitCase: Sendable, CustomTestStringConvertible {

@@ -265,7 +265,7 @@ struct SecretsCommandTests {
             if arguments.last == "--json" {
                 let warnings = try jsonObject(result.stdout)["warnings"] as? [String] ?? []
                 #expect(warnings.contains { $0.contains("openclaw.json is a directory") }, "\(result.stdout)")
-                try await expectMatches(result.stdout, "clawnet.preflight.v1", "preflight with warnings", bed: bed)
+                try await expectMatches(result.stdout, "clawnet.preflight.v2", "preflight with warnings", bed: bed)
             }
         }
         let quiet = try await bed.clawnet(

@@ -70,7 +70,7 @@ struct PreflightCommand: ClawnetCommand {
         static let tokenFileHelp = "A file whose first line is the Gateway's token, sent to the TARGETs only."
         static let noLocalHelp = "Do not browse local. by mDNS."
         static let manualHelp = "A Gateway given by hand, HOST[:PORT] or a ws(s):// URL: the same as a TARGET (repeatable)."
-        static let formatHelp = "table or json (schema clawnet.preflight.v1)."
+        static let formatHelp = "table or json (schema clawnet.preflight.v2)."
         static let domainsHelp = "A wide-area domain (default: the configured one)."
         static let serversHelp = "A DNS server for the wide-area domain instead of the system's (repeatable)."
         static let timeoutHelp = "Time for the whole run (default 3s), shared as doctor shares it."
