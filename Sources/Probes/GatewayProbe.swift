@@ -29,9 +29,8 @@ public enum GatewayProbe {
         let (attempts, connection) = await connectAny(target, clock: clock)
         report.tcp = attempts
         for attempt in attempts {
-            logger.debug(
-                "\(target.label): tcp \(attempt.address) port \(target.port): \(LogWord.of(attempt.outcome)) in \(attempt.elapsed.milliseconds) ms"
-            )
+            let outcome = LogWord.of(attempt.outcome)
+            logger.debug("\(target.label): tcp \(attempt.address) port \(target.port): \(outcome) in \(attempt.elapsed.milliseconds) ms")
         }
         guard let connection, let address = report.connectedAddress else { return report }
 
