@@ -254,7 +254,7 @@ struct SecretsCommandTests {
         try FileManager.default.createDirectory(atPath: "\(home)/.openclaw/openclaw.json", withIntermediateDirectories: true)
         let commands = [
             ["browse", "--no-local", "--manual", "127.0.0.1:9", "--timeout", "1s"], ["preflight", "--no-local", "--timeout", "1s"],
-            ["preflight", "--no-local", "--timeout", "1s", "--json"], ["doctor", "--no-local", "--timeout", "1s"],
+            ["preflight", "--no-local", "--timeout", "1s", "--json"], ["doctor", "--no-local", "--timeout", "1s", "--all"],
             ["zone", "generate", "--domain", "openclaw.internal", "--gateway", "host=a,ip=100.64.0.1"],
         ]
         for arguments in commands {
