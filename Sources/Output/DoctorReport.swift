@@ -17,7 +17,7 @@ public struct DoctorReport: Report, Sendable {
     public func table(_ terminal: Terminal) -> Lines {
         guard let briefWidth else { return full(terminal) }
         let brief = DoctorBrief(result: result, terminal: terminal, width: briefWidth).lines()
-        return Lines(out: brief + snippetLines(terminal) + ["", summary(terminal)])
+        return Lines(out: brief + snippetLines(terminal))
     }
 
     /// Every check of the machine and of each Gateway, the diagnosis and the snippets.
@@ -40,11 +40,12 @@ public struct DoctorReport: Report, Sendable {
             }
         }
         out += snippetLines(terminal)
-        return Lines(out: out + ["", summary(terminal)])
+        return Lines(out: out)
     }
 
-    /// "doctor: 1 failure, 0 warnings, 2 Gateways checked (0.23 s)", coloured by the worst.
-    func summary(_ terminal: Terminal) -> String {
+    /// "doctor: 1 failure, 0 warnings, 2 Gateways checked (0.23 s)", coloured by the worst: on
+    /// stderr after the table, as every command's summary line.
+    public func summary(_ terminal: Terminal, exit: Int32) -> String? {
         let all = result.checks + result.gateways.flatMap(\.checks)
         let failures = all.filter { $0.status == .fail }.count
         let warnings = all.filter { $0.status == .warn }.count
@@ -52,7 +53,7 @@ public struct DoctorReport: Report, Sendable {
         let summary =
             "doctor: \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), "
             + "\(gateways) Gateway\(gateways == 1 ? "" : "s") checked (\(result.elapsed.secondsText(fractionDigits: 2)) s)"
-        return terminal.paint(summary, failures > 0 ? .red : warnings > 0 ? .yellow : .green)
+        return terminal.paint(summary, failures > 0 ? .red : warnings > 0 ? .yellow : .green, stderr: true)
     }
 
     /// Each zone snippet: why, the records to add, and the CoreDNS stanza.
