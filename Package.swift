@@ -185,6 +185,6 @@ let package = Package(
             dependencies: [
                 "clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Zones", "Host", "Avahi", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
-            ], swiftSettings: settings),
+            ], exclude: ["Golden"], swiftSettings: settings),
     ]
 )

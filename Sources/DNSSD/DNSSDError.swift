@@ -36,6 +36,8 @@ public struct DNSSDError: Error, Hashable, Sendable, CustomStringConvertible {
         case duration
         /// A file to write that is not a regular file or a new path.
         case outputPath
+        /// A file named to be read that is not there.
+        case inputPath
     }
 
     public let code: Code

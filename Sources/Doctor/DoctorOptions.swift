@@ -22,6 +22,12 @@ public struct DoctorTarget: Sendable, Hashable {
         self.text = endpoint?.text ?? text
     }
 
+    /// A Gateway given by hand (`--manual HOST[:PORT]`), already parsed.
+    public init(_ endpoint: EndpointSpec) {
+        self.endpoint = endpoint
+        self.text = endpoint.text
+    }
+
     static func meantAsEndpoint(_ text: String) -> Bool {
         if text.contains("://") { return true }
         guard let colon = text.lastIndex(of: ":") else { return false }

@@ -43,8 +43,35 @@ public enum RegularFile {
     /// As `read`, with the uid of the file that was read (from the same open descriptor): a
     /// credential's owner decides where it may be sent.
     public static func readOwned(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], owner: UInt32) {
+        try readOwned(path, limit: limit, pipes: false)
+    }
+
+    /// The name of standard input where a file is read (`zone check -`, `--inventory -`).
+    public static let standardInput = "-"
+    /// How messages name standard input.
+    static let standardInputName = "standard input"
+
+    /// As `readOwned`, for a file the user named to read from: also `-` (standard input) and a
+    /// pipe (a FIFO, a `<(...)` of the shell), read to their end, at most `limit` bytes. A pipe
+    /// is never written (clawnet writes regular files only); its owner is whoever made it.
+    public static func readInput(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], owner: UInt32) {
+        guard path == standardInput else { return try readOwned(path, limit: limit, pipes: true) }
+        var status = stat()
+        guard fstat(STDIN_FILENO, &status) == 0 else {
+            throw Failure(
+                kind: .unreadable, path: standardInputName, description: "cannot read standard input: \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & S_IFMT != S_IFDIR else {
+            throw Failure(
+                kind: .notRegular, path: standardInputName, description: "standard input is a directory: give a file or pipe one in")
+        }
+        return (try read(STDIN_FILENO, status: status, path: standardInputName, limit: limit, pipes: true), status.st_uid)
+    }
+
+    private static func readOwned(_ path: String, limit: Int, pipes: Bool) throws(Failure) -> (bytes: [UInt8], owner: UInt32) {
         guard !path.isEmpty else { throw Failure(kind: .missing, path: path, description: "an empty path names no file") }
-        // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it, or (a
+        // pipe the user named) reads it to its end, blocking again.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             let code = errno
@@ -58,12 +85,19 @@ public enum RegularFile {
         guard fstat(descriptor, &status) == 0 else {
             throw Failure(kind: .unreadable, path: path, description: "cannot read \(path): \(String(cString: strerror(errno)))")
         }
-        return (try read(descriptor, status: status, path: path, limit: limit), status.st_uid)
+        return (try read(descriptor, status: status, path: path, limit: limit, pipes: pipes), status.st_uid)
     }
 
-    /// The bytes of the open file `descriptor` (`status` from its fstat), at most `limit`.
-    static func read(_ descriptor: Int32, status: stat, path: String, limit: Int) throws(Failure) -> [UInt8] {
-        guard status.st_mode & S_IFMT == S_IFREG else {
+    /// The bytes of the open file `descriptor` (`status` from its fstat), at most `limit`;
+    /// with `pipes`, a FIFO (or standard input's terminal) too.
+    static func read(_ descriptor: Int32, status: stat, path: String, limit: Int, pipes: Bool = false) throws(Failure) -> [UInt8] {
+        let type = status.st_mode & S_IFMT
+        let stream = pipes && (type == S_IFIFO || (path == standardInputName && type != S_IFREG))
+        if stream {
+            let flags = fcntl(descriptor, F_GETFL)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+        }
+        guard type == S_IFREG || stream else {
             throw Failure(
                 kind: .notRegular, path: path, description: "\(path) is \(kindName(status.st_mode)), not a regular file: give a file's path"
             )
@@ -85,6 +119,10 @@ public enum RegularFile {
             if count == bytes.count && count <= limit { bytes += [UInt8](repeating: 0, count: min(65_536, limit + 1 - count)) }
         }
         guard count <= limit else { throw Failure(kind: .tooLarge, path: path, description: tooLarge(path, limit: limit)) }
+        // A named FIFO nobody has opened for writing reads as empty at once: say so, never wait for one.
+        if stream && count == 0 && type == S_IFIFO && path != standardInputName {
+            throw Failure(kind: .unreadable, path: path, description: "\(path) is a FIFO that no one writes to: nothing to read")
+        }
         return Array(bytes.prefix(count))
     }
 

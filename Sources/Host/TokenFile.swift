@@ -1,6 +1,6 @@
 import DNSSD
 
-/// A token kept in a file (`--token-file`), read as a credential should be: a regular file,
+/// A token kept in a file (`--token-file`), read as a credential should be: a regular file (or `-`, a pipe),
 /// small, its first line trimmed. The token itself never reaches a message.
 public enum TokenFile {
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -9,7 +9,7 @@ public enum TokenFile {
 
     public static func read(_ path: String) throws(Failure) -> GatewayToken {
         let (bytes, owner): ([UInt8], UInt32)
-        do { (bytes, owner) = try RegularFile.readOwned(path, limit: FileLimit.token) } catch {
+        do { (bytes, owner) = try RegularFile.readInput(path, limit: FileLimit.token) } catch {
             throw Failure(description: "--token-file: \(error.description)")
         }
         let line = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []

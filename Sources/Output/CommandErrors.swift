@@ -7,6 +7,12 @@ import Zones
 public protocol ExplainedError: Error {
     var message: String { get }
     var fix: String? { get }
+    /// The command line lacks something only the user can give (exit 2, as a usage error).
+    var isUsage: Bool { get }
+}
+
+extension ExplainedError {
+    public var isUsage: Bool { false }
 }
 
 extension ZoneError: ExplainedError {}
@@ -30,10 +36,11 @@ extension ExitStatus {
     /// The one mapping from what stopped a command to its exit status. A command that ends
     /// with a result returns the status the result means (`Report.exitStatus`); one that cannot
     /// go on throws, and this says what that means: no D-Bus or no avahi-daemon is a missing
-    /// prerequisite (3); everything else is a failure (1). Usage errors are ArgumentParser's
-    /// (2, at the entry point).
+    /// prerequisite (3); something only the command line can give and did not is a usage error
+    /// (2, as ArgumentParser's at the entry point); everything else is a failure (1).
     public static func of(_ error: any Error) -> ExitStatus {
         switch error {
+        case let explained as any ExplainedError where explained.isUsage: .usage
         case let issue as DiscoveryIssue where issue.kind == .busMissing || issue.kind == .daemonMissing: .environment
         default: .failure
         }

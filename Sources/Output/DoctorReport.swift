@@ -4,14 +4,24 @@ import Doctor
 /// The `clawnet.doctor.v1` document; as a table: the machine, each Gateway, the diagnosis.
 public struct DoctorReport: Report, Sendable {
     public let result: DoctorResult
+    /// The short form (`DoctorBrief`) wrapped to this width; nil: every check, as it is (`--all`).
+    public var briefWidth: Int?
 
-    public init(_ result: DoctorResult) {
+    public init(_ result: DoctorResult, briefWidth: Int? = nil) {
         self.result = result
+        self.briefWidth = briefWidth
     }
 
     public var exitStatus: ExitStatus { result.status == .fail ? .failure : .success }
 
     public func table(_ terminal: Terminal) -> Lines {
+        guard let briefWidth else { return full(terminal) }
+        let brief = DoctorBrief(result: result, terminal: terminal, width: briefWidth).lines()
+        return Lines(out: brief + snippetLines(terminal))
+    }
+
+    /// Every check of the machine and of each Gateway, the diagnosis and the snippets.
+    func full(_ terminal: Terminal) -> Lines {
         var out = [terminal.paint("This machine", .bold)]
         out += result.checks.flatMap { CheckLine.lines($0, terminal) }
         for gateway in result.gateways {
@@ -30,6 +40,12 @@ public struct DoctorReport: Report, Sendable {
             }
         }
         out += snippetLines(terminal)
+        return Lines(out: out)
+    }
+
+    /// "doctor: 1 failure, 0 warnings, 2 Gateways checked (0.23 s)", coloured by the worst: on
+    /// stderr after the table, as every command's summary line.
+    public func summary(_ terminal: Terminal, exit: Int32) -> String? {
         let all = result.checks + result.gateways.flatMap(\.checks)
         let failures = all.filter { $0.status == .fail }.count
         let warnings = all.filter { $0.status == .warn }.count
@@ -37,8 +53,7 @@ public struct DoctorReport: Report, Sendable {
         let summary =
             "doctor: \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), "
             + "\(gateways) Gateway\(gateways == 1 ? "" : "s") checked (\(result.elapsed.secondsText(fractionDigits: 2)) s)"
-        out += ["", terminal.paint(summary, failures > 0 ? .red : warnings > 0 ? .yellow : .green)]
-        return Lines(out: out)
+        return terminal.paint(summary, failures > 0 ? .red : warnings > 0 ? .yellow : .green, stderr: true)
     }
 
     /// Each zone snippet: why, the records to add, and the CoreDNS stanza.

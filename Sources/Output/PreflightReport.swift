@@ -1,7 +1,8 @@
 import DNSSD
 import Doctor
 
-/// The `clawnet.preflight.v1` document: a yes or no per requirement, and the exit code.
+/// The `clawnet.preflight.v2` document: a status per requirement (pass or fail, doctor's
+/// words), and the exit code.
 public struct PreflightReport: Report, Sendable {
     public let requirements: [Preflight.Result]
     public let elapsed: Duration
@@ -42,12 +43,12 @@ public struct PreflightReport: Report, Sendable {
     /// Width of the requirement column ("wide-area" and a space).
     static let nameWidth = 10
 
-    private enum CodingKeys: String, CodingKey { case schema, ok, exitCode, requirements, elapsedMs, warnings }
+    private enum CodingKeys: String, CodingKey { case schema, status, exitCode, requirements, elapsedMs, warnings }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Schema.preflight, forKey: .schema)
-        try container.encode(ok, forKey: .ok)
+        try container.encode(ok ? Check.Status.pass : .fail, forKey: .status)
         try container.encode(exitStatus.rawValue, forKey: .exitCode)
         try container.encode(requirements.map(PreflightText.init), forKey: .requirements)
         try container.encode(Int(elapsed.milliseconds), forKey: .elapsedMs)
@@ -58,14 +59,15 @@ public struct PreflightReport: Report, Sendable {
 /// A requirement's words, written from what decided it; in the JSON, with its name and verdict.
 struct PreflightText: Encodable {
     let name: Preflight.Requirement
-    let ok: Bool
+    /// pass or fail, as doctor's checks say it.
+    let status: Check.Status
     let missingPrerequisite: Bool
     let message: String
     let fix: String?
 
     init(_ result: Preflight.Result) {
         name = result.name
-        ok = result.ok
+        status = result.ok ? .pass : .fail
         missingPrerequisite = result.missingPrerequisite
         switch result.finding {
         case .check(let check):

@@ -51,6 +51,14 @@ public struct Terminal: Sendable {
         case cyan = "36"
     }
 
+    /// The width of the terminal stdout is, nil when it is none (or a recording).
+    public var columns: Int? {
+        guard recording == nil, stdoutIsTTY else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     public func paint(_ text: String, _ style: Style, stderr: Bool = false) -> String {
         guard color, stderr ? stderrIsTTY : stdoutIsTTY else { return text }
         return marker(style.rawValue) + text + marker("0")

@@ -3,8 +3,9 @@ import Zones
 
 /// What `zone generate` prints: the zone, or what it wrote and the next steps.
 public enum ZoneGenerateLines {
-    /// Notes first (on stderr), then the zone or what was written (stdout), then, with a
-    /// Corefile, how to serve it. A refusal prints its notes; its error is the command's.
+    /// Notes first (on stderr), then the zone or what was written (stdout), then, when the
+    /// Corefile's stanza was written, how to serve it (once: not again on every run that changes
+    /// nothing). A refusal prints its notes; its error is the command's.
     public static func transcript(_ outcome: ZoneGeneration.Outcome, domain: DomainName) -> Transcript {
         var transcript = Transcript()
         switch outcome {
@@ -20,9 +21,11 @@ public enum ZoneGenerateLines {
                 transcript.out(
                     corefile.changed
                         ? "wrote \(corefile.path) (clawnet's stanza for \(domain.withoutTrailingDot))" : "unchanged: \(corefile.path)")
-                transcript.err(
-                    linesOf: CorefileWriter.nextSteps(
-                        domain: domain, bind: corefile.bind, corefilePath: corefile.path, zonePath: written.zone.path))
+                if corefile.changed {
+                    transcript.err(
+                        linesOf: CorefileWriter.nextSteps(
+                            domain: domain, bind: corefile.bind, corefilePath: corefile.path, zonePath: written.zone.path))
+                }
             }
         }
         return transcript

@@ -29,8 +29,8 @@ public enum GatewayProbe {
         let (attempts, connection) = await connectAny(target, clock: clock)
         report.tcp = attempts
         for attempt in attempts {
-            logger.debug(
-                "\(target.label): tcp \(attempt.address) port \(target.port): \(attempt.outcome) in \(attempt.elapsed.milliseconds) ms")
+            let outcome = LogWord.of(attempt.outcome)
+            logger.debug("\(target.label): tcp \(attempt.address) port \(target.port): \(outcome) in \(attempt.elapsed.milliseconds) ms")
         }
         guard let connection, let address = report.connectedAddress else { return report }
 
@@ -38,7 +38,7 @@ public enum GatewayProbe {
             let started = ContinuousClock.now
             let outcome = await connection.startTLS(host: target.host, timeout: clock.remaining)
             report.tls = PhaseTiming(outcome: outcome, elapsed: clock.elapsed(since: started))
-            logger.debug("\(target.label): tls \(outcome) in \(clock.elapsed(since: started).milliseconds) ms")
+            logger.debug("\(target.label): tls \(LogWord.of(outcome)) in \(clock.elapsed(since: started).milliseconds) ms")
             connection.close()
             guard case .established = outcome else { return report }
         } else {
@@ -57,14 +57,16 @@ public enum GatewayProbe {
             report.credentials = websocket.decision
             report.connectTries = websocket.tries
         }
-        for (phase, timing) in [("healthz", report.health.map { "\($0.outcome)" }), ("readyz", report.ready.map { "\($0.outcome)" })] {
+        for (phase, timing) in [
+            ("healthz", report.health.map { LogWord.of($0.outcome) }), ("readyz", report.ready.map { LogWord.of($0.outcome) }),
+        ] {
             if let timing { logger.debug("\(target.label): http /\(phase): \(timing)") }
         }
         report.idle = await idle
-        if let websocket = report.websocket { logger.debug("\(target.label): websocket \(websocket.outcome)") }
-        if let idle = report.idle { logger.debug("\(target.label): idle websocket \(idle.outcome)") }
+        if let websocket = report.websocket { logger.debug("\(target.label): websocket \(LogWord.of(websocket.outcome))") }
+        if let idle = report.idle { logger.debug("\(target.label): idle websocket \(LogWord.of(idle.outcome))") }
         if let connect = report.connect { logger.debug("\(target.label): connect \(connect)") }
-        if let decision = report.credentials { logger.debug("\(target.label): credentials \(decision)") }
+        if let decision = report.credentials { logger.debug("\(target.label): credentials \(LogWord.of(decision))") }
 
         // Asked in plain HTTP, a TLS server often just hangs up. If one more connection
         // completes a TLS handshake, say so instead of "end of file".

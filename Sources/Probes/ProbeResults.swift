@@ -242,3 +242,24 @@ public struct ProbeReport: Sendable {
         return nil
     }
 }
+
+/// How `--verbose` logs a phase: its outcome's name and its time ("helloOK in 12 ms"), never
+/// a Swift value's dump with its nested types.
+extension PhaseTiming: CustomStringConvertible {
+    public var description: String { "\(LogWord.of(outcome)) in \(elapsed.milliseconds) ms" }
+}
+
+/// The name of a value for a log line: an enum case's name without its payload, a value with
+/// a description of its own as it describes itself, another struct as its fields.
+enum LogWord {
+    static func of(_ value: Any) -> String {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional { return mirror.children.first.map { of($0.value) } ?? "none" }
+        if let described = value as? any CustomStringConvertible { return described.description }
+        switch mirror.displayStyle {
+        case .enum: return mirror.children.first?.label ?? "\(value)"
+        case .struct: return mirror.children.compactMap { child in child.label.map { "\($0) \(of(child.value))" } }.joined(separator: ", ")
+        default: return "\(value)"
+        }
+    }
+}

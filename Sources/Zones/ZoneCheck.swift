@@ -44,12 +44,12 @@ public enum ZoneCheck {
     }
 
     /// Fails only when the file cannot be read: it must be a regular file of at most
-    /// `FileLimit.zone` bytes (a directory, /dev/zero or a FIFO is refused at once).
+    /// `FileLimit.zone` bytes, or a pipe (a directory or /dev/zero is refused at once).
     public static func run(_ request: Request, today: SerialPolicy.Day) async throws(RegularFile.Failure) -> Result {
         // One bound for all that is asked of the servers: the file's comparison, then the rest.
         let deadline = ContinuousClock.now + request.timeout
         var bytes = request.text
-        if bytes == nil, let path = request.path { bytes = try RegularFile.read(path, limit: FileLimit.zone) }
+        if bytes == nil, let path = request.path { bytes = try RegularFile.readInput(path, limit: FileLimit.zone).bytes }
         // A fragment (`doctor --emit-zone`) names its zone on its first line (ZoneWriter.fragment).
         let fragmentDomain = bytes.flatMap { ZoneWriter.fragmentDomain(String(decoding: $0.prefix(512), as: UTF8.self)) }
         let domain = request.domain ?? fragmentDomain

@@ -22,9 +22,12 @@ public struct ZoneContent: Sendable, Equatable {
 public struct ZoneError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public let fix: String?
-    public init(_ message: String, fix: String? = nil) {
+    /// Something the command line must give and did not (exit 2), rather than a zone that cannot be made.
+    public let isUsage: Bool
+    public init(_ message: String, fix: String? = nil, usage: Bool = false) {
         self.message = message
         self.fix = fix
+        self.isUsage = usage
     }
     public var description: String { fix.map { "\(message) (fix: \($0))" } ?? message }
 }
@@ -51,7 +54,7 @@ public enum ZoneWriter {
         guard !content.nameServerAddresses.isEmpty else {
             throw ZoneError(
                 "no address for ns1, the zone's name server",
-                fix: "give --ns-address IP (the address CoreDNS listens on, e.g. this machine's Tailscale address)")
+                fix: "give --ns-address IP (the address CoreDNS listens on, e.g. this machine's Tailscale address)", usage: true)
         }
         let (gateways, notes) = try validatedPlan(content)
         let lines = header(content, serial: serial) + gateways.records(in: content)

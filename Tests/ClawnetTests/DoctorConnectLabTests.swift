@@ -170,7 +170,8 @@ extension DoctorLabTests {
             #expect((try gatewayCheck(document, "gw.pin", port: gateway.port)["message"] as? String)?.contains("pin") == true)
             #expect(!output.contains(token), "the token must not be printed")
             let verbose = try await bed.clawnet(
-                ["doctor", "--verbose", "--config", good, "--no-local", "--timeout", "3s"], on: .lnode, environment: ["HOME": bed.directory]
+                ["doctor", "--verbose", "--all", "--config", good, "--no-local", "--timeout", "3s"], on: .lnode,
+                environment: ["HOME": bed.directory]
             )
             #expect(!(verbose.stdout + verbose.stderr).contains(token), "not with --verbose either")
             #expect(verbose.stdout.contains("PASS  gw.connect"), "\(verbose.stdout)")

@@ -294,8 +294,8 @@ struct DoctorLabTests {
                 on: .lnode)
             #expect(all.status == 0, "\(all.stdout)")
             let document = try jsonObject(all.stdout)
-            #expect(document["schema"] as? String == "clawnet.preflight.v1")
-            #expect(document["ok"] as? Bool == true)
+            #expect(document["schema"] as? String == "clawnet.preflight.v2")
+            #expect(document["status"] as? String == "pass")
             #expect((document["requirements"] as? [[String: Any]])?.count == 3)
 
             let quiet = try await bed.clawnet(["preflight", "--quiet", "--require", "mdns"], on: .lnode)
@@ -324,7 +324,7 @@ struct DoctorLabTests {
         let result = try await bed.clawnet(["preflight", "--require", "gateway", "--format", "json"], on: .lnode, timeout: .seconds(30))
         #expect(result.status == 1, "\(result.stdout)")
         let requirement = try #require((try jsonObject(result.stdout)["requirements"] as? [[String: Any]])?.first)
-        #expect(requirement["ok"] as? Bool == false)
+        #expect(requirement["status"] as? String == "fail")
         #expect((requirement["message"] as? String)?.contains("127.0.0.1:18789") == true, "\(requirement)")
     }
 

@@ -134,7 +134,7 @@ struct DocumentationTests {
         #expect(preflightJSON == nil, "it stopped before the gateway check")
     }
 
-    @Test("the preflight example: with mDNS it goes on, writes preflight.json (a clawnet.preflight.v1 document), and its last line exits 1")
+    @Test("the preflight example: with mDNS it goes on, writes preflight.json (a clawnet.preflight.v2 document), and its last line exits 1")
     func preflightSnippetWithMDNS() async throws {
         let bed = try TestBed.current()
         let (result, preflightJSON) = try await runPreflightSnippet(on: .node)
@@ -143,7 +143,7 @@ struct DocumentationTests {
         // not a usage error (2) such as a malformed --pin.
         #expect(result.status == 1, "the last line, wss://studio.local:18789 with its pin: \(result.stdout)\n\(result.stderr)")
         let json = try #require(preflightJSON, "no preflight.json: \(result.stdout)\n\(result.stderr)")
-        try await expectMatches(json, "clawnet.preflight.v1", "the README's preflight.json", bed: bed)
+        try await expectMatches(json, "clawnet.preflight.v2", "the README's preflight.json", bed: bed)
     }
 
     struct ExitCase: Sendable, CustomTestStringConvertible {
@@ -164,7 +164,13 @@ struct DocumentationTests {
         ExitCase(host: .bare, arguments: ["doctor", "--timeout", "2s"], expected: 1, claim: "doctor, a check failed"),
         ExitCase(host: .bare, arguments: ["advertise", "--name", "nowhere"], expected: 3, claim: "advertise without D-Bus"),
         ExitCase(host: .node, arguments: ["zone", "check", "/dev/null"], expected: 1, claim: "zone check, a check failed (no SOA)"),
-        ExitCase(host: .node, arguments: ["zone", "check", "/nonexistent/zone.db"], expected: 1, claim: "zone check, no such file"),
+        ExitCase(
+            host: .node, arguments: ["zone", "check", "/nonexistent/zone.db"], expected: 2, claim: "zone check, a named file missing"),
+        ExitCase(
+            host: .node, arguments: ["doctor", "--config", "/nonexistent/openclaw.json"], expected: 2, claim: "a named config missing"),
+        ExitCase(
+            host: .node, arguments: ["zone", "generate", "--domain", "openclaw.internal", "--gateway", "host=a,ip=100.64.0.1"],
+            expected: 2, claim: "zone generate with no --ns-address and no Tailscale address to use"),
     ]
 
     @Test("the exit-code table", arguments: exitCases)

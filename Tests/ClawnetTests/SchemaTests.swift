@@ -43,7 +43,7 @@ struct SchemaFileTests {
         "every schema names its version in $id and title, and the document's `schema` field agrees",
         arguments: [
             ("clawnet.browse.v1", true), ("clawnet.browse-event.v1", false), ("clawnet.doctor.v1", true),
-            ("clawnet.preflight.v1", true), ("clawnet.zonecheck.v1", true), ("clawnet.zonecheck.v2", true),
+            ("clawnet.preflight.v1", true), ("clawnet.preflight.v2", true), ("clawnet.zonecheck.v1", true), ("clawnet.zonecheck.v2", true),
         ])
     func versions(name: String, hasSchemaField: Bool) throws {
         let schema = try publishedSchema("\(name).schema.json")
@@ -170,7 +170,7 @@ struct SchemaTests {
         let bed = try TestBed.current()
         let result = try await bed.clawnet(["preflight", "--format", "json"] + requirements, on: host, timeout: .seconds(30))
         #expect(result.status == exitCode, "\(result.stdout)\(result.stderr)")
-        try await expectMatches(result.stdout, "clawnet.preflight.v1", "preflight \(requirements) on \(host)", bed: bed)
+        try await expectMatches(result.stdout, "clawnet.preflight.v2", "preflight \(requirements) on \(host)", bed: bed)
         #expect((try jsonObject(result.stdout))["exitCode"] as? Int == Int(exitCode))
     }
 

@@ -259,7 +259,7 @@ struct SecretsCommandTests {
         try FileManager.default.createDirectory(atPath: "\(home)/.openclaw/openclaw.json", withIntermediateDirectories: true)
         let commands = [
             ["browse", "--no-local", "--manual", "127.0.0.1:9", "--timeout", "1s"], ["preflight", "--no-local", "--timeout", "1s"],
-            ["preflight", "--no-local", "--timeout", "1s", "--json"], ["doctor", "--no-local", "--timeout", "1s"],
+            ["preflight", "--no-local", "--timeout", "1s", "--json"], ["doctor", "--no-local", "--timeout", "1s", "--all"],
             ["zone", "generate", "--domain", "openclaw.internal", "--gateway", "host=a,ip=100.64.0.1"],
         ]
         for arguments in commands {
@@ -270,7 +270,7 @@ struct SecretsCommandTests {
             if arguments.last == "--json" {
                 let warnings = try jsonObject(result.stdout)["warnings"] as? [String] ?? []
                 #expect(warnings.contains { $0.contains("openclaw.json is a directory") }, "\(result.stdout)")
-                try await expectMatches(result.stdout, "clawnet.preflight.v1", "preflight with warnings", bed: bed)
+                try await expectMatches(result.stdout, "clawnet.preflight.v2", "preflight with warnings", bed: bed)
             }
         }
         let quiet = try await bed.clawnet(

@@ -108,7 +108,8 @@ struct ReportTests {
         let out = report.table(Self.plain).out
         #expect(out.contains("  SKIP  gw.tls..gw.http      needs a TCP connection"), "\(out)")
         #expect(out.contains { $0.contains("fix: start it") })
-        #expect(out.last == "doctor: 1 failure, 1 warning, 1 Gateway checked (1.00 s)")
+        #expect(!out.contains { $0.hasPrefix("doctor: ") }, "the summary goes to stderr, as every command's")
+        #expect(report.summary(Self.plain, exit: 1) == "doctor: 1 failure, 1 warning, 1 Gateway checked (1.00 s)")
     }
 
     @Test("skips fold by their typed reason, not by their words; an empty fix is never printed")

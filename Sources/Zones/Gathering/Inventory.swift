@@ -23,12 +23,14 @@ public enum Inventory {
         let message: String?
     }
 
-    /// The Gateways of the browse document at `path` (a regular file of at most
+    /// The Gateways of the browse document at `path` (a regular file, `-` or a pipe of at most
     /// `FileLimit.inventory` bytes), notes about beacons that cannot be published, and the
     /// errors the browse that wrote it saved (as failures).
     public static func gateways(atPath path: String, domain: DomainName) throws(Failure) -> GatewayYield {
         let bytes: [UInt8]
-        do { bytes = try RegularFile.read(path, limit: FileLimit.inventory) } catch { throw Failure(description: error.description) }
+        do { bytes = try RegularFile.readInput(path, limit: FileLimit.inventory).bytes } catch {
+            throw Failure(description: error.description)
+        }
         return try gateways(fromJSON: Data(bytes), domain: domain)
     }
 

@@ -59,7 +59,8 @@ struct AdvertiseCommand: ClawnetCommand {
             Examples:
 
                 clawnet advertise --name "Studio (OpenClaw)" --txt gatewayTls=1
-                clawnet advertise --name "Studio (OpenClaw)" --serve --tls-dir ~/.clawnet-tls
+                clawnet advertise --name "Studio (OpenClaw)" --serve \\
+                    --tls-dir ~/.clawnet-tls
 
             \(ExitStatus.status(
                 (.success, "stopped by Ctrl-C or SIGTERM (the beacon is withdrawn)"),

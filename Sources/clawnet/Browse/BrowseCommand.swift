@@ -46,6 +46,11 @@ struct BrowseCommand: ClawnetCommand {
             """
     )
 
+    @Argument(
+        help: ArgumentHelp("Gateways given by hand, HOST[:PORT] or a ws(s):// URL: the same as --manual.", valueName: "TARGET"),
+        transform: Arguments.endpoint)
+    var targets: [EndpointSpec] = []
+
     @OptionGroup var domainOption: DomainsOption<Words>
 
     @OptionGroup var noLocalFlag: NoLocalFlag<Words>
@@ -105,7 +110,7 @@ struct BrowseCommand: ClawnetCommand {
         options.local = !noLocalFlag.noLocal
         options.domains = domainOption.domains
         options.servers = serverOption.servers
-        options.manual = manualOption.manual
+        options.manual = targets + manualOption.manual
         options.watch = watch
         return options
     }

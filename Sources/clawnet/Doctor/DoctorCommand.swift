@@ -71,16 +71,25 @@ struct DoctorCommand: ClawnetCommand {
 
     @OptionGroup var noLocalFlag: NoLocalFlag<Words>
 
+    @OptionGroup var manualOption: ManualOption<Words>
+
     @OptionGroup var pinOption: PinOption<Words>
 
     @OptionGroup var timeout: TimeoutOption<Words>
 
     @Option(
         name: .customLong("check"), help: ArgumentHelp("Run only this check (and what it needs); repeatable.", valueName: "ID"),
-        transform: Arguments.check)
+        completion: .list(CheckID.all.map(\.rawValue)), transform: Arguments.check)
     var checks: [CheckID] = []
 
     @OptionGroup var format: FormatOptions<Words>
+
+    @Flag(
+        name: .customLong("all"),
+        help: ArgumentHelp(
+            "List every check of the machine and of each Gateway, passes and skips too (the default: failures and warnings, "
+                + "one line per Gateway, Gateways that fail the same way together)."))
+    var all = false
 
     @OptionGroup var tokenFile: TokenFileOption<Words>
 
@@ -88,14 +97,14 @@ struct DoctorCommand: ClawnetCommand {
         name: .customLong("as-device"),
         help: ArgumentHelp(
             "Sign the connect request with this device identity (a node's ~/.openclaw/identity/device.json); an unpaired device "
-                + "becomes a pairing request on the Gateway.", valueName: "FILE"))
+                + "becomes a pairing request on the Gateway.", valueName: "FILE"), completion: .file(), transform: Arguments.inputPath)
     var deviceFile: String?
 
     @Option(
         name: .customLong("emit-zone"),
         help: ArgumentHelp(
             "Write the zone snippets as a fragment to this file (atomically; a new path or a regular file).", valueName: "FILE"),
-        transform: Arguments.outputPath)
+        completion: .file(), transform: Arguments.outputPath)
     var emitZone: String?
 
     @Option(
@@ -111,13 +120,14 @@ struct DoctorCommand: ClawnetCommand {
     @OptionGroup var global: GlobalOptions
 
     /// How doctor words the options it shares.
-    enum Words: DomainsWording, ServersWording, NoLocalWording, PinWording, TimeoutWording, FormatWording, TokenFileWording,
-        ConfigWording
+    enum Words: DomainsWording, ServersWording, NoLocalWording, ManualWording, PinWording, TimeoutWording, FormatWording,
+        TokenFileWording, ConfigWording
     {
         typealias Format = ReportFormat
         static let domainsHelp = "A wide-area domain to check (repeatable; default: the configured one)."
         static let serversHelp = "A DNS server for the wide-area domains instead of the system's (repeatable)."
         static let noLocalHelp = "Do not browse local. by mDNS."
+        static let manualHelp = "A Gateway given by hand, HOST[:PORT] or a ws(s):// URL: the same as a TARGET (repeatable)."
         static let pinHelp = "The certificate fingerprint nodes pinned (SHA-256; 'sha256:' prefixes and colons are fine)."
         static let timeoutHelp =
             "Time for the whole run (default 5s): discovery and look-ups take at most half, the probes the rest (+0.5s to finish)."
@@ -128,7 +138,7 @@ struct DoctorCommand: ClawnetCommand {
 
     var options: DoctorOptions {
         var options = DoctorOptions()
-        options.targets = targetArguments.targets
+        options.targets = targetArguments.targets + manualOption.manual.map(DoctorTarget.init)
         options.discovery.domains = domainOption.domains
         options.discovery.servers = serverOption.servers
         options.discovery.local = !noLocalFlag.noLocal
@@ -151,7 +161,8 @@ struct DoctorCommand: ClawnetCommand {
         let warnings = try Credentials.load(into: &options, tokenFile: tokenFile.path, deviceFile: deviceFile, config: system.config())
         SecretWarnings.print(warnings, to: terminal)
         terminal.progress("checking this machine and discovering Gateways …")
-        let report = DoctorReport(await Doctor.run(options, system: system))
+        let width = all ? nil : TextWrap.width(environment: context.environment, terminalColumns: context.terminal.columns)
+        let report = DoctorReport(await Doctor.run(options, system: system), briefWidth: width)
         terminal.clearProgress()
         try report.print(format.chosen, to: terminal)
         if let emitZone { try ZoneEmitter.write(report.result.snippets, to: emitZone, terminal: terminal) }

@@ -44,6 +44,8 @@ struct PreflightCommand: ClawnetCommand {
 
     @OptionGroup var noLocalFlag: NoLocalFlag<Words>
 
+    @OptionGroup var manualOption: ManualOption<Words>
+
     @Flag(help: "Print nothing; the exit code says it.")
     var quiet = false
 
@@ -60,14 +62,15 @@ struct PreflightCommand: ClawnetCommand {
     @OptionGroup var global: GlobalOptions
 
     /// How preflight words the options it shares.
-    enum Words: PinWording, TokenFileWording, NoLocalWording, FormatWording, DomainsWording, ServersWording, TimeoutWording,
-        ConfigWording
+    enum Words: PinWording, TokenFileWording, NoLocalWording, ManualWording, FormatWording, DomainsWording, ServersWording,
+        TimeoutWording, ConfigWording
     {
         typealias Format = ReportFormat
         static let pinHelp = "The fingerprint the Gateway's certificate must have (SHA-256)."
         static let tokenFileHelp = "A file whose first line is the Gateway's token, sent to the TARGETs only."
         static let noLocalHelp = "Do not browse local. by mDNS."
-        static let formatHelp = "table or json (schema clawnet.preflight.v1)."
+        static let manualHelp = "A Gateway given by hand, HOST[:PORT] or a ws(s):// URL: the same as a TARGET (repeatable)."
+        static let formatHelp = "table or json (schema clawnet.preflight.v2)."
         static let domainsHelp = "A wide-area domain (default: the configured one)."
         static let serversHelp = "A DNS server for the wide-area domain instead of the system's (repeatable)."
         static let timeoutHelp = "Time for the whole run (default 3s), shared as doctor shares it."
@@ -81,14 +84,17 @@ struct PreflightCommand: ClawnetCommand {
         if noLocalFlag.noLocal && required.contains(.mdns) { throw ValidationError("--no-local and --require mdns contradict each other") }
     }
 
+    /// The TARGETs and the --manual Gateways: the same thing, given two ways.
+    var targets: [DoctorTarget] { targetArguments.targets + manualOption.manual.map(DoctorTarget.init) }
+
     var options: DoctorOptions {
         var options = DoctorOptions()
-        options.targets = targetArguments.targets
+        options.targets = targets
         options.pin = pinOption.pin
         options.timeout = timeout.duration
         options.discovery.domains = domainOption.domains
         options.discovery.servers = serverOption.servers
-        options.discovery.local = !noLocalFlag.noLocal && required.contains(.gateway) && targetArguments.targets.isEmpty
+        options.discovery.local = !noLocalFlag.noLocal && required.contains(.gateway) && targets.isEmpty
         options.noLocal = noLocalFlag.noLocal
         return options
     }

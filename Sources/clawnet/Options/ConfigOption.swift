@@ -9,8 +9,10 @@ extension ConfigWording {
     static var configHelp: String { "OpenClaw config to read (default ~/.openclaw/openclaw.json)." }
 }
 
-/// `--config PATH`: the OpenClaw config to read instead of the default one.
+/// `--config FILE`: the OpenClaw config to read instead of the default one (it must be there).
 struct ConfigOption<Wording: ConfigWording>: ParsableArguments {
-    @Option(name: .customLong("config"), help: ArgumentHelp(Wording.configHelp, valueName: "PATH"))
+    @Option(
+        name: .customLong("config"), help: ArgumentHelp(Wording.configHelp, valueName: "FILE"), completion: .file(),
+        transform: Arguments.configPath)
     var path: String?
 }

@@ -17,7 +17,9 @@ protocol TSIGKeyWording {
 
 /// `--token-file FILE`: a file whose first line is a Gateway's token (read by the command, never printed).
 struct TokenFileOption<Wording: TokenFileWording>: ParsableArguments {
-    @Option(name: .customLong("token-file"), help: ArgumentHelp(Wording.tokenFileHelp, valueName: "FILE"))
+    @Option(
+        name: .customLong("token-file"), help: ArgumentHelp(Wording.tokenFileHelp, valueName: "FILE"), completion: .file(),
+        transform: Arguments.inputPath)
     var path: String?
 }
 
@@ -29,6 +31,8 @@ struct PinOption<Wording: PinWording>: ParsableArguments {
 
 /// `--tsig-key FILE`: the TSIG key, read once as the command line is parsed.
 struct TSIGKeyOption<Wording: TSIGKeyWording>: ParsableArguments {
-    @Option(name: .customLong("tsig-key"), help: ArgumentHelp(Wording.tsigKeyHelp, valueName: "FILE"), transform: Arguments.tsigKey)
+    @Option(
+        name: .customLong("tsig-key"), help: ArgumentHelp(Wording.tsigKeyHelp, valueName: "FILE"), completion: .file(),
+        transform: Arguments.tsigKey)
     var key: TSIGKey?
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import DNSSD
 import DNSUpdate
 import Doctor
+import Glibc
+import Host
 import Probes
 import Zones
 
@@ -78,36 +80,29 @@ enum Arguments {
         }
     }
 
-    /// The longest --timeout clawnet accepts.
-    static let maxDuration = Duration.seconds(86_400)
+    /// A file the user named to read from (`--config`, `--inventory`, `--token-file`, a zone
+    /// FILE): `-` (standard input) or a path where something is. A named file that is missing
+    /// is a usage error everywhere, never a default applied in silence.
+    static func inputPath(_ text: String) throws -> String {
+        guard text != RegularFile.standardInput else { return text }
+        var status = stat()
+        guard !text.isEmpty, stat(text, &status) == 0 || errno != ENOENT else {
+            throw DNSSDError(.inputPath, "cannot read '\(SafeText.display(Array(text.utf8)))': no such file")
+        }
+        return text
+    }
 
-    /// What `duration` accepts, for its messages.
-    static let durationForms = "a number of seconds, or one with a unit: 500ms, 5s, 1.5s, 2m; more than 0 and at most 24 hours (86400s)"
+    /// `--config FILE`: a file that is there. Not `-`: the config is read more than once.
+    static func configPath(_ text: String) throws -> String {
+        guard text != RegularFile.standardInput else {
+            throw DNSSDError(.inputPath, "--config takes a file's path, not - (the config is read more than once)")
+        }
+        return try inputPath(text)
+    }
 
-    /// `5`, `5s`, `1.5s`, `500ms`, `2m`: seconds when there is no unit; decimal digits only
-    /// (no sign, exponent, hex, `inf` or `nan`), more than 0 and at most `maxDuration`.
+    /// `--timeout` and the other durations: numbers with units (`500ms`, `5s`, `1m30s`, `1h`),
+    /// never a bare number (`Duration(argument:)`).
     static func duration(_ text: String) throws -> Duration {
-        let lowered = text.lowercased()
-        var number = Substring(lowered)
-        var scale = 1.0
-        for (suffix, factor) in [("ms", 0.001), ("s", 1.0), ("m", 60.0)] where lowered.hasSuffix(suffix) {
-            number = lowered.dropLast(suffix.count)
-            scale = factor
-            break
-        }
-        guard number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), number.filter({ $0 == "." }).count <= 1,
-            number.contains(where: \.isNumber), let value = Double(number)
-        else {
-            let sign = text.hasPrefix("-") ? " (a duration cannot be negative)" : ""
-            throw DNSSDError(.duration, "'\(text)' is not a duration\(sign): give \(durationForms)")
-        }
-        guard value * scale <= Double(maxDuration.components.seconds) else {
-            throw DNSSDError(.duration, "'\(text)' is longer than the longest duration clawnet takes, 24 hours (86400s)")
-        }
-        let duration = Duration.milliseconds(Int64((value * scale * 1000).rounded()))
-        guard duration > .zero else {
-            throw DNSSDError(.duration, "'\(text)' is not a duration clawnet can wait for: give \(durationForms)")
-        }
-        return duration
+        try Duration(argument: text)
     }
 }

@@ -12,7 +12,10 @@ struct GatewaySourceOptions: ParsableArguments {
         transform: Arguments.gateway)
     var gateways: [ZoneGateway] = []
 
-    @Option(help: ArgumentHelp("A clawnet.browse.v1 JSON file (browse --format json) whose Gateways to publish.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "A clawnet.browse.v1 JSON file (browse --format json; - reads standard input) whose Gateways to publish.", valueName: "FILE"),
+        completion: .file(), transform: Arguments.inputPath)
     var inventory: String?
 
     @Flag(name: .customLong("from-browse"), help: "Browse now (mDNS, plus --browse-domain/--manual) and publish what is found.")

@@ -34,16 +34,22 @@ struct ZoneCheckCommand: ClawnetCommand {
             Examples:
 
                 clawnet zone check /etc/coredns/openclaw.internal.db
-                clawnet zone check /etc/coredns/openclaw.internal.db --server 100.101.102.103
-                clawnet zone check --axfr --domain openclaw.internal --server 100.101.102.53 --tsig-key clawnet.key
-                clawnet zone generate --domain openclaw.internal --ns-address 100.101.102.103 \\
+                clawnet zone check /etc/coredns/openclaw.internal.db \\
+                    --server 100.101.102.103
+                clawnet zone check --axfr --domain openclaw.internal \\
+                    --server 100.101.102.53 --tsig-key clawnet.key
+                clawnet zone generate --domain openclaw.internal \\
+                    --ns-address 100.101.102.103 \\
                     --gateway host=studio,ip=100.101.102.103 | clawnet zone check -
+                clawnet zone check <(ssh ns1 cat /etc/coredns/openclaw.internal.db)
 
             \(ExitStatus.status((.success, "nothing failed (warnings allowed)"), (.failure, "a check failed, or the zone cannot be read")))
             """
     )
 
-    @Argument(help: "The zone file, or - to read it from standard input (optional with --axfr).")
+    @Argument(
+        help: "The zone file, or - to read it from standard input (optional with --axfr).", completion: .file(),
+        transform: Arguments.inputPath)
     var file: String?
 
     /// `-` reads at most this much: a zone of 10,000 Gateways is about 5 MB.
@@ -103,8 +109,6 @@ struct ZoneCheckCommand: ClawnetCommand {
             do { request.text = try context.standardInput.read(Self.standardInputLimit) } catch {
                 throw CommandError(error.description, fix: "pipe a zone file of at most \(Self.standardInputLimit / 1_048_576) MiB")
             }
-        } else if let file, !FileManager.default.fileExists(atPath: file) {
-            throw CommandError("cannot read \(file): no such file", fix: "check the path")
         }
         let result: ZoneCheck.Result
         do { result = try await ZoneCheck.run(request, today: context.clock.today) } catch {

@@ -40,11 +40,14 @@ struct ZoneGenerateCommand: ClawnetCommand {
 
             Examples:
 
-                clawnet zone generate --domain openclaw.internal --ns-address 100.101.102.103 \\
+                clawnet zone generate --domain openclaw.internal \\
+                    --ns-address 100.101.102.103 \\
                     --gateway 'host=studio,ip=100.101.102.103,name=Studio (OpenClaw)'
                 clawnet zone generate --domain openclaw.internal --from-browse \\
-                    --out /etc/coredns/openclaw.internal.db --corefile /etc/coredns/Corefile
-                clawnet zone generate --domain openclaw.internal --inventory fleet.json \\
+                    --out /etc/coredns/openclaw.internal.db \\
+                    --corefile /etc/coredns/Corefile
+                clawnet browse --json | clawnet zone generate \\
+                    --domain openclaw.internal --inventory - \\
                     --ns-address 100.101.102.103 | clawnet zone check -
 
             \(ExitStatus.status(
@@ -72,13 +75,13 @@ struct ZoneGenerateCommand: ClawnetCommand {
 
     @Option(
         help: ArgumentHelp("Write the zone here (atomically; untouched when nothing changed).", valueName: "FILE"),
-        transform: Arguments.outputPath)
+        completion: .file(), transform: Arguments.outputPath)
     var out: String?
 
     @Option(
         help: ArgumentHelp(
             "Also put the CoreDNS stanza for the zone in this Corefile (needs --out); the rest of it is kept.", valueName: "FILE"),
-        transform: Arguments.outputPath)
+        completion: .file(), transform: Arguments.outputPath)
     var corefile: String?
 
     @Option(
@@ -94,6 +97,10 @@ struct ZoneGenerateCommand: ClawnetCommand {
 
     @OptionGroup var browseServers: ServersOption<Words>
 
+    /// The old name of --browse-server: refused with the new one, never read as the zone's server.
+    @Option(name: .customLong("server"), help: .hidden)
+    var oldServerFlag: String?
+
     @OptionGroup var timeout: TimeoutOption<Words>
 
     @OptionGroup var global: GlobalOptions
@@ -101,11 +108,18 @@ struct ZoneGenerateCommand: ClawnetCommand {
     /// How zone generate words the options it shares.
     enum Words: ServersWording, TimeoutWording {
         static let serversHelp = "With --from-browse: DNS server for --browse-domain."
+        /// --server names the zone's own server in `zone push` and `zone check`: the one to browse is --browse-server.
+        static let serversFlag = "browse-server"
         static let timeoutHelp = "With --from-browse: how long to browse and check that the Gateways answer, at most (default 5s)."
         static let defaultTimeout = Duration.seconds(5)
     }
 
     func validate() throws {
+        if oldServerFlag != nil {
+            throw ValidationError(
+                "zone generate --server is now --browse-server (the DNS server --from-browse asks for --browse-domain); "
+                    + "--server names the zone's own server in zone push and zone check")
+        }
         guard let corefile else { return }
         guard let out else { throw ValidationError("--corefile needs --out: the stanza names the zone file's path") }
         let directory = FileManager.default.currentDirectoryPath

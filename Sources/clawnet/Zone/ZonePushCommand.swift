@@ -32,15 +32,17 @@ struct ZonePushCommand: ClawnetCommand {
 
             --tsig-key FILE takes the key as `tsig-keygen` (BIND) or `keymgr -t` (Knot) wrote \
             it (hmac-sha256 and the other HMACs); the secret is never printed. --dry-run prints \
-            the UPDATE in nsupdate syntax instead of sending it (`nsupdate -k KEYFILE` applies it).
+            the UPDATE in nsupdate syntax instead of sending it (`nsupdate -k KEYFILE` applies it); \
+            it still reads the zone from --server, to send only the difference.
 
             --gateway takes \(GatewaySpec.help).
 
             Examples:
 
-                clawnet zone push --domain openclaw.internal --server 100.101.102.53 --tsig-key clawnet.key --this-host
-                clawnet zone push --domain openclaw.internal --server 100.101.102.53 --tsig-key clawnet.key \\
-                    --inventory fleet.json --prune --dry-run
+                clawnet zone push --domain openclaw.internal --server 100.101.102.53 \\
+                    --tsig-key clawnet.key --this-host
+                clawnet zone push --domain openclaw.internal --server 100.101.102.53 \\
+                    --tsig-key clawnet.key --inventory fleet.json --prune --dry-run
 
             \(ExitStatus.status(
                 (.success, "the zone holds the Gateways (nothing needed sending, or the UPDATE was applied)"),
@@ -65,7 +67,9 @@ struct ZonePushCommand: ClawnetCommand {
     @Flag(help: "Also remove instances of the type that are not in the sources (only those: never other names or types).")
     var prune = false
 
-    @Flag(name: .customLong("dry-run"), help: "Print the UPDATE in nsupdate syntax; send nothing.")
+    @Flag(
+        name: .customLong("dry-run"),
+        help: "Print the UPDATE in nsupdate syntax and send nothing; the server is still asked for the zone, to work out the difference.")
     var dryRun = false
 
     @OptionGroup var browseServers: ServersOption<Words>
@@ -101,7 +105,7 @@ struct ZonePushCommand: ClawnetCommand {
         let registrar = try Registrar(domain: domain, server: server, key: tsigKey.key)
         let (records, keeping, notes) = try registrar.pushRecords(gathered, prune: prune)
         terminal.notes(notes)
-        let push = try await registrar.planPush(records, prune: prune, keeping: keeping, until: deadline)
+        let push = try await Self.plan(registrar, records, prune: prune, keeping: keeping, until: deadline, server: server, dryRun: dryRun)
         terminal.print(ZonePushLines.plan(push, server: server, zone: registrar.zone, dryRun: dryRun))
         guard !push.plan.isEmpty else { return .success }
         if dryRun {
@@ -111,5 +115,19 @@ struct ZonePushCommand: ClawnetCommand {
         let applied = try await registrar.push(push, until: deadline)
         terminal.out(ZonePushLines.pushed(push, server: server, applied: applied))
         return .success
+    }
+
+    /// What to send; with --dry-run a server that cannot be read is named as the one it reads.
+    static func plan(
+        _ registrar: Registrar, _ records: [DNSRecord], prune: Bool, keeping: Set<DNSName>, until deadline: ContinuousClock.Instant,
+        server: DNSServer, dryRun: Bool
+    ) async throws -> Registrar.Push {
+        do throws(UpdateFailure) {
+            return try await registrar.planPush(records, prune: prune, keeping: keeping, until: deadline)
+        } catch {
+            guard dryRun else { throw error }
+            let message = "--dry-run reads the zone from \(server) first: " + error.message
+            throw UpdateFailure(error.reason, rcode: error.rcode, message, fix: error.fix)
+        }
     }
 }

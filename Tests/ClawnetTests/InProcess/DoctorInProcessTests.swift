@@ -22,7 +22,7 @@ struct DoctorInProcessTests {
         let ready = try await InProcessRun.run(["preflight", "--require", "mdns", "--json"])
         #expect(ready.status == 0, "\(ready.out)\(ready.err)")
         let document = try jsonObject(ready.out)
-        #expect(document["schema"] as? String == "clawnet.preflight.v1" && document["ok"] as? Bool == true, "\(ready.out)")
+        #expect(document["schema"] as? String == "clawnet.preflight.v2" && document["status"] as? String == "pass", "\(ready.out)")
 
         let missing = try await InProcessRun.run(["preflight", "--require", "mdns"], machine: Self.withoutBus)
         #expect(missing.status == 3, "\(missing.out)\(missing.err)")
