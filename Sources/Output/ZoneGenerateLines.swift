@@ -22,7 +22,8 @@ public enum ZoneGenerateLines {
                         ? "wrote \(corefile.path) (clawnet's stanza for \(domain.withoutTrailingDot))" : "unchanged: \(corefile.path)")
                 transcript.err(
                     linesOf: CorefileWriter.nextSteps(
-                        domain: domain, bind: corefile.bind, corefilePath: corefile.path, zonePath: written.zone.path))
+                        domain: domain, bind: corefile.bind, corefilePath: corefile.path, zonePath: written.zone.path,
+                        plugin: corefile.plugin))
             }
         }
         return transcript

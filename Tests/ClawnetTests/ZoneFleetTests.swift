@@ -120,4 +120,32 @@ struct ZoneFleetTests {
         let (_, after, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", pdns.endpoint])
         #expect(byInstance(beacons(after))[name] == nil && byInstance(beacons(after)).count == 4, "\(beacons(after))")
     }
+
+    @Test("zone generate --coredns auto and secondary write the Corefile forms; secondary needs --primary")
+    func corefileForms() async throws {
+        let bed = try TestBed.current()
+        let directory = "\(bed.directory)/coredns-\(uniqueTag())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let base = [
+            "zone", "generate", "--domain", "openclaw.internal", "--gateway", "host=studio,ip=100.64.0.10", "--bind", "100.64.0.53",
+            "--ns-address", "100.64.0.53",
+        ]
+        let auto = try await bed.clawnet(
+            base + ["--out", "\(directory)/openclaw.internal.db", "--corefile", "\(directory)/Corefile.auto", "--coredns", "auto"])
+        #expect(auto.status == 0, "\(auto.stderr)")
+        let autoText = try String(contentsOfFile: "\(directory)/Corefile.auto", encoding: .utf8)
+        #expect(autoText.contains("  auto {\n    directory \(directory) ^([^.].*)\\.db$ {1}\n    reload 10s\n  }"), "\(autoText)")
+        let secondary = try await bed.clawnet(
+            base + [
+                "--out", "\(directory)/openclaw.internal.db", "--corefile", "\(directory)/Corefile.secondary", "--coredns", "secondary",
+                "--primary", "100.64.0.1", "--primary", "100.64.0.2:5353",
+            ])
+        #expect(secondary.status == 0, "\(secondary.stderr)")
+        let secondaryText = try String(contentsOfFile: "\(directory)/Corefile.secondary", encoding: .utf8)
+        #expect(secondaryText.contains("  secondary {\n    transfer from 100.64.0.1 100.64.0.2:5353\n  }"), "\(secondaryText)")
+        #expect(secondary.stderr.contains("the primary must allow AXFR from CoreDNS's address"), "\(secondary.stderr)")
+        let missing = try await bed.clawnet(
+            base + ["--out", "\(directory)/x.db", "--corefile", "\(directory)/C", "--coredns", "secondary"])
+        #expect(missing.status == 2 && missing.stderr.contains("--coredns secondary needs --primary"), "\(missing.stderr)")
+    }
 }
