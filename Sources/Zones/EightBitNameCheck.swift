@@ -8,6 +8,9 @@ import DNSWire
 /// answers SERVFAIL to each question unless `8bit-dns=yes` (PowerDNSNames): one SRV question
 /// for the first such instance tells.
 enum EightBitNameCheck {
+    /// One SRV question to a server that just answered: a few round trips at most.
+    static let bound = Duration.seconds(2)
+
     static func run(_ served: ServedRecords, service: DNSName, timeout: Duration) async -> Finding? {
         guard let instance = served.lazyInstances(of: service).first(where: { PowerDNSNames.needEightBitDNS($0.labels) }) else {
             return nil

@@ -58,7 +58,10 @@ public enum ServedZoneChecks {
         findings += ServerAgreement.compare(
             served.map { ServerAgreement.Served(server: "\($0.server)", serial: $0.serial, records: $0.records) }, zone: zone)
         for records in served {
-            if let refused = await EightBitNameCheck.run(records, service: service, timeout: min(timeout, .seconds(2))) {
+            // One question each, within what --timeout leaves.
+            let left = deadline.map { $0 - ContinuousClock.now } ?? timeout
+            guard left > .zero else { break }
+            if let refused = await EightBitNameCheck.run(records, service: service, timeout: min(timeout, left, EightBitNameCheck.bound)) {
                 findings.append(refused)
             }
         }
