@@ -34,6 +34,9 @@ public struct DiscoveryIssue: Error, Sendable, Hashable, Codable, CustomStringCo
         case config
         /// A wide-area domain answers only at Tailscale's resolver, not the system's.
         case splitDNS
+        /// SERVFAIL to the SRV or TXT of an instance whose name has bytes such as `(`:
+        /// PowerDNS without `8bit-dns=yes` (PowerDNSNames).
+        case eightBitNames
     }
 
     public var source: Source

@@ -14,6 +14,15 @@ public struct ServiceType: Hashable, Sendable, Comparable, CustomStringConvertib
         ServiceType(trusted: "_clawdis-bridge._tcp"),
     ]
 
+    /// OpenClaw's own types: its TXT rules (role, gatewayPort, the fingerprint) hold for these only.
+    public var isOpenClaw: Bool { self == .gateway || Self.legacy.contains(self) }
+
+    /// Whether a service name's first two labels (`_openclaw-gw`, `_tcp`) are one of OpenClaw's types, in any case.
+    public static func isOpenClaw(labels: some Sequence<[UInt8]>) -> Bool {
+        let text = labels.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ".")
+        return (try? ServiceType(validating: text))?.isOpenClaw ?? false
+    }
+
     private init(trusted name: String) {
         self.name = name
     }

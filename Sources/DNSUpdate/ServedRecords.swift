@@ -110,8 +110,9 @@ public struct ZoneReader: Sendable {
                 return ServedRecords(
                     zone: zone, server: server, serial: zoneData.serial, source: .transfer(messages: zoneData.messages),
                     records: zoneData.records)
-            } catch  where [.refused, .notAuthoritative, .notImplemented].contains(error.reason) {
-                source = .queries(transferRefused: error.rcode.map { "\($0)" } ?? error.message)
+            } catch  where [.refused, .notAuthoritative, .notImplemented, .transferDenied].contains(error.reason) {
+                source = .queries(
+                    transferRefused: error.rcode.map { error.reason == .transferDenied ? "\($0) (BADKEY)" : "\($0)" } ?? error.message)
             } catch  where error.reason == .tooLarge {
                 source = .queriesPastBound(error.message)
             }

@@ -14,6 +14,9 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
         case refused
         case notZone
         case notImplemented
+        /// A transfer answered BADKEY: the key may update but not transfer (Knot), or is unknown;
+        /// the UPDATE that follows tells which.
+        case transferDenied
         /// TSIG: the server does not know the key, the secret differs, or the clocks differ.
         case badKey, badSignature, clockSkew
         /// The answer's own signature does not hold, or is missing.
@@ -92,10 +95,18 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
         case .notZone:
             return UpdateFailure(
                 .notZone, rcode: rcode, "\(server) answered NOTZONE: a name of the \(operation) is outside \(zone)", fix: "check --domain")
+        case .notImp where operation == .update:
+            return UpdateFailure(
+                .notImplemented, rcode: rcode,
+                "\(server) answered NOTIMP (not implemented) to the UPDATE for \(zone): this server takes no dynamic updates at all "
+                    + "(NSD, CoreDNS without its dynupdate plugin, a server with updates turned off)",
+                fix:
+                    "push to a primary that takes dynamic updates (BIND, Knot, PowerDNS with `dnsupdate=yes`), or write the zone file "
+                    + "this server loads: `clawnet zone generate --out FILE`"
+            )
         case .notImp:
             return UpdateFailure(
-                .notImplemented, rcode: rcode, "\(server) answered NOTIMP: it does not take this \(operation) for \(zone)",
-                fix: "send updates to the zone's primary, not to a secondary")
+                .notImplemented, rcode: rcode, "\(server) answered NOTIMP (not implemented) to the \(operation) for \(zone)")
         case .servFail where operation == .update:
             return UpdateFailure(
                 .serverFailure, rcode: rcode, "\(server) answered SERVFAIL: it could not apply the UPDATE to \(zone) (its log says why)",
@@ -113,6 +124,14 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
         _ error: TSIGError, serverTime: UInt64?, rcode: RCode, server: DNSServer, keyText: String, operation: Operation, now: UInt64
     ) -> UpdateFailure {
         switch error {
+        case .badKey where operation == .transfer:
+            // Knot answers so when the key's ACL has `update` but not `transfer` (its
+            // least-privilege setup): the key is known, the transfer refused.
+            return UpdateFailure(
+                .transferDenied, rcode: rcode,
+                "\(server) answered \(rcode) (BADKEY) to the \(operation): it refuses the transfer to \(keyText) (Knot's answer when "
+                    + "the key's acl has `update` but not `transfer`), or does not know the key",
+                fix: "to read by AXFR, add `transfer` to the key's acl actions (Knot) or `allow-transfer { key NAME; };` (BIND)")
         case .badKey:
             return UpdateFailure(
                 .badKey, rcode: rcode, "\(server) answered \(rcode) (BADKEY) to the \(operation): it does not know \(keyText)",

@@ -141,6 +141,17 @@ struct UnicastBrowse: Sendable {
             return nil
         }.sorted { ($0.priority, UInt16.max - $0.weight) < ($1.priority, UInt16.max - $1.weight) }
         guard let best = services.first else {
+            if case .negative(.servFail, _, _) = srv, PowerDNSNames.needEightBitDNS(name.labels) {
+                return (
+                    nil,
+                    [
+                        issue(
+                            "'\(instance.displayName)' is listed by PTR, but its SRV question got \(srv.explanation): "
+                                + PowerDNSNames.cause,
+                            fix: PowerDNSNames.fix, kind: .eightBitNames)
+                    ]
+                )
+            }
             return (
                 nil,
                 [
@@ -197,8 +208,8 @@ struct UnicastBrowse: Sendable {
         return kept.record
     }
 
-    private func issue(_ message: String, fix: String? = nil) -> DiscoveryIssue {
-        DiscoveryIssue(source: .unicast, kind: .dnsError, message: "\(domain.name): \(message)", fix: fix, domain: domain.name)
+    private func issue(_ message: String, fix: String? = nil, kind: DiscoveryIssue.Kind = .dnsError) -> DiscoveryIssue {
+        DiscoveryIssue(source: .unicast, kind: kind, message: "\(domain.name): \(message)", fix: fix, domain: domain.name)
     }
 
     private func ptrFix(_ lookup: DNSLookup) -> String {

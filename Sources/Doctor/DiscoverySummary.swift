@@ -7,6 +7,8 @@ public struct DiscoverySummary: Sendable {
     public var domains: [DomainName]
     public var beacons: [GatewayBeacon]
     public var issues: [DiscoveryIssue]
+    /// The DNS servers given with --server for the wide-area domains (empty: the system's).
+    public var askedServers: [DNSServer] = []
 
     /// When nothing answered in local.: whether the hosts of Gateways found another way
     /// answer mDNS (reverse lookups of their LAN addresses through Avahi).

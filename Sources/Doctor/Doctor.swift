@@ -45,7 +45,10 @@ public enum Doctor {
     static func discover(_ options: DoctorOptions, facts: MachineFacts, timeout: Duration) async -> DiscoverySummary {
         let request = DiscoveryRequest(options.discovery, config: facts.config, interfaces: facts.interfaces)
         let snapshot = await DiscoverySession.snapshot(request, timeout: timeout)
-        return DiscoverySummary(localBrowsed: request.local, domains: request.domains, beacons: snapshot.beacons, issues: snapshot.issues)
+        var summary = DiscoverySummary(
+            localBrowsed: request.local, domains: request.domains, beacons: snapshot.beacons, issues: snapshot.issues)
+        summary.askedServers = request.unicast.servers
+        return summary
     }
 
     /// Every target probed at once (only the phases the requested checks take). Meanwhile, when

@@ -36,6 +36,11 @@ extension MachineChecks {
                 return Check(
                     .dnsWideArea, .fail, .splitDNS, evidence: .wideArea(WideAreaEvidence(domain: domain, found: found, issue: split)))
             }
+            // Instances PowerDNS will not answer for are invisible however many others are found.
+            if let eightBit = issues.first(where: { $0.kind == .eightBitNames }) {
+                return Check(
+                    .dnsWideArea, .fail, .domainError, evidence: .wideArea(WideAreaEvidence(domain: domain, found: found, issue: eightBit)))
+            }
             let evidence = CheckEvidence.wideArea(WideAreaEvidence(domain: domain, found: found, issue: issues.first))
             if !found.isEmpty { return Check(.dnsWideArea, .pass, .ok, evidence: evidence) }
             if !issues.isEmpty { return Check(.dnsWideArea, .fail, .domainError, evidence: evidence) }

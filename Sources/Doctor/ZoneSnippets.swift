@@ -66,7 +66,7 @@ public enum ZoneSnippets {
         guard let records = try? ZoneWriter.fragment(content).text else { return nil }
         return ZoneSnippet(
             domain: domain, target: result.target.label, reason: published == nil ? .missing : .stale, differences: differences,
-            records: records, corefile: corefile(domain, inDomain: inDomain, facts: facts), gateway: gateway)
+            records: records, corefile: corefile(domain, inDomain: inDomain, asked: discovery.askedServers, facts: facts), gateway: gateway)
     }
 
     /// The Gateway from verified facts only; its name and hints from its beacon when it has one
@@ -108,14 +108,20 @@ public enum ZoneSnippets {
         return differences
     }
 
-    /// The stanza for the DNS server that answers the domain (from the beacons it gave), else
-    /// this machine's tailnet addresses; nil when neither is known.
-    static func corefile(_ domain: DomainName, inDomain: [GatewayBeacon], facts: MachineFacts) -> String? {
-        let servers = inDomain.flatMap(\.resolvers).compactMap { IPAddress(String($0.split(separator: "#").first ?? "")) }
-        let bind = servers.isEmpty ? facts.tailnet.addresses.map(\.withoutZone) : Array(Set(servers)).sorted()
-        guard !bind.isEmpty else { return nil }
-        return try? CorefileWriter.stanza(domain: domain, bind: bind, zonePath: zonePath(domain))
+    /// The stanza for the DNS server that answers the domain: the one that gave its beacons,
+    /// else the one asked (--server), else this machine's tailnet addresses, else the system's
+    /// resolvers that could be a CoreDNS (not systemd-resolved's stub, not Tailscale's); nil
+    /// when none is known.
+    static func corefile(_ domain: DomainName, inDomain: [GatewayBeacon], asked: [DNSServer], facts: MachineFacts) -> String? {
+        let answered = inDomain.flatMap(\.resolvers).compactMap { IPAddress(String($0.split(separator: "#").first ?? "")) }
+        let resolvers = facts.resolvConf.servers.map(\.address).filter { !notCoreDNS.contains($0) }
+        let candidates = [answered, asked.map(\.address), facts.tailnet.addresses.map(\.withoutZone), resolvers]
+        guard let bind = candidates.first(where: { !$0.isEmpty }) else { return nil }
+        return try? CorefileWriter.stanza(domain: domain, bind: Array(Set(bind)).sorted(), zonePath: zonePath(domain))
     }
+
+    /// Resolvers that are never the zone's CoreDNS: systemd-resolved's stubs and Tailscale's.
+    static let notCoreDNS = ["127.0.0.53", "127.0.0.54"].compactMap { IPAddress($0) } + [DNSServer.tailscale.address]
 
     /// One fragment with every snippet of `domain`, as `doctor --emit-zone` writes it.
     public static func fragment(_ snippets: [ZoneSnippet], domain: DomainName) throws(ZoneError) -> String {

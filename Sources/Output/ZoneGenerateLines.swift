@@ -24,7 +24,8 @@ public enum ZoneGenerateLines {
                 if corefile.changed {
                     transcript.err(
                         linesOf: CorefileWriter.nextSteps(
-                            domain: domain, bind: corefile.bind, corefilePath: corefile.path, zonePath: written.zone.path))
+                            domain: domain, bind: corefile.bind, corefilePath: corefile.path, zonePath: written.zone.path,
+                            plugin: corefile.plugin))
                 }
             }
         }

@@ -1,21 +1,63 @@
 import DNSSD
 
-/// The CoreDNS server block that serves a zone file, as OpenClaw writes it on macOS.
+/// The CoreDNS server block that serves a zone, in the three ways CoreDNS does it (coredns.io
+/// plugins `file`, `auto`, `secondary`): the `file` form is what OpenClaw writes on macOS.
 public enum CorefileWriter {
-    /// The stanza; `zonePath` must pass `pathToken` (the command checks it first).
-    public static func stanza(domain: DomainName, bind: [IPAddress], zonePath: String) throws(ZoneError) -> String {
-        // A zone id (%eth0) has no place in a Corefile: only the address is written.
-        """
-        \(domain.withoutTrailingDot):53 {
-          bind \(bind.map { $0.withoutZone.description }.joined(separator: " "))
-          file \(try pathToken(zonePath)) {
-            reload 10s
-          }
-          errors
-          log
-        }
+    /// The plugin a stanza uses, as `zone generate --coredns` names it.
+    public enum Plugin: String, CaseIterable, Sendable {
+        case file, auto, secondary
+    }
 
-        """
+    /// How CoreDNS gets the zone.
+    public enum Serving: Sendable, Equatable {
+        /// `file` with `reload`: the zone file clawnet writes.
+        case file(String)
+        /// `auto`: every `<domain>.db` in a directory, one zone each (sharded domains).
+        case auto(directory: String)
+        /// `secondary`: transferred by AXFR from the primary `zone push` feeds.
+        case secondary(primaries: [DNSServer])
+    }
+
+    /// How often CoreDNS looks at the files for a new serial (OpenClaw's `reload 10s`).
+    static let reload = "10s"
+
+    /// The `auto` plugin's file name pattern and origin template, for the files clawnet and
+    /// OpenClaw write (`<domain>.db`); CoreDNS's default `db\.(.*)` wants `db.<domain>`. Go's RE2
+    /// syntax, matched against the base name (coredns plugin/auto walk.go `matches`):
+    /// anchored so that backups (`x.db~`, `x.db.bak`) and clawnet's own temporary files
+    /// (`.x.db.<random>`, dot-first) are never loaded as zones.
+    public static let autoPattern = #"^([^.].*)\.db$"#
+    public static let autoOriginTemplate = "{1}"
+
+    /// The stanza serving `zonePath` with `file` (what doctor's snippets and `--coredns file` write).
+    public static func stanza(domain: DomainName, bind: [IPAddress], zonePath: String) throws(ZoneError) -> String {
+        try stanza(domain: domain, bind: bind, serving: .file(zonePath))
+    }
+
+    /// The stanza; a path must pass `pathToken` (the command checks it first).
+    public static func stanza(domain: DomainName, bind: [IPAddress], serving: Serving) throws(ZoneError) -> String {
+        let plugin: String
+        switch serving {
+        case .file(let path):
+            plugin = "  file \(try pathToken(path)) {\n    reload \(reload)\n  }\n"
+        case .auto(let directory):
+            plugin = "  auto {\n    directory \(try pathToken(directory)) \(autoPattern) \(autoOriginTemplate)\n    reload \(reload)\n  }\n"
+        case .secondary(let primaries):
+            // coredns plugin/secondary: `transfer from ADDRESS...`, each an IP or IP:port.
+            let from = primaries.map {
+                $0.port == 53 ? "\($0.address.withoutZone)" : "\(Endpoint(host: "\($0.address.withoutZone)", port: $0.port))"
+            }
+            plugin = "  secondary {\n    transfer from \(from.joined(separator: " "))\n  }\n"
+        }
+        // A zone id (%eth0) has no place in a Corefile: only the address is written.
+        return """
+            \(domain.withoutTrailingDot):53 {
+              bind \(bind.map { $0.withoutZone.description }.joined(separator: " "))
+            \(plugin)  errors
+              log
+            }
+
+            """
     }
 
     /// A path as one Corefile token, or why it cannot be one. CoreDNS's lexer (coredns/caddy,
@@ -40,7 +82,9 @@ public enum CorefileWriter {
     }
 
     /// What to do after writing the files: run CoreDNS, point Tailscale at it, verify.
-    public static func nextSteps(domain: DomainName, bind: [IPAddress], corefilePath: String, zonePath: String) -> String {
+    public static func nextSteps(
+        domain: DomainName, bind: [IPAddress], corefilePath: String, zonePath: String, plugin: Plugin = .file
+    ) -> String {
         let address = bind.first.map(\.description) ?? "<address>"
         let name = domain.withoutTrailingDot
         return """
@@ -61,8 +105,24 @@ public enum CorefileWriter {
                  and enter \(name) (split DNS). Nodes must accept DNS (`tailscale set --accept-dns=true`).
               3. Verify: clawnet zone check \(zonePath) --server \(address)
                          clawnet browse --domain \(name)
-              CoreDNS reloads the file only when its serial changes: `clawnet zone generate` bumps it.
+              \(servingNote(plugin))
             """
+    }
+}
+
+extension CorefileWriter {
+    /// What keeps the served zone current, by plugin.
+    static func servingNote(_ plugin: Plugin) -> String {
+        switch plugin {
+        case .file:
+            "CoreDNS reloads the file only when its serial changes: `clawnet zone generate` bumps it."
+        case .auto:
+            "CoreDNS loads every <domain>.db in that folder as the zone <domain> and reloads one when its serial changes."
+        case .secondary:
+            "CoreDNS's secondary asks unsigned (no TSIG): the primary must allow AXFR from CoreDNS's address (BIND "
+                + "`allow-transfer`, Knot an acl with `address:` and `action: transfer`, PowerDNS `allow-axfr-ips`); it transfers "
+                + "again when the SOA refresh timer fires. Keep the zone current with `clawnet zone push` to the primary."
+        }
     }
 }
 

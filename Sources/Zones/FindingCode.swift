@@ -38,6 +38,8 @@ public enum FindingCode: String, Sendable, Hashable, Codable, CaseIterable {
     // The zone as served (ServedZoneChecks, ServerAgreement)
     case serverUnreadable, transferRefused, transferPastBound
     case serverLags, serversDiffer, serversAgree
+    /// SERVFAIL to a question for an instance name with bytes such as `(` (PowerDNS without 8bit-dns).
+    case eightBitNamesRefused
     case probesCapped, gatewayRefused, gatewayUnreachable, gatewaysReachable
     /// --timeout ran out once the zone was read: what comes after the reads was not done.
     case timeoutAfterRead

@@ -65,6 +65,14 @@ public enum ServedZoneChecks {
             findings += ServerAgreement.compare(
                 served.map { ServerAgreement.Served(server: "\($0.server)", serial: $0.serial, records: $0.records) }, zone: zone)
         }
+        for records in served {
+            // One question each, within what --timeout leaves.
+            let left = deadline.map { $0 - ContinuousClock.now } ?? timeout
+            guard left > .zero else { break }
+            if let refused = await EightBitNameCheck.run(records, service: service, timeout: min(timeout, left, EightBitNameCheck.bound)) {
+                findings.append(refused)
+            }
+        }
         if let first = served.first {
             let left = deadline.map { $0 - ContinuousClock.now } ?? timeout
             if left <= .zero {
@@ -89,11 +97,16 @@ public enum ServedZoneChecks {
         switch served.source {
         case .transfer:
             break
-        case .queries:
+        case .queries(let refusal):
+            let answer = refusal.map { " (it answered \($0)\($0.hasSuffix("(BADKEY)") ? ": a Knot acl without `transfer`" : ""))" } ?? ""
             return [
                 Finding(
-                    .fail, .transferRefused, "\(served.server) refuses zone transfers of \(zone): the zone as served cannot be linted",
-                    fix: "allow AXFR for the key: BIND `allow-transfer { key NAME; };`, Knot an acl with `action: transfer`")
+                    .fail, .transferRefused,
+                    "\(served.server) refuses zone transfers of \(zone)\(answer): the zone as served cannot be linted (its Gateways' "
+                        + "RRsets were read by queries)",
+                    fix:
+                        "allow AXFR for the key: BIND `allow-transfer { key NAME; };`, Knot an acl with `action: transfer`, PowerDNS "
+                        + "`pdnsutil set-meta ZONE TSIG-ALLOW-AXFR NAME`")
             ]
         case .queriesPastBound(let why):
             return [

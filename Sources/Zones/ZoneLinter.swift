@@ -135,6 +135,7 @@ public enum ZoneLinter {
             let service = zone.records.name(at: head)
             var size = (instances: 0, answer: 0, slab: 0)
             var complete = 0
+            let openClaw = ServiceType.isOpenClaw(labels: service.labels.prefix(2))
             for position in index.positions(service, .ptr) {
                 let line = zone.line(of: position)
                 guard let target = ptrTarget(position) else { continue }
@@ -157,7 +158,9 @@ public enum ZoneLinter {
                 listed[target.hashValue] = position
                 size = (size.instances + 1, size.answer + 2 + 10 + 1 + (target.first?.count ?? 0) + 2, size.slab + 2 + target.wire.count)
                 var instanceFindings: [Finding] = []
-                if checkInstance(target, ptrLine: line, index: index, apex: apex, into: &instanceFindings) { complete += 1 }
+                if checkInstance(target, ptrLine: line, index: index, apex: apex, openClaw: openClaw, into: &instanceFindings) {
+                    complete += 1
+                }
                 findings += instanceFindings
             }
             perService += sizeFindings(service: service, size: size, line: zone.line(of: head))
@@ -190,7 +193,7 @@ public enum ZoneLinter {
 
     /// Checks one instance; true when it is complete (SRV, TXT, an address).
     private static func checkInstance(
-        _ name: DNSName, ptrLine: Int, index: ZoneIndex, apex: DNSName, into findings: inout [Finding]
+        _ name: DNSName, ptrLine: Int, index: ZoneIndex, apex: DNSName, openClaw: Bool, into findings: inout [Finding]
     ) -> Bool {
         let display = name.labels.first.map { SafeText.display($0) } ?? "?"
         let srvs = index.entries(name, .srv)
@@ -215,10 +218,10 @@ public enum ZoneLinter {
                 Finding(
                     .fail, .txtMissing, line: ptrLine,
                     "'\(display)' has no TXT record (RFC 6763 requires one; OpenClaw nodes read their hints from it)",
-                    fix: "add `\(name) IN TXT \"role=gateway\" \"gatewayPort=\(port)\" ...`"))
+                    fix: openClaw ? "add `\(name) IN TXT \"role=gateway\" \"gatewayPort=\(port)\" ...`" : "add `\(name) IN TXT \"\"`"))
             return false
         }
-        if !checkTXT(txts, record, of: display, srvPort: port, into: &findings) { complete = false }
+        if !checkTXT(txts, record, of: display, srvPort: port, openClaw: openClaw, into: &findings) { complete = false }
         return complete
     }
 
@@ -257,7 +260,7 @@ public enum ZoneLinter {
     /// gatewayPort the SRV's. False when a node would be misled.
     private static func checkTXT(
         _ txts: LazyMapCollection<[Int], ZoneFile.Entry>, _ record: TXTRecord, of display: String, srvPort port: UInt16,
-        into findings: inout [Finding]
+        openClaw: Bool, into findings: inout [Finding]
     ) -> Bool {
         let line = txts[0].line
         if txts.count > 1 {
@@ -266,6 +269,8 @@ public enum ZoneLinter {
                     .warn, .txtMultiple, line: txts[1].line, "'\(display)' has \(txts.count) TXT records; clients read one",
                     fix: "merge them into one"))
         }
+        // Another service's TXT (an `_http._tcp` beside the Gateways) follows its own rules.
+        guard openClaw else { return true }
         let reading = TXTReading(record)
         for issue in reading.issues {
             findings.append(

@@ -247,6 +247,25 @@ struct ConnectCheckTests {
         #expect(snippets([Self.verified(beacon, answered: ["127.0.0.1"])]).isEmpty, "loopback is not worth publishing")
     }
 
+    @Test("the Corefile stanza binds the server asked (--server), else the system's resolver; never resolved's stub or Tailscale's")
+    func corefileFromWhatWasAsked() throws {
+        let beacon = Recorded.beacon()
+        func stanza(asked: [String], resolvConf: String) -> String? {
+            var discovery = DiscoverySummary(localBrowsed: true, domains: [Self.domain], beacons: [beacon], issues: [])
+            discovery.askedServers = asked.compactMap { IPAddress($0).map { DNSServer(address: $0) } }
+            var system = RecordedSystem()
+            system.resolv = ResolvConf(path: "/etc/resolv.conf", text: resolvConf)
+            return ZoneSnippets.make([Self.verified(beacon)], discovery: discovery, facts: MachineFacts.gather(system)).first?.corefile
+        }
+        let asked = stanza(asked: ["10.0.0.99"], resolvConf: "nameserver 192.168.1.1\n")
+        #expect(asked?.contains("bind 10.0.0.99\n") == true, "\(asked ?? "no stanza")")
+        #expect(asked?.contains("file /etc/coredns/openclaw.internal.db") == true, "\(asked ?? "no stanza")")
+        let resolver = stanza(asked: [], resolvConf: "nameserver 10.0.0.53\n")
+        #expect(resolver?.contains("bind 10.0.0.53\n") == true, "\(resolver ?? "no stanza")")
+        let stubs = stanza(asked: [], resolvConf: "nameserver 127.0.0.53\nnameserver 100.100.100.100\n")
+        #expect(stubs == nil, "\(stubs ?? "")")
+    }
+
     @Test("doctor's JSON carries the snippets; the table shows the records")
     func report() throws {
         let beacon = Recorded.beacon()

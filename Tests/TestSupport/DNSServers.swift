@@ -1,10 +1,10 @@
 import Foundation
 
-/// A real DNS server started by a test inside a test-bed namespace: BIND, NSD, Knot,
+/// A real DNS server started by a test inside a test-bed namespace: BIND, NSD, Knot, PowerDNS,
 /// dnsmasq (as a split-DNS forwarder) or ldns-testns (canned and hostile answers).
 /// Stopped by its PID; its files live in the test bed's folder.
 public final class TestDNSServer: Sendable {
-    public enum Kind: String, Sendable { case bind, nsd, knot, dnsmasq, testns }
+    public enum Kind: String, Sendable { case bind, nsd, knot, dnsmasq, testns, pdns }
 
     public let kind: Kind
     public let address: String
@@ -185,7 +185,7 @@ extension TestBed {
     /// already in use, tries another one. Ports come from below Linux's ephemeral range
     /// (32768-60999), where the client sockets of tests running beside it never land; BIND
     /// reports a port it could not take and loads its zones anyway, so its log is read too.
-    private func launch(
+    func launch(
         _ kind: TestDNSServer.Kind, host: Host, address: String, port fixedPort: Int?,
         prepare: (String, Int) throws -> ([String], @Sendable (String) -> Bool)
     ) async throws -> TestDNSServer {

@@ -35,6 +35,27 @@ struct ZoneLinterTests {
             findings.contains { $0.message.contains("1 instance(s) of _openclaw-gw._tcp.openclaw.internal. with SRV, TXT and addresses") })
     }
 
+    @Test("OpenClaw's TXT rules hold for its own types only: an _http._tcp instance beside the Gateways gets no role or port finding")
+    func otherServiceTypes() {
+        let zone =
+            goodZone + """
+
+                _http._tcp IN PTR web._http._tcp
+                web._http._tcp IN SRV 0 0 8080 studio
+                web._http._tcp IN TXT "path=/" "gatewayPort=notaport"
+                _moltbot-gw._tcp IN PTR old._moltbot-gw._tcp
+                old._moltbot-gw._tcp IN SRV 0 0 18789 studio
+                old._moltbot-gw._tcp IN TXT "displayName=Old"
+                """
+        let findings = lint(zone)
+        let txtCodes: Set<FindingCode> = [.txtRoleMissing, .txtNotAPort, .txtPortMismatch]
+        #expect(!findings.contains { txtCodes.contains($0.code) && $0.message.contains("'web'") }, "\(findings)")
+        #expect(findings.contains { $0.code == .instancesComplete && $0.message.contains("_http._tcp") }, "\(findings)")
+        #expect(
+            findings.contains { $0.code == .txtRoleMissing && $0.message.contains("'old'") },
+            "a legacy OpenClaw type keeps the rules: \(findings)")
+    }
+
     @Test(
         "each planted fault is found, at its line, with the right severity",
         arguments: [

@@ -13,6 +13,10 @@ public struct ZoneGeneration: Sendable {
     public var corefile: String?
     /// Where CoreDNS listens; empty: this machine's Tailscale addresses.
     public var bind: [IPAddress] = []
+    /// How the stanza has CoreDNS serve the zone: the file written, every zone file in its
+    /// directory, or by transfer from `primaries`.
+    public var plugin = CorefileWriter.Plugin.file
+    public var primaries: [DNSServer] = []
     public var browseRecords = false
 
     public init(domain: DomainName) {
@@ -40,6 +44,7 @@ public struct ZoneGeneration: Sendable {
         public let path: String
         public let changed: Bool
         public let bind: [IPAddress]
+        public let plugin: CorefileWriter.Plugin
     }
 
     /// The zone for `gathered`. With `out`, a source that failed or gave no Gateway leaves the
@@ -84,13 +89,21 @@ public struct ZoneGeneration: Sendable {
             guard !bind.isEmpty else {
                 throw ZoneError("no address for CoreDNS to listen on", fix: "give --bind IP (this machine has no Tailscale address)")
             }
-            let stanza = try CorefileWriter.stanza(domain: domain, bind: bind, zonePath: path)
+            let stanza = try CorefileWriter.stanza(domain: domain, bind: bind, serving: serving(zonePath: path))
             let change = try CorefileEdit.prepare(stanza, domain: domain, at: corefile)
-            corefileChange = CorefileChange(path: corefile, changed: change != nil, bind: bind)
+            corefileChange = CorefileChange(path: corefile, changed: change != nil, bind: bind, plugin: plugin)
             changes += change.map { [$0] } ?? []
         }
         try OutputFile.writeTogether(changes)
         return (zone, corefileChange)
+    }
+
+    private func serving(zonePath: String) -> CorefileWriter.Serving {
+        switch plugin {
+        case .file: .file(zonePath)
+        case .auto: .auto(directory: zonePath.lastIndex(of: "/").map { String(zonePath[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? ".")
+        case .secondary: .secondary(primaries: primaries)
+        }
     }
 
     /// `path` as an absolute path: the stanza names the zone file, and CoreDNS runs elsewhere.

@@ -26,7 +26,11 @@ struct ZoneGenerateCommand: ClawnetCommand {
             writes) or it is empty; any other file is left as it is (exit 1). --corefile puts the CoreDNS server block \
             that serves the file (needs --out) into that Corefile between two marker comments, \
             keeping every other line; a block for the same zone that clawnet did not write is \
-            refused, never replaced. It prints the next steps for Tailscale split DNS.
+            refused, never replaced. --coredns chooses how that block serves the zone: `file` \
+            (the default, as OpenClaw writes it), `auto` (every <domain>.db in --out's folder, \
+            one zone each: sharded domains), or `secondary` (CoreDNS transfers the zone from \
+            --primary, the BIND, Knot or PowerDNS primary that `zone push` feeds). It prints the \
+            next steps for Tailscale split DNS.
 
             Every value is checked before anything is written, against the rules `zone check` \
             fails a Gateway on, so a zone it would fail is never written (exit 1); both files \
@@ -85,6 +89,22 @@ struct ZoneGenerateCommand: ClawnetCommand {
     var corefile: String?
 
     @Option(
+        name: .customLong("coredns"),
+        help: ArgumentHelp(
+            "How the --corefile stanza serves the zone: file (the --out file, reloaded), auto (every <domain>.db in --out's "
+                + "folder), secondary (transferred from --primary).",
+            valueName: "PLUGIN"))
+    var plugin = CorefileWriter.Plugin.file
+
+    @Option(
+        name: .customLong("primary"),
+        help: ArgumentHelp(
+            "With --coredns secondary: the primary CoreDNS transfers the zone from (repeatable; the server zone push feeds).",
+            valueName: "HOST[:PORT]"),
+        transform: Arguments.server)
+    var primaries: [DNSServer] = []
+
+    @Option(
         name: .customLong("bind"),
         help: ArgumentHelp("Addresses CoreDNS listens on (repeatable; default: this machine's Tailscale addresses).", valueName: "IP"),
         transform: Arguments.unscopedAddress)
@@ -120,6 +140,10 @@ struct ZoneGenerateCommand: ClawnetCommand {
                 "zone generate --server is now --browse-server (the DNS server --from-browse asks for --browse-domain); "
                     + "--server names the zone's own server in zone push and zone check")
         }
+        if plugin != .file && corefile == nil { throw ValidationError("--coredns \(plugin.rawValue) goes with --corefile") }
+        if (plugin == .secondary) != !primaries.isEmpty {
+            throw ValidationError("--coredns secondary needs --primary (the server CoreDNS transfers the zone from), and only it takes one")
+        }
         guard let corefile else { return }
         guard let out else { throw ValidationError("--corefile needs --out: the stanza names the zone file's path") }
         let directory = FileManager.default.currentDirectoryPath
@@ -138,6 +162,8 @@ struct ZoneGenerateCommand: ClawnetCommand {
         generation.out = out.map { ZoneGeneration.absolute($0, in: directory) }
         generation.corefile = corefile.map { ZoneGeneration.absolute($0, in: directory) }
         generation.bind = bindAddresses
+        generation.plugin = plugin
+        generation.primaries = primaries
         generation.browseRecords = browseRecords
         return generation
     }
@@ -157,3 +183,5 @@ struct ZoneGenerateCommand: ClawnetCommand {
         return .success
     }
 }
+
+extension CorefileWriter.Plugin: ExpressibleByArgument {}
