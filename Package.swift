@@ -112,11 +112,23 @@ let package = Package(
             name: "Doctor", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", "Avahi", "Discovery", "Probes", "Zones"],
             swiftSettings: settings),
 
+        // Watching Gateways over time: each probed on an interval (Probes) as discovery finds it
+        // (Discovery), judged by doctor's rules (Doctor), its state kept by a pure state machine
+        // that turns probes into events; metrics and service discovery for Prometheus.
+        .target(
+            name: "Watch",
+            dependencies: [
+                "DNSSD", "Host", "Discovery", "Probes", "Doctor", nioCore, nioPosix,
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: settings),
+
         // Every report and line clawnet prints, as a table and as JSON, the Terminal they go
         // through, and the exit codes they (and the errors that stop a command) mean; the words of
         // doctor's checks and causes, written from their typed evidence.
         .target(
-            name: "Output", dependencies: ["DNSSD", "DNSWire", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Doctor", "Zones"],
+            name: "Output",
+            dependencies: ["DNSSD", "DNSWire", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Doctor", "Zones", "Watch"],
             swiftSettings: settings),
 
         // The command line: each command parses its flags (shared ones declared once, in
@@ -125,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "clawnet",
             dependencies: [
-                "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Output",
+                "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Watch", "Output",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -177,13 +189,15 @@ let package = Package(
             name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"],
             exclude: ["Golden"], swiftSettings: settings),
         .testTarget(
+            name: "WatchTests", dependencies: ["Watch", "Doctor", "Probes", "Discovery", "DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(
             name: "OutputTests",
             dependencies: ["Output", "Doctor", "Discovery", "Zones", "Probes", "Host", "Avahi", "DNSSD", "TestSupport"],
             swiftSettings: settings),
         .testTarget(
             name: "ClawnetTests",
             dependencies: [
-                "clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Zones", "Host", "Avahi", "TestSupport",
+                "clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Watch", "Zones", "Host", "Avahi", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: settings),
     ]
