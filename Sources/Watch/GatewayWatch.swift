@@ -34,7 +34,8 @@ public struct GatewayWatch: Sendable, Equatable {
             // A Gateway that was up is down only after `failuresBeforeDown` failures in a row.
             let confirmed = health != .up || failures >= policy.failuresBeforeDown
             if health != .down && confirmed {
-                events += transition(to: .down, .down(layer: failure.layer, cause: failure.cause), at: now, policy: policy)
+                events += transition(
+                    to: .down, .down(layer: failure.layer, cause: failure.cause, diagnosis: failure.diagnosis), at: now, policy: policy)
             }
         }
         events += steadiness(at: now, policy: policy)

@@ -24,6 +24,14 @@ public struct ProbeVerdict: Sendable, Equatable {
     public struct Failure: Sendable, Equatable {
         public let layer: CheckID
         public let cause: DiagnosisID
+        /// Doctor's finding, for the words of the cause.
+        public var diagnosis: Diagnosis?
+
+        public init(layer: CheckID, cause: DiagnosisID, diagnosis: Diagnosis? = nil) {
+            self.layer = layer
+            self.cause = cause
+            self.diagnosis = diagnosis
+        }
     }
 
     public init(failure: Failure? = nil) {
@@ -46,7 +54,7 @@ public struct ProbeVerdict: Sendable, Equatable {
         verdict.causes = diagnoses.map(\.id)
         if let failed = checks.first(where: { $0.status == .fail }) {
             let named = diagnoses.first { $0.evidence.contains { $0.check == failed.id } } ?? diagnoses.first
-            verdict.failure = Failure(layer: failed.id, cause: named?.id ?? .checkFailed)
+            verdict.failure = Failure(layer: failed.id, cause: named?.id ?? .checkFailed, diagnosis: named)
         }
         verdict.fingerprint = report.tlsFacts?.fingerprint
         verdict.notAfter = report.tlsFacts?.certificate?.notAfter

@@ -25,7 +25,7 @@ public enum ServiceDiscoveryList {
                 ])
         }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array((try? encoder.encode(Array(groups))) ?? Data("[]".utf8))
     }
 }

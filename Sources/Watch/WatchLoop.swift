@@ -83,7 +83,11 @@ struct WatchLoop {
             snapshot.probes += 1
             for cause in verdict.causes { snapshot.causes[cause, default: 0] += 1 }
             guard var shown = snapshot.gateways[id] else { return }
-            shown.verdict = verdict
+            // A probe that stopped early keeps the certificate and protocol seen before.
+            var kept = verdict
+            kept.notAfter = verdict.notAfter ?? shown.verdict?.notAfter
+            kept.protocolVersion = verdict.protocolVersion ?? shown.verdict?.protocolVersion
+            shown.verdict = kept
             if shown.health != watch.health { shown.lastChange = date }
             shown.health = watch.health
             snapshot.gateways[id] = shown
