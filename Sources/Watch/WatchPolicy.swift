@@ -1,3 +1,5 @@
+import Doctor
+
 /// How often each Gateway is probed and when a change becomes an event. The defaults are the
 /// command's; tests and the benchmark choose their own.
 public struct WatchPolicy: Sendable, Equatable {
@@ -21,6 +23,10 @@ public struct WatchPolicy: Sendable, Equatable {
     public var expiryWarning: Duration = .seconds(14 * 86_400)
     /// The time one probe of one Gateway may take, every phase included.
     public var probeTimeout: Duration = .seconds(10)
+    /// The checks each probe feeds (and what they need: TCP, TLS, the WebSocket opening):
+    /// /healthz and /readyz are left to doctor, two TLS handshakes fewer per probe, which is
+    /// most of what a thousand Gateways cost.
+    public var checks: Set<CheckID> = [.gwConnect, .gwPin, .gwCert, .gwProtocol]
     /// Probes in flight at once, so that a thousand Gateways due together queue instead of
     /// opening thousands of sockets.
     public var concurrentProbes = 64

@@ -51,7 +51,7 @@ public struct WatchService: Sendable {
                     let machine = loop.setup.machine
                     let beacon = loop.beacon(id)
                     group.addTask {
-                        let report = await GatewayProbe.run(target, budget: policy.probeTimeout)
+                        let report = await GatewayProbe.run(target, budget: policy.probeTimeout, phases: Layer.phases(for: policy.checks))
                         let verdict = ProbeVerdict.judge(
                             report, beacon: beacon, pin: pin, machine: machine, budget: policy.probeTimeout, now: Date())
                         mailbox.post { $0.verdicts.append((id, verdict)) }
