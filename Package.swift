@@ -35,6 +35,7 @@ let package = Package(
         // C libraries at the bottom; only Avahi imports CAvahi, only DNSWire imports CLDNS.
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CLDNS", path: "Sources/CLDNS", providers: [.apt(["libldns-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Pure DNS-SD and OpenClaw value types, no I/O: names, TXT, beacons, events, servers.
         .target(name: "DNSSD", swiftSettings: settings),
@@ -123,6 +124,10 @@ let package = Package(
             ],
             swiftSettings: settings),
 
+        // The archive `clawnet report` writes: ustar, gzip through zlib (the only importer of
+        // CZlib), every file scrubbed of the secrets Host found, and its manifest.
+        .target(name: "Archive", dependencies: ["Host", "CZlib"], swiftSettings: settings),
+
         // Every report and line clawnet prints, as a table and as JSON, the Terminal they go
         // through, and the exit codes they (and the errors that stop a command) mean; the words of
         // doctor's checks and causes, written from their typed evidence.
@@ -137,7 +142,8 @@ let package = Package(
         .executableTarget(
             name: "clawnet",
             dependencies: [
-                "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Watch", "Output",
+                "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Watch", "Archive",
+                "Output",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
