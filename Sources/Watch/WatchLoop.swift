@@ -34,6 +34,7 @@ struct WatchLoop {
     /// one, Gateways gone from every path.
     mutating func apply(_ roster: [GatewayBeacon]) {
         var seen = Set<String>()
+        var shown: [(WatchedGateway, ProbeTarget, Set<BeaconSource>)] = []
         for beacon in roster {
             let gateway = WatchedGateway(beacon)
             seen.insert(gateway.id)
@@ -41,24 +42,30 @@ struct WatchLoop {
             for source in beacon.sources.subtracting(before).sorted() { emit(gateway, .appeared(source)) }
             for source in before.subtracting(beacon.sources).sorted() { emit(gateway, .disappeared(source)) }
             let target = Doctor.probeTarget(beacon)
-            if var entry = entries[gateway.id] {
-                (entry.beacon, entry.target) = (beacon, target)
-                entries[gateway.id] = entry
+            if entries[gateway.id] != nil {
+                entries[gateway.id]?.beacon = beacon
+                entries[gateway.id]?.target = target
             } else {
                 entries[gateway.id] = Entry(beacon: beacon, gateway: gateway, target: target, due: .now)
             }
-            service.board.update { snapshot in
-                var shown =
-                    snapshot.gateways[gateway.id]
-                    ?? .init(watched: gateway, target: Self.scrapeTarget(target), tls: target.tls, sources: [])
-                shown.sources = beacon.sources
-                snapshot.gateways[gateway.id] = shown
+            shown.append((gateway, target, beacon.sources))
+        }
+        let gone = entries.keys.filter { !seen.contains($0) }
+        for id in gone {
+            if let entry = entries.removeValue(forKey: id) {
+                for source in entry.beacon.sources.sorted() { emit(entry.gateway, .disappeared(source)) }
             }
         }
-        for (id, entry) in entries where !seen.contains(id) {
-            for source in entry.beacon.sources.sorted() { emit(entry.gateway, .disappeared(source)) }
-            entries[id] = nil
-            service.board.update { $0.gateways[id] = nil }
+        // One lock for the whole roster, however many Gateways it lists.
+        service.board.update { snapshot in
+            for (gateway, target, sources) in shown {
+                var row =
+                    snapshot.gateways[gateway.id]
+                    ?? .init(watched: gateway, target: Self.scrapeTarget(target), tls: target.tls, sources: [])
+                row.sources = sources
+                snapshot.gateways[gateway.id] = row
+            }
+            for id in gone { snapshot.gateways[id] = nil }
         }
     }
 
@@ -97,13 +104,18 @@ struct WatchLoop {
     /// The Gateways whose turn has come, at most as many as may start now; marked as probing.
     mutating func due() -> [(id: String, target: ProbeTarget, pin: Pin?)] {
         let now = ContinuousClock.now
-        var starting: [(id: String, target: ProbeTarget, pin: Pin?)] = []
-        for (id, entry) in entries where inFlight < policy.concurrentProbes && !entry.probing && entry.due <= now {
+        var ready: [String] = []
+        for (id, entry) in entries where !entry.probing && entry.due <= now {
+            guard inFlight + ready.count < policy.concurrentProbes else { break }
+            ready.append(id)
+        }
+        // Marked after the loop, so that the table is changed in place rather than copied.
+        return ready.compactMap { id in
+            guard let target = entries[id]?.target else { return nil }
             entries[id]?.probing = true
             inFlight += 1
-            starting.append((id, entry.target, setup.pin(for: entry.target)))
+            return (id, target, setup.pin(for: target))
         }
-        return starting
     }
 
     private func emit(_ gateway: WatchedGateway, _ change: WatchEvent.Change, date: Date = Date()) {

@@ -95,6 +95,47 @@ struct WatchCommandTests {
         }
     }
 
+    @Test("SIGHUP rereads the config: the node's Gateway is watched from gateway.remote.url, a new pin is reported and fails")
+    func hangupRereadsPin() async throws {
+        let bed = try TestBed.current()
+        let port = testPort()
+        let gateway = try await standIn(port: port, directory: "\(bed.directory)/watch-tls-\(uniqueTag())")
+        let serving = try #require(gateway.lines.first { $0.text.contains("sha256 ") })
+        let fingerprint = String(try #require(serving.text.split(separator: " ").last?.dropLast()))
+        let url = "wss://\(bed.ip(.gw)):\(port)"
+        let config = "\(bed.directory)/watch-config-\(uniqueTag()).json"
+        func write(pin: String) throws {
+            try #"{ gateway: { mode: "remote", remote: { url: "\#(url)", tlsFingerprint: "\#(pin)" } } }"#
+                .write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        try write(pin: fingerprint)
+        let watch = try bed.spawnClawnet(
+            ["watch", "--no-local", "--config", config, "--interval", "1s", "--format", "jsonl"], on: .node,
+            environment: ["HOME": bed.directory])
+        var failure: (any Error)?
+        do {
+            let appeared = try await event(watch, "appeared")
+            #expect((appeared["gateway"] as? [String: Any])?["url"] as? String == url, "the node's configured Gateway: \(appeared)")
+            _ = try await event(watch, "up")
+            let other = String(repeating: "ab", count: 32)
+            try write(pin: other)
+            let mark = watch.lines.count
+            kill(watch.pid, SIGHUP)
+            let changed = try await event(watch, "pinChanged", from: mark)
+            #expect(changed["from"] as? String == fingerprint.lowercased() && changed["to"] as? String == other, "\(changed)")
+            let down = try await event(watch, "down", from: mark)
+            #expect(down["layer"] as? String == "gw.pin" && down["cause"] as? String == "pin-changed", "\(down)")
+        } catch {
+            failure = error
+        }
+        _ = try? await watch.stop()
+        _ = try? await gateway.stop()
+        if let failure {
+            Issue.record("watch output:\n\(watch.outputTail)")
+            throw failure
+        }
+    }
+
     var prometheusAddress: String { "127.0.0.1:\(Self.prometheusPort)" }
     static let prometheusPort = testPort()
 
