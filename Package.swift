@@ -32,7 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
     ],
     targets: [
-        // C libraries at the bottom; only Avahi imports CAvahi, only DNSWire imports CLDNS.
+        // C libraries at the bottom; only Avahi imports CAvahi, only DNSWire imports CLDNS, only
+        // Archive imports CZlib.
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CLDNS", path: "Sources/CLDNS", providers: [.apt(["libldns-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
