@@ -32,9 +32,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
     ],
     targets: [
-        // C libraries at the bottom; only Avahi imports CAvahi, only DNSWire imports CLDNS.
+        // C libraries at the bottom; only Avahi imports CAvahi, only DNSWire imports CLDNS, only
+        // Archive imports CZlib.
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CLDNS", path: "Sources/CLDNS", providers: [.apt(["libldns-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Pure DNS-SD and OpenClaw value types, no I/O: names, TXT, beacons, events, servers.
         .target(name: "DNSSD", swiftSettings: settings),
@@ -112,11 +114,27 @@ let package = Package(
             name: "Doctor", dependencies: ["DNSSD", "DNSWire", "DNSClient", "Host", "Avahi", "Discovery", "Probes", "Zones"],
             swiftSettings: settings),
 
+        // Watching Gateways over time: each probed on an interval (Probes) as discovery finds it
+        // (Discovery), judged by doctor's rules (Doctor), its state kept by a pure state machine
+        // that turns probes into events; metrics and service discovery for Prometheus.
+        .target(
+            name: "Watch",
+            dependencies: [
+                "DNSSD", "Host", "Discovery", "Probes", "Doctor", nioCore, nioPosix,
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: settings),
+
+        // The archive `clawnet report` writes: ustar, gzip through zlib (the only importer of
+        // CZlib), every file scrubbed of the secrets Host found, and its manifest.
+        .target(name: "Archive", dependencies: ["Host", "CZlib"], swiftSettings: settings),
+
         // Every report and line clawnet prints, as a table and as JSON, the Terminal they go
         // through, and the exit codes they (and the errors that stop a command) mean; the words of
         // doctor's checks and causes, written from their typed evidence.
         .target(
-            name: "Output", dependencies: ["DNSSD", "DNSWire", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Doctor", "Zones"],
+            name: "Output",
+            dependencies: ["DNSSD", "DNSWire", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Doctor", "Zones", "Watch"],
             swiftSettings: settings),
 
         // The command line: each command parses its flags (shared ones declared once, in
@@ -125,7 +143,8 @@ let package = Package(
         .executableTarget(
             name: "clawnet",
             dependencies: [
-                "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Output",
+                "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Watch", "Archive",
+                "Output",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -177,13 +196,15 @@ let package = Package(
             name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"],
             exclude: ["Golden"], swiftSettings: settings),
         .testTarget(
+            name: "WatchTests", dependencies: ["Watch", "Doctor", "Probes", "Discovery", "DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(
             name: "OutputTests",
             dependencies: ["Output", "Doctor", "Discovery", "Zones", "Probes", "Host", "Avahi", "DNSSD", "TestSupport"],
             swiftSettings: settings),
         .testTarget(
             name: "ClawnetTests",
             dependencies: [
-                "clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Zones", "Host", "Avahi", "TestSupport",
+                "clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Watch", "Zones", "Host", "Avahi", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ], exclude: ["Golden"], swiftSettings: settings),
     ]

@@ -136,7 +136,7 @@ extension Doctor {
 
     /// What a discovered beacon is probed as: its SRV host (for SNI and Host), addresses, port,
     /// TLS as advertised, and the advertised fingerprint as a hint.
-    static func probeTarget(_ beacon: GatewayBeacon) -> ProbeTarget {
+    public static func probeTarget(_ beacon: GatewayBeacon) -> ProbeTarget {
         let gateway = beacon.gateway
         return ProbeTarget(
             label: beacon.url ?? "\(beacon.instance.displayName)",

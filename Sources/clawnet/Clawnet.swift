@@ -15,8 +15,9 @@ struct Clawnet: AsyncParsableCommand {
             Commands: doctor (why can this node not reach its Gateway?), preflight (a yes or \
             no for install scripts), browse (what can this machine discover?), advertise \
             (does mDNS cross this network?), zone (serve Gateways to a tailnet by unicast \
-            DNS-SD). `clawnet help COMMAND` describes each; so does its man page, such as \
-            clawnet-doctor(1).
+            DNS-SD), watch (tell when Gateways go up or down; Prometheus metrics), report \
+            (one archive to attach to an issue, secrets redacted). \
+            `clawnet help COMMAND` describes each; so does its man page, such as clawnet-doctor(1).
 
             With --format json, doctor, preflight, browse and zone check print documents whose \
             JSON Schemas are in /usr/share/clawnet/schemas (docs/schemas in the source).
@@ -30,7 +31,10 @@ struct Clawnet: AsyncParsableCommand {
             \(ExitStatus.contract)
             """,
         version: Version.line,
-        subcommands: [DoctorCommand.self, PreflightCommand.self, BrowseCommand.self, AdvertiseCommand.self, ZoneCommand.self]
+        subcommands: [
+            DoctorCommand.self, PreflightCommand.self, BrowseCommand.self, AdvertiseCommand.self, ZoneCommand.self, WatchCommand.self,
+            ReportCommand.self,
+        ]
     )
 
     /// Parses, builds the one `CommandContext` of this process and runs the command with it;

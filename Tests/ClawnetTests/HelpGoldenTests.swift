@@ -11,6 +11,7 @@ struct HelpGoldenTests {
     static let recording = ProcessInfo.processInfo.environment["CLAWNET_RECORD_GOLDEN"] == "1"
     static let commands: [[String]] = [
         [], ["doctor"], ["preflight"], ["browse"], ["advertise"], ["zone"], ["zone", "generate"], ["zone", "push"], ["zone", "check"],
+        ["watch"], ["report"],
     ]
 
     static func help(_ command: [String]) async throws -> String {

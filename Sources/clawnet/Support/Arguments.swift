@@ -100,6 +100,19 @@ enum Arguments {
         return try inputPath(text)
     }
 
+    /// `ADDR:PORT` to listen on: an IP address (IPv6 in brackets) and a port; port 0 lets the
+    /// system choose one (the command prints which).
+    static func listenAddress(_ text: String) throws -> Endpoint {
+        let anyPort = text.hasSuffix(":0")
+        // EndpointSpec takes ports 1-65535: port 0 is read as 1, then put back.
+        guard let spec = try? EndpointSpec(parsing: anyPort ? String(text.dropLast()) + "1" : text), spec.scheme == nil,
+            let port = spec.port, IPAddress(spec.host) != nil
+        else {
+            throw ValidationError("'\(text)' is not ADDR:PORT with an IP address, e.g. 127.0.0.1:9464 or [::1]:9464")
+        }
+        return Endpoint(host: spec.host, port: anyPort ? 0 : port)
+    }
+
     /// `--timeout` and the other durations: numbers with units (`500ms`, `5s`, `1m30s`, `1h`),
     /// never a bare number (`Duration(argument:)`).
     static func duration(_ text: String) throws -> Duration {

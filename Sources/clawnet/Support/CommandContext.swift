@@ -28,6 +28,8 @@ struct CommandContext: Sendable {
     /// Runs the handler once stdout can no longer be written (its reader went away, the disk
     /// is full): a command that would run on (browse --watch) stops then.
     var onOutputGone: @Sendable (_ handler: @escaping @Sendable () -> Void) -> Void
+    /// SIGHUP, for a command that rereads its configuration (watch); made when asked.
+    var hangups: @Sendable () -> AsyncStream<Void> = { Signals.hangups() }
 
     /// The OpenClaw config (`--config`, else the default path), as the machine reads it.
     func config(_ path: String?) -> OpenClawConfig {

@@ -13,6 +13,14 @@ enum Signals {
             continuation.onTermination = { _ in sources.cancel() }
         }
     }
+
+    /// SIGHUP, the daemon's "reread your configuration".
+    static func hangups() -> AsyncStream<Void> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let sources = SignalSources(signals: [SIGHUP]) { _ in continuation.yield() }
+            continuation.onTermination = { _ in sources.cancel() }
+        }
+    }
 }
 
 /// Dispatch signal sources kept alive while the stream is read.

@@ -1,0 +1,152 @@
+import DNSSD
+import FoundationEssentials
+
+/// The OpenClaw config with every secret replaced, keys kept: for `clawnet report`, whose
+/// archive a user attaches to a public issue. A value is a secret when its key path looks like
+/// one (OpenClaw's own patterns, widened), when it is the `id` of a SecretRef, when it sits
+/// inside an object that is a secret as a whole (a service account), or when it holds a PEM
+/// block anywhere. `${VAR}` placeholders are kept: they name a variable, not its value.
+/// Follows openclaw/openclaw src/config/redact-snapshot.ts (redactObjectGuessing, SecretRef
+/// ids, env placeholders) and src/config/sensitive-paths.ts (SENSITIVE_PATTERNS and the
+/// whitelist of counters such as maxTokens).
+public struct ConfigRedaction: Sendable {
+    /// What stands in for every secret.
+    public static let marker = "[REDACTED]"
+
+    /// The redacted config, as JSON (JSON5 comments are not kept).
+    public let text: String
+    /// The dotted path of every value replaced.
+    public let redactedPaths: [String]
+    /// The values replaced, so that the same text is scrubbed from every other file.
+    public let secrets: Set<String>
+
+    /// nil when the bytes are not a JSON5 object: such a config is left out of the report
+    /// whole (OpenClaw refuses to hand out an invalid config for the same reason).
+    public init?(config data: [UInt8]) {
+        guard !data.isEmpty, ConfigRedaction.isUTF8(data) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.allowsJSON5 = true
+        guard let root = try? decoder.decode(JSONValue.self, from: Data(data)), case .object = root else { return nil }
+        var walk = Walk()
+        let redacted = walk.redact(root, path: "")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let encoded = try? encoder.encode(redacted) else { return nil }
+        text = String(decoding: encoded, as: UTF8.self) + "\n"
+        redactedPaths = walk.paths
+        secrets = walk.secrets
+    }
+
+    static func isUTF8(_ data: [UInt8]) -> Bool { String(validating: data, as: UTF8.self) != nil }
+
+    /// OpenClaw's SENSITIVE_PATTERNS (token$, password, secret, api.?key, encrypt.?key,
+    /// private.?key, serviceaccount) and more words that name credentials.
+    static let sensitiveWords = [
+        "token", "password", "passwd", "passphrase", "secret", "apikey", "api_key", "api-key", "encryptkey", "encryptionkey",
+        "privatekey", "private_key", "serviceaccount", "credential", "cookie", "bearer", "authorization", "signingkey", "hmac",
+        "clientkey", "accesskey", "sessionkey", "pem",
+    ]
+    /// Counters and settings whose names contain those words but hold no secret (OpenClaw's
+    /// SENSITIVE_KEY_WHITELIST_SUFFIXES); only their numbers are kept, strings are still judged.
+    static let counterSuffixes = [
+        "maxtokens", "maxoutputtokens", "maxinputtokens", "maxcompletiontokens", "contexttokens", "totaltokens", "tokencount",
+        "tokenlimit", "tokenbudget", "passwordfile", "tokenfile",
+    ]
+
+    /// Whether the last key of `path` names a secret.
+    static func isSensitive(key: String) -> Bool {
+        let lowered = key.lowercased()
+        if counterSuffixes.contains(where: lowered.hasSuffix) { return false }
+        // "key" alone, or ending in "key" (apiKey, sshKey, privateKey), is a key.
+        return lowered == "key" || lowered.hasSuffix("key") || lowered.hasSuffix("keys")
+            || sensitiveWords.contains(where: lowered.contains)
+    }
+
+    /// `${NAME}`: a reference to the environment, kept.
+    static func isPlaceholder(_ value: String) -> Bool {
+        let trimmed = value.trimmingSpaces()
+        return trimmed.hasPrefix("${") && trimmed.hasSuffix("}") && !trimmed.dropFirst(2).dropLast().contains("}")
+    }
+
+    /// A PEM block (a private key, a certificate with its key) or an OpenSSH key anywhere in a value.
+    static func holdsKeyMaterial(_ value: String) -> Bool {
+        value.contains("-----BEGIN") || value.contains("PRIVATE KEY")
+    }
+
+    /// One walk over the tree: the redacted copy, the paths and values replaced.
+    struct Walk {
+        var paths: [String] = []
+        var secrets: Set<String> = []
+
+        mutating func redact(_ value: JSONValue, path: String, sensitive: Bool = false) -> JSONValue {
+            switch value {
+            case .object(let fields):
+                if Self.isSecretRef(fields) { return secretRef(fields, path: path) }
+                var result: [String: JSONValue] = [:]
+                for (key, field) in fields {
+                    let child = path.isEmpty ? key : "\(path).\(key)"
+                    result[key] = redact(field, path: child, sensitive: sensitive || ConfigRedaction.isSensitive(key: key))
+                }
+                return .object(result)
+            case .array(let items):
+                return .array(items.enumerated().map { redact($0.element, path: "\(path)[\($0.offset)]", sensitive: sensitive) })
+            case .string(let text):
+                let secret = sensitive || ConfigRedaction.holdsKeyMaterial(text) || Self.looksLikeToken(text)
+                return secret && !ConfigRedaction.isPlaceholder(text) ? replaced(text, path: path) : value
+            case .number, .bool, .null:
+                return value
+            }
+        }
+
+        mutating func replaced(_ text: String, path: String) -> JSONValue {
+            paths.append(path)
+            if !text.isEmpty { secrets.insert(text) }
+            return .string(ConfigRedaction.marker)
+        }
+
+        /// OpenClaw's SecretRef: `{ source: "env" | "file" | "exec", provider?, id }`; the id is
+        /// redacted, the structure kept.
+        static func isSecretRef(_ fields: [String: JSONValue]) -> Bool {
+            guard case .string(let source)? = fields["source"], ["env", "file", "exec"].contains(source),
+                case .string? = fields["id"]
+            else { return false }
+            return Set(fields.keys).isSubset(of: ["source", "provider", "id"])
+        }
+
+        mutating func secretRef(_ fields: [String: JSONValue], path: String) -> JSONValue {
+            var result = fields
+            if case .string(let id)? = fields["id"], !ConfigRedaction.isPlaceholder(id) {
+                result["id"] = replaced(id, path: "\(path).id")
+            }
+            return .object(result)
+        }
+
+        /// A value that is a credential by its look, wherever it is: a known token prefix, or a
+        /// URL with a password (`user:pass@`) or a credential in its query.
+        static func looksLikeToken(_ text: String) -> Bool {
+            if let scheme = text.firstRange(of: "://") {
+                let rest = text[scheme.upperBound...]
+                let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+                if authority.contains("@") && authority.prefix(while: { $0 != "@" }).contains(":") { return true }
+                let query = rest.drop { $0 != "?" }.lowercased()
+                if ["token=", "key=", "secret=", "password=", "auth="].contains(where: query.contains) { return true }
+            }
+            let prefixes = ["sk-", "xoxb-", "xoxp-", "xapp-", "ghp_", "github_pat_", "glpat-", "AKIA", "AIza", "eyJ"]
+            return text.count >= 16 && !text.contains(" ") && prefixes.contains(where: text.hasPrefix)
+        }
+    }
+}
+
+extension JSONValue: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .object(let fields): try container.encode(fields)
+        case .array(let items): try container.encode(items)
+        case .string(let text): try container.encode(text)
+        case .number(let number): try container.encode(number)
+        case .bool(let flag): try container.encode(flag)
+        case .null: try container.encodeNil()
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import DNSSD
+import Doctor
+import FoundationEssentials
+import Watch
+
+/// One event of `clawnet watch`: a text line (time, what changed, the Gateway, the detail), or
+/// a line of `--format jsonl` (schema clawnet.watch-event.v1). Names and hosts come from the
+/// network: the text line shows them through SafeText; JSON keeps them exact.
+public struct WatchEventLine: Encodable, Sendable {
+    public let event: WatchEvent
+
+    public init(_ event: WatchEvent) {
+        self.event = event
+    }
+
+    public func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
+
+    public func text(_ terminal: Terminal) -> String {
+        let name = event.change.name
+        let painted: String
+        switch event.change {
+        case .up, .steady: painted = terminal.paint(name, .green)
+        case .down, .flapping, .certificateExpiring: painted = terminal.paint(name, .red)
+        default: painted = name
+        }
+        let gateway = SafeText.line(event.gateway.label)
+        return [Self.time(event.date), painted, gateway, SafeText.line(detail)].filter { !$0.isEmpty }.joined(separator: "  ")
+    }
+
+    /// The change in words (the cause and fix of a down come from doctor's own words).
+    var detail: String {
+        switch event.change {
+        case .appeared(let path), .disappeared(let path): "path \(path.rawValue)"
+        case .up, .steady: ""
+        case .down(let layer, let cause, let diagnosis):
+            "\(layer.rawValue) (\(layer.title)): \(cause)" + (diagnosis.map { ": " + DiagnosisText($0).cause } ?? "")
+        case .flapping(let changes, let window): "\(changes) up/down changes within \(window.argumentText)"
+        case .certificateChanged(let from, let to, let pinned):
+            "sha256 \(from.short)… -> \(to.short)…" + (pinned ? " (this node pins the old one)" : "")
+        case .pinChanged(let from, let to): "pin \(from.map(\.short) ?? "none") -> \(to.map(\.short) ?? "none")"
+        case .certificateExpiring(let notAfter): "notAfter \(Self.time(notAfter))"
+        case .protocolChanged(let from, let to): "protocol \(from) -> \(to)"
+        case .serverVersionChanged(let from, let to): "server \(from) -> \(to)"
+        }
+    }
+
+    static func time(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    private enum Key: String, CodingKey {
+        case event, time, gateway, path, layer, cause, message, fix, changes, windowMs, from, to, pinned, notAfter
+    }
+
+    private enum GatewayKey: String, CodingKey { case id, url, instance }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(event.change.name, forKey: .event)
+        try container.encode(Self.time(event.date), forKey: .time)
+        var gateway = container.nestedContainer(keyedBy: GatewayKey.self, forKey: .gateway)
+        try gateway.encode(event.gateway.id, forKey: .id)
+        try gateway.encode(event.gateway.label, forKey: .url)
+        try gateway.encode(event.gateway.instance, forKey: .instance)
+        switch event.change {
+        case .appeared(let path), .disappeared(let path): try container.encode(path.rawValue, forKey: .path)
+        case .up, .steady: break
+        case .down(let layer, let cause, let diagnosis):
+            try container.encode(layer.rawValue, forKey: .layer)
+            try container.encode(cause.rawValue, forKey: .cause)
+            if let words = diagnosis.map(DiagnosisText.init) {
+                try container.encode(words.cause, forKey: .message)
+                try container.encode(words.fix, forKey: .fix)
+            }
+        case .flapping(let changes, let window):
+            try container.encode(changes, forKey: .changes)
+            try container.encode(Int(window.milliseconds), forKey: .windowMs)
+        case .certificateChanged(let from, let to, let pinned):
+            try container.encode(from.hex, forKey: .from)
+            try container.encode(to.hex, forKey: .to)
+            try container.encode(pinned, forKey: .pinned)
+        case .pinChanged(let from, let to):
+            try container.encode(from?.hex, forKey: .from)
+            try container.encode(to?.hex, forKey: .to)
+        case .certificateExpiring(let notAfter): try container.encode(Self.time(notAfter), forKey: .notAfter)
+        case .protocolChanged(let from, let to):
+            try container.encode(from, forKey: .from)
+            try container.encode(to, forKey: .to)
+        case .serverVersionChanged(let from, let to):
+            try container.encode(from, forKey: .from)
+            try container.encode(to, forKey: .to)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import DNSSD
+import Doctor
+import FoundationEssentials
+import Probes
+
+/// What one probe of one Gateway says, as watch keeps it: doctor's judgement of every layer
+/// (its checks, from the same evidence, and its causes, from its rules) reduced to the facts
+/// that change over time.
+public struct ProbeVerdict: Sendable, Equatable {
+    /// The first layer that failed and the cause doctor names for it; nil when the Gateway is up.
+    public var failure: Failure?
+    /// Every cause doctor named for this Gateway in this probe (counted in the metrics).
+    public var causes: [DiagnosisID] = []
+    public var fingerprint: TLSFingerprint?
+    public var notAfter: Date?
+    /// What this node pins the Gateway to (gateway.remote.tlsFingerprint), when it does.
+    public var pin: TLSFingerprint?
+    /// The protocol version the Gateway answered with (hello-ok, or the one a refusal expects).
+    public var protocolVersion: Int?
+    public var serverVersion: String?
+    /// How long each layer took, by check id (gw.tcp, gw.tls, gw.http, gw.websocket, gw.connect).
+    public var durations: [CheckID: Duration] = [:]
+
+    public struct Failure: Sendable, Equatable {
+        public let layer: CheckID
+        public let cause: DiagnosisID
+        /// Doctor's finding, for the words of the cause.
+        public var diagnosis: Diagnosis?
+
+        public init(layer: CheckID, cause: DiagnosisID, diagnosis: Diagnosis? = nil) {
+            self.layer = layer
+            self.cause = cause
+            self.diagnosis = diagnosis
+        }
+    }
+
+    public init(failure: Failure? = nil) {
+        self.failure = failure
+    }
+
+    public var isUp: Bool { failure == nil }
+
+    /// Judges `report` as doctor would: `GatewayChecks` on its evidence, then `DiagnosisRules`
+    /// with this machine's facts; only this Gateway's causes are kept.
+    public static func judge(
+        _ report: ProbeReport, beacon: GatewayBeacon?, pin: Pin?, machine: MachineResult, budget: Duration, now: Date
+    ) -> ProbeVerdict {
+        let evidence = GatewayEvidence(report, beacon: beacon, pin: pin, budget: budget, routes: machine.facts.routes, now: now)
+        let checks = GatewayChecks.run(evidence)
+        let label = report.target.label
+        let diagnoses = DiagnosisRules.diagnose(machine, gateways: [GatewayResult(evidence: evidence, checks: checks)])
+            .filter { diagnosis in diagnosis.evidence.contains { $0.target == label } }
+        var verdict = ProbeVerdict()
+        verdict.causes = diagnoses.map(\.id)
+        if let failed = checks.first(where: { $0.status == .fail }) {
+            let named = diagnoses.first { $0.evidence.contains { $0.check == failed.id } } ?? diagnoses.first
+            verdict.failure = Failure(layer: failed.id, cause: named?.id ?? .checkFailed, diagnosis: named)
+        }
+        verdict.fingerprint = report.tlsFacts?.fingerprint
+        verdict.notAfter = report.tlsFacts?.certificate?.notAfter
+        verdict.pin = pin?.fingerprint
+        (verdict.protocolVersion, verdict.serverVersion) = versions(report.connect?.outcome)
+        for check in checks where check.status != .skip && check.id != .gwDNS {
+            verdict.durations[check.id] = check.elapsed
+        }
+        return verdict
+    }
+
+    /// The protocol and server version a connect answer shows.
+    static func versions(_ outcome: ConnectOutcome?) -> (Int?, String?) {
+        switch outcome {
+        case .helloOk(let hello)?: (hello.protocolVersion, hello.serverVersion)
+        case .rejected(let error, _)?: (error.expectedProtocol, nil)
+        default: (nil, nil)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import DNSSD
+import Doctor
+import FoundationEssentials
+
+/// One change watch reports about one Gateway.
+public struct WatchEvent: Sendable, Equatable {
+    public let gateway: WatchedGateway
+    public let change: Change
+    /// When it was seen (wall clock, for the output).
+    public let date: Date
+
+    public init(_ gateway: WatchedGateway, _ change: Change, date: Date) {
+        self.gateway = gateway
+        self.change = change
+        self.date = date
+    }
+
+    public enum Change: Sendable, Equatable {
+        /// A discovery path began to list the Gateway.
+        case appeared(BeaconSource)
+        /// A discovery path stopped listing it.
+        case disappeared(BeaconSource)
+        case up
+        /// The first layer that failed and the cause doctor gives for it (with its finding).
+        case down(layer: CheckID, cause: DiagnosisID, diagnosis: Diagnosis? = nil)
+        /// `changes` up/down changes within `window`.
+        case flapping(changes: Int, window: Duration)
+        /// No up/down change for a whole flap window after flapping.
+        case steady
+        /// The certificate's fingerprint changed; `pinned` when this node pins the Gateway
+        /// (the pin now fails: a certificate renewed under a pin).
+        case certificateChanged(from: TLSFingerprint, to: TLSFingerprint, pinned: Bool)
+        /// The pin this node keeps for the Gateway changed (the config was reread).
+        case pinChanged(from: TLSFingerprint?, to: TLSFingerprint?)
+        case certificateExpiring(notAfter: Date)
+        case protocolChanged(from: Int, to: Int)
+        case serverVersionChanged(from: String, to: String)
+
+        /// The name the JSON Lines output and the schema use.
+        public var name: String {
+            switch self {
+            case .appeared: "appeared"
+            case .disappeared: "disappeared"
+            case .up: "up"
+            case .down: "down"
+            case .flapping: "flapping"
+            case .steady: "steady"
+            case .certificateChanged: "certificateChanged"
+            case .pinChanged: "pinChanged"
+            case .certificateExpiring: "certificateExpiring"
+            case .protocolChanged: "protocolChanged"
+            case .serverVersionChanged: "serverVersionChanged"
+            }
+        }
+    }
+}
+
+/// A Gateway as watch names it: the beacon's id (stable across paths) and where it is reached.
+public struct WatchedGateway: Sendable, Hashable {
+    public let id: String
+    /// What doctor calls it: the URL a node opens, else the instance name.
+    public let label: String
+    public let instance: String
+
+    public init(id: String, label: String, instance: String) {
+        self.id = id
+        self.label = label
+        self.instance = instance
+    }
+
+    public init(_ beacon: GatewayBeacon) {
+        self.init(id: beacon.id.description, label: beacon.url ?? beacon.instance.displayName, instance: beacon.instance.displayName)
+    }
+}

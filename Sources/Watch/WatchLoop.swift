@@ -1,0 +1,129 @@
+import DNSSD
+import Doctor
+import FoundationEssentials
+import Probes
+
+/// The loop's own state: the Gateways on the roster, each with its watch and its schedule.
+/// Only `WatchService.run` touches it, from one task.
+struct WatchLoop {
+    struct Entry {
+        var beacon: GatewayBeacon
+        var gateway: WatchedGateway
+        var target: ProbeTarget
+        var watch = GatewayWatch()
+        var due: ContinuousClock.Instant
+        var probing = false
+    }
+
+    let service: WatchService
+    var setup: WatchSetup
+    private var entries: [String: Entry] = [:]
+    private var inFlight = 0
+    private let started = ContinuousClock.now
+
+    init(service: WatchService, setup: WatchSetup) {
+        self.service = service
+        self.setup = setup
+    }
+
+    private var policy: WatchPolicy { service.policy }
+
+    func beacon(_ id: String) -> GatewayBeacon? { entries[id]?.beacon }
+
+    /// The roster discovery lists now: Gateways new to it, paths that began or stopped listing
+    /// one, Gateways gone from every path.
+    mutating func apply(_ roster: [GatewayBeacon]) {
+        var seen = Set<String>()
+        var shown: [(WatchedGateway, ProbeTarget, Set<BeaconSource>)] = []
+        for beacon in roster {
+            let gateway = WatchedGateway(beacon)
+            seen.insert(gateway.id)
+            let before = entries[gateway.id]?.beacon.sources ?? []
+            for source in beacon.sources.subtracting(before).sorted() { emit(gateway, .appeared(source)) }
+            for source in before.subtracting(beacon.sources).sorted() { emit(gateway, .disappeared(source)) }
+            let target = Doctor.probeTarget(beacon)
+            if entries[gateway.id] != nil {
+                entries[gateway.id]?.beacon = beacon
+                entries[gateway.id]?.target = target
+            } else {
+                entries[gateway.id] = Entry(beacon: beacon, gateway: gateway, target: target, due: .now)
+            }
+            shown.append((gateway, target, beacon.sources))
+        }
+        let gone = entries.keys.filter { !seen.contains($0) }
+        for id in gone {
+            if let entry = entries.removeValue(forKey: id) {
+                for source in entry.beacon.sources.sorted() { emit(entry.gateway, .disappeared(source)) }
+            }
+        }
+        // One lock for the whole roster, however many Gateways it lists.
+        service.board.update { snapshot in
+            for (gateway, target, sources) in shown {
+                var row =
+                    snapshot.gateways[gateway.id]
+                    ?? .init(watched: gateway, target: Self.scrapeTarget(target), tls: target.tls, sources: [])
+                row.sources = sources
+                snapshot.gateways[gateway.id] = row
+            }
+            for id in gone { snapshot.gateways[id] = nil }
+        }
+    }
+
+    /// After a reread config: every Gateway is probed again at once (its pin may have changed).
+    mutating func reloaded() {
+        for id in entries.keys { entries[id]?.due = .now }
+    }
+
+    /// A probe finished: its events, the board, and when the Gateway is probed next.
+    mutating func finished(_ id: String, _ verdict: ProbeVerdict) {
+        inFlight -= 1
+        guard var entry = entries[id] else { return }
+        let now = ContinuousClock.now
+        let date = Date()
+        let changes = entry.watch.observe(verdict, at: now - started, date: date, policy: policy)
+        entry.probing = false
+        entry.due = now + policy.wait(failures: entry.watch.failures, random: Double.random(in: 0..<1))
+        entries[id] = entry
+        for change in changes { emit(entry.gateway, change, date: date) }
+        let watch = entry.watch
+        service.board.update { snapshot in
+            snapshot.probes += 1
+            for cause in verdict.causes { snapshot.causes[cause, default: 0] += 1 }
+            guard var shown = snapshot.gateways[id] else { return }
+            // A probe that stopped early keeps the certificate and protocol seen before.
+            var kept = verdict
+            kept.notAfter = verdict.notAfter ?? shown.verdict?.notAfter
+            kept.protocolVersion = verdict.protocolVersion ?? shown.verdict?.protocolVersion
+            shown.verdict = kept
+            if shown.health != watch.health { shown.lastChange = date }
+            shown.health = watch.health
+            snapshot.gateways[id] = shown
+        }
+    }
+
+    /// The Gateways whose turn has come, at most as many as may start now; marked as probing.
+    mutating func due() -> [(id: String, target: ProbeTarget, pin: Pin?)] {
+        let now = ContinuousClock.now
+        var ready: [String] = []
+        for (id, entry) in entries where !entry.probing && entry.due <= now {
+            guard inFlight + ready.count < policy.concurrentProbes else { break }
+            ready.append(id)
+        }
+        // Marked after the loop, so that the table is changed in place rather than copied.
+        return ready.compactMap { id in
+            guard let target = entries[id]?.target else { return nil }
+            entries[id]?.probing = true
+            inFlight += 1
+            return (id, target, setup.pin(for: target))
+        }
+    }
+
+    private func emit(_ gateway: WatchedGateway, _ change: WatchEvent.Change, date: Date = Date()) {
+        service.emit(WatchEvent(gateway, change, date: date))
+    }
+
+    /// `address:port` of the first address (IPv6 in brackets), else `host:port`.
+    static func scrapeTarget(_ target: ProbeTarget) -> String {
+        Endpoint(host: target.addresses.first?.withoutZone.description ?? target.host, port: target.port).description
+    }
+}

@@ -1,0 +1,47 @@
+import Doctor
+
+/// How often each Gateway is probed and when a change becomes an event. The defaults are the
+/// command's; tests and the benchmark choose their own.
+public struct WatchPolicy: Sendable, Equatable {
+    /// Between two probes of a Gateway that is up (`watch --interval`, 30 s by default).
+    public var interval: Duration = .seconds(30)
+    /// Each wait is stretched or shrunk by up to this fraction at random, so that Gateways
+    /// found together are not probed together for ever.
+    public var jitter = 0.1
+    /// Consecutive failures of a Gateway that was up before it is reported down: one lost
+    /// probe on a busy Wi-Fi is not an outage (hysteresis; a Gateway first seen down is
+    /// reported at once).
+    public var failuresBeforeDown = 2
+    /// The wait between probes of a Gateway that is down doubles per failure up to this.
+    public var maxBackoff: Duration = .seconds(300)
+    /// Up/down changes within `flapWindow` that make a Gateway flapping; it is steady again
+    /// after a whole window without a change.
+    public var flapChanges = 4
+    public var flapWindow: Duration = .seconds(600)
+    /// A certificate whose notAfter is nearer than this is reported as expiring (once per
+    /// certificate). OpenClaw's own warning (and doctor's gw.cert) starts at 14 days.
+    public var expiryWarning: Duration = .seconds(14 * 86_400)
+    /// The time one probe of one Gateway may take, every phase included.
+    public var probeTimeout: Duration = .seconds(10)
+    /// The checks each probe feeds (and what they need: TCP, TLS, the WebSocket opening):
+    /// /healthz and /readyz are left to doctor, two TLS handshakes fewer per probe, which is
+    /// most of what a thousand Gateways cost.
+    public var checks: Set<CheckID> = [.gwConnect, .gwPin, .gwCert, .gwProtocol]
+    /// Probes in flight at once, so that a thousand Gateways due together queue instead of
+    /// opening thousands of sockets.
+    public var concurrentProbes = 64
+
+    public init() {}
+
+    /// The wait before the next probe of a Gateway with `failures` consecutive failures, with
+    /// `random` in 0..<1 choosing the jitter.
+    public func wait(failures: Int, random: Double) -> Duration {
+        var base = interval
+        if failures > 0 {
+            // 2^(failures-1) intervals, at most maxBackoff (the shift is capped to stay in range).
+            base = min(maxBackoff, interval * (1 << min(failures - 1, 16)))
+        }
+        let factor = 1 + jitter * (2 * random - 1)
+        return base * factor
+    }
+}

@@ -1,0 +1,45 @@
+import DNSSD
+import Discovery
+import Doctor
+import Host
+import Probes
+
+/// What a watch reads from this machine, at the start and again on SIGHUP: the discovery
+/// request (the node's configured Gateway added as a manual target), the machine as doctor's
+/// rules need it, and the pin this node keeps for its Gateway.
+public struct WatchSetup: Sendable {
+    public var request: DiscoveryRequest
+    public var machine: MachineResult
+    /// The node's configured Gateway (gateway.remote.url) and its pin, when it has one.
+    public var pinned: (endpoint: Endpoint, pin: Pin)?
+
+    public init(request: DiscoveryRequest, machine: MachineResult, pinned: (endpoint: Endpoint, pin: Pin)? = nil) {
+        self.request = request
+        self.machine = machine
+        self.pinned = pinned
+    }
+
+    /// The setup from `options` and the machine `system` shows: its config's domain and its
+    /// node's Gateway join the paths.
+    public static func read(_ options: DiscoveryOptions, system: any SystemInspector) -> WatchSetup {
+        let facts = MachineFacts.gather(system)
+        var request = DiscoveryRequest(options, config: facts.config, interfaces: facts.interfaces)
+        var pinned: (endpoint: Endpoint, pin: Pin)?
+        if facts.config.node.isRemote, let url = facts.config.node.remoteURL {
+            let endpoint = url.endpoint(defaultPort: Endpoint.defaultGatewayPort)
+            if !request.manual.contains(endpoint) { request.manual.append(endpoint) }
+            pinned = facts.config.node.remoteTLSFingerprint.map { (endpoint, Pin($0, source: .remoteConfig)) }
+        }
+        let discovery = DiscoverySummary(localBrowsed: request.local, domains: request.domains, beacons: [], issues: [])
+        return WatchSetup(request: request, machine: MachineResult(checks: [], facts: facts, discovery: discovery), pinned: pinned)
+    }
+
+    /// The pin that applies to a Gateway probed as `target`: the node's, on its Gateway's
+    /// host (or one of its addresses) and port.
+    func pin(for target: ProbeTarget) -> Pin? {
+        guard let pinned, pinned.endpoint.port == target.port else { return nil }
+        let host = ConnectURL.withoutTrailingDot(pinned.endpoint.host).lowercased()
+        let matches = ConnectURL.withoutTrailingDot(target.host).lowercased() == host || target.addresses.contains { "\($0)" == host }
+        return matches ? pinned.pin : nil
+    }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import DNSSD
+import Discovery
+import Doctor
+import Host
+import Output
+import Watch
+
+/// `--format` of watch: a line per event, as text or as JSON.
+enum WatchFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case text, jsonl
+}
+
+struct WatchCommand: ClawnetCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Watch every Gateway this machine can discover and report changes as they happen.",
+        discussion: """
+            Discovers Gateways on every path (mDNS in local., the wide-area domains, --manual \
+            targets, and the Gateway this node's config names) and probes each one every \
+            --interval (30s by default, jittered; backing off up to 5 minutes while it is down), \
+            up to the connect handshake: never pairing, never with a token.
+
+            Prints a line per event: appeared and disappeared (with the path), up, down (with \
+            the layer that failed and the cause doctor gives), flapping and steady, \
+            certificateChanged, pinChanged, certificateExpiring (under 14 days), \
+            protocolChanged, serverVersionChanged. --format jsonl prints one \
+            clawnet.watch-event.v1 object per line.
+
+            With --metrics-listen ADDR:PORT it serves /metrics in the Prometheus text format \
+            and /sd, the Gateways found in Prometheus's http_sd format (Prometheus cannot browse \
+            DNS-SD itself). SIGTERM or SIGINT ends it; SIGHUP rereads the OpenClaw config.
+
+            Examples:
+
+                clawnet watch
+                clawnet watch --domain openclaw.internal --format jsonl
+                clawnet watch --metrics-listen 127.0.0.1:9464
+
+            \(ExitStatus.status(
+                (.success, "stopped by a signal or at --timeout"),
+                (.usage, "bad arguments, or --metrics-listen could not listen")))
+            """
+    )
+
+    @OptionGroup var domainOption: DomainsOption<Words>
+
+    @OptionGroup var noLocalFlag: NoLocalFlag<Words>
+
+    @OptionGroup var serverOption: ServersOption<Words>
+
+    @OptionGroup var manualOption: ManualOption<Words>
+
+    @Option(
+        help: ArgumentHelp("How often each Gateway is probed while it is up (default 30s).", valueName: "DURATION"),
+        transform: Arguments.duration)
+    var interval: Duration = .seconds(30)
+
+    @Option(
+        name: .customLong("metrics-listen"),
+        help: ArgumentHelp("Serve /metrics and /sd on this address and port, e.g. 127.0.0.1:9464 or [::1]:9464.", valueName: "ADDR:PORT"),
+        transform: Arguments.listenAddress)
+    var metricsListen: Endpoint?
+
+    @Option(help: ArgumentHelp("text (a line per event) or jsonl (clawnet.watch-event.v1 per line)."))
+    var format: WatchFormat = .text
+
+    @OptionGroup var timeout: TimeoutOption<Words>
+
+    @OptionGroup var config: ConfigOption<Words>
+
+    @OptionGroup var global: GlobalOptions
+
+    enum Words: DomainsWording, NoLocalWording, ServersWording, ManualWording, TimeoutWording, ConfigWording {
+        static let domainsHelp = "A wide-area domain to browse by unicast DNS-SD, e.g. openclaw.internal (repeatable)."
+        static let noLocalHelp = "Do not browse local. by mDNS."
+        static let serversHelp =
+            "A DNS server for the wide-area domains instead of the system's, ADDRESS[:PORT] (repeatable; IPv6 in brackets)."
+        static let manualHelp = "A Gateway given by hand: HOST[:PORT] (default port 18789), or a ws:// or wss:// URL (repeatable)."
+        static let timeoutHelp = "Stop after this long (e.g. 10m). Default: run until a signal."
+        static let defaultTimeout: Duration = .seconds(86_400)
+    }
+
+    var options: DiscoveryOptions {
+        var options = DiscoveryOptions()
+        options.local = !noLocalFlag.noLocal
+        options.domains = domainOption.domains
+        options.servers = serverOption.servers
+        options.manual = manualOption.manual
+        options.watch = true
+        return options
+    }
+
+    /// The /metrics and /sd endpoint, when --metrics-listen asks for it.
+    private func serveMetrics(_ board: WatchBoard) async throws -> MetricsServer? {
+        guard let endpoint = metricsListen else { return nil }
+        do {
+            return try await MetricsServer.start(
+                host: endpoint.host, port: endpoint.port, board: board, gatewayLimit: MetricsText.defaultGatewayLimit)
+        } catch {
+            throw ValidationError("--metrics-listen \(endpoint): cannot listen: \(MetricsServer.describe(error))")
+        }
+    }
+
+    /// Watches until a signal (or --timeout), printing each event as it happens.
+    func run(_ context: CommandContext) async throws -> ExitStatus {
+        let signals = context.termination()
+        let hangups = context.hangups()
+        var policy = WatchPolicy()
+        policy.interval = interval
+        let board = WatchBoard()
+        let server = try await serveMetrics(board)
+        if let server, let metricsListen {
+            context.terminal.err("serving /metrics and /sd on \(Endpoint(host: metricsListen.host, port: server.port))")
+        }
+        let terminal = context.terminal
+        let lines = JSONOutput.LineEncoder()
+        let format = self.format
+        let (options, configPath, inspector) = (self.options, config.path, context.machine.inspector)
+        let service = WatchService(
+            policy: policy, discovery: context.discovery, board: board,
+            setup: { await BlockingThreads.shared.value { WatchSetup.read(options, system: inspector(configPath)) } },
+            emit: { event in
+                let line = WatchEventLine(event)
+                switch format {
+                case .text: terminal.out(line.text(terminal))
+                case .jsonl: if let json = try? line.json(lines) { terminal.out(json) }
+                }
+            })
+        let watching = Task { await service.run(hangups: hangups) }
+        let stopper = Task {
+            for await _ in signals { break }
+            watching.cancel()
+        }
+        context.onOutputGone { watching.cancel() }
+        let deadline = Task {
+            if let given = timeout.given, (try? await Task.sleep(for: given)) != nil { watching.cancel() }
+        }
+        await watching.value
+        stopper.cancel()
+        deadline.cancel()
+        await server?.stop()
+        return .success
+    }
+}

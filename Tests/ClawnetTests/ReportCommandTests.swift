@@ -1,0 +1,138 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `clawnet report` in the test bed's node namespace, with an OpenClaw folder that holds a
+/// distinct secret in every place OpenClaw keeps one, the env file and key files beside it,
+/// and a token in the environment: none may appear in the unpacked archive, as it is, in
+/// base64 (each alignment) or in hexadecimal (each case).
+@Suite("clawnet report: one archive, every secret redacted", .enabled(if: TestBed.enabled))
+struct ReportCommandTests {
+    static let pem = """
+        -----BEGIN PRIVATE KEY-----
+        MC4CAQAwBQYDK2VwBCIEIPlantedDevicePrivateKeyMaterialZZ9x
+        -----END PRIVATE KEY-----
+        """
+
+    /// The planted secrets by where they are, and the config that holds them.
+    static func plant(tag: String) -> (secrets: [String: String], config: String) {
+        var secrets: [String: String] = [:]
+        func secret(_ place: String) -> String {
+            let value = "Zq\(secrets.count)x\(tag)Sx7"
+            secrets[place] = value
+            return value
+        }
+        let config = """
+            // JSON5, as OpenClaw writes it
+            {
+              gateway: {
+                mode: "remote", port: 18789,
+                auth: { mode: "token", token: "\(secret("gateway.auth.token"))", password: "\(secret("gateway.auth.password"))" },
+                remote: { url: "wss://gw.example:18789", token: "\(secret("gateway.remote.token"))",
+                          password: "\(secret("gateway.remote.password"))", tlsFingerprint: "sha256:ab" },
+                tls: { keyPem: \(String(reflecting: pem)) },
+              },
+              channels: {
+                telegram: { botToken: "\(secret("channels.telegram.botToken"))", webhookSecret: "\(secret("channels.telegram.webhookSecret"))" },
+                slack: { botToken: "\(secret("channels.slack.botToken"))", appToken: "\(secret("channels.slack.appToken"))",
+                         signingSecret: "\(secret("channels.slack.signingSecret"))" },
+                discord: { token: "\(secret("channels.discord.token"))" },
+                matrix: { accessToken: "\(secret("channels.matrix.accessToken"))", password: "\(secret("channels.matrix.password"))" },
+              },
+              models: { providers: {
+                openai: { apiKey: "\(secret("models.providers.openai.apiKey"))" },
+                vault: { apiKey: { source: "env", provider: "default", id: "\(secret("models.providers.vault.apiKey.id"))" } },
+              } },
+              hooks: { token: "\(secret("hooks.token"))" },
+              talk: { apiKey: "\(secret("talk.apiKey"))" },
+              skills: { entries: { search: { apiKey: "\(secret("skills.entries.search.apiKey"))",
+                                             env: { SEARCH_API_KEY: "\(secret("skills.entries.search.env"))" } } } },
+              env: { vars: { GROQ_API_KEY: "\(secret("env.vars.GROQ_API_KEY"))" } },
+              browser: { cdpUrl: "http://admin:\(secret("browser.cdpUrl.password"))@127.0.0.1:9222" },
+              discovery: { wideArea: { domain: "openclaw.internal" } },
+              agents: { defaults: { maxTokens: 4096, model: "openai/gpt" } },
+            }
+            """
+        return (secrets, config)
+    }
+
+    @Test("no planted secret is in the archive raw, in base64 or in hex; keys and the manifest remain")
+    func everySecretRedacted() async throws {
+        let bed = try TestBed.current()
+        let tag = uniqueTag()
+        let home = "\(bed.directory)/report-home-\(tag)"
+        let folder = "\(home)/.openclaw"
+        try FileManager.default.createDirectory(atPath: "\(folder)/identity", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: "\(folder)/credentials", withIntermediateDirectories: true)
+        var (secrets, config) = Self.plant(tag: tag)
+        try config.write(toFile: "\(folder)/openclaw.json", atomically: true, encoding: .utf8)
+        secrets["env file"] = "ZqEnvFile\(tag)Sx7"
+        secrets["env file quoted"] = "ZqEnvQuoted\(tag)Sx7"
+        try "# OpenClaw env\nOPENAI_API_KEY=\(secrets["env file"]!)\nCUSTOM_THING=\"\(secrets["env file quoted"]!)\"\n"
+            .write(toFile: "\(folder)/.env", atomically: true, encoding: .utf8)
+        secrets["device private key"] = "PlantedDevicePrivateKeyMaterialZZ9x"
+        let device = #"{"version":1,"deviceId":"d1","publicKeyPem":"-","privateKeyPem":\#(String(reflecting: Self.pem))}"#
+        try device.write(toFile: "\(folder)/identity/device.json", atomically: true, encoding: .utf8)
+        secrets["oauth refresh token"] = "ZqOauth\(tag)Sx7"
+        try #"{"openai":{"refresh_token":"\#(secrets["oauth refresh token"]!)"}}"#
+            .write(toFile: "\(folder)/credentials/oauth.json", atomically: true, encoding: .utf8)
+        secrets["process environment"] = "ZqProcessEnv\(tag)Sx7"
+
+        let archive = "\(bed.directory)/report-\(tag).tar.gz"
+        let result = try await bed.clawnet(
+            ["report", "--out", archive, "--timeout", "2s"], on: .node,
+            environment: ["HOME": home, "OPENCLAW_GATEWAY_TOKEN": secrets["process environment"]!], timeout: .seconds(90))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let unpacked = "\(bed.directory)/report-\(tag)"
+        try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+        let untar = try await runCommand("/usr/bin/tar", ["-xzf", archive, "-C", unpacked])
+        #expect(untar.status == 0, "tar reads the archive: \(untar.stderr)")
+        let root = "\(unpacked)/clawnet-report"
+        let names = try FileManager.default.contentsOfDirectory(atPath: root).sorted()
+        for name in [
+            "doctor.json", "browse.json", "versions.txt", "openclaw.json", "openclaw.env", "resolv.conf", "manifest.json",
+            "nsswitch-hosts.txt", "interfaces.txt", "routes.txt", "kernel.txt", "avahi.txt",
+        ] {
+            #expect(names.contains(name), "\(name) missing from \(names)")
+        }
+        var everything = Data()
+        for name in names { everything += try Data(contentsOf: URL(fileURLWithPath: "\(root)/\(name)")) }
+        let archived = try Data(contentsOf: URL(fileURLWithPath: archive))
+        for (place, secret) in secrets.sorted(by: { $0.key < $1.key }) {
+            for (form, text) in Self.forms(of: secret) {
+                #expect(everything.range(of: Data(text.utf8)) == nil, "the secret of \(place) is in the archive (\(form): \(text))")
+            }
+            #expect(archived.range(of: Data(secret.utf8)) == nil, "\(place) in the compressed bytes")
+        }
+        let redactedConfig = try String(contentsOfFile: "\(root)/openclaw.json", encoding: .utf8)
+        for key in ["botToken", "signingSecret", "apiKey", "\"source\" : \"env\"", "maxTokens", "openclaw.internal", "[REDACTED]"] {
+            #expect(redactedConfig.contains(key), "the redacted config keeps \(key):\n\(redactedConfig)")
+        }
+        let manifest = try jsonObject(String(contentsOfFile: "\(root)/manifest.json", encoding: .utf8))
+        let redactions = try #require(manifest["redactions"] as? [[String: Any]])
+        let paths = redactions.flatMap { $0["redacted"] as? [String] ?? [] }
+        for path in ["gateway.auth.token", "channels.slack.signingSecret", "models.providers.vault.apiKey.id", "OPENAI_API_KEY"] {
+            #expect(paths.contains(path), "the manifest names \(path): \(paths)")
+        }
+        let listed = (manifest["files"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+        #expect(Set(listed + ["manifest.json"]) == Set(names), "the manifest names every file")
+        let again = try await bed.clawnet(["report", "--out", archive], on: .node, environment: ["HOME": home])
+        #expect(again.status == 2, "an existing file is never replaced: \(again.stderr)")
+    }
+
+    /// The secret as it is, in hex (both cases) and in base64 at each of the three alignments
+    /// (the characters that depend on the secret alone).
+    static func forms(of secret: String) -> [(String, String)] {
+        let bytes = Array(secret.utf8)
+        var forms = [("raw", secret)]
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        forms += [("hex", hex), ("HEX", hex.uppercased())]
+        for shift in 0..<3 {
+            let encoded = Array((Data(repeating: 0, count: shift) + Data(bytes)).base64EncodedString())
+            let first = (shift * 8 + 5) / 6
+            let last = (shift + bytes.count) * 8 / 6
+            forms.append(("base64+\(shift)", String(encoded[first..<last])))
+        }
+        return forms
+    }
+}
