@@ -140,30 +140,7 @@ struct UnicastBrowse: Sendable {
             if case .srv(let priority, let weight, let port, let target) = $0.data { return (priority, weight, port, target) }
             return nil
         }.sorted { ($0.priority, UInt16.max - $0.weight) < ($1.priority, UInt16.max - $1.weight) }
-        guard let best = services.first else {
-            if case .negative(.servFail, _, _) = srv, PowerDNSNames.needEightBitDNS(name.labels) {
-                return (
-                    nil,
-                    [
-                        issue(
-                            "'\(instance.displayName)' is listed by PTR, but its SRV question got \(srv.explanation): "
-                                + PowerDNSNames.cause,
-                            fix: PowerDNSNames.fix, kind: .eightBitNames)
-                    ]
-                )
-            }
-            return (
-                nil,
-                [
-                    issue(
-                        "'\(instance.displayName)' is listed by PTR but has no SRV record: \(srv.explanation)",
-                        fix:
-                            "add `\(instance.presentation).\(type.name) IN SRV 0 0 <port> <host>` to the \(domain.name) zone, or remove "
-                            + "its PTR"
-                    )
-                ]
-            )
-        }
+        guard let best = services.first else { return (nil, [missingSRV(name, instance, srv)]) }
         if case .records(_, let response) = srv { known.add(response.message.additional) }
 
         var notes: [String] = beaconNote.map { [$0] } ?? []
@@ -188,6 +165,19 @@ struct UnicastBrowse: Sendable {
         beacon.discoveryWarnings = notes
         beacon.resolvers = [answeredBy.description]
         return (beacon, [])
+    }
+
+    /// An instance listed by PTR whose SRV question got no record: a PowerDNS without
+    /// 8bit-dns (SERVFAIL on names with such bytes) or a record left out.
+    private func missingSRV(_ name: DNSName, _ instance: InstanceName, _ srv: DNSLookup) -> DiscoveryIssue {
+        if case .negative(.servFail, _, _) = srv, PowerDNSNames.needEightBitDNS(name.labels) {
+            return issue(
+                "'\(instance.displayName)' is listed by PTR, but its SRV question got \(srv.explanation): " + PowerDNSNames.cause,
+                fix: PowerDNSNames.fix, kind: .eightBitNames)
+        }
+        return issue(
+            "'\(instance.displayName)' is listed by PTR but has no SRV record: \(srv.explanation)",
+            fix: "add `\(instance.presentation).\(type.name) IN SRV 0 0 <port> <host>` to the \(domain.name) zone, or remove its PTR")
     }
 
     /// The instance's first TXT record, at most `txtLimit` bytes of it; what is odd about its

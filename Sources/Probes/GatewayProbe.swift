@@ -57,34 +57,31 @@ public enum GatewayProbe {
             report.credentials = websocket.decision
             report.connectTries = websocket.tries
         }
-        for (phase, timing) in [
-            ("healthz", report.health.map { LogWord.of($0.outcome) }), ("readyz", report.ready.map { LogWord.of($0.outcome) }),
-        ] {
-            if let timing { logger.debug("\(target.label): http /\(phase): \(timing)") }
-        }
         report.idle = await idle
-        if let websocket = report.websocket { logger.debug("\(target.label): websocket \(LogWord.of(websocket.outcome))") }
-        if let idle = report.idle { logger.debug("\(target.label): idle websocket \(LogWord.of(idle.outcome))") }
-        if let connect = report.connect { logger.debug("\(target.label): connect \(connect)") }
-        if let decision = report.credentials { logger.debug("\(target.label): credentials \(LogWord.of(decision))") }
-
+        logApplicationPhases(report)
         // Asked in plain HTTP, a TLS server often just hangs up. If one more connection
         // completes a TLS handshake, say so instead of "end of file".
         if !target.tls,
             report.health.map({ !$0.outcome.isResponse }) ?? false || report.websocket.map({ !$0.outcome.reachedServer }) ?? false,
             await answersTLS(target, address, clock)
         {
-            if let health = report.health, !health.outcome.isResponse {
-                report.health = PhaseTiming(outcome: .wantsTLS, elapsed: health.elapsed)
-            }
-            if let ready = report.ready, !ready.outcome.isResponse {
-                report.ready = PhaseTiming(outcome: .wantsTLS, elapsed: ready.elapsed)
-            }
-            if let websocket = report.websocket, !websocket.outcome.reachedServer {
-                report.websocket = PhaseTiming(outcome: .wantsTLS, elapsed: websocket.elapsed)
-            }
+            report.markWantsTLS()
         }
         return report
+    }
+
+    /// The HTTP and WebSocket phases' outcomes, for --verbose.
+    private static func logApplicationPhases(_ report: ProbeReport) {
+        let label = report.target.label
+        for (phase, timing) in [
+            ("healthz", report.health.map { LogWord.of($0.outcome) }), ("readyz", report.ready.map { LogWord.of($0.outcome) }),
+        ] {
+            if let timing { logger.debug("\(label): http /\(phase): \(timing)") }
+        }
+        if let websocket = report.websocket { logger.debug("\(label): websocket \(LogWord.of(websocket.outcome))") }
+        if let idle = report.idle { logger.debug("\(label): idle websocket \(LogWord.of(idle.outcome))") }
+        if let connect = report.connect { logger.debug("\(label): connect \(connect)") }
+        if let decision = report.credentials { logger.debug("\(label): credentials \(LogWord.of(decision))") }
     }
 
     /// A second opinion, so it gets at most `tlsCheckLimit`: a TLS server completes a handshake
@@ -205,4 +202,13 @@ public enum GatewayProbe {
 
 struct ProbeFailure: Error {
     let message: String
+}
+
+extension ProbeReport {
+    /// Phases that got no HTTP answer from a server that turned out to speak TLS: "wants TLS".
+    mutating func markWantsTLS() {
+        if let health, !health.outcome.isResponse { self.health = PhaseTiming(outcome: .wantsTLS, elapsed: health.elapsed) }
+        if let ready, !ready.outcome.isResponse { self.ready = PhaseTiming(outcome: .wantsTLS, elapsed: ready.elapsed) }
+        if let websocket, !websocket.outcome.reachedServer { self.websocket = PhaseTiming(outcome: .wantsTLS, elapsed: websocket.elapsed) }
+    }
 }

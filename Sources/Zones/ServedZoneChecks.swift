@@ -21,25 +21,7 @@ public enum ServedZoneChecks {
     ) async -> [Finding] {
         let service: DNSName
         do { service = try DNSName(labels: ServiceType.gateway.labels.map { Array($0.utf8) } + zone.labels) } catch { return [] }
-        let results = await withTaskGroup(of: (Int, Result<ServedRecords, UpdateFailure>).self) { group in
-            for (index, server) in servers.enumerated() {
-                group.addTask {
-                    let registration = ServiceRegistration(zone: zone, service: service, server: server, key: key, timeout: timeout)
-                    // Made first, returned after the do/catch: a tuple returned from inside `do
-                    // throws(UpdateFailure)` around this `try await` came back with a garbage
-                    // index in release builds (Swift 6.3), and every finding of the zone was lost:
-                    // the async typed-throws return bug of swiftlang/swift#90722.
-                    let result: Result<ServedRecords, UpdateFailure>
-                    do throws(UpdateFailure) { result = .success(try await registration.read(for: [], transfer: transfer)) } catch {
-                        result = .failure(error)
-                    }
-                    return (index, result)
-                }
-            }
-            var results: [Int: Result<ServedRecords, UpdateFailure>] = [:]
-            for await (index, result) in group { results[index] = result }
-            return servers.indices.compactMap { results[$0] }
-        }
+        let results = await read(servers, zone: zone, service: service, key: key, transfer: transfer, timeout: timeout)
         var findings: [Finding] = []
         var served: [ServedRecords] = []
         for result in results {
@@ -82,6 +64,31 @@ public enum ServedZoneChecks {
             }
         }
         return findings
+    }
+
+    /// Each server's zone (or its Gateways' RRsets), read at once, in the order of `servers`.
+    private static func read(
+        _ servers: [DNSServer], zone: DNSName, service: DNSName, key: TSIGKey?, transfer: Bool, timeout: Duration
+    ) async -> [Result<ServedRecords, UpdateFailure>] {
+        await withTaskGroup(of: (Int, Result<ServedRecords, UpdateFailure>).self) { group in
+            for (index, server) in servers.enumerated() {
+                group.addTask {
+                    let registration = ServiceRegistration(zone: zone, service: service, server: server, key: key, timeout: timeout)
+                    // Made first, returned after the do/catch: a tuple returned from inside `do
+                    // throws(UpdateFailure)` around this `try await` came back with a garbage
+                    // index in release builds (Swift 6.3), and every finding of the zone was lost:
+                    // the async typed-throws return bug of swiftlang/swift#90722.
+                    let result: Result<ServedRecords, UpdateFailure>
+                    do throws(UpdateFailure) { result = .success(try await registration.read(for: [], transfer: transfer)) } catch {
+                        result = .failure(error)
+                    }
+                    return (index, result)
+                }
+            }
+            var results: [Int: Result<ServedRecords, UpdateFailure>] = [:]
+            for await (index, result) in group { results[index] = result }
+            return servers.indices.compactMap { results[$0] }
+        }
     }
 
     /// The failure of a check the command's --timeout left no time for.
