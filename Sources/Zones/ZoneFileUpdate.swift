@@ -16,15 +16,10 @@ public enum ZoneFileUpdate {
         public let previous: [UInt8]?
     }
 
-    /// What writing `content` to `path` would do, without writing: the existing file (a
-    /// regular file this user may replace, at most `FileLimit.zone` bytes) is read for its
-    /// serial and compared; a path clawnet would not write is refused before it is read, and
-    /// so is a file with content clawnet did not write (`ZoneWriter.wrote(_:for:)`; empty is fine).
-    public static func prepare(_ content: ZoneContent, at path: String, today: SerialPolicy.Day) throws -> Outcome {
-        try prepare(content, at: path, existing: AtomicFile.Replacement(path, limit: FileLimit.zone).existing, today: today)
-    }
-
-    /// As `prepare(_:at:today:)`, given what the file holds (read where it will be replaced).
+    /// What writing `content` to `path` would do, without writing, given what the file holds
+    /// (`existing`, read by the `AtomicFile.Replacement` that will replace it): its serial is
+    /// read and compared; a file with content clawnet did not write is refused
+    /// (`ZoneWriter.wrote(_:for:)`; empty is fine).
     static func prepare(_ content: ZoneContent, at path: String, existing: [UInt8]?, today: SerialPolicy.Day) throws -> Outcome {
         if let existing, !existing.isEmpty, !ZoneWriter.wrote(existing, for: content) {
             throw ZoneError(

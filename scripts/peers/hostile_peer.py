@@ -198,30 +198,20 @@ def main() -> int:
     family = socket.AF_INET6 if ":" in args.address else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_DGRAM)
     sock.bind((args.address, args.port))
-    if args.mode == "dns-flood":
+    # The modes that also listen on TCP: what serves each connection, and its arguments.
+    tcp_servers = {
+        "dns-flood": (serve_tcp, (args.instances, args.txt_strings)),
+        "axfr-deep": (serve_deep, (args.instances, args.stall_after)),
+        "query-answer": (query_answers, ()),
+        "tc-dribble": (dribble_tcp, ()),
+    }
+    if args.mode in tcp_servers:
+        serve, extra = tcp_servers[args.mode]
         listener = socket.socket(family, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((args.address, args.port))
         listener.listen(64)
-        threading.Thread(target=serve_tcp, args=(listener, args.instances, args.txt_strings), daemon=True).start()
-    if args.mode == "axfr-deep":
-        listener = socket.socket(family, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((args.address, args.port))
-        listener.listen(8)
-        threading.Thread(target=serve_deep, args=(listener, args.instances, args.stall_after), daemon=True).start()
-    if args.mode == "query-answer":
-        listener = socket.socket(family, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((args.address, args.port))
-        listener.listen(8)
-        threading.Thread(target=query_answers, args=(listener,), daemon=True).start()
-    if args.mode == "tc-dribble":
-        listener = socket.socket(family, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((args.address, args.port))
-        listener.listen(64)
-        threading.Thread(target=dribble_tcp, args=(listener,), daemon=True).start()
+        threading.Thread(target=serve, args=(listener, *extra), daemon=True).start()
     print("ready", flush=True)
     while True:
         data, peer = sock.recvfrom(65535)

@@ -72,11 +72,11 @@ struct WatchCommand: ClawnetCommand {
     @OptionGroup var global: GlobalOptions
 
     enum Words: DomainsWording, NoLocalWording, ServersWording, ManualWording, TimeoutWording, ConfigWording {
-        static let domainsHelp = "A wide-area domain to browse by unicast DNS-SD, e.g. openclaw.internal (repeatable)."
-        static let noLocalHelp = "Do not browse local. by mDNS."
-        static let serversHelp =
-            "A DNS server for the wide-area domains instead of the system's, ADDRESS[:PORT] (repeatable; IPv6 in brackets)."
-        static let manualHelp = "A Gateway given by hand: HOST[:PORT] (default port 18789), or a ws:// or wss:// URL (repeatable)."
+        // Watch discovers as browse does: the same words.
+        static let domainsHelp = BrowseCommand.Words.domainsHelp
+        static let noLocalHelp = BrowseCommand.Words.noLocalHelp
+        static let serversHelp = BrowseCommand.Words.serversHelp
+        static let manualHelp = BrowseCommand.Words.manualHelp
         static let timeoutHelp = "Stop after this long (e.g. 10m). Default: run until a signal."
         static let defaultTimeout: Duration = .seconds(86_400)
     }
