@@ -49,6 +49,8 @@ public enum DNSQueryFailure: Error, Hashable, Sendable, CustomStringConvertible 
     /// A socket error met while asking `server`, in words.
     static func socket(_ error: any Error, server: DNSServer, over transport: String = "") -> DNSQueryFailure {
         if let failure = error as? DNSQueryFailure { return failure }
+        // The caller stopped waiting (cancelled): for it, no answer came.
+        if error is CancellationError { return .timeout(server, attempts: 1) }
         switch SocketError(error) {
         case .refused?: return .refused(server)
         case .timedOut?: return .timeout(server, attempts: 1)

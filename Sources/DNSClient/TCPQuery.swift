@@ -20,7 +20,7 @@ enum TCPQuery {
             // Ends the promise on every path: a connection that fails (refused, timed out)
             // never becomes active, so its handler never sees channelInactive.
             defer { promise.fail(DNSQueryFailure.timeout(server, attempts: 1)) }
-            let channel = try await ClientBootstrap(group: eventLoop)
+            let connecting = ClientBootstrap(group: eventLoop)
                 .connectTimeout(TimeAmount(timeout))
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -28,7 +28,17 @@ enum TCPQuery {
                         try channel.pipeline.syncOperations.addHandler(FirstMessageHandler(promise: promise))
                     }
                 }
-                .connect(to: address).get()
+                .connect(to: address)
+            // The connect is non-blocking, on the event loop: a cancelled caller stops waiting
+            // at once, and a connection that opens after that is closed (the connect timeout
+            // bounds one that never does).
+            let channel: any Channel
+            do {
+                channel = try await connecting.valueUnlessCancelled()
+            } catch {
+                connecting.whenSuccess { $0.close(promise: nil) }
+                throw error
+            }
             let deadline = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
                 promise.fail(DNSQueryFailure.timeout(server, attempts: 1))
             }

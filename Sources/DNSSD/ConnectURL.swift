@@ -13,15 +13,10 @@ public enum ConnectURL {
     /// (src/infra/bonjour-discovery.ts, parseDigSrv), so SNI and the Host header carry it too.
     public static func make(host: String, port: Int, tls: Bool) -> String? {
         guard (1...65535).contains(port) else { return nil }
-        let name = withoutTrailingDot(host)
+        let name = DomainName(host: host)?.withoutTrailingDot ?? host
         let authority = IPAddress(name)?.urlHost ?? name
         if tls { return "wss://\(authority):\(port)" }
         return allowsPlainWebSocket(host: host) ? "ws://\(authority):\(port)" : nil
-    }
-
-    /// `studio.openclaw.internal.` as a node writes it: `studio.openclaw.internal`.
-    public static func withoutTrailingDot(_ host: String) -> String {
-        host.hasSuffix(".") && host.count > 1 ? String(host.dropLast()) : host
     }
 
     /// The first URL that works for a Gateway: its host name, else one of its addresses.

@@ -1,17 +1,37 @@
-/// A browse domain such as `local.` or `openclaw.internal.`: lower-case, with a trailing dot.
+/// A validated DNS name: a browse domain such as `local.` or `openclaw.internal.`, or a host
+/// such as `studio.local.`. Built once where a name enters (a flag, a config file, a DNS
+/// answer), it knows its presentation with and without the root dot and compares without
+/// regard to case, as DNS does. A domain is spelled in lower case (it names a zone); a host
+/// keeps the spelling it arrived in, for the reports, SNI and URLs that show it.
 public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+    /// The presentation with the root dot.
     public let name: String
+    /// `name` in lower case: what equality, hashing and order use.
+    private let key: String
 
     public static let local = DomainName(trusted: "local.")
 
     private init(trusted name: String) {
         self.name = name
+        self.key = name.lowercased()
     }
 
     /// Accepts host-name style domains (letters, digits, `-`, `_`), any case, with or without
     /// the trailing dot. Labels are 1 to 63 bytes, the whole name at most 253 characters.
     public init(validating text: String) throws(DNSSDError) {
-        var trimmed = Substring(text.trimmingSpaces().lowercased())
+        try self.init(spelled: text.trimmingSpaces().lowercased(), text: text)
+    }
+
+    /// A host name as a flag, a config file or a DNS answer gives it (any case, with or
+    /// without the root dot), in its own spelling; nil for an IP literal or text that is no
+    /// host name.
+    public init?(host text: String) {
+        guard IPAddress(text) == nil, let name = try? DomainName(spelled: text, text: text) else { return nil }
+        self = name
+    }
+
+    private init(spelled: String, text: String) throws(DNSSDError) {
+        var trimmed = Substring(spelled)
         if trimmed.hasSuffix(".") { trimmed = trimmed.dropLast() }
         guard !trimmed.isEmpty else { throw DNSSDError(.domain, "the domain is empty") }
         guard trimmed.utf8.count <= 253 else {
@@ -29,12 +49,16 @@ public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertibl
                 throw DNSSDError(.domain, "label '\(label)' of domain '\(text)' starts or ends with '-'")
             }
         }
-        self.name = trimmed + "."
+        self.init(trusted: trimmed + ".")
     }
 
     public var isLocal: Bool { self == .local }
 
-    /// The name without its trailing dot, as users type it and CoreDNS stanzas name it.
+    /// The name with its root dot, as zone files and DNS answers write it.
+    public var withRootDot: String { name }
+
+    /// The name without its root dot, as users type it, URLs and SNI carry it and CoreDNS
+    /// stanzas name it: for text that leaves the program.
     public var withoutTrailingDot: String { String(name.dropLast()) }
 
     public var labels: [String] { name.split(separator: ".").map(String.init) }
@@ -43,16 +67,23 @@ public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertibl
     public func contains(host: String) -> Bool {
         var lowered = host.lowercased()
         if !lowered.hasSuffix(".") { lowered += "." }
-        return lowered == name || lowered.hasSuffix("." + name)
+        return lowered == key || lowered.hasSuffix("." + key)
     }
+
+    /// True when this name is `domain` or inside it.
+    public func isWithin(_ domain: DomainName) -> Bool { key == domain.key || key.hasSuffix("." + domain.key) }
 
     public var description: String { name }
 
-    public static func < (lhs: DomainName, rhs: DomainName) -> Bool { lhs.name < rhs.name }
+    public static func == (lhs: DomainName, rhs: DomainName) -> Bool { lhs.key == rhs.key }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+
+    public static func < (lhs: DomainName, rhs: DomainName) -> Bool { lhs.key < rhs.key }
 
     private static func allowed(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
             UInt8(ascii: "-"), UInt8(ascii: "_"):
             return true
         default:
@@ -70,7 +101,6 @@ public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertibl
         try container.encode(name)
     }
 }
-
 extension String {
     /// Leading and trailing spaces, tabs and newlines removed (Foundation-free).
     public func trimmingSpaces() -> String {

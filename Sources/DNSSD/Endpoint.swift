@@ -21,6 +21,9 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     /// The literal address when `host` is one.
     public var address: IPAddress? { IPAddress(host) }
 
+    /// The host name when `host` is one.
+    public var hostName: DomainName? { DomainName(host: host) }
+
     /// `host:port`, IPv6 in brackets.
     public var description: String { "\(hostForAuthority):\(port)" }
 
@@ -115,17 +118,10 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
             self.host = address.description
             return
         }
-        var name = hostText.lowercased()
-        if name.hasSuffix(".") { name.removeLast() }
-        guard !name.isEmpty, name.utf8.count <= 253,
-            name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ label in
-                !label.isEmpty && label.utf8.count <= 63
-                    && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-            })
-        else {
+        guard let name = DomainName(host: hostText.lowercased()) else {
             throw DNSSDError(.endpoint, "'\(hostText)' is neither a host name nor an IP address")
         }
-        self.host = name
+        self.host = name.withoutTrailingDot
     }
 }
 

@@ -8,16 +8,21 @@ public enum HostNameKind: Sendable, Hashable {
     case magicDNS
     case other
 
-    public init(_ host: String) {
-        let name = ConnectURL.withoutTrailingDot(host).lowercased()
-        if name == "localhost" {
+    public init(_ name: DomainName) {
+        let labels = name.labels.map { $0.lowercased() }
+        if labels == ["localhost"] {
             self = .localhost
-        } else if name == "local" || name.hasSuffix(".local") {
+        } else if labels.last == "local" {
             self = .multicastDNS
-        } else if name.hasSuffix(".ts.net") {
+        } else if labels.count > 2, labels.suffix(2) == ["ts", "net"] {
             self = .magicDNS
         } else {
             self = .other
         }
+    }
+
+    /// Text that is no host name (an IP literal, an instance's label) is `.other`.
+    public init(_ host: String) {
+        self = DomainName(host: host).map(Self.init) ?? .other
     }
 }

@@ -29,11 +29,12 @@ extension Doctor {
     /// Why a name gave no address: it does not exist, a `.local` name without nss-mdns, or a
     /// MagicDNS name that only Tailscale's resolver knows (asked directly to tell).
     static func explain(_ failure: HostLookup.Failure, host: String, facts: MachineFacts, timeout: Duration) async -> DNSProblem {
-        let kind = HostNameKind(host)
+        let hostName = DomainName(host: host)
+        let kind = hostName.map(HostNameKind.init) ?? .other
         if kind == .multicastDNS && !facts.nssMdns {
             return DNSProblem(failure.message, kind: .localWithoutNSS)
         }
-        if kind == .magicDNS, let name = try? DNSName(presentation: ConnectURL.withoutTrailingDot(host) + ".") {
+        if kind == .magicDNS, let hostName, let name = try? DNSName(instance: nil, type: nil, domain: hostName) {
             let client = DNSClient(options: magicDNSOptions(timeout))
             async let v4 = client.query(name, .a, server: .tailscale)
             async let v6 = client.query(name, .aaaa, server: .tailscale)

@@ -39,7 +39,7 @@ public struct GatewayEvidence: Sendable, Equatable {
         self.pin = report.tlsFacts.map { facts in
             PinEvidence(
                 observed: facts.fingerprint, pin: pin, advertised: target.advertisedFingerprint,
-                host: ConnectURL.withoutTrailingDot(target.host), certificate: CertificateOrigin(facts))
+                host: target.host, certificate: CertificateOrigin(facts))
         }
         path = PathEvidence(report: report)
         http = report.health.map {
@@ -49,7 +49,7 @@ public struct GatewayEvidence: Sendable, Equatable {
         connect = report.connect.map { phase in
             ConnectEvidence(
                 phase: phase, offered: target.credentials, decision: report.credentials, budget: budget,
-                host: ConnectURL.withoutTrailingDot(target.host), port: target.port, hostHeader: hostHeader, tries: report.connectTries)
+                host: target.host, port: target.port, hostHeader: hostHeader, tries: report.connectTries)
         }
     }
 

@@ -22,7 +22,7 @@ public struct PathEvidence: Sendable, Equatable {
             (self.server, self.via) = (nil, nil)
         }
         certificate = report.tlsFacts.flatMap(CertificateOrigin.init)
-        host = ConnectURL.withoutTrailingDot(report.target.host).lowercased()
+        host = report.target.host.lowercased()
         port = report.target.port
     }
 

@@ -4,7 +4,8 @@ import Glibc
 import Synchronization
 
 /// getaddrinfo with a time limit. getaddrinfo blocks and cannot be cancelled, so each call
-/// runs on a thread of its own (`BlockingThreads.lookups`) and a late answer is dropped.
+/// runs on a thread of its own (`BlockingThreads.lookups`); its caller returns at the time
+/// limit or when its task is cancelled, whichever comes first, and a late answer is dropped.
 public enum HostLookup {
     public struct Failure: Error, Sendable {
         /// What getaddrinfo said, as far as a diagnosis needs it.
@@ -20,18 +21,34 @@ public enum HostLookup {
         public var kind: Kind = .other
     }
 
+    /// The addresses of `host`, or why not. The caller waits at most `timeout`, and not at all
+    /// once its task is cancelled: the lookup goes on in its thread and its answer is dropped.
     public static func addresses(of host: String, timeout: Duration) async -> Result<[IPAddress], Failure> {
-        await withCheckedContinuation { continuation in
-            let once = ResumeOnce(continuation)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.milliseconds))) {
-                once.resume(
-                    .failure(
-                        Failure(
-                            message: "looking up \(host) took longer than \(timeout.secondsText(fractionDigits: 1)) s "
-                                + "(a DNS server that does not answer?)",
-                            kind: .noAnswer)))
+        await addresses(of: host, timeout: timeout, lookup: lookup)
+    }
+
+    /// As above with `lookup` in getaddrinfo's place, for tests that hold a lookup as long as they need.
+    static func addresses(
+        of host: String, timeout: Duration, lookup: @escaping @Sendable (String) -> Result<[IPAddress], Failure>
+    ) async -> Result<[IPAddress], Failure> {
+        let cancelled = Failure(message: "looking up \(host) was cancelled", kind: .noAnswer)
+        guard !Task.isCancelled else { return .failure(cancelled) }
+        let once = ResumeOnce<Result<[IPAddress], Failure>>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                once.arm(continuation)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.milliseconds))) {
+                    once.resume(
+                        .failure(
+                            Failure(
+                                message: "looking up \(host) took longer than \(timeout.secondsText(fractionDigits: 1)) s "
+                                    + "(a DNS server that does not answer?)",
+                                kind: .noAnswer)))
+                }
+                BlockingThreads.lookups.run { once.resume(lookup(host)) }
             }
-            BlockingThreads.lookups.run { once.resume(lookup(host)) }
+        } onCancel: {
+            once.resume(.failure(cancelled))
         }
     }
 
@@ -57,18 +74,39 @@ public enum HostLookup {
     }
 }
 
-/// Resumes a continuation once; later results are dropped.
+/// Resumes a continuation once with the first value given, whether that value comes before
+/// the continuation exists (a task cancelled at once) or after; later values are dropped.
 final class ResumeOnce<T: Sendable>: Sendable {
-    private let state: Mutex<CheckedContinuation<T, Never>?>
+    private enum State {
+        case waiting(T?)
+        case armed(CheckedContinuation<T, Never>)
+        case done
+    }
 
-    init(_ continuation: CheckedContinuation<T, Never>) {
-        state = Mutex(continuation)
+    private let state = Mutex<State>(.waiting(nil))
+
+    func arm(_ continuation: CheckedContinuation<T, Never>) {
+        let early = state.withLock { state -> T? in
+            guard case .waiting(let early) = state else { return nil }
+            state = early == nil ? .armed(continuation) : .done
+            return early
+        }
+        if let early { continuation.resume(returning: early) }
     }
 
     func resume(_ value: T) {
-        state.withLock { continuation in
-            continuation?.resume(returning: value)
-            continuation = nil
+        let armed = state.withLock { state -> CheckedContinuation<T, Never>? in
+            switch state {
+            case .waiting(.none):
+                state = .waiting(value)
+                return nil
+            case .armed(let continuation):
+                state = .done
+                return continuation
+            case .waiting, .done:
+                return nil
+            }
         }
+        armed?.resume(returning: value)
     }
 }

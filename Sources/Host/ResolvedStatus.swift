@@ -20,10 +20,10 @@ public struct ResolvedStatus: Sendable, Equatable {
 
         /// Whether this link's domains route `domain` (a suffix match; `~.` routes everything).
         public func routes(_ domain: DomainName) -> Bool {
-            let name = domain.withoutTrailingDot.lowercased()
-            return domains.contains { entry in
-                let routed = (entry.hasPrefix("~") ? String(entry.dropFirst()) : entry).lowercased().trimmingTrailingDot
-                return routed.isEmpty || name == routed || name.hasSuffix("." + routed)
+            domains.contains { entry in
+                let routed = entry.hasPrefix("~") ? String(entry.dropFirst()) : entry
+                guard routed != ".", !routed.isEmpty else { return true }
+                return DomainName(host: routed).map { domain.isWithin($0) } ?? false
             }
         }
     }
@@ -75,8 +75,4 @@ public struct ResolvedStatus: Sendable, Equatable {
 
     /// The links that route `domain` by one of their domains.
     public func routing(_ domain: DomainName) -> [Link] { links.filter { $0.routes(domain) } }
-}
-
-extension String {
-    var trimmingTrailingDot: String { hasSuffix(".") ? String(dropLast()) : self }
 }

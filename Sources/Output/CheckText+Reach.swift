@@ -5,7 +5,7 @@ import Probes
 /// The words of gw.dns and gw.tcp: a Gateway's name and addresses, and whether it answers.
 extension CheckText {
     static func dns(_ reason: CheckReason, _ evidence: DNSEvidence) -> CheckText {
-        let host = ConnectURL.withoutTrailingDot(evidence.host)
+        let host = evidence.host
         guard reason != .ok else {
             let addresses = evidence.addresses.map(\.description).joined(separator: ", ")
             return CheckText(IPAddress(evidence.host) != nil ? "address \(addresses)" : "\(host) → \(addresses)")

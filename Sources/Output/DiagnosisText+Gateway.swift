@@ -43,7 +43,7 @@ extension DiagnosisText {
         return DiagnosisText(cause: cause, fix: fix(of: check))
     }
 
-    static func host(_ dns: DNSEvidence) -> String { ConnectURL.withoutTrailingDot(dns.host) }
+    static func host(_ dns: DNSEvidence) -> String { dns.host }
 
     static func anotherProgram(_ target: String, _ http: HTTPEvidence) -> String {
         var server = ""

@@ -22,11 +22,10 @@ enum ChainTrust {
         case .failure(let problem): return .noTrustRoots(problem.description)
         }
         let intermediates = CertificateStore(chain.dropFirst().prefix(maxIntermediates).compactMap { try? Certificate(derEncoded: $0) })
-        let name = ConnectURL.withoutTrailingDot(host)
-        let literal = IPAddress(name)
+        let literal = IPAddress(host)
         var verifier = Verifier(rootCertificates: store) {
             RFC5280Policy()
-            ServerIdentityPolicy(serverHostname: literal == nil ? name : nil, serverIP: literal?.withoutZone.description)
+            ServerIdentityPolicy(serverHostname: literal == nil ? host : nil, serverIP: literal?.withoutZone.description)
         }
         if case .validCertificate = await verifier.validate(leaf: leaf, intermediates: intermediates) { return .trusted }
         // Why not: a chain to a trusted root for other names, a self-signed leaf, or no path.

@@ -72,7 +72,7 @@ public struct CredentialPolicy: Sendable, Hashable {
             if peer.isThisMachine { return local(peer) }
             let address = peer.address.mappedIPv4 ?? peer.address
             guard ConnectURL.allowsPlainWebSocket(host: peer.host) || (allowPrivatePlainText && address.isPrivate) else {
-                return .withhold(.plainText(host: ConnectURL.withoutTrailingDot(peer.host)))
+                return .withhold(.plainText(host: peer.host))
             }
             return .send(.privatePlainText)
         }

@@ -195,8 +195,7 @@ public enum GatewayProbe {
 
     /// `host:port`, IPv6 literals in brackets and without their zone, as the Host header wants it.
     public static func hostHeader(_ target: ProbeTarget) -> String {
-        let host = ConnectURL.withoutTrailingDot(target.host)
-        return Endpoint(host: IPAddress(host).map { $0.withoutZone.description } ?? host, port: target.port).description
+        Endpoint(host: IPAddress(target.host).map { $0.withoutZone.description } ?? target.host, port: target.port).description
     }
 }
 

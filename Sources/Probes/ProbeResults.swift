@@ -5,8 +5,12 @@ import FoundationEssentials
 public struct ProbeTarget: Sendable, Hashable {
     /// What the user or discovery calls it (a URL, a host, an instance name), for reports.
     public var label: String
-    /// The host name for TLS SNI and the HTTP Host header; an address when there is none.
-    public var host: String
+    /// The host for TLS SNI and the HTTP Host header, as text that leaves the program: the
+    /// host name without its root dot, else an address (or, for a Gateway known by neither,
+    /// its label).
+    public let host: String
+    /// The host name, when the Gateway has one.
+    public let hostName: DomainName?
     public var addresses: [IPAddress]
     public var port: Int
     public var tls: Bool
@@ -24,7 +28,8 @@ public struct ProbeTarget: Sendable, Hashable {
         credentials: ConnectCredentials = .none
     ) {
         self.label = label
-        self.host = host
+        hostName = DomainName(host: host)
+        self.host = hostName?.withoutTrailingDot ?? host
         self.addresses = addresses
         self.port = port
         self.tls = tls

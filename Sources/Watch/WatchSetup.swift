@@ -38,8 +38,9 @@ public struct WatchSetup: Sendable {
     /// host (or one of its addresses) and port.
     func pin(for target: ProbeTarget) -> Pin? {
         guard let pinned, pinned.endpoint.port == target.port else { return nil }
-        let host = ConnectURL.withoutTrailingDot(pinned.endpoint.host).lowercased()
-        let matches = ConnectURL.withoutTrailingDot(target.host).lowercased() == host || target.addresses.contains { "\($0)" == host }
+        let endpoint = pinned.endpoint
+        let sameName = endpoint.hostName.map { $0 == target.hostName } ?? (endpoint.host == target.host)
+        let matches = sameName || target.addresses.contains { "\($0)" == endpoint.host }
         return matches ? pinned.pin : nil
     }
 }

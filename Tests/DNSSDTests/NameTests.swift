@@ -65,6 +65,32 @@ struct NameTests {
         #expect(DomainName.local.isLocal)
     }
 
+    @Test("a host name keeps its spelling, compares without case, and knows both presentations")
+    func hostNames() throws {
+        let srv = try #require(DomainName(host: "Studio.OpenClaw.Internal."))
+        let typed = try #require(DomainName(host: "studio.openclaw.internal"))
+        #expect(srv == typed && srv.hashValue == typed.hashValue, "\(srv) and \(typed) are one name")
+        #expect(srv.withRootDot == "Studio.OpenClaw.Internal." && srv.withoutTrailingDot == "Studio.OpenClaw.Internal")
+        #expect(srv.isWithin(try DomainName(validating: "openclaw.internal")) && !srv.isWithin(.local))
+        #expect(Set([srv, typed]).count == 1)
+    }
+
+    @Test(
+        "IP literals and text that is no host name are not host names",
+        arguments: ["10.0.0.1", "fe80::1%eth0", "", ".", "has space.local", "Studio (OpenClaw)", "-lead.local", "a..b"])
+    func notHostNames(text: String) {
+        #expect(DomainName(host: text) == nil, "'\(text)' read as a host name")
+    }
+
+    @Test("an endpoint's host is validated once, by the host-name rule")
+    func endpointHosts() throws {
+        #expect(try EndpointSpec(parsing: "Studio.Local.:443").host == "studio.local")
+        #expect(try Endpoint.parse("studio.local", defaultPort: 1).hostName == DomainName(host: "STUDIO.local"))
+        #expect(try Endpoint.parse("10.0.0.1", defaultPort: 1).hostName == nil)
+        #expect(throws: DNSSDError.self) { try EndpointSpec(parsing: "bad name.local") }
+        #expect(throws: DNSSDError.self) { try EndpointSpec(parsing: "-lead.local") }
+    }
+
     @Test("instance names compare case-insensitively (NSD and Knot lower-case RDATA)")
     func instanceIdentity() throws {
         let a = try InstanceName(decoded: "Studio (OpenClaw)")
@@ -126,7 +152,7 @@ struct NetworkTests {
     func urlHost() {
         #expect(ConnectURL.make(host: "studio.openclaw.internal.", port: 18789, tls: true) == "wss://studio.openclaw.internal:18789")
         #expect(ConnectURL.make(host: "studio.local.", port: 18789, tls: false) == "ws://studio.local:18789")
-        #expect(ConnectURL.withoutTrailingDot(".") == ".")
+        #expect(ConnectURL.make(host: "Studio.Local.", port: 18789, tls: false) == "ws://Studio.Local:18789", "the spelling stays")
     }
 
     @Test(

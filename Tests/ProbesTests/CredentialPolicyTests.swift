@@ -111,7 +111,9 @@ struct CredentialPolicyTests {
             name: "ws:// to a public address", policy: open, peer: peer("203.0.113.1", "203.0.113.1"),
             expected: .withhold(.plainText(host: "203.0.113.1"))),
         Case(
-            name: "ws:// to a public name", policy: open, peer: peer("gw.example.com.", "198.51.100.7"),
+            // An SRV target: its root dot goes where the probe target is built, once.
+            name: "ws:// to a public name", policy: open,
+            peer: peer(ProbeTarget(label: "gw", host: "gw.example.com.", addresses: [], port: 443, tls: false).host, "198.51.100.7"),
             expected: .withhold(.plainText(host: "gw.example.com"))),
         Case(
             name: "ws:// to a private DNS name", policy: open, peer: peer("gateway.lan", "192.168.1.20"),
