@@ -51,11 +51,11 @@ public enum ZoneSetPush {
     }
 
     /// `body` on every item, at most `zonesAtOnce` at a time; the results in the items' order.
-    static func forEach<Item: Sendable, Result: Sendable>(_ items: [Item], _ body: @escaping @Sendable (Item) async -> Result) async
-        -> [Result]
+    static func forEach<Item: Sendable, Output: Sendable>(_ items: [Item], _ body: @escaping @Sendable (Item) async -> Output) async
+        -> [Output]
     {
-        await withTaskGroup(of: (Int, Result).self) { group in
-            var results = [Result?](repeating: nil, count: items.count)
+        await withTaskGroup(of: (Int, Output).self) { group in
+            var results = [Output?](repeating: nil, count: items.count)
             var next = 0
             func startNext() {
                 guard next < items.count else { return }
