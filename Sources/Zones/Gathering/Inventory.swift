@@ -23,20 +23,43 @@ public enum Inventory {
         let message: String?
     }
 
+    /// What a browse document holds: its beacons, and the errors the browse that wrote it saved
+    /// (as failures).
+    public struct Listing: Sendable {
+        public let beacons: [GatewayBeacon]
+        public let failures: [String]
+    }
+
     /// The Gateways of the browse document at `path` (a regular file, `-` or a pipe of at most
     /// `FileLimit.inventory` bytes), notes about beacons that cannot be published, and the
     /// errors the browse that wrote it saved (as failures).
     public static func gateways(atPath path: String, domain: DomainName) throws(Failure) -> GatewayYield {
-        let bytes: [UInt8]
-        do { bytes = try RegularFile.readInput(path, limit: FileLimit.inventory).bytes } catch {
-            throw Failure(description: error.description)
-        }
-        return try gateways(fromJSON: Data(bytes), domain: domain)
+        gateways(in: try listing(atPath: path), domain: domain)
     }
 
     /// The Gateways of a browse document, notes about beacons that cannot be published, and
     /// the errors saved in it.
     public static func gateways(fromJSON data: Data, domain: DomainName) throws(Failure) -> GatewayYield {
+        gateways(in: try listing(fromJSON: data), domain: domain)
+    }
+
+    /// A listing's beacons as Gateways of a zone of `domain`, with its failures.
+    public static func gateways(in listing: Listing, domain: DomainName) -> GatewayYield {
+        var yield = gateways(from: listing.beacons, domain: domain)
+        yield.failures = listing.failures
+        return yield
+    }
+
+    /// The browse document at `path`, read once (a fleet push splits it by domain).
+    public static func listing(atPath path: String) throws(Failure) -> Listing {
+        let bytes: [UInt8]
+        do { bytes = try RegularFile.readInput(path, limit: FileLimit.inventory).bytes } catch {
+            throw Failure(description: error.description)
+        }
+        return try listing(fromJSON: Data(bytes))
+    }
+
+    static func listing(fromJSON data: Data) throws(Failure) -> Listing {
         if let deep = JSONNesting.tooDeep(Array(data)) { throw Failure(description: deep) }
         let document: Document
         do {
@@ -47,12 +70,11 @@ public enum Inventory {
         guard document.schema == Schema.browse else {
             throw Failure(description: "schema is '\(SafeText.display(Array(document.schema.utf8)))', expected \(Schema.browse)")
         }
-        var yield = gateways(from: document.beacons, domain: domain)
-        yield.failures = (document.errors ?? []).map { saved in
+        let failures = (document.errors ?? []).map { saved in
             let text = [saved.source, saved.message].compactMap { $0 }.joined(separator: ": ")
             return "the browse that wrote it reported \(SafeText.display(Array(text.utf8)))"
         }
-        return yield
+        return Listing(beacons: document.beacons, failures: failures)
     }
 
     /// Browsed beacons as zone Gateways; a beacon that cannot be published becomes a note, and

@@ -35,6 +35,11 @@ struct ZonePushCommand: ClawnetCommand {
             the UPDATE in nsupdate syntax instead of sending it (`nsupdate -k KEYFILE` applies it); \
             it still reads the zone from --server, to send only the difference.
 
+            Several zones of one primary (a fleet in shards): give --domain once for each and an \
+            --inventory whose beacons name their zone (`"domain"`); each Gateway goes to the zone \
+            its beacon names. Each zone is read, planned and sent on its own, several at a \
+            time; a zone that fails is named with its error and the others keep theirs (exit 1).
+
             --gateway takes \(GatewaySpec.help).
 
             Examples:
@@ -43,6 +48,9 @@ struct ZonePushCommand: ClawnetCommand {
                     --tsig-key clawnet.key --this-host
                 clawnet zone push --domain openclaw.internal --server 100.101.102.53 \\
                     --tsig-key clawnet.key --inventory fleet.json --prune --dry-run
+                clawnet zone push --server 100.101.102.53 --tsig-key clawnet.key \\
+                    --inventory fleet.json --domain eu.openclaw.internal \\
+                    --domain us.openclaw.internal
 
             \(ExitStatus.status(
                 (.success, "the zone holds the Gateways (nothing needed sending, or the UPDATE was applied)"),
@@ -54,8 +62,11 @@ struct ZonePushCommand: ClawnetCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The zone to register in, e.g. openclaw.internal.", valueName: "DOMAIN"), transform: Arguments.domain)
-    var domain: DomainName
+    @Option(
+        help: ArgumentHelp(
+            "The zone to register in, e.g. openclaw.internal. Repeat it for several zones of one primary: each Gateway of "
+                + "--inventory goes to the zone its beacon names.", valueName: "DOMAIN"), transform: Arguments.domain)
+    var domain: [DomainName] = []
 
     @Option(help: ArgumentHelp("The zone's primary DNS server.", valueName: "HOST[:PORT]"), transform: Arguments.server)
     var server: DNSServer
@@ -91,12 +102,27 @@ struct ZonePushCommand: ClawnetCommand {
     /// The longest --from-browse browses of --timeout.
     static let browseLimit = Duration.seconds(5)
 
+    func validate() throws {
+        guard !domain.isEmpty else { throw ValidationError("Missing expected argument '--domain <DOMAIN>'") }
+        guard domain.count > 1 else { return }
+        var seen = Set<DomainName>()
+        if let twice = domain.first(where: { !seen.insert($0).inserted }) {
+            throw ValidationError("--domain \(twice.name) is given twice")
+        }
+        guard sources.inventory != nil, sources.gateways.isEmpty, !sources.fromBrowse, !sources.thisHost else {
+            throw ValidationError(
+                "several --domain take their Gateways from --inventory, each in the zone its beacon names; --gateway, --from-browse "
+                    + "and --this-host name no zone: push those with one --domain")
+        }
+    }
+
     /// Gathers the Gateways, reads what the server has and sends the difference (or prints it,
     /// with --dry-run); --timeout bounds all of it.
     func run(_ context: CommandContext) async throws -> ExitStatus {
         let terminal = context.terminal
         SecretWarnings.tsigKey(tsigKey.key, terminal: terminal)
         let deadline = context.clock.now() + timeout.duration
+        guard domain.count == 1, let domain = domain.first else { return try await pushZones(context, until: deadline) }
         let config = context.config(sources.config.path)
         config.warnings.forEach { terminal.err("warning: \($0)") }
         let gathered = try await GatewaySourceOptions.collector(context, config: config, interfaces: context.machine.interfaces()).gather(
@@ -125,9 +151,12 @@ struct ZonePushCommand: ClawnetCommand {
         do throws(UpdateFailure) {
             return try await registrar.planPush(records, prune: prune, keeping: keeping, until: deadline)
         } catch {
-            guard dryRun else { throw error }
-            let message = "--dry-run reads the zone from \(server) first: " + error.message
-            throw UpdateFailure(error.reason, rcode: error.rcode, message, fix: error.fix)
+            throw dryRun ? readFirst(error, server: server) : error
         }
+    }
+
+    /// A dry run's read failure: it says the server is asked even though nothing is sent.
+    static func readFirst(_ error: UpdateFailure, server: DNSServer) -> UpdateFailure {
+        UpdateFailure(error.reason, rcode: error.rcode, "--dry-run reads the zone from \(server) first: " + error.message, fix: error.fix)
     }
 }

@@ -1,0 +1,33 @@
+import DNSSD
+
+/// The Gateways of a fleet push (`zone push` with `--domain` more than once): one inventory,
+/// read once, each of its Gateways in the zone its beacon names.
+extension GatewayCollector {
+    /// For each zone of `zones` (in their order), the Gateways whose beacon names it; notes on
+    /// beacons of other domains, which go nowhere: a zone gets only what names it.
+    public static func gather(inventory path: String, zones: [DomainName]) throws -> (
+        zones: [(domain: DomainName, gathered: GatheredGateways)], notes: [String]
+    ) {
+        let listing: Inventory.Listing
+        do { listing = try Inventory.listing(atPath: path) } catch {
+            throw ZoneError("--inventory \(path): \(error)")
+        }
+        let byZone = zones.map { zone in
+            var gathered = GatheredGateways()
+            let beacons = listing.beacons.filter { $0.domain == zone }
+            gathered.add(
+                Inventory.gateways(in: Inventory.Listing(beacons: beacons, failures: listing.failures), domain: zone),
+                from: "--inventory \(path)")
+            return (zone, gathered)
+        }
+        var elsewhere: [String: Int] = [:]
+        for beacon in listing.beacons where !zones.contains(where: { $0 == beacon.domain }) {
+            elsewhere[beacon.domain?.name ?? "no domain", default: 0] += 1
+        }
+        let notes = elsewhere.sorted { $0.key < $1.key }.map { domain, count in
+            "\(count) Gateway\(count == 1 ? "" : "s") of \(domain) in --inventory \(path) \(count == 1 ? "is" : "are") in no zone of "
+                + "--domain: with several --domain, a Gateway goes to the zone its beacon names"
+        }
+        return (byZone, notes)
+    }
+}
