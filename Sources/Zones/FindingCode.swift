@@ -10,6 +10,8 @@ public enum FindingCode: String, Sendable, Hashable, Codable, CaseIterable {
     case syntax, syntaxWarning
     /// No SOA and no --domain: the zone's apex is unknown.
     case noApex
+    /// --domain names a zone that none of the file's records is in (the SOA names another).
+    case domainMismatch
     case outsideZone
     /// The file is a fragment (`doctor --emit-zone`): its SOA and NS are the zone's.
     case fragment

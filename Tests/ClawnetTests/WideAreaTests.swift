@@ -212,7 +212,8 @@ struct WideAreaTests {
         }
     }
 
-    @Test("doctor with a server that never answers, whatever its --timeout: dns.widearea fails naming it, never 'nothing published'",
+    @Test(
+        "doctor with a server that never answers, whatever its --timeout: dns.widearea fails naming it, never 'nothing published'",
         arguments: ["4s", "10s"])
     func doctorSilentServer(timeout: String) async throws {
         let bed = try TestBed.current()
@@ -221,7 +222,8 @@ struct WideAreaTests {
         defer { peer.terminate() }
         try await peer.waitForOutput("ready")
         let result = try await bed.clawnet([
-            "doctor", "--no-local", "--domain", "openclaw.internal", "--server", "127.0.0.1:\(port)", "--timeout", timeout, "--format", "json",
+            "doctor", "--no-local", "--domain", "openclaw.internal", "--server", "127.0.0.1:\(port)", "--timeout", timeout, "--format",
+            "json",
         ])
         let checks = try jsonObject(result.stdout)["checks"] as? [[String: Any]] ?? []
         let wideArea = try #require(checks.first { $0["id"] as? String == "dns.widearea" }, "\(result.stdout)")
@@ -229,7 +231,9 @@ struct WideAreaTests {
         #expect((wideArea["message"] as? String)?.contains("no answer from 127.0.0.1#\(port)") == true, "\(wideArea)")
     }
 
-    @Test("zone check FILE --server of a server that never answers: one failure with the DNS fix, never zone push's", arguments: [false, true])
+    @Test(
+        "zone check FILE --server of a server that never answers: one failure with the DNS fix, never zone push's",
+        arguments: [false, true])
     func silentServerIsOneFailure(transfer: Bool) async throws {
         let bed = try TestBed.current()
         let port = testPort()
