@@ -204,6 +204,10 @@ struct UnicastBrowse: Sendable {
 
     private func ptrFix(_ lookup: DNSLookup) -> String {
         switch lookup {
+        case .negative(.nxDomain, let server, false):
+            "no \(type.name) in \(domain.name) on \(server), or no such domain there: check its spelling (--domain, "
+                + "discovery.wideArea.domain) with `dig SOA \(domain.withoutTrailingDot) @\(server.address)\(server.port == 53 ? "" : " -p \(server.port)")`; if the zone exists, check it "
+                + "(`clawnet zone check`) and that the server loaded it"
         case .negative(.nxDomain, _, _), .negative(_, _, true):
             "no \(type.name) is published in \(domain.name) on that server: check the zone (`clawnet zone check`) and that the server "
                 + "loaded it"

@@ -242,6 +242,7 @@ struct MachineDiagnosisTests {
         let empty = MachineChecks.wideArea(MachineFacts.gather(RecordedSystem()), Recorded.discovery(domains: [Recorded.domain]))
         #expect(empty.map(\.status) == [.warn])
         #expect(empty.first?.fix?.contains("clawnet zone generate --domain openclaw.internal") == true)
+        #expect(empty.first?.fix?.contains("dig SOA openclaw.internal") == true, "a wrong --domain is checked: \(empty.first?.fix ?? "")")
 
         #expect(MachineChecks.wideArea(MachineFacts.gather(RecordedSystem()), Recorded.discovery()).map(\.status) == [.skip])
     }
