@@ -251,7 +251,7 @@ struct WideAreaTests {
             timeout: .seconds(40))
         #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
         let findings = try jsonObject(result.stdout)["findings"] as? [[String: Any]] ?? []
-        let failures = findings.filter { $0["severity"] as? String == "fail" }
+        let failures = findings.filter { $0["status"] as? String == "fail" }
         #expect(failures.count == 1, "one silent server, one failure: \(failures)")
         let fix = failures.first?["fix"] as? String ?? ""
         #expect((failures.first?["message"] as? String)?.contains("no answer from 127.0.0.1#\(port)") == true, "\(failures)")
