@@ -200,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "OutputTests",
             dependencies: ["Output", "Doctor", "Discovery", "Zones", "Probes", "Host", "Avahi", "DNSSD", "TestSupport"],
-            swiftSettings: settings),
+            exclude: ["Golden"], swiftSettings: settings),
         .testTarget(
             name: "ClawnetTests",
             dependencies: [

@@ -26,20 +26,20 @@ enum AvahiDiagnosis {
             case .browse: "Meanwhile, wide-area DNS-SD (--domain) and manual targets (--manual) work without Avahi."
             case .publish: "Meanwhile, `clawnet advertise --serve-only` answers like a Gateway without publishing a beacon."
             }
+        let installed = AvahiDaemonProgram.isInstalled()
         if let socket = SystemBus.socketPath(of: busAddress), !FileManager.default.fileExists(atPath: socket) {
+            let fix =
+                installed
+                ? "start D-Bus: `sudo systemctl start dbus` (containers without systemd: `mkdir -p /run/dbus && dbus-daemon --system "
+                    + "--fork`), then avahi-daemon"
+                : "avahi-daemon is not installed: \(AvahiDaemonFix.install)"
             return DiscoveryIssue(
                 source: .mdns, kind: lost ? .daemonLost : .busMissing,
                 message: "the D-Bus system bus is not running (no socket at \(socket)); Avahi is reached over D-Bus",
-                fix:
-                    "start D-Bus: `sudo systemctl start dbus` (containers without systemd: `mkdir -p /run/dbus && dbus-daemon --system "
-                    + "--fork`), then avahi-daemon. \(alternatives)"
+                fix: "\(fix). \(alternatives)"
             )
         }
-        let installed = FileManager.default.fileExists(atPath: "/usr/sbin/avahi-daemon")
-        let start =
-            installed
-            ? "start it: `sudo systemctl start avahi-daemon` (without systemd: `sudo avahi-daemon -D`)"
-            : "install and start it: `sudo apt install avahi-daemon` (then `sudo systemctl start avahi-daemon`)"
+        let start = installed ? AvahiDaemonFix.start : AvahiDaemonFix.install
         switch code {
         case Int32(AVAHI_ERR_NO_DAEMON):
             return DiscoveryIssue(

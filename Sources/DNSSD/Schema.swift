@@ -4,5 +4,5 @@ public enum Schema {
     public static let browse = "clawnet.browse.v1"
     public static let doctor = "clawnet.doctor.v1"
     public static let preflight = "clawnet.preflight.v2"
-    public static let zoneCheck = "clawnet.zonecheck.v2"
+    public static let zoneCheck = "clawnet.zonecheck.v3"
 }

@@ -57,13 +57,23 @@ public enum TSIGFailure: Error, Hashable, Sendable {
 /// Verifies the answers to one signed request: a single answer, or every message of a
 /// transfer in order (each signed one covers the unsigned ones before it).
 public struct TSIGVerifier: Sendable {
-    public enum Outcome: Sendable, Equatable {
+    public enum Outcome: Sendable, Equatable, CustomStringConvertible {
         case verified
         /// The server reports a TSIG error (BADSIG, BADKEY, BADTIME ...); such answers carry
         /// no MAC to check. BADTIME brings the server's clock.
         case serverError(TSIGError, serverTime: UInt64?)
         /// No TSIG record: allowed between signed messages of a transfer.
         case unsigned
+
+        /// For --verbose: words, never a Swift value.
+        public var description: String {
+            switch self {
+            case .verified: "verified"
+            case .serverError(let error, let time?): "error \(error) (server time \(time))"
+            case .serverError(let error, nil): "error \(error)"
+            case .unsigned: "unsigned"
+            }
+        }
     }
 
     /// RFC 8945 §5.3.1: a client must accept up to 99 unsigned messages between signed ones.

@@ -41,13 +41,25 @@ public enum DNSWireCodec {
         return message(packet, answers: records(ldns_pkt_answer(packet)))
     }
 
+    /// Why a message could not be read, in clawnet's words (never ldns's status text).
+    static func wireProblem(_ status: ldns_status) -> String {
+        switch status {
+        case LDNS_STATUS_PACKET_OVERFLOW, LDNS_STATUS_WIRE_INCOMPLETE_HEADER, LDNS_STATUS_WIRE_INCOMPLETE_QUESTION,
+            LDNS_STATUS_WIRE_INCOMPLETE_ANSWER, LDNS_STATUS_WIRE_INCOMPLETE_AUTHORITY, LDNS_STATUS_WIRE_INCOMPLETE_ADDITIONAL:
+            "it ends before the records its header counts"
+        case LDNS_STATUS_INVALID_POINTER: "a name's compression pointer points outside the message or forward"
+        case LDNS_STATUS_LABEL_OVERFLOW, LDNS_STATUS_DOMAINNAME_OVERFLOW: "a name has a label over 63 bytes or is over 255 bytes"
+        default: "its layout does not follow RFC 1035 (ldns status \(status.rawValue))"
+        }
+    }
+
     /// An ldns packet the caller frees.
     private static func parse(_ bytes: [UInt8]) throws(DNSWireError) -> UnsafeMutablePointer<ldns_pkt> {
         guard bytes.count >= 12 else { throw DNSWireError("a DNS message needs 12 header bytes, got \(bytes.count)") }
         var packet: UnsafeMutablePointer<ldns_pkt>?
         let status = bytes.withUnsafeBufferPointer { ldns_wire2pkt(&packet, $0.baseAddress, $0.count) }
         guard status == LDNS_STATUS_OK, let packet else {
-            throw DNSWireError("malformed DNS message: \(String(cString: ldns_get_errorstr_by_id(status)))")
+            throw DNSWireError("malformed DNS message: \(wireProblem(status))")
         }
         return packet
     }

@@ -85,7 +85,7 @@ public struct ZoneFile: Sendable {
                     records: RecordStore(), lines: [], problems: [Problem(line: 0, message: "cannot read the zone text")], origin: origin)
             }
             defer { fclose(file) }
-            return read(file, origin: origin, defaultTTL: defaultTTL, bounds: bounds)
+            return read(file, text: UnsafeRawBufferPointer(buffer), origin: origin, defaultTTL: defaultTTL, bounds: bounds)
         }
         let problems = (parsed.problems + checked.problems).sorted { $0.line < $1.line }
         return ZoneFile(
@@ -93,9 +93,10 @@ public struct ZoneFile: Sendable {
             warnings: checked.warnings)
     }
 
-    private static func read(_ file: UnsafeMutablePointer<FILE>, origin: DNSName?, defaultTTL: UInt32, bounds: RecordStore.Bounds)
-        -> ZoneFile
-    {
+    /// `text` is what `file` reads: the words for an entry ldns refused are made from it.
+    private static func read(
+        _ file: UnsafeMutablePointer<FILE>, text: UnsafeRawBufferPointer, origin: DNSName?, defaultTTL: UInt32, bounds: RecordStore.Bounds
+    ) -> ZoneFile {
         var ttl = defaultTTL
         var currentOrigin: UnsafeMutablePointer<ldns_rdf>? = origin.flatMap { name in
             name.wire.withUnsafeBytes { ldns_dname_new_frm_data(UInt16($0.count), $0.baseAddress) }
@@ -135,7 +136,9 @@ public struct ZoneFile: Sendable {
             case LDNS_STATUS_SYNTAX_INCLUDE:
                 problems.append(Problem(line: Int(line), message: "$INCLUDE is not followed here; put every record in this file"))
             default:
-                problems.append(Problem(line: Int(line), message: String(cString: ldns_get_errorstr_by_id(status))))
+                let range = max(0, min(position, text.count))..<max(0, min(now, text.count))
+                let entry = String(decoding: text[range.lowerBound..<max(range.lowerBound, range.upperBound)], as: UTF8.self)
+                problems.append(Problem(line: Int(line), message: ZoneEntryProblem.describe(entry, status: status)))
             }
         }
         let finalOrigin = currentOrigin.flatMap { DNSWireCodec.name($0) }

@@ -1,3 +1,4 @@
+import DNSClient
 import DNSSD
 
 /// What one discovery found: the merged beacons and the problems, and whether the time
@@ -22,6 +23,12 @@ extension DiscoverySession {
         var request = request
         // A name that does not resolve is still reported: lookups give up before the deadline.
         if let timeout { request.lookupTimeout = min(request.lookupTimeout, timeout * 3 / 4) }
+        // A server that does not answer is reported as such, not taken for an empty domain: its
+        // tries end before the time does (doctor's --timeout 4s gives discovery 2 s).
+        if let timeout {
+            let client = request.unicast.client
+            request.unicast.client.attemptTimeout = min(client.attemptTimeout, timeout * 3 / 4 / client.attempts)
+        }
         var collection = BeaconCollection()
         for issue in initial { collection.apply(.error(issue)) }
         let timedOut = await run(backends(request), deadline: timeout) { event in

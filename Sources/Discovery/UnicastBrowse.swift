@@ -202,8 +202,17 @@ struct UnicastBrowse: Sendable {
         DiscoveryIssue(source: .unicast, kind: kind, message: "\(domain.name): \(message)", fix: fix, domain: domain.name)
     }
 
+    /// dig's words for asking `server`: `@ADDRESS`, and `-p PORT` off port 53.
+    static func digServer(_ server: DNSServer) -> String {
+        "@\(server.address)" + (server.port == 53 ? "" : " -p \(server.port)")
+    }
+
     private func ptrFix(_ lookup: DNSLookup) -> String {
         switch lookup {
+        case .negative(.nxDomain, let server, false):
+            "no \(type.name) in \(domain.name) on \(server), or no such domain there: check its spelling (--domain, "
+                + "discovery.wideArea.domain) with `dig SOA \(domain.withoutTrailingDot) \(Self.digServer(server))`; if the zone exists, "
+                + "check it (`clawnet zone check`) and that the server loaded it"
         case .negative(.nxDomain, _, _), .negative(_, _, true):
             "no \(type.name) is published in \(domain.name) on that server: check the zone (`clawnet zone check`) and that the server "
                 + "loaded it"

@@ -14,7 +14,8 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     // openclaw.advertising (the switch that is off is in its evidence)
     case notGatewayHost, advertisingOff, advertisingInWSL
     // mdns.dbus, mdns.daemon, mdns.interfaces, mdns.port5353, mdns.nss
-    case busMissing, daemonUnavailable, noMulticastInterface, otherResponders, nsswitchMissing, nssMdnsMissing, nssModuleMissing
+    case busMissing, daemonUnavailable, daemonNotInstalled, noMulticastInterface, otherResponders, nsswitchMissing, nssMdnsMissing,
+        nssModuleMissing
     // mdns.browse
     case localNotBrowsed, hostAnswersWithoutBeacon, hostSilent, nothingInLocal
     // dns.resolver, dns.widearea, tailscale.interface

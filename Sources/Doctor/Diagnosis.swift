@@ -38,8 +38,9 @@ public struct Diagnosis: Sendable, Equatable {
     public enum Finding: Sendable, Equatable {
         /// The cause is what one check found (of a Gateway when `target` is set).
         case check(Check, target: String?)
-        /// No mDNS daemon: the bus is missing, else Avahi; the failing check has the fix.
-        case noMDNS(busMissing: Bool, failing: Check?)
+        /// No mDNS daemon: the bus is missing, else Avahi; the failing check has the fix, unless
+        /// avahi-daemon is not installed (then installing it, which brings D-Bus, is the fix).
+        case noMDNS(busMissing: Bool, daemonInstalled: Bool, failing: Check?)
         /// A Gateway's host answers mDNS (or does not), while its beacon is not in local.
         case hostAnswer(HostAnswer)
         case advertisingOff(AdvertisingSwitch, configPath: String)

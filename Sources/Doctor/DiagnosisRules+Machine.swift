@@ -12,12 +12,14 @@ extension DiagnosisRules {
             containerMulticast,
         ] + identity + sightings + phones
 
-    static let noMDNS = DiagnosisRule.machine(.noMDNS, explains: [.mdnsDBus: [.busMissing], .mdnsDaemon: [.daemonUnavailable]]) {
-        machine in
+    static let noMDNS = DiagnosisRule.machine(
+        .noMDNS, explains: [.mdnsDBus: [.busMissing], .mdnsDaemon: [.daemonUnavailable, .daemonNotInstalled]]
+    ) { machine in
         guard machine.mdnsFailed else { return [] }
         let busMissing = machine.check(.mdnsDBus)?.status == .fail
         let failing = machine.check(busMissing ? .mdnsDBus : .mdnsDaemon)
-        return [Diagnosis(.noMDNS, .noMDNS(busMissing: busMissing, failing: failing), evidence: [.init(.mdnsDBus), .init(.mdnsDaemon)])]
+        let finding = Diagnosis.Finding.noMDNS(busMissing: busMissing, daemonInstalled: machine.facts.avahiInstalled, failing: failing)
+        return [Diagnosis(.noMDNS, finding, evidence: [.init(.mdnsDBus), .init(.mdnsDaemon)])]
     }
 
     /// Nothing in local., and the host of a Gateway found another way answers mDNS from here.

@@ -37,7 +37,7 @@ public struct Layer: Sendable {
         Layer(.openclawConfig, "OpenClaw configuration"),
         Layer(.openclawAdvertising, "This Gateway's mDNS advertising"),
         Layer(.mdnsDBus, "D-Bus system bus", lacking: .needsBus, fails: [.busMissing]),
-        Layer(.mdnsDaemon, "avahi-daemon", needs: [.mdnsDBus], lacking: .needsDaemon, fails: [.daemonUnavailable]),
+        Layer(.mdnsDaemon, "avahi-daemon", needs: [.mdnsDBus], lacking: .needsDaemon, fails: [.daemonUnavailable, .daemonNotInstalled]),
         Layer(.mdnsInterfaces, "Multicast interfaces", fails: [.noMulticastInterface]),
         Layer(.mdnsPort5353, "Other mDNS responders on UDP 5353"),
         Layer(.mdnsNSS, "nss-mdns for .local names"),

@@ -69,9 +69,8 @@ public enum MachineChecks {
     }
 
     static func daemon(_ facts: MachineFacts) -> Check {
-        facts.avahiRunning
-            ? Check(.mdnsDaemon, .pass, .ok, evidence: .daemon(facts.avahi))
-            : Check(.mdnsDaemon, .fail, .daemonUnavailable, evidence: .daemon(facts.avahi))
+        if facts.avahiRunning { return Check(.mdnsDaemon, .pass, .ok, evidence: .daemon(facts.avahi)) }
+        return Check(.mdnsDaemon, .fail, facts.avahiInstalled ? .daemonUnavailable : .daemonNotInstalled, evidence: .daemon(facts.avahi))
     }
 
     static func interfaces(_ facts: MachineFacts) -> Check {

@@ -8,6 +8,8 @@ public struct MachineFacts: Sendable {
     public var busAddress: String
     public var busSocketExists: Bool?
     public var avahi: AvahiStatus
+    /// avahi-daemon's program is installed (when it does not run: start it, or install it).
+    public var avahiInstalled: Bool
     public var interfaces: [NetworkInterface]
     public var port5353: PortHolders
     public var nsswitchHosts: NSSwitchHosts?
@@ -32,6 +34,7 @@ public struct MachineFacts: Sendable {
         // The libraries matter only when the hosts line asks mDNS: no file system walk otherwise.
         var facts = MachineFacts(
             busAddress: system.busAddress, busSocketExists: system.busSocketExists(), avahi: system.avahi(),
+            avahiInstalled: system.avahiInstalled(),
             interfaces: system.interfaces(), port5353: system.udp5353Holders(), nsswitchHosts: hosts,
             nssMDNSModules: hosts?.asksMulticastDNS == true ? system.nssMDNSModules() : nil,
             resolvConf: system.resolvConf(), systemdResolved: system.usesSystemdResolved(), config: system.config(),

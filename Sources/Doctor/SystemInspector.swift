@@ -13,6 +13,8 @@ public protocol SystemInspector: Sendable {
     func busSocketExists() -> Bool?
     /// A blocking D-Bus conversation: MachineFacts.gather, its caller, runs on BlockingThreads.
     func avahi() -> AvahiStatus
+    /// Whether avahi-daemon's program is on this machine (AvahiDaemonProgram): install or start it.
+    func avahiInstalled() -> Bool
     func interfaces() -> [NetworkInterface]
     /// Processes holding UDP port 5353 in this network namespace.
     func udp5353Holders() -> PortHolders
@@ -89,6 +91,8 @@ public struct LiveSystem: SystemInspector {
     }
 
     public func avahi() -> AvahiStatus { AvahiStatus.blockingQuery() }
+
+    public func avahiInstalled() -> Bool { AvahiDaemonProgram.isInstalled() }
 
     public func interfaces() -> [NetworkInterface] { NetworkInterface.current() }
 

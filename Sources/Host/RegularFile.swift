@@ -51,6 +51,13 @@ public enum RegularFile {
     /// How messages name standard input.
     static let standardInputName = "standard input"
 
+    /// `-`, or a pipe (a FIFO, a shell's `<(...)`): input read once, to its end, that has no
+    /// file mode worth a warning.
+    public static func isStream(_ path: String) -> Bool {
+        var status = stat()
+        return path == standardInput || (stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+    }
+
     /// As `readOwned`, for a file the user named to read from: also `-` (standard input) and a
     /// pipe (a FIFO, a `<(...)` of the shell), read to their end, at most `limit` bytes. A pipe
     /// is never written (clawnet writes regular files only); its owner is whoever made it.

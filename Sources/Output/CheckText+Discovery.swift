@@ -62,7 +62,9 @@ extension CheckText {
         case .domainEmpty:
             return CheckText(
                 "no Gateway is published in \(domain.name)",
-                fix: "publish one with `clawnet zone generate --domain \(domain.withoutTrailingDot) ...` on the DNS server")
+                fix:
+                    "check the domain's spelling (`dig SOA \(domain.withoutTrailingDot)` shows whether the zone exists); publish a Gateway "
+                    + "with `clawnet zone generate --domain \(domain.withoutTrailingDot) ...` on the DNS server")
         default:
             let via = Set(evidence.found.flatMap(\.resolvers)).sorted().joined(separator: ", ")
             return CheckText("\(counted(evidence.found.count, "Gateway")) in \(domain.name)\(via.isEmpty ? "" : " via \(via)")")

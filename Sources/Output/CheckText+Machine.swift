@@ -88,10 +88,12 @@ extension CheckText {
             fix: "start it: `sudo systemctl start dbus` (containers without systemd: `mkdir -p /run/dbus && dbus-daemon --system --fork`)")
     }
 
-    static func daemon(_ status: AvahiStatus) -> CheckText {
+    static func daemon(_ reason: CheckReason, _ status: AvahiStatus) -> CheckText {
         switch status {
         case .running(let version, let host): CheckText("\(version) is running (this host is \(host))")
-        case .unavailable(let issue): CheckText(issue.message, fix: issue.fix)
+        case .unavailable where reason == .daemonNotInstalled:
+            CheckText("avahi-daemon is not installed, so nothing on this machine answers or browses mDNS", fix: AvahiDaemonFix.install)
+        case .unavailable(let issue): CheckText(issue.message, fix: issue.fix ?? AvahiDaemonFix.start)
         }
     }
 

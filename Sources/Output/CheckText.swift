@@ -24,7 +24,7 @@ struct CheckText: Equatable {
         case .config(let evidence): return config(reason, evidence)
         case .advertising(let evidence): return advertising(reason, evidence)
         case .bus(let address): return bus(reason, address)
-        case .daemon(let status): return daemon(status)
+        case .daemon(let status): return daemon(check.reason, status)
         case .interfaces(let evidence): return interfaces(reason, evidence)
         case .port5353(let evidence): return port5353(evidence)
         case .nss(let evidence): return nss(reason, evidence)

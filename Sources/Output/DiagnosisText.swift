@@ -1,3 +1,4 @@
+import Avahi
 import DNSSD
 import Doctor
 import Host
@@ -22,7 +23,8 @@ struct DiagnosisText: Equatable {
         switch finding {
         case .check(let check, let target?): gatewayCheck(id, check, target: target)
         case .check(let check, nil): machineCheck(id, check)
-        case .noMDNS(let busMissing, let failing): noMDNS(busMissing: busMissing, failing: failing)
+        case .noMDNS(let busMissing, let installed, let failing):
+            noMDNS(busMissing: busMissing, daemonInstalled: installed, failing: failing)
         case .hostAnswer(let host): id == .gatewayNotAdvertising ? hostAnswers(host) : hostSilent(host)
         case .advertisingOff(let off, let path):
             DiagnosisText(
@@ -74,12 +76,19 @@ struct DiagnosisText: Equatable {
         return DiagnosisText(cause: cause, fix: fix(of: check))
     }
 
-    static func noMDNS(busMissing: Bool, failing: Check?) -> DiagnosisText {
-        DiagnosisText(
+    static func noMDNS(busMissing: Bool, daemonInstalled: Bool, failing: Check?) -> DiagnosisText {
+        let missing =
+            switch (busMissing, daemonInstalled) {
+            case (true, true): "no D-Bus system bus"
+            case (true, false): "no D-Bus system bus, and avahi-daemon is not installed"
+            case (false, true): "avahi-daemon not running"
+            case (false, false): "avahi-daemon is not installed"
+            }
+        return DiagnosisText(
             cause:
-                "This machine has no working mDNS daemon (\(busMissing ? "no D-Bus system bus" : "avahi-daemon not running")): nodes here "
-                + "cannot find Gateways on the LAN. Containers and WSL2 often have neither",
-            fix: failing.flatMap { CheckText($0).fix } ?? "start avahi-daemon")
+                "This machine has no working mDNS daemon (\(missing)): nodes here cannot find Gateways on the LAN. Containers and WSL2 "
+                + "often have neither",
+            fix: daemonInstalled ? failing.flatMap { CheckText($0).fix } ?? AvahiDaemonFix.start : AvahiDaemonFix.install)
     }
 
     static func hostAnswers(_ host: HostAnswer) -> DiagnosisText {

@@ -107,6 +107,8 @@ struct DoctorBrief {
     /// A Gateway that neither failed nor warned: everything passed, or what was skipped and why
     /// (`gw.tcp` not tried: no Gateway runs on this machine).
     static func passed(_ checks: [Check]) -> String {
+        // `--check` of machine checks only: nothing of the Gateway ran, and nothing passed.
+        guard !checks.isEmpty else { return "not checked (--check names none of its checks)" }
         guard let skipped = checks.first(where: { $0.status == .skip }) else { return "every check passed" }
         let passes = checks.filter { $0.status == .pass }.count
         let skips = checks.filter { $0.status == .skip }.count

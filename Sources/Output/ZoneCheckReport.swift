@@ -2,7 +2,7 @@ import DNSSD
 import DNSWire
 import Zones
 
-/// The `clawnet.zonecheck.v1` document; as a table, one line per finding with its line number.
+/// The `clawnet.zonecheck.v3` document; as a table, one line per finding with its line number.
 public struct ZoneCheckReport: Report, Sendable {
     public let result: ZoneCheck.Result
 

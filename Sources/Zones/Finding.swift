@@ -25,7 +25,12 @@ public struct Finding: Sendable, Hashable, Codable {
         self.fix = fix
     }
 
-    private enum CodingKeys: String, CodingKey { case severity, code, line, message, fix }
+    /// `status`, as doctor's checks and preflight's requirements say it (clawnet.zonecheck.v3;
+    /// v2 said `severity`).
+    private enum CodingKeys: String, CodingKey {
+        case severity = "status"
+        case code, line, message, fix
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

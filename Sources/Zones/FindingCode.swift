@@ -2,7 +2,7 @@ import DNSSD
 
 /// Why `zone check` reports a finding: one stable code per distinct outcome, for tests and
 /// scripts to match instead of the English of the message. The raw value is what
-/// `clawnet.zonecheck.v2` prints as `code`; a code is never renamed or reused (a rename is a
+/// `clawnet.zonecheck.v3` prints as `code` (as v2 did); a code is never renamed or reused (a rename is a
 /// new schema version). docs/zones.md lists them with their meaning.
 public enum FindingCode: String, Sendable, Hashable, Codable, CaseIterable {
     // The zone's text (ZoneLinter)
@@ -10,6 +10,8 @@ public enum FindingCode: String, Sendable, Hashable, Codable, CaseIterable {
     case syntax, syntaxWarning
     /// No SOA and no --domain: the zone's apex is unknown.
     case noApex
+    /// --domain names a zone that none of the file's records is in (the SOA names another).
+    case domainMismatch
     case outsideZone
     /// The file is a fragment (`doctor --emit-zone`): its SOA and NS are the zone's.
     case fragment

@@ -9,7 +9,14 @@ public enum LiveZoneComparison {
     /// Service types compared, one question each: OpenClaw's zones have one or a few.
     static let maxServices = 100
 
-    public static func compare(_ zone: ZoneFile, apex: DNSName, server: DNSServer, client: DNSClient) async -> [Finding] {
+    /// What one server said about the file, and whether it answered at all: a server that did not
+    /// is one failure, and nothing more is asked of it.
+    public struct Comparison: Sendable {
+        public let findings: [Finding]
+        public let answered: Bool
+    }
+
+    public static func compare(_ zone: ZoneFile, apex: DNSName, server: DNSServer, client: DNSClient) async -> Comparison {
         let resolver = StubResolver(client: client, servers: [server])
         let fileSerial = zone.records.lazy.compactMap { record -> UInt32? in
             if record.name == apex, case .soa(_, _, let serial, _, _, _, _) = record.data { return serial }
@@ -22,13 +29,19 @@ public enum LiveZoneComparison {
                 return nil
             }).first
         else {
-            return [
-                Finding(
-                    .fail, .zoneNotServed, "\(server) does not serve \(apex): SOA \(soa.explanation)",
-                    fix: soa.failure?.fix ?? "check that the server is running, listens there, and loaded the zone (its log says why not)")
-            ]
+            if let failure = soa.failure {
+                return Comparison(
+                    findings: [Finding(.fail, .serverUnreadable, "\(server) cannot be asked about \(apex): \(failure)", fix: failure.fix)],
+                    answered: false)
+            }
+            return Comparison(
+                findings: [
+                    Finding(
+                        .fail, .zoneNotServed, "\(server) does not serve \(apex): SOA \(soa.explanation)",
+                        fix: "check that the server is running, listens there, and loaded the zone (its log says why not)")
+                ], answered: true)
         }
-        guard let fileSerial else { return [] }
+        guard let fileSerial else { return Comparison(findings: [], answered: true) }
 
         var findings = serialFindings(file: fileSerial, served: served, server: server, apex: apex)
         // Same serial: the content must be the same too.
@@ -61,7 +74,7 @@ public enum LiveZoneComparison {
                     .warn, .servicesNotCompared,
                     "the file has \(services.count) service types; the first \(maxServices) were compared with \(server)"))
         }
-        return findings
+        return Comparison(findings: findings, answered: true)
     }
 
     /// A served serial behind the file's (not loaded) or ahead of it (another file?).

@@ -56,6 +56,8 @@ public enum ZoneCheck {
         let origin = domain.flatMap { try? DNSName(instance: nil, type: nil, domain: $0) }
         var findings: [Finding] = []
         var apex = origin
+        // A server that did not answer the file's comparison is one failure: not asked again.
+        var servers = request.servers
         if let bytes {
             let zone = ZoneFile.read(bytes: bytes, origin: origin, defaultTTL: UInt32(ZoneWriter.ttl))
             findings += ZoneLinter.check(zone, domain: domain, today: today, fragment: fragmentDomain != nil)
@@ -63,14 +65,16 @@ public enum ZoneCheck {
             if let apex, !request.servers.isEmpty {
                 let client = DNSClient(options: .init(within: request.timeout))
                 for server in request.servers {
-                    findings += await LiveZoneComparison.compare(zone, apex: apex, server: server, client: client)
+                    let comparison = await LiveZoneComparison.compare(zone, apex: apex, server: server, client: client)
+                    findings += comparison.findings
+                    if !comparison.answered { servers.removeAll { $0 == server } }
                 }
                 await client.shutdown()
             }
         }
-        if let apex, !request.servers.isEmpty {
+        if let apex, !servers.isEmpty {
             findings += await ServedZoneChecks.run(
-                servers: request.servers, zone: apex, key: request.key, transfer: request.transfer,
+                servers: servers, zone: apex, key: request.key, transfer: request.transfer,
                 timeout: max(deadline - .now, Self.leastServerTimeout), deadline: deadline, today: today)
         }
         findings.sort { $0.severity != $1.severity ? $0.severity > $1.severity : ($0.line ?? 0) < ($1.line ?? 0) }

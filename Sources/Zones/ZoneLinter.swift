@@ -22,16 +22,9 @@ public enum ZoneLinter {
         // The apex: from --domain, else the SOA's owner.
         let soas = records.indices.filter { records.type(at: $0) == .soa }
         let apex: DNSName
-        if let requested, let name = try? DNSName(instance: nil, type: nil, domain: requested) {
-            apex = name
-        } else if let first = soas.first {
-            apex = records.name(at: first)
-        } else {
-            findings.append(
-                Finding(
-                    .fail, .noApex, "no SOA record, and no --domain to say which zone this is",
-                    fix: "add `@ IN SOA ns1 hostmaster <serial> 7200 3600 1209600 60`"))
-            return findings
+        switch Self.apex(records, soas: soas, requested: requested) {
+        case .found(let name): apex = name
+        case .missing(let finding): return findings + [finding]
         }
         var outside = FindingList()
         // A run of records at one owner is one answer: the name is made and compared once.

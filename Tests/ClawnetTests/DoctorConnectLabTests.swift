@@ -246,6 +246,18 @@ extension DoctorLabTests {
             #expect(
                 (try gatewayCheck(document, "gw.connect", port: paired.port)["message"] as? String)?.contains("as device \(id.prefix(12))")
                     == true)
+            // The same identity from standard input and from a pipe (`<(...)`), as every input is read.
+            let command = [
+                ClawnetBinary.path, "doctor", "--json", "--timeout", "3s", paired.url, "--no-local", "--pin", paired.fingerprint,
+            ]
+            .map { "'\($0)'" }.joined(separator: " ")
+            for script in ["\(command) --as-device - < '\(identity)'", "\(command) --as-device <(cat '\(identity)')"] {
+                let piped = try await bed.run(
+                    on: .lnode, ["/bin/bash", "-c", script], environment: ["HOME": bed.directory], timeout: .seconds(40))
+                #expect(piped.status == 0, "\(script): \(piped.stderr)")
+                let connect = try gatewayCheck(try jsonObject(piped.stdout), "gw.connect", port: paired.port)
+                #expect((connect["message"] as? String)?.contains("as device \(id.prefix(12))") == true, "\(script): \(connect)")
+            }
         } catch {
             failure = error
         }

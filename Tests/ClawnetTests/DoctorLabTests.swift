@@ -371,6 +371,30 @@ struct DoctorBareTests {
         #expect(table.stdout.contains("fix: "))
     }
 
+    @Test("avahi-daemon not installed (its program hidden in a private mount namespace): doctor says install, never start")
+    func avahiNotInstalled() async throws {
+        let bed = try TestBed.current()
+        // /dev/null over the program in a mount namespace of this run only: to clawnet, as on a
+        // machine without the package. The test bed's own Avahi is untouched.
+        let hide =
+            "for p in /usr/sbin/avahi-daemon /sbin/avahi-daemon; do [ -f \"$p\" ] && mount --bind /dev/null \"$p\"; done; exec \"$@\""
+        let result = try await bed.run(
+            on: .bare,
+            [
+                "unshare", "--mount", "--propagation", "private", "sh", "-c", hide, "sh", ClawnetBinary.path, "doctor", "--format", "json",
+                "--timeout", "2s",
+            ],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/clawnet-bus", "HOME": "/nonexistent"], timeout: .seconds(30))
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        let document = try jsonObject(result.stdout)
+        let diagnosis = (document["diagnosis"] as? [[String: Any]])?.first
+        #expect(diagnosis?["id"] as? String == "no-mdns", "\(result.stdout)")
+        let fix = diagnosis?["fix"] as? String ?? ""
+        #expect(fix.contains("apt install avahi-daemon"), "fix: \(fix)")
+        #expect(!fix.contains("systemctl start avahi-daemon"), "fix: \(fix)")
+        #expect((diagnosis?["cause"] as? String)?.contains("not installed") == true, "\(result.stdout)")
+    }
+
     @Test("TCP refused, timed out (SYN dropped by nftables) and unreachable (no route) are told apart, each with its own fix")
     func tcpOutcomes() async throws {
         let bed = try TestBed.current()

@@ -44,6 +44,7 @@ struct SchemaFileTests {
         arguments: [
             ("clawnet.browse.v1", true), ("clawnet.browse-event.v1", false), ("clawnet.watch-event.v1", false), ("clawnet.doctor.v1", true),
             ("clawnet.preflight.v1", true), ("clawnet.preflight.v2", true), ("clawnet.zonecheck.v1", true), ("clawnet.zonecheck.v2", true),
+            ("clawnet.zonecheck.v3", true),
         ])
     func versions(name: String, hasSchemaField: Bool) throws {
         let schema = try publishedSchema("\(name).schema.json")
@@ -181,7 +182,7 @@ struct SchemaTests {
             "\(ClawnetBinary.path) zone generate --domain openclaw.internal --gateway host=studio,ip=100.101.102.103 --ns-address 100.101.102.103"
         let piped = try await runCommand("/bin/sh", ["-c", "\(generate) 2>/dev/null | \(ClawnetBinary.path) zone check - --format json"])
         #expect(piped.status == 0, "\(piped.stderr)")
-        try await expectMatches(piped.stdout, "clawnet.zonecheck.v2", "zone check - (a zone clawnet wrote)", bed: bed)
+        try await expectMatches(piped.stdout, "clawnet.zonecheck.v3", "zone check - (a zone clawnet wrote)", bed: bed)
         #expect((try jsonObject(piped.stdout))["file"] as? String == "-")
 
         let broken = "\(bed.directory)/broken-\(uniqueTag()).db"
@@ -192,7 +193,7 @@ struct SchemaTests {
         defer { dns.terminate() }
         let result = try await bed.clawnet(["zone", "check", broken, "--format", "json", "--server", dns.endpoint])
         #expect(result.status == 1)
-        try await expectMatches(result.stdout, "clawnet.zonecheck.v2", "zone check of a broken zone", bed: bed)
+        try await expectMatches(result.stdout, "clawnet.zonecheck.v3", "zone check of a broken zone", bed: bed)
         let findings = (try jsonObject(result.stdout))["findings"] as? [[String: Any]] ?? []
         #expect(findings.contains { $0["line"] is Int } && findings.contains { $0["line"] is NSNull }, "\(findings)")
         let codes = Set(findings.compactMap { $0["code"] as? String })

@@ -212,6 +212,52 @@ struct WideAreaTests {
         }
     }
 
+    @Test(
+        "doctor with a server that never answers, whatever its --timeout: dns.widearea fails naming it, never 'nothing published'",
+        arguments: ["4s", "10s"])
+    func doctorSilentServer(timeout: String) async throws {
+        let bed = try TestBed.current()
+        let port = testPort()
+        let peer = try bed.spawn(on: .node, [bed.python, bed.scripts + "/peers/hostile_peer.py", "udp-silent", "--port", String(port)])
+        defer { peer.terminate() }
+        try await peer.waitForOutput("ready")
+        let result = try await bed.clawnet([
+            "doctor", "--no-local", "--domain", "openclaw.internal", "--server", "127.0.0.1:\(port)", "--timeout", timeout, "--format",
+            "json",
+        ])
+        let checks = try jsonObject(result.stdout)["checks"] as? [[String: Any]] ?? []
+        let wideArea = try #require(checks.first { $0["id"] as? String == "dns.widearea" }, "\(result.stdout)")
+        #expect(wideArea["status"] as? String == "fail", "\(wideArea)")
+        #expect((wideArea["message"] as? String)?.contains("no answer from 127.0.0.1#\(port)") == true, "\(wideArea)")
+    }
+
+    @Test(
+        "zone check FILE --server of a server that never answers: one failure with the DNS fix, never zone push's",
+        arguments: [false, true])
+    func silentServerIsOneFailure(transfer: Bool) async throws {
+        let bed = try TestBed.current()
+        let port = testPort()
+        let peer = try bed.spawn(on: .node, [bed.python, bed.scripts + "/peers/hostile_peer.py", "udp-silent", "--port", String(port)])
+        defer { peer.terminate() }
+        try await peer.waitForOutput("ready")
+        let zone = try temporaryDirectory(bed) + "/zone.db"
+        let generated = try await bed.clawnet([
+            "zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--gateway", "host=a,ip=100.64.0.1",
+            "--out", zone,
+        ])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let result = try await bed.clawnet(
+            ["zone", "check", zone, "--server", "127.0.0.1:\(port)", "--timeout", "3s", "--json"] + (transfer ? ["--axfr"] : []),
+            timeout: .seconds(40))
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        let findings = try jsonObject(result.stdout)["findings"] as? [[String: Any]] ?? []
+        let failures = findings.filter { $0["status"] as? String == "fail" }
+        #expect(failures.count == 1, "one silent server, one failure: \(failures)")
+        let fix = failures.first?["fix"] as? String ?? ""
+        #expect((failures.first?["message"] as? String)?.contains("no answer from 127.0.0.1#\(port)") == true, "\(failures)")
+        #expect(!fix.contains("primary") && !fix.isEmpty, "fix: \(fix)")
+    }
+
     @Test("zone check FILE --server of a server that truncates over UDP and dribbles its TCP answer: it ends by itself, naming it")
     func truncatedThenDribbled() async throws {
         let bed = try TestBed.current()

@@ -225,7 +225,7 @@ struct ZoneCommandTests {
         let bad = try await bed.clawnet(["zone", "check", broken, "--format", "json"])
         #expect(bad.status == 1)
         let report = try jsonObject(bad.stdout)
-        #expect(report["schema"] as? String == "clawnet.zonecheck.v2")
+        #expect(report["schema"] as? String == "clawnet.zonecheck.v3")
         #expect(report["status"] as? String == "fail")
         let finding = try #require((report["findings"] as? [[String: Any]])?.first)
         #expect(finding["code"] as? String == "srvTargetWithoutAddress", "\(finding)")

@@ -54,7 +54,8 @@ struct ZoneExactnessTests {
             let knot = try await runCommand("/usr/bin/env", ["kzonecheck", "-o", "openclaw.internal.", path])
             let clawnet = try await bed.clawnet(["zone", "check", path, "--format", "json"])
             let refused = bind.status != 0 || knot.status != 0
-            let failed = clawnet.status != 0 && clawnet.stdout.contains("\"severity\" : \"fail\"")
+            let findings = (try? jsonObject(clawnet.stdout))?["findings"] as? [[String: Any]] ?? []
+            let failed = clawnet.status != 0 && findings.contains { $0["status"] as? String == "fail" }
             if refused != failed {
                 disagreements.append(
                     "\(label): named-checkzone \(bind.status), kzonecheck \(knot.status), clawnet \(clawnet.status): "

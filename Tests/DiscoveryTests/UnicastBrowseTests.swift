@@ -206,6 +206,15 @@ struct UnicastBrowseTests {
         #expect(!result.ptrAnswered)
     }
 
+    @Test("a domain that does not exist (NXDOMAIN for the service): one issue whose fix names the domain and how to check it")
+    func noSuchDomain() async throws {
+        let result = await browse(RecordedResolver(["\(service) PTR": .negative(.nxDomain, server: server, nodata: false)]))
+        #expect(result.issues.count == 1, "\(result.issues)")
+        let fix = try #require(result.issues.first?.fix)
+        #expect(fix.contains("dig SOA openclaw.internal @127.0.0.1 -p 5303"), "\(fix)")
+        #expect(fix.contains("--domain"), "\(fix)")
+    }
+
     @Test("a PTR set truncated even over TCP is reported with what arrived")
     func truncatedPTR() async throws {
         let resolver = RecordedResolver([

@@ -56,6 +56,44 @@ struct MachineDiagnosisTests {
         #expect(diagnosis.first?.fix == "sudo systemctl start avahi-daemon")
     }
 
+    /// One row per state of the mDNS stack: is the program installed, is the bus there, does the
+    /// daemon answer; what mdns.daemon says and what no-mdns tells to do.
+    static let daemonStates: [(installed: Bool, bus: Bool, running: Bool, reason: CheckReason?, fix: String?)] = [
+        (true, true, true, .ok, nil),
+        (true, true, false, .daemonUnavailable, "systemctl start avahi-daemon"),
+        (false, true, false, .daemonNotInstalled, "apt install avahi-daemon"),
+        (true, false, false, .needsBus, "systemctl start dbus"),
+        (false, false, false, .needsBus, "apt install avahi-daemon"),
+    ]
+
+    @Test("install avahi-daemon when it is not installed, start it only when it is installed and not running", arguments: daemonStates)
+    func daemonInstallOrStart(_ row: (installed: Bool, bus: Bool, running: Bool, reason: CheckReason?, fix: String?)) {
+        var system = RecordedSystem()
+        system.avahiProgram = row.installed
+        system.busExists = row.bus
+        // Avahi's own fix is a start line whatever the machine: doctor must not repeat it blindly.
+        if !row.running {
+            system.avahiStatus = .unavailable(
+                DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running", fix: AvahiDaemonFix.start))
+        }
+        let (checks, diagnosis) = diagnose(system, Recorded.discovery())
+        #expect(checks["mdns.daemon"]?.reason == row.reason, "mdns.daemon: \(String(describing: checks["mdns.daemon"]))")
+        guard let fix = row.fix else {
+            #expect(!diagnosis.map(\.id).contains("no-mdns"), "\(diagnosis)")
+            return
+        }
+        #expect(diagnosis.map(\.id) == ["no-mdns"], "\(diagnosis)")
+        #expect(diagnosis.first?.fix.contains(fix) == true, "fix: \(diagnosis.first?.fix ?? "none")")
+        if !row.installed {
+            #expect(diagnosis.first?.fix.contains("systemctl start avahi-daemon") == false, "fix: \(diagnosis.first?.fix ?? "none")")
+            #expect(diagnosis.first?.cause.contains("not installed") == true, "cause: \(diagnosis.first?.cause ?? "none")")
+        }
+        if row.reason == .daemonNotInstalled {
+            #expect(checks["mdns.daemon"]?.fix?.contains("apt install avahi-daemon") == true)
+            #expect(checks["mdns.daemon"]?.message.contains("not installed") == true)
+        }
+    }
+
     @Test("Avahi runs on a multicast interface and nothing answers in local.: multicast-blocked, with the advertise test as fix")
     func multicastBlocked() {
         let (checks, diagnosis) = diagnose(RecordedSystem(), Recorded.discovery())
@@ -204,6 +242,7 @@ struct MachineDiagnosisTests {
         let empty = MachineChecks.wideArea(MachineFacts.gather(RecordedSystem()), Recorded.discovery(domains: [Recorded.domain]))
         #expect(empty.map(\.status) == [.warn])
         #expect(empty.first?.fix?.contains("clawnet zone generate --domain openclaw.internal") == true)
+        #expect(empty.first?.fix?.contains("dig SOA openclaw.internal") == true, "a wrong --domain is checked: \(empty.first?.fix ?? "")")
 
         #expect(MachineChecks.wideArea(MachineFacts.gather(RecordedSystem()), Recorded.discovery()).map(\.status) == [.skip])
     }

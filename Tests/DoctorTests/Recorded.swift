@@ -13,6 +13,7 @@ struct RecordedSystem: SystemInspector {
     var busAddress = "unix:path=/run/dbus/system_bus_socket"
     var busExists: Bool? = true
     var avahiStatus = AvahiStatus.running(version: "avahi 0.8", hostName: "node.local")
+    var avahiProgram = true
     var networkInterfaces = [
         NetworkInterface(name: "lo", addresses: [IPAddress("127.0.0.1")!], isUp: true, isLoopback: true, supportsMulticast: false),
         NetworkInterface(name: "eth0", addresses: [IPAddress("192.168.1.20")!], isUp: true, isLoopback: false, supportsMulticast: true),
@@ -36,6 +37,7 @@ struct RecordedSystem: SystemInspector {
 
     func busSocketExists() -> Bool? { busExists }
     func avahi() -> AvahiStatus { avahiStatus }
+    func avahiInstalled() -> Bool { avahiProgram }
     func interfaces() -> [NetworkInterface] { networkInterfaces }
     func udp5353Holders() -> PortHolders { holders }
     func nsswitchHosts() -> String? { hostsLine }

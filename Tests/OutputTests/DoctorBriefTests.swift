@@ -34,6 +34,13 @@ struct DoctorBriefTests {
         return DoctorReport(report.result, briefWidth: width).table(plain).out
     }
 
+    @Test("a Gateway none of whose checks ran (--check dns.widearea) is 'not checked', never 'every check passed'")
+    func notChecked() {
+        let lines = Self.brief([DoctorResult.Gateway(target: "127.0.0.1:18789", beacon: nil, checks: [])])
+        #expect(lines.contains { $0.contains("127.0.0.1:18789: not checked") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("every check passed") }, "\(lines)")
+    }
+
     @Test("100 refused targets: at most 60 lines, none wider than 80 columns, the fix once")
     func hundredRefused() {
         let lines = Self.brief((20_001...20_100).map(Self.refused))

@@ -137,7 +137,7 @@ struct ReportTests {
         #expect(lines.err == ["z.db (unknown zone): 1 failure, 0 warnings"])
         let json = try JSONOutput.compact(report)
         #expect(
-            json.contains(#""schema":"clawnet.zonecheck.v2""#) && json.contains(#""code":"srvMissing""#)
+            json.contains(#""schema":"clawnet.zonecheck.v3""#) && json.contains(#""code":"srvMissing""#)
                 && json.contains(#""code":"instancesComplete""#), "\(json)")
     }
 }

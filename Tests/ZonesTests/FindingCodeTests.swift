@@ -4,15 +4,15 @@ import Testing
 
 @testable import Zones
 
-/// The finding codes are a published interface: every one is in the v2 schema's list and in
+/// The finding codes are a published interface: every one is in the v3 schema's list and in
 /// docs/zones.md, and the schema lists no other.
 @Suite("zone check: finding codes published")
 struct FindingCodeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test("the v2 schema's code list is exactly FindingCode's cases")
+    @Test("the v3 schema's code list is exactly FindingCode's cases")
     func schemaLists() throws {
-        let data = try Data(contentsOf: Self.root.appendingPathComponent("docs/schemas/clawnet.zonecheck.v2.schema.json"))
+        let data = try Data(contentsOf: Self.root.appendingPathComponent("docs/schemas/clawnet.zonecheck.v3.schema.json"))
         let schema = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let findings = (schema["properties"] as? [String: Any])?["findings"] as? [String: Any]
         let properties = (findings?["items"] as? [String: Any])?["properties"] as? [String: Any]

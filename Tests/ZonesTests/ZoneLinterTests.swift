@@ -115,6 +115,27 @@ struct ZoneLinterTests {
         #expect(lint(goodZone + "\nelsewhere.example. IN A 10.0.0.1\n").contains { $0.code == .outsideZone && $0.severity == .fail })
     }
 
+    @Test(
+        "a --domain none of the file's records is in: one failure naming the file's zone, the rest folded under it",
+        arguments: ["wrong.internal", "openclaw.example", "internal.openclaw"])
+    func wrongDomain(_ domain: String) throws {
+        let findings = lint(goodZone, domain: domain)
+        let failures = findings.filter { $0.severity == .fail }
+        #expect(failures.map(\.code) == [.domainMismatch], "\(findings.map { "\($0.code): \($0.message)" })")
+        let finding = try #require(failures.first)
+        #expect(finding.message.contains("openclaw.internal.") && finding.message.contains(domain), "\(finding.message)")
+        #expect(finding.fix?.contains("dig SOA \(domain)") == true, "\(finding.fix ?? "no fix")")
+        #expect(finding.fix?.contains("--domain openclaw.internal") == true, "\(finding.fix ?? "no fix")")
+        #expect(findings.count == 1, "nothing else: \(findings.map(\.code))")
+    }
+
+    @Test("a --domain the file's records are in (its own, or a parent) is checked as usual: no domainMismatch")
+    func domainThatMatches() {
+        for domain in ["openclaw.internal", "internal"] {
+            #expect(!lint(goodZone, domain: domain).contains { $0.code == .domainMismatch }, "\(domain)")
+        }
+    }
+
     @Test("over 100 instances: BIND's limit named with the setting to change")
     func bindLimit() {
         var text = goodZone + "\n"

@@ -44,7 +44,19 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
 
     /// The identity at `path`, as OpenClaw's node host accepts it (`inspect`); a file the node
     /// host would not use is refused, saying what the node host does with it instead.
+    /// `path` may be `-` or a pipe (`--as-device <(pass show node-identity)`), read once with the
+    /// same bound: its owner (whoever made the pipe) decides where a signature may be shown, as a
+    /// file's does; a pipe has no mode others could read it by, so it gets no such warning.
     public static func load(path: String) throws(Failure) -> DeviceIdentity {
+        if RegularFile.isStream(path) {
+            let (bytes, owner): ([UInt8], UInt32)
+            do { (bytes, owner) = try RegularFile.readInput(path, limit: FileLimit.deviceIdentity) } catch {
+                throw Failure(description: error.description)
+            }
+            var identity = try parse(Data(bytes), path: path == RegularFile.standardInput ? "standard input" : path)
+            identity.owner = owner
+            return identity
+        }
         let (state, identity) = inspect(path: path)
         guard let identity else {
             let consequence: String

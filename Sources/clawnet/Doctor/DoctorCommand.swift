@@ -97,7 +97,8 @@ struct DoctorCommand: ClawnetCommand {
         name: .customLong("as-device"),
         help: ArgumentHelp(
             "Sign the connect request with this device identity (a node's ~/.openclaw/identity/device.json); an unpaired device "
-                + "becomes a pairing request on the Gateway.", valueName: "FILE"), completion: .file(), transform: Arguments.inputPath)
+                + "becomes a pairing request on the Gateway. - reads it from standard input; a pipe is read too.", valueName: "FILE"),
+        completion: .file(), transform: Arguments.inputPath)
     var deviceFile: String?
 
     @Option(
@@ -147,7 +148,8 @@ struct DoctorCommand: ClawnetCommand {
         options.timeout = timeout.duration
         options.only = checks.isEmpty ? nil : Set(checks)
         options.origin = origin
-        options.deviceFile = deviceFile
+        // A pipe is read once, for the connect; openclaw.identity looks at files a node reads.
+        options.deviceFile = deviceFile.flatMap { RegularFile.isStream($0) ? nil : $0 }
         return options
     }
 

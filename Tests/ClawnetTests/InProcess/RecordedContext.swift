@@ -33,6 +33,7 @@ struct RecordedMachine: SystemInspector {
 
     func busSocketExists() -> Bool? { true }
     func avahi() -> AvahiStatus { avahiStatus }
+    func avahiInstalled() -> Bool { true }
     func interfaces() -> [NetworkInterface] { networkInterfaces }
     func udp5353Holders() -> PortHolders { PortHolders(sockets: 1, holders: [PortHolders.Holder(pid: 410, name: "avahi-daemon")]) }
     func nsswitchHosts() -> String? { "hosts: files mdns4_minimal [NOTFOUND=return] dns" }

@@ -1,0 +1,60 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--verbose` of every command that logs (probes, DNS queries, UPDATEs, transfers): words for
+/// people, never a Swift value (`PhaseTiming<ConnectOutcome>(...)`, `Optional(...)`).
+@Suite("--verbose logs words, not Swift values, in every command", .enabled(if: TestBed.enabled), .serialized)
+struct VerboseLogTests {
+    @Test("the detector finds what it looks for (so a clean log means something)")
+    func detector() {
+        let dumps = [
+            "debug clawnet.probe: x: connect PhaseTiming<ConnectOutcome>(outcome: .ok, elapsed: 3 ms)",
+            "debug: UPDATE z: NOTAUTH from s, TSIG serverError(BADKEY, serverTime: nil)", "host Optional(\"a\")",
+            "to Endpoint(host: \"a\", port: 1)",
+        ]
+        for dump in dumps { #expect(swiftValueLines(in: dump) == [dump], "\(dump)") }
+        #expect(swiftValueLines(in: "debug clawnet.probe: wss://a:1: tcp 10.0.0.1 port 1: refused in 5 ms (SIGTERM)").isEmpty)
+    }
+
+    @Test("zone push, zone check --axfr, browse and doctor --domain against BIND, with a good key and an unknown one")
+    func dnsCommands() async throws {
+        let bed = try TestBed.current()
+        let key = try await bed.makeTSIGKey()
+        let stranger = try await bed.makeTSIGKey(name: "stranger")
+        let dns = try await dynamicBIND(bed, key: key)
+        defer { dns.terminate() }
+        let runs: [[String]] = [
+            [
+                "zone", "push", "--domain", "openclaw.internal", "--server", dns.endpoint, "--tsig-key", key.path, "--gateway",
+                "host=a,ip=10.0.0.1",
+            ],
+            [
+                "zone", "push", "--domain", "openclaw.internal", "--server", dns.endpoint, "--tsig-key", stranger.path, "--gateway",
+                "host=b,ip=10.0.0.2",
+            ],
+            ["zone", "check", "--axfr", "--domain", "openclaw.internal", "--server", dns.endpoint, "--tsig-key", key.path],
+            ["browse", "--no-local", "--domain", "openclaw.internal", "--server", dns.endpoint],
+            ["doctor", "--no-local", "--domain", "openclaw.internal", "--server", dns.endpoint, "--timeout", "3s"],
+            ["preflight", "--domain", "openclaw.internal", "--server", dns.endpoint, "--require", "wide-area", "--timeout", "3s"],
+        ]
+        for arguments in runs {
+            let result = try await bed.clawnet(arguments + ["--verbose"])
+            #expect(result.stderr.contains("debug"), "\(arguments[0...1]) logged nothing: \(result.stderr)")
+            #expect(swiftValueLines(in: result.stderr).isEmpty, "\(arguments[0...1]): \(swiftValueLines(in: result.stderr))")
+        }
+    }
+
+    @Test("doctor against a stand-in Gateway, every phase to connect, and against silent and garbage peers")
+    func probes() async throws {
+        let bed = try TestBed.current()
+        let certificate = try await bed.makeCertificate()
+        for mode in ["gateway", "silent", "garbage"] {
+            let (peer, port) = try await bed.startGatewayPeer(mode, certificate: certificate)
+            defer { peer.terminate() }
+            let result = try await bed.clawnet(["doctor", "wss://127.0.0.1:\(port)", "--no-local", "--verbose", "--timeout", "3s"])
+            #expect(result.stderr.contains("clawnet.probe"), "\(mode) logged no probe: \(result.stderr)")
+            #expect(swiftValueLines(in: result.stderr).isEmpty, "\(mode): \(swiftValueLines(in: result.stderr))")
+        }
+    }
+}
