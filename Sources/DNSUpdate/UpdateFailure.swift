@@ -60,7 +60,7 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
     }
 
     static func transport(_ failure: DNSQueryFailure) -> UpdateFailure {
-        UpdateFailure(.transport, "\(failure)", fix: "check --server (the zone's primary, HOST[:PORT]) and that it listens on TCP")
+        UpdateFailure(.transport, "\(failure)", fix: "check --server (the zone's primary, ADDRESS[:PORT]) and that it listens on TCP")
     }
 
     /// The failure an answer stands for: its RCODE, read together with the TSIG outcome.

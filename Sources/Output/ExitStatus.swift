@@ -13,7 +13,9 @@ public enum ExitStatus: Int32, Sendable {
     /// The "Exit status:" paragraph of a command's help, one code a line: what this command
     /// means by each code it can end with. scripts/manpages makes it the man page's EXIT STATUS.
     public static func status(_ meanings: (ExitStatus, String)...) -> String {
-        let lines = (meanings + [(usage, "usage error: a bad flag or value")])
+        // A command whose usage errors include more says so in its own line, which replaces this one.
+        let usageLine = meanings.contains { $0.0 == usage } ? [] : [(usage, "usage error: a bad flag or value")]
+        let lines = (meanings + usageLine)
             .sorted { $0.0.rawValue < $1.0.rawValue }
             .map { "  \($0.0.rawValue)  \($0.1)" }
         return (["Exit status:"] + lines).joined(separator: "\n")

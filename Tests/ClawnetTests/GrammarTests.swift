@@ -85,7 +85,7 @@ struct GrammarTests {
         let help = try await clawnet(["zone", "generate", "--help"])
         #expect(help.stdout.contains("--browse-server") && !help.stdout.contains("--server <"), "\(help.stdout)")
         let push = try await clawnet(["zone", "push", "--help"])
-        #expect(push.stdout.contains("--server <HOST[:PORT]>") && push.stdout.contains("--browse-server"), "\(push.stdout)")
+        #expect(push.stdout.contains("--server <ADDRESS[:PORT]>") && push.stdout.contains("--browse-server"), "\(push.stdout)")
     }
 
     @Test("zone push --dry-run says in its help that it reads the server, and names the server it could not read")

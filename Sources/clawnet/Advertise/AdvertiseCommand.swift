@@ -42,7 +42,7 @@ struct AdvertiseCommand: ClawnetCommand {
             machines). --serve-only serves without a beacon (a Gateway whose mDNS advertising \
             is off).
 
-            --wide-area DOMAIN --server HOST[:PORT] [--tsig-key FILE] also registers the beacon \
+            --wide-area DOMAIN --server ADDRESS[:PORT] [--tsig-key FILE] also registers the beacon \
             in a wide-area domain on its primary DNS server (RFC 2136 UPDATE, as `zone push` \
             does), checks every --refresh that it is still there, and withdraws it on Ctrl-C or \
             SIGTERM, so a Gateway on a tailnet appears in the domain the way it appears in \

@@ -4,7 +4,7 @@ import DNSUpdate
 import Host
 import Zones
 
-/// `advertise --wide-area DOMAIN --server HOST[:PORT] [--tsig-key FILE]`: options.
+/// `advertise --wide-area DOMAIN --server ADDRESS[:PORT] [--tsig-key FILE]`: options.
 struct WideAreaOptions: ParsableArguments {
     @Option(
         name: .customLong("wide-area"),
@@ -14,7 +14,7 @@ struct WideAreaOptions: ParsableArguments {
     var domain: DomainName?
 
     @Option(
-        name: .customLong("server"), help: ArgumentHelp("With --wide-area: the domain's primary DNS server.", valueName: "HOST[:PORT]"),
+        name: .customLong("server"), help: ArgumentHelp("With --wide-area: the domain's primary DNS server.", valueName: "ADDRESS[:PORT]"),
         transform: Arguments.server)
     var server: DNSServer?
 

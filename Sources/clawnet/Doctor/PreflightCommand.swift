@@ -22,13 +22,13 @@ struct PreflightCommand: ClawnetCommand {
             Examples:
 
                 if clawnet preflight --quiet --require mdns; then echo "mDNS ok"; fi
-                clawnet preflight --quiet --require mdns || status=$?
+                rc=0; clawnet preflight --quiet --require mdns || rc=$?
                 clawnet preflight --require gateway --format json > preflight.json
-                clawnet preflight wss://studio.local:18789 --pin sha256:5a5a... --json
+                clawnet preflight wss://studio.local:18789 --pin "$PIN" --json
 
             \(ExitStatus.status(
-                (.success, "every required one holds"),
-                (.failure, "one fails"),
+                (.success, "every requirement holds"),
+                (.failure, "a requirement fails"),
                 (.environment, "every one that fails lacks a prerequisite (no D-Bus or avahi-daemon, no domain configured)")))
             """
     )

@@ -39,7 +39,7 @@ struct DomainsOption<Wording: DomainsWording>: ParsableArguments {
 /// `--server HOST[:PORT]`, repeatable: DNS servers to ask instead of the system's.
 struct ServersOption<Wording: ServersWording>: ParsableArguments {
     @Option(
-        name: .customLong(Wording.serversFlag), help: ArgumentHelp(Wording.serversHelp, valueName: "HOST[:PORT]"),
+        name: .customLong(Wording.serversFlag), help: ArgumentHelp(Wording.serversHelp, valueName: "ADDRESS[:PORT]"),
         transform: Arguments.server)
     var servers: [DNSServer] = []
 }

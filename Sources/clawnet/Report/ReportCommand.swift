@@ -36,7 +36,7 @@ struct ReportCommand: ClawnetCommand {
             \(ExitStatus.status(
                 (.success, "the archive was written"),
                 (.failure, "it could not be written"),
-                (.usage, "bad arguments, or FILE exists")))
+                (.usage, "usage error: a bad flag or value, or FILE exists")))
             """
     )
 

@@ -39,7 +39,7 @@ struct WatchCommand: ClawnetCommand {
 
             \(ExitStatus.status(
                 (.success, "stopped by a signal or at --timeout"),
-                (.usage, "bad arguments, or --metrics-listen could not listen")))
+                (.usage, "usage error: a bad flag or value, or --metrics-listen could not listen")))
             """
     )
 

@@ -99,8 +99,8 @@ struct ZoneGenerateCommand: ClawnetCommand {
     @Option(
         name: .customLong("primary"),
         help: ArgumentHelp(
-            "With --coredns secondary: the primary CoreDNS transfers the zone from (repeatable; the server zone push feeds).",
-            valueName: "HOST[:PORT]"),
+            "With --coredns secondary: the primary server CoreDNS transfers the zone from (repeatable; the one zone push feeds).",
+            valueName: "ADDRESS[:PORT]"),
         transform: Arguments.server)
     var primaries: [DNSServer] = []
 

@@ -68,7 +68,7 @@ struct ZonePushCommand: ClawnetCommand {
                 + "--inventory goes to the zone its beacon names.", valueName: "DOMAIN"), transform: Arguments.domain)
     var domain: [DomainName] = []
 
-    @Option(help: ArgumentHelp("The zone's primary DNS server.", valueName: "HOST[:PORT]"), transform: Arguments.server)
+    @Option(help: ArgumentHelp("The zone's primary DNS server.", valueName: "ADDRESS[:PORT]"), transform: Arguments.server)
     var server: DNSServer
 
     @OptionGroup var tsigKey: TSIGKeyOption<Words>
