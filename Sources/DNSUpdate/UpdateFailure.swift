@@ -83,7 +83,10 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
             return UpdateFailure(
                 .notAuthoritative, rcode: rcode,
                 "\(server) answered NOTAUTH to the \(operation): it is not authoritative for \(zone), or does not accept \(keyText) for it",
-                fix: "check --domain and --server (the zone's primary), and that the server has the key and allows it for this zone")
+                fix:
+                    "check the zone (--domain; advertise: --wide-area) and --server (its primary), and that the server has the key "
+                    + "and allows it for this zone"
+            )
         case .refused:
             return UpdateFailure(
                 .refused, rcode: rcode,
@@ -94,7 +97,8 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
             )
         case .notZone:
             return UpdateFailure(
-                .notZone, rcode: rcode, "\(server) answered NOTZONE: a name of the \(operation) is outside \(zone)", fix: "check --domain")
+                .notZone, rcode: rcode, "\(server) answered NOTZONE: a name of the \(operation) is outside \(zone)",
+                fix: "check the zone (--domain; advertise: --wide-area)")
         case .notImp where operation == .update:
             return UpdateFailure(
                 .notImplemented, rcode: rcode,
