@@ -117,11 +117,12 @@ struct ProbeConnection: Sendable {
         let hello = await wire().hello
         var cipher: String?
         if case .hello(let parsed) = hello { cipher = parsed.cipherName }
-        let (certificate, problem) = CertificateFacts.read(der)
+        let fingerprint = TLSFingerprint(digest: Array(SHA256.hash(data: der)))
+        let (certificate, problem) = CertificateMemo.facts(der, fingerprint: fingerprint)
         return .established(
             TLSFacts(
                 version: version.map(Self.protocolVersion) ?? (Self.helloVersion(hello) ?? .unknown), cipher: cipher,
-                fingerprint: TLSFingerprint(digest: Array(SHA256.hash(data: der))), certificate: certificate, certificateProblem: problem,
+                fingerprint: fingerprint, certificate: certificate, certificateProblem: problem,
                 chain: chain.isEmpty ? [der] : chain))
     }
 
