@@ -25,10 +25,10 @@ struct ReportCommand: ClawnetCommand {
             system's resolvers), the end of the Gateway's own log and its journal lines (where \
             a systemd journal runs) on a Gateway host, and manifest.json naming every file, \
             every redaction and every part left out and why. Device identities and credential \
-            files are never included. Before anything is written, every secret found (in the config, the env file, the \
-            identity and credential files, this process's environment) is searched for in \
-            every file, as it is, in hexadecimal and in base64, and replaced. No option turns \
-            redaction off.
+            files are never included. Before anything is written, every secret found (in the \
+            config, the env file, the identity and credential files, this process's \
+            environment) is searched for in every file, as it is, in hexadecimal and in base64, \
+            and replaced. No option turns redaction off.
 
             FILE must not exist yet: the report never replaces a file.
 
