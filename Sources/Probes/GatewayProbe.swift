@@ -3,7 +3,8 @@ import Logging
 
 /// Probes a Gateway layer by layer within one time budget: TCP to every address, TLS on the
 /// first connection that works, then HTTP health, readiness and the WebSocket opening, each
-/// on its own connection and all at once.
+/// on its own connection and all at once (without the HTTP phases, the WebSocket opens on the
+/// first connection).
 public enum GatewayProbe {
     public struct Phases: OptionSet, Sendable {
         public let rawValue: Int
