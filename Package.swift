@@ -196,7 +196,7 @@ let package = Package(
             name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"],
             exclude: ["Golden"], swiftSettings: settings),
         .testTarget(
-            name: "WatchTests", dependencies: ["Watch", "Doctor", "Probes", "Discovery", "DNSSD", "TestSupport"], swiftSettings: settings),
+            name: "WatchTests", dependencies: ["Watch", "Doctor", "Probes", "Discovery", "DNSSD", "Avahi", "Host", "TestSupport"], swiftSettings: settings),
         .testTarget(
             name: "OutputTests",
             dependencies: ["Output", "Doctor", "Discovery", "Zones", "Probes", "Host", "Avahi", "DNSSD", "TestSupport"],

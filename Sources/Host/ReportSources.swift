@@ -1,5 +1,6 @@
 import DNSSD
 import FoundationEssentials
+import Glibc
 
 /// What `clawnet report` reads from this machine besides doctor and browse: system files as
 /// they are, the OpenClaw config and env file redacted, and the secrets beside them (never
@@ -26,7 +27,31 @@ public struct ReportSources: Sendable {
         sources.system()
         sources.openClaw(home: home, configPath: configPath)
         sources.environment(environment)
+        sources.journal()
         return sources
+    }
+
+    /// Journal lines kept per scope (system units, user units).
+    static let journalLines = 200
+
+    /// The Gateway's recent journal lines, of its system and its user units (`journalctl`, each
+    /// run bounded by SystemTool); where no journal runs, the manifest says why it is absent.
+    mutating func journal(tool: String = "/usr/bin/journalctl", journalFolder: String = "/run/systemd/journal") {
+        guard access(tool, X_OK) == 0 else {
+            omitted.append(("gateway journal", "\(tool) is not installed"))
+            return
+        }
+        guard FileManager.default.fileExists(atPath: journalFolder) else {
+            omitted.append(("gateway journal", "no systemd journal on this machine (\(journalFolder) is missing)"))
+            return
+        }
+        var text = ""
+        for scope in ["--unit", "--user-unit"] {
+            let arguments = ["--no-pager", "-o", "short-iso", "-n", String(Self.journalLines), "\(scope)=openclaw-gateway*"]
+            let output = SystemTool.output(tool, arguments).map { String(decoding: $0, as: UTF8.self) }
+            text += "# journalctl \(arguments.joined(separator: " "))\n" + (output ?? "(journalctl failed or did not finish in time)\n")
+        }
+        files.append(("gateway-journal.txt", Array(text.utf8)))
     }
 
     mutating func system() {

@@ -14,9 +14,12 @@ extension GatewayProbe {
         var tries: [ConnectTry] = []
     }
 
-    static func websocketPhase(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, connect: Bool) async -> WebSocketPhase {
+    /// `opened`: a connection to make the first opening on, instead of a new one.
+    static func websocketPhase(
+        _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, connect: Bool, opened: ProbeConnection? = nil
+    ) async -> WebSocketPhase {
         let started = ContinuousClock.now
-        let first = await openAndConnect(target, address, clock, plan: connect ? ConnectRetry.Plan() : nil)
+        let first = await openAndConnect(target, address, clock, plan: connect ? ConnectRetry.Plan() : nil, opened: opened)
         guard var latest = first.answer else { return WebSocketPhase(opening: first.opening) }
         var tries = [latest]
         var decision = first.decision
@@ -39,14 +42,12 @@ extension GatewayProbe {
     /// One connection: the opening and, with a plan, the connect request. The credentials go
     /// with the request only when the policy allows them on this very connection, decided
     /// after its handshake and before its first byte.
-    private static func openAndConnect(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, plan: ConnectRetry.Plan?) async
-        -> (
-            opening: PhaseTiming<WebSocketOutcome>, answer: ConnectTry?, decision: CredentialDecision?
-        )
-    {
+    private static func openAndConnect(
+        _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, plan: ConnectRetry.Plan?, opened: ProbeConnection? = nil
+    ) async -> (opening: PhaseTiming<WebSocketOutcome>, answer: ConnectTry?, decision: CredentialDecision?) {
         var answer: ConnectTry?
         var decision: CredentialDecision?
-        let opening = await phase(target, address, clock, failed: WebSocketOutcome.failed) { connection, timeout in
+        let opening = await phase(target, address, clock, opened: opened, failed: WebSocketOutcome.failed) { connection, timeout in
             var request: ConnectRequest?
             if let plan {
                 decision = await CredentialGate.decide(target, address, on: connection)

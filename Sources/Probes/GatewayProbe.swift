@@ -3,7 +3,8 @@ import Logging
 
 /// Probes a Gateway layer by layer within one time budget: TCP to every address, TLS on the
 /// first connection that works, then HTTP health, readiness and the WebSocket opening, each
-/// on its own connection and all at once.
+/// on its own connection and all at once (without the HTTP phases, the WebSocket opens on the
+/// first connection).
 public enum GatewayProbe {
     public struct Phases: OptionSet, Sendable {
         public let rawValue: Int
@@ -32,22 +33,28 @@ public enum GatewayProbe {
             let outcome = LogWord.of(attempt.outcome)
             logger.debug("\(target.label): tcp \(attempt.address) port \(target.port): \(outcome) in \(attempt.elapsed.milliseconds) ms")
         }
-        guard let connection, let address = report.connectedAddress else { return report }
-
+        guard var connection, let address = report.connectedAddress else { return report }
+        // Without the HTTP phases, the WebSocket opens on the connection TLS was judged on: one
+        // handshake per probe instead of two (watch probes so, a thousand Gateways at a time).
+        let handOver = phases.contains(.websocket) && !phases.contains(.health)
         if target.tls && (phases.contains(.tls) || phases.contains(.health) || phases.contains(.websocket)) {
             let started = ContinuousClock.now
             let outcome = await connection.startTLS(host: target.host, timeout: clock.remaining)
             report.tls = PhaseTiming(outcome: outcome, elapsed: clock.elapsed(since: started))
             logger.debug("\(target.label): tls \(LogWord.of(outcome)) in \(clock.elapsed(since: started).milliseconds) ms")
-            connection.close()
-            guard case .established = outcome else { return report }
-        } else {
-            connection.close()
+            guard case .established(let facts) = outcome else {
+                connection.close()
+                return report
+            }
+            connection.tls = facts
         }
+        let kept = handOver ? connection : nil
+        if !handOver { connection.close() }
 
         async let health = phases.contains(.health) ? httpPhase("/healthz", target, address, clock) : nil
         async let ready = phases.contains(.health) ? httpPhase("/readyz", target, address, clock) : nil
-        async let websocket = phases.contains(.websocket) ? websocketPhase(target, address, clock, connect: phases.contains(.connect)) : nil
+        async let websocket =
+            phases.contains(.websocket) ? websocketPhase(target, address, clock, connect: phases.contains(.connect), opened: kept) : nil
         (report.health, report.ready) = await (health, ready)
         let proxied = report.health?.outcome.namesIntermediary == true && phases.contains(.websocket)
         async let idle = proxied ? idlePhase(target, address, clock) : nil
@@ -177,13 +184,16 @@ public enum GatewayProbe {
         }
     }
 
-    /// One phase on its own connection, timed from the connect to the outcome.
+    /// One phase on its own connection (`opened`, else a new one), timed from the connect (or
+    /// from being handed `opened`) to the outcome.
     static func phase<Outcome>(
-        _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, failed: (String) -> Outcome,
+        _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, opened: ProbeConnection? = nil, failed: (String) -> Outcome,
         _ body: (ProbeConnection, Duration) async -> Outcome
     ) async -> PhaseTiming<Outcome> {
         let started = ContinuousClock.now
-        switch await open(target, address, clock) {
+        let connection: Result<ProbeConnection, ProbeFailure> =
+            if let opened { .success(opened) } else { await open(target, address, clock) }
+        switch connection {
         case .failure(let failure):
             return PhaseTiming(outcome: failed(failure.message), elapsed: clock.elapsed(since: started))
         case .success(let connection):

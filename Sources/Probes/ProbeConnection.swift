@@ -71,18 +71,12 @@ struct ProbeConnection: Sendable {
     /// credentials may follow is `CredentialPolicy`'s decision, made on the chain recorded here.
     /// TLS 1.2 is allowed so that a 1.2-only server can be named as such.
     func startTLS(host: String, timeout: Duration) async -> TLSOutcome {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        // Verification on, with a callback that accepts every chain and keeps it: NIOSSL hands
-        // the presented chain only to such a callback (with .none it is never called).
-        configuration.certificateVerification = .noHostnameVerification
-        configuration.trustRoots = .certificates([])
-        configuration.minimumTLSVersion = .tlsv12
         let serverName = IPAddress(host) == nil ? host : nil  // SNI must not be an IP literal
         let promise = channel.eventLoop.makePromise(of: Void.self)
         defer { promise.fail(ProbeTimeout()) }  // ends the promise on every path
         let presented: NIOLoopBoundBox<[NIOSSLCertificate]>
         do {
-            let context = try NIOSSLContext(configuration: configuration)
+            let context = try Self.clientContext.get()
             presented = try await channel.eventLoop.submit { [channel] in
                 let chain = NIOLoopBoundBox<[NIOSSLCertificate]>([], eventLoop: channel.eventLoop)
                 let sync = channel.pipeline.syncOperations
@@ -123,12 +117,25 @@ struct ProbeConnection: Sendable {
         let hello = await wire().hello
         var cipher: String?
         if case .hello(let parsed) = hello { cipher = parsed.cipherName }
-        let (certificate, problem) = CertificateFacts.read(der)
+        let fingerprint = TLSFingerprint(digest: Array(SHA256.hash(data: der)))
+        let (certificate, problem) = CertificateMemo.facts(der, fingerprint: fingerprint)
         return .established(
             TLSFacts(
                 version: version.map(Self.protocolVersion) ?? (Self.helloVersion(hello) ?? .unknown), cipher: cipher,
-                fingerprint: TLSFingerprint(digest: Array(SHA256.hash(data: der))), certificate: certificate, certificateProblem: problem,
+                fingerprint: fingerprint, certificate: certificate, certificateProblem: problem,
                 chain: chain.isEmpty ? [der] : chain))
+    }
+
+    /// One client context for every handshake: its configuration never changes, and watch
+    /// makes thousands of handshakes. Verification is on, with a callback that accepts every
+    /// chain and keeps it: NIOSSL hands the presented chain only to such a callback (with
+    /// .none it is never called).
+    private static let clientContext = Result<NIOSSLContext, any Error> {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .noHostnameVerification
+        configuration.trustRoots = .certificates([])
+        configuration.minimumTLSVersion = .tlsv12
+        return try NIOSSLContext(configuration: configuration)
     }
 
     private static func protocolVersion(_ version: TLSVersion) -> TLSProtocolVersion {

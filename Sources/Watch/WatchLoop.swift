@@ -4,26 +4,37 @@ import FoundationEssentials
 import Probes
 
 /// The loop's own state: the Gateways on the roster, each with its watch and its schedule.
-/// Only `WatchService.run` touches it, from one task.
+/// Only `WatchService.run` touches it, from one task. The clock and the jitter's random numbers
+/// are handed in, so that a test can drive it.
 struct WatchLoop {
     struct Entry {
         var beacon: GatewayBeacon
         var gateway: WatchedGateway
         var target: ProbeTarget
         var watch = GatewayWatch()
-        var due: ContinuousClock.Instant
-        var probing = false
     }
 
     let service: WatchService
     var setup: WatchSetup
     private var entries: [String: Entry] = [:]
+    /// When each Gateway that is not being probed is due next. Kept apart from `entries`: the
+    /// loop looks for due Gateways on every wake-up, and copying a thousand whole entries each
+    /// time was most of what watch cost.
+    private var waiting: [String: ContinuousClock.Instant] = [:]
     private var inFlight = 0
-    private let started = ContinuousClock.now
+    private let clock: @Sendable () -> ContinuousClock.Instant
+    private let random: @Sendable () -> Double
+    private let started: ContinuousClock.Instant
 
-    init(service: WatchService, setup: WatchSetup) {
+    init(
+        service: WatchService, setup: WatchSetup, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
         self.service = service
         self.setup = setup
+        self.clock = now
+        self.random = random
+        started = now()
     }
 
     private var policy: WatchPolicy { service.policy }
@@ -46,12 +57,14 @@ struct WatchLoop {
                 entries[gateway.id]?.beacon = beacon
                 entries[gateway.id]?.target = target
             } else {
-                entries[gateway.id] = Entry(beacon: beacon, gateway: gateway, target: target, due: .now)
+                entries[gateway.id] = Entry(beacon: beacon, gateway: gateway, target: target)
+                waiting[gateway.id] = clock()
             }
             shown.append((gateway, target, beacon.sources))
         }
         let gone = entries.keys.filter { !seen.contains($0) }
         for id in gone {
+            waiting[id] = nil
             if let entry = entries.removeValue(forKey: id) {
                 for source in entry.beacon.sources.sorted() { emit(entry.gateway, .disappeared(source)) }
             }
@@ -71,19 +84,19 @@ struct WatchLoop {
 
     /// After a reread config: every Gateway is probed again at once (its pin may have changed).
     mutating func reloaded() {
-        for id in entries.keys { entries[id]?.due = .now }
+        let now = clock()
+        for id in waiting.keys { waiting[id] = now }
     }
 
     /// A probe finished: its events, the board, and when the Gateway is probed next.
     mutating func finished(_ id: String, _ verdict: ProbeVerdict) {
         inFlight -= 1
-        guard var entry = entries[id] else { return }
-        let now = ContinuousClock.now
-        let date = Date()
-        let changes = entry.watch.observe(verdict, at: now - started, date: date, policy: policy)
-        entry.probing = false
-        entry.due = now + policy.wait(failures: entry.watch.failures, random: Double.random(in: 0..<1))
-        entries[id] = entry
+        let (now, date, policy) = (clock(), Date(), policy)
+        let since = now - started
+        guard let changes = entries[id]?.watch.observe(verdict, at: since, date: date, policy: policy), let entry = entries[id] else {
+            return
+        }
+        waiting[id] = now + policy.wait(failures: entry.watch.failures, random: random())
         for change in changes { emit(entry.gateway, change, date: date) }
         let watch = entry.watch
         service.board.update { snapshot in
@@ -103,16 +116,17 @@ struct WatchLoop {
 
     /// The Gateways whose turn has come, at most as many as may start now; marked as probing.
     mutating func due() -> [(id: String, target: ProbeTarget, pin: Pin?)] {
-        let now = ContinuousClock.now
+        guard inFlight < policy.concurrentProbes else { return [] }
+        let now = clock()
         var ready: [String] = []
-        for (id, entry) in entries where !entry.probing && entry.due <= now {
+        for (id, due) in waiting where due <= now {
             guard inFlight + ready.count < policy.concurrentProbes else { break }
             ready.append(id)
         }
-        // Marked after the loop, so that the table is changed in place rather than copied.
+        // Taken off the schedule after the loop, so that the table is changed in place rather than copied.
         return ready.compactMap { id in
+            waiting[id] = nil
             guard let target = entries[id]?.target else { return nil }
-            entries[id]?.probing = true
             inFlight += 1
             return (id, target, setup.pin(for: target))
         }

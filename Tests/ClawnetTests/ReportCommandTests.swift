@@ -120,6 +120,50 @@ struct ReportCommandTests {
         #expect(again.status == 2, "an existing file is never replaced: \(again.stderr)")
     }
 
+    @Test(
+        "the wide-area zone as BIND serves it (AXFR), names escaped and a secret in a TXT scrubbed; the journal's absence in the manifest")
+    func servedZoneAndJournal() async throws {
+        let bed = try TestBed.current()
+        let tag = uniqueTag()
+        let secret = "ZqZoneToken\(tag)Sx7"
+        let zone = openClawZone([
+            "gw IN A \(bed.ip(.gw))", #"_openclaw-gw._tcp IN PTR bell\007gw._openclaw-gw._tcp"#,
+            #"bell\007gw._openclaw-gw._tcp IN SRV 0 0 18789 gw"#, #"bell\007gw._openclaw-gw._tcp IN TXT "role=gateway" "note=\#(secret)""#,
+        ])
+        let dns = try await bed.startBIND(zones: ["openclaw.internal": zone], zoneOptions: "allow-transfer { any; };")
+        defer { dns.terminate() }
+        let home = "\(bed.directory)/report-home-\(tag)"
+        try FileManager.default.createDirectory(atPath: "\(home)/.openclaw", withIntermediateDirectories: true)
+        try #"{ gateway: { auth: { token: "\#(secret)" } }, discovery: { wideArea: { domain: "openclaw.internal" } } }"#
+            .write(toFile: "\(home)/.openclaw/openclaw.json", atomically: true, encoding: .utf8)
+        let archive = "\(bed.directory)/report-\(tag).tar.gz"
+        let result = try await bed.clawnet(
+            ["report", "--out", archive, "--timeout", "2s", "--server", dns.endpoint], on: .node, environment: ["HOME": home],
+            timeout: .seconds(90))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let unpacked = "\(bed.directory)/report-\(tag)"
+        try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+        #expect(try await runCommand("/usr/bin/tar", ["-xzf", archive, "-C", unpacked]).status == 0)
+        let root = "\(unpacked)/clawnet-report"
+        let served = try String(contentsOfFile: "\(root)/zone-openclaw.internal.txt", encoding: .utf8)
+        #expect(served.contains("as \(dns.address)#\(dns.port) serves it, read by AXFR"), "\(served)")
+        #expect(served.contains(#"bell\007gw._openclaw-gw._tcp.openclaw.internal. 60 IN SRV 0 0 18789 gw.openclaw.internal."#), "\(served)")
+        #expect(!served.unicodeScalars.contains("\u{07}"), "the name's control character is escaped, never raw")
+        #expect(!served.contains(secret) && served.contains("[REDACTED]"), "the token in a TXT string is scrubbed: \(served)")
+        let manifest = try jsonObject(String(contentsOfFile: "\(root)/manifest.json", encoding: .utf8))
+        let files = (manifest["files"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+        #expect(files.contains("zone-openclaw.internal.txt"), "\(files)")
+        let omitted = (manifest["omitted"] as? [[String: Any]]) ?? []
+        let journal = omitted.first { $0["path"] as? String == "gateway journal" }
+        if FileManager.default.fileExists(atPath: "/run/systemd/journal") {
+            #expect(files.contains("gateway-journal.txt"), "journald runs here: its lines are in the archive")
+        } else {
+            let why = try #require(journal?["why"] as? String, "the manifest says why the journal is absent: \(omitted)")
+            #expect(why.contains("no systemd journal") || why.contains("not installed"), "\(why)")
+            #expect(!files.contains("gateway-journal.txt"))
+        }
+    }
+
     /// The secret as it is, in hex (both cases) and in base64 at each of the three alignments
     /// (the characters that depend on the secret alone).
     static func forms(of secret: String) -> [(String, String)] {

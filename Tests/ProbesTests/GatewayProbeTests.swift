@@ -78,6 +78,40 @@ struct GatewayProbeTests {
         }
     }
 
+    @Test("without the HTTP phases (watch's probe) one TLS handshake carries TLS, the WebSocket and connect; doctor's makes one per phase")
+    func oneHandshakeWithoutHealth() async throws {
+        let bed = try TestBed.current()
+        let certificate = try await bed.makeCertificate()
+        let (peer, port) = try await bed.startGatewayPeer("gateway", certificate: certificate, extraArguments: ["--print-handshakes"])
+        defer { peer.terminate() }
+        /// The peer's handshakes without SNI (the probes, to 127.0.0.1) before one with `marker`
+        /// as SNI: the peer prints in the order it handshakes, so none is still to come.
+        func handshakes(after from: Int, marker: String) async throws -> (count: Int, end: Int) {
+            let marking = ProbeTarget(label: marker, host: marker, addresses: [IPAddress("127.0.0.1")!], port: port, tls: true)
+            _ = await GatewayProbe.run(marking, budget: healthyBudget, phases: [.tcp, .tls])
+            _ = try await peer.waitForOutput("tls handshake \(marker)", from: from, timeout: .seconds(30))
+            let lines = peer.lines.map(\.text)
+            let end = try #require(lines.firstIndex(of: "tls handshake \(marker)"))
+            return (lines[from..<end].filter { $0 == "tls handshake None" }.count, end + 1)
+        }
+        let watchPhases: GatewayProbe.Phases = [.tcp, .tls, .websocket, .connect]
+        let report = await GatewayProbe.run(target(port), budget: healthyBudget, phases: watchPhases)
+        #expect(report.tlsFacts?.fingerprint.hex == certificate.fingerprint)
+        guard case .opened(let frame, _)? = report.websocket?.outcome, frame.content.isChallenge else {
+            Issue.record("no challenge on the handed-over connection: \(String(describing: report.websocket))")
+            return
+        }
+        #expect(report.connect != nil, "connect was answered: \(String(describing: report.connect))")
+        let watchProbe = try await handshakes(after: 0, marker: "first.marker.invalid")
+        #expect(watchProbe.count == 1, "watch's probe: \(peer.output)")
+        let doctor = await GatewayProbe.run(target(port), budget: healthyBudget)
+        let doctorProbe = try await handshakes(after: watchProbe.end, marker: "second.marker.invalid")
+        // TLS, /healthz, /readyz, the WebSocket, and the idle WebSocket (python-websockets'
+        // Server header is not OpenClaw's, so doctor checks whether it holds a connection).
+        let phases = 4 + (doctor.idle == nil ? 0 : 1)
+        #expect(doctorProbe.count == phases, "doctor's probe: \(peer.output)")
+    }
+
     @Test("openssl s_server: fingerprint and cipher agree with what openssl itself reports; not a Gateway")
     func opensslServer() async throws {
         let bed = try TestBed.current()

@@ -4,9 +4,12 @@ TLS (or plain), OpenClaw's health endpoints and its WebSocket opening, or a misb
 server. Run it inside a test-bed namespace. Prints "ready" once listening; runs until killed.
 
     gateway_peer.py MODE --address 127.0.0.1 --port 18789 [--cert cert.pem --key key.pem] [--record FILE]
+                    [--print-handshakes]
 
 --cert may hold a chain (leaf first, then intermediates). --record FILE appends every connect
 request the peer receives to FILE, one JSON object a line: what a test asserts a client sent.
+--print-handshakes prints "tls handshake SNI" for each TLS ClientHello (SNI is None without
+one): how many handshakes a client made.
 
 Modes:
   gateway    /healthz and /readyz answer 200; a WebSocket gets connect.challenge first
@@ -253,8 +256,11 @@ def main():
     parser.add_argument("--cert")
     parser.add_argument("--key")
     parser.add_argument("--record")
+    parser.add_argument("--print-handshakes", action="store_true")
     args = parser.parse_args()
     context = tls_context(args)
+    if context is not None and args.print_handshakes:
+        context.sni_callback = lambda _socket, name, _context: print(f"tls handshake {name}", flush=True)
     if args.mode in ("tls11", "tlsalert"):
         blocking_tls_server(args, context)
     elif args.mode in ("silent", "garbage", "http200", "dribble", "nginx"):

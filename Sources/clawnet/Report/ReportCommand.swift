@@ -2,12 +2,14 @@ import Archive
 import ArgumentParser
 import Avahi
 import DNSSD
+import DNSUpdate
 import Discovery
 import Doctor
 import FoundationEssentials
 import Glibc
 import Host
 import Output
+import Zones
 
 struct ReportCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
@@ -18,13 +20,15 @@ struct ReportCommand: ClawnetCommand {
             (clawnet, OpenClaw when installed, Avahi, the kernel, the distribution), the OpenClaw \
             config with every secret replaced by [REDACTED] (tokens, passwords, SecretRef ids, \
             private keys; the keys kept), the env file beside it the same way, resolv.conf, the \
-            nsswitch hosts line, interfaces and routes, avahi-daemon's state, the end of the \
-            Gateway's own log on a Gateway host, and manifest.json naming every file and every \
-            redaction. Device identities and credential files are never included. Before \
-            anything is written, every secret found (in the config, the env file, the \
-            identity and credential files, this process's environment) is searched for in \
-            every file, as it is, in hexadecimal and in base64, and replaced. No option turns \
-            redaction off.
+            nsswitch hosts line, interfaces and routes, avahi-daemon's state, each wide-area \
+            domain's zone as served (by AXFR, else its Gateways' RRsets; from --server or the \
+            system's resolvers), the end of the Gateway's own log and its journal lines (where \
+            a systemd journal runs) on a Gateway host, and manifest.json naming every file, \
+            every redaction and every part left out and why. Device identities and credential \
+            files are never included. Before anything is written, every secret found (in the \
+            config, the env file, the identity and credential files, this process's \
+            environment) is searched for in every file, as it is, in hexadecimal and in base64, \
+            and replaced. No option turns redaction off.
 
             FILE must not exist yet: the report never replaces a file.
 
@@ -43,14 +47,17 @@ struct ReportCommand: ClawnetCommand {
     @Option(name: .customLong("out"), help: ArgumentHelp("The archive to write (a new file).", valueName: "FILE"))
     var out: String
 
+    @OptionGroup var serverOption: ServersOption<Words>
+
     @OptionGroup var timeout: TimeoutOption<Words>
 
     @OptionGroup var config: ConfigOption<Words>
 
     @OptionGroup var global: GlobalOptions
 
-    enum Words: TimeoutWording, ConfigWording {
-        static let timeoutHelp = "How long doctor and browse may take (e.g. 5s). Default 5s each."
+    enum Words: ServersWording, TimeoutWording, ConfigWording {
+        static let serversHelp = "A DNS server for the wide-area domains, browsed and read as served, instead of the system's (repeatable)."
+        static let timeoutHelp = "How long doctor, browse and each zone read may take (e.g. 5s). Default 5s each."
         static let defaultTimeout: Duration = .seconds(5)
     }
 
@@ -68,16 +75,19 @@ struct ReportCommand: ClawnetCommand {
         options.read(environment: context.environment)
         let doctor = DoctorReport(await Doctor.run(options, system: system))
         files.append(("doctor.json", Array((try JSONOutput.pretty(doctor) + "\n").utf8)))
-        let request = DiscoveryRequest(DiscoveryOptions(), config: openClaw, interfaces: context.machine.interfaces())
+        var discoveryOptions = DiscoveryOptions()
+        discoveryOptions.servers = serverOption.servers
+        let request = DiscoveryRequest(discoveryOptions, config: openClaw, interfaces: context.machine.interfaces())
         let snapshot = await context.discovery.snapshot(request, timeout: timeout.duration)
         files.append(("browse.json", Array((try JSONOutput.pretty(BrowseReport(request: request, snapshot: snapshot)) + "\n").utf8)))
         files.append(("versions.txt", Array(await versions().utf8)))
         files.append(("avahi.txt", Array("\(await context.machine.avahi(.browse))\n".utf8)))
         let home = context.environment["HOME"] ?? "/root"
         let environment = context.environment
-        let sources = await BlockingThreads.shared.value {
+        var sources = await BlockingThreads.shared.value {
             ReportSources.gather(home: home, configPath: openClaw.path, environment: environment)
         }
+        await servedZones(request.domains, into: &sources)
         terminal.clearProgress()
         let archive = try ReportArchive.make(files + sources.files, sources: sources, created: Date())
         do { try AtomicFile.write(bytes: archive, to: path, mode: 0o600) } catch {
@@ -87,6 +97,25 @@ struct ReportCommand: ClawnetCommand {
         terminal.err("wrote \(out): \(files.count + sources.files.count + 1) files, \(archive.count) bytes; every secret redacted")
         return .success
     }
+
+    /// Each wide-area domain's zone as served (`ServedZoneText`), from --server or the system's
+    /// resolvers; the manifest says why one is absent.
+    private func servedZones(_ domains: [DomainName], into sources: inout ReportSources) async {
+        guard !domains.isEmpty else {
+            sources.omitted.append(("wide-area zone", "no wide-area domain (discovery.wideArea.domain in the config)"))
+            return
+        }
+        let servers = serverOption.servers.isEmpty ? ResolvConf().servers : serverOption.servers
+        for domain in domains.prefix(Self.maxZones) {
+            switch await ServedZoneText.read(domain, servers: servers, timeout: timeout.duration) {
+            case .success(let text): sources.files.append(("zone-\(domain.name)txt", Array(text.utf8)))
+            case .failure(let failure): sources.omitted.append(("zone \(domain.name)", "not read: \(failure.message)"))
+            }
+        }
+    }
+
+    /// Wide-area domains whose zone is read: a config names one, --domain a few.
+    static let maxZones = 4
 
     /// clawnet's own version and the tools' (each asked with a bounded run).
     private func versions() async -> String {
