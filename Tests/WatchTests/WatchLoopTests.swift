@@ -48,7 +48,8 @@ import Testing
 
     static let machine = MachineFacts(
         busAddress: "unix:path=/run/dbus/system_bus_socket", busSocketExists: true,
-        avahi: .running(version: "avahi 0.8", hostName: "node.local"), interfaces: [], port5353: PortHolders(sockets: 0, holders: []),
+        avahi: .running(version: "avahi 0.8", hostName: "node.local"), avahiInstalled: true, interfaces: [],
+        port5353: PortHolders(sockets: 0, holders: []),
         nsswitchHosts: nil, nssMDNSModules: nil, resolvConf: ResolvConf(path: "/etc/resolv.conf", text: ""), systemdResolved: false,
         config: OpenClawConfig(path: "/nonexistent/openclaw.json"))
 
