@@ -187,6 +187,9 @@ struct MulticastBrowseTests {
                         with: "<txt-record>gatewayPort=18789</txt-record><txt-record>gatewayTls=1</txt-record>"
                     )
                     .write(toFile: path, atomically: true, encoding: .utf8)
+                // avahi-daemon reloads a static service only when its mtime (whole seconds) changed
+                // (avahi-daemon/static-services.c): a rewrite within the second it was made goes unseen.
+                try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(2)], ofItemAtPath: path)
                 try await bed.control("avahi", "reload", "gw")
             case (1, .updated(let beacon)) where beacon.instance.displayName == name && beacon.gateway.tls:
                 phase = 2
