@@ -30,12 +30,12 @@ struct ZoneShardsTests {
         return path
     }
 
-    func pushZones(_ bed: TestBed, _ server: TestDNSServer, key: TestTSIGKey, _ inventory: String, _ extra: [String] = []) async throws
-        -> CommandResult
-    {
+    func pushZones(
+        _ bed: TestBed, _ server: TestDNSServer, key: TestTSIGKey, _ inventory: String, zones: [String] = zones, _ extra: [String] = []
+    ) async throws -> CommandResult {
         try await bed.clawnet(
             ["zone", "push", "--server", server.endpoint, "--tsig-key", key.path, "--inventory", inventory]
-                + Self.zones.flatMap { ["--domain", $0] } + extra)
+                + zones.flatMap { ["--domain", $0] } + extra)
     }
 
     @Test("each Gateway lands in the zone its beacon names; beacons of other domains are named and go nowhere; a rerun sends nothing")
@@ -80,10 +80,7 @@ struct ZoneShardsTests {
                 ("Paris (OpenClaw)", "eu.openclaw.internal.", "100.64.1.1"), ("Lima (OpenClaw)", "sa.openclaw.internal.", "100.64.3.1"),
             ]),
             in: bed)
-        let result = try await bed.clawnet([
-            "zone", "push", "--server", dns.endpoint, "--tsig-key", key.path, "--inventory", inventory, "--domain", "sa.openclaw.internal",
-            "--domain", "eu.openclaw.internal",
-        ])
+        let result = try await pushZones(bed, dns, key: key, inventory, zones: ["sa.openclaw.internal", "eu.openclaw.internal"])
         let seen = "status \(result.status)\nstdout:\n\(result.stdout)\nstderr:\n\(result.stderr)"
         #expect(result.status == 1, "\(seen)")
         #expect(result.stderr.contains("error: sa.openclaw.internal.: "), "\(seen)")
