@@ -207,5 +207,14 @@ let package = Package(
                 "clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Watch", "Zones", "Host", "Avahi", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ], exclude: ["Golden"], swiftSettings: settings),
+
+        // Every suite that needs the test bed (scripts/testbed: namespaces, avahi-daemon, DNS
+        // servers, proxies), by the area it tests; `swift test --skip TestBedTests` runs the rest.
+        .testTarget(
+            name: "TestBedTests",
+            dependencies: [
+                "clawnet", "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Avahi", "Discovery", "Probes", "Zones", "Output", "TestSupport",
+                nioCore, nioPosix,
+            ], swiftSettings: settings),
     ]
 )
