@@ -210,11 +210,13 @@ let package = Package(
 
         // Every suite that needs the test bed (scripts/testbed: namespaces, avahi-daemon, DNS
         // servers, proxies), by the area it tests; `swift test --skip TestBedTests` runs the rest.
+        // Clawnet/InProcess/RecordedContext.swift is a link to ClawnetTests' in-process runner
+        // (it needs the clawnet module, which no support library may import).
         .testTarget(
             name: "TestBedTests",
             dependencies: [
-                "clawnet", "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Avahi", "Discovery", "Probes", "Zones", "Output", "TestSupport",
-                nioCore, nioPosix,
+                "clawnet", "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Zones", "Doctor",
+                "Output", "TestSupport", nioCore, nioPosix, .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: settings),
     ]
 )

@@ -61,9 +61,7 @@ extension TestBed {
 public enum ClawnetBinary {
     public static var path: String {
         if let path = ProcessInfo.processInfo.environment["CLAWNET_BIN"], !path.isEmpty { return path }
-        // Tests/TestSupport/Publishers.swift -> package root
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/clawnet").path
+        return packageRoot + "/.build/debug/clawnet"
     }
 }
 

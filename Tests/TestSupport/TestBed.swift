@@ -2,8 +2,8 @@ import Foundation
 
 /// The namespaces, D-Bus buses and tools that `scripts/testbed up` made, read from its env file.
 ///
-/// Tests that need it fail (never pass silently) when it is missing, unless
-/// CLAWNET_SKIP_TESTBED=1 says on purpose that only unit tests are wanted.
+/// The tests that need it live in the TestBedTests target and fail (never pass or skip
+/// silently) when it is missing; `swift test --skip TestBedTests` runs the others.
 public struct TestBed: Sendable {
     public enum Host: String, Sendable, CaseIterable {
         case gw, node, watch, bare, ts, lgw, lnode
@@ -16,11 +16,6 @@ public struct TestBed: Sendable {
     public let directory: String
     private let values: [String: String]
 
-    /// False only when CLAWNET_SKIP_TESTBED=1: then test-bed suites are skipped, visibly.
-    public static var enabled: Bool {
-        ProcessInfo.processInfo.environment["CLAWNET_SKIP_TESTBED"] != "1"
-    }
-
     public static func current() throws -> TestBed {
         let environment = ProcessInfo.processInfo.environment
         let directory = environment["CLAWNET_TESTBED_DIR"] ?? "/tmp/clawnet-testbed"
@@ -28,7 +23,7 @@ public struct TestBed: Sendable {
             throw Missing(
                 description: """
                     the test bed is not running (no \(directory)/env). Run the suite with scripts/test, \
-                    or start it with `sudo scripts/testbed up`; set CLAWNET_SKIP_TESTBED=1 to run unit tests only.
+                    or start it with `sudo scripts/testbed up`; `swift test --skip TestBedTests` runs the tests that need none.
                     """)
         }
         var values: [String: String] = [:]

@@ -2,6 +2,7 @@ import DNSSD
 import Discovery
 import Foundation
 import Host
+import TestSupport
 import Testing
 
 @testable import clawnet

@@ -2,6 +2,7 @@ import Avahi
 import DNSSD
 import Discovery
 import Foundation
+import TestSupport
 import Testing
 
 @testable import clawnet

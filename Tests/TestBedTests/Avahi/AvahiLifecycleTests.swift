@@ -13,7 +13,7 @@ import Testing
 /// setup and the teardown of each session cannot overlap. Each case must end with a complete,
 /// bounded answer and no crash, and the daemon must still serve a normal look-up afterwards.
 /// (`swift build -Xswiftc -sanitize=thread` runs these under the thread sanitizer.)
-@Suite("Avahi sessions ended while they start", .enabled(if: TestBed.enabled), .serialized)
+@Suite("Avahi sessions ended while they start", .testBed, .serialized)
 struct AvahiLifecycleTests {
     func requireNodeBus() throws -> TestBed {
         let bed = try TestBed.current()

@@ -5,7 +5,7 @@ import Testing
 /// Serialized: with another service on gw being withdrawn while the node probes, gw's
 /// avahi-daemon can miss answering the probe, and the node takes a name it should not
 /// (gw's log: "Received conflicting record ... with local record to be. Withdrawing").
-@Suite("clawnet advertise (CLI against real avahi-daemons)", .enabled(if: TestBed.enabled), .serialized)
+@Suite("clawnet advertise (CLI against real avahi-daemons)", .testBed, .serialized)
 struct AdvertiseCommandTests {
     @Test("a beacon advertised on the Gateway host is browsed from the node, then withdrawn")
     func advertiseAndWithdraw() async throws {

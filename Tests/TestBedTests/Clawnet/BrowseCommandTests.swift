@@ -2,11 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-func jsonObject(_ text: String) throws -> [String: Any] {
-    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
-}
-
-@Suite("clawnet browse and advertise (CLI against real avahi-daemons)", .enabled(if: TestBed.enabled))
+@Suite("clawnet browse and advertise (CLI against real avahi-daemons)", .testBed)
 struct BrowseCommandTests {
     @Test("browse --format json prints a clawnet.browse.v1 document with the beacon")
     func browseJSON() async throws {

@@ -389,7 +389,7 @@ extension DoctorLabTests {
     }
 }
 
-@Suite("doctor --no-local", .enabled(if: TestBed.enabled))
+@Suite("doctor --no-local", .testBed)
 struct DoctorNoLocalTests {
     @Test("--no-local on a machine without D-Bus: no mDNS check runs, no no-mdns cause, nothing fails")
     func noLocal() async throws {

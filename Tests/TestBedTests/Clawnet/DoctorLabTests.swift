@@ -6,7 +6,7 @@ import Testing
 /// (`clawnet advertise --serve`) and its zone on BIND on lgw, doctor and preflight on lnode.
 /// One thing is broken at a time, and doctor's JSON must name it, with a fix, and nothing
 /// else may fail. Serialized: the tests share the lab and its avahi-daemons.
-@Suite("doctor and preflight on the lab LAN", .enabled(if: TestBed.enabled), .serialized)
+@Suite("doctor and preflight on the lab LAN", .testBed, .serialized)
 struct DoctorLabTests {
     /// The stand-in, its zone server, and how to reach both.
     struct Lab {
@@ -344,7 +344,7 @@ struct DoctorLabTests {
     }
 }
 
-@Suite("doctor where nothing is there", .enabled(if: TestBed.enabled))
+@Suite("doctor where nothing is there", .testBed)
 struct DoctorBareTests {
     @Test("no D-Bus, no Avahi, no OpenClaw: doctor says so, names the fixes, and exits 1 in bounded time")
     func bareHost() async throws {

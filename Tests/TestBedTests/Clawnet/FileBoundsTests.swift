@@ -8,7 +8,7 @@ import Testing
 /// file goes to each flag that names a file, through the binary on the test bed's bare host,
 /// under `ulimit -v` of 512 MiB: a command that tried to hold the file could not, and would
 /// crash instead of naming the bound.
-@Suite("file bounds: a 1 GiB file is refused by its size, never read", .enabled(if: TestBed.enabled))
+@Suite("file bounds: a 1 GiB file is refused by its size, never read", .testBed)
 struct FileBoundsTests {
     /// Address space for one command: far less than the file, far more than clawnet needs.
     static let addressSpaceKiB = 512 * 1024

@@ -6,7 +6,7 @@ import Testing
 /// Avahi there: every packet stays on its loopback): configs that are not UTF-8, resolv.conf
 /// naming "this host", resolvers that never answer, Gateways that flood, break RFC 6455 or
 /// send terminal escapes, zones and TXT records full of them.
-@Suite("hostile input: crashes, hangs, floods and terminal injection", .enabled(if: TestBed.enabled))
+@Suite("hostile input: crashes, hangs, floods and terminal injection", .testBed)
 struct HostileInputTests {
     /// Clear screen, window title, cursor home, bell, C1 CSI, a line break and a fake line, DEL
     /// (as scripts/peers/hostile_gateway.py sends them).

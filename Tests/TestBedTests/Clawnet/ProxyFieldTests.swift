@@ -10,7 +10,7 @@ import Testing
 /// named after the OpenClaw issue it comes from and asserts the cause doctor names and its fix.
 // Serialized: eleven proxies, stand-ins and in-process doctors at once starved a loaded 2-core
 // machine until doctor's own --timeout ran out before its first probe.
-@Suite("doctor behind nginx and Caddy (OpenClaw's field cases)", .enabled(if: TestBed.enabled), .serialized)
+@Suite("doctor behind nginx and Caddy (OpenClaw's field cases)", .testBed, .serialized)
 struct ProxyFieldTests {
     /// A stand-in Gateway, TLS 1.3 with its own self-signed certificate unless `plain`.
     static func gateway(plain: Bool = false, admission: StandInAdmission = StandInAdmission()) async throws -> StandInGateway {

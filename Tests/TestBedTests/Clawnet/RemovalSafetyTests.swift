@@ -15,7 +15,7 @@ let lanZone = openClawZone(
 /// Issue 18: "Nothing lost that clawnet did not write". A command that removes Gateways
 /// (zone push --prune, zone generate --out) removes nothing on the word of a source that
 /// failed, wholly or in part, or gave nothing; a replaced address is announced.
-@Suite("Nothing removed on the word of a failed or empty source", .enabled(if: TestBed.enabled), .serialized)
+@Suite("Nothing removed on the word of a failed or empty source", .testBed, .serialized)
 struct RemovalSafetyTests {
     /// BIND serving openclaw.internal (dynamic, holding A-Gw and B-Gw) and lan.internal (A-Gw only).
     func twoGateways(_ bed: TestBed, key: TestTSIGKey) async throws -> TestDNSServer {

@@ -6,7 +6,7 @@ import Testing
 /// distinct secret in every place OpenClaw keeps one, the env file and key files beside it,
 /// and a token in the environment: none may appear in the unpacked archive, as it is, in
 /// base64 (each alignment) or in hexadecimal (each case).
-@Suite("clawnet report: one archive, every secret redacted", .enabled(if: TestBed.enabled))
+@Suite("clawnet report: one archive, every secret redacted", .testBed)
 struct ReportCommandTests {
     static let pem = """
         -----BEGIN PRIVATE KEY-----

@@ -8,7 +8,7 @@ import Testing
 /// (every packet stays on its loopback): a planted secret never reaches stdout, stderr, JSON or
 /// --verbose logs from any error path; secret files open to others get a warning; folders for
 /// keys are 0700 under umask 000; a config that cannot be read is named by every command.
-@Suite("secrets: never printed, kept private, fallbacks said", .enabled(if: TestBed.enabled))
+@Suite("secrets: never printed, kept private, fallbacks said", .testBed)
 struct SecretsCommandTests {
     /// base64 (it decodes to 32 bytes), and a plain word: one of them is quoted wherever a
     /// parser might quote a field.

@@ -7,7 +7,7 @@ import Zones
 
 /// Issue 18: zone check's --timeout bounds what comes after the servers' answers too: past the
 /// command's deadline the zone as served is not checked, and a failure says so.
-@Suite("zone check --server: the deadline after the reads", .enabled(if: TestBed.enabled))
+@Suite("zone check --server: the deadline after the reads", .testBed)
 struct ServedDeadlineTests {
     func run(_ dns: TestDNSServer, deadline: ContinuousClock.Instant?) async throws -> [Finding] {
         let server = DNSServer(address: try #require(IPAddress(dns.address)), port: dns.port)

@@ -4,7 +4,7 @@ import Testing
 
 /// `--verbose` of every command that logs (probes, DNS queries, UPDATEs, transfers): words for
 /// people, never a Swift value (`PhaseTiming<ConnectOutcome>(...)`, `Optional(...)`).
-@Suite("--verbose logs words, not Swift values, in every command", .enabled(if: TestBed.enabled), .serialized)
+@Suite("--verbose logs words, not Swift values, in every command", .testBed, .serialized)
 struct VerboseLogTests {
     @Test("the detector finds what it looks for (so a clean log means something)")
     func detector() {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Uses the test bed's "watch" host alone: it stops and restarts that host's avahi-daemon.
-@Suite("browse --watch survives avahi-daemon restarts", .enabled(if: TestBed.enabled))
+@Suite("browse --watch survives avahi-daemon restarts", .testBed)
 struct WatchRecoveryTests {
     @Test("daemon killed: an error event; restarted: recovery, with changes made meanwhile")
     func recoversAfterRestart() async throws {

@@ -50,7 +50,7 @@ func errors(_ document: [String: Any]) -> [[String: Any]] {
     document["errors"] as? [[String: Any]] ?? []
 }
 
-@Suite("Wide-area discovery against real DNS servers", .enabled(if: TestBed.enabled))
+@Suite("Wide-area discovery against real DNS servers", .testBed)
 struct WideAreaTests {
     enum Server: String, CaseIterable { case bind, nsd, knot }
 
@@ -460,7 +460,7 @@ struct WideAreaTests {
 
 /// The tailnet host of the test bed: its resolver is 127.0.0.1:53 and Tailscale's resolver
 /// 100.100.100.100:53 lives on its loopback. Serialized: both tests use those addresses.
-@Suite("Split DNS on a tailnet machine", .serialized, .enabled(if: TestBed.enabled))
+@Suite("Split DNS on a tailnet machine", .serialized, .testBed)
 struct TailscaleSplitDNSTests {
     @Test("found only at 100.100.100.100: split DNS is not applied, and the fix is given")
     func notApplied() async throws {

@@ -35,7 +35,7 @@ func updatablePrimary(_ kind: String, _ bed: TestBed, zone: String, on host: Tes
 
 /// Issue 18: a withdrawal takes out exactly what its registration put in; one the server
 /// refuses fails the command and names what is left; --no-local needs neither D-Bus nor Avahi.
-@Suite("advertise --wide-area: the withdrawal undoes exactly the registration", .enabled(if: TestBed.enabled), .serialized)
+@Suite("advertise --wide-area: the withdrawal undoes exactly the registration", .testBed, .serialized)
 struct WithdrawalTests {
     let host = thisHostLabel()
 

@@ -24,7 +24,7 @@ func temporaryDirectory(_ bed: TestBed) throws -> String {
     return directory
 }
 
-@Suite("clawnet zone generate and check", .enabled(if: TestBed.enabled))
+@Suite("clawnet zone generate and check", .testBed)
 struct ZoneCommandTests {
     @Test("named-checkzone, kzonecheck and ldns-read-zone accept every zone written, hostile names included")
     func validatorsAccept() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// Against the real validators and a real BIND: zone check refuses what they refuse, and any
 /// instance name survives browse JSON → `zone generate --inventory` → zone → BIND → browse.
-@Suite("zones against BIND, Knot and browse: agreement and exact names", .enabled(if: TestBed.enabled))
+@Suite("zones against BIND, Knot and browse: agreement and exact names", .testBed)
 struct ZoneExactnessTests {
     static let head = """
         $ORIGIN openclaw.internal.
@@ -149,7 +149,7 @@ struct ZoneExactnessTests {
 
 /// File and address reproducers that need a machine of the test bed (the node has no
 /// Tailscale address; advertise must not listen outside the test bed).
-@Suite("files and addresses on test-bed machines", .enabled(if: TestBed.enabled))
+@Suite("files and addresses on test-bed machines", .testBed)
 struct TestBedFileTests {
     @Test("--this-host on a machine without a Tailscale address: exit 1, nothing written (no dangling SRV)")
     func thisHostWithoutAddress() async throws {

@@ -5,7 +5,7 @@ import Testing
 /// The servers fleets already run, tried as an operator would: Knot with a key that may update
 /// but not transfer, NSD (no dynamic updates), PowerDNS Authoritative with and without
 /// `8bit-dns`. Serialized like ZonePushTests: each test starts its own servers.
-@Suite("zone push, zone check and advertise against the servers fleets run", .enabled(if: TestBed.enabled), .serialized)
+@Suite("zone push, zone check and advertise against the servers fleets run", .testBed, .serialized)
 struct ZoneFleetTests {
     static let studio = ["--gateway", "host=studio,ip=100.64.0.10,name=Studio (OpenClaw)", "--gateway", "host=plain,ip=100.64.0.11"]
 

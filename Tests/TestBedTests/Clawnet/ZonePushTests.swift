@@ -22,7 +22,7 @@ func push(_ bed: TestBed, _ server: TestDNSServer, key: TestTSIGKey?, _ argument
 
 /// Serialized: each test starts its own BIND or Knot (a secondary test three); one at a time keeps the
 /// suite from crowding a loaded 2-core machine.
-@Suite("clawnet zone push against BIND and Knot", .enabled(if: TestBed.enabled), .serialized)
+@Suite("clawnet zone push against BIND and Knot", .testBed, .serialized)
 struct ZonePushTests {
     @Test("push → AXFR → browse: hostile names survive unchanged; a second push sends nothing; zone check --axfr passes")
     func pushToBIND() async throws {

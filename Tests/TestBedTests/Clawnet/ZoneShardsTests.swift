@@ -4,7 +4,7 @@ import Testing
 
 /// `zone push` with several `--domain`: a fleet in shards, pushed in one run into the zones of
 /// one BIND primary, each Gateway into the zone its inventory beacon names.
-@Suite("zone push into several zones of one primary", .enabled(if: TestBed.enabled), .serialized)
+@Suite("zone push into several zones of one primary", .testBed, .serialized)
 struct ZoneShardsTests {
     static let zones = ["eu.openclaw.internal", "us.openclaw.internal"]
 

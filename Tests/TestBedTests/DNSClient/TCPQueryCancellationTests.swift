@@ -13,7 +13,7 @@ import Testing
 /// ICMP): its connect neither succeeds nor fails until it is given up. The kernel gives up a
 /// SYN after about 127 s (tcp_syn_retries 6), so within the 2-minute limit only a cancellation
 /// ends a query whose connect has an hour.
-@Suite("TCP queries to a black hole", .enabled(if: TestBed.enabled), .serialized, .timeLimit(.minutes(2)))
+@Suite("TCP queries to a black hole", .testBed, .serialized, .timeLimit(.minutes(2)))
 struct TCPQueryCancellationTests {
     static let name = try! DNSName(presentation: "_openclaw-gw._tcp.openclaw.internal.")
 

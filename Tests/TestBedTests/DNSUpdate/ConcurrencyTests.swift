@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// Read and update driven apart against real BIND: what happens in between decides.
-@Suite("Concurrent changes and clock skew against BIND", .enabled(if: TestBed.enabled), .serialized)
+@Suite("Concurrent changes and clock skew against BIND", .testBed, .serialized)
 struct ConcurrencyTests {
     let zone = try! DNSName(presentation: "openclaw.internal.")
     let service = try! DNSName(presentation: "_openclaw-gw._tcp.openclaw.internal.")

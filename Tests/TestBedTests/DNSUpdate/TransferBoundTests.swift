@@ -9,7 +9,7 @@ import Testing
 /// stops at the bound with a failure that names it, and a push's read falls back to asking the
 /// RRsets of the service type. The bound is lowered to 1,000 records so that a zone of 3,000
 /// passes it in seconds; the real one (a million) is measured by scripts/bench-axfr-memory.
-@Suite("Zone transfers past the bound, from BIND", .enabled(if: TestBed.enabled))
+@Suite("Zone transfers past the bound, from BIND", .testBed)
 struct TransferBoundTests {
     let zone = try! DNSName(presentation: "bound.internal.")
     let service = try! DNSName(presentation: "_openclaw-gw._tcp.bound.internal.")

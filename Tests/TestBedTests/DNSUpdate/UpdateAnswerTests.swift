@@ -8,7 +8,7 @@ import Testing
 /// Issue 18 (a third outside attack): an answer is the UPDATE's answer only with its id, QR,
 /// opcode UPDATE and (when copied) its zone. A server that sends back the id with opcode QUERY
 /// and NOERROR had a withdrawal print "withdrawn".
-@Suite("UPDATE answers that are not answers to the UPDATE", .enabled(if: TestBed.enabled))
+@Suite("UPDATE answers that are not answers to the UPDATE", .testBed)
 struct UpdateAnswerTests {
     @Test("the UPDATE's id with opcode QUERY and NOERROR: a transport failure, never a success")
     func queryOpcode() async throws {

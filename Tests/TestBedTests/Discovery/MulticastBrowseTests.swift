@@ -50,7 +50,7 @@ func browseUntil(
     return collection
 }
 
-@Suite("Multicast browsing against real avahi-daemons", .enabled(if: TestBed.enabled))
+@Suite("Multicast browsing against real avahi-daemons", .testBed)
 struct MulticastBrowseTests {
     func checkFields(_ beacon: GatewayBeacon, host: String) {
         #expect(beacon.host == host)

@@ -13,7 +13,7 @@ func target(_ port: Int, tls: Bool = true, host: String = "127.0.0.1", address: 
 
 /// Probes against independent peers (python-websockets, openssl) in the test bed's node
 /// namespace, where this process runs.
-@Suite("Gateway probes against real peers", .enabled(if: TestBed.enabled), .timeLimit(.minutes(2)))
+@Suite("Gateway probes against real peers", .testBed, .timeLimit(.minutes(2)))
 struct GatewayProbeTests {
     /// A healthy peer answers at once; the budget only has to outlast a loaded machine (5 s ran
     /// out before the WebSocket beside three builds).

@@ -8,7 +8,7 @@ import Testing
 /// The one registrar, through zone push and advertise --wide-area run in-process against BIND
 /// on the node's loopback: push --dry-run plans and sends nothing; advertise registers, and
 /// withdraws exactly that when its termination stream ends.
-@Suite("the registrar in-process against BIND", .enabled(if: TestBed.enabled), .serialized)
+@Suite("the registrar in-process against BIND", .testBed, .serialized)
 struct RegistrarInProcessTests {
     @Test("push --dry-run: what was read and the plan on stderr, the nsupdate script on stdout, nothing sent", .timeLimit(.minutes(2)))
     func pushDryRun() async throws {

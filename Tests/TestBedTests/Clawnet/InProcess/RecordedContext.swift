@@ -1,0 +1,1 @@
+../../../ClawnetTests/InProcess/RecordedContext.swift
