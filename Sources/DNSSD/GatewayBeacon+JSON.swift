@@ -52,7 +52,7 @@ extension GatewayBeacon: Codable {
         domain = try container.decodeIfPresent(DomainName.self, forKey: .domain)
         sources = Set(try container.decodeIfPresent([BeaconSource].self, forKey: .sources) ?? [.unicast])
         interfaces = try container.decodeIfPresent([String].self, forKey: .interfaces) ?? []
-        host = try container.decodeIfPresent(String.self, forKey: .host)
+        host = try container.decodeIfPresent(BeaconHost.self, forKey: .host)
         // Read as a number first: the decoder refuses 1.5 for an Int without saying where.
         if let number = try container.decodeIfPresent(Double.self, forKey: .port) {
             guard number.rounded() == number, (0...65_535).contains(number) else {

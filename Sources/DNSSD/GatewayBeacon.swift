@@ -19,7 +19,7 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
     /// Interfaces mDNS saw it on (names), sorted.
     public var interfaces: [String]
     /// SRV target with its trailing dot, or the host a user typed.
-    public var host: String?
+    public var host: BeaconHost?
     /// SRV port, or the port a user typed.
     public var port: Int?
     public var addresses: [IPAddress]
@@ -48,7 +48,7 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
         self.domain = domain
         self.sources = [source]
         self.interfaces = Array(Set(interfaces)).sorted()
-        self.host = host
+        self.host = host.map(BeaconHost.init)
         self.port = port
         self.addresses = Array(Set(addresses)).sorted()
         self.txt = txt
@@ -88,7 +88,7 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
     }
 
     public var url: String? {
-        ConnectURL.best(host: host, addresses: addresses, port: port, tls: gateway.tls)
+        ConnectURL.best(host: host?.text, addresses: addresses, port: port, tls: gateway.tls)
     }
 
     /// Contradictions and problems a user should know about, most useful first.
@@ -107,8 +107,8 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
             warnings.append("no address found for \(host)")
         }
         if port != nil, port != 0, url == nil, !addresses.isEmpty || host != nil {
-            warnings.append(
-                "no TLS advertised and \(host ?? "its address") is not a local or private name: OpenClaw clients refuse plain ws:// here")
+            let named = host?.text ?? "its address"
+            warnings.append("no TLS advertised and \(named) is not a local or private name: OpenClaw clients refuse plain ws:// here")
         }
         return warnings
     }

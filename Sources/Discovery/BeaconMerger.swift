@@ -183,6 +183,6 @@ struct BeaconMerger {
     }
 
     static func hostLabel(_ beacon: GatewayBeacon) -> String? {
-        beacon.host?.split(separator: ".").first.map { $0.lowercased() }
+        beacon.host?.firstLabel?.lowercased()
     }
 }

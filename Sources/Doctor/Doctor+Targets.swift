@@ -140,7 +140,7 @@ extension Doctor {
         let gateway = beacon.gateway
         return ProbeTarget(
             label: beacon.url ?? "\(beacon.instance.displayName)",
-            host: beacon.host ?? beacon.addresses.first?.description ?? beacon.instance.displayName,
+            host: beacon.host?.text ?? beacon.addresses.first?.description ?? beacon.instance.displayName,
             addresses: beacon.addresses, port: beacon.port ?? Endpoint.defaultGatewayPort,
             tls: gateway.tls, advertisedFingerprint: gateway.tlsSha256)
     }

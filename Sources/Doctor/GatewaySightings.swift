@@ -51,12 +51,8 @@ public struct GatewaysEvidence: Sendable, Equatable {
     static func identity(_ beacon: GatewayBeacon) -> String {
         let port = beacon.port.map(String.init) ?? "?"
         if let fingerprint = beacon.reading.info.tlsSha256 { return "sha256 \(fingerprint.hex.prefix(16)) port \(port)" }
-        if let host = beacon.host { return "\(hostKey(host)) port \(port)" }
+        if let host = beacon.host { return "\(host.key) port \(port)" }
         return "instance \(beacon.instance.key)"
-    }
-
-    static func hostKey(_ host: String) -> String {
-        (host.hasSuffix(".") ? String(host.dropLast()) : host).lowercased()
     }
 
     /// gatewayPort against the SRV port, lanHost against the SRV host (mDNS only: a wide-area
@@ -68,8 +64,8 @@ public struct GatewaysEvidence: Sendable, Equatable {
         if let advertised = info.gatewayPort, let port = beacon.port, advertised != port {
             found.append(Disagreement(name: name, field: "gatewayPort", txt: String(advertised), srv: String(port)))
         }
-        if beacon.sources.contains(.mdns), let lanHost = info.lanHost, let host = beacon.host, hostKey(lanHost) != hostKey(host) {
-            found.append(Disagreement(name: name, field: "lanHost", txt: lanHost, srv: host))
+        if beacon.sources.contains(.mdns), let lanHost = info.lanHost, let host = beacon.host, BeaconHost(lanHost).key != host.key {
+            found.append(Disagreement(name: name, field: "lanHost", txt: lanHost, srv: host.text))
         }
         return found
     }
@@ -79,7 +75,7 @@ public struct GatewaysEvidence: Sendable, Equatable {
         var byHost: [String: [[IPAddress]]] = [:]
         for gateway in gateways {
             guard let beacon = gateway.beacons.first, let host = beacon.host, !beacon.addresses.isEmpty else { continue }
-            byHost[hostKey(host), default: []].append(beacon.addresses)
+            byHost[host.key, default: []].append(beacon.addresses)
         }
         return byHost.keys.sorted().compactMap { host in
             let sets = byHost[host] ?? []

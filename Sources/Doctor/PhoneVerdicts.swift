@@ -52,9 +52,8 @@ public struct PhonesEvidence: Sendable, Equatable {
     /// The host a phone dials: over mDNS the TXT's lanHost (else the SRV host), over wide-area
     /// DNS-SD the SRV host (lanHost is for the LAN only).
     static func dialHost(_ beacon: GatewayBeacon) -> String {
-        let lanHost = beacon.sources.contains(.mdns) ? beacon.reading.info.lanHost : nil
-        let host = lanHost ?? beacon.host ?? beacon.addresses.first?.description ?? ""
-        return (host.hasSuffix(".") ? String(host.dropLast()) : host).lowercased()
+        let lanHost = beacon.sources.contains(.mdns) ? beacon.reading.info.lanHost.map(BeaconHost.init) : nil
+        return (lanHost ?? beacon.host)?.key ?? beacon.addresses.first?.description.lowercased() ?? ""
     }
 
     /// isLocalCleartextGatewayHost: loopback, `.local`, or a private or link-local address

@@ -74,7 +74,7 @@ public enum ZoneSnippets {
     static func zoneGateway(_ result: GatewayResult) -> ZoneGateway? {
         let addresses = ZoneGateway.routable(result.answered)
         guard !addresses.isEmpty else { return nil }
-        let name = result.beacon?.host.flatMap(DomainName.init(host:)) ?? result.target.hostName
+        let name = result.beacon?.host?.name ?? result.target.hostName
         let hostSource = name?.labels.first ?? result.beacon?.gateway.lanHost ?? ""
         let hostLabel = ZoneGateway.label(hostSource, fallback: "openclaw")
         let beacon = result.beacon.flatMap { $0.isManualOnly ? nil : $0 }

@@ -20,7 +20,7 @@ enum BeaconTable {
     }
 
     static func row(_ beacon: GatewayBeacon) -> [String] {
-        let hostPort = beacon.host.map { host in beacon.port.map { "\(host):\($0)" } ?? host } ?? "-"
+        let hostPort = beacon.host.map { host in beacon.port.map { "\(host.text):\($0)" } ?? host.text } ?? "-"
         let addresses = beacon.addresses.isEmpty ? "-" : beacon.addresses.map(\.description).joined(separator: ", ")
         return [beacon.instance.displayName, hostPort, addresses, tls(beacon.gateway), source(beacon)]
     }

@@ -50,7 +50,7 @@ extension CheckText {
     static func gatewayWords(_ gateway: GatewaysEvidence.Sighting) -> String {
         let names = gateway.names.prefix(maxListed).joined(separator: " and ")
         guard let beacon = gateway.beacons.first else { return names }
-        let host = beacon.host.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.map(words) ?? "?"
+        let host = beacon.host.map { words($0.withoutRootDot) } ?? "?"
         let port = beacon.port.map(String.init) ?? "?"
         let fingerprint = beacon.reading.info.tlsSha256.map { ", sha256 \($0.hex.prefix(8))…" } ?? ""
         return "\(names) at \(host):\(port)\(fingerprint)"

@@ -66,7 +66,7 @@ public struct ZoneGateway: Sendable, Hashable {
         guard let port = beacon.port, port > 0 else {
             return (nil, "skipped '\(beacon.instance.displayName)': it has no usable SRV port")
         }
-        let hostSource = beacon.host?.split(separator: ".").first.map(String.init) ?? beacon.gateway.lanHost ?? ""
+        let hostSource = beacon.host?.firstLabel ?? beacon.gateway.lanHost ?? ""
         let addresses = routable(beacon.addresses)
         guard !addresses.isEmpty else {
             return (

@@ -77,7 +77,7 @@ struct BeaconMergerTests {
         #expect(merger.apply(.added(tlsWan)) == [.added(tlsWan)])
         // Same fingerprint, different host labels: the fingerprint wins.
         tlsWan.txt = tlsLan.txt
-        tlsWan.host = "elsewhere.openclaw.internal."
+        tlsWan.host = BeaconHost("elsewhere.openclaw.internal.")
         let events = merger.apply(.updated(tlsWan))
         #expect(events.contains { if case .removed(let old) = $0 { old.id == tlsWan.id } else { false } }, "the separate row goes")
         #expect(events.contains { if case .updated(let merged) = $0 { merged.sources == [.mdns, .unicast] } else { false } })

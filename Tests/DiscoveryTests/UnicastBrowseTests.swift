@@ -79,7 +79,7 @@ struct UnicastBrowseTests {
         #expect(result.issues.isEmpty)
         let beacon = try #require(result.beacons.first)
         #expect(beacon.instance.displayName == "Studio (OpenClaw)")
-        #expect(beacon.host == "studio.openclaw.internal.")
+        #expect(beacon.host?.text == "studio.openclaw.internal.")
         #expect(beacon.port == 18789)
         #expect(beacon.addresses == [IPAddress("100.101.102.103")!])
         #expect(beacon.sources == [.unicast])
@@ -166,7 +166,7 @@ struct UnicastBrowseTests {
         ])
         let beacon = try #require(await browse(resolver).beacons.first)
         #expect(beacon.port == 3)
-        #expect(beacon.host == "heavy.openclaw.internal.")
+        #expect(beacon.host?.text == "heavy.openclaw.internal.")
         #expect(beacon.warnings.contains { $0.contains("3 SRV records; using priority 0 weight 50") })
     }
 

@@ -11,10 +11,10 @@ struct PhoneVerdictTests {
         let lan = PhonesEvidence(beacons: [Recorded.beacon()]).beacons[0]
         #expect(lan.android == .plainText(host: "studio.local") && lan.ios == .refused(.iosNeedsTLS))
         var tailnet = Recorded.beacon(source: .unicast, address: "100.101.102.7")
-        tailnet.host = "100.101.102.7"
+        tailnet.host = BeaconHost("100.101.102.7")
         #expect(PhonesEvidence(beacons: [tailnet]).beacons[0].android == .refused(.androidCleartextHost("100.101.102.7")))
         var named = Recorded.beacon(source: .unicast, txt: [("lanHost", "studio.local")])
-        named.host = "studio.openclaw.internal."
+        named.host = BeaconHost("studio.openclaw.internal.")
         #expect(
             PhonesEvidence(beacons: [named]).beacons[0].android == .refused(.androidCleartextHost("studio.openclaw.internal")),
             "lanHost counts over mDNS only")

@@ -53,7 +53,7 @@ func browseUntil(
 @Suite("Multicast browsing against real avahi-daemons", .testBed)
 struct MulticastBrowseTests {
     func checkFields(_ beacon: GatewayBeacon, host: String) {
-        #expect(beacon.host == host)
+        #expect(beacon.host?.text == host)
         #expect(beacon.port == 18789)
         #expect(beacon.addresses.contains(IPAddress("10.99.0.1")!))
         #expect(beacon.interfaces == ["eth0"])
