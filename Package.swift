@@ -71,7 +71,8 @@ let package = Package(
         ),
 
         // Facts of this machine: resolv.conf, interfaces, the OpenClaw config, the system bus,
-        // host names and their lookup; files read and written safely (AtomicFile).
+        // host names and their lookup; files read and written safely (AtomicFile); work run
+        // within bounds (BlockingThreads, concurrentMap).
         .target(name: "Host", dependencies: ["DNSSD"], swiftSettings: settings),
 
         // libavahi-client: browse and resolve, publish, daemon status, mDNS address lookups.

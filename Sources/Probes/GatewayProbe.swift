@@ -1,4 +1,5 @@
 import DNSSD
+import Host
 import Logging
 
 /// Probes a Gateway layer by layer within one time budget: TCP to every address, TLS on the
@@ -111,21 +112,8 @@ public enum GatewayProbe {
     /// whose turn comes after it is not tried (so hundreds of Gateways cannot stretch the run).
     public static func runAll(_ targets: [ProbeTarget], budget: Duration, limit: Int = 256, phases: Phases = .all) async -> [ProbeReport] {
         let started = ContinuousClock.now
-        return await withTaskGroup(of: (Int, ProbeReport).self) { group in
-            var reports = [ProbeReport?](repeating: nil, count: targets.count)
-            var next = 0
-            func startNext() {
-                guard next < targets.count else { return }
-                let index = next
-                next += 1
-                group.addTask { (index, await run(targets[index], clock: ProbeClock(budget: budget, start: started), phases: phases)) }
-            }
-            for _ in 0..<min(limit, targets.count) { startNext() }
-            for await (index, report) in group {
-                reports[index] = report
-                startNext()
-            }
-            return reports.compactMap { $0 }
+        return await targets.concurrentMap(atMost: limit) { target in
+            await run(target, clock: ProbeClock(budget: budget, start: started), phases: phases)
         }
     }
 

@@ -1,6 +1,7 @@
 import DNSSD
 import DNSUpdate
 import DNSWire
+import Host
 
 /// `zone push` into several zones of one primary in one run (`--domain` more than once), as a
 /// fleet keeps its Gateways in shards. Each zone is read, planned and sent on its own, several
@@ -37,7 +38,7 @@ public enum ZoneSetPush {
     /// Reads and plans every zone and, unless `send` is false (a dry run), sends its UPDATEs;
     /// the outcomes in the order of `zones`.
     public static func run(_ zones: [Zone], prune: Bool, send: Bool, until deadline: ContinuousClock.Instant) async -> [Outcome] {
-        await forEach(zones) { zone in
+        await zones.concurrentMap(atMost: zonesAtOnce) { zone in
             var outcome = Outcome()
             do throws(UpdateFailure) {
                 let push = try await zone.registrar.planPush(zone.records, prune: prune, keeping: zone.keeping, until: deadline)
@@ -47,28 +48,6 @@ public enum ZoneSetPush {
                 outcome.failure = error
             }
             return outcome
-        }
-    }
-
-    /// `body` on every item, at most `zonesAtOnce` at a time; the results in the items' order.
-    static func forEach<Item: Sendable, Output: Sendable>(_ items: [Item], _ body: @escaping @Sendable (Item) async -> Output) async
-        -> [Output]
-    {
-        await withTaskGroup(of: (Int, Output).self) { group in
-            var results = [Output?](repeating: nil, count: items.count)
-            var next = 0
-            func startNext() {
-                guard next < items.count else { return }
-                let index = next
-                next += 1
-                group.addTask { (index, await body(items[index])) }
-            }
-            for _ in 0..<min(zonesAtOnce, items.count) { startNext() }
-            for await (index, result) in group {
-                results[index] = result
-                startNext()
-            }
-            return results.compactMap { $0 }
         }
     }
 }
