@@ -15,6 +15,7 @@ struct WatchCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Watch every Gateway this machine can discover and report changes as they happen.",
+        usage: "clawnet watch [<options>]",
         discussion: """
             Discovers Gateways on every path (mDNS in local., the wide-area domains, --manual \
             targets, and the Gateway this node's config names) and probes each one every \
@@ -62,7 +63,7 @@ struct WatchCommand: ClawnetCommand {
         transform: Arguments.listenAddress)
     var metricsListen: Endpoint?
 
-    @Option(help: ArgumentHelp("text (a line per event) or jsonl (clawnet.watch-event.v1 per line)."))
+    @Option(help: ArgumentHelp("text (a line per event) or jsonl (clawnet.watch-event.v1 per line).", valueName: "FORMAT"))
     var format: WatchFormat = .text
 
     @OptionGroup var timeout: TimeoutOption<Words>
