@@ -75,7 +75,8 @@ struct AdvertiseCommand: ClawnetCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The instance name, e.g. \"Studio (OpenClaw)\" (at most 63 bytes of UTF-8); required, except with --serve-only.", valueName: "NAME"))
+            "The instance name, e.g. \"Studio (OpenClaw)\" (at most 63 bytes of UTF-8); required, except with --serve-only.",
+            valueName: "NAME"))
     var name: String?
 
     @Option(help: ArgumentHelp("The gateway port in SRV and TXT.", valueName: "PORT"))

@@ -49,7 +49,8 @@ struct ZoneCheckCommand: ClawnetCommand {
     )
 
     @Argument(
-        help: ArgumentHelp("The zone file, or - to read it from standard input (optional with --axfr).", valueName: "FILE"), completion: .file(),
+        help: ArgumentHelp("The zone file, or - to read it from standard input (optional with --axfr).", valueName: "FILE"),
+        completion: .file(),
         transform: Arguments.inputPath)
     var file: String?
 
