@@ -58,17 +58,21 @@ public struct WatchEvent: Sendable, Equatable {
 /// A Gateway as watch names it: the beacon's id (stable across paths) and where it is reached.
 public struct WatchedGateway: Sendable, Hashable {
     public let id: String
-    /// What doctor calls it: the URL a node opens, else the instance name.
+    /// What doctor calls it (its `target`): the URL a node opens, else the instance name.
     public let label: String
     public let instance: String
+    /// The URL a node opens, as browse gives it; nil when no safe URL can be formed.
+    public let url: String?
 
-    public init(id: String, label: String, instance: String) {
+    public init(id: String, label: String, instance: String, url: String? = nil) {
         self.id = id
         self.label = label
         self.instance = instance
+        self.url = url
     }
 
     public init(_ beacon: GatewayBeacon) {
-        self.init(id: beacon.id.description, label: beacon.url ?? beacon.instance.displayName, instance: beacon.instance.displayName)
+        let instance = beacon.instance.displayName
+        self.init(id: beacon.id.description, label: beacon.url ?? instance, instance: instance, url: beacon.url)
     }
 }
