@@ -93,4 +93,30 @@ struct VocabularyTests {
         #expect(fields["clawnet.browse.v1.schema.json"]?.isSuperset(of: ["source", "sources"]) == true)
         #expect(fields["clawnet.doctor.v1.schema.json"]?.isSuperset(of: ["status", "cause", "fix"]) == true)
     }
+
+    @Test("values keep their list's case: doctor's ids lower-case with dots or hyphens, kinds and events camelCase (split-dns is splitDNS)")
+    func valueCase() throws {
+        func enumeration(_ file: String, _ path: [String]) throws -> [String] {
+            var node: Any = try publishedSchema(file)
+            for key in path { node = (node as? [String: Any])?[key] as Any }
+            return try #require(node as? [String], "\(file) \(path)")
+        }
+        let diagnoses = try enumeration("clawnet.doctor.v1.schema.json", ["$defs", "diagnosis", "properties", "id", "enum"])
+        let kinds = try enumeration("clawnet.browse.v1.schema.json", ["$defs", "issue", "properties", "kind", "enum"])
+        let events = try ["clawnet.browse-event.v1.schema.json", "clawnet.watch-event.v2.schema.json"].flatMap { file in
+            try #require(try publishedSchema(file)["oneOf"] as? [[String: Any]]).flatMap { branch -> [String] in
+                let event = (branch["properties"] as? [String: Any])?["event"] as? [String: Any]
+                return (event?["enum"] as? [String]) ?? [event?["const"] as? String].compactMap { $0 }
+            }
+        }
+        let hyphenated = diagnoses.filter { $0.wholeMatch(of: /[a-z0-9]+(-[a-z0-9]+)*/) == nil }
+        #expect(hyphenated.isEmpty, "diagnosis ids not lower-case with hyphens: \(hyphenated)")
+        let camel = (kinds + events).filter { $0.wholeMatch(of: /[a-z][a-zA-Z0-9]*/) == nil }
+        #expect(camel.isEmpty, "kinds and events not camelCase: \(camel)")
+        #expect(events.count > 10, "\(events)")
+        // The same words in each list's spelling: letters alike once case and hyphens are gone.
+        func letters(_ word: String) -> String { word.lowercased().filter { $0 != "-" } }
+        let shared = Set(diagnoses.map(letters)).intersection(kinds.map(letters))
+        #expect(shared == ["splitdns"], "ideas named in both lists: \(shared.sorted())")
+    }
 }
