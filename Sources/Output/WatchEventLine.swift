@@ -32,8 +32,8 @@ public struct WatchEventLine: Encodable, Sendable {
         switch event.change {
         case .appeared(let source), .disappeared(let source): "source \(source.rawValue)"
         case .up, .steady: ""
-        case .down(let layer, let cause, let diagnosis):
-            "\(layer.rawValue) (\(layer.title)): \(cause)" + (diagnosis.map { ": " + DiagnosisText($0).cause } ?? "")
+        case .down(let check, let diagnosis, let finding):
+            "\(check.rawValue) (\(check.title)): \(diagnosis)" + (finding.map { ": " + DiagnosisText($0).cause } ?? "")
         case .flapping(let changes, let window): "\(changes) up/down changes within \(window.argumentText)"
         case .certificateChanged(let from, let to, let pinned):
             "sha256 \(from.short)… -> \(to.short)…" + (pinned ? " (this node pins the old one)" : "")
@@ -65,11 +65,11 @@ public struct WatchEventLine: Encodable, Sendable {
         switch event.change {
         case .appeared(let source), .disappeared(let source): try container.encode(source.rawValue, forKey: .source)
         case .up, .steady: break
-        case .down(let layer, let cause, let diagnosis):
+        case .down(let check, let diagnosis, let finding):
             // As doctor's JSON: the check's id, the diagnosis's id, and its cause and fix in words.
-            try container.encode(layer.rawValue, forKey: .check)
-            try container.encode(cause.rawValue, forKey: .diagnosis)
-            if let words = diagnosis.map(DiagnosisText.init) {
+            try container.encode(check.rawValue, forKey: .check)
+            try container.encode(diagnosis.rawValue, forKey: .diagnosis)
+            if let words = finding.map(DiagnosisText.init) {
                 try container.encode(words.cause, forKey: .cause)
                 try container.encode(words.fix, forKey: .fix)
             }

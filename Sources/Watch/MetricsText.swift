@@ -29,8 +29,8 @@ public enum MetricsText {
         family(
             "clawnet_gateway_probe_duration_seconds", "gauge", "How long each check of the last probe took, by doctor's check id.",
             gateways.flatMap { gateway in
-                (gateway.verdict?.durations ?? [:]).sorted { $0.key < $1.key }.map { layer, duration in
-                    (labels(gateway) + [("check", layer.rawValue)], seconds(duration))
+                (gateway.verdict?.durations ?? [:]).sorted { $0.key < $1.key }.map { check, duration in
+                    (labels(gateway) + [("check", check.rawValue)], seconds(duration))
                 }
             })
         family(
@@ -49,7 +49,7 @@ public enum MetricsText {
             snapshot.pathInstances.sorted { $0.key < $1.key }.map { ([("path", $0.key.rawValue)], String($0.value)) })
         family(
             "clawnet_diagnoses_total", "counter", "Diagnoses doctor's rules gave in probes, by doctor's diagnosis id.",
-            snapshot.causes.sorted { $0.key.rawValue < $1.key.rawValue }.map { ([("diagnosis", $0.key.rawValue)], String($0.value)) })
+            snapshot.diagnoses.sorted { $0.key.rawValue < $1.key.rawValue }.map { ([("diagnosis", $0.key.rawValue)], String($0.value)) })
         family("clawnet_probes_total", "counter", "Probes finished.", [([], String(snapshot.probes))])
         family(
             "clawnet_watch_gateways_dropped", "gauge", "Gateways watched but not exported (over the export limit).",

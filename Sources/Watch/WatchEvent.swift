@@ -21,8 +21,8 @@ public struct WatchEvent: Sendable, Equatable {
         /// A discovery path stopped listing it.
         case disappeared(BeaconSource)
         case up
-        /// The first layer that failed and the cause doctor gives for it (with its finding).
-        case down(layer: CheckID, cause: DiagnosisID, diagnosis: Diagnosis? = nil)
+        /// The first check that failed and the diagnosis doctor gives for it (with its finding).
+        case down(check: CheckID, diagnosis: DiagnosisID, finding: Diagnosis? = nil)
         /// `changes` up/down changes within `window`.
         case flapping(changes: Int, window: Duration)
         /// No up/down change for a whole flap window after flapping.

@@ -22,11 +22,11 @@ struct WatchEventLineTests {
 
     @Test("down: the failing check's id, doctor's diagnosis id, and its cause and fix in words when a rule named one")
     func down() throws {
-        let bare = try json(Self.reached, .down(layer: .gwTCP, cause: .checkFailed))
+        let bare = try json(Self.reached, .down(check: .gwTCP, diagnosis: .checkFailed))
         #expect(bare["check"] as? String == "gw.tcp" && bare["diagnosis"] as? String == "check-failed", "\(bare)")
         #expect(bare["cause"] == nil && bare["fix"] == nil && bare["layer"] == nil && bare["message"] == nil, "\(bare)")
         let diagnosis = Diagnosis(.unknownTarget, .check(Check(.gwDNS, .fail, .ok), target: "studio"), evidence: [])
-        let named = try json(Self.reached, .down(layer: .gwDNS, cause: .unknownTarget, diagnosis: diagnosis))
+        let named = try json(Self.reached, .down(check: .gwDNS, diagnosis: .unknownTarget, finding: diagnosis))
         #expect(named["check"] as? String == "gw.dns" && named["diagnosis"] as? String == "unknown-target", "\(named)")
         #expect((named["cause"] as? String)?.hasPrefix("studio is neither") == true, "doctor's sentence: \(named)")
         #expect((named["fix"] as? String)?.isEmpty == false, "\(named)")

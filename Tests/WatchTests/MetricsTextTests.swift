@@ -49,7 +49,7 @@ import Testing
         var snapshot = WatchSnapshot()
         snapshot.gateways["a"] = Self.gateway("a")
         snapshot.gateways["b"] = Self.gateway("b", up: false)
-        snapshot.causes[.gatewayNotListening] = 2
+        snapshot.diagnoses[.gatewayNotListening] = 2
         snapshot.probes = 7
         let text = MetricsText.render(snapshot)
         for line in [
