@@ -51,7 +51,7 @@ public struct WatchEventLine: Encodable, Sendable {
     }
 
     /// browse's beacon names its id, instance and url; doctor names what it checked its target.
-    private enum GatewayKey: String, CodingKey { case id, target, instance, url }
+    private enum GatewayKey: String, CodingKey { case id, target, instance, instancePresentation, url }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
@@ -60,7 +60,8 @@ public struct WatchEventLine: Encodable, Sendable {
         var gateway = container.nestedContainer(keyedBy: GatewayKey.self, forKey: .gateway)
         try gateway.encode(event.gateway.id, forKey: .id)
         try gateway.encode(event.gateway.label, forKey: .target)
-        try gateway.encode(event.gateway.instance, forKey: .instance)
+        try gateway.encode(event.gateway.exactInstance, forKey: .instance)
+        try gateway.encodeIfPresent(event.gateway.instancePresentation, forKey: .instancePresentation)
         try gateway.encode(event.gateway.url, forKey: .url)
         switch event.change {
         case .appeared(let source), .disappeared(let source): try container.encode(source.rawValue, forKey: .source)

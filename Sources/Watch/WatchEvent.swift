@@ -60,19 +60,26 @@ public struct WatchedGateway: Sendable, Hashable {
     public let id: String
     /// What doctor calls it (its `target`): the URL a node opens, else the instance name.
     public let label: String
+    /// The instance name for people and metrics (a control character escaped).
     public let instance: String
     /// The URL a node opens, as browse gives it; nil when no safe URL can be formed.
     public let url: String?
+    /// The instance name as browse's JSON carries it: exact text, and the presentation form of
+    /// a name that is not UTF-8.
+    public let exactInstance: String
+    public let instancePresentation: String?
 
-    public init(id: String, label: String, instance: String, url: String? = nil) {
+    public init(id: String, label: String, instance: String, url: String? = nil, exact: InstanceName? = nil) {
         self.id = id
         self.label = label
         self.instance = instance
         self.url = url
+        self.exactInstance = exact?.jsonText ?? instance
+        self.instancePresentation = exact?.exactPresentation
     }
 
     public init(_ beacon: GatewayBeacon) {
         let instance = beacon.instance.displayName
-        self.init(id: beacon.id.description, label: beacon.url ?? instance, instance: instance, url: beacon.url)
+        self.init(id: beacon.id.description, label: beacon.url ?? instance, instance: instance, url: beacon.url, exact: beacon.instance)
     }
 }

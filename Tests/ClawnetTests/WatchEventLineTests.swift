@@ -43,6 +43,17 @@ struct WatchEventLineTests {
         #expect(reached["url"] as? String == "wss://10.0.0.1:18789" && reached["target"] as? String == "wss://10.0.0.1:18789")
     }
 
+    @Test("the instance as browse carries it: exact text, and the presentation form of a name that is not UTF-8")
+    func exactInstance() throws {
+        let name = try InstanceName(presentation: "Bell\\007 and \\255")
+        let gateway = WatchedGateway(id: "x", label: name.displayName, instance: name.displayName, exact: name)
+        let exact = try #require(try json(gateway, .up)["gateway"] as? [String: Any])
+        #expect(exact["instance"] as? String == "Bell\u{07} and \u{FFFD}", "\(exact)")
+        #expect(exact["instancePresentation"] as? String == name.presentation, "\(exact)")
+        let plain = try #require(try json(Self.named, .up)["gateway"] as? [String: Any])
+        #expect(plain["instancePresentation"] == nil, "only for a name that is not UTF-8: \(plain)")
+    }
+
     @Test("the text line names the source, not the path")
     func textLine() {
         let line = WatchEventLine(WatchEvent(Self.named, .disappeared(.unicast), date: Date(timeIntervalSince1970: 0)))
