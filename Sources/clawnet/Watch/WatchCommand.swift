@@ -20,6 +20,7 @@ struct WatchCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Watch every Gateway this machine can discover and report changes as they happen.",
+        usage: "clawnet watch [<options>] [<TARGET> ...]",
         discussion: """
             Discovers Gateways on every path (mDNS in local., the wide-area domains, the TARGETs \
             and --manual targets, and the Gateway this node's config names) and probes each one every \
@@ -70,7 +71,7 @@ struct WatchCommand: ClawnetCommand {
         transform: Arguments.listenAddress)
     var metricsListen: Endpoint?
 
-    @Option(help: ArgumentHelp("table (a line per event) or jsonl (clawnet.watch-event.v2 per line)."))
+    @Option(help: ArgumentHelp("table (a line per event) or jsonl (clawnet.watch-event.v2 per line).", valueName: "FORMAT"))
     var format: WatchFormat = .table
 
     @OptionGroup var timeout: TimeoutOption<Words>
