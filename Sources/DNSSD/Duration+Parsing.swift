@@ -4,7 +4,7 @@ extension Duration {
 
     /// What `init(argument:)` accepts, for its messages.
     public static let argumentForms =
-        "a number with its unit: 500ms, 5s, 1.5s, 2m, 1m30s, 1h; more than 0 and at most 24 hours (86400s)"
+        "a number with its unit (h, m, s, ms, in either case): 500ms, 5s, 1.5s, 2m, 1m30s, 1h; more than 0 and at most 24 hours (86400s)"
 
     /// The units a duration is written in, longest first: a compound duration (`1h2m3s`,
     /// `1m30s`, `2s500ms`) gives each at most once, in this order, as Go's and systemd's do.

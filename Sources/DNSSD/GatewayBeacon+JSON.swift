@@ -15,8 +15,8 @@ extension GatewayBeacon: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(id.description, forKey: .id)
-        try container.encode(TXTJSON.text(instance.bytes), forKey: .instance)
-        if SafeText.utf8(instance.bytes) == nil { try container.encode(instance.presentation, forKey: .instancePresentation) }
+        try container.encode(instance.jsonText, forKey: .instance)
+        try container.encodeIfPresent(instance.exactPresentation, forKey: .instancePresentation)
         try container.encode(serviceType, forKey: .serviceType)
         try container.encode(domain, forKey: .domain)
         try container.encode(sources.sorted(), forKey: .sources)

@@ -65,6 +65,13 @@ public struct InstanceName: Hashable, Sendable, CustomStringConvertible {
     /// Escaped for zone files and DNS tools.
     public var presentation: String { Presentation.escapeLabel(bytes) }
 
+    /// What JSON carries (`instance` in clawnet.browse.v1): the exact text, control characters
+    /// included; U+FFFD for bytes that are not UTF-8, whose exact form is then `exactPresentation`.
+    public var jsonText: String { SafeText.utf8(bytes) ?? String(decoding: bytes, as: UTF8.self) }
+
+    /// The presentation form, only for a name that is not UTF-8 (JSON's `instancePresentation`).
+    public var exactPresentation: String? { SafeText.utf8(bytes) == nil ? presentation : nil }
+
     /// The case-folded form used for identity (ASCII letters only, as DNS compares).
     public var key: String { SafeText.display(bytes.map(Self.asciiLower)) }
 

@@ -10,8 +10,9 @@ public enum CheckEvidence: Sendable, Equatable {
     // This machine
     case config(ConfigEvidence)
     case advertising(AdvertisingEvidence)
-    /// The system bus's address.
-    case bus(String)
+    /// The system bus's address, and whether avahi-daemon is installed (its package brings the
+    /// bus along, so a fix installs it before starting either).
+    case bus(String, daemonInstalled: Bool)
     case daemon(AvahiStatus)
     case interfaces(InterfaceEvidence)
     case port5353(PortEvidence)

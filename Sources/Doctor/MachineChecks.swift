@@ -63,9 +63,9 @@ public enum MachineChecks {
     }
 
     static func dbus(_ facts: MachineFacts) -> Check {
-        facts.busSocketExists == false
-            ? Check(.mdnsDBus, .fail, .busMissing, evidence: .bus(facts.busAddress))
-            : Check(.mdnsDBus, .pass, .ok, evidence: .bus(facts.busAddress))
+        let evidence = CheckEvidence.bus(facts.busAddress, daemonInstalled: facts.avahiInstalled)
+        return facts.busSocketExists == false
+            ? Check(.mdnsDBus, .fail, .busMissing, evidence: evidence) : Check(.mdnsDBus, .pass, .ok, evidence: evidence)
     }
 
     static func daemon(_ facts: MachineFacts) -> Check {

@@ -12,7 +12,7 @@ enum CheckDetail {
         case .none, .nss, .browse: return [:]
         case .config(let evidence): return config(check.reason, evidence)
         case .advertising(let evidence): return check.status == .skip ? [:] : advertising(evidence)
-        case .bus(let address): return ["address": address]
+        case .bus(let address, _): return ["address": address]
         case .daemon(.running(let version, let host)): return ["version": version, "host": host]
         case .daemon: return [:]
         case .interfaces(let evidence):

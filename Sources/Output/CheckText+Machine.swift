@@ -81,11 +81,21 @@ extension CheckText {
                 + "(`clawnet zone generate --this-host`)")
     }
 
-    static func bus(_ reason: CheckReason, _ address: String) -> CheckText {
+    static func bus(_ reason: CheckReason, _ address: String, daemonInstalled: Bool) -> CheckText {
         guard reason == .busMissing else { return CheckText("system bus at \(address)") }
+        let withoutSystemd = "`mkdir -p /run/dbus && dbus-daemon --system --fork`"
+        guard daemonInstalled else {
+            // Starting the bus alone leaves no mDNS daemon; avahi-daemon's package brings D-Bus, so it goes first.
+            return CheckText(
+                "the D-Bus system bus is not running (no socket for \(address)), and avahi-daemon, which needs it, is not installed",
+                fix:
+                    "install avahi-daemon first, which brings D-Bus: `sudo apt install avahi-daemon` (Fedora, Arch: the avahi package); "
+                    + "then start the bus and the daemon: `sudo systemctl start dbus`, `sudo systemctl enable --now avahi-daemon` "
+                    + "(containers without systemd: \(withoutSystemd), then `avahi-daemon -D`)")
+        }
         return CheckText(
             "the D-Bus system bus is not running (no socket for \(address))",
-            fix: "start it: `sudo systemctl start dbus` (containers without systemd: `mkdir -p /run/dbus && dbus-daemon --system --fork`)")
+            fix: "start it: `sudo systemctl start dbus` (containers without systemd: \(withoutSystemd))")
     }
 
     static func daemon(_ reason: CheckReason, _ status: AvahiStatus) -> CheckText {

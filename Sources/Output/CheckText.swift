@@ -23,7 +23,7 @@ struct CheckText: Equatable {
         case .none: return skipped(check.id, reason)
         case .config(let evidence): return config(reason, evidence)
         case .advertising(let evidence): return advertising(reason, evidence)
-        case .bus(let address): return bus(reason, address)
+        case .bus(let address, let installed): return bus(reason, address, daemonInstalled: installed)
         case .daemon(let status): return daemon(check.reason, status)
         case .interfaces(let evidence): return interfaces(reason, evidence)
         case .port5353(let evidence): return port5353(evidence)

@@ -4,8 +4,8 @@ import FoundationEssentials
 import Watch
 
 /// One event of `clawnet watch`: a text line (time, what changed, the Gateway, the detail), or
-/// a line of `--format jsonl` (schema clawnet.watch-event.v1). Names and hosts come from the
-/// network: the text line shows them through SafeText; JSON keeps them exact.
+/// a line of `--format jsonl` (schema clawnet.watch-event.v2, in doctor's and browse's words).
+/// Names and hosts come from the network: the text line shows them through SafeText.
 public struct WatchEventLine: Encodable, Sendable {
     public let event: WatchEvent
 
@@ -30,10 +30,10 @@ public struct WatchEventLine: Encodable, Sendable {
     /// The change in words (the cause and fix of a down come from doctor's own words).
     var detail: String {
         switch event.change {
-        case .appeared(let path), .disappeared(let path): "path \(path.rawValue)"
+        case .appeared(let source), .disappeared(let source): "source \(source.rawValue)"
         case .up, .steady: ""
-        case .down(let layer, let cause, let diagnosis):
-            "\(layer.rawValue) (\(layer.title)): \(cause)" + (diagnosis.map { ": " + DiagnosisText($0).cause } ?? "")
+        case .down(let check, let diagnosis, let finding):
+            "\(check.rawValue) (\(check.title)): \(diagnosis)" + (finding.map { ": " + DiagnosisText($0).cause } ?? "")
         case .flapping(let changes, let window): "\(changes) up/down changes within \(window.argumentText)"
         case .certificateChanged(let from, let to, let pinned):
             "sha256 \(from.short)… -> \(to.short)…" + (pinned ? " (this node pins the old one)" : "")
@@ -47,10 +47,11 @@ public struct WatchEventLine: Encodable, Sendable {
     static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 
     private enum Key: String, CodingKey {
-        case event, time, gateway, path, layer, cause, message, fix, changes, windowMs, from, to, pinned, notAfter
+        case event, time, gateway, source, check, diagnosis, cause, fix, changes, windowMs, from, to, pinned, notAfter
     }
 
-    private enum GatewayKey: String, CodingKey { case id, url, instance }
+    /// browse's beacon names its id, instance and url; doctor names what it checked its target.
+    private enum GatewayKey: String, CodingKey { case id, target, instance, instancePresentation, url }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
@@ -58,16 +59,19 @@ public struct WatchEventLine: Encodable, Sendable {
         try container.encode(Self.time(event.date), forKey: .time)
         var gateway = container.nestedContainer(keyedBy: GatewayKey.self, forKey: .gateway)
         try gateway.encode(event.gateway.id, forKey: .id)
-        try gateway.encode(event.gateway.label, forKey: .url)
-        try gateway.encode(event.gateway.instance, forKey: .instance)
+        try gateway.encode(event.gateway.label, forKey: .target)
+        try gateway.encode(event.gateway.exactInstance, forKey: .instance)
+        try gateway.encodeIfPresent(event.gateway.instancePresentation, forKey: .instancePresentation)
+        try gateway.encode(event.gateway.url, forKey: .url)
         switch event.change {
-        case .appeared(let path), .disappeared(let path): try container.encode(path.rawValue, forKey: .path)
+        case .appeared(let source), .disappeared(let source): try container.encode(source.rawValue, forKey: .source)
         case .up, .steady: break
-        case .down(let layer, let cause, let diagnosis):
-            try container.encode(layer.rawValue, forKey: .layer)
-            try container.encode(cause.rawValue, forKey: .cause)
-            if let words = diagnosis.map(DiagnosisText.init) {
-                try container.encode(words.cause, forKey: .message)
+        case .down(let check, let diagnosis, let finding):
+            // As doctor's JSON: the check's id, the diagnosis's id, and its cause and fix in words.
+            try container.encode(check.rawValue, forKey: .check)
+            try container.encode(diagnosis.rawValue, forKey: .diagnosis)
+            if let words = finding.map(DiagnosisText.init) {
+                try container.encode(words.cause, forKey: .cause)
                 try container.encode(words.fix, forKey: .fix)
             }
         case .flapping(let changes, let window):

@@ -35,7 +35,7 @@ public struct GatewayWatch: Sendable, Equatable {
             let confirmed = health != .up || failures >= policy.failuresBeforeDown
             if health != .down && confirmed {
                 events += transition(
-                    to: .down, .down(layer: failure.layer, cause: failure.cause, diagnosis: failure.diagnosis), at: now, policy: policy)
+                    to: .down, .down(check: failure.check, diagnosis: failure.diagnosis, finding: failure.finding), at: now, policy: policy)
             }
         }
         events += steadiness(at: now, policy: policy)

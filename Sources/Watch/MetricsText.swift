@@ -27,10 +27,10 @@ public enum MetricsText {
                 gateway.health == .unknown ? nil : (labels(gateway), gateway.health == .up ? "1" : "0")
             })
         family(
-            "clawnet_gateway_probe_duration_seconds", "gauge", "How long each layer of the last probe took.",
+            "clawnet_gateway_probe_duration_seconds", "gauge", "How long each check of the last probe took, by doctor's check id.",
             gateways.flatMap { gateway in
-                (gateway.verdict?.durations ?? [:]).sorted { $0.key < $1.key }.map { layer, duration in
-                    (labels(gateway) + [("layer", layer.rawValue)], seconds(duration))
+                (gateway.verdict?.durations ?? [:]).sorted { $0.key < $1.key }.map { check, duration in
+                    (labels(gateway) + [("check", check.rawValue)], seconds(duration))
                 }
             })
         family(
@@ -48,8 +48,8 @@ public enum MetricsText {
             "clawnet_path_instances", "gauge", "Gateways each discovery path lists now.",
             snapshot.pathInstances.sorted { $0.key < $1.key }.map { ([("path", $0.key.rawValue)], String($0.value)) })
         family(
-            "clawnet_diagnoses_total", "counter", "Causes doctor's rules named in probes, by cause.",
-            snapshot.causes.sorted { $0.key.rawValue < $1.key.rawValue }.map { ([("cause", $0.key.rawValue)], String($0.value)) })
+            "clawnet_diagnoses_total", "counter", "Diagnoses doctor's rules gave in probes, by doctor's diagnosis id.",
+            snapshot.diagnoses.sorted { $0.key.rawValue < $1.key.rawValue }.map { ([("diagnosis", $0.key.rawValue)], String($0.value)) })
         family("clawnet_probes_total", "counter", "Probes finished.", [([], String(snapshot.probes))])
         family(
             "clawnet_watch_gateways_dropped", "gauge", "Gateways watched but not exported (over the export limit).",

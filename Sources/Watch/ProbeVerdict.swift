@@ -4,13 +4,13 @@ import FoundationEssentials
 import Probes
 
 /// What one probe of one Gateway says, as watch keeps it: doctor's judgement of every layer
-/// (its checks, from the same evidence, and its causes, from its rules) reduced to the facts
+/// (its checks, from the same evidence, and its diagnoses, from its rules) reduced to the facts
 /// that change over time.
 public struct ProbeVerdict: Sendable, Equatable {
-    /// The first layer that failed and the cause doctor names for it; nil when the Gateway is up.
+    /// The first check that failed and the diagnosis doctor gives for it; nil when the Gateway is up.
     public var failure: Failure?
-    /// Every cause doctor named for this Gateway in this probe (counted in the metrics).
-    public var causes: [DiagnosisID] = []
+    /// Every diagnosis doctor gave for this Gateway in this probe (counted in the metrics).
+    public var diagnoses: [DiagnosisID] = []
     public var fingerprint: TLSFingerprint?
     public var notAfter: Date?
     /// What this node pins the Gateway to (gateway.remote.tlsFingerprint), when it does.
@@ -21,16 +21,17 @@ public struct ProbeVerdict: Sendable, Equatable {
     /// How long each layer took, by check id (gw.tcp, gw.tls, gw.http, gw.websocket, gw.connect).
     public var durations: [CheckID: Duration] = [:]
 
+    /// In doctor's words: the failing check's id, the diagnosis's id, and the diagnosis itself.
     public struct Failure: Sendable, Equatable {
-        public let layer: CheckID
-        public let cause: DiagnosisID
-        /// Doctor's finding, for the words of the cause.
-        public var diagnosis: Diagnosis?
+        public let check: CheckID
+        public let diagnosis: DiagnosisID
+        /// Doctor's finding, for the words of its cause and fix.
+        public var finding: Diagnosis?
 
-        public init(layer: CheckID, cause: DiagnosisID, diagnosis: Diagnosis? = nil) {
-            self.layer = layer
-            self.cause = cause
+        public init(check: CheckID, diagnosis: DiagnosisID, finding: Diagnosis? = nil) {
+            self.check = check
             self.diagnosis = diagnosis
+            self.finding = finding
         }
     }
 
@@ -41,7 +42,7 @@ public struct ProbeVerdict: Sendable, Equatable {
     public var isUp: Bool { failure == nil }
 
     /// Judges `report` as doctor would: `GatewayChecks` on its evidence, then `DiagnosisRules`
-    /// with this machine's facts; only this Gateway's causes are kept.
+    /// with this machine's facts; only this Gateway's diagnoses are kept.
     public static func judge(
         _ report: ProbeReport, beacon: GatewayBeacon?, pin: Pin?, machine: MachineResult, budget: Duration, now: Date
     ) -> ProbeVerdict {
@@ -51,10 +52,10 @@ public struct ProbeVerdict: Sendable, Equatable {
         let diagnoses = DiagnosisRules.diagnose(machine, gateways: [GatewayResult(evidence: evidence, checks: checks)])
             .filter { diagnosis in diagnosis.evidence.contains { $0.target == label } }
         var verdict = ProbeVerdict()
-        verdict.causes = diagnoses.map(\.id)
+        verdict.diagnoses = diagnoses.map(\.id)
         if let failed = checks.first(where: { $0.status == .fail }) {
             let named = diagnoses.first { $0.evidence.contains { $0.check == failed.id } } ?? diagnoses.first
-            verdict.failure = Failure(layer: failed.id, cause: named?.id ?? .checkFailed, diagnosis: named)
+            verdict.failure = Failure(check: failed.id, diagnosis: named?.id ?? .checkFailed, finding: named)
         }
         verdict.fingerprint = report.tlsFacts?.fingerprint
         verdict.notAfter = report.tlsFacts?.certificate?.notAfter

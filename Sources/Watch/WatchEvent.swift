@@ -21,8 +21,8 @@ public struct WatchEvent: Sendable, Equatable {
         /// A discovery path stopped listing it.
         case disappeared(BeaconSource)
         case up
-        /// The first layer that failed and the cause doctor gives for it (with its finding).
-        case down(layer: CheckID, cause: DiagnosisID, diagnosis: Diagnosis? = nil)
+        /// The first check that failed and the diagnosis doctor gives for it (with its finding).
+        case down(check: CheckID, diagnosis: DiagnosisID, finding: Diagnosis? = nil)
         /// `changes` up/down changes within `window`.
         case flapping(changes: Int, window: Duration)
         /// No up/down change for a whole flap window after flapping.
@@ -58,17 +58,28 @@ public struct WatchEvent: Sendable, Equatable {
 /// A Gateway as watch names it: the beacon's id (stable across paths) and where it is reached.
 public struct WatchedGateway: Sendable, Hashable {
     public let id: String
-    /// What doctor calls it: the URL a node opens, else the instance name.
+    /// What doctor calls it (its `target`): the URL a node opens, else the instance name.
     public let label: String
+    /// The instance name for people and metrics (a control character escaped).
     public let instance: String
+    /// The URL a node opens, as browse gives it; nil when no safe URL can be formed.
+    public let url: String?
+    /// The instance name as browse's JSON carries it: exact text, and the presentation form of
+    /// a name that is not UTF-8.
+    public let exactInstance: String
+    public let instancePresentation: String?
 
-    public init(id: String, label: String, instance: String) {
+    public init(id: String, label: String, instance: String, url: String? = nil, exact: InstanceName? = nil) {
         self.id = id
         self.label = label
         self.instance = instance
+        self.url = url
+        self.exactInstance = exact?.jsonText ?? instance
+        self.instancePresentation = exact?.exactPresentation
     }
 
     public init(_ beacon: GatewayBeacon) {
-        self.init(id: beacon.id.description, label: beacon.url ?? beacon.instance.displayName, instance: beacon.instance.displayName)
+        let instance = beacon.instance.displayName
+        self.init(id: beacon.id.description, label: beacon.url ?? instance, instance: instance, url: beacon.url, exact: beacon.instance)
     }
 }

@@ -101,7 +101,7 @@ struct WatchLoop {
         let watch = entry.watch
         service.board.update { snapshot in
             snapshot.probes += 1
-            for cause in verdict.causes { snapshot.causes[cause, default: 0] += 1 }
+            for diagnosis in verdict.diagnoses { snapshot.diagnoses[diagnosis, default: 0] += 1 }
             guard var shown = snapshot.gateways[id] else { return }
             // A probe that stopped early keeps the certificate and protocol seen before.
             var kept = verdict

@@ -26,8 +26,8 @@ public struct WatchSnapshot: Sendable, Equatable {
 
     /// By id, in id order when read through `sorted`.
     public var gateways: [String: Gateway] = [:]
-    /// Causes doctor named, by cause, over the whole run.
-    public var causes: [DiagnosisID: Int] = [:]
+    /// Diagnoses doctor gave, by id, over the whole run.
+    public var diagnoses: [DiagnosisID: Int] = [:]
     public var probes = 0
 
     public init() {}

@@ -49,8 +49,13 @@ struct Clawnet: AsyncParsableCommand {
             var command = try parseAsRoot()
             if let clawnetCommand = command as? any ClawnetCommand {
                 status = await execute(clawnetCommand, context: .live(clawnetCommand.global))
+            } else if command is Clawnet || command is ZoneCommand {
+                // `clawnet` and `clawnet zone` alone name nothing to run: a usage error (as `git`
+                // or `ip` alone), their help on standard error.
+                Terminal(color: false).err(linesOf: helpMessage(for: type(of: command)))
+                status = ExitStatus.usage.rawValue
             } else {
-                // `clawnet` and `clawnet zone` alone: ArgumentParser prints their help.
+                // `--help` and `help COMMAND`: ArgumentParser's help command prints it.
                 try command.run()
                 status = ExitStatus.success.rawValue
             }

@@ -229,7 +229,7 @@ struct CommandLineTests {
         let command = try #require(parse(AdvertiseCommand.self, ["--name", "X", "--serve", "--connect", "pairing-required"]))
         #expect(command.serving.connectOutcome == .pairingRequired)
         #expect(failure(AdvertiseCommand.self, ["--name", "X", "--connect", "hello-ok"])?.contains("go with --serve") == true)
-        #expect(AdvertiseCommand.helpMessage().contains("clawnet advertise --name <name>"))
+        #expect(AdvertiseCommand.helpMessage().contains("clawnet advertise [<options>] --name <NAME>"))
     }
 
     @Test("the binary: --as-device and --token-file need a Gateway to go to (exit 2); a token file that is a directory is refused")

@@ -50,4 +50,24 @@ struct HelpGoldenTests {
         let broken = lines[(start + 1)..<end].filter { !$0.isEmpty && !$0.hasPrefix("    ") }
         #expect(broken.isEmpty, "\(command): wrapped example lines: \(broken)")
     }
+
+    @Test("the USAGE lines fit 80 columns, and every value placeholder is in capitals", arguments: commands)
+    func usageAndPlaceholders(command: [String]) async throws {
+        let help = try await Self.help(command)
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("USAGE:") }, "\(command): no USAGE line in \(help)")
+        let usage = lines[start...].prefix { !$0.isEmpty }
+        #expect(usage.allSatisfy { $0.count <= 80 }, "\(command): USAGE wider than 80 columns: \(usage.filter { $0.count > 80 })")
+        // ArgumentParser's own group words stay as it writes them; a value the user types is in capitals.
+        let groups: Set<Substring> = ["<options>", "<subcommand>", "<serve options>"]
+        let lowerCase = help.matches(of: /<[a-z][^<>]*>/).map(\.output).filter { !groups.contains($0) }
+        #expect(lowerCase.isEmpty, "\(command): placeholders not in capitals: \(lowerCase)")
+    }
+
+    @Test("a command group alone is a usage error: exit 2, its help on standard error", arguments: [[], ["zone"]])
+    func groupAlone(command: [String]) async throws {
+        let result = try await runCommand(ClawnetBinary.path, command, environment: ["COLUMNS": "80"], timeout: .seconds(30))
+        #expect(result.status == 2 && result.stdout.isEmpty, "\(command): exit \(result.status), stdout \(result.stdout)")
+        #expect(result.stderr.contains("USAGE: clawnet") && result.stderr.contains("SUBCOMMANDS:"), "\(command): \(result.stderr)")
+    }
 }

@@ -27,7 +27,8 @@ struct SchemaFileTests {
     @Test(
         "every schema names its version in $id and title, and the document's `schema` field agrees",
         arguments: [
-            ("clawnet.browse.v1", true), ("clawnet.browse-event.v1", false), ("clawnet.watch-event.v1", false), ("clawnet.doctor.v1", true),
+            ("clawnet.browse.v1", true), ("clawnet.browse-event.v1", false), ("clawnet.watch-event.v1", false),
+            ("clawnet.watch-event.v2", false), ("clawnet.doctor.v1", true),
             ("clawnet.preflight.v1", true), ("clawnet.preflight.v2", true), ("clawnet.zonecheck.v1", true), ("clawnet.zonecheck.v2", true),
             ("clawnet.zonecheck.v3", true),
         ])

@@ -94,6 +94,29 @@ struct MachineDiagnosisTests {
         }
     }
 
+    @Test("mdns.dbus's own fix: start the bus when avahi-daemon is installed; install it first when it is not", arguments: daemonStates)
+    func busFixInOrder(_ row: (installed: Bool, bus: Bool, running: Bool, reason: CheckReason?, fix: String?)) throws {
+        var system = RecordedSystem()
+        system.avahiProgram = row.installed
+        system.busExists = row.bus
+        let (checks, _) = diagnose(system, Recorded.discovery())
+        let bus = try #require(checks["mdns.dbus"], "no mdns.dbus check")
+        guard !row.bus else {
+            #expect(bus.fix == nil, "a bus that is there needs no fix: \(bus)")
+            return
+        }
+        let fix = try #require(bus.fix, "a missing bus has a fix: \(bus)")
+        let start = try #require(fix.firstRange(of: "systemctl start dbus"), "the fix starts the bus: \(fix)")
+        if row.installed {
+            #expect(!fix.contains("apt install"), "avahi-daemon is installed: \(fix)")
+        } else {
+            let install = try #require(fix.firstRange(of: "apt install avahi-daemon"), "the fix installs avahi-daemon: \(fix)")
+            #expect(install.lowerBound < start.lowerBound, "install comes before starting the bus: \(fix)")
+            #expect(fix.contains("enable --now avahi-daemon"), "and the daemon is started: \(fix)")
+            #expect(bus.message.contains("not installed"), "\(bus.message)")
+        }
+    }
+
     @Test("Avahi runs on a multicast interface and nothing answers in local.: multicast-blocked, with the advertise test as fix")
     func multicastBlocked() {
         let (checks, diagnosis) = diagnose(RecordedSystem(), Recorded.discovery())

@@ -17,7 +17,7 @@ import Testing
     }()
     static let date = Date(timeIntervalSince1970: 1_800_000_000)
     static let up = ProbeVerdict()
-    static let refused = ProbeVerdict(failure: .init(layer: .gwTCP, cause: .gatewayNotListening))
+    static let refused = ProbeVerdict(failure: .init(check: .gwTCP, diagnosis: .gatewayNotListening))
     static let certA = TLSFingerprint(digest: [UInt8](repeating: 0xA, count: 32))
     static let certB = TLSFingerprint(digest: [UInt8](repeating: 0xB, count: 32))
 
@@ -32,7 +32,7 @@ import Testing
 
     @Test func firstVerdictIsReportedAtOnce() {
         #expect(run([(0, Self.up)]).1 == [[.up]])
-        #expect(run([(0, Self.refused)]).1 == [[.down(layer: .gwTCP, cause: .gatewayNotListening)]])
+        #expect(run([(0, Self.refused)]).1 == [[.down(check: .gwTCP, diagnosis: .gatewayNotListening)]])
     }
 
     @Test func oneLostProbeIsNotAnOutage() {
@@ -43,7 +43,7 @@ import Testing
 
     @Test func twoFailuresInARowAreDownWithLayerAndCause() {
         let (watch, changes) = run([(0, Self.up), (30, Self.refused), (60, Self.refused), (90, Self.refused), (120, Self.up)])
-        #expect(changes == [[.up], [], [.down(layer: .gwTCP, cause: .gatewayNotListening)], [], [.up]])
+        #expect(changes == [[.up], [], [.down(check: .gwTCP, diagnosis: .gatewayNotListening)], [], [.up]])
         #expect(watch.lastChange == .seconds(120))
         #expect(watch.failures == 0)
     }
@@ -92,11 +92,11 @@ import Testing
     @Test func certificateRenewedUnderAPin() {
         var pinned = Self.up
         (pinned.fingerprint, pinned.pin) = (Self.certA, Self.certA)
-        var renewed = ProbeVerdict(failure: .init(layer: .gwPin, cause: .pinChanged))
+        var renewed = ProbeVerdict(failure: .init(check: .gwPin, diagnosis: .pinChanged))
         (renewed.fingerprint, renewed.pin) = (Self.certB, Self.certA)
         let (_, changes) = run([(0, pinned), (30, renewed), (60, renewed)])
         #expect(changes[1] == [.certificateChanged(from: Self.certA, to: Self.certB, pinned: true)])
-        #expect(changes[2] == [.down(layer: .gwPin, cause: .pinChanged)])
+        #expect(changes[2] == [.down(check: .gwPin, diagnosis: .pinChanged)])
     }
 
     @Test func pinChangeIsReported() {

@@ -49,18 +49,18 @@ import Testing
         var snapshot = WatchSnapshot()
         snapshot.gateways["a"] = Self.gateway("a")
         snapshot.gateways["b"] = Self.gateway("b", up: false)
-        snapshot.causes[.gatewayNotListening] = 2
+        snapshot.diagnoses[.gatewayNotListening] = 2
         snapshot.probes = 7
         let text = MetricsText.render(snapshot)
         for line in [
             #"clawnet_gateway_up{gateway="a",instance_name="Studio",url="wss://studio.local:18789"} 1"#,
             #"clawnet_gateway_up{gateway="b",instance_name="Studio",url="wss://studio.local:18789"} 0"#,
-            #"clawnet_gateway_probe_duration_seconds{gateway="a",instance_name="Studio",url="wss://studio.local:18789",layer="gw.tcp"} 0.003"#,
+            #"clawnet_gateway_probe_duration_seconds{gateway="a",instance_name="Studio",url="wss://studio.local:18789",check="gw.tcp"} 0.003"#,
             #"clawnet_gateway_certificate_not_after_seconds{gateway="a",instance_name="Studio",url="wss://studio.local:18789"} 1900000000"#,
             #"clawnet_gateway_last_change_seconds{gateway="a",instance_name="Studio",url="wss://studio.local:18789"} 1800000000"#,
             #"clawnet_gateway_protocol{gateway="a",instance_name="Studio",url="wss://studio.local:18789"} 4"#,
             #"clawnet_path_instances{path="mdns"} 2"#, #"clawnet_path_instances{path="unicast"} 0"#,
-            #"clawnet_diagnoses_total{cause="gateway-not-listening"} 2"#, "clawnet_probes_total 7",
+            #"clawnet_diagnoses_total{diagnosis="gateway-not-listening"} 2"#, "clawnet_probes_total 7",
             "# TYPE clawnet_diagnoses_total counter",
         ] {
             #expect(text.split(separator: "\n").contains(Substring(line)), "missing \(line) in:\n\(text)")

@@ -66,7 +66,7 @@ import Testing
         return WatchLoop(service: service, setup: setup, now: { clock.now }, random: { 0.5 })
     }
 
-    static let refused = ProbeVerdict(failure: .init(layer: .gwTCP, cause: .gatewayNotListening))
+    static let refused = ProbeVerdict(failure: .init(check: .gwTCP, diagnosis: .gatewayNotListening))
 
     @Test(
         "at most concurrentProbes at once, each next probe one interval after its verdict (doubling while down); a roster change and a late verdict"

@@ -12,8 +12,8 @@ struct AdvertiseCommand: ClawnetCommand {
         commandName: "advertise",
         abstract: "Publish an OpenClaw Gateway beacon by mDNS until interrupted.",
         usage: """
-            clawnet advertise --name <name> [--port <port>] [--txt <KEY=VALUE> ...] [--serve [<serve options>]]
-            clawnet advertise --serve-only [--port <port>] [<serve options>]
+            clawnet advertise [<options>] --name <NAME> [--serve [<serve options>]]
+            clawnet advertise --serve-only [--port <PORT>] [<serve options>]
             """,
         discussion: """
             Run it on the Gateway host to test whether mDNS crosses your network without a \
@@ -73,10 +73,13 @@ struct AdvertiseCommand: ClawnetCommand {
             """
     )
 
-    @Option(help: "The instance name, e.g. \"Studio (OpenClaw)\" (at most 63 bytes of UTF-8); required, except with --serve-only.")
+    @Option(
+        help: ArgumentHelp(
+            "The instance name, e.g. \"Studio (OpenClaw)\" (at most 63 bytes of UTF-8); required, except with --serve-only.",
+            valueName: "NAME"))
     var name: String?
 
-    @Option(help: "The gateway port in SRV and TXT.")
+    @Option(help: ArgumentHelp("The gateway port in SRV and TXT.", valueName: "PORT"))
     var port = Endpoint.defaultGatewayPort
 
     @Option(

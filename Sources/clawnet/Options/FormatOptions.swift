@@ -18,7 +18,7 @@ protocol FormatWording {
 
 /// `--format FORMAT` and `--json`, the same as `--format json`.
 struct FormatOptions<Wording: FormatWording>: ParsableArguments {
-    @Option(name: .customLong("format"), help: ArgumentHelp(Wording.formatHelp))
+    @Option(name: .customLong("format"), help: ArgumentHelp(Wording.formatHelp, valueName: "FORMAT"))
     var format: Wording.Format = .table
 
     @Flag(name: .customLong("json"), help: "The same as --format json.")

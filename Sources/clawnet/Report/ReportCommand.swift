@@ -15,6 +15,7 @@ struct ReportCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write one archive to attach to an issue: what doctor and browse see, and this machine's network, secrets redacted.",
+        usage: "clawnet report [<options>] --out <FILE>",
         discussion: """
             Writes --out FILE, a tar.gz with: doctor.json and browse.json, versions.txt \
             (clawnet, OpenClaw when installed, Avahi, the kernel, the distribution), the OpenClaw \

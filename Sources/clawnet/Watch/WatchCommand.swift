@@ -6,26 +6,32 @@ import Host
 import Output
 import Watch
 
-/// `--format` of watch: a line per event, as text or as JSON.
+/// `--format` of watch: a line per event, for people (`table`, as every command calls its
+/// format for people) or as JSON. `text`, its name before, is still read but not listed.
 enum WatchFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case text, jsonl
+    case table, jsonl
+
+    init?(argument: String) {
+        self.init(rawValue: argument == "text" ? Self.table.rawValue : argument)
+    }
 }
 
 struct WatchCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Watch every Gateway this machine can discover and report changes as they happen.",
+        usage: "clawnet watch [<options>] [<TARGET> ...]",
         discussion: """
-            Discovers Gateways on every path (mDNS in local., the wide-area domains, --manual \
-            targets, and the Gateway this node's config names) and probes each one every \
+            Discovers Gateways on every path (mDNS in local., the wide-area domains, the TARGETs \
+            and --manual targets, and the Gateway this node's config names) and probes each one every \
             --interval (30s by default, jittered; backing off up to 5 minutes while it is down), \
             up to the connect handshake: never pairing, never with a token.
 
-            Prints a line per event: appeared and disappeared (with the path), up, down (with \
-            the layer that failed and the cause doctor gives), flapping and steady, \
-            certificateChanged, pinChanged, certificateExpiring (under 14 days), \
-            protocolChanged, serverVersionChanged. --format jsonl prints one \
-            clawnet.watch-event.v1 object per line.
+            Prints a line per event: appeared and disappeared (with the source, the discovery \
+            path), up, down (with the check that failed and the diagnosis doctor gives), \
+            flapping and steady, certificateChanged, pinChanged, certificateExpiring (under 14 \
+            days), protocolChanged, serverVersionChanged. --format jsonl prints one \
+            clawnet.watch-event.v2 object per line.
 
             With --metrics-listen ADDR:PORT it serves /metrics in the Prometheus text format \
             and /sd, the Gateways found in Prometheus's http_sd format (Prometheus cannot browse \
@@ -34,6 +40,7 @@ struct WatchCommand: ClawnetCommand {
             Examples:
 
                 clawnet watch
+                clawnet watch wss://studio.example.ts.net
                 clawnet watch --domain openclaw.internal --format jsonl
                 clawnet watch --metrics-listen 127.0.0.1:9464
 
@@ -42,6 +49,8 @@ struct WatchCommand: ClawnetCommand {
                 (.usage, "usage error: a bad flag or value, or --metrics-listen could not listen")))
             """
     )
+
+    @OptionGroup var targetArguments: TargetsArgument
 
     @OptionGroup var domainOption: DomainsOption<Words>
 
@@ -62,8 +71,8 @@ struct WatchCommand: ClawnetCommand {
         transform: Arguments.listenAddress)
     var metricsListen: Endpoint?
 
-    @Option(help: ArgumentHelp("text (a line per event) or jsonl (clawnet.watch-event.v1 per line)."))
-    var format: WatchFormat = .text
+    @Option(help: ArgumentHelp("table (a line per event) or jsonl (clawnet.watch-event.v2 per line).", valueName: "FORMAT"))
+    var format: WatchFormat = .table
 
     @OptionGroup var timeout: TimeoutOption<Words>
 
@@ -86,7 +95,7 @@ struct WatchCommand: ClawnetCommand {
         options.local = !noLocalFlag.noLocal
         options.domains = domainOption.domains
         options.servers = serverOption.servers
-        options.manual = manualOption.manual
+        options.manual = targetArguments.targets.compactMap(\.endpoint) + manualOption.manual
         options.watch = true
         return options
     }
@@ -114,6 +123,10 @@ struct WatchCommand: ClawnetCommand {
             context.terminal.err("serving /metrics and /sd on \(Endpoint(host: metricsListen.host, port: server.port))")
         }
         let terminal = context.terminal
+        for name in targetArguments.targets where name.endpoint == nil {
+            terminal.err(
+                "\(SafeText.line(name.text)): an instance name, watched when a discovery path lists it (as every Gateway found is)")
+        }
         let lines = JSONOutput.LineEncoder()
         let format = self.format
         let (options, configPath, inspector) = (self.options, config.path, context.machine.inspector)
@@ -123,7 +136,7 @@ struct WatchCommand: ClawnetCommand {
             emit: { event in
                 let line = WatchEventLine(event)
                 switch format {
-                case .text: terminal.out(line.text(terminal))
+                case .table: terminal.out(line.text(terminal))
                 case .jsonl: if let json = try? line.json(lines) { terminal.out(json) }
                 }
             })

@@ -10,6 +10,7 @@ struct ZoneCheckCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a DNS-SD zone file the way nodes will use it.",
+        usage: "clawnet zone check [<options>] [<FILE>]",
         discussion: """
             Parses the zone with ldns and reports, with line numbers: syntax errors; SOA and NS; \
             the serial's form; every PTR of a service type leading to an SRV and a TXT; every \
@@ -48,7 +49,8 @@ struct ZoneCheckCommand: ClawnetCommand {
     )
 
     @Argument(
-        help: "The zone file, or - to read it from standard input (optional with --axfr).", completion: .file(),
+        help: ArgumentHelp("The zone file, or - to read it from standard input (optional with --axfr).", valueName: "FILE"),
+        completion: .file(),
         transform: Arguments.inputPath)
     var file: String?
 

@@ -15,7 +15,7 @@ struct ZoneGenerateCommand: ClawnetCommand {
             is found: LAN mDNS to a wide-area zone), --this-host (this machine as OpenClaw \
             would publish it). Instance names from a browse are kept, so nodes see the same \
             Gateway name on the LAN and across the tailnet; without one, OpenClaw's rule \
-            (<hostname>-gateway) applies.
+            (<HOSTNAME>-gateway) applies.
 
             --gateway takes \(GatewaySpec.help).
 
@@ -27,7 +27,7 @@ struct ZoneGenerateCommand: ClawnetCommand {
             that serves the file (needs --out) into that Corefile between two marker comments, \
             keeping every other line; a block for the same zone that clawnet did not write is \
             refused, never replaced. --coredns chooses how that block serves the zone: `file` \
-            (the default, as OpenClaw writes it), `auto` (every <domain>.db in --out's folder, \
+            (the default, as OpenClaw writes it), `auto` (every <DOMAIN>.db in --out's folder, \
             one zone each: sharded domains), or `secondary` (CoreDNS transfers the zone from \
             --primary, the BIND, Knot or PowerDNS primary that `zone push` feeds). It prints the \
             next steps for Tailscale split DNS.
@@ -91,7 +91,7 @@ struct ZoneGenerateCommand: ClawnetCommand {
     @Option(
         name: .customLong("coredns"),
         help: ArgumentHelp(
-            "How the --corefile stanza serves the zone: file (the --out file, reloaded), auto (every <domain>.db in --out's "
+            "How the --corefile stanza serves the zone: file (the --out file, reloaded), auto (every <DOMAIN>.db in --out's "
                 + "folder), secondary (transferred from --primary).",
             valueName: "PLUGIN"))
     var plugin = CorefileWriter.Plugin.file

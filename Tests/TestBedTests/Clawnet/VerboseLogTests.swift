@@ -57,4 +57,50 @@ struct VerboseLogTests {
             #expect(swiftValueLines(in: result.stderr).isEmpty, "\(mode): \(swiftValueLines(in: result.stderr))")
         }
     }
+
+    @Test("advertise --wide-area (its UPDATE, and the withdrawal on SIGTERM) against BIND")
+    func advertise() async throws {
+        let bed = try TestBed.current()
+        let key = try await bed.makeTSIGKey()
+        let dns = try await dynamicBIND(bed, key: key)
+        defer { dns.terminate() }
+        let state = "\(bed.directory)/state-\(uniqueTag())"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let name = "Verbose \(uniqueTag())"
+        let advertiser = try bed.spawnClawnet(
+            [
+                "advertise", "--name", name, "--port", String(testPort()), "--wide-area", "openclaw.internal", "--server", dns.endpoint,
+                "--tsig-key", key.path, "--address", "127.0.0.1", "--no-local", "--verbose",
+            ], environment: ["XDG_STATE_HOME": state])
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(advertiser.outputTail)")
+        await advertiser.waitForOutputEnd()
+        let log = advertiser.lines.filter { $0.stream == .stderr }.map(\.text).joined(separator: "\n")
+        #expect(log.contains("clawnet.update"), "advertise logged no UPDATE: \(log)")
+        #expect(swiftValueLines(in: log).isEmpty, "advertise: \(swiftValueLines(in: log))")
+    }
+
+    @Test("watch probing a stand-in Gateway (up) and a garbage peer (down), then stopped by SIGTERM")
+    func watch() async throws {
+        let bed = try TestBed.current()
+        let certificate = try await bed.makeCertificate()
+        let (gateway, up) = try await bed.startGatewayPeer("gateway", certificate: certificate)
+        defer { gateway.terminate() }
+        let (garbage, down) = try await bed.startGatewayPeer("garbage", certificate: certificate)
+        defer { garbage.terminate() }
+        let watch = try bed.spawnClawnet(
+            ["watch", "wss://127.0.0.1:\(up)", "wss://127.0.0.1:\(down)", "--no-local", "--interval", "1s", "--verbose"],
+            environment: ["HOME": bed.directory])
+        defer { watch.terminate() }
+        for (event, port) in [("up", up), ("down", down)] {
+            try await watch.waitForLine(timeout: .seconds(40), "\(event) for port \(port)") {
+                $0.stream == .stdout && $0.text.contains("  \(event)  wss://127.0.0.1:\(port)")
+            }
+        }
+        #expect(try await watch.stop() == 0, "SIGTERM ends watch cleanly: \(watch.outputTail)")
+        let log = watch.lines.filter { $0.stream == .stderr }.map(\.text).joined(separator: "\n")
+        #expect(log.contains("clawnet.probe"), "watch logged no probe: \(log)")
+        #expect(swiftValueLines(in: log).isEmpty, "watch: \(swiftValueLines(in: log))")
+    }
 }

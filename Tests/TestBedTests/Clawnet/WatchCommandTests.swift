@@ -31,7 +31,7 @@ struct WatchCommandTests {
     }
 
     @Test(
-        "watch reports up, down with doctor's layer and cause, up again and the new certificate; metrics pass promtool and a real Prometheus scrapes them"
+        "watch reports up, down with doctor's check and diagnosis, up again and the new certificate; metrics pass promtool and a real Prometheus scrapes them"
     )
     func goesDownComesBackNewCertificate() async throws {
         let bed = try TestBed.current()
@@ -49,7 +49,7 @@ struct WatchCommandTests {
             let serving = try await watch.waitForLine(timeout: .seconds(30), "the metrics address") { $0.text.contains("serving /metrics") }
             let metrics = String(try #require(serving.text.split(separator: " ").last))
             let appeared = try await event(watch, "appeared")
-            #expect(appeared["path"] as? String == "manual")
+            #expect(appeared["source"] as? String == "manual")
             #expect((appeared["gateway"] as? [String: Any])?["url"] as? String == url)
             _ = try await event(watch, "up")
 
@@ -65,9 +65,10 @@ struct WatchCommandTests {
             let mark = watch.lines.count
             _ = try await gateway.stop()
             let down = try await event(watch, "down", from: mark)
-            #expect(down["layer"] as? String == "gw.tcp", "\(down)")
-            #expect(down["cause"] as? String == "nothing-listens", "\(down)")
-            #expect((down["message"] as? String)?.isEmpty == false, "\(down)")
+            #expect(down["check"] as? String == "gw.tcp", "\(down)")
+            #expect(down["diagnosis"] as? String == "nothing-listens", "\(down)")
+            #expect((down["cause"] as? String)?.isEmpty == false, "\(down)")
+            #expect((down["fix"] as? String)?.isEmpty == false, "\(down)")
             try await waitForQuery(scraper, "clawnet_gateway_up == 0")
 
             let back = watch.lines.count
@@ -82,7 +83,7 @@ struct WatchCommandTests {
 
             #expect(try await watch.stop() == 0, "SIGTERM ends watch cleanly")
             let events = watch.lines.filter { $0.stream == .stdout }.map(\.text).joined(separator: "\n")
-            try await expectMatches(events, "clawnet.watch-event.v1", lines: true, "watch --format jsonl", bed: bed)
+            try await expectMatches(events, "clawnet.watch-event.v2", lines: true, "watch --format jsonl", bed: bed)
         } catch {
             failure = error
         }
@@ -93,6 +94,15 @@ struct WatchCommandTests {
             Issue.record("watch output:\n\(watch.outputTail)")
             throw failure
         }
+    }
+
+    @Test("an instance name as a TARGET: watch says it is watched once a discovery path lists it, and runs to --timeout")
+    func instanceNameTarget() async throws {
+        let bed = try TestBed.current()
+        let result = try await bed.clawnet(
+            ["watch", "My Studio", "--no-local", "--timeout", "1s"], on: .node, environment: ["HOME": bed.directory], timeout: .seconds(30))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("My Studio: an instance name, watched when a discovery path lists it"), "\(result.stderr)")
     }
 
     @Test("SIGHUP rereads the config: the node's Gateway is watched from gateway.remote.url, a new pin is reported and fails")
@@ -124,7 +134,7 @@ struct WatchCommandTests {
             let changed = try await event(watch, "pinChanged", from: mark)
             #expect(changed["from"] as? String == fingerprint.lowercased() && changed["to"] as? String == other, "\(changed)")
             let down = try await event(watch, "down", from: mark)
-            #expect(down["layer"] as? String == "gw.pin" && down["cause"] as? String == "pin-changed", "\(down)")
+            #expect(down["check"] as? String == "gw.pin" && down["diagnosis"] as? String == "pin-changed", "\(down)")
         } catch {
             failure = error
         }

@@ -26,7 +26,7 @@ extension WatchCommandTests {
         #expect(try await watch.stop() == 0, "SIGTERM ends watch cleanly")
     }
 
-    @Test("a Gateway published over mDNS (avahi-publish on gw) appears with path mdns and disappears from mDNS when withdrawn")
+    @Test("a Gateway published over mDNS (avahi-publish on gw) appears with source mdns and disappears from mDNS when withdrawn")
     func mdnsAppearsAndDisappears() async throws {
         let bed = try TestBed.current()
         let tag = uniqueTag()
@@ -35,18 +35,18 @@ extension WatchCommandTests {
         try await watching(watch) {
             let publisher = try await bed.avahiPublish(name: "Watched \(tag)", txt: ["role=gateway", "gatewayPort=18789"])
             let appeared = try await event(watch, "appeared", containing: tag)
-            #expect(appeared["path"] as? String == "mdns", "\(appeared)")
+            #expect(appeared["source"] as? String == "mdns", "\(appeared)")
             let mark = watch.lines.count
             publisher.terminate()  // avahi-publish withdraws its service: a goodbye
             let gone = try await event(watch, "disappeared", containing: tag, from: mark)
-            #expect(gone["path"] as? String == "mdns", "\(gone)")
+            #expect(gone["source"] as? String == "mdns", "\(gone)")
             #expect(
                 (gone["gateway"] as? [String: Any])?["id"] as? String == (appeared["gateway"] as? [String: Any])?["id"] as? String,
                 "the same Gateway: \(gone)")
         }
     }
 
-    @Test("a Gateway pushed into a wide-area zone (nsupdate into BIND) appears with path unicast and disappears when deleted")
+    @Test("a Gateway pushed into a wide-area zone (nsupdate into BIND) appears with source unicast and disappears when deleted")
     func wideAreaAppearsAndDisappears() async throws {
         let bed = try TestBed.current()
         let key = try await bed.makeTSIGKey()
@@ -76,11 +76,11 @@ extension WatchCommandTests {
                 "update add \(name) 1 TXT \"role=gateway\"",
             ])
             let appeared = try await event(watch, "appeared", containing: instance)
-            #expect(appeared["path"] as? String == "unicast", "\(appeared)")
+            #expect(appeared["source"] as? String == "unicast", "\(appeared)")
             let mark = watch.lines.count
             try await update(["update delete _openclaw-gw._tcp.openclaw.internal. PTR \(name)", "update delete \(name)"])
             let gone = try await event(watch, "disappeared", containing: instance, from: mark)
-            #expect(gone["path"] as? String == "unicast", "\(gone)")
+            #expect(gone["source"] as? String == "unicast", "\(gone)")
             #expect(
                 !watch.lines.dropFirst(mark).contains { $0.text.contains(#""event":"disappeared""#) && $0.text.contains("stays") },
                 "the Gateway that stays is not reported gone")

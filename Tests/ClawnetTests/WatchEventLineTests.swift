@@ -1,0 +1,62 @@
+import DNSSD
+import Doctor
+import Foundation
+import Output
+import TestSupport
+import Testing
+import Watch
+
+/// watch's JSON Lines in doctor's and browse's words (clawnet.watch-event.v2), without the test
+/// bed: the fields each event carries, and the text line's words.
+@Suite("watch's events say what doctor and browse say")
+struct WatchEventLineTests {
+    static let named = WatchedGateway(id: "_openclaw-gw._tcp|local.|studio", label: "Studio", instance: "Studio")
+    static let reached = WatchedGateway(
+        id: "manual|10.0.0.1:18789", label: "wss://10.0.0.1:18789", instance: "10.0.0.1:18789", url: "wss://10.0.0.1:18789")
+
+    func json(_ gateway: WatchedGateway, _ change: WatchEvent.Change) throws -> [String: Any] {
+        let line = try WatchEventLine(WatchEvent(gateway, change, date: Date(timeIntervalSince1970: 1_800_000_000)))
+            .json(JSONOutput.LineEncoder())
+        return try jsonObject(line)
+    }
+
+    @Test("down: the failing check's id, doctor's diagnosis id, and its cause and fix in words when a rule named one")
+    func down() throws {
+        let bare = try json(Self.reached, .down(check: .gwTCP, diagnosis: .checkFailed))
+        #expect(bare["check"] as? String == "gw.tcp" && bare["diagnosis"] as? String == "check-failed", "\(bare)")
+        #expect(bare["cause"] == nil && bare["fix"] == nil && bare["layer"] == nil && bare["message"] == nil, "\(bare)")
+        let diagnosis = Diagnosis(.unknownTarget, .check(Check(.gwDNS, .fail, .ok), target: "studio"), evidence: [])
+        let named = try json(Self.reached, .down(check: .gwDNS, diagnosis: .unknownTarget, finding: diagnosis))
+        #expect(named["check"] as? String == "gw.dns" && named["diagnosis"] as? String == "unknown-target", "\(named)")
+        #expect((named["cause"] as? String)?.hasPrefix("studio is neither") == true, "doctor's sentence: \(named)")
+        #expect((named["fix"] as? String)?.isEmpty == false, "\(named)")
+    }
+
+    @Test("appeared: the source as browse names it; the Gateway's id, target, instance and url (null when none)")
+    func appeared() throws {
+        let event = try json(Self.named, .appeared(.mdns))
+        #expect(event["source"] as? String == "mdns" && event["path"] == nil, "\(event)")
+        let gateway = try #require(event["gateway"] as? [String: Any], "\(event)")
+        #expect(gateway["target"] as? String == "Studio" && gateway["instance"] as? String == "Studio", "\(gateway)")
+        #expect(gateway["url"] is NSNull, "no URL is null, as in browse: \(gateway)")
+        let reached = try #require(try json(Self.reached, .up)["gateway"] as? [String: Any])
+        #expect(reached["url"] as? String == "wss://10.0.0.1:18789" && reached["target"] as? String == "wss://10.0.0.1:18789")
+    }
+
+    @Test("the instance as browse carries it: exact text, and the presentation form of a name that is not UTF-8")
+    func exactInstance() throws {
+        let name = try InstanceName(presentation: "Bell\\007 and \\255")
+        let gateway = WatchedGateway(id: "x", label: name.displayName, instance: name.displayName, exact: name)
+        let exact = try #require(try json(gateway, .up)["gateway"] as? [String: Any])
+        #expect(exact["instance"] as? String == "Bell\u{07} and \u{FFFD}", "\(exact)")
+        #expect(exact["instancePresentation"] as? String == name.presentation, "\(exact)")
+        let plain = try #require(try json(Self.named, .up)["gateway"] as? [String: Any])
+        #expect(plain["instancePresentation"] == nil, "only for a name that is not UTF-8: \(plain)")
+    }
+
+    @Test("the text line names the source, not the path")
+    func textLine() {
+        let line = WatchEventLine(WatchEvent(Self.named, .disappeared(.unicast), date: Date(timeIntervalSince1970: 0)))
+        #expect(line.text(Terminal(color: false)).hasSuffix("disappeared  Studio  source unicast"), "\(line.text(Terminal(color: false)))")
+    }
+}
