@@ -1,7 +1,7 @@
 import DNSSD
 import DNSWire
 
-/// What one registration (`advertise --wide-area`) changed in a zone, so that its withdrawal
+/// What one registration (`advertise --domain`) changed in a zone, so that its withdrawal
 /// undoes exactly that: the records it put there that were not there before it ran, and the
 /// records it replaced (another address of its host), which the withdrawal puts back. A record
 /// that was there before, such as the host's `A` that `zone push` wrote, is never its to remove.

@@ -3,7 +3,7 @@ import DNSSD
 import DNSWire
 
 /// One service type's records in one zone on its primary server: read what is served, plan
-/// the change sets, send them. `zone push` and `advertise --wide-area` both work through it;
+/// the change sets, send them. `zone push` and `advertise --domain` both work through it;
 /// reading and sending are separate steps so a caller (or a test) can act between them.
 public struct ServiceRegistration: Sendable {
     public let zone: DNSName

@@ -84,7 +84,7 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
                 .notAuthoritative, rcode: rcode,
                 "\(server) answered NOTAUTH to the \(operation): it is not authoritative for \(zone), or does not accept \(keyText) for it",
                 fix:
-                    "check the zone (--domain; advertise: --wide-area) and --server (its primary), and that the server has the key "
+                    "check the zone (--domain) and --server (its primary), and that the server has the key "
                     + "and allows it for this zone"
             )
         case .refused:
@@ -98,7 +98,7 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
         case .notZone:
             return UpdateFailure(
                 .notZone, rcode: rcode, "\(server) answered NOTZONE: a name of the \(operation) is outside \(zone)",
-                fix: "check the zone (--domain; advertise: --wide-area)")
+                fix: "check the zone (--domain)")
         case .notImp where operation == .update:
             return UpdateFailure(
                 .notImplemented, rcode: rcode,

@@ -171,7 +171,7 @@ public enum ServedZoneChecks {
                         .fail, .gatewayRefused,
                         "'\(target.label)' is served at \(target.host):\(target.port), but nothing accepts TCP there (\(tried): connection "
                             + "refused): a record left behind by a Gateway that is not running (a crashed `clawnet advertise "
-                            + "--wide-area`?)",
+                            + "--domain`?)",
                         fix: "start the Gateway, or remove its record: `clawnet zone push --prune` with the Gateways that remain"))
             } else {
                 findings.append(

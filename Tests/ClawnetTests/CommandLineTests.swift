@@ -123,6 +123,8 @@ struct CommandLineTests {
         let preflight = try #require(parse(PreflightCommand.self, ["--manual", "127.0.0.1:18789"]))
         #expect(preflight.options.targets.map(\.text) == ["127.0.0.1:18789"])
         #expect(preflight.options.discovery.local == false, "a named Gateway is checked without browsing local.")
+        let byInstance = try #require(parse(PreflightCommand.self, ["Studio (OpenClaw)", "127.0.0.1:18789"]))
+        #expect(byInstance.options.discovery.local, "an instance name is found only by browsing local.")
     }
 
     @Test("a bare number is refused with the two readings it could have", arguments: ["2000", "5", ".5", "0"])
@@ -230,6 +232,13 @@ struct CommandLineTests {
         #expect(command.serving.connectOutcome == .pairingRequired)
         #expect(failure(AdvertiseCommand.self, ["--name", "X", "--connect", "hello-ok"])?.contains("go with --serve") == true)
         #expect(AdvertiseCommand.helpMessage().contains("clawnet advertise [<options>] --name <NAME>"))
+        let wideArea = try #require(
+            parse(AdvertiseCommand.self, ["--name", "X", "--domain", "openclaw.internal", "--server", "127.0.0.1"]))
+        #expect(wideArea.wideArea.domain?.description == "openclaw.internal.", "advertise's domain is --domain, as every command's")
+        let oldName = try #require(
+            parse(AdvertiseCommand.self, ["--name", "X", "--wide-area", "openclaw.internal", "--server", "127.0.0.1"]))
+        #expect(oldName.wideArea.domain == wideArea.wideArea.domain, "--wide-area, its old name, still works")
+        #expect(!AdvertiseCommand.helpMessage().contains("--wide-area"), "the old name is not in the help")
     }
 
     @Test("the binary: --as-device and --token-file need a Gateway to go to (exit 2); a token file that is a directory is refused")

@@ -72,6 +72,16 @@ struct FlagTableTests {
         }
     }
 
+    @Test("every flag that more than one command takes is in the README's table")
+    func sharedFlagsListed() async throws {
+        let listed = Set(try Self.readmeRows().map(\.flag))
+        let code = try await Self.codeFlags()
+        let takers = Dictionary(grouping: code.flatMap { command, flags in flags.map { ($0, command) } }, by: \.0)
+        let shared = takers.filter { $0.value.count > 1 && !["--help", "--version"].contains($0.key) }.keys
+        let missing = shared.filter { !listed.contains($0) }.sorted()
+        #expect(missing.isEmpty, "shared flags not in the README's table: \(missing.map { "\($0) (\(takers[$0]!.map(\.1).sorted()))" })")
+    }
+
     @Test("clawnet(1)'s FLAGS section is the README's table, row for row, and groff reads it without a warning")
     func manPageMatchesReadme() async throws {
         let section = try await runCommand("/usr/bin/awk", ["-f", "\(packageRoot)/scripts/lib/flag-table.awk", "\(packageRoot)/README.md"])

@@ -5,7 +5,7 @@ import FoundationEssentials
 import Glibc
 import Host
 
-/// Where `advertise --wide-area` keeps its `RegistrationLedger` while it runs: a restart after
+/// Where `advertise --domain` keeps its `RegistrationLedger` while it runs: a restart after
 /// a crash (SIGKILL, a power cut) reads what the earlier run added, adopts it, and withdraws
 /// exactly that when it stops. Removed after a withdrawal the server accepted.
 ///

@@ -3,7 +3,7 @@ import DNSUpdate
 import DNSWire
 
 /// Gateways registered in a zone on its primary server (RFC 2136 UPDATE, signed with TSIG):
-/// the one registrar of `zone push` and of `advertise --wide-area` (`WideAreaRegistration`).
+/// the one registrar of `zone push` and of `advertise --domain` (`WideAreaRegistration`).
 /// It writes exactly the records `zone generate` would (PTR, SRV, TXT, host A/AAAA), reads
 /// what is served, plans the difference and sends it. Each step is bounded by what is left of
 /// the caller's deadline, so that --timeout bounds a whole command.

@@ -4,7 +4,7 @@ import DNSWire
 import Host
 import Synchronization
 
-/// This host's beacon in a wide-area domain while `advertise --wide-area` runs, through the
+/// This host's beacon in a wide-area domain while `advertise --domain` runs, through the
 /// `Registrar`: registered at start, checked and put back every `refresh`, withdrawn at the
 /// end. The withdrawal takes out exactly what the registration put in (`RegistrationLedger`,
 /// kept in a `LedgerFile` so that a restart after a crash knows it too); a record that was in

@@ -42,7 +42,7 @@ struct AdvertiseCommand: ClawnetCommand {
             machines). --serve-only serves without a beacon (a Gateway whose mDNS advertising \
             is off).
 
-            --wide-area DOMAIN --server ADDRESS[:PORT] [--tsig-key FILE] also registers the beacon \
+            --domain DOMAIN --server ADDRESS[:PORT] [--tsig-key FILE] also registers the beacon \
             in a wide-area domain on its primary DNS server (RFC 2136 UPDATE, as `zone push` \
             does), checks every --refresh that it is still there, and withdraws it on Ctrl-C or \
             SIGTERM, so a Gateway on a tailnet appears in the domain the way it appears in \
@@ -66,7 +66,7 @@ struct AdvertiseCommand: ClawnetCommand {
                 (.success, "stopped by Ctrl-C or SIGTERM (the beacon is withdrawn)"),
                 (
                     .failure,
-                    "cannot serve: the port is taken, or the TLS files cannot be used; with --wide-area: the registration or the "
+                    "cannot serve: the port is taken, or the TLS files cannot be used; with --domain: the registration or the "
                         + "withdrawal failed (the records left are named)"
                 ),
                 (.environment, "no D-Bus or no avahi-daemon: nothing could be advertised by mDNS")))
@@ -95,7 +95,7 @@ struct AdvertiseCommand: ClawnetCommand {
 
     func validate() throws {
         if serving.serveOnly && (name != nil || !txtEntries.isEmpty || wideArea.domain != nil) {
-            throw ValidationError("--serve-only publishes no beacon: drop --name, --txt and --wide-area")
+            throw ValidationError("--serve-only publishes no beacon: drop --name, --txt and --domain")
         }
         guard serving.serveOnly || name != nil else { throw ValidationError("--name is required (the instance name to advertise)") }
         if let name {
@@ -135,7 +135,7 @@ struct AdvertiseCommand: ClawnetCommand {
         return .success
     }
 
-    /// Publishes the beacon (mDNS, and the wide-area one with --wide-area) until a signal.
+    /// Publishes the beacon (mDNS, and the wide-area one with --domain) until a signal.
     private func advertise(serving gateway: StandInGateway?, until signals: AsyncStream<Int32>, context: CommandContext) async throws {
         let terminal = context.terminal
         guard let name, !serving.serveOnly else {
@@ -166,7 +166,7 @@ struct AdvertiseCommand: ClawnetCommand {
         try await registration?.withdraw()
     }
 
-    /// With --wide-area: the beacon registered on the domain's primary (nil without it).
+    /// With --domain: the beacon registered on the domain's primary (nil without it).
     private func registerWideArea(name: String, txt: TXTRecord, bindAddress: String?, context: CommandContext) async throws
         -> WideAreaRegistration?
     {

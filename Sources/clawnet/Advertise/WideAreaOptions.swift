@@ -4,17 +4,24 @@ import DNSUpdate
 import Host
 import Zones
 
-/// `advertise --wide-area DOMAIN --server ADDRESS[:PORT] [--tsig-key FILE]`: options.
+/// `advertise --domain DOMAIN --server ADDRESS[:PORT] [--tsig-key FILE]`: options.
 struct WideAreaOptions: ParsableArguments {
     @Option(
-        name: .customLong("wide-area"),
+        name: .customLong("domain"),
         help: ArgumentHelp(
             "Also register the beacon in this wide-area domain (RFC 2136 UPDATE on --server) while advertise runs.", valueName: "DOMAIN"),
         transform: Arguments.domain)
-    var domain: DomainName?
+    var domainOption: DomainName?
+
+    /// advertise's name for --domain before every command said --domain; kept for scripts.
+    @Option(name: .customLong("wide-area"), help: .hidden, transform: Arguments.domain)
+    var wideArea: DomainName?
+
+    /// The wide-area domain, however it was given.
+    var domain: DomainName? { domainOption ?? wideArea }
 
     @Option(
-        name: .customLong("server"), help: ArgumentHelp("With --wide-area: the domain's primary DNS server.", valueName: "ADDRESS[:PORT]"),
+        name: .customLong("server"), help: ArgumentHelp("With --domain: the domain's primary DNS server.", valueName: "ADDRESS[:PORT]"),
         transform: Arguments.server)
     var server: DNSServer?
 
@@ -23,14 +30,14 @@ struct WideAreaOptions: ParsableArguments {
     @Option(
         name: .customLong("address"),
         help: ArgumentHelp(
-            "With --wide-area: an address to publish for this host (repeatable; default: --bind, else the Tailscale addresses, else every "
+            "With --domain: an address to publish for this host (repeatable; default: --bind, else the Tailscale addresses, else every "
                 + "routable address).",
             valueName: "IP"), transform: Arguments.address)
     var addresses: [IPAddress] = []
 
     @Option(
         help: ArgumentHelp(
-            "With --wide-area: how often to check the record is still there and put it back (default 30s).", valueName: "DURATION"),
+            "With --domain: how often to check the record is still there and put it back (default 30s).", valueName: "DURATION"),
         transform: Arguments.duration)
     var refresh: Duration?
 
@@ -38,8 +45,8 @@ struct WideAreaOptions: ParsableArguments {
 
     /// How advertise words the wide-area options it shares.
     enum Words: TSIGKeyWording, NoLocalWording {
-        static let tsigKeyHelp = "With --wide-area: TSIG key file (tsig-keygen or keymgr -t output)."
-        static let noLocalHelp = "With --wide-area: do not advertise by mDNS in local."
+        static let tsigKeyHelp = "With --domain: TSIG key file (tsig-keygen or keymgr -t output)."
+        static let noLocalHelp = "With --domain: do not advertise by mDNS in local."
     }
 
     /// How often the registration is checked without --refresh.
@@ -48,16 +55,17 @@ struct WideAreaOptions: ParsableArguments {
     var noLocal: Bool { noLocalFlag.noLocal }
 
     func validate() throws {
+        if domainOption != nil && wideArea != nil { throw ValidationError("--wide-area is the old name of --domain: give one of them") }
         guard domain != nil else {
             if server != nil || tsigKey.key != nil || !addresses.isEmpty || refresh != nil || noLocal {
-                throw ValidationError("--server, --tsig-key, --address, --refresh and --no-local go with --wide-area")
+                throw ValidationError("--server, --tsig-key, --address, --refresh and --no-local go with --domain")
             }
             return
         }
-        guard server != nil else { throw ValidationError("--wide-area needs --server (the domain's primary DNS server)") }
+        guard server != nil else { throw ValidationError("--domain needs --server (the domain's primary DNS server)") }
     }
 
-    /// The registration of the beacon `name` on `port` with `txt` (nil without --wide-area):
+    /// The registration of the beacon `name` on `port` with `txt` (nil without --domain):
     /// this host under its name's label, at the addresses `WideAreaRegistration.addresses` picks.
     func registration(
         name: String, port: Int, txt: TXTRecord, bindAddress: String?, context: CommandContext,

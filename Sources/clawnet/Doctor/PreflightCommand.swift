@@ -94,7 +94,10 @@ struct PreflightCommand: ClawnetCommand {
         options.timeout = timeout.duration
         options.discovery.domains = domainOption.domains
         options.discovery.servers = serverOption.servers
-        options.discovery.local = !noLocalFlag.noLocal && required.contains(.gateway) && targets.isEmpty
+        // A Gateway named by its address is checked without browsing; one named by its instance
+        // name is found only by browsing.
+        let browsingNeeded = targets.contains { $0.endpoint == nil } || targets.isEmpty
+        options.discovery.local = !noLocalFlag.noLocal && required.contains(.gateway) && browsingNeeded
         options.noLocal = noLocalFlag.noLocal
         return options
     }

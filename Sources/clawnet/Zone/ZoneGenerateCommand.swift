@@ -106,7 +106,7 @@ struct ZoneGenerateCommand: ClawnetCommand {
 
     @Option(
         name: .customLong("bind"),
-        help: ArgumentHelp("Addresses CoreDNS listens on (repeatable; default: this machine's Tailscale addresses).", valueName: "IP"),
+        help: ArgumentHelp("Addresses CoreDNS listens on (repeatable; default: this machine's Tailscale addresses).", valueName: "ADDRESS"),
         transform: Arguments.unscopedAddress)
     var bindAddresses: [IPAddress] = []
 

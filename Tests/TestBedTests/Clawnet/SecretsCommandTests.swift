@@ -56,7 +56,7 @@ struct SecretsCommandTests {
                     "host=a,ip=100.64.0.1",
                 ],
                 [
-                    "advertise", "--name", "T (OpenClaw)", "--wide-area", "openclaw.internal", "--server", "127.0.0.1:9", "--tsig-key", key,
+                    "advertise", "--name", "T (OpenClaw)", "--domain", "openclaw.internal", "--server", "127.0.0.1:9", "--tsig-key", key,
                     "--no-local",
                 ],
             ] {

@@ -58,7 +58,7 @@ struct VerboseLogTests {
         }
     }
 
-    @Test("advertise --wide-area (its UPDATE, and the withdrawal on SIGTERM) against BIND")
+    @Test("advertise --domain (its UPDATE, and the withdrawal on SIGTERM) against BIND")
     func advertise() async throws {
         let bed = try TestBed.current()
         let key = try await bed.makeTSIGKey()
@@ -69,7 +69,7 @@ struct VerboseLogTests {
         let name = "Verbose \(uniqueTag())"
         let advertiser = try bed.spawnClawnet(
             [
-                "advertise", "--name", name, "--port", String(testPort()), "--wide-area", "openclaw.internal", "--server", dns.endpoint,
+                "advertise", "--name", name, "--port", String(testPort()), "--domain", "openclaw.internal", "--server", dns.endpoint,
                 "--tsig-key", key.path, "--address", "127.0.0.1", "--no-local", "--verbose",
             ], environment: ["XDG_STATE_HOME": state])
         defer { advertiser.terminate() }

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 import Zones
 
-/// This machine's host label, as `advertise --wide-area` publishes it.
+/// This machine's host label, as `advertise --domain` publishes it.
 func thisHostLabel() -> String {
     var buffer = [CChar](repeating: 0, count: 256)
     _ = gethostname(&buffer, buffer.count)
@@ -35,7 +35,7 @@ func updatablePrimary(_ kind: String, _ bed: TestBed, zone: String, on host: Tes
 
 /// Issue 18: a withdrawal takes out exactly what its registration put in; one the server
 /// refuses fails the command and names what is left; --no-local needs neither D-Bus nor Avahi.
-@Suite("advertise --wide-area: the withdrawal undoes exactly the registration", .testBed, .serialized)
+@Suite("advertise --domain: the withdrawal undoes exactly the registration", .testBed, .serialized)
 struct WithdrawalTests {
     let host = thisHostLabel()
 
@@ -43,7 +43,7 @@ struct WithdrawalTests {
     func advertise(_ name: String, _ dns: TestDNSServer, _ key: TestTSIGKey, state: String) -> ([String], [String: String]) {
         (
             [
-                "advertise", "--name", name, "--port", String(testPort()), "--wide-area", "openclaw.internal", "--server", dns.endpoint,
+                "advertise", "--name", name, "--port", String(testPort()), "--domain", "openclaw.internal", "--server", dns.endpoint,
                 "--tsig-key", key.path, "--address", "127.0.0.1", "--no-local",
             ],
             ["XDG_STATE_HOME": state]

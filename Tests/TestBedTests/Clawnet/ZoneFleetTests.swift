@@ -84,7 +84,7 @@ struct ZoneFleetTests {
         #expect(doctor.stdout.contains("8bit-dns=yes"), "\(doctor.stdout)")
     }
 
-    @Test("PowerDNS with 8bit-dns: push, browse, zone check --axfr and advertise --wide-area (registered, then withdrawn on SIGTERM)")
+    @Test("PowerDNS with 8bit-dns: push, browse, zone check --axfr and advertise --domain (registered, then withdrawn on SIGTERM)")
     func powerDNSPrimary() async throws {
         let bed = try TestBed.current()
         let key = try await bed.makeTSIGKey()
@@ -109,7 +109,7 @@ struct ZoneFleetTests {
         let port = testPort()
         let advertiser = try bed.spawnClawnet(
             [
-                "advertise", "--name", name, "--port", String(port), "--serve", "--bind", "127.0.0.1", "--wide-area", "openclaw.internal",
+                "advertise", "--name", name, "--port", String(port), "--serve", "--bind", "127.0.0.1", "--domain", "openclaw.internal",
                 "--server", pdns.endpoint, "--tsig-key", key.path, "--address", "127.0.0.1", "--no-local",
             ], environment: ["XDG_STATE_HOME": "\(bed.directory)/state-\(uniqueTag())"])
         try await advertiser.waitForOutput("registered \"\(name)\" in openclaw.internal.", timeout: .seconds(20))

@@ -277,8 +277,8 @@ struct ZonePushTests {
             ),
             (["zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1"], "say what to publish"),
             (["zone", "check", "--domain", "openclaw.internal", "--server", "127.0.0.1"], "--axfr with --server and --domain"),
-            (["advertise", "--name", "X", "--wide-area", "openclaw.internal"], "--wide-area needs --server"),
-            (["advertise", "--name", "X", "--refresh", "10s"], "go with --wide-area"),
+            (["advertise", "--name", "X", "--domain", "openclaw.internal"], "--domain needs --server"),
+            (["advertise", "--name", "X", "--refresh", "10s"], "go with --domain"),
         ])
     func usageErrors(arguments: [String], expected: String) async throws {
         let bed = try TestBed.current()
@@ -356,7 +356,7 @@ struct ZonePushTests {
                 && lagging.stdout.contains("\(unnotified.label) lags behind"), "\(lagging.stdout)")
     }
 
-    @Test("advertise --wide-area: registered while it runs, withdrawn on SIGTERM; after a crash zone check --server finds it unreachable")
+    @Test("advertise --domain: registered while it runs, withdrawn on SIGTERM; after a crash zone check --server finds it unreachable")
     func advertiseWideArea() async throws {
         let bed = try TestBed.current()
         let key = try await bed.makeTSIGKey()
@@ -365,7 +365,7 @@ struct ZonePushTests {
         let name = "Wide \(uniqueTag())"
         let port = testPort()
         let arguments = [
-            "advertise", "--name", name, "--port", String(port), "--serve", "--bind", "127.0.0.1", "--wide-area", "openclaw.internal",
+            "advertise", "--name", name, "--port", String(port), "--serve", "--bind", "127.0.0.1", "--domain", "openclaw.internal",
             "--server", dns.endpoint, "--tsig-key", key.path, "--address", "127.0.0.1", "--no-local",
         ]
         // The ledger of what it registered goes to the test bed, not to /var/lib/clawnet.

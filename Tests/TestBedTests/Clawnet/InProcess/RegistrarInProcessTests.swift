@@ -5,7 +5,7 @@ import Testing
 
 @testable import clawnet
 
-/// The one registrar, through zone push and advertise --wide-area run in-process against BIND
+/// The one registrar, through zone push and advertise --domain run in-process against BIND
 /// on the node's loopback: push --dry-run plans and sends nothing; advertise registers, and
 /// withdraws exactly that when its termination stream ends.
 @Suite("the registrar in-process against BIND", .testBed, .serialized)
@@ -38,7 +38,7 @@ struct RegistrarInProcessTests {
     }
 
     @Test(
-        "advertise --no-local --wide-area: registered (the zone has it), withdrawn when the termination stream ends (the zone is back)",
+        "advertise --no-local --domain: registered (the zone has it), withdrawn when the termination stream ends (the zone is back)",
         .timeLimit(.minutes(2)))
     func advertiseWideArea() async throws {
         let bed = try TestBed.current()
@@ -54,7 +54,7 @@ struct RegistrarInProcessTests {
             defer { end.finish() }
             return try await InProcessRun.run(
                 [
-                    "advertise", "--name", "Attic (OpenClaw)", "--no-local", "--wide-area", "openclaw.internal", "--server", dns.endpoint,
+                    "advertise", "--name", "Attic (OpenClaw)", "--no-local", "--domain", "openclaw.internal", "--server", dns.endpoint,
                     "--tsig-key", key.path, "--address", "100.101.102.110",
                 ], environment: ["HOME": "/nonexistent", "XDG_STATE_HOME": state], termination: termination, recording: recording)
         }
