@@ -160,7 +160,7 @@ struct DocumentationTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let binaries = URL(fileURLWithPath: ClawnetBinary.path).deletingLastPathComponent().path
         let result = try await bed.run(
-            on: .node, ["/bin/sh", "-c", "cd \(folder) && PATH=\(binaries):$PATH \(line)"], timeout: .seconds(60))
+            on: .node, ["/bin/sh", "-c", "cd \(folder) && export PATH=\(binaries):$PATH && \(line)"], timeout: .seconds(60))
         #expect(result.status == 0, "\(line)\n\(result.stdout)\n\(result.stderr)")
         let zone = (try? String(contentsOfFile: "\(folder)/openclaw.internal.db", encoding: .utf8)) ?? ""
         #expect(zone.contains(name), "the published Gateway is in the zone: \(zone)\n\(result.stderr)")

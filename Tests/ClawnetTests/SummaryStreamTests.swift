@@ -32,7 +32,7 @@ struct SummaryStreamTests {
         defer { dns.terminate() }
         let dry = try await push(bed, dns, key: key, gateway + ["--dry-run"])
         expectOnStderr(dry, "read openclaw.internal. from \(dns.label)", "zone push --dry-run")
-        expectOnStderr(dry, "dry run: 3 changes in 1 UPDATE for openclaw.internal., nothing sent", "zone push --dry-run")
+        expectOnStderr(dry, "dry run: 2 changes in 1 UPDATE for openclaw.internal., nothing sent", "zone push --dry-run")
         #expect(dry.stdout.hasPrefix("; clawnet zone push --dry-run for openclaw.internal."), "the script alone: \(dry.stdout)")
         let pushed = try await push(bed, dns, key: key, gateway)
         expectOnStderr(pushed, "read openclaw.internal. from \(dns.label)", "zone push")

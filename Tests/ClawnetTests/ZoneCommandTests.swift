@@ -204,7 +204,7 @@ struct ZoneCommandTests {
 
         let changed = try await bed.clawnet(arguments + ["--gateway", "host=lab,ip=100.64.0.11"])
         #expect(changed.stderr.contains("wrote \(zone) (serial "))
-        #expect(changed.stdout.contains(", was "))
+        #expect(changed.stderr.contains(", was "))
     }
 
     @Test("zone check: exit 1 and JSON findings for a broken zone, 0 for a good one")

@@ -93,7 +93,7 @@ struct ZoneFleetTests {
         let specs = hostileSpecs().prefix(4).flatMap { ["--gateway", $0] }
         let first = try await push(bed, pdns, key: key, Array(specs))
         #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")
-        #expect(first.stdout.contains("in 1 UPDATE"), "\(first.stdout)")
+        #expect(first.stderr.contains("in 1 UPDATE"), "\(first.stderr)")
         let again = try await push(bed, pdns, key: key, Array(specs))
         #expect(again.stderr.contains("nothing sent"), "\(again.stdout)\n\(again.stderr)")
         let (_, document, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", pdns.endpoint])

@@ -252,8 +252,8 @@ struct ZonePushTests {
         defer { dns.terminate() }
         let result = try await push(bed, dns, key: key, specs + ["--timeout", "30s"])
         #expect(result.status == 0, "\(result.stderr)")
-        let messages = result.stdout.split(separator: " records in ").dropFirst().first?.split(separator: " ").first.flatMap { Int($0) }
-        #expect((messages ?? 0) > 1, "\(result.stdout.prefix(300))")
+        let messages = result.stderr.split(separator: " records in ").dropFirst().first?.split(separator: " ").first.flatMap { Int($0) }
+        #expect((messages ?? 0) > 1, "\(result.stderr.prefix(300))")
         #expect(result.stderr.contains("nothing sent"), "the zone generate wrote is what push wants: \(result.stderr.prefix(600))")
         let wrong = try await bed.makeTSIGKey(knotFormat: server == "knot")
         let forged = try await push(bed, dns, key: wrong, specs)
