@@ -13,7 +13,7 @@ public enum DNSLookup: Sendable {
     /// with the server that said it: the words an operator searches for.
     public var explanation: String {
         switch self {
-        case .records(let records, let response): "\(records.count) record(s) from \(response.server)"
+        case .records(let records, let response): "\(Plural.counted(records.count, "record")) from \(response.server)"
         case .negative(_, let server, true): "NODATA from \(server) (the name exists, the record type does not)"
         case .negative(.nxDomain, let server, _): "NXDOMAIN from \(server) (no such name)"
         case .negative(let code, let server, _): "\(code) from \(server)"

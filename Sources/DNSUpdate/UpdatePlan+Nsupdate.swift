@@ -3,11 +3,11 @@ import DNSWire
 
 extension UpdatePlan {
     /// The plan as nsupdate input (`zone push --dry-run`): comments, server, zone, then each
-    /// change set and `send`. The key is named, never written: nsupdate reads it with -k.
+    /// change set and `send`. The key is named by its file, never written: nsupdate reads it with -k.
     public func nsupdateScript(server: DNSServer, zone: DNSName, key: TSIGKey?) -> String {
         var lines = [
-            "; clawnet zone push --dry-run: \(changes.count) change(s) in \(changeSets.count) UPDATE(s) for \(zone)",
-            "; apply with: nsupdate \(key.map { "-k <the key file of \($0.name)> " } ?? "")< this file",
+            "; clawnet zone push --dry-run for \(zone)",
+            "; apply with: nsupdate \(key.map { "-k \(Self.keyFileWord($0)) " } ?? "")< this file",
             "server \(server.address) \(server.port)",
             "zone \(zone)",
         ]
@@ -22,4 +22,15 @@ extension UpdatePlan {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// The key's file as one shell word (single-quoted unless it is plain), or a placeholder
+    /// for a key made in code.
+    static func keyFileWord(_ key: TSIGKey) -> String {
+        guard let file = key.file else { return "<the key file of \(key.name)>" }
+        let plain = !file.isEmpty && file.unicodeScalars.allSatisfy { $0.isASCII && Self.plainShell.contains(Character($0)) }
+        return plain ? file : "'" + file.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
+    }
+
+    /// Characters a shell takes literally in a word.
+    private static let plainShell = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-")
 }

@@ -68,7 +68,7 @@ extension ZoneTransfer {
     /// A transfer that was coming when the connection ended: "no answer" would send the
     /// operator after the wrong fault.
     static func cut(_ failure: DNSQueryFailure, after messages: Int, records: Int) -> UpdateFailure {
-        let read = "after \(messages) message(s), \(records) records"
+        let read = "after \(Plural.counted(messages, "message")), \(Plural.counted(records, "record"))"
         guard case .timeout(let server, _) = failure else {
             return UpdateFailure(
                 .transport, "the zone transfer from \(failure.server) broke off \(read): \(failure)",

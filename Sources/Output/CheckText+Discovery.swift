@@ -32,7 +32,7 @@ extension CheckText {
         default: break
         }
         let names = evidence.found.map(\.instance.displayName).joined(separator: ", ")
-        return CheckText("\(counted(evidence.found.count, "Gateway")) in local.: \(names)")
+        return CheckText("\(Plural.counted(evidence.found.count, "Gateway")) in local.: \(names)")
     }
 
     static func resolver(_ reason: CheckReason, _ evidence: ResolverEvidence) -> CheckText {
@@ -67,7 +67,7 @@ extension CheckText {
                     + "with `clawnet zone generate --domain \(domain.withoutTrailingDot) ...` on the DNS server")
         default:
             let via = Set(evidence.found.flatMap(\.resolvers)).sorted().joined(separator: ", ")
-            return CheckText("\(counted(evidence.found.count, "Gateway")) in \(domain.name)\(via.isEmpty ? "" : " via \(via)")")
+            return CheckText("\(Plural.counted(evidence.found.count, "Gateway")) in \(domain.name)\(via.isEmpty ? "" : " via \(via)")")
         }
     }
 

@@ -40,7 +40,7 @@ extension CheckText {
                     + "names: check it is the one you mean")
         default: break
         }
-        return CheckText("\(counted(evidence.gateways.count, "Gateway")), each said once: \(listed)")
+        return CheckText("\(Plural.counted(evidence.gateways.count, "Gateway")), each said once: \(listed)")
     }
 
     /// More Gateways or findings than this are counted, not listed.

@@ -139,7 +139,8 @@ extension CheckText {
         }
         if evidence.holders.sockets == 0 { return CheckText("nothing holds UDP 5353 in this network namespace") }
         let seen = holders(evidence.holders.holders)
-        return CheckText(seen.isEmpty ? "\(evidence.holders.sockets) socket(s) on UDP 5353 (run as root to see whose)" : "only \(seen)")
+        return CheckText(
+            seen.isEmpty ? "\(Plural.counted(evidence.holders.sockets, "socket")) on UDP 5353 (run as root to see whose)" : "only \(seen)")
     }
 
     static func nss(_ reason: CheckReason, _ evidence: NSSEvidence) -> CheckText {

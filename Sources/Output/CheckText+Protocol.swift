@@ -46,10 +46,12 @@ extension CheckText {
         var notes: [String] = []
         let starting = evidence.startingTries
         if answer == .gatewayStarting {
-            notes.append("still starting after \(counted(evidence.tries.count, "try")) over \(seconds(evidence.waited)) s")
+            notes.append(
+                "still starting after \(Plural.counted(evidence.tries.count, "try", plural: "tries")) over \(seconds(evidence.waited)) s")
         } else if !starting.isEmpty {
             let reason = starting.last?.rejection?.reason.map { " (\(SafeText.display(Array($0.utf8.prefix(60)))))" } ?? ""
-            notes.append("after \(counted(starting.count, "answer")) that it was starting\(reason), \(seconds(evidence.waited)) s in all")
+            notes.append(
+                "after \(Plural.counted(starting.count, "answer")) that it was starting\(reason), \(seconds(evidence.waited)) s in all")
         }
         if evidence.fellBackToLegacyNode {
             notes.append(

@@ -65,9 +65,4 @@ struct CheckText: Equatable {
         default: CheckText(reason.rawValue)
         }
     }
-
-    /// `count` and the noun, in the plural unless it is one.
-    static func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
-    }
 }

@@ -21,7 +21,7 @@ public struct DiscoveryEventLine: Encodable, Sendable {
         case .updated(let beacon): Lines(out: [BeaconTable.eventLine("~", beacon)])
         case .removed(let beacon): Lines(out: [BeaconTable.eventLine(terminal.paint("-", .red), beacon)])
         case .error(let issue): Lines(err: IssueLines.lines([issue], terminal: terminal))
-        case .allForNow: Lines(err: [terminal.paint("= all for now: \(collection.count) Gateway(s)", .dim, stderr: true)])
+        case .allForNow: Lines(err: [terminal.paint("= all for now: \(Plural.counted(collection.count, "Gateway"))", .dim, stderr: true)])
         }
     }
 

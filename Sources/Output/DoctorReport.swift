@@ -51,8 +51,8 @@ public struct DoctorReport: Report, Sendable {
         let warnings = all.filter { $0.status == .warn }.count
         let gateways = result.gateways.count
         let summary =
-            "doctor: \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), "
-            + "\(gateways) Gateway\(gateways == 1 ? "" : "s") checked (\(result.elapsed.secondsText(fractionDigits: 2)) s)"
+            "doctor: \(Plural.counted(failures, "failure")), \(Plural.counted(warnings, "warning")), "
+            + "\(Plural.counted(gateways, "Gateway")) checked (\(result.elapsed.secondsText(fractionDigits: 2)) s)"
         return terminal.paint(summary, failures > 0 ? .red : warnings > 0 ? .yellow : .green, stderr: true)
     }
 

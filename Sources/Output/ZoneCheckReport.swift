@@ -26,7 +26,7 @@ public struct ZoneCheckReport: Report, Sendable {
         let zone = result.apex?.description ?? "unknown zone"
         let source = result.file.map { $0 == "-" ? "standard input" : $0 } ?? result.servers.joined(separator: ", ")
         let summary =
-            "\(source) (\(zone)): \(failures) failure\(failures == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            "\(source) (\(zone)): \(Plural.counted(failures, "failure")), \(Plural.counted(warnings, "warning"))"
         lines.err.append(terminal.paint(summary, .dim, stderr: true))
         return lines
     }

@@ -3,7 +3,7 @@ import Zones
 
 /// What `zone generate` prints: the zone, or what it wrote and the next steps.
 public enum ZoneGenerateLines {
-    /// Notes first (on stderr), then the zone or what was written (stdout), then, when the
+    /// Notes first, then the zone (stdout) or what was written (stderr, a status line), then, when the
     /// Corefile's stanza was written, how to serve it (once: not again on every run that changes
     /// nothing). A refusal prints its notes; its error is the command's.
     public static func transcript(_ outcome: ZoneGeneration.Outcome, domain: DomainName) -> Transcript {
@@ -16,9 +16,9 @@ public enum ZoneGenerateLines {
             transcript.notes(notes)
         case .written(let written):
             transcript.notes(written.notes)
-            transcript.out(wrote(written))
+            transcript.err(wrote(written))
             if let corefile = written.corefile {
-                transcript.out(
+                transcript.err(
                     corefile.changed
                         ? "wrote \(corefile.path) (clawnet's stanza for \(domain.withoutTrailingDot))" : "unchanged: \(corefile.path)")
                 if corefile.changed {

@@ -5,18 +5,17 @@ import Zones
 
 /// What `zone push` prints: what it read, what it changes, and how it went.
 public enum ZonePushLines {
-    /// What was read and what will change (on stdout; on stderr for a dry run, whose stdout is
-    /// the nsupdate script), or that nothing needs sending; BIND's limit when it is passed.
-    public static func plan(_ push: Registrar.Push, server: DNSServer, zone: DNSName, dryRun: Bool) -> Transcript {
+    /// What was read and what will change, or that nothing needs sending; BIND's limit when it
+    /// is passed. All on stderr, like every command's status lines: stdout is a dry run's script.
+    public static func plan(_ push: Registrar.Push, server: DNSServer, zone: DNSName) -> Transcript {
         var transcript = Transcript()
-        let report: (inout Transcript, [String]) -> Void = dryRun ? { $0.err(lines: $1) } : { $0.out(lines: $1) }
-        report(&transcript, [read(push.served)])
+        transcript.err(read(push.served))
         guard !push.plan.isEmpty else {
-            transcript.out(
-                "unchanged: \(server) serves these \(push.gateways) Gateway\(push.gateways == 1 ? "" : "s") as they are; nothing sent")
+            let serves = push.gateways == 1 ? "this Gateway as it is" : "these \(push.gateways) Gateways as they are"
+            transcript.err("unchanged: \(server) serves \(serves); nothing sent")
             return transcript
         }
-        report(&transcript, push.plan.changes.map(describe))
+        transcript.err(lines: push.plan.changes.map(describe))
         if push.exceedsBINDLimit {
             transcript.notes([
                 "\(push.instancesAfter) instances of \(ServiceType.gateway.name) in \(zone) after this push: BIND 9.18.28+ refuses more "
@@ -33,14 +32,13 @@ public enum ZonePushLines {
         let plan = push.plan
         transcript.out(linesOf: plan.nsupdateScript(server: server, zone: zone, key: key))
         transcript.err(
-            "dry run: \(plan.changes.count) change\(plan.changes.count == 1 ? "" : "s") in \(plan.changeSets.count) "
-                + "UPDATE\(plan.changeSets.count == 1 ? "" : "s"), nothing sent")
+            "dry run: \(Plural.counted(plan.changes.count, "change")) in \(Plural.counted(plan.changeSets.count, "UPDATE")) "
+                + "for \(zone), nothing sent")
         return transcript
     }
 
     public static func pushed(_ push: Registrar.Push, server: DNSServer, applied: Int) -> String {
-        let changes = push.plan.changes.count
-        return "pushed \(changes) change\(changes == 1 ? "" : "s") to \(server) in \(applied) UPDATE\(applied == 1 ? "" : "s")"
+        "pushed \(Plural.counted(push.plan.changes.count, "change")) to \(server) in \(Plural.counted(applied, "UPDATE"))"
     }
 
     static func read(_ served: ServedRecords) -> String {
@@ -48,17 +46,17 @@ public enum ZonePushLines {
         switch served.source {
         case .transfer(let messages):
             return
-                "read \(served.zone) from \(served.server) by AXFR (\(serial)\(served.records.count) records in \(messages) "
-                + "message\(messages == 1 ? "" : "s"))"
+                "read \(served.zone) from \(served.server) by AXFR (\(serial)\(Plural.counted(served.records.count, "record")) in "
+                + "\(Plural.counted(messages, "message")))"
         case .queries(let refused):
             let why = refused.map { "AXFR refused (\($0)); " } ?? ""
             return
-                "read \(served.zone) from \(served.server): \(why)asked the RRsets of the service type (\(serial)\(served.records.count) "
-                + "records)"
+                "read \(served.zone) from \(served.server): \(why)asked the RRsets of the service type (\(serial)"
+                + "\(Plural.counted(served.records.count, "record")))"
         case .queriesPastBound(let why):
             return
                 "read \(served.zone) from \(served.server): \(why); asked the RRsets of the service type (\(serial)"
-                + "\(served.records.count) records)"
+                + "\(Plural.counted(served.records.count, "record")))"
         }
     }
 

@@ -254,17 +254,48 @@ extension PhaseTiming: CustomStringConvertible {
     public var description: String { "\(LogWord.of(outcome)) in \(elapsed.milliseconds) ms" }
 }
 
-/// The name of a value for a log line: an enum case's name without its payload, a value with
-/// a description of its own as it describes itself, another struct as its fields.
+/// The name of a value for a log line: an enum case's name in words with the reason it
+/// carries ("upgrade failed: bad accept") and its numbers ("response: status 200"), but no
+/// other text (a body or frame is the peer's, not a reason); a value with a description of
+/// its own as it describes itself, another struct as its fields.
 enum LogWord {
     static func of(_ value: Any) -> String {
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .optional { return mirror.children.first.map { of($0.value) } ?? "none" }
         if let described = value as? any CustomStringConvertible { return described.description }
         switch mirror.displayStyle {
-        case .enum: return mirror.children.first?.label ?? "\(value)"
+        case .enum:
+            guard let (label, payload) = mirror.children.first.map({ ($0.label ?? "\(value)", $0.value) }) else { return words("\(value)") }
+            let details = self.payload(payload)
+            return words(label) + (details.isEmpty ? "" : ": \(details)")
         case .struct: return mirror.children.compactMap { child in child.label.map { "\($0) \(of(child.value))" } }.joined(separator: ", ")
         default: return "\(value)"
         }
+    }
+
+    /// A case's payload for the log: a lone reason as it is, labelled numbers and flags as
+    /// "name value"; other text and nested values are left out.
+    private static func payload(_ payload: Any) -> String {
+        if let reason = payload as? String { return reason }
+        let mirror = Mirror(reflecting: payload)
+        let fields = mirror.displayStyle == .tuple ? Array(mirror.children) : [Mirror.Child(label: nil, value: payload)]
+        return fields.compactMap { field in
+            guard let label = field.label, !label.hasPrefix("."), field.value is any BinaryInteger || field.value is Bool else {
+                return nil
+            }
+            return "\(words(label)) \(field.value)"
+        }.joined(separator: ", ")
+    }
+
+    /// `upgradeFailed` as "upgrade failed", `wantsTLS` as "wants TLS".
+    static func words(_ name: String) -> String {
+        var words: [String] = []
+        var previous: Character?
+        for character in name {
+            if words.isEmpty || character.isUppercase && previous?.isLowercase == true { words.append("") }
+            words[words.count - 1].append(character)
+            previous = character
+        }
+        return words.map { $0.allSatisfy(\.isUppercase) ? $0 : $0.lowercased() }.joined(separator: " ")
     }
 }

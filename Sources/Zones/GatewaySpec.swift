@@ -6,7 +6,7 @@ import DNSSD
 ///     name=Studio (OpenClaw),display=Studio,tailnet=studio.tail1234.ts.net,ssh=22,cli=/usr/local/bin/openclaw
 ///
 /// Keys: `host` (required: the host label, or a host name whose first label is used),
-/// `ip` (repeatable, IPv4 or IPv6), `port` (default 18789), `name` (the instance name;
+/// `ip` (required, repeatable, IPv4 or IPv6: the SRV target's A and AAAA records), `port` (default 18789), `name` (the instance name;
 /// default `<host>-gateway` as OpenClaw writes it), `display` (displayName; default the
 /// name without " (OpenClaw)", or the host when there is no name), `tls` (a SHA-256 fingerprint, or `yes` without one),
 /// `tailnet` (tailnetDns), `ssh` (sshPort), `cli` (cliPath), `direct` (`1`:
@@ -14,7 +14,7 @@ import DNSSD
 public enum GatewaySpec {
     public static let help = """
         host=LABEL,ip=ADDR[,ip=ADDR],port=N,name=INSTANCE,display=TEXT,tls=SHA256|yes,\
-        tailnet=NAME,ssh=N,cli=PATH,direct=1 (host required; \\, escapes a comma)
+        tailnet=NAME,ssh=N,cli=PATH,direct=1 (host and ip required; \\, escapes a comma)
         """
 
     public static func parse(_ text: String) throws(DNSSDError) -> ZoneGateway {
@@ -34,21 +34,7 @@ public enum GatewaySpec {
             throw DNSSDError(.gatewaySpec, "--gateway needs host=LABEL")
         }
         let hostLabel = ZoneGateway.label(String(host.split(separator: ".").first ?? ""), fallback: "openclaw")
-        var addresses: [IPAddress] = []
-        for (key, value) in values where key == "ip" {
-            let shown = SafeText.display(Array(value.utf8))
-            if let percent = value.firstIndex(of: "%") {
-                // A zone id names an interface of one machine: never part of a zone file.
-                throw DNSSDError(
-                    .gatewaySpec,
-                    "ip=\(shown) has a zone id (\(SafeText.display(Array(value[percent...].utf8)))), which has no place in a zone file: "
-                        + "give the address without it")
-            }
-            guard let address = IPAddress(value.trimmingSpaces()) else {
-                throw DNSSDError(.gatewaySpec, "ip=\(shown) is not an IP address")
-            }
-            addresses.append(address)
-        }
+        let addresses = try addresses(values.filter { $0.0 == "ip" }.map(\.1), host: host)
         let port = try number(one("port"), "port") ?? Endpoint.defaultGatewayPort
         let instance: InstanceName
         if let name = one("name") {
@@ -75,6 +61,31 @@ public enum GatewaySpec {
         txt.sshPort = try number(one("ssh"), "ssh")
         txt.cliPath = one("cli").map { $0.trimmingSpaces() }.flatMap { $0.isEmpty ? nil : $0 }
         return ZoneGateway(instance: instance, hostLabel: hostLabel, addresses: addresses, port: port, txt: try txt.record(.wideAreaZone))
+    }
+
+    /// The `ip=` values: at least one, each an IP address without a zone id.
+    private static func addresses(_ values: [String], host: String) throws(DNSSDError) -> [IPAddress] {
+        var addresses: [IPAddress] = []
+        for value in values {
+            let shown = SafeText.display(Array(value.utf8))
+            if let percent = value.firstIndex(of: "%") {
+                // A zone id names an interface of one machine: never part of a zone file.
+                throw DNSSDError(
+                    .gatewaySpec,
+                    "ip=\(shown) has a zone id (\(SafeText.display(Array(value[percent...].utf8)))), which has no place in a zone file: "
+                        + "give the address without it")
+            }
+            guard let address = IPAddress(value.trimmingSpaces()) else {
+                throw DNSSDError(.gatewaySpec, "ip=\(shown) is not an IP address")
+            }
+            addresses.append(address)
+        }
+        // Only the user knows the address: a usage error now, not a zone refused later.
+        guard !addresses.isEmpty else {
+            throw DNSSDError(
+                .gatewaySpec, "--gateway host=\(SafeText.display(Array(host.utf8))) needs ip=ADDR (the address its SRV target names)")
+        }
+        return addresses
     }
 
     private static func number(_ text: String?, _ key: String) throws(DNSSDError) -> Int? {

@@ -64,9 +64,8 @@ public enum LiveZoneComparison {
         } else if !differences.isEmpty && findings.isEmpty {
             findings.append(Finding(.warn, .contentDiffers, "\(server): \(differences.joined(separator: "; "))"))
         } else if findings.isEmpty {
-            findings.append(
-                Finding(
-                    .pass, .serverMatchesFile, "\(server) serves serial \(served) and the same \(instanceCount) instance(s) as the file"))
+            let same = Plural.counted(instanceCount, "instance")
+            findings.append(Finding(.pass, .serverMatchesFile, "\(server) serves serial \(served) and the same \(same) as the file"))
         }
         if services.count > maxServices {
             findings.append(
@@ -120,12 +119,13 @@ public enum LiveZoneComparison {
         }
         var differences: [String] = []
         if let first = missing.first {
-            differences.append("\(missing.count) instance(s) of \(service) in the file are not served (e.g. \(first))")
+            let are = missing.count == 1 ? "is" : "are"
+            differences.append("\(Plural.counted(missing.count, "instance")) of \(service) in the file \(are) not served (e.g. \(first))")
         }
         let extra = onServer.filter { !inFile.contains($0.hashValue) }
         if !extra.isEmpty {
-            differences.append(
-                "\(extra.count) served instance(s) of \(service) are not in the file (e.g. \(extra.map(\.description).sorted().first!))")
+            let (are, first) = (extra.count == 1 ? "is" : "are", extra.map(\.description).sorted().first!)
+            differences.append("\(Plural.counted(extra.count, "served instance")) of \(service) \(are) not in the file (e.g. \(first))")
         }
         return (differences, inFile.count)
     }

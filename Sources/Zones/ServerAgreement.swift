@@ -69,7 +69,7 @@ public enum ServerAgreement {
                     Finding(
                         .fail, .serversDiffer,
                         "\(other.server) and \(reference.server) both serve serial \(newest) of \(zone) but differ in "
-                            + "\(missing.count + extra.count) record(s) (\(other.server): \(example))",
+                            + "\(Plural.counted(missing.count + extra.count, "record")) (\(other.server): \(example))",
                         fix:
                             "the zone changed without a serial bump somewhere: bump the serial on the primary (dynamic updates do it) and "
                             + "let the secondaries transfer again"

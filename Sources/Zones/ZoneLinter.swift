@@ -158,7 +158,8 @@ public enum ZoneLinter {
             }
             perService += sizeFindings(service: service, size: size, line: zone.line(of: head))
             if complete > 0 {
-                perService.append(Finding(.pass, .instancesComplete, "\(complete) instance(s) of \(service) with SRV, TXT and addresses"))
+                perService.append(
+                    Finding(.pass, .instancesComplete, "\(Plural.counted(complete, "instance")) of \(service) with SRV, TXT and addresses"))
             }
         }
         unlistedInstances(zone, apex: apex, listed: { listed[$0.hashValue].flatMap(ptrTarget) == $0 }, into: &findings)

@@ -68,16 +68,39 @@ struct Clawnet: AsyncParsableCommand {
     /// Runs a parsed command with `context`: the status its result means, or `status(after:)`
     /// of what stopped it.
     static func execute(_ command: any ClawnetCommand, context: CommandContext) async -> Int32 {
-        do { return try await command.run(context).rawValue } catch { return status(after: error, terminal: context.terminal) }
+        do { return try await command.run(context).rawValue } catch {
+            return status(after: error, of: type(of: command), terminal: context.terminal)
+        }
     }
 
     /// The one mapping from what stopped a command to its exit code: ArgumentParser's errors
     /// (a usage error found while running, such as --server without a domain) as ArgumentParser
-    /// reports them; clawnet's printed (`ErrorLines`) and mapped by `ExitStatus.of`.
-    static func status(after error: any Error, terminal: Terminal) -> Int32 {
+    /// reports them, with `command`'s usage; clawnet's printed (`ErrorLines`) and mapped by `ExitStatus.of`.
+    static func status(after error: any Error, of command: any ParsableCommand.Type, terminal: Terminal) -> Int32 {
+        if error is ValidationError {
+            terminal.err(linesOf: runtimeUsage(error, of: command))
+            return ExitStatus.usage.rawValue
+        }
         guard !isArgumentParsers(error) else { return usage(error, terminal: terminal) }
         terminal.err(lines: ErrorLines.lines(error, terminal: terminal))
         return ExitStatus.of(error).rawValue
+    }
+
+    /// A usage error found while `command` ran, as ArgumentParser words one found while parsing
+    /// it: the message, then that command's usage line (not the top-level one) and where its help is.
+    static func runtimeUsage(_ error: any Error, of command: any ParsableCommand.Type) -> String {
+        let path = commandPath(to: command, from: Clawnet.self) ?? [Clawnet._commandName, command._commandName]
+        return "Error: \(message(for: error))\nUsage: \(usageString(for: command))\n"
+            + "  See '\(path.joined(separator: " ")) --help' for more information."
+    }
+
+    /// The names from `root` down to `command` ("clawnet zone push"); nil when it is not under `root`.
+    static func commandPath(to command: any ParsableCommand.Type, from root: any ParsableCommand.Type) -> [String]? {
+        if ObjectIdentifier(root) == ObjectIdentifier(command) { return [root._commandName] }
+        for subcommand in root.configuration.subcommands {
+            if let path = commandPath(to: command, from: subcommand) { return [root._commandName] + path }
+        }
+        return nil
     }
 
     /// An error ArgumentParser reports (a usage error, help, --version, an exit code).

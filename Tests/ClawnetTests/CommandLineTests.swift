@@ -183,7 +183,14 @@ struct CommandLineTests {
             ("doctor", ["--check", "gw.nope"], "checks are: openclaw.config"),
             ("doctor", ["--pin", "abc"], "not a SHA-256 fingerprint"),
             ("zone generate", ["--domain", "x.test", "--gateway", "ip=10.0.0.1"], "needs host=LABEL"),
-            ("zone generate", ["--domain", "x.test", "--gateway", "host=a", "--ns-address", "ns1"], "'ns1' is not an IP address"),
+            (
+                "zone generate", ["--domain", "x.test", "--gateway", "host=a,ip=10.0.0.1", "--ns-address", "ns1"],
+                "'ns1' is not an IP address"
+            ),
+            (
+                "zone generate", ["--domain", "x.test", "--gateway", "host=a", "--ns-address", "10.0.0.53"],
+                "--gateway host=a needs ip=ADDR"
+            ),
             ("zone generate", ["--domain", "x.test"], "say what to publish"),
             ("zone check", ["f.db", "--server", "localhost"], "not an IP address"),
         ] as [(String, [String], String)])
@@ -206,6 +213,14 @@ struct CommandLineTests {
         let result = try await runCommand(ClawnetBinary.path, arguments)
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
         #expect(result.stderr.contains("Error:") || result.stderr.contains("error:"), "\(arguments): \(result.stderr)")
+    }
+
+    @Test("the binary: browse --no-local with nothing to browse is a usage error with browse's own usage line")
+    func nothingToBrowse() async throws {
+        let result = try await runCommand(ClawnetBinary.path, ["browse", "--no-local"], environment: ["HOME": "/nonexistent"])
+        #expect(result.status == 2, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("Error: nothing to browse with --no-local"), "\(result.stderr)")
+        #expect(result.stderr.contains("Usage: clawnet browse "), "browse's usage, not the top level's: \(result.stderr)")
     }
 
     @Test("--json is --format json for browse, doctor, preflight and zone check")

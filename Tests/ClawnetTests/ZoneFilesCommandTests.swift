@@ -103,7 +103,7 @@ struct ZoneFilesCommandTests {
         let written = try String(contentsOfFile: corefile, encoding: .utf8)
         #expect(written.hasPrefix(mine) && written.contains("openclaw.internal:53 {"), "\(written)")
         let again = try await clawnet(arguments)
-        #expect(again.stdout.contains("unchanged: \(corefile)"), "\(again.stdout)")
+        #expect(again.stderr.contains("unchanged: \(corefile)"), "\(again.stderr)")
 
         let foreign = directory + "/Corefile.foreign"
         let theirs = mine + "openclaw.internal {\n    forward . 10.0.0.1\n}\n"

@@ -20,3 +20,24 @@ struct LogWordTests {
         #expect(LogWord.of(TCPAttempt.Outcome?.none as Any) == "none")
     }
 }
+
+/// Issue 21: a failed phase says why, in words ("upgrade failed: ..."), not just its case name.
+@Suite("--verbose words: a failure with its reason")
+struct LogWordReasonTests {
+    @Test(
+        "a case's name in words, its reason and its numbers; a peer's body left out",
+        arguments: [
+            (
+                LogWord.of(WebSocketOutcome.upgradeFailed("Sec-WebSocket-Accept does not match")),
+                "upgrade failed: Sec-WebSocket-Accept does not match"
+            ),
+            (LogWord.of(HTTPOutcome.failed("connection reset by peer")), "failed: connection reset by peer"),
+            (LogWord.of(HTTPOutcome.response(status: 503, body: "\u{1b}[2Jpeer text", server: "nginx")), "response: status 503"),
+            (LogWord.of(WebSocketOutcome.timedOut(upgraded: true, bytesReceived: 0)), "timed out: upgraded true, bytes received 0"),
+            (LogWord.of(WebSocketOutcome.upgradeRefused(status: 200)), "upgrade refused: status 200"),
+            (LogWord.of(WebSocketOutcome.wantsTLS), "wants TLS"),
+        ])
+    func reasons(word: String, expected: String) {
+        #expect(word == expected)
+    }
+}

@@ -32,7 +32,7 @@ struct ZoneLinterTests {
         #expect(!findings.contains { $0.severity != .pass }, "\(findings)")
         #expect(Set(findings.map(\.code)) == [.serialDated, .instancesComplete], "\(findings)")
         #expect(
-            findings.contains { $0.message.contains("1 instance(s) of _openclaw-gw._tcp.openclaw.internal. with SRV, TXT and addresses") })
+            findings.contains { $0.message.contains("1 instance of _openclaw-gw._tcp.openclaw.internal. with SRV, TXT and addresses") })
     }
 
     @Test("OpenClaw's TXT rules hold for its own types only: an _http._tcp instance beside the Gateways gets no role or port finding")

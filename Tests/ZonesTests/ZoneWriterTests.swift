@@ -91,7 +91,7 @@ struct ZoneWriterTests {
         #expect(plain.port == 18789)
         #expect(plain.txt.attributes.ordered.map(\.key) == ["displayName", "role", "transport", "gatewayPort"])
         #expect(plain.txt.attributes.text("displayName") == "lab", "OpenClaw falls back to the host name")
-        let named = try GatewaySpec.parse(#"host=studio,name=Studio\, Inc (OpenClaw),tls=yes,direct=1"#)
+        let named = try GatewaySpec.parse(#"host=studio,ip=100.64.0.9,name=Studio\, Inc (OpenClaw),tls=yes,direct=1"#)
         #expect(named.instance.displayName == "Studio, Inc (OpenClaw)")
         #expect(named.txt.attributes.text("displayName") == "Studio, Inc")
         #expect(named.txt.attributes.text("gatewayTls") == "1")

@@ -43,7 +43,7 @@ public enum BrowseMirror {
     static func unanswered(_ gateways: [ZoneGateway], timeout: Duration) async -> [String] {
         guard !gateways.isEmpty else { return [] }
         guard timeout > .zero else {
-            return ["no time was left to check whether the \(gateways.count) Gateway(s) answer (raise --timeout)"]
+            return ["no time was left to check whether the \(Plural.counted(gateways.count, "Gateway")) answer (raise --timeout)"]
         }
         let targets = gateways.map { gateway in
             ProbeTarget(

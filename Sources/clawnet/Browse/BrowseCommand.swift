@@ -126,6 +126,9 @@ struct BrowseCommand: ClawnetCommand {
                     + "OPENCLAW_WIDE_AREA_DOMAIN)"
             )
         }
+        if !request.local && request.domains.isEmpty && request.manual.isEmpty {
+            throw ValidationError("nothing to browse with --no-local: give --domain (and --server if needed) or a TARGET")
+        }
         let deadline: Duration? = watch ? timeout.given : timeout.duration
         let configIssues = config.warnings.map { DiscoveryIssue(source: .config, kind: .config, message: $0) }
         let output = BrowseOutput(format: self.output, watch: watch, terminal: context.terminal, started: context.clock.now())

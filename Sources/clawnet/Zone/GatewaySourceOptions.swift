@@ -8,7 +8,8 @@ import Zones
 /// `zone generate` and `zone push`; `GatewayCollector` gathers what they name.
 struct GatewaySourceOptions: ParsableArguments {
     @Option(
-        name: .customLong("gateway"), help: ArgumentHelp("A Gateway to publish (repeatable); see above.", valueName: "SPEC"),
+        name: .customLong("gateway"),
+        help: ArgumentHelp("A Gateway to publish: host=LABEL,ip=ADDR at least (repeatable); see above.", valueName: "SPEC"),
         transform: Arguments.gateway)
     var gateways: [ZoneGateway] = []
 

@@ -32,11 +32,11 @@ extension ZonePushCommand {
     /// the error that stopped it, named by its zone.
     private func report(_ outcome: ZoneSetPush.Outcome, zone: DNSName, terminal: Terminal) {
         if let push = outcome.push {
-            terminal.print(ZonePushLines.plan(push, server: server, zone: zone, dryRun: dryRun))
+            terminal.print(ZonePushLines.plan(push, server: server, zone: zone))
             if dryRun && !push.plan.isEmpty {
                 terminal.print(ZonePushLines.dryRun(push, server: server, zone: zone, key: tsigKey.key))
             } else if outcome.applied > 0 && outcome.failure == nil {
-                terminal.out(ZonePushLines.pushed(push, server: server, applied: outcome.applied) + " for \(zone)")
+                terminal.err(ZonePushLines.pushed(push, server: server, applied: outcome.applied) + " for \(zone)")
             }
         }
         if let failure = outcome.failure {

@@ -132,14 +132,14 @@ struct ZonePushCommand: ClawnetCommand {
         let (records, keeping, notes) = try registrar.pushRecords(gathered, prune: prune)
         terminal.notes(notes)
         let push = try await Self.plan(registrar, records, prune: prune, keeping: keeping, until: deadline, server: server, dryRun: dryRun)
-        terminal.print(ZonePushLines.plan(push, server: server, zone: registrar.zone, dryRun: dryRun))
+        terminal.print(ZonePushLines.plan(push, server: server, zone: registrar.zone))
         guard !push.plan.isEmpty else { return .success }
         if dryRun {
             terminal.print(ZonePushLines.dryRun(push, server: server, zone: registrar.zone, key: tsigKey.key))
             return .success
         }
         let applied = try await registrar.push(push, until: deadline)
-        terminal.out(ZonePushLines.pushed(push, server: server, applied: applied))
+        terminal.err(ZonePushLines.pushed(push, server: server, applied: applied))
         return .success
     }
 

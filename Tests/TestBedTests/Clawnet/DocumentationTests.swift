@@ -37,6 +37,26 @@ struct DocumentationTests {
         try await expectMatches(json, "clawnet.preflight.v2", "the README's preflight.json", bed: bed)
     }
 
+    @Test("the zone example: browse --json piped into zone generate runs as written and writes the zone with the Gateway")
+    func zoneSnippet() async throws {
+        let bed = try TestBed.current()
+        let name = "ReadmeZone-\(uniqueTag())"
+        let publisher = try await bed.avahiPublish(name: name, txt: ["role=gateway", "gatewayPort=18789"])
+        defer { publisher.terminate() }
+        let line = try #require(
+            try Readme.text.split(separator: "\n").first { $0.hasPrefix("clawnet browse --json | clawnet zone generate") },
+            "no zone example in README.md")
+        let folder = "\(bed.directory)/readme-\(uniqueTag())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let binaries = URL(fileURLWithPath: ClawnetBinary.path).deletingLastPathComponent().path
+        let result = try await bed.run(
+            on: .node, ["/bin/sh", "-c", "cd \(folder) && export PATH=\(binaries):$PATH && \(line)"], timeout: .seconds(60))
+        #expect(result.status == 0, "\(line)\n\(result.stdout)\n\(result.stderr)")
+        let zone = (try? String(contentsOfFile: "\(folder)/openclaw.internal.db", encoding: .utf8)) ?? ""
+        #expect(zone.contains(name), "the published Gateway is in the zone: \(zone)\n\(result.stderr)")
+    }
+
     struct ExitCase: Sendable, CustomTestStringConvertible {
         let host: TestBed.Host
         let arguments: [String]

@@ -25,7 +25,10 @@ struct FileBoundsTests {
         Case(arguments: ["doctor", "127.0.0.1:9", "--as-device", "BIG"], status: 2, says: "larger than 16 KiB"),
         Case(arguments: ["doctor", "127.0.0.1:9", "--token-file", "BIG"], status: 2, says: "larger than 4 KiB"),
         Case(
-            arguments: ["zone", "push", "--domain", "d.internal", "--server", "127.0.0.1:9", "--gateway", "host=a", "--tsig-key", "BIG"],
+            arguments: [
+                "zone", "push", "--domain", "d.internal", "--server", "127.0.0.1:9", "--gateway", "host=a,ip=100.64.0.1", "--tsig-key",
+                "BIG",
+            ],
             status: 2, says: "larger than 64 KiB"),
         Case(arguments: ["zone", "check", "BIG"], status: 1, says: "larger than 64 MiB"),
         Case(arguments: ["zone", "generate", "--domain", "d.internal", "--inventory", "BIG"], status: 1, says: "larger than 16 MiB"),

@@ -45,7 +45,7 @@ struct RemovalSafetyTests {
             #expect(result.status == 1, "\(extra): \(result.stdout) \(result.stderr)")
             #expect(result.stderr.contains("--from-browse failed") && result.stderr.contains("D-Bus"), "\(result.stderr)")
             #expect(result.stderr.contains("every instance in openclaw.internal. is left as it is"), "\(result.stderr)")
-            #expect(!result.stdout.contains("update delete") && !result.stdout.contains("pushed"), "\(result.stdout)")
+            #expect(!result.stdout.contains("update delete") && !result.stderr.contains("pushed"), "\(result.stdout)")
         }
         #expect(try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key) == before)
     }
@@ -66,7 +66,7 @@ struct RemovalSafetyTests {
 
         let whole = try await push(bed, dns, key: key, browse)
         #expect(whole.status == 0, "\(whole.stderr)")
-        #expect(whole.stdout.contains("- B-Gw"), "the same browse without the failing domain prunes: \(whole.stdout)")
+        #expect(whole.stderr.contains("- B-Gw"), "the same browse without the failing domain prunes: \(whole.stderr)")
     }
 
     @Test("a browse server that never answers: prune stops (exit 1), every Gateway stays")
@@ -142,6 +142,6 @@ struct RemovalSafetyTests {
         #expect(dry.stdout.contains("; host studio.openclaw.internal. replaces A 100.64.0.5 with 100.64.0.7"), "\(dry.stdout)")
         let real = try await push(bed, dns, key: key, spec)
         #expect(real.status == 0, "\(real.stderr)")
-        #expect(real.stdout.contains("~ host studio: replaces A 100.64.0.5 with 100.64.0.7"), "\(real.stdout)")
+        #expect(real.stderr.contains("~ host studio: replaces A 100.64.0.5 with 100.64.0.7"), "\(real.stderr)")
     }
 }

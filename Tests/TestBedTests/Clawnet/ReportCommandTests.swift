@@ -118,6 +118,9 @@ struct ReportCommandTests {
         #expect(Set(listed + ["manifest.json"]) == Set(names), "the manifest names every file")
         let again = try await bed.clawnet(["report", "--out", archive], on: .node, environment: ["HOME": home])
         #expect(again.status == 2, "an existing file is never replaced: \(again.stderr)")
+        #expect(again.stderr.contains("Usage: clawnet report "), "report's own usage line: \(again.stderr)")
+        #expect(again.stderr.contains("See 'clawnet report --help'"), "\(again.stderr)")
+        #expect(!again.stderr.contains("<subcommand>"), "not the top-level usage: \(again.stderr)")
     }
 
     @Test(

@@ -1,0 +1,48 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 21: every command's status and summary lines go to stderr; stdout carries only the
+/// product (a zone, an UPDATE script, JSON, a table), so a pipe gets nothing else.
+@Suite("Summary lines on stderr for every command", .enabled(if: TestBed.enabled), .serialized)
+struct SummaryStreamTests {
+    /// A summary line that must be on stderr and nowhere on stdout.
+    func expectOnStderr(_ result: CommandResult, _ line: String, _ command: String) {
+        let seen = "\(command): status \(result.status)\nstdout:\n\(result.stdout)\nstderr:\n\(result.stderr)"
+        #expect(result.stderr.contains(line), "\(seen)")
+        #expect(!result.stdout.contains(line), "\(seen)")
+    }
+
+    @Test("zone generate --out, zone push (sent, unchanged, --dry-run), zone check and doctor")
+    func summariesOnStderr() async throws {
+        let bed = try TestBed.current()
+        let directory = try temporaryDirectory(bed)
+        let gateway = ["--gateway", "host=studio,ip=100.64.0.7,name=Studio"]
+        let zone = "\(directory)/openclaw.internal.db"
+        let generate = ["zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--out", zone] + gateway
+        let wrote = try await bed.clawnet(generate)
+        expectOnStderr(wrote, "wrote \(zone) (serial ", "zone generate --out")
+        #expect(wrote.stdout.isEmpty, "zone generate --out: \(wrote.stdout)")
+        let again = try await bed.clawnet(generate)
+        expectOnStderr(again, "unchanged: \(zone)", "zone generate --out again")
+        expectOnStderr(try await bed.clawnet(["zone", "check", zone]), "\(zone) (openclaw.internal.): 0 failures", "zone check")
+
+        let key = try await bed.makeTSIGKey()
+        let dns = try await dynamicBIND(bed, key: key)
+        defer { dns.terminate() }
+        let dry = try await push(bed, dns, key: key, gateway + ["--dry-run"])
+        expectOnStderr(dry, "read openclaw.internal. from \(dns.label)", "zone push --dry-run")
+        expectOnStderr(dry, "dry run: 2 changes in 1 UPDATE for openclaw.internal., nothing sent", "zone push --dry-run")
+        #expect(dry.stdout.hasPrefix("; clawnet zone push --dry-run for openclaw.internal."), "the script alone: \(dry.stdout)")
+        let pushed = try await push(bed, dns, key: key, gateway)
+        expectOnStderr(pushed, "read openclaw.internal. from \(dns.label)", "zone push")
+        expectOnStderr(pushed, "pushed ", "zone push")
+        #expect(pushed.stdout.isEmpty, "zone push: \(pushed.stdout)")
+        let unchanged = try await push(bed, dns, key: key, gateway)
+        expectOnStderr(unchanged, "unchanged: \(dns.label) serves this Gateway as it is; nothing sent", "zone push again")
+        #expect(unchanged.stdout.isEmpty, "zone push again: \(unchanged.stdout)")
+
+        let doctor = try await bed.clawnet(["doctor", "--no-local", "--timeout", "3s", "127.0.0.1:9"])
+        expectOnStderr(doctor, "doctor: ", "doctor")
+    }
+}
