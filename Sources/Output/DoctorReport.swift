@@ -4,12 +4,15 @@ import Doctor
 /// The `clawnet.doctor.v1` document; as a table: the machine, each Gateway, the diagnosis.
 public struct DoctorReport: Report, Sendable {
     public let result: DoctorResult
-    /// The short form (`DoctorBrief`) wrapped to this width; nil: every check, as it is (`--all`).
+    /// The short form (`DoctorBrief`) wrapped to this width; nil: every check (`--all`).
     public var briefWidth: Int?
+    /// The width every check's lines are wrapped to (`--all`); nil: each line as it is.
+    public var width: Int?
 
-    public init(_ result: DoctorResult, briefWidth: Int? = nil) {
+    public init(_ result: DoctorResult, briefWidth: Int? = nil, width: Int? = nil) {
         self.result = result
         self.briefWidth = briefWidth
+        self.width = width
     }
 
     public var exitStatus: ExitStatus { result.status == .fail ? .failure : .success }
@@ -23,20 +26,20 @@ public struct DoctorReport: Report, Sendable {
     /// Every check of the machine and of each Gateway, the diagnosis and the snippets.
     func full(_ terminal: Terminal) -> Lines {
         var out = [terminal.paint("This machine", .bold)]
-        out += result.checks.flatMap { CheckLine.lines($0, terminal) }
+        out += result.checks.flatMap { CheckLine.lines(CheckLine.CollapsedCheck($0), terminal, width: width) }
         for gateway in result.gateways {
             var heading = "Gateway \(gateway.target)"
             if let beacon = gateway.beacon {
                 heading += " (\(beacon.instance.displayName), \(beacon.sources.sorted().map(\.rawValue).joined(separator: "+")))"
             }
             out += ["", terminal.paint(heading, .bold)]
-            out += CheckLine.collapsed(gateway.checks).flatMap { CheckLine.lines($0, terminal) }
+            out += CheckLine.collapsed(gateway.checks).flatMap { CheckLine.lines($0, terminal, width: width) }
         }
         if !result.diagnosis.isEmpty {
             out += ["", terminal.paint("Diagnosis", .bold)]
             for (index, diagnosis) in result.diagnosis.map(DiagnosisText.init).enumerated() {
-                out.append("  \(index + 1). \(diagnosis.cause)")
-                if !diagnosis.fix.isEmpty { out.append("     fix: \(diagnosis.fix)") }
+                out += TextWrap.hanging("  \(index + 1). ", indent: 5, diagnosis.cause, width: width)
+                if !diagnosis.fix.isEmpty { out += TextWrap.hanging("     fix: ", indent: 10, diagnosis.fix, width: width) }
             }
         }
         out += snippetLines(terminal)
@@ -141,15 +144,14 @@ enum CheckLine {
     /// Width of the id column.
     static let idWidth = 20
 
-    static func lines(_ check: Check, _ terminal: Terminal) -> [String] {
-        let text = CheckText(check)
-        return lines(id: check.id.rawValue, check.status, text.message, fix: text.fix, terminal)
-    }
+    /// The columns before the message: two spaces, the four-letter mark, two spaces, the id and a space.
+    static let messageColumn = 8 + idWidth + 1
 
-    static func lines(id: String, _ status: Check.Status, _ message: String, fix: String?, _ terminal: Terminal) -> [String] {
-        var lines = ["  \(StatusMark.mark(status, terminal))  \(id.padding(idWidth)) \(message)"]
+    static func lines(id: String, _ status: Check.Status, _ message: String, fix: String?, _ terminal: Terminal, width: Int?) -> [String] {
+        let head = "  \(StatusMark.mark(status, terminal))  \(id.padding(idWidth)) "
+        var lines = TextWrap.hanging(head, indent: messageColumn, message, width: width)
         if let fix, !fix.isEmpty, status == .warn || status == .fail {
-            lines.append("        \(String().padding(idWidth)) fix: \(fix)")
+            lines += TextWrap.hanging(String(repeating: " ", count: messageColumn) + "fix: ", indent: messageColumn + 5, fix, width: width)
         }
         return lines
     }
@@ -180,8 +182,8 @@ enum CheckLine {
         return result
     }
 
-    static func lines(_ check: CollapsedCheck, _ terminal: Terminal) -> [String] {
-        lines(id: check.id, check.status, check.message, fix: check.fix, terminal)
+    static func lines(_ check: CollapsedCheck, _ terminal: Terminal, width: Int? = nil) -> [String] {
+        lines(id: check.id, check.status, check.message, fix: check.fix, terminal, width: width)
     }
 
     struct CollapsedCheck {

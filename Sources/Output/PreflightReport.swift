@@ -9,11 +9,14 @@ public struct PreflightReport: Report, Sendable {
     /// What preflight fell back on or warns about: a config it could not read (defaults were
     /// used), a secret file others can read. Printed to stderr as well.
     public let warnings: [String]
+    /// The width the table's lines are wrapped to; nil: each line as it is.
+    public var width: Int?
 
-    public init(requirements: [Preflight.Result], elapsed: Duration, warnings: [String] = []) {
+    public init(requirements: [Preflight.Result], elapsed: Duration, warnings: [String] = [], width: Int? = nil) {
         self.requirements = requirements
         self.elapsed = elapsed
         self.warnings = warnings
+        self.width = width
     }
 
     public var ok: Bool { requirements.allSatisfy(\.ok) }
@@ -28,8 +31,12 @@ public struct PreflightReport: Report, Sendable {
         var lines = Lines()
         for result in requirements {
             let text = PreflightText(result)
-            lines.out.append("\(StatusMark.mark(ok: result.ok, terminal))  \(result.name.rawValue.padding(Self.nameWidth)) \(text.message)")
-            if let fix = text.fix, !result.ok { lines.out.append("      \(String().padding(Self.nameWidth)) fix: \(fix)") }
+            let head = "\(StatusMark.mark(ok: result.ok, terminal))  \(result.name.rawValue.padding(Self.nameWidth)) "
+            lines.out += TextWrap.hanging(head, indent: Self.messageColumn, text.message, width: width)
+            if let fix = text.fix, !result.ok {
+                let fixHead = String(repeating: " ", count: Self.messageColumn) + "fix: "
+                lines.out += TextWrap.hanging(fixHead, indent: Self.messageColumn + 5, fix, width: width)
+            }
         }
         return lines
     }
@@ -42,6 +49,8 @@ public struct PreflightReport: Report, Sendable {
 
     /// Width of the requirement column ("wide-area" and a space).
     static let nameWidth = 10
+    /// The columns before the message: the four-letter mark, two spaces, the name and a space.
+    static let messageColumn = 6 + nameWidth + 1
 
     private enum CodingKeys: String, CodingKey { case schema, status, exitCode, requirements, elapsedMs, warnings }
 

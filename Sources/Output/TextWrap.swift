@@ -24,6 +24,16 @@ public enum TextWrap {
         return lines + [current]
     }
 
+    /// `head` (`indent` columns wide as printed: it may hold colour) followed by `text`; with a
+    /// `width`, `text` is wrapped and its other lines start under its first word, as a table's
+    /// message column does. Without one, the line as it is.
+    public static func hanging(_ head: String, indent: Int, _ text: String, width: Int?) -> [String] {
+        guard let width, width - indent >= narrowest / 2 else { return [head + text] }
+        let room = width - indent
+        let lines = lines(text, first: room, rest: room)
+        return [head + lines[0]] + lines.dropFirst().map { String(repeating: " ", count: indent) + $0 }
+    }
+
     /// The words of `text`, a span in backticks kept as one word.
     static func words(_ text: String) -> [String] {
         var words: [String] = []

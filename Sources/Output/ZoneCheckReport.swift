@@ -5,9 +5,12 @@ import Zones
 /// The `clawnet.zonecheck.v3` document; as a table, one line per finding with its line number.
 public struct ZoneCheckReport: Report, Sendable {
     public let result: ZoneCheck.Result
+    /// The width the table's lines are wrapped to; nil: each line as it is.
+    public var width: Int?
 
-    public init(_ result: ZoneCheck.Result) {
+    public init(_ result: ZoneCheck.Result, width: Int? = nil) {
         self.result = result
+        self.width = width
     }
 
     public var exitStatus: ExitStatus { result.status == .fail ? .failure : .success }
@@ -16,9 +19,11 @@ public struct ZoneCheckReport: Report, Sendable {
         var lines = Lines()
         for finding in result.findings {
             let line = finding.line.map { "line \($0)" } ?? ""
-            lines.out.append("\(StatusMark.mark(finding.severity, terminal))  \(line.padding(Self.lineWidth))  \(finding.message)")
+            let head = "\(StatusMark.mark(finding.severity, terminal))  \(line.padding(Self.lineWidth))  "
+            lines.out += TextWrap.hanging(head, indent: Self.messageColumn, finding.message, width: width)
             if let fix = finding.fix, finding.severity != .pass {
-                lines.out.append("      \(String().padding(Self.lineWidth))  fix: \(fix)")
+                lines.out += TextWrap.hanging(
+                    String(repeating: " ", count: Self.messageColumn) + "fix: ", indent: Self.messageColumn + 5, fix, width: width)
             }
         }
         let failures = result.findings.filter { $0.severity == .fail }.count
@@ -33,6 +38,8 @@ public struct ZoneCheckReport: Report, Sendable {
 
     /// Width of the "line N" column.
     static let lineWidth = 9
+    /// The columns before the message: the four-letter mark, two spaces, the line column, two spaces.
+    static let messageColumn = 6 + lineWidth + 2
 
     private enum CodingKeys: String, CodingKey { case schema, file, domain, status, findings }
 

@@ -118,7 +118,8 @@ struct ZoneCheckCommand: ClawnetCommand {
                 SafeText.display(Array(error.description.utf8)),
                 fix: "check the path (a regular zone file, or - for standard input) and --server")
         }
-        let report = ZoneCheckReport(result)
+        let report = ZoneCheckReport(
+            result, width: TextWrap.width(environment: context.environment, terminalColumns: context.terminal.columns))
         try report.print(format.chosen, to: terminal)
         return report.exitStatus
     }
