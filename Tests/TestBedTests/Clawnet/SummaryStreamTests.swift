@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 21: every command's status and summary lines go to stderr; stdout carries only the
 /// product (a zone, an UPDATE script, JSON, a table), so a pipe gets nothing else.
-@Suite("Summary lines on stderr for every command", .enabled(if: TestBed.enabled), .serialized)
+@Suite("Summary lines on stderr for every command", .testBed, .serialized)
 struct SummaryStreamTests {
     /// A summary line that must be on stderr and nowhere on stdout.
     func expectOnStderr(_ result: CommandResult, _ line: String, _ command: String) {
