@@ -30,15 +30,7 @@ public struct WatchService: Sendable {
     }
 
     /// Runs until the task is cancelled (SIGTERM); a value on `hangups` rereads the setup.
-    /// The loop and every probe run on one event loop, the one their connections use: a
-    /// probe's phases then await their channels' futures on the loop's own thread, where
-    /// hand-offs between the cooperative pool and the loop were a third of what watch cost.
     public func run(hangups: AsyncStream<Void>) async {
-        let executor = EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next())
-        await withTaskExecutorPreference(executor) { await watch(hangups: hangups) }
-    }
-
-    private func watch(hangups: AsyncStream<Void>) async {
         let mailbox = Mailbox()
         var loop = WatchLoop(service: self, setup: await setup())
         var discovering = startDiscovery(loop.setup.request, mailbox: mailbox)
@@ -60,7 +52,13 @@ public struct WatchService: Sendable {
                 for (id, target, pin) in loop.due() {
                     let (machine, machineCauses) = (loop.setup.machine, loop.setup.machineCauses)
                     let beacon = loop.beacon(id)
-                    group.addTask {
+                    // The probe runs on an event loop, the one its connections then use: its
+                    // phases await their channels' futures on the loop's own thread, where
+                    // hand-offs between the cooperative pool and the loop were a third of what
+                    // watch cost. The loop here (events, the board) stays on the pool, so that
+                    // a slow write of an event never holds up a probe's I/O.
+                    let executor = EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next())
+                    group.addTask(executorPreference: executor) {
                         let report = await GatewayProbe.run(target, budget: policy.probeTimeout, phases: Layer.phases(for: policy.checks))
                         let verdict = ProbeVerdict.judge(
                             report, beacon: beacon, pin: pin, machine: machine, machineCauses: machineCauses, budget: policy.probeTimeout,
