@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "Watch",
             dependencies: [
-                "DNSSD", "Host", "Discovery", "Probes", "Doctor", nioCore, nioPosix,
+                "DNSSD", "Host", "Discovery", "Probes", "Doctor", "NIOSupport", nioCore, nioPosix,
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: settings),
@@ -178,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "ProbesTests",
             dependencies: [
-                "Probes", "DNSSD", "TestSupport", nioCore,
+                "Probes", "DNSSD", "NIOSupport", "TestSupport", nioCore,
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

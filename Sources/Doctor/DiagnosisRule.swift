@@ -87,15 +87,22 @@ public enum DiagnosisRules {
     public static let all: [DiagnosisRule] = machine + gateway
 
     public static func diagnose(_ machine: MachineResult, gateways: [GatewayResult]) -> [Diagnosis] {
-        var found = self.machine.flatMap { $0.apply(machine, nil, after: []) }
-        found += unexplained(machine.checks, target: nil, explained: found)
-        for result in gateways {
-            var causes: [Diagnosis] = []
-            for rule in gateway { causes += rule.apply(machine, result, after: causes) }
-            causes += unexplained(result.checks, target: result.target.label, explained: causes)
-            found += causes
-        }
-        return found
+        diagnose(machine) + gateways.flatMap { diagnose($0, on: machine) }
+    }
+
+    /// The causes about the machine alone: they need no Gateway's evidence (watch finds them
+    /// once per setup, not once per probe).
+    public static func diagnose(_ machine: MachineResult) -> [Diagnosis] {
+        let found = self.machine.flatMap { $0.apply(machine, nil, after: []) }
+        return found + unexplained(machine.checks, target: nil, explained: found)
+    }
+
+    /// The causes about one Gateway, reached from `machine`; the machine's own causes do not
+    /// change them.
+    public static func diagnose(_ result: GatewayResult, on machine: MachineResult) -> [Diagnosis] {
+        var causes: [Diagnosis] = []
+        for rule in gateway { causes += rule.apply(machine, result, after: causes) }
+        return causes + unexplained(result.checks, target: result.target.label, explained: causes)
     }
 
     /// A failing check that no diagnosis names in its evidence gets a generic one that does.

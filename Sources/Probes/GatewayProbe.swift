@@ -40,7 +40,7 @@ public enum GatewayProbe {
         let handOver = phases.contains(.websocket) && !phases.contains(.health)
         if target.tls && (phases.contains(.tls) || phases.contains(.health) || phases.contains(.websocket)) {
             let started = ContinuousClock.now
-            let outcome = await connection.startTLS(host: target.host, timeout: clock.remaining)
+            let outcome = await connection.startTLS(host: target.host, keyExchange: target.keyExchange, timeout: clock.remaining)
             report.tls = PhaseTiming(outcome: outcome, elapsed: clock.elapsed(since: started))
             logger.debug("\(target.label): tls \(LogWord.of(outcome)) in \(clock.elapsed(since: started).milliseconds) ms")
             guard case .established(let facts) = outcome else {
@@ -101,7 +101,11 @@ public enum GatewayProbe {
             return false
         }
         defer { connection.close() }
-        if case .established = await connection.startTLS(host: target.host, timeout: min(clock.remaining, tlsCheckLimit)) { return true }
+        if case .established = await connection.startTLS(
+            host: target.host, keyExchange: target.keyExchange, timeout: min(clock.remaining, tlsCheckLimit))
+        {
+            return true
+        }
         return false
     }
 
@@ -154,7 +158,7 @@ public enum GatewayProbe {
             return .failure(ProbeFailure(message: "could not connect again: \(outcome)"))
         case .success(var connection):
             guard target.tls else { return .success(connection) }
-            let outcome = await connection.startTLS(host: target.host, timeout: clock.remaining)
+            let outcome = await connection.startTLS(host: target.host, keyExchange: target.keyExchange, timeout: clock.remaining)
             guard case .established(let facts) = outcome else {
                 connection.close()
                 return .failure(ProbeFailure(message: "TLS failed on a second connection: \(outcome)"))

@@ -37,8 +37,11 @@ struct ProbeConnection: Sendable {
         do { socketAddress = try address.socketAddress(port: port) } catch {
             return .failure(.unreachable("\(address) cannot be used as a socket address here"))
         }
+        // On the loop this task runs on, when it runs on one (watch's probes prefer theirs):
+        // the phases then await the channel's futures without leaving the loop's thread.
+        let group: any EventLoopGroup = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton
         do {
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let channel = try await ClientBootstrap(group: group)
                 .connectTimeout(TimeAmount(timeout))
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -70,13 +73,13 @@ struct ProbeConnection: Sendable {
     /// certificates and clients pin the fingerprint, which doctor checks itself, and whether
     /// credentials may follow is `CredentialPolicy`'s decision, made on the chain recorded here.
     /// TLS 1.2 is allowed so that a 1.2-only server can be named as such.
-    func startTLS(host: String, timeout: Duration) async -> TLSOutcome {
+    func startTLS(host: String, keyExchange: TLSKeyExchange, timeout: Duration) async -> TLSOutcome {
         let serverName = IPAddress(host) == nil ? host : nil  // SNI must not be an IP literal
         let promise = channel.eventLoop.makePromise(of: Void.self)
         defer { promise.fail(ProbeTimeout()) }  // ends the promise on every path
         let presented: NIOLoopBoundBox<[NIOSSLCertificate]>
         do {
-            let context = try Self.clientContext.get()
+            let context = try Self.clientContext(keyExchange)
             presented = try await channel.eventLoop.submit { [channel] in
                 let chain = NIOLoopBoundBox<[NIOSSLCertificate]>([], eventLoop: channel.eventLoop)
                 let sync = channel.pipeline.syncOperations
@@ -126,15 +129,26 @@ struct ProbeConnection: Sendable {
                 chain: chain.isEmpty ? [der] : chain))
     }
 
-    /// One client context for every handshake: its configuration never changes, and watch
-    /// makes thousands of handshakes. Verification is on, with a callback that accepts every
-    /// chain and keeps it: NIOSSL hands the presented chain only to such a callback (with
-    /// .none it is never called).
-    private static let clientContext = Result<NIOSSLContext, any Error> {
+    /// One client context per key exchange for every handshake: its configuration never
+    /// changes, and watch makes thousands of handshakes.
+    private static func clientContext(_ keyExchange: TLSKeyExchange) throws -> NIOSSLContext {
+        switch keyExchange {
+        case .withPostQuantum: try postQuantumContext.get()
+        case .classical: try classicalContext.get()
+        }
+    }
+
+    private static let postQuantumContext = Result { try makeClientContext(.withPostQuantum) }
+    private static let classicalContext = Result { try makeClientContext(.classical) }
+
+    /// Verification is on, with a callback that accepts every chain and keeps it: NIOSSL hands
+    /// the presented chain only to such a callback (with .none it is never called).
+    private static func makeClientContext(_ keyExchange: TLSKeyExchange) throws -> NIOSSLContext {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateVerification = .noHostnameVerification
         configuration.trustRoots = .certificates([])
         configuration.minimumTLSVersion = .tlsv12
+        configuration.curves = keyExchange.curves
         return try NIOSSLContext(configuration: configuration)
     }
 

@@ -22,6 +22,8 @@ public struct ProbeTarget: Sendable, Hashable {
     public var policy = CredentialPolicy()
     /// The Origin the WebSocket upgrade carries, as a browser page's would (--origin); none by default.
     public var origin: BrowserOrigin?
+    /// The key exchange groups the TLS handshakes offer (watch offers the classical ones only).
+    public var keyExchange = TLSKeyExchange.withPostQuantum
 
     public init(
         label: String, host: String, addresses: [IPAddress], port: Int, tls: Bool, advertisedFingerprint: TLSFingerprint? = nil,

@@ -17,10 +17,9 @@ struct WatchLoop {
     let service: WatchService
     var setup: WatchSetup
     private var entries: [String: Entry] = [:]
-    /// When each Gateway that is not being probed is due next. Kept apart from `entries`: the
-    /// loop looks for due Gateways on every wake-up, and copying a thousand whole entries each
-    /// time was most of what watch cost.
-    private var waiting: [String: ContinuousClock.Instant] = [:]
+    /// When each Gateway that is not being probed is due next, earliest first. Kept apart from
+    /// `entries`: the loop looks for due Gateways on every wake-up.
+    private var waiting = DueQueue<String>()
     private var inFlight = 0
     private let clock: @Sendable () -> ContinuousClock.Instant
     private let random: @Sendable () -> Double
@@ -52,19 +51,21 @@ struct WatchLoop {
             let before = entries[gateway.id]?.beacon.sources ?? []
             for source in beacon.sources.subtracting(before).sorted() { emit(gateway, .appeared(source)) }
             for source in before.subtracting(beacon.sources).sorted() { emit(gateway, .disappeared(source)) }
-            let target = Doctor.probeTarget(beacon)
+            var target = Doctor.probeTarget(beacon)
+            // A thousand handshakes a minute: the cheaper key exchange (doctor keeps a node's).
+            target.keyExchange = .classical
             if entries[gateway.id] != nil {
                 entries[gateway.id]?.beacon = beacon
                 entries[gateway.id]?.target = target
             } else {
                 entries[gateway.id] = Entry(beacon: beacon, gateway: gateway, target: target)
-                waiting[gateway.id] = clock()
+                waiting.schedule(gateway.id, at: clock())
             }
             shown.append((gateway, target, beacon.sources))
         }
         let gone = entries.keys.filter { !seen.contains($0) }
         for id in gone {
-            waiting[id] = nil
+            waiting.remove(id)
             if let entry = entries.removeValue(forKey: id) {
                 for source in entry.beacon.sources.sorted() { emit(entry.gateway, .disappeared(source)) }
             }
@@ -84,8 +85,7 @@ struct WatchLoop {
 
     /// After a reread config: every Gateway is probed again at once (its pin may have changed).
     mutating func reloaded() {
-        let now = clock()
-        for id in waiting.keys { waiting[id] = now }
+        waiting.rescheduleAll(at: clock())
     }
 
     /// A probe finished: its events, the board, and when the Gateway is probed next.
@@ -96,7 +96,7 @@ struct WatchLoop {
         guard let changes = entries[id]?.watch.observe(verdict, at: since, date: date, policy: policy), let entry = entries[id] else {
             return
         }
-        waiting[id] = now + policy.wait(failures: entry.watch.failures, random: random())
+        waiting.schedule(id, at: now + policy.wait(failures: entry.watch.failures, random: random()))
         for change in changes { emit(entry.gateway, change, date: date) }
         let watch = entry.watch
         service.board.update { snapshot in
@@ -117,15 +117,7 @@ struct WatchLoop {
     /// The Gateways whose turn has come, at most as many as may start now; marked as probing.
     mutating func due() -> [(id: String, target: ProbeTarget, pin: Pin?)] {
         guard inFlight < policy.concurrentProbes else { return [] }
-        let now = clock()
-        var ready: [String] = []
-        for (id, due) in waiting where due <= now {
-            guard inFlight + ready.count < policy.concurrentProbes else { break }
-            ready.append(id)
-        }
-        // Taken off the schedule after the loop, so that the table is changed in place rather than copied.
-        return ready.compactMap { id in
-            waiting[id] = nil
+        return waiting.takeDue(now: clock(), limit: policy.concurrentProbes - inFlight).compactMap { id in
             guard let target = entries[id]?.target else { return nil }
             inFlight += 1
             return (id, target, setup.pin(for: target))

@@ -2,6 +2,8 @@ import DNSSD
 import Discovery
 import Doctor
 import FoundationEssentials
+import NIOPosix
+import NIOSupport
 import Probes
 
 /// Watches every Gateway discovery finds until cancelled: discovery runs in watch mode and
@@ -48,12 +50,19 @@ public struct WatchService: Sendable {
                 if let roster = contents.roster { loop.apply(roster) }
                 for (id, verdict) in contents.verdicts { loop.finished(id, verdict) }
                 for (id, target, pin) in loop.due() {
-                    let machine = loop.setup.machine
+                    let (machine, machineCauses) = (loop.setup.machine, loop.setup.machineCauses)
                     let beacon = loop.beacon(id)
-                    group.addTask {
+                    // The probe runs on an event loop, the one its connections then use: its
+                    // phases await their channels' futures on the loop's own thread, where
+                    // hand-offs between the cooperative pool and the loop were a third of what
+                    // watch cost. The loop here (events, the board) stays on the pool, so that
+                    // a slow write of an event never holds up a probe's I/O.
+                    let executor = EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next())
+                    group.addTask(executorPreference: executor) {
                         let report = await GatewayProbe.run(target, budget: policy.probeTimeout, phases: Layer.phases(for: policy.checks))
                         let verdict = ProbeVerdict.judge(
-                            report, beacon: beacon, pin: pin, machine: machine, budget: policy.probeTimeout, now: Date())
+                            report, beacon: beacon, pin: pin, machine: machine, machineCauses: machineCauses, budget: policy.probeTimeout,
+                            now: Date())
                         mailbox.post { $0.verdicts.append((id, verdict)) }
                     }
                 }

@@ -9,13 +9,17 @@ import Probes
 /// rules need it, and the pin this node keeps for its Gateway.
 public struct WatchSetup: Sendable {
     public var request: DiscoveryRequest
-    public var machine: MachineResult
+    public let machine: MachineResult
+    /// The causes doctor's rules find in `machine` alone (every probe's verdict keeps those
+    /// that name its Gateway).
+    public let machineCauses: [Diagnosis]
     /// The node's configured Gateway (gateway.remote.url) and its pin, when it has one.
     public var pinned: (endpoint: Endpoint, pin: Pin)?
 
     public init(request: DiscoveryRequest, machine: MachineResult, pinned: (endpoint: Endpoint, pin: Pin)? = nil) {
         self.request = request
         self.machine = machine
+        machineCauses = DiagnosisRules.diagnose(machine)
         self.pinned = pinned
     }
 

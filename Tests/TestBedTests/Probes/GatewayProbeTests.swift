@@ -112,28 +112,30 @@ struct GatewayProbeTests {
         #expect(doctorProbe.count == phases, "doctor's probe: \(peer.output)")
     }
 
-    @Test("openssl s_server: fingerprint and cipher agree with what openssl itself reports; not a Gateway")
-    func opensslServer() async throws {
-        let bed = try TestBed.current()
-        let certificate = try await bed.makeCertificate()
-        var server: ChildProcess?
-        var port = 0
-        for _ in 0..<5 where server == nil {
-            port = testPort()
+    /// openssl s_server on a free test port of the node namespace, with `options` added; nil
+    /// when it did not start.
+    func opensslServer(_ bed: TestBed, _ certificate: TestCertificate, _ options: [String]) async throws -> (ChildProcess, Int)? {
+        for _ in 0..<5 {
+            let port = testPort()
             let process = try bed.spawn(
                 on: .node,
-                [
-                    "openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate.certificate,
-                    "-key", certificate.key, "-tls1_3", "-www",
-                ])
+                ["openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate.certificate, "-key", certificate.key] + options
+            )
             do {
                 try await process.waitForOutput("ACCEPT", timeout: .seconds(10))
-                server = process
+                return (process, port)
             } catch {
                 process.terminate(signal: SIGKILL)
             }
         }
-        let peer = try #require(server, "openssl s_server did not start")
+        return nil
+    }
+
+    @Test("openssl s_server: fingerprint and cipher agree with what openssl itself reports; not a Gateway")
+    func opensslServer() async throws {
+        let bed = try TestBed.current()
+        let certificate = try await bed.makeCertificate()
+        let (peer, port) = try #require(await opensslServer(bed, certificate, ["-tls1_3", "-www"]), "openssl s_server did not start")
         defer { peer.terminate() }
         // openssl answers at once; the long budget is for a loaded machine.
         let report = await GatewayProbe.run(target(port), budget: healthyBudget)
@@ -149,6 +151,25 @@ struct GatewayProbeTests {
         let cipher = try #require(facts.cipher)
         #expect(body.contains("Cipher is \(cipher)"), "clawnet saw \(cipher); openssl says: \(body.prefix(400))")
         #expect(report.websocket?.outcome == .upgradeRefused(status: 200))
+    }
+
+    @Test("watch's key exchange offers X25519 and P-256 only: a server with P-384 alone refuses it and accepts doctor's")
+    func classicalKeyExchange() async throws {
+        let bed = try TestBed.current()
+        let certificate = try await bed.makeCertificate()
+        for (groups, classicalAccepted) in [("P-384", false), ("X25519", true), ("P-256", true)] {
+            let (peer, port) = try #require(
+                await opensslServer(bed, certificate, ["-tls1_3", "-groups", groups]), "s_server did not start")
+            defer { peer.terminate() }
+            var watchTarget = target(port)
+            watchTarget.keyExchange = .classical
+            let watch = await GatewayProbe.run(watchTarget, budget: healthyBudget, phases: [.tcp, .tls])
+            let doctor = await GatewayProbe.run(target(port), budget: healthyBudget, phases: [.tcp, .tls])
+            #expect((watch.tlsFacts != nil) == classicalAccepted, "\(groups): watch's handshake \(String(describing: watch.tls))")
+            #expect(
+                doctor.tlsFacts?.fingerprint.hex == certificate.fingerprint,
+                "\(groups): doctor's handshake \(String(describing: doctor.tls))")
+        }
     }
 
     @Test("clawnet's own stand-in Gateway passes every layer; probed as plain ws://, it is recognised as a TLS server")
