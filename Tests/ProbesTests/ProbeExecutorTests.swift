@@ -46,15 +46,16 @@ struct ProbeExecutorTests {
     func watchProbeOnItsLoop() async throws {
         let gateway = try await StandInGateway.start(host: "127.0.0.1", port: 0, identity: try StandInIdentity.make())
         defer { Task { await gateway.stop() } }
-        var target = target(gateway.port)
-        target.keyExchange = .classical
+        var watched = ProbeTarget(
+            label: "127.0.0.1:\(gateway.port)", host: "127.0.0.1", addresses: [IPAddress("127.0.0.1")!], port: gateway.port, tls: true)
+        watched.keyExchange = .classical
         let phases: GatewayProbe.Phases = [.tcp, .tls, .websocket, .connect]
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let (onLoop, report) = await withTaskExecutorPreference(EventLoopTaskExecutor(loop)) {
-            let report = await GatewayProbe.run(target, budget: budget, phases: phases)
+            let report = await GatewayProbe.run(watched, budget: budget, phases: phases)
             return (loop.inEventLoop, report)
         }
-        let pooled = await GatewayProbe.run(target, budget: budget, phases: phases)
+        let pooled = await GatewayProbe.run(watched, budget: budget, phases: phases)
         #expect(onLoop, "the probe ended off its loop")
         #expect(report.tlsFacts?.fingerprint == gateway.fingerprint, "tls: \(String(describing: report.tls))")
         let (opening, pooledOpening) = (try #require(report.websocket), try #require(pooled.websocket))
