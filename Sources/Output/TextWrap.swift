@@ -45,6 +45,13 @@ public enum TextWrap {
         return words.filter { !$0.isEmpty }
     }
 
+    /// The width a table of findings wraps to: COLUMNS when set, else the terminal's width when
+    /// stdout is one; nil when piped, so that a script's grep finds each line whole.
+    public static func terminalWidth(environment: [String: String], terminalColumns: Int?) -> Int? {
+        guard environment["COLUMNS"].flatMap({ Int($0) }) != nil || terminalColumns != nil else { return nil }
+        return width(environment: environment, terminalColumns: terminalColumns)
+    }
+
     /// The width to wrap to: COLUMNS when set, else the terminal's width when stdout is one,
     /// else `defaultWidth`; never narrower than `narrowest`.
     public static func width(environment: [String: String], terminalColumns: Int?) -> Int {

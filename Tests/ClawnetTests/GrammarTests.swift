@@ -126,4 +126,28 @@ struct GrammarTests {
         #expect(healthy.status == 0 && healthy.stdout.split(separator: "\n").count <= 24, "\(healthy.stdout)")
         #expect(healthy.stdout.contains("  PASS  127.0.0.1:\(port): "), "one line for the Gateway: \(healthy.stdout)")
     }
+
+    @Test("every table wraps to the terminal's width: doctor --all, preflight and zone check at 80 columns")
+    func tablesWrap() async throws {
+        func expectFits(_ result: CommandResult, _ command: String) {
+            let wide = result.stdout.split(separator: "\n").filter { $0.count > 80 }
+            #expect(!result.stdout.isEmpty && wide.isEmpty, "\(command): lines over 80 columns: \(wide)\n\(result.stderr)")
+        }
+        let refused = "127.0.0.1:\(testPort())"
+        expectFits(try await clawnet(["doctor", "--all", "--no-local", "--timeout", "10s", refused], environment: ["COLUMNS": "80"]), "doctor")
+        expectFits(try await clawnet(["preflight", "--no-local", "--timeout", "10s", refused], environment: ["COLUMNS": "80"]), "preflight")
+        let zone = NSTemporaryDirectory() + "clawnet-wrap-\(uniqueTag()).db"
+        try """
+            $ORIGIN openclaw.internal.
+            $TTL 60
+            @ IN SOA ns1 hostmaster 2026112601 3600 600 86400 60
+            @ IN NS ns1
+            ns1 IN A 100.64.0.1
+
+            """.write(toFile: zone, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: zone) }
+        let check = try await clawnet(["zone", "check", zone, "--domain", "a-much-longer-wrong-domain.example"], environment: ["COLUMNS": "80"])
+        #expect(check.stdout.contains("fix:"), "a failure with its fix: \(check.stdout)")
+        expectFits(check, "zone check")
+    }
 }

@@ -163,8 +163,10 @@ struct DoctorCommand: ClawnetCommand {
         let warnings = try Credentials.load(into: &options, tokenFile: tokenFile.path, deviceFile: deviceFile, config: system.config())
         SecretWarnings.print(warnings, to: terminal)
         terminal.progress("checking this machine and discovering Gateways …")
-        let width = TextWrap.width(environment: context.environment, terminalColumns: context.terminal.columns)
-        let report = DoctorReport(await Doctor.run(options, system: system), briefWidth: all ? nil : width, width: width)
+        let columns = context.terminal.columns
+        let briefWidth = all ? nil : TextWrap.width(environment: context.environment, terminalColumns: columns)
+        let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: columns)
+        let report = DoctorReport(await Doctor.run(options, system: system), briefWidth: briefWidth, width: width)
         terminal.clearProgress()
         try report.print(format.chosen, to: terminal)
         if let emitZone { try ZoneEmitter.write(report.result.snippets, to: emitZone, terminal: terminal) }

@@ -115,7 +115,7 @@ struct PreflightCommand: ClawnetCommand {
         let warnings = config.warnings + secrets.map(\.description)
         if !quiet { warnings.forEach { terminal.err("warning: \($0)") } }
         let (requirements, elapsed) = await Preflight.run(required, options: options, system: system)
-        let width = TextWrap.width(environment: context.environment, terminalColumns: context.terminal.columns)
+        let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: context.terminal.columns)
         let report = PreflightReport(requirements: requirements, elapsed: elapsed, warnings: warnings, width: width)
         if !quiet { try report.print(format.chosen, to: terminal) }
         return report.exitStatus

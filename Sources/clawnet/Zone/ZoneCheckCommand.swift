@@ -119,7 +119,7 @@ struct ZoneCheckCommand: ClawnetCommand {
                 fix: "check the path (a regular zone file, or - for standard input) and --server")
         }
         let report = ZoneCheckReport(
-            result, width: TextWrap.width(environment: context.environment, terminalColumns: context.terminal.columns))
+            result, width: TextWrap.terminalWidth(environment: context.environment, terminalColumns: context.terminal.columns))
         try report.print(format.chosen, to: terminal)
         return report.exitStatus
     }

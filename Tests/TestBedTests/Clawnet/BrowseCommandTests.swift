@@ -61,6 +61,10 @@ struct BrowseCommandTests {
     @Test("the progress line goes to stderr only when stderr is a terminal, and never into stdout")
     func progressOnlyOnTerminal() async throws {
         let bed = try TestBed.current()
+        // A Gateway to find: browse exits 1 when it finds none (it passed only when another test
+        // happened to publish one at the same time).
+        let publisher = try await bed.avahiPublish(name: "Progress \(uniqueTag())", txt: ["role=gateway"])
+        defer { publisher.terminate() }
         let piped = try await bed.clawnet(["browse", "--timeout", "2s"], on: .node)
         #expect(piped.status == 0)
         #expect(!piped.stderr.contains("browsing"), "\(piped.stderr)")
