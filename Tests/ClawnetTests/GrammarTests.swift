@@ -134,19 +134,22 @@ struct GrammarTests {
             #expect(!result.stdout.isEmpty && wide.isEmpty, "\(command): lines over 80 columns: \(wide)\n\(result.stderr)")
         }
         let refused = "127.0.0.1:\(testPort())"
-        expectFits(try await clawnet(["doctor", "--all", "--no-local", "--timeout", "10s", refused], environment: ["COLUMNS": "80"]), "doctor")
-        expectFits(try await clawnet(["preflight", "--no-local", "--timeout", "10s", refused], environment: ["COLUMNS": "80"]), "preflight")
+        expectFits(
+            try await clawnet(["doctor", "--all", "--no-local", "--timeout", "10s", refused], environment: ["COLUMNS": "80"]), "doctor")
+        expectFits(
+            try await clawnet(["preflight", "--no-local", "--timeout", "10s", refused], environment: ["COLUMNS": "80"]), "preflight")
         let zone = NSTemporaryDirectory() + "clawnet-wrap-\(uniqueTag()).db"
         try """
-            $ORIGIN openclaw.internal.
-            $TTL 60
-            @ IN SOA ns1 hostmaster 2026112601 3600 600 86400 60
-            @ IN NS ns1
-            ns1 IN A 100.64.0.1
+        $ORIGIN openclaw.internal.
+        $TTL 60
+        @ IN SOA ns1 hostmaster 2026112601 3600 600 86400 60
+        @ IN NS ns1
+        ns1 IN A 100.64.0.1
 
-            """.write(toFile: zone, atomically: true, encoding: .utf8)
+        """.write(toFile: zone, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: zone) }
-        let check = try await clawnet(["zone", "check", zone, "--domain", "a-much-longer-wrong-domain.example"], environment: ["COLUMNS": "80"])
+        let check = try await clawnet(
+            ["zone", "check", zone, "--domain", "a-much-longer-wrong-domain.example"], environment: ["COLUMNS": "80"])
         #expect(check.stdout.contains("fix:"), "a failure with its fix: \(check.stdout)")
         expectFits(check, "zone check")
     }
