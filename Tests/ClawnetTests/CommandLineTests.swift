@@ -133,6 +133,15 @@ struct CommandLineTests {
         #expect(message.contains("did you mean \(text)ms or \(text)s?"), "\(text): \(message)")
     }
 
+    @Test("a negative duration is named as one, for every duration flag (not taken for a flag of its own)")
+    func negativeDurations() {
+        for (command, flag) in [("browse", "--timeout"), ("watch", "--interval")] {
+            let message =
+                (command == "browse" ? failure(BrowseCommand.self, [flag, "-1s"]) : failure(WatchCommand.self, [flag, "-1s"])) ?? ""
+            #expect(message.contains("'-1s' is not a duration (a duration cannot be negative)"), "\(command) \(flag): \(message)")
+        }
+    }
+
     @Test("compound durations give each unit once, longest first", arguments: ["30s1m", "1m1m", "1s2", "m", "1hm", "5sec"])
     func badCompoundDurations(text: String) {
         let message = failure(BrowseCommand.self, ["--timeout", text]) ?? ""

@@ -41,7 +41,7 @@ struct StandInOptions: ParsableArguments {
     var pairedDevices: [String] = []
 
     @Option(
-        name: .customLong("starting-for"),
+        name: .customLong("starting-for"), parsing: .unconditional,
         help: ArgumentHelp(
             "With --serve: answer connect as a starting Gateway does, for this long from the first request.", valueName: "DURATION"),
         transform: Arguments.duration)

@@ -36,6 +36,7 @@ struct WideAreaOptions: ParsableArguments {
     var addresses: [IPAddress] = []
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "With --domain: how often to check the record is still there and put it back (default 30s).", valueName: "DURATION"),
         transform: Arguments.duration)

@@ -9,7 +9,11 @@ protocol TimeoutWording {
 /// `--timeout DURATION`: the bound of a command, in the forms `Arguments.duration` takes. Each
 /// command names its wording (what the bound covers, its default) as the type parameter.
 struct TimeoutOption<Wording: TimeoutWording>: ParsableArguments {
-    @Option(name: .customLong("timeout"), help: ArgumentHelp(Wording.timeoutHelp, valueName: "DURATION"), transform: Arguments.duration)
+    // Unconditional: `--timeout -1s` reaches the duration parser, which says a duration cannot
+    // be negative, instead of ArgumentParser's "missing value".
+    @Option(
+        name: .customLong("timeout"), parsing: .unconditional, help: ArgumentHelp(Wording.timeoutHelp, valueName: "DURATION"),
+        transform: Arguments.duration)
     var given: Duration?
 
     /// --timeout, else the command's default.

@@ -61,6 +61,7 @@ struct WatchCommand: ClawnetCommand {
     @OptionGroup var manualOption: ManualOption<Words>
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("How often each Gateway is probed while it is up (default 30s).", valueName: "DURATION"),
         transform: Arguments.duration)
     var interval: Duration = .seconds(30)

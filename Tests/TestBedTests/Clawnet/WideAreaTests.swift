@@ -258,6 +258,23 @@ struct WideAreaTests {
         #expect(!fix.contains("primary") && !fix.isEmpty, "fix: \(fix)")
     }
 
+    @Test("zone check --axfr of a zone whose serial UPDATEs counted up (not the date form): no warning, the serial named")
+    func servedSerialNotDated() async throws {
+        let bed = try TestBed.current()
+        let zone = openClawZone([
+            "gw IN A 100.64.0.1", "_openclaw-gw._tcp IN PTR Bell._openclaw-gw._tcp", "Bell._openclaw-gw._tcp IN SRV 0 0 18789 gw",
+            #"Bell._openclaw-gw._tcp IN TXT "role=gateway""#,
+        ]).replacingOccurrences(of: "2026112201", with: "7")
+        let dns = try await bed.startBIND(zones: ["openclaw.internal": zone], zoneOptions: "allow-transfer { any; };")
+        defer { dns.terminate() }
+        let result = try await bed.clawnet(
+            ["zone", "check", "--axfr", "--domain", "openclaw.internal", "--server", dns.endpoint, "--timeout", "3s", "--json"])
+        let findings = try jsonObject(result.stdout)["findings"] as? [[String: Any]] ?? []
+        let serial = findings.first { $0["code"] as? String == "serialNotDated" }
+        #expect(serial?["status"] as? String == "pass", "the serial form is no warning for a served zone: \(findings)")
+        #expect((serial?["message"] as? String)?.contains("serial 7") == true, "\(serial ?? [:])")
+    }
+
     @Test("zone check FILE --server of a server that truncates over UDP and dribbles its TCP answer: it ends by itself, naming it")
     func truncatedThenDribbled() async throws {
         let bed = try TestBed.current()
