@@ -135,19 +135,8 @@ struct ReportCommandTests {
         ])
         let dns = try await bed.startBIND(zones: ["openclaw.internal": zone], zoneOptions: "allow-transfer { any; };")
         defer { dns.terminate() }
-        let home = "\(bed.directory)/report-home-\(tag)"
-        try FileManager.default.createDirectory(atPath: "\(home)/.openclaw", withIntermediateDirectories: true)
-        try #"{ gateway: { auth: { token: "\#(secret)" } }, discovery: { wideArea: { domain: "openclaw.internal" } } }"#
-            .write(toFile: "\(home)/.openclaw/openclaw.json", atomically: true, encoding: .utf8)
-        let archive = "\(bed.directory)/report-\(tag).tar.gz"
-        let result = try await bed.clawnet(
-            ["report", "--out", archive, "--timeout", "2s", "--server", dns.endpoint], on: .node, environment: ["HOME": home],
-            timeout: .seconds(90))
-        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let unpacked = "\(bed.directory)/report-\(tag)"
-        try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
-        #expect(try await runCommand("/usr/bin/tar", ["-xzf", archive, "-C", unpacked]).status == 0)
-        let root = "\(unpacked)/clawnet-report"
+        let config = #"{ gateway: { auth: { token: "\#(secret)" } }, discovery: { wideArea: { domain: "openclaw.internal" } } }"#
+        let root = try await Self.unpackedReport(bed, config: config, server: dns.endpoint)
         let served = try String(contentsOfFile: "\(root)/zone-openclaw.internal.txt", encoding: .utf8)
         #expect(served.contains("as \(dns.address)#\(dns.port) serves it, read by AXFR"), "\(served)")
         #expect(served.contains(#"bell\007gw._openclaw-gw._tcp.openclaw.internal. 60 IN SRV 0 0 18789 gw.openclaw.internal."#), "\(served)")
@@ -170,29 +159,36 @@ struct ReportCommandTests {
     @Test("a server that refuses AXFR: the report holds the Gateways' RRsets read by queries, and says so")
     func servedZoneByQueries() async throws {
         let bed = try TestBed.current()
-        let tag = uniqueTag()
         let zone = openClawZone([
             "gw IN A \(bed.ip(.gw))", #"_openclaw-gw._tcp IN PTR Bell._openclaw-gw._tcp"#,
             #"Bell._openclaw-gw._tcp IN SRV 0 0 18789 gw"#, #"Bell._openclaw-gw._tcp IN TXT "role=gateway""#,
         ])
         let dns = try await bed.startBIND(zones: ["openclaw.internal": zone], zoneOptions: "allow-transfer { none; };")
         defer { dns.terminate() }
+        let root = try await Self.unpackedReport(
+            bed, config: #"{ discovery: { wideArea: { domain: "openclaw.internal" } } }"#, server: dns.endpoint)
+        let served = try String(contentsOfFile: "\(root)/zone-openclaw.internal.txt", encoding: .utf8)
+        #expect(served.contains("read by queries for its Gateways' RRsets (AXFR refused"), "\(served)")
+        #expect(served.contains("Bell._openclaw-gw._tcp.openclaw.internal. 60 IN SRV 0 0 18789 gw.openclaw.internal."), "\(served)")
+        #expect(served.contains(#"Bell._openclaw-gw._tcp.openclaw.internal. 60 IN TXT "role=gateway""#), "\(served)")
+    }
+
+    /// `clawnet report --server SERVER` run on node with `config` as the OpenClaw config of a
+    /// home of its own; the folder the archive unpacks to.
+    static func unpackedReport(_ bed: TestBed, config: String, server: String) async throws -> String {
+        let tag = uniqueTag()
         let home = "\(bed.directory)/report-home-\(tag)"
         try FileManager.default.createDirectory(atPath: "\(home)/.openclaw", withIntermediateDirectories: true)
-        try #"{ discovery: { wideArea: { domain: "openclaw.internal" } } }"#
-            .write(toFile: "\(home)/.openclaw/openclaw.json", atomically: true, encoding: .utf8)
+        try config.write(toFile: "\(home)/.openclaw/openclaw.json", atomically: true, encoding: .utf8)
         let archive = "\(bed.directory)/report-\(tag).tar.gz"
         let result = try await bed.clawnet(
-            ["report", "--out", archive, "--timeout", "2s", "--server", dns.endpoint], on: .node, environment: ["HOME": home],
+            ["report", "--out", archive, "--timeout", "2s", "--server", server], on: .node, environment: ["HOME": home],
             timeout: .seconds(90))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let unpacked = "\(bed.directory)/report-\(tag)"
         try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
         #expect(try await runCommand("/usr/bin/tar", ["-xzf", archive, "-C", unpacked]).status == 0)
-        let served = try String(contentsOfFile: "\(unpacked)/clawnet-report/zone-openclaw.internal.txt", encoding: .utf8)
-        #expect(served.contains("read by queries for its Gateways' RRsets (AXFR refused"), "\(served)")
-        #expect(served.contains("Bell._openclaw-gw._tcp.openclaw.internal. 60 IN SRV 0 0 18789 gw.openclaw.internal."), "\(served)")
-        #expect(served.contains(#"Bell._openclaw-gw._tcp.openclaw.internal. 60 IN TXT "role=gateway""#), "\(served)")
+        return "\(unpacked)/clawnet-report"
     }
 
     /// The secret as it is, in hex (both cases) and in base64 at each of the three alignments
