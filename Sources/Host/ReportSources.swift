@@ -20,38 +20,32 @@ public struct ReportSources: Sendable {
 
     public init() {}
 
-    /// Reads it all; `home` is the user's home (the OpenClaw folder is `home/.openclaw`),
+    /// Reads it all; `home` is the user's home (the OpenClaw folder is `home/.openclaw` unless the
+    /// environment names another),
     /// `configPath` the config when named elsewhere. A blocking call (BlockingThreads).
     public static func gather(home: String, configPath: String, environment: [String: String]) -> ReportSources {
         var sources = ReportSources()
         sources.system()
-        sources.openClaw(home: home, configPath: configPath)
+        // The folder OpenClaw keeps its state, env file and identity in (OPENCLAW_STATE_DIR, a
+        // profile's, else ~/.openclaw), as OpenClaw itself resolves it.
+        let folder = NodeStateDirectory.path(environment: environment, home: home) ?? home + "/.openclaw"
+        sources.openClaw(folder: folder, configPath: configPath)
         sources.environment(environment)
-        sources.journal()
+        sources.journal(directory: environment[journalDirectoryVariable])
         return sources
     }
 
-    /// Journal lines kept per scope (system units, user units).
-    static let journalLines = 200
+    /// Names a journal folder for the report to read instead of the machine's journal (a copy
+    /// from another machine; the tests' journal made by systemd-journal-remote).
+    public static let journalDirectoryVariable = "CLAWNET_JOURNAL_DIRECTORY"
 
-    /// The Gateway's recent journal lines, of its system and its user units (`journalctl`, each
-    /// run bounded by SystemTool); where no journal runs, the manifest says why it is absent.
-    mutating func journal(tool: String = "/usr/bin/journalctl", journalFolder: String = "/run/systemd/journal") {
-        guard access(tool, X_OK) == 0 else {
-            omitted.append(("gateway journal", "\(tool) is not installed"))
-            return
+    /// The Gateway's recent journal lines (GatewayJournal); where none can be read, the manifest
+    /// says why they are absent.
+    mutating func journal(tool: String = "/usr/bin/journalctl", directory: String?) {
+        switch GatewayJournal(tool: tool, directory: directory).read() {
+        case .success(let text): files.append(("gateway-journal.txt", Array(text.utf8)))
+        case .failure(let absence): omitted.append(("gateway journal", absence.why))
         }
-        guard FileManager.default.fileExists(atPath: journalFolder) else {
-            omitted.append(("gateway journal", "no systemd journal on this machine (\(journalFolder) is missing)"))
-            return
-        }
-        var text = ""
-        for scope in ["--unit", "--user-unit"] {
-            let arguments = ["--no-pager", "-o", "short-iso", "-n", String(Self.journalLines), "\(scope)=openclaw-gateway*"]
-            let output = SystemTool.output(tool, arguments).map { String(decoding: $0, as: UTF8.self) }
-            text += "# journalctl \(arguments.joined(separator: " "))\n" + (output ?? "(journalctl failed or did not finish in time)\n")
-        }
-        files.append(("gateway-journal.txt", Array(text.utf8)))
     }
 
     mutating func system() {
@@ -76,8 +70,7 @@ public struct ReportSources: Sendable {
         files.append(("routes.txt", Array(routes.utf8)))
     }
 
-    mutating func openClaw(home: String, configPath: String) {
-        let folder = home + "/.openclaw"
+    mutating func openClaw(folder: String, configPath: String) {
         if let bytes = try? RegularFile.readIfPresent(configPath, limit: FileLimit.config) {
             if let redaction = ConfigRedaction(config: bytes) {
                 files.append(("openclaw.json", Array(redaction.text.utf8)))
@@ -88,6 +81,8 @@ public struct ReportSources: Sendable {
                 secrets.formUnion(Self.words(of: bytes))
             }
         }
+        // The env file OpenClaw loads: its state folder's .env (follows openclaw/openclaw
+        // src/infra/dotenv.ts loadDotEnv), wherever the config is.
         if let bytes = try? RegularFile.readIfPresent(folder + "/.env", limit: FileLimit.config) {
             let (text, keys, values) = Self.redactedEnv(String(decoding: bytes, as: UTF8.self))
             files.append(("openclaw.env", Array(text.utf8)))
@@ -100,8 +95,28 @@ public struct ReportSources: Sendable {
             if let bytes = try? RegularFile.read(path, limit: FileLimit.config) { secrets.formUnion(Self.words(of: bytes)) }
             omitted.append((path, "holds keys or credentials"))
         }
-        if let log = Self.newestLog(), let bytes = try? RegularFile.read(log, limit: FileLimit.kernelTable) {
-            files.append(("gateway-log.txt", Array(bytes.suffix(Self.logTail))))
+        gatewayLog()
+    }
+
+    /// The end of OpenClaw's newest rolling log, however large it is. The folder is in /tmp, where
+    /// anyone may make it: a log is read only when it is a regular file (no symbolic link) owned
+    /// by whoever owns the folder.
+    mutating func gatewayLog(folder: String = logFolder) {
+        guard let log = Self.newestLog(in: folder) else {
+            omitted.append(("gateway log", "no OpenClaw log in \(folder) (a Gateway writes openclaw-YYYY-MM-DD.log there)"))
+            return
+        }
+        var folderStatus = stat()
+        do {
+            let (bytes, owner, size) = try RegularFile.tail(log, bytes: Self.logTail)
+            guard lstat(folder, &folderStatus) == 0, folderStatus.st_mode & S_IFMT == S_IFDIR, folderStatus.st_uid == owner else {
+                omitted.append((log, "not owned by the owner of \(folder): left out"))
+                return
+            }
+            files.append(("gateway-log.txt", bytes))
+            if size > bytes.count { omitted.append((log, "only its last \(bytes.count) of \(size) bytes are included")) }
+        } catch {
+            omitted.append((log, error.description))
         }
     }
 
@@ -159,9 +174,11 @@ public struct ReportSources: Sendable {
         return text.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("-----") }.joined()
     }
 
-    /// OpenClaw's rolling log (/tmp/openclaw/openclaw-YYYY-MM-DD.log), newest by name.
-    static func newestLog() -> String? {
-        let folder = "/tmp/openclaw"
+    /// Where OpenClaw's rolling log is (openclaw/openclaw src/logging/logger.ts DEFAULT_LOG_DIR).
+    static let logFolder = "/tmp/openclaw"
+
+    /// OpenClaw's rolling log (openclaw-YYYY-MM-DD.log), newest by name.
+    static func newestLog(in folder: String) -> String? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasPrefix("openclaw-") && $0.hasSuffix(".log") }.max().map { "\(folder)/\($0)" }
     }

@@ -173,16 +173,71 @@ struct ReportCommandTests {
         #expect(served.contains(#"Bell._openclaw-gw._tcp.openclaw.internal. 60 IN TXT "role=gateway""#), "\(served)")
     }
 
+    @Test("the Gateway's journal lines, of its system unit and of a user's profile unit, with the token scrubbed")
+    func gatewayJournal() async throws {
+        let bed = try TestBed.current()
+        let tag = uniqueTag()
+        let secret = "ZqJournalToken\(tag)Sx7"
+        // A journal file as journald writes one, made by systemd-journal-remote from export format:
+        // the system unit, a user's profile unit (uid 1000, not root: `--user-unit` alone would miss
+        // it), the user manager's own line about that unit, and a unit that is not the Gateway's.
+        let entries: [[String: String]] = [
+            ["_SYSTEMD_UNIT": "openclaw-gateway.service", "_UID": "0", "MESSAGE": "system gateway \(tag) auth token=\(secret)"],
+            [
+                "_SYSTEMD_UNIT": "user@1000.service", "_SYSTEMD_USER_UNIT": "openclaw-gateway-work.service", "_UID": "1000",
+                "MESSAGE": "user gateway \(tag) listening on ws://127.0.0.1:18789",
+            ],
+            [
+                "_SYSTEMD_UNIT": "user@1000.service", "USER_UNIT": "openclaw-gateway-work.service", "_UID": "1000",
+                "MESSAGE": "openclaw-gateway-work.service: Main process exited, code=exited, status=1/FAILURE \(tag)",
+            ],
+            ["_SYSTEMD_UNIT": "ssh.service", "_UID": "0", "MESSAGE": "not the gateway \(tag)"],
+        ]
+        let journal = "\(bed.directory)/journal-\(tag)"
+        try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: true)
+        try Self.exportFormat(entries).write(toFile: "\(journal).export", atomically: true, encoding: .utf8)
+        let made = try await runCommand("/lib/systemd/systemd-journal-remote", ["--output=\(journal)/remote.journal", "\(journal).export"])
+        #expect(made.status == 0, "systemd-journal-remote: \(made.stderr)")
+        let config = #"{ gateway: { auth: { token: "\#(secret)" } } }"#
+        let root = try await Self.unpackedReport(
+            bed, config: config, server: "127.0.0.1:1", environment: ["CLAWNET_JOURNAL_DIRECTORY": journal])
+        let text = try String(contentsOfFile: "\(root)/gateway-journal.txt", encoding: .utf8)
+        #expect(text.contains("system gateway \(tag) auth token=[REDACTED]"), "the system unit's line, token scrubbed: \(text)")
+        #expect(text.contains("user gateway \(tag) listening"), "the user's profile unit: \(text)")
+        #expect(text.contains("Main process exited, code=exited, status=1/FAILURE \(tag)"), "the user manager's line: \(text)")
+        #expect(!text.contains("not the gateway \(tag)"), "another unit's line stays out: \(text)")
+        #expect(!text.contains(secret), "no raw token: \(text)")
+        let manifest = try String(contentsOfFile: "\(root)/manifest.json", encoding: .utf8)
+        try await expectMatches(manifest, "clawnet.report-manifest.v1", "the report's manifest", bed: bed)
+    }
+
+    /// Journal entries in systemd's export format, one second apart from now.
+    static func exportFormat(_ entries: [[String: String]]) -> String {
+        let now = UInt64(Date().timeIntervalSince1970 * 1_000_000)
+        return entries.enumerated().map { index, fields in
+            var lines = [
+                "__CURSOR=s=0;i=\(index)", "__REALTIME_TIMESTAMP=\(now + UInt64(index) * 1_000_000)",
+                "__MONOTONIC_TIMESTAMP=\(index + 1)", "_BOOT_ID=0123456789abcdef0123456789abcdef", "_HOSTNAME=gw",
+                "SYSLOG_IDENTIFIER=openclaw", "PRIORITY=6",
+            ]
+            lines += fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            return lines.joined(separator: "\n") + "\n\n"
+        }.joined()
+    }
+
     /// `clawnet report --server SERVER` run on node with `config` as the OpenClaw config of a
     /// home of its own; the folder the archive unpacks to.
-    static func unpackedReport(_ bed: TestBed, config: String, server: String) async throws -> String {
+    static func unpackedReport(
+        _ bed: TestBed, config: String, server: String, environment: [String: String] = [:]
+    ) async throws -> String {
         let tag = uniqueTag()
         let home = "\(bed.directory)/report-home-\(tag)"
         try FileManager.default.createDirectory(atPath: "\(home)/.openclaw", withIntermediateDirectories: true)
         try config.write(toFile: "\(home)/.openclaw/openclaw.json", atomically: true, encoding: .utf8)
         let archive = "\(bed.directory)/report-\(tag).tar.gz"
         let result = try await bed.clawnet(
-            ["report", "--out", archive, "--timeout", "2s", "--server", server], on: .node, environment: ["HOME": home],
+            ["report", "--out", archive, "--timeout", "2s", "--server", server], on: .node,
+            environment: environment.merging(["HOME": home]) { $1 },
             timeout: .seconds(90))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let unpacked = "\(bed.directory)/report-\(tag)"
