@@ -20,7 +20,8 @@ struct ReportCommand: ClawnetCommand {
             Writes --out FILE, a tar.gz with: doctor.json and browse.json, versions.txt \
             (clawnet, OpenClaw when installed, Avahi, the kernel, the distribution), the OpenClaw \
             config with every secret replaced by [REDACTED] (tokens, passwords, SecretRef ids, \
-            private keys; the keys kept), the env file beside it the same way, resolv.conf, the \
+            private keys; the keys kept), the env file OpenClaw loads (.env in its state folder, \
+            ~/.openclaw or OPENCLAW_STATE_DIR) the same way, resolv.conf, the \
             nsswitch hosts line, interfaces and routes, avahi-daemon's state, each wide-area \
             domain's zone as served (by AXFR, else its Gateways' RRsets; from --server or the \
             system's resolvers), the end of the Gateway's own log and its journal lines (where \
@@ -81,13 +82,13 @@ struct ReportCommand: ClawnetCommand {
         let request = DiscoveryRequest(discoveryOptions, config: openClaw, interfaces: context.machine.interfaces())
         let snapshot = await context.discovery.snapshot(request, timeout: timeout.duration)
         files.append(("browse.json", Array((try JSONOutput.pretty(BrowseReport(request: request, snapshot: snapshot)) + "\n").utf8)))
-        files.append(("versions.txt", Array(await versions().utf8)))
         files.append(("avahi.txt", Array("\(await context.machine.avahi(.browse))\n".utf8)))
         let home = context.environment["HOME"] ?? "/root"
         let environment = context.environment
         var sources = await BlockingThreads.shared.value {
             ReportSources.gather(home: home, configPath: openClaw.path, environment: environment)
         }
+        files.append(("versions.txt", Array(await versions(into: &sources).utf8)))
         await servedZones(request.domains, into: &sources)
         terminal.clearProgress()
         let archive = try ReportArchive.make(files + sources.files, sources: sources, created: Date())
@@ -118,19 +119,26 @@ struct ReportCommand: ClawnetCommand {
     /// Wide-area domains whose zone is read: a config names one, --domain a few.
     static let maxZones = 4
 
-    /// clawnet's own version and the tools' (each asked with a bounded run).
-    private func versions() async -> String {
-        await BlockingThreads.shared.value {
+    /// clawnet's own version and the tools' (each asked with a bounded run); a tool found at
+    /// none of its paths is named as such, in the text and in the manifest.
+    private func versions(into sources: inout ReportSources) async -> String {
+        let (lines, missing) = await BlockingThreads.shared.value {
             var lines = ["clawnet: \(Version.line)"]
-            for (name, path, arguments) in [
-                ("openclaw", "/usr/bin/openclaw", ["--version"]), ("openclaw", "/usr/local/bin/openclaw", ["--version"]),
-                ("avahi-daemon", "/usr/sbin/avahi-daemon", ["--version"]),
+            var missing: [(String, String)] = []
+            for (name, paths) in [
+                ("openclaw", ["/usr/bin/openclaw", "/usr/local/bin/openclaw"]), ("avahi-daemon", ["/usr/sbin/avahi-daemon"]),
             ] {
-                if let output = SystemTool.output(path, arguments) {
+                if let output = paths.lazy.compactMap({ SystemTool.output($0, ["--version"]) }).first {
                     lines.append("\(name): \(String(decoding: output, as: UTF8.self).trimmingSpaces())")
+                } else {
+                    let why = "not installed, or \(name) --version failed (looked at \(paths.joined(separator: ", ")))"
+                    lines.append("\(name): \(why)")
+                    missing.append(("\(name) version", why))
                 }
             }
-            return lines.joined(separator: "\n") + "\n"
+            return (lines, missing)
         }
+        sources.omitted += missing
+        return lines.joined(separator: "\n") + "\n"
     }
 }
