@@ -9,6 +9,12 @@ public enum OutputFile {
     /// and not through a link another user planted in a sticky directory (`ProtectedPath`).
     public static func problem(_ path: String) -> String? {
         guard !path.isEmpty else { return "an empty path names no file" }
+        // `-` reads standard input wherever a file is read; as an output it would quietly make
+        // a file named "-", which no one asking for standard output wants.
+        guard path != "-" else {
+            return "- is standard output, and clawnet writes files only: give a path (./- for a file named -), or leave the flag out"
+                + " where the command prints to standard output without it"
+        }
         if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "the path holds a control character (a newline, a tab, an escape): give a plain path"
         }

@@ -187,7 +187,7 @@ struct CommandLineTests {
     }
 
     @Test(
-        "doctor and zone: an unknown check, a bad pin, a bad --gateway spec, a bad address",
+        "doctor, zone and report: an unknown check, a bad pin, a bad --gateway spec, a bad address, `-` as an output",
         arguments: [
             ("doctor", ["--check", "gw.nope"], "checks are: openclaw.config"),
             ("doctor", ["--pin", "abc"], "not a SHA-256 fingerprint"),
@@ -202,6 +202,11 @@ struct CommandLineTests {
             ),
             ("zone generate", ["--domain", "x.test"], "say what to publish"),
             ("zone check", ["f.db", "--server", "localhost"], "not an IP address"),
+            // `-` reads standard input; as an output it would make a file named "-".
+            ("zone generate", ["--domain", "x.test", "--out", "-"], "- is standard output, and clawnet writes files only"),
+            ("zone generate", ["--domain", "x.test", "--out", "z.db", "--corefile", "-"], "- is standard output"),
+            ("doctor", ["--emit-zone", "-"], "- is standard output"),
+            ("report", ["--out", "-"], "- is standard output"),
         ] as [(String, [String], String)])
     func badValues(command: String, arguments: [String], words: String) {
         let message = failure(Clawnet.self, command.split(separator: " ").map(String.init) + arguments) ?? ""

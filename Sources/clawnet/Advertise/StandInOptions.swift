@@ -22,7 +22,7 @@ struct StandInOptions: ParsableArguments {
         help: ArgumentHelp(
             "With --serve (implies --tls): use DIR/gateway-cert.pem and DIR/gateway-key.pem, made there when missing, so the fingerprint "
                 + "survives restarts. DIR must be this user's (or root's) and writable by no one else.",
-            valueName: "DIR"))
+            valueName: "DIR"), completion: .directory)
     var tlsDirectory: String?
 
     @Flag(name: .customLong("serve-only"), help: "Serve like a Gateway, but publish no beacon (a Gateway whose mDNS advertising is off).")

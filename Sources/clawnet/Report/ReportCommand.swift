@@ -46,7 +46,9 @@ struct ReportCommand: ClawnetCommand {
             """
     )
 
-    @Option(name: .customLong("out"), help: ArgumentHelp("The archive to write (a new file).", valueName: "FILE"))
+    @Option(
+        name: .customLong("out"), help: ArgumentHelp("The archive to write (a new file).", valueName: "FILE"), completion: .file(),
+        transform: Arguments.outputPath)
     var out: String
 
     @OptionGroup var serverOption: ServersOption<Words>
