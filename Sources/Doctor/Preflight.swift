@@ -40,12 +40,14 @@ public enum Preflight {
         case noGateway
     }
 
-    /// The checks each requirement is decided by (with a pin, the certificate must match it).
-    static func checks(for requirements: Set<Requirement>, pinned: Bool = false) -> Set<CheckID> {
+    /// The checks each requirement is decided by. The certificate must match the pin, or else
+    /// the fingerprint its beacon advertises, as doctor and watch judge it: a Gateway whose
+    /// certificate is not the one it advertises is not a yes.
+    static func checks(for requirements: Set<Requirement>) -> Set<CheckID> {
         var ids = Set<CheckID>()
         if requirements.contains(.mdns) { ids.formUnion(mdnsChecks) }
         if requirements.contains(.wideArea) { ids.insert(.dnsWideArea) }
-        if requirements.contains(.gateway) { ids.formUnion(pinned ? [.gwProtocol, .gwPin] : [.gwProtocol]) }
+        if requirements.contains(.gateway) { ids.formUnion([.gwProtocol, .gwPin]) }
         return ids
     }
 
@@ -56,7 +58,7 @@ public enum Preflight {
         [Result], Duration
     ) {
         var options = base
-        options.only = checks(for: requirements, pinned: options.pin != nil)
+        options.only = checks(for: requirements)
         let doctor = await Doctor.run(options, system: system)
         return (Requirement.allCases.filter(requirements.contains).map { evaluate($0, doctor) }, doctor.elapsed)
     }

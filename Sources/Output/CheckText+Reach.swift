@@ -74,7 +74,7 @@ extension CheckText {
             return CheckText(
                 "connection refused: \(all) (nothing listens there)",
                 fix:
-                    "is the Gateway running, and listening on this address? On the Gateway host: `ss -ltnp | grep \(port)`; gateway.bind "
+                    "is the Gateway running, and listening on this address? On the Gateway host: `ss -ltnp 'sport = :\(port)'`; gateway.bind "
                     + "loopback accepts local connections only")
         case .timedOut:
             return CheckText(

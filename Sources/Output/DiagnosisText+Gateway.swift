@@ -84,8 +84,8 @@ extension DiagnosisText {
                 "\(target) is advertised by \(mdns ? "mDNS" : "DNS-SD") at \(addresses.map(\.description).joined(separator: ", ")) port "
                 + "\(port), but nothing listens there: the Gateway binds loopback (gateway.bind = loopback) or is not running",
             fix:
-                "on the Gateway host set gateway.bind to \"lan\" (or \"tailnet\") in ~/.openclaw/openclaw.json and restart it; `ss -ltnp | "
-                + "grep \(port)` there shows what it listens on")
+                "on the Gateway host set gateway.bind to \"lan\" (or \"tailnet\") in ~/.openclaw/openclaw.json and restart it; `ss -ltnp "
+                + "'sport = :\(port)'` there shows what it listens on")
     }
 
     static func tailnetUnreachable(_ target: String, _ lost: [IPAddress], _ port: Int, _ tailnet: Tailnet) -> DiagnosisText {

@@ -15,7 +15,7 @@ extension DiagnosisText {
             let owner = path.intermediary.map { ", and it is \($0)'s certificate, not the Gateway's: the pin belongs to \($0)" } ?? ""
             return DiagnosisText(
                 cause: "\(target) is pinned to a certificate \(issued(path)): its CA renews it, and each renewal breaks the pin\(owner)",
-                fix: CheckText.repin(path.host))
+                fix: CheckText.repin(path.host, port: path.port))
         case .proxyUpstream:
             return DiagnosisText(
                 cause: "\(target): the proxy in front of the Gateway\(through) cannot reach it (\(CheckText(finding.check).message)): its "
@@ -51,22 +51,26 @@ extension DiagnosisText {
         }
     }
 
-    /// `issued by <issuer>, valid until <date>`.
+    /// `issued by <issuer>, valid until <date>`, or `self-signed`.
     static func issued(_ path: PathEvidence) -> String {
-        guard case .issued(let issuer, let notAfter)? = path.certificate else { return "that is not self-signed" }
-        return "issued by \(SafeText.display(Array(issuer.utf8.prefix(120)))), valid until \(CheckText.iso(notAfter))"
+        switch path.certificate {
+        case .issued(let issuer, let notAfter)?:
+            return "issued by \(SafeText.display(Array(issuer.utf8.prefix(120)))), valid until \(CheckText.iso(notAfter))"
+        case .selfSigned?: return "self-signed"
+        case nil: return "whose issuer was not read"
+        }
     }
 
     static func edgeCertificate(_ finding: IntermediaryFinding) -> DiagnosisText {
         let path = finding.path
         let owner = path.intermediary.map { "\($0)'s certificate" } ?? "a certificate"
         return DiagnosisText(
-            cause: "\(finding.target) presents \(owner) (\(issued(path))), not the Gateway's own self-signed one: whatever terminates TLS "
+            cause: "\(finding.target) presents \(owner) (\(issued(path))), not the one pinned for the Gateway: whatever terminates TLS "
                 + "there is an edge in front of the Gateway, and a pin on it belongs to the edge, which changes it at each renewal "
                 + "(\(CheckText(finding.check).message))",
             fix: "connect to the Gateway itself and pin its own certificate (wss://<gateway host>:\(finding.gatewayPort ?? 18789)); or let "
                 + "the edge pass TLS through (nginx: a `stream { server { listen 443; proxy_pass 127.0.0.1:18789; } }` block); or pin "
-                + "the edge's certificate and re-pin at each renewal: " + CheckText.repin(path.host))
+                + "the edge's certificate and re-pin at each renewal: " + CheckText.repin(path.host, port: path.port))
     }
 
     static func proxyNotTrusted(_ finding: IntermediaryFinding) -> DiagnosisText {

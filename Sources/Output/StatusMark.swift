@@ -20,9 +20,9 @@ enum StatusMark {
         }
     }
 
-    /// Preflight's yes or no.
+    /// Preflight's yes or no, in doctor's and zone check's words.
     static func mark(ok: Bool, _ terminal: Terminal) -> String {
-        ok ? terminal.paint("ok  ", .green) : mark(Check.Status.fail, terminal)
+        mark(ok ? Check.Status.pass : .fail, terminal)
     }
 }
 

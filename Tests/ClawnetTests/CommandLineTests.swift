@@ -222,6 +222,11 @@ struct CommandLineTests {
             ["doctor", "--format", "jsonl"], ["preflight", "--format", "jsonl"], ["zone", "check", "/dev/null", "--format", "jsonl"],
             ["advertise", "--serve-only", "--name", "X"], ["advertise", "--name", "X", "--tls"],
             ["advertise", "--name", "X", "--serve", "--bind", "not-an-ip"], ["advertise", "--port", "1"],
+            // Something only the user can give: CoreDNS's listening address, on a machine without Tailscale.
+            [
+                "zone", "generate", "--domain", "x.test", "--gateway", "host=a,ip=10.0.0.1", "--ns-address", "10.0.0.53", "--out",
+                "/tmp/clawnet-no-bind-\(UUID().uuidString).db", "--corefile", "/tmp/clawnet-no-bind-\(UUID().uuidString).Corefile",
+            ],
         ])
     func usageErrors(arguments: [String]) async throws {
         let result = try await runCommand(ClawnetBinary.path, arguments)

@@ -59,6 +59,8 @@ struct DoctorGoldenTests {
         ("gateway", .healthy, [.gateway]),
         ("gateway-failing", .tcp, [.gateway]),
         ("gateway-pinned", .pinAndCertificate, [.gateway]),
+        // Not a yes when the certificate is not the one the beacon advertises, as doctor and watch say.
+        ("gateway-advertised-other", .advertisedOther, [.gateway]),
         ("no-gateway", .noDaemon, [.gateway]),
     ]
 

@@ -31,7 +31,7 @@ extension GoldenScene {
     /// Preflight's answer for `requirements` from this scene (its `only` is preflight's).
     func preflight(_ requirements: Set<Preflight.Requirement>) -> PreflightReport {
         var scene = self
-        scene.only = Preflight.checks(for: requirements, pinned: gateways.contains { $0.pin != nil })
+        scene.only = Preflight.checks(for: requirements)
         let doctor = scene.result()
         let results = Preflight.Requirement.allCases.filter(requirements.contains).map { Preflight.evaluate($0, doctor) }
         return PreflightReport(requirements: results, elapsed: .milliseconds(321))

@@ -16,6 +16,13 @@ extension GoldenScene {
         scene.gateways = [Gateway(Golden.report(target), beacon: lanBeacon)]
     }
 
+    /// Healthy but for the certificate: not the one its beacon advertises (gatewayTlsSha256).
+    static let advertisedOther = GoldenScene("advertised-other") { scene in
+        scene.system = Golden.gatewayHost
+        scene.discovery = Recorded.discovery(beacons: [lanBeacon])
+        scene.gateways = [Gateway(Golden.report(Golden.target(advertised: Recorded.otherSHA)), beacon: lanBeacon)]
+    }
+
     static let names = GoldenScene("names") { scene in
         scene.explicitTargets = true
         func named(_ host: String, _ problem: DNSProblem?) -> Gateway {

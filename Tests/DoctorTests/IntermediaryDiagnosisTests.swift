@@ -55,6 +55,16 @@ struct IntermediaryDiagnosisTests {
         #expect(!causes.contains { $0.id == .pinChanged }, "named once: \(causes.map(\.id))")
     }
 
+    @Test("a self-signed certificate behind a named server: the cause says self-signed, and the re-pin line has the port in use")
+    func selfSignedBehindServer() throws {
+        let facts = Recorded.tlsFacts(sha: Recorded.otherSHA)
+        let (_, causes) = Self.diagnosed(Self.proxied(server: "Python/3.11 websockets/17.4", facts: facts), pin: Recorded.certificateSHA)
+        let edge = try #require(causes.first { $0.id == .edgeCertificate }, "\(causes.map(\.id))")
+        #expect(edge.cause.contains("(self-signed)") && !edge.cause.contains("not self-signed"), "\(edge.cause)")
+        #expect(
+            edge.fix.contains("-connect studio.local:18789 ") && !edge.fix.contains("with the right port"), "\(edge.fix)")
+    }
+
     @Test("openclaw#150152 (recorded): a pin that matches an ACME certificate warns with its end date and the re-pin steps")
     func openclaw150152RenewingPin() throws {
         let notAfter = Date(timeIntervalSinceNow: 6 * 86_400)

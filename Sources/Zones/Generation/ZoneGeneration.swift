@@ -87,7 +87,8 @@ public struct ZoneGeneration: Sendable {
         if let corefile {
             let bind = bind.isEmpty ? tailscale : bind
             guard !bind.isEmpty else {
-                throw ZoneError("no address for CoreDNS to listen on", fix: "give --bind IP (this machine has no Tailscale address)")
+                throw ZoneError(
+                    "no address for CoreDNS to listen on", fix: "give --bind IP (this machine has no Tailscale address)", usage: true)
             }
             let stanza = try CorefileWriter.stanza(domain: domain, bind: bind, serving: serving(zonePath: path))
             let change = try CorefileEdit.prepare(stanza, domain: domain, at: corefile)

@@ -88,7 +88,7 @@ struct StandInOptions: ParsableArguments {
         } catch {
             throw CommandError(
                 "cannot listen on \(bindAddress ?? "*"):\(port): \(StandInGateway.describe(error))",
-                fix: "is a Gateway (or something else) already using the port? `ss -ltnp | grep \(port)`; or choose --port")
+                fix: "is a Gateway (or something else) already using the port? `ss -ltnp 'sport = :\(port)'`; or choose --port")
         }
         terminal.out(AdvertiseLines.serving(gateway, port: port))
         return gateway

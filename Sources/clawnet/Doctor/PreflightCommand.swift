@@ -16,8 +16,8 @@ struct PreflightCommand: ClawnetCommand {
             Requirements (default: gateway): mdns (D-Bus, avahi-daemon and a multicast \
             interface), wide-area (a configured domain answers with Gateways), gateway (some \
             Gateway answers its WebSocket with connect.challenge: the TARGETs given, else \
-            gateway.remote.url on a node, else any discovered or at 127.0.0.1:18789; with --pin \
-            its certificate must match).
+            gateway.remote.url on a node, else any discovered or at 127.0.0.1:18789; its certificate \
+            must match --pin, else the fingerprint its beacon advertises).
 
             Examples:
 
