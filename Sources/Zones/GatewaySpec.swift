@@ -12,9 +12,11 @@ import DNSSD
 /// `tailnet` (tailnetDns), `ssh` (sshPort), `cli` (cliPath), `direct` (`1`:
 /// gatewayDirectReachable). A `\` escapes the next character (`\,` for a comma in a name).
 public enum GatewaySpec {
+    /// In words that wrap: a run of KEY=VALUE pairs without spaces cannot, in 80 columns.
     public static let help = """
-        host=LABEL,ip=ADDR[,ip=ADDR],port=N,name=INSTANCE,display=TEXT,tls=SHA256|yes,\
-        tailnet=NAME,ssh=N,cli=PATH,direct=1 (host and ip required; \\, escapes a comma)
+        KEY=VALUE pairs joined by commas: host=LABEL and ip=ADDR (both required; ip repeatable), \
+        port=N, name=INSTANCE, display=TEXT, tls=SHA256|yes, tailnet=NAME, ssh=N, cli=PATH, \
+        direct=1 (\\, escapes a comma)
         """
 
     public static func parse(_ text: String) throws(DNSSDError) -> ZoneGateway {

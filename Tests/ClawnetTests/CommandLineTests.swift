@@ -207,6 +207,9 @@ struct CommandLineTests {
             ("zone generate", ["--domain", "x.test", "--out", "z.db", "--corefile", "-"], "- is standard output"),
             ("doctor", ["--emit-zone", "-"], "- is standard output"),
             ("report", ["--out", "-"], "- is standard output"),
+            // Flags of --from-browse alone say so, rather than "say what to publish".
+            ("zone generate", ["--domain", "x.test", "--manual", "10.0.0.1"], "--manual adds a Gateway for --from-browse to probe"),
+            ("zone generate", ["--domain", "x.test", "--no-local", "--gateway", "host=a,ip=10.0.0.1"], "give --from-browse too"),
         ] as [(String, [String], String)])
     func badValues(command: String, arguments: [String], words: String) {
         let message = failure(Clawnet.self, command.split(separator: " ").map(String.init) + arguments) ?? ""

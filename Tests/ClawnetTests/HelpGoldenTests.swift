@@ -51,13 +51,16 @@ struct HelpGoldenTests {
         #expect(broken.isEmpty, "\(command): wrapped example lines: \(broken)")
     }
 
-    @Test("the USAGE lines fit 80 columns, and every value placeholder is in capitals", arguments: commands)
+    @Test("every line, USAGE included, fits 80 columns, and every value placeholder is in capitals", arguments: commands)
     func usageAndPlaceholders(command: [String]) async throws {
         let help = try await Self.help(command)
         let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
         let start = try #require(lines.firstIndex { $0.hasPrefix("USAGE:") }, "\(command): no USAGE line in \(help)")
         let usage = lines[start...].prefix { !$0.isEmpty }
         #expect(usage.allSatisfy { $0.count <= 80 }, "\(command): USAGE wider than 80 columns: \(usage.filter { $0.count > 80 })")
+        // Every other line too: a run of text without a space (a KEY=VALUE list) cannot wrap.
+        let wide = lines.filter { $0.count > 80 }
+        #expect(wide.isEmpty, "\(command): lines wider than 80 columns: \(wide)")
         // ArgumentParser's own group words stay as it writes them; a value the user types is in capitals.
         let groups: Set<Substring> = ["<options>", "<subcommand>", "<serve options>"]
         let lowerCase = help.matches(of: /<[a-z][^<>]*>/).map(\.output).filter { !groups.contains($0) }

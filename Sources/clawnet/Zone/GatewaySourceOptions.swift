@@ -51,11 +51,19 @@ struct GatewaySourceOptions: ParsableArguments {
     }
 
     func validate() throws {
-        guard !gateways.isEmpty || inventory != nil || fromBrowse || thisHost else {
-            throw ValidationError("say what to publish: --gateway, --inventory, --from-browse or --this-host")
-        }
         if tailnetOnly && !fromBrowse {
             throw ValidationError("--tailnet-only filters what --from-browse finds; give --from-browse too")
+        }
+        if !manualOption.manual.isEmpty && !fromBrowse {
+            throw ValidationError(
+                "--manual adds a Gateway for --from-browse to probe; give --from-browse too, or name it yourself: "
+                    + "--gateway host=LABEL,ip=ADDR")
+        }
+        if noLocalFlag.noLocal && !fromBrowse {
+            throw ValidationError("--no-local changes what --from-browse browses; give --from-browse too")
+        }
+        guard !gateways.isEmpty || inventory != nil || fromBrowse || thisHost else {
+            throw ValidationError("say what to publish: --gateway, --inventory, --from-browse or --this-host")
         }
     }
 
