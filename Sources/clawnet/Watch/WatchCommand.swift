@@ -114,6 +114,8 @@ struct WatchCommand: ClawnetCommand {
 
     /// Watches until a signal (or --timeout), printing each event as it happens.
     func run(_ context: CommandContext) async throws -> ExitStatus {
+        try DiscoveryPaths.requireSomething(
+            DiscoveryPaths.Given(options, config: context.config(config.path), targets: false), verb: "watch")
         let signals = context.termination()
         let hangups = context.hangups()
         var policy = WatchPolicy()
