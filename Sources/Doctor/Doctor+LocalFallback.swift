@@ -15,7 +15,9 @@ extension Doctor {
         if answeredElsewhere(fallback, report, probed, facts: facts) {
             return probed.enumerated().filter { $0.offset != index }.map(\.element)
         }
-        guard !fallback.probe.tls, report.websocket?.outcome == .wantsTLS || report.health?.outcome == .wantsTLS else { return probed }
+        guard !fallback.probe.tls, report.websocket?.outcome == .wantsTLS || report.health?.outcome == .wantsTLS,
+            left(until: deadline) >= minimumRetryTime
+        else { return probed }
         var target = fallback
         target.probe.tls = true
         target.probe.label = "wss://\(fallback.probe.label)"
@@ -26,6 +28,10 @@ extension Doctor {
         settled[index] = (target, again.first ?? report)
         return settled
     }
+
+    /// Less than this left of --timeout, the ws:// report (gw.websocket: "wants TLS", with the
+    /// wss:// URL as the fix) says more than a second probe cut short would.
+    static let minimumRetryTime = Duration.milliseconds(500)
 
     /// The fallback connected, and so did a discovered Gateway on the same port at one of this
     /// machine's own addresses: one listener (a Gateway bound to all addresses), seen twice.
