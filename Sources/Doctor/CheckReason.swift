@@ -23,6 +23,10 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
 
     // gw.dns
     case noAddress, unknownTarget, nameNotFound, localNameWithoutNSS, magicDNSNotApplied
+    // gw.dns of a `.local` name: resolved by avahi-daemon only (a warning), or answered by no host
+    case localNameOnlyByAvahi, localNameUnanswered
+    // gw.tls of the default 127.0.0.1 target: it speaks TLS though no config says so (a warning)
+    case tlsNotConfigured
     // gw.tcp
     case nothingListensLocally, refused, timedOut, unreachable, partlyUnreachable
     // gw.tcp of the default 127.0.0.1 target when Gateways were found elsewhere: nothing runs

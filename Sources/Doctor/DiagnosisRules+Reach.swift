@@ -30,7 +30,7 @@ extension DiagnosisRules {
     static let nssMdnsMissing = failure(.nssMdnsMissing, .gwDNS, [.localNameWithoutNSS], machineEvidence: [.mdnsNSS])
     static let magicDNSNotApplied = failure(.magicDNSNotApplied, .gwDNS, [.magicDNSNotApplied], machineEvidence: [.tailscaleInterface])
     static let unknownTarget = failure(.unknownTarget, .gwDNS, [.unknownTarget])
-    static let nameUnresolved = failure(.nameUnresolved, .gwDNS, [.noAddress])
+    static let nameUnresolved = failure(.nameUnresolved, .gwDNS, [.noAddress, .localNameUnanswered])
 
     // MARK: TCP
 

@@ -1,3 +1,4 @@
+import Avahi
 import DNSClient
 import DNSSD
 import DNSWire
@@ -18,12 +19,28 @@ extension Doctor {
         } else {
             switch await HostLookup.addresses(of: endpoint.host, timeout: left(until: deadline)) {
             case .success(let found): addresses = found
+            case .failure(let failure) where HostNameKind(endpoint.host) == .multicastDNS:
+                (addresses, problem) = await askAvahi(failure, host: endpoint.host, facts: facts, until: deadline)
             case .failure(let failure):
                 problem = await explain(failure, host: endpoint.host, facts: facts, timeout: left(until: deadline))
             }
         }
         return Target(
             probe: ProbeTarget(label: label, host: endpoint.host, addresses: addresses, port: endpoint.port, tls: tls), dnsProblem: problem)
+    }
+
+    /// A `.local` name nsswitch did not resolve, asked of avahi-daemon as a node's mDNS stack
+    /// would ask it: its addresses (with what nsswitch said, a warning), or why there are none.
+    static func askAvahi(_ failure: HostLookup.Failure, host: String, facts: MachineFacts, until deadline: ContinuousClock.Instant)
+        async -> ([IPAddress], DNSProblem)
+    {
+        switch await AvahiHostLookup.addresses(of: host, timeout: left(until: deadline)) {
+        case .found(let addresses): return (addresses, DNSProblem(failure.message, kind: .onlyAvahi(nssMdns: facts.nssMdns)))
+        case .noAnswer: return ([], DNSProblem(failure.message, kind: .noMDNSAnswer))
+        case .unavailable(let why) where facts.nssMdns:
+            return ([], DNSProblem("\(failure.message); avahi-daemon could not be asked: \(why)", kind: .other))
+        case .unavailable: return ([], await explain(failure, host: host, facts: facts, timeout: left(until: deadline)))
+        }
     }
 
     /// Why a name gave no address: it does not exist, a `.local` name without nss-mdns, or a

@@ -15,6 +15,8 @@ extension Doctor {
         var pin: Pin?
         /// The default 127.0.0.1 target (no targets given).
         var isLocalFallback = false
+        /// The default target, probed as ws:// (no config said TLS), answered TLS: probed again as wss://.
+        var foundTLS = false
 
         /// A URL or host that a discovered beacon also names (its port and one of its
         /// addresses, as browse merges a manual target) is that Gateway: its name and TXT come along.

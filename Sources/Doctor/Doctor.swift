@@ -29,8 +29,9 @@ public enum Doctor {
         let budget = left(until: started + options.timeout)
         let (reports, answers) = await probe(targets, options: options, budget: budget, discovery: discovery, facts: facts)
         discovery.hostAnswers = answers
-        var result = judge(
-            Array(zip(targets, reports)), unknown: unknown, facts: facts, discovery: discovery, options: options, budget: budget)
+        let probed = await settleLocalFallback(
+            Array(zip(targets, reports)), options: options, facts: facts, until: started + options.timeout)
+        var result = judge(probed, unknown: unknown, facts: facts, discovery: discovery, options: options, budget: budget)
         result.elapsed = ContinuousClock.now - started
         return result
     }
@@ -88,6 +89,7 @@ public enum Doctor {
                 if target.isLocalFallback && !discovery.beacons.isEmpty {
                     checks = relaxLocalFallback(checks, configured: facts.config.exists)
                 }
+                if target.foundTLS { checks = markFoundTLS(checks) }
                 return GatewayResult(evidence: evidence, checks: checks)
             } + unknown.map(unknownTarget)
         var machine = MachineChecks.run(facts, discovery: discovery, multicast: !options.noLocal)

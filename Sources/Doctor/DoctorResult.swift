@@ -32,11 +32,13 @@ public struct DoctorResult: Sendable {
         self.elapsed = elapsed
     }
 
-    /// The report, keeping only the requested checks (and the causes they show).
+    /// The report, keeping only the requested checks (and the causes they show): with machine
+    /// checks only, no Gateway is reported (nor counted), as it was not checked.
     init(machine: [Check], gateways: [GatewayResult], diagnosis: [Diagnosis], only: Set<CheckID>?) {
         func wanted(_ id: CheckID) -> Bool { only?.contains(id) ?? true }
         let checks = machine.filter { wanted($0.id) }
-        let reports = gateways.map { result in
+        let gatewayChecked = CheckID.gateway.contains(where: wanted)
+        let reports = (gatewayChecked ? gateways : []).map { result in
             Gateway(target: result.target.label, beacon: result.beacon, checks: result.checks.filter { wanted($0.id) })
         }
         let status = (checks + reports.flatMap(\.checks)).map(\.status).max() ?? .pass

@@ -25,6 +25,9 @@ public enum GatewayChecks {
     }
 
     static func dns(_ dns: DNSEvidence) -> Check {
+        if case .onlyAvahi? = dns.problem?.kind, !dns.addresses.isEmpty {
+            return Check(.gwDNS, .warn, .localNameOnlyByAvahi, evidence: .dns(dns))
+        }
         guard dns.addresses.isEmpty else { return Check(.gwDNS, .pass, .ok, evidence: .dns(dns)) }
         return Check(.gwDNS, .fail, dns.unknownTarget ? .unknownTarget : failure(of: dns.problem), evidence: .dns(dns))
     }
@@ -35,7 +38,8 @@ public enum GatewayChecks {
         case .notFound?: .nameNotFound
         case .localWithoutNSS?: .localNameWithoutNSS
         case .magicDNSOnly?: .magicDNSNotApplied
-        case .noAnswer?, .other?, nil: .noAddress
+        case .noMDNSAnswer?: .localNameUnanswered
+        case .noAnswer?, .other?, .onlyAvahi?, nil: .noAddress
         }
     }
 

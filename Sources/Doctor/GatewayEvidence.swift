@@ -95,6 +95,11 @@ public struct DNSProblem: Sendable, Hashable {
         case other
         /// A `.local` name, and nsswitch does not ask mDNS (no libnss-mdns).
         case localWithoutNSS
+        /// A `.local` name nsswitch did not resolve that avahi-daemon did (the addresses are
+        /// Avahi's); `nssMdns`: nsswitch asks mDNS, so nss-mdns could not reach the daemon.
+        case onlyAvahi(nssMdns: Bool)
+        /// A `.local` name nsswitch did not resolve, and no host answered avahi-daemon for it.
+        case noMDNSAnswer
         /// A `*.ts.net` name that only Tailscale's resolver 100.100.100.100 knows: these addresses.
         case magicDNSOnly([IPAddress])
     }

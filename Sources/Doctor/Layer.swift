@@ -54,7 +54,7 @@ public struct Layer: Sendable {
     public static let gateway: [Layer] = [
         Layer(
             .gwDNS, "Name and addresses", lacking: .needsAddress, isConnection: true,
-            fails: [.noAddress, .unknownTarget, .nameNotFound, .localNameWithoutNSS, .magicDNSNotApplied]),
+            fails: [.noAddress, .unknownTarget, .nameNotFound, .localNameWithoutNSS, .magicDNSNotApplied, .localNameUnanswered]),
         Layer(
             .gwTCP, "TCP connect", needs: [.gwDNS], phases: .tcp, lacking: .needsTCP, isConnection: true,
             fails: [.nothingListensLocally, .refused, .timedOut, .unreachable]),

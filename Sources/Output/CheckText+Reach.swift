@@ -6,8 +6,8 @@ import Probes
 extension CheckText {
     static func dns(_ reason: CheckReason, _ evidence: DNSEvidence) -> CheckText {
         let host = evidence.host
+        let addresses = evidence.addresses.map(\.description).joined(separator: ", ")
         guard reason != .ok else {
-            let addresses = evidence.addresses.map(\.description).joined(separator: ", ")
             return CheckText(IPAddress(evidence.host) != nil ? "address \(addresses)" : "\(host) → \(addresses)")
         }
         let message = evidence.problem?.message ?? "no address for \(host)"
@@ -24,6 +24,13 @@ extension CheckText {
             return CheckText(
                 "\(message): nsswitch does not ask mDNS for .local names",
                 fix: "`sudo apt install libnss-mdns` (it adds mdns4_minimal to the hosts: line of /etc/nsswitch.conf)")
+        case .localNameOnlyByAvahi:
+            return localOnlyByAvahi(host, addresses, message: message, evidence)
+        case .localNameUnanswered:
+            return CheckText(
+                "no host answered for \(host) by mDNS (avahi-daemon asked; nsswitch: \(message))",
+                fix: "is the Gateway host up and on this link (`avahi-resolve -n \(host)`)? A Gateway's instance name, as `clawnet browse` "
+                    + "lists it, works as a TARGET too")
         case .magicDNSNotApplied:
             return CheckText(
                 "\(message); Tailscale's resolver 100.100.100.100 knows it (\(magicDNS(evidence).joined(separator: ", "))): "
@@ -35,9 +42,28 @@ extension CheckText {
             return CheckText(
                 message,
                 fix: HostNameKind(host) == .multicastDNS
-                    ? "`.local` names resolve through Avahi (install libnss-mdns for other programs); is the Gateway host up?"
+                    ? "nss-mdns resolves `.local` names through avahi-daemon: start it (`sudo systemctl start avahi-daemon`), then "
+                        + "check that the Gateway host answers (`avahi-resolve -n \(host)`)"
                     : "check the A/AAAA records of \(host) (`dig \(host)`) and the resolver in /etc/resolv.conf")
         }
+    }
+
+    /// A `.local` name avahi-daemon resolved and nsswitch did not: what a program that resolves
+    /// through nsswitch (OpenClaw's node) lacks.
+    static func localOnlyByAvahi(_ host: String, _ addresses: String, message: String, _ evidence: DNSEvidence) -> CheckText {
+        let nssMdns: Bool
+        if case .onlyAvahi(let asked)? = evidence.problem?.kind { nssMdns = asked } else { nssMdns = false }
+        let words = "\(host) → \(addresses) by asking avahi-daemon; nsswitch did not resolve it (\(message))"
+        guard nssMdns else {
+            return CheckText(
+                words + ": it does not ask mDNS",
+                fix: "`sudo apt install libnss-mdns` (it adds mdns4_minimal to the hosts: line of /etc/nsswitch.conf): until then "
+                    + "programs that resolve through nsswitch, OpenClaw's node among them, cannot resolve \(host)")
+        }
+        return CheckText(
+            words + ": nss-mdns did not reach avahi-daemon",
+            fix: "nss-mdns asks avahi-daemon through /run/avahi-daemon/socket: restart it (`sudo systemctl restart avahi-daemon`) "
+                + "and check `getent hosts \(host)`")
     }
 
     /// The addresses only Tailscale's resolver gave for the name.

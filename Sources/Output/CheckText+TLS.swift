@@ -42,6 +42,17 @@ extension CheckText {
         }
     }
 
+    /// This machine's own port answered TLS to a plain ws:// probe, and was checked as wss://.
+    /// The setting is OpenClaw's gateway.tls.enabled (openclaw/openclaw src/config/types.gateway.ts
+    /// GatewayTlsConfig).
+    static func tlsNotConfigured(_ evidence: TLSEvidence) -> CheckText {
+        CheckText(
+            tls(evidence).message + "; no OpenClaw config here says TLS (gateway.tls.enabled), so plain ws:// was tried first and "
+                + "got TLS: checked as wss://",
+            fix: "connect to `wss://127.0.0.1:\(evidence.port)`, not ws://; set gateway.tls.enabled: true in this machine's OpenClaw "
+                + "config (~/.openclaw/openclaw.json, or --config) so that doctor and OpenClaw's clients here use wss://")
+    }
+
     static func pin(_ reason: CheckReason, _ evidence: PinEvidence) -> CheckText {
         let observed = evidence.observed.hex
         switch (reason, evidence.pin, evidence.advertised) {

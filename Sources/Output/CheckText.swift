@@ -37,7 +37,7 @@ struct CheckText: Equatable {
         case .phones(let evidence): return phones(reason, evidence)
         case .dns(let evidence): return dns(reason, evidence)
         case .tcp(let evidence): return tcp(reason, evidence)
-        case .tls(let evidence): return tls(evidence)
+        case .tls(let evidence): return reason == .tlsNotConfigured ? tlsNotConfigured(evidence) : tls(evidence)
         case .pin(let evidence): return pin(reason, evidence)
         case .certificate(let facts): return certificate(reason, facts)
         case .http(let evidence): return http(reason, evidence)

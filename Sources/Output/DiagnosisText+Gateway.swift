@@ -15,7 +15,7 @@ extension DiagnosisText {
         case (.nssMdnsMissing, .dns(let dns)):
             cause =
                 "\(host(dns)) is a .local name, and this machine's resolver does not ask mDNS (no libnss-mdns in /etc/nsswitch.conf): "
-                + "programs here cannot resolve it, though Avahi can"
+                + "programs here cannot resolve it"
         case (.magicDNSNotApplied, .dns(let dns)):
             cause =
                 "\(host(dns)) resolves only at Tailscale's resolver 100.100.100.100 (\(CheckText.magicDNS(dns).joined(separator: ","))), "

@@ -4,8 +4,10 @@ import Doctor
 /// Doctor's table in its short form, the default (`--all` lists every check): what `tailscale
 /// status` and `avahi-browse` users expect, one line for this machine when nothing is wrong
 /// with it, its warnings and failures with their fixes, one line per Gateway, and Gateways
-/// that fail the same way (the same check, the same words but for their address) with their
-/// fix once. Lines are wrapped to `width`, never inside a `command`.
+/// that fail the same way (the same check, the same words but for their address) together.
+/// A fix is printed once: a check that a cause explains points to its number, and the cause
+/// carries the fix; a check no cause names keeps its own. Lines are wrapped to `width`, never
+/// inside a `command`.
 struct DoctorBrief {
     let result: DoctorResult
     let terminal: Terminal
@@ -15,18 +17,22 @@ struct DoctorBrief {
     static let indent = 8
 
     func lines() -> [String] {
+        let causes = BriefCauses(result.diagnosis)
         let machine = result.checks
-        var out = [terminal.paint("This machine", .bold) + ": " + Self.counts(machine) + " (--all lists every check)"]
+        var out: [String] = []
+        // `--check` of Gateway checks only: nothing of this machine was checked, nothing to count.
+        if !machine.isEmpty || result.gateways.isEmpty {
+            out = [terminal.paint("This machine", .bold) + ": " + Self.counts(machine) + " (--all lists every check)"]
+        }
         for check in machine where check.status >= .warn {
-            let text = CheckText(check)
-            out += entry(check.status, "\(check.id) \(text.message)", fix: text.fix)
+            out += entry(check, words: "\(check.id) \(CheckText(check).message)", targets: [nil], causes)
         }
         if !result.gateways.isEmpty {
-            out += ["", terminal.paint("Gateways", .bold) + ": \(result.gateways.count) checked"]
-            for group in Self.groups(result.gateways) { out += lines(group) }
+            if !out.isEmpty { out.append("") }
+            out.append(terminal.paint("Gateways", .bold) + ": \(result.gateways.count) checked")
+            for group in Self.groups(result.gateways) { out += lines(group, causes) }
         }
-        out += diagnosis()
-        return out
+        return out + diagnosis(causes)
     }
 
     /// "12 passed, 3 skipped": how the checks went, in one line.
@@ -37,6 +43,14 @@ struct DoctorBrief {
             return count == 0 ? nil : "\(count) \(word)"
         }
         return parts.isEmpty ? "nothing checked" : parts.joined(separator: ", ")
+    }
+
+    /// A check's line: its words and where its fix is (a cause's number), else its own fix.
+    func entry(_ check: Check, words: String, targets: [String?], _ causes: BriefCauses, marked: Bool = true) -> [String] {
+        if let pointer = causes.pointer(check.id, targets: targets) {
+            return entry(check.status, words + " (\(pointer))", fix: nil, marked: marked)
+        }
+        return entry(check.status, words, fix: CheckText(check).fix, marked: marked)
     }
 
     /// A mark (unless not `marked`: more words of the line above), words wrapped under it, and
@@ -92,16 +106,16 @@ struct DoctorBrief {
         return shape
     }
 
-    func lines(_ group: Group) -> [String] {
+    func lines(_ group: Group, _ causes: BriefCauses) -> [String] {
         let first = group.gateways[0]
         guard let check = group.check else { return entry(group.status, Self.name(first) + ": " + Self.passed(first.checks), fix: nil) }
-        let text = CheckText(check)
+        let message = CheckText(check).message
+        let targets = group.gateways.map(\.target)
         guard group.gateways.count > 1 else {
-            return entry(group.status, "\(Self.name(first)) \(check.id): \(text.message)", fix: text.fix)
+            return entry(check, words: "\(Self.name(first)) \(check.id): \(message)", targets: targets, causes)
         }
-        let targets = group.gateways.map(\.target).joined(separator: ", ")
-        return entry(group.status, "\(check.id) on \(group.gateways.count) Gateways: \(targets)", fix: nil)
-            + entry(group.status, "as \(first.target): \(text.message)", fix: text.fix, marked: false)
+        return entry(group.status, "\(check.id) on \(group.gateways.count) Gateways: \(targets.joined(separator: ", "))", fix: nil)
+            + entry(check, words: "as \(first.target): \(message)", targets: targets, causes, marked: false)
     }
 
     /// A Gateway that neither failed nor warned: everything passed, or what was skipped and why
@@ -120,31 +134,20 @@ struct DoctorBrief {
         return "\(gateway.target) (\(beacon.instance.displayName))"
     }
 
-    /// Each cause once, with the number of Gateways it explains the same way.
-    func diagnosis() -> [String] {
-        guard !result.diagnosis.isEmpty else { return [] }
+    /// Each cause once, numbered as the checks point to it, with the number of Gateways it
+    /// explains the same way, and its fix.
+    func diagnosis(_ causes: BriefCauses) -> [String] {
+        guard !causes.causes.isEmpty else { return [] }
         var out = ["", terminal.paint("Diagnosis", .bold)]
-        var seen: [String: Int] = [:]
-        var order: [(Diagnosis, Int)] = []
-        for diagnosis in result.diagnosis {
-            let text = DiagnosisText(diagnosis)
-            let target = diagnosis.evidence.compactMap(\.target).first ?? ""
-            let key = "\(diagnosis.id)|" + Self.shape(text.cause + "|" + text.fix, of: target)
-            if let at = seen[key] {
-                order[at].1 += 1
-            } else {
-                seen[key] = order.count
-                order.append((diagnosis, 1))
-            }
-        }
         let room = width - 5
-        for (number, (diagnosis, count)) in order.enumerated() {
-            let text = DiagnosisText(diagnosis)
+        for (number, cause) in causes.causes.enumerated() {
             let label = "  \(number + 1). "
-            out += TextWrap.lines(text.cause, first: room, rest: room).enumerated().map { $0 == 0 ? label + $1 : "     " + $1 }
-            if count > 1 { out.append("     (and \(count - 1) more Gateway\(count == 2 ? "" : "s") the same way, listed above)") }
-            if !text.fix.isEmpty {
-                out += TextWrap.lines("fix: " + text.fix, first: room, rest: room - 5).enumerated().map {
+            out += TextWrap.lines(cause.text.cause, first: room, rest: room).enumerated().map { $0 == 0 ? label + $1 : "     " + $1 }
+            if cause.count > 1 {
+                out.append("     (and \(Plural.counted(cause.count - 1, "more Gateway")) the same way, listed above)")
+            }
+            if !cause.text.fix.isEmpty {
+                out += TextWrap.lines("fix: " + cause.text.fix, first: room, rest: room - 5).enumerated().map {
                     $0 == 0 ? "     " + $1 : "          " + $1
                 }
             }

@@ -25,14 +25,18 @@ public struct DoctorReport: Report, Sendable {
 
     /// Every check of the machine and of each Gateway, the diagnosis and the snippets.
     func full(_ terminal: Terminal) -> Lines {
-        var out = [terminal.paint("This machine", .bold)]
-        out += result.checks.flatMap { CheckLine.lines(CheckLine.CollapsedCheck($0), terminal, width: width) }
+        var out: [String] = []
+        // `--check` of Gateway checks only: nothing of this machine was checked.
+        if !result.checks.isEmpty || result.gateways.isEmpty {
+            out = [terminal.paint("This machine", .bold)]
+            out += result.checks.flatMap { CheckLine.lines(CheckLine.CollapsedCheck($0), terminal, width: width) }
+        }
         for gateway in result.gateways {
             var heading = "Gateway \(gateway.target)"
             if let beacon = gateway.beacon {
                 heading += " (\(beacon.instance.displayName), \(beacon.sources.sorted().map(\.rawValue).joined(separator: "+")))"
             }
-            out += ["", terminal.paint(heading, .bold)]
+            out += (out.isEmpty ? [] : [""]) + [terminal.paint(heading, .bold)]
             out += CheckLine.collapsed(gateway.checks).flatMap { CheckLine.lines($0, terminal, width: width) }
         }
         if !result.diagnosis.isEmpty {

@@ -18,6 +18,7 @@ extension GoldenScene {
             var target = Doctor.Target(probe: gateway.report.target, beacon: gateway.beacon, dnsProblem: gateway.dnsProblem)
             target.pin = gateway.pin.map { Pin($0, source: gateway.pinFromConfig ? .remoteConfig : .flag) }
             target.isLocalFallback = gateway.isLocalFallback
+            target.foundTLS = gateway.foundTLS
             return (target, gateway.report)
         }
         let unknown = gateways.compactMap(\.unknown).map { try! DoctorTarget($0) }

@@ -39,6 +39,11 @@ extension GoldenScene {
                     "cannot resolve studio.tail1234.ts.net: Name or service not known",
                     kind: .magicDNSOnly([IPAddress("100.101.102.7")!, IPAddress("fd7a:115c:a1e0::7")!]))),
             named("box.local", nil),
+            // `.local` names nsswitch did not resolve, asked of avahi-daemon: no host answered; one did.
+            named("nobody.local", DNSProblem("cannot resolve nobody.local: Name or service not known", kind: .noMDNSAnswer)),
+            Gateway(
+                Golden.report(Golden.target("wss://lamp.local:18789", host: "lamp.local", addresses: ["192.168.1.40"])),
+                dnsProblem: DNSProblem("cannot resolve lamp.local: Temporary failure in name resolution", kind: .onlyAvahi(nssMdns: true))),
             Gateway(Golden.report(Golden.target("wss://10.0.0.9:18789", host: "10.0.0.9", addresses: ["10.0.0.9"]))),
             // Doctor reports the names that match nothing after the Gateways it probed.
             .unknown("Kitchen Gateway"),

@@ -149,6 +149,15 @@ extension GoldenScene {
         scene.gateways = [Gateway(Golden.tcp(here, [.refused]), isLocalFallback: true)]
     }
 
+    /// A Gateway host whose config does not say TLS; its Gateway on 127.0.0.1 speaks it.
+    static let localFallbackTLS = GoldenScene("local-fallback-tls") { scene in
+        scene.system = Golden.gatewayHost
+        var gateway = Gateway(Golden.report(Golden.target("wss://127.0.0.1:18789", host: "127.0.0.1", addresses: ["127.0.0.1"])))
+        gateway.isLocalFallback = true
+        gateway.foundTLS = true
+        scene.gateways = [gateway]
+    }
+
     static let explicitTargets = GoldenScene("explicit-targets") { scene in
         scene.system.avahiStatus = .unavailable(
             DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running", fix: "start it"))
@@ -177,6 +186,6 @@ extension GoldenScene {
     static let all: [GoldenScene] = [
         healthy, names, tcp, tailnet, offTailnet, tls, pinAndCertificate, upperLayers, answers, credentials, noBus, noDaemon, quietLAN,
         hostAnswers, hostSilent, oddMachine, noInterfaceUp, advertisingOff, container, wsl, node, nodeWithoutURL, wideArea, localFallback,
-        localFallbackConfigured, explicitTargets, onlyTLS, snippets,
+        localFallbackConfigured, localFallbackTLS, explicitTargets, onlyTLS, snippets,
     ]
 }

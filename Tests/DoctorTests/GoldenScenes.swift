@@ -19,6 +19,8 @@ struct GoldenScene: Sendable {
         var pin: TLSFingerprint?
         var pinFromConfig = false
         var isLocalFallback = false
+        /// The local fallback answered TLS to ws:// and was probed again as wss://.
+        var foundTLS = false
         /// A name that matched nothing (then `report` is ignored).
         var unknown: String?
 

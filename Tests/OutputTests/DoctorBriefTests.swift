@@ -1,4 +1,5 @@
 import DNSSD
+import Probes
 import Testing
 
 @testable import Doctor
@@ -32,6 +33,66 @@ struct DoctorBriefTests {
     static func brief(_ gateways: [DoctorResult.Gateway], width: Int = 80) -> [String] {
         let report = ReportTests.doctor(machine(), gateways: gateways)
         return DoctorReport(report.result, briefWidth: width).table(plain).out
+    }
+
+    /// The short form with the causes doctor names: each failing check of a Gateway is its
+    /// own cause here (`check-failed`, as when no rule explains it), with the check's fix.
+    static func diagnosed(_ machine: [Check], _ gateways: [DoctorResult.Gateway], width: Int = 80) -> [String] {
+        let causes = gateways.flatMap { gateway in
+            gateway.checks.filter { $0.status == .fail }.map {
+                Diagnosis(.checkFailed, .check($0, target: gateway.target), evidence: [.init($0.id, target: gateway.target)])
+            }
+        }
+        let result = DoctorResult(status: .fail, checks: machine, gateways: gateways, diagnosis: causes, elapsed: .seconds(1))
+        return DoctorReport(result, briefWidth: width).table(plain).out
+    }
+
+    @Test("a fix is printed once: the check a cause explains points to the cause's number, the cause carries the fix")
+    func fixOnce() {
+        let lines = Self.diagnosed(Self.machine(), [Self.refused(1)])
+        let text = lines.joined(separator: "\n")
+        #expect(lines.filter { $0.contains("start the Gateway here") }.count == 1, "\(text)")
+        #expect(text.contains("(see Diagnosis 1)"), "\(text)")
+        let fix = lines.firstIndex { $0.contains("fix: start the Gateway") } ?? -1
+        let cause = lines.firstIndex { $0.hasPrefix("  1. ") } ?? Int.max
+        #expect(fix > cause, "the fix is the cause's, under it: \(text)")
+    }
+
+    @Test("a warning or failure that no cause names keeps its own fix, and points nowhere")
+    func unexplainedKeepsItsFix() {
+        let warning = ReportTests.said(.mdnsNSS, .warn, message: "nsswitch does not ask mDNS", fix: "install libnss-mdns")
+        let lines = Self.diagnosed(Self.machine() + [warning], [Self.refused(1)])
+        let text = lines.joined(separator: "\n")
+        #expect(text.contains("fix: install libnss-mdns"), "\(text)")
+        #expect(lines.filter { $0.contains("see Diagnosis") }.count == 1, "only the explained check points: \(text)")
+    }
+
+    @Test("100 refused targets with their causes: at most 60 lines, the fix once, every target named")
+    func hundredRefusedDiagnosed() {
+        let lines = Self.diagnosed(Self.machine(), (20_001...20_100).map(Self.refused))
+        let text = lines.joined(separator: "\n")
+        #expect(lines.count <= 45, "\(lines.count) lines:\n\(text)")
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+        #expect(lines.filter { $0.contains("start the Gateway here") }.count == 1, "\(text)")
+        #expect(text.contains("(and 99 more Gateways the same way, listed above)"), "\(text)")
+        #expect(text.contains("(see Diagnosis 1)") && text.contains("127.0.0.1:20100"), "\(text)")
+    }
+
+    @Test("--check of machine checks only: no Gateway is reported or counted; of Gateway checks only: no machine line")
+    func checkSelection() {
+        let gateway = GatewayResult(
+            evidence: GatewayEvidence(
+                ProbeReport(target: ProbeTarget(label: "127.0.0.1:1", host: "127.0.0.1", addresses: [], port: 1, tls: false)), budget: .zero
+            ),
+            checks: Self.refused(1).checks)
+        let machineOnly = DoctorResult(machine: Self.machine(), gateways: [gateway], diagnosis: [], only: [.mdnsDBus])
+        #expect(machineOnly.gateways.isEmpty && machineOnly.checks.map(\.id) == [.mdnsDBus], "\(machineOnly.gateways)")
+        let summary = DoctorReport(machineOnly).summary(Self.plain, exit: 0) ?? ""
+        #expect(summary.contains("0 Gateways checked"), "\(summary)")
+        let gatewayOnly = DoctorResult(machine: Self.machine(), gateways: [gateway], diagnosis: [], only: [.gwDNS, .gwTCP])
+        let lines = DoctorReport(gatewayOnly, briefWidth: 80).table(Self.plain).out
+        #expect(gatewayOnly.checks.isEmpty && !lines.contains { $0.hasPrefix("This machine") }, "\(lines)")
+        #expect(lines.first == "Gateways: 1 checked", "\(lines)")
     }
 
     @Test("a Gateway none of whose checks ran (--check dns.widearea) is 'not checked', never 'every check passed'")

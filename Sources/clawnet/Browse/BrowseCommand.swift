@@ -120,15 +120,8 @@ struct BrowseCommand: ClawnetCommand {
     func run(_ context: CommandContext) async throws -> ExitStatus {
         let config = context.config(self.config.path)
         let request = DiscoveryRequest(options, config: config, interfaces: context.machine.interfaces())
-        if request.domains.isEmpty && !serverOption.servers.isEmpty {
-            throw ValidationError(
-                "--server needs a wide-area domain to ask about: add --domain (or set discovery.wideArea.domain / "
-                    + "OPENCLAW_WIDE_AREA_DOMAIN)"
-            )
-        }
-        if !request.local && request.domains.isEmpty && request.manual.isEmpty {
-            throw ValidationError("nothing to browse with --no-local: give --domain (and --server if needed) or a TARGET")
-        }
+        try DiscoveryPaths.requireSomething(
+            DiscoveryPaths.Given(options, config: config, targets: false, nodeGateway: false), verb: "browse")
         let deadline: Duration? = watch ? timeout.given : timeout.duration
         let configIssues = config.warnings.map { DiscoveryIssue(source: .config, kind: .config, message: $0) }
         let output = BrowseOutput(format: self.output, watch: watch, terminal: context.terminal, started: context.clock.now())

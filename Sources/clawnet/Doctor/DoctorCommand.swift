@@ -159,8 +159,13 @@ struct DoctorCommand: ClawnetCommand {
         let terminal = context.terminal
         var options = self.options
         let system = context.machine.inspector(config.path)
+        let openclaw = system.config()
+        let paths = DiscoveryPaths.Given(options.discovery, config: openclaw, targets: !options.targets.isEmpty)
+        try DiscoveryPaths.requireDomain(paths)
         options.read(environment: context.environment)
-        let warnings = try Credentials.load(into: &options, tokenFile: tokenFile.path, deviceFile: deviceFile, config: system.config())
+        let warnings = try Credentials.load(into: &options, tokenFile: tokenFile.path, deviceFile: deviceFile, config: openclaw)
+        let port = openclaw.gatewayPort ?? Endpoint.defaultGatewayPort
+        if let note = DiscoveryPaths.note(paths, command: "doctor", port: port) { terminal.err(note) }
         SecretWarnings.print(warnings, to: terminal)
         terminal.progress("checking this machine and discovering Gateways …")
         let columns = context.terminal.columns

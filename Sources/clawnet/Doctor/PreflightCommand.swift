@@ -109,7 +109,16 @@ struct PreflightCommand: ClawnetCommand {
         var options = self.options
         options.read(environment: context.environment)
         let config = system.config()
+        // The paths as given (options.discovery browses local. only when it must).
+        var given = options.discovery
+        given.local = !noLocalFlag.noLocal
+        let paths = DiscoveryPaths.Given(given, config: config, targets: !targets.isEmpty)
+        try DiscoveryPaths.requireDomain(paths)
         let secrets = try Credentials.load(into: &options, tokenFile: tokenFile.path, deviceFile: nil, config: config)
+        let port = config.gatewayPort ?? Endpoint.defaultGatewayPort
+        if !quiet, required.contains(.gateway), let note = DiscoveryPaths.note(paths, command: "preflight", port: port) {
+            terminal.err(note)
+        }
         // What preflight falls back on or warns about: an unreadable config (defaults are used),
         // a secret file others can read.
         let warnings = config.warnings + secrets.map(\.description)

@@ -114,6 +114,10 @@ struct WatchCommand: ClawnetCommand {
 
     /// Watches until a signal (or --timeout), printing each event as it happens.
     func run(_ context: CommandContext) async throws -> ExitStatus {
+        // An instance name counts: watch says how it is watched (a domain may come with SIGHUP).
+        let named = !targetArguments.targets.isEmpty
+        try DiscoveryPaths.requireSomething(
+            DiscoveryPaths.Given(options, config: context.config(config.path), targets: named), verb: "watch")
         let signals = context.termination()
         let hangups = context.hangups()
         var policy = WatchPolicy()

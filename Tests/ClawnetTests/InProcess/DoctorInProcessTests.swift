@@ -2,6 +2,7 @@ import Avahi
 import DNSSD
 import Discovery
 import Foundation
+import Host
 import TestSupport
 import Testing
 
@@ -45,5 +46,38 @@ struct DoctorInProcessTests {
         let json = try await InProcessRun.run(["doctor", "127.0.0.1:1", "--no-local", "--timeout", "3s", "--format", "json"])
         let document = try jsonObject(json.out)
         #expect(document["schema"] as? String == "clawnet.doctor.v1" && document["status"] as? String == "fail", "\(json.out)")
+    }
+
+    @Test(
+        "--server without a wide-area domain is the same usage error (exit 2) for browse, doctor, preflight and watch",
+        arguments: ["browse", "doctor", "preflight", "watch"])
+    func serverWithoutDomain(command: String) async throws {
+        let run = try await InProcessRun.run([command, "--no-local", "--server", "127.0.0.1", "--timeout", "2s"])
+        #expect(run.status == 2, "\(run.out)\(run.err)")
+        #expect(run.err.contains("--server needs a wide-area domain to ask about: add --domain"), "\(run.err)")
+        #expect(run.err.contains("Usage: clawnet \(command) "), "the command's own usage: \(run.err)")
+    }
+
+    @Test("watch --no-local with no domain, no TARGET and no node config watches nothing: a usage error, as browse's")
+    func nothingToWatch() async throws {
+        let run = try await InProcessRun.run(["watch", "--no-local", "--timeout", "2s"])
+        #expect(run.status == 2, "\(run.out)\(run.err)")
+        #expect(run.err.contains("nothing to watch with --no-local: give --domain (and --server if needed) or a TARGET"), "\(run.err)")
+        var node = RecordedMachine()
+        node.openclaw.node.mode = .remote
+        node.openclaw.node.remoteURL = try EndpointSpec(parsing: "ws://127.0.0.1:1")
+        let watched = try await InProcessRun.run(["watch", "--no-local", "--timeout", "1s"], machine: node)
+        #expect(watched.status == 0, "a node's configured Gateway is something to watch: \(watched.out)\(watched.err)")
+    }
+
+    @Test("doctor and preflight --no-local with nothing named still check this machine and 127.0.0.1, and say so in one line")
+    func nothingToDiscover() async throws {
+        for command in ["doctor", "preflight"] {
+            let run = try await InProcessRun.run([command, "--no-local", "--timeout", "2s"])
+            let notes = run.err.split(separator: "\n").filter { $0.contains("nothing to discover with --no-local") }
+            #expect(notes.count == 1 && notes[0].contains("only this machine and 127.0.0.1:18789 are checked"), "\(command): \(run.err)")
+            let named = try await InProcessRun.run([command, "--no-local", "--timeout", "2s", "127.0.0.1:1"])
+            #expect(!named.err.contains("nothing to discover"), "\(command) with a TARGET: \(named.err)")
+        }
     }
 }

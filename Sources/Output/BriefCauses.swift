@@ -1,0 +1,46 @@
+import Doctor
+
+/// The causes as doctor's short form numbers them: each cause once (with how many Gateways it
+/// explains the same way), and for every check that shows a cause, the number it points to. In
+/// the short form a fix is printed once: under the cause that explains a check, not under the check.
+struct BriefCauses {
+    /// A cause and how many Gateways it explains in the same words.
+    struct Cause {
+        let diagnosis: Diagnosis
+        let text: DiagnosisText
+        var count: Int
+    }
+
+    private(set) var causes: [Cause] = []
+    /// The 1-based number of each cause a check (of a Gateway, by its target) shows.
+    private var numbers: [Diagnosis.Evidence: Set<Int>] = [:]
+
+    init(_ diagnoses: [Diagnosis]) {
+        var seen: [String: Int] = [:]
+        for diagnosis in diagnoses {
+            let text = DiagnosisText(diagnosis)
+            let target = diagnosis.evidence.compactMap(\.target).first ?? ""
+            let key = "\(diagnosis.id)|" + DoctorBrief.shape(text.cause + "|" + text.fix, of: target)
+            let index: Int
+            if let at = seen[key] {
+                causes[at].count += 1
+                index = at
+            } else {
+                index = causes.count
+                seen[key] = index
+                causes.append(Cause(diagnosis: diagnosis, text: text, count: 1))
+            }
+            for evidence in diagnosis.evidence { numbers[evidence, default: []].insert(index + 1) }
+        }
+    }
+
+    /// "see Diagnosis 1", "see Diagnosis 1, 3": where the fix of `check` is, for the checks of these targets (nil:
+    /// this machine's); nil when no cause names the check, which then keeps its own fix.
+    func pointer(_ check: CheckID, targets: [String?]) -> String? {
+        let found = targets.reduce(into: Set<Int>()) { found, target in
+            found.formUnion(numbers[Diagnosis.Evidence(check, target: target)] ?? [])
+        }
+        guard !found.isEmpty else { return nil }
+        return "see Diagnosis " + found.sorted().map(String.init).joined(separator: ", ")
+    }
+}
