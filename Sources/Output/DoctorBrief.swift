@@ -142,7 +142,7 @@ struct DoctorBrief {
             let text = DiagnosisText(diagnosis)
             let label = "  \(number + 1). "
             out += TextWrap.lines(text.cause, first: room, rest: room).enumerated().map { $0 == 0 ? label + $1 : "     " + $1 }
-            if count > 1 { out.append("     (and \(count - 1) more Gateway\(count == 2 ? "" : "s") the same way, listed above)") }
+            if count > 1 { out.append("     (and \(Plural.counted(count - 1, "more Gateway")) the same way, listed above)") }
             if !text.fix.isEmpty {
                 out += TextWrap.lines("fix: " + text.fix, first: room, rest: room - 5).enumerated().map {
                     $0 == 0 ? "     " + $1 : "          " + $1

@@ -16,15 +16,27 @@ public struct WatchEventLine: Encodable, Sendable {
     public func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
 
     public func text(_ terminal: Terminal) -> String {
+        lines(terminal, width: nil)[0]
+    }
+
+    /// The text line; with a `width` (a terminal's, or COLUMNS) and wider than it, what follows
+    /// the time goes on under itself.
+    public func lines(_ terminal: Terminal, width: Int?) -> [String] {
         let name = event.change.name
+        let time = Self.time(event.date)
+        let rest = [name, SafeText.line(event.gateway.label), SafeText.line(detail)].filter { !$0.isEmpty }.joined(separator: "  ")
+        let indent = time.count + 2
+        var lines = [time + "  " + rest]
+        if let width, displayWidth(lines[0]) > width { lines = TextWrap.hanging(time + "  ", indent: indent, rest, width: width) }
+        // The change's name, coloured once the line is laid out (colour takes no columns).
         let painted: String
         switch event.change {
         case .up, .steady: painted = terminal.paint(name, .green)
         case .down, .flapping, .certificateExpiring: painted = terminal.paint(name, .red)
         default: painted = name
         }
-        let gateway = SafeText.line(event.gateway.label)
-        return [Self.time(event.date), painted, gateway, SafeText.line(detail)].filter { !$0.isEmpty }.joined(separator: "  ")
+        lines[0] = time + "  " + painted + lines[0].dropFirst(indent + name.count)
+        return lines
     }
 
     /// The change in words (the cause and fix of a down come from doctor's own words).

@@ -84,13 +84,13 @@ struct StandInOptions: ParsableArguments {
         do {
             gateway = try await StandInGateway.start(
                 bind: bindAddress, port: port, identity: identity, connect: connect,
-                observer: { client, received in terminal.out(AdvertiseLines.connect(from: client, received)) })
+                observer: { client, received in terminal.err(AdvertiseLines.connect(from: client, received)) })
         } catch {
             throw CommandError(
                 "cannot listen on \(bindAddress ?? "*"):\(port): \(StandInGateway.describe(error))",
                 fix: "is a Gateway (or something else) already using the port? `ss -ltnp | grep \(port)`; or choose --port")
         }
-        terminal.out(AdvertiseLines.serving(gateway, port: port))
+        terminal.err(AdvertiseLines.serving(gateway, port: port))
         return gateway
     }
 
@@ -102,7 +102,7 @@ struct StandInOptions: ParsableArguments {
         let loaded = try store.load()
         switch loaded {
         case .kept(_, let warning): SecretWarnings.print(warning.map { [$0] } ?? [], to: terminal)
-        case .made: terminal.out(AdvertiseLines.madeCertificate(store))
+        case .made: terminal.err(AdvertiseLines.madeCertificate(store))
         }
         return loaded.identity
     }
