@@ -19,24 +19,25 @@ public struct WatchEventLine: Encodable, Sendable {
         lines(terminal, width: nil)[0]
     }
 
-    /// The text line; with a `width` (a terminal's, or COLUMNS) and wider than it, what follows
-    /// the time goes on under itself.
+    /// The text line; with a `width` (a terminal's, or COLUMNS) and wider than it, the Gateway
+    /// and the detail go on under the change's name.
     public func lines(_ terminal: Terminal, width: Int?) -> [String] {
         let name = event.change.name
-        let time = Self.time(event.date)
-        let rest = [name, SafeText.line(event.gateway.label), SafeText.line(detail)].filter { !$0.isEmpty }.joined(separator: "  ")
-        let indent = time.count + 2
-        var lines = [time + "  " + rest]
-        if let width, displayWidth(lines[0]) > width { lines = TextWrap.hanging(time + "  ", indent: indent, rest, width: width) }
-        // The change's name, coloured once the line is laid out (colour takes no columns).
         let painted: String
         switch event.change {
         case .up, .steady: painted = terminal.paint(name, .green)
         case .down, .flapping, .certificateExpiring: painted = terminal.paint(name, .red)
         default: painted = name
         }
-        lines[0] = time + "  " + painted + lines[0].dropFirst(indent + name.count)
-        return lines
+        let time = Self.time(event.date)
+        let body = [SafeText.line(event.gateway.label), SafeText.line(detail)].filter { !$0.isEmpty }.joined(separator: "  ")
+        let (head, indent) = (time + "  " + painted + "  ", time.count + 2)
+        let headWidth = indent + name.count + 2
+        guard let width, headWidth + displayWidth(body) > width, width - headWidth >= TextWrap.narrowest / 2 else {
+            return [body.isEmpty ? time + "  " + painted : head + body]
+        }
+        let wrapped = TextWrap.lines(body, first: width - headWidth, rest: width - indent)
+        return [head + wrapped[0]] + wrapped.dropFirst().map { String(repeating: " ", count: indent) + $0 }
     }
 
     /// The change in words (the cause and fix of a down come from doctor's own words).

@@ -235,5 +235,22 @@ struct GrammarTests {
             ["zone", "check", zone, "--domain", "a-much-longer-wrong-domain.example"], environment: ["COLUMNS": "80"])
         #expect(check.stdout.contains("fix:"), "a failure with its fix: \(check.stdout)")
         expectFits(check, "zone check")
+        // watch's down line is about 190 columns: wrapped under its time at 80, whole when piped.
+        for columns in ["80", nil] {
+            let watch = try ChildProcess(
+                ClawnetBinary.path, ["watch", "--no-local", "--manual", refused, "--interval", "1s", "--timeout", "60s"],
+                environment: columns.map { ["COLUMNS": $0] } ?? [:])
+            defer { watch.terminate() }
+            try await watch.waitForOutput("  down  ", timeout: .seconds(30))
+            // The down line's last words: once they are there, the whole of it is.
+            try await watch.waitForOutput("address or port", timeout: .seconds(10))
+            try await watch.stop()
+            let lines = watch.stdout.split(separator: "\n")
+            if columns == nil {
+                #expect(lines.contains { $0.count > 80 && $0.contains("  down  ") && $0.hasSuffix("address or port") }, "\(lines)")
+            } else {
+                #expect(lines.count > 2 && lines.allSatisfy { $0.count <= 80 }, "watch at 80 columns: \(lines)")
+            }
+        }
     }
 }

@@ -59,13 +59,18 @@ struct SummaryStreamTests {
         StatusCase(arguments: ["report", "--out", "{dir}/report.tar.gz", "--timeout", "20s"], line: "wrote {dir}/report.tar.gz: "),
         StatusCase(
             arguments: [
+                "watch", "--no-local", "--manual", "127.0.0.1:9", "--interval", "1s", "--timeout", "3s", "--metrics-listen", "127.0.0.1:0",
+            ],
+            line: "serving /metrics and /sd on 127.0.0.1:"),
+        StatusCase(
+            arguments: [
                 "zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--out", "{dir}/z.db",
                 "--gateway", "host=studio,ip=100.64.0.7",
             ],
             line: "wrote {dir}/z.db (serial "),
     ]
 
-    @Test("browse, preflight, report and zone generate: the summary line on stderr", arguments: statusCases)
+    @Test("browse, preflight, report, watch and zone generate: the status line on stderr", arguments: statusCases)
     func statusLineOnStderr(_ row: StatusCase) async throws {
         let bed = try TestBed.current()
         let directory = try temporaryDirectory(bed)
