@@ -286,6 +286,21 @@ struct CommandLineTests {
         }
     }
 
+    @Test("every flag that takes an IP address says the same about a bad one: --bind as --address")
+    func oneAddressMessage() {
+        for arguments in [
+            ["advertise", "--name", "x", "--serve", "--bind", "not-an-ip"], ["advertise", "--name", "x", "--address", "not-an-ip"],
+        ] {
+            do {
+                _ = try Clawnet.parseAsRoot(arguments)
+                Issue.record("\(arguments) parsed, but should not")
+            } catch {
+                let message = Clawnet.message(for: error)
+                #expect(message.contains("'not-an-ip' is not an IP address"), "\(arguments): \(message)")
+            }
+        }
+    }
+
     @Test("--metrics-listen: port 0 lets the system choose; a host name is refused in the shared words")
     func metricsListen() throws {
         let command = try #require(parse(WatchCommand.self, ["--metrics-listen", "[::1]:0"]))

@@ -14,7 +14,8 @@ struct StandInOptions: ParsableArguments {
 
     @Option(
         name: .customLong("bind"),
-        help: ArgumentHelp("With --serve: the address to listen on (default: every address, IPv4 and IPv6).", valueName: "ADDRESS"))
+        help: ArgumentHelp("With --serve: the address to listen on (default: every address, IPv4 and IPv6).", valueName: "ADDRESS"),
+        transform: { try Arguments.address($0).description })
     var bindAddress: String?
 
     @Option(
@@ -60,7 +61,6 @@ struct StandInOptions: ParsableArguments {
         if (tuning || connectOutcome != .auto || startingFor != nil) && !enabled {
             throw ValidationError("--tls, --tls-dir, --bind, --connect, --token-file, --paired-device and --starting-for go with --serve")
         }
-        if let bindAddress, IPAddress(bindAddress) == nil { throw ValidationError("--bind \(bindAddress) is not an IP address") }
     }
 
     /// The stand-in, listening (`StandInGateway.start(bind:)`), with its TLS identity and the
