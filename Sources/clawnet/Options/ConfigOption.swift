@@ -6,7 +6,7 @@ protocol ConfigWording {
 }
 
 extension ConfigWording {
-    static var configHelp: String { "OpenClaw config to read (default ~/.openclaw/openclaw.json)." }
+    static var configHelp: String { "OpenClaw config to read (default ~/.openclaw/openclaw.json; - reads standard input)." }
 }
 
 /// `--config FILE`: the OpenClaw config to read instead of the default one (it must be there),
