@@ -24,7 +24,7 @@ public enum DNSQueryFailure: Error, Hashable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .timeout(let server, let attempts): "no answer from \(server) (\(attempts) \(attempts == 1 ? "try" : "tries"))"
+        case .timeout(let server, let attempts): "no answer from \(server) (\(Plural.counted(attempts, "try", plural: "tries")))"
         case .refused(let server): "nothing listens on port \(server.port) of \(server.address) (connection refused)"
         case .unreachable(let server, let detail): "cannot reach \(server): \(detail)"
         case .malformed(let server, let detail): "\(server) sent a malformed answer: \(detail)"

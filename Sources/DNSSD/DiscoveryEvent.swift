@@ -37,6 +37,18 @@ public struct DiscoveryIssue: Error, Sendable, Hashable, Codable, CustomStringCo
         /// SERVFAIL to the SRV or TXT of an instance whose name has bytes such as `(`:
         /// PowerDNS without `8bit-dns=yes` (PowerDNSNames).
         case eightBitNames
+
+        /// The id doctor gives the same cause (its DiagnosisID), so that a script reading
+        /// browse's `splitDNS` finds doctor's `split-dns` (docs/schemas/README.md); nil where
+        /// doctor names none.
+        public var diagnosis: String? {
+            switch self {
+            case .busMissing, .daemonMissing: "no-mdns"
+            case .splitDNS: "split-dns"
+            case .lookupFailed: "name-unresolved"
+            case .daemonLost, .browseFailed, .resolveFailed, .dnsError, .config, .eightBitNames: nil
+            }
+        }
     }
 
     public var source: Source
@@ -57,13 +69,16 @@ public struct DiscoveryIssue: Error, Sendable, Hashable, Codable, CustomStringCo
     public var description: String { fix.map { "\(message) (fix: \($0))" } ?? message }
 
     private enum CodingKeys: String, CodingKey { case source, kind, message, fix, domain }
+    /// What is written: the decoded fields, and doctor's id for the kind (derived, never read).
+    private enum EncodingKeys: String, CodingKey { case source, kind, message, fix, domain, diagnosis }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: EncodingKeys.self)
         try container.encode(source, forKey: .source)
         try container.encode(kind, forKey: .kind)
         try container.encode(message, forKey: .message)
         try container.encode(fix, forKey: .fix)
         try container.encodeIfPresent(domain, forKey: .domain)
+        try container.encodeIfPresent(kind.diagnosis, forKey: .diagnosis)
     }
 }

@@ -18,6 +18,16 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
         self.scheme = scheme
     }
 
+    /// A port typed by a user, 1-65535, or 0 where the system may choose one (a port to listen
+    /// on): every flag that takes a port (`--port`, `HOST:PORT`, `ADDRESS:PORT`) says the same.
+    public static func port(parsing text: some StringProtocol, allowingZero: Bool = false) throws(DNSSDError) -> Int {
+        let lowest = allowingZero ? 0 : 1
+        guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text), (lowest...65535).contains(value) else {
+            throw DNSSDError(.port, "'\(text)' is not a port (\(lowest)-65535)")
+        }
+        return value
+    }
+
     /// The literal address when `host` is one.
     public var address: IPAddress? { IPAddress(host) }
 
@@ -104,13 +114,7 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
             hostText = rest
         }
 
-        var port: Int?
-        if let portText {
-            guard let value = Int(portText), (1...65535).contains(value) else {
-                throw DNSSDError(.port, "'\(portText)' is not a port (1-65535)")
-            }
-            port = value
-        }
+        let port = try portText.map { text throws(DNSSDError) in try Endpoint.port(parsing: text) }
         self.text = shown
         self.port = port
         self.scheme = scheme

@@ -55,7 +55,7 @@ enum ZoneEntryProblem {
             return "\(record): its \(name) '\(data[index])' is not \(field.expected)"
         }
         if data.count != layout.count {
-            return "\(record) has \(data.count) data field\(data.count == 1 ? "" : "s"), expected \(layout.count): "
+            return "\(record) has \(Plural.counted(data.count, "data field")), expected \(layout.count): "
                 + layout.map(\.0).joined(separator: ", ")
         }
         return "\(record): \(fallback(status))"

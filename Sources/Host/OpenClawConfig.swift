@@ -41,14 +41,23 @@ public struct OpenClawConfig: Sendable, Equatable {
     {
         let path = explicitPath ?? defaultPath(environment: environment)
         var config = OpenClawConfig(path: path)
-        // Only a regular file of config size is read: a FIFO or /dev/zero there is a warning, not a hang.
+        // Only a regular file of config size is read: a FIFO or /dev/zero there is a warning, not a
+        // hang; unless --config named it (`-`, `<(...)`): that pipe is read, once, to its end.
         do {
-            // Owner and mode from the file that was read, never a second look at the path: another
-            // user could swap the file in between and have root trust theirs.
-            let file = try RegularFile.readProtected(path, limit: FileLimit.config)
-            config.exists = true
-            config.read(Data(file.bytes))
-            config.noteFile(owner: file.owner, mode: file.mode)
+            if let explicitPath, RegularFile.isStream(explicitPath) {
+                // A pipe has no mode others could read it by: only its owner (whoever made it) counts.
+                let piped = try RegularFile.readInput(explicitPath, limit: FileLimit.config)
+                config.exists = true
+                config.read(Data(piped.bytes))
+                config.noteFile(owner: piped.owner, mode: S_IRUSR | S_IWUSR)
+            } else {
+                // Owner and mode from the file that was read, never a second look at the path: another
+                // user could swap the file in between and have root trust theirs.
+                let file = try RegularFile.readProtected(path, limit: FileLimit.config)
+                config.exists = true
+                config.read(Data(file.bytes))
+                config.noteFile(owner: file.owner, mode: file.mode)
+            }
         } catch  where error.kind == .missing {
             if explicitPath != nil { config.warnings.append("\(path): cannot read the file (missing or not readable); using defaults") }
         } catch {

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Reading a file clawnet was pointed at (a zone, an inventory, a Corefile, a certificate, a
 /// config) without trusting what the path is: only a regular file is read, and at most
@@ -61,7 +62,28 @@ public enum RegularFile {
     /// As `readOwned`, for a file the user named to read from: also `-` (standard input) and a
     /// pipe (a FIFO, a `<(...)` of the shell), read to their end, at most `limit` bytes. A pipe
     /// is never written (clawnet writes regular files only); its owner is whoever made it.
+    /// A pipe can be read once: what it held is kept, and a second read of the same path in
+    /// this process (the config, which doctor's checks and its credentials both read) gets it again.
     public static func readInput(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], owner: UInt32) {
+        guard isStream(path) else { return try readOwned(path, limit: limit, pipes: true) }
+        // Under the lock: two readers of one pipe must not each get half of it.
+        return try streamsRead.withLock { (kept) throws(Failure) -> (bytes: [UInt8], owner: UInt32) in
+            if let read = kept[path] {
+                guard read.bytes.count <= limit else {
+                    throw Failure(kind: .tooLarge, path: path, description: tooLarge(path, limit: limit))
+                }
+                return read
+            }
+            let read = try readStream(path, limit: limit)
+            kept[path] = read
+            return read
+        }
+    }
+
+    /// Each pipe read so far, by the path it was named by: at most one per argument, each at most its limit.
+    private static let streamsRead = Mutex<[String: (bytes: [UInt8], owner: UInt32)]>([:])
+
+    private static func readStream(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], owner: UInt32) {
         guard path == standardInput else { return try readOwned(path, limit: limit, pipes: true) }
         var status = stat()
         guard fstat(STDIN_FILENO, &status) == 0 else {

@@ -71,7 +71,9 @@ public struct ReportSources: Sendable {
     }
 
     mutating func openClaw(folder: String, configPath: String) {
-        if let bytes = try? RegularFile.readIfPresent(configPath, limit: FileLimit.config) {
+        // A --config pipe was read once already (for doctor): readInput gives what it held again.
+        let config = RegularFile.isStream(configPath) ? (try? RegularFile.readInput(configPath, limit: FileLimit.config))?.bytes : nil
+        if let bytes = config ?? (try? RegularFile.readIfPresent(configPath, limit: FileLimit.config)) {
             if let redaction = ConfigRedaction(config: bytes) {
                 files.append(("openclaw.json", Array(redaction.text.utf8)))
                 redactions.append(("openclaw.json", redaction.redactedPaths))

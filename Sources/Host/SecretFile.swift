@@ -41,10 +41,11 @@ public enum SecretFile {
     public static let fileMode: mode_t = 0o600
 
     /// The warning for the file at `path`, from stat(2) (links followed); nil when it is
-    /// private or cannot be looked at.
+    /// private or cannot be looked at, and for `-` or a pipe: read once, to its end, it keeps
+    /// nothing others could read later, whatever its mode says.
     public static func warning(path: String, kind: SecretFileWarning.Kind) -> SecretFileWarning? {
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard !RegularFile.isStream(path), stat(path, &status) == 0 else { return nil }
         return SecretFileWarning(path: path, mode: UInt32(status.st_mode), kind: kind)
     }
 

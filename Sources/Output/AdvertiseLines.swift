@@ -5,7 +5,8 @@ import Probes
 import Zones
 
 /// What `advertise` prints while it runs: the mDNS beacon, the stand-in Gateway, the
-/// wide-area registration.
+/// wide-area registration. All of it is status, on stderr, as every command's status lines are
+/// (advertise has no product for stdout).
 public enum AdvertiseLines {
     public static func advertising(_ name: String, port: Int) -> String {
         "advertising \"\(name)\" as \(ServiceType.gateway.name) on port \(port) in local. (Ctrl-C to stop)"
@@ -15,8 +16,8 @@ public enum AdvertiseLines {
     public static func event(_ event: AdvertiseEvent, terminal: Terminal) -> Transcript {
         var transcript = Transcript()
         switch event {
-        case .established(let published): transcript.out("established: \(published)")
-        case .renamed(let old, let new): transcript.out("renamed: \"\(old)\" is taken on the network; now \"\(new)\"")
+        case .established(let published): transcript.err("established: \(published)")
+        case .renamed(let old, let new): transcript.err("renamed: \"\(old)\" is taken on the network; now \"\(new)\"")
         case .failed(let issue): transcript.err(lines: IssueLines.lines([issue], terminal: terminal))
         }
         return transcript
@@ -50,8 +51,8 @@ public enum AdvertiseLines {
         switch event {
         case .noAddress(let host): transcript.notes(["no routable address for \(host) in \(beacon.domain.name): give --address IP"])
         case .registered(let already):
-            transcript.out("registered \(name) at \(beacon.registrar.server)\(already ? " (already there)" : "")")
-        case .reRegistered: transcript.out("re-registered \(name) at \(beacon.registrar.server)")
+            transcript.err("registered \(name) at \(beacon.registrar.server)\(already ? " (already there)" : "")")
+        case .reRegistered: transcript.err("re-registered \(name) at \(beacon.registrar.server)")
         case .replacing(let host, let set): transcript.notes(["host \(host) \(set) (put back when advertise stops)"])
         case .refreshFailed(let error): transcript.err("warning: refreshing \(name): \(error.message)")
         case .ledgerNotKept(let path, let error):
@@ -69,7 +70,7 @@ public enum AdvertiseLines {
                 case .wereThereBefore: " (its records were there before advertise ran: they stay)"
                 case .nothingLeft: " (nothing of what it added was left there)"
                 }
-            transcript.out("withdrawn from \(beacon.domain.name): \(beacon.displayName)\(why)")
+            transcript.err("withdrawn from \(beacon.domain.name): \(beacon.displayName)\(why)")
         }
         return transcript
     }

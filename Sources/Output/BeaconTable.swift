@@ -1,8 +1,9 @@
 import DNSSD
 
-/// The human view of beacons: one row each, warnings under their row.
+/// The human view of beacons: one row each, warnings under their row. With a `width` (a
+/// terminal's, or COLUMNS), rows and warnings wrap to it; without one, each stays one line.
 enum BeaconTable {
-    static func lines(_ beacons: [GatewayBeacon], terminal: Terminal) -> [String] {
+    static func lines(_ beacons: [GatewayBeacon], terminal: Terminal, width: Int? = nil) -> [String] {
         var table = TextTable(header: ["INSTANCE", "HOST:PORT", "ADDRESSES", "TLS", "SOURCE"])
         var warningsAfterRow: [Int: [String]] = [:]
         for beacon in beacons {
@@ -10,10 +11,10 @@ enum BeaconTable {
             warningsAfterRow[table.rows.count] = beacon.warnings
         }
         var lines: [String] = []
-        for (index, line) in table.render().enumerated() {
-            lines.append(index == 0 ? terminal.paint(line, .bold) : line)
+        for (index, row) in table.renderRows(width: width).enumerated() {
+            lines += index == 0 ? row.map { terminal.paint($0, .bold) } : row
             for warning in warningsAfterRow[index] ?? [] {
-                lines.append("  " + terminal.paint("! " + warning, .yellow))
+                lines += TextWrap.hanging("! ", indent: 2, warning, width: width.map { $0 - 2 }).map { "  " + terminal.paint($0, .yellow) }
             }
         }
         return lines
@@ -25,10 +26,16 @@ enum BeaconTable {
         return [beacon.instance.displayName, hostPort, addresses, tls(beacon.gateway), source(beacon)]
     }
 
-    /// One line for watch mode: a mark, then the row's cells.
-    static func eventLine(_ mark: String, _ beacon: GatewayBeacon) -> String {
-        ([mark] + row(beacon)).joined(separator: "  ")
+    /// One line for watch mode: a mark, then the row's cells; wider than `width`, the cells go on
+    /// under the first.
+    static func eventLines(_ mark: String, _ beacon: GatewayBeacon, width: Int? = nil) -> [String] {
+        let cells = row(beacon).joined(separator: "  ")
+        guard let width, displayWidth(cells) + markIndent > width else { return [mark + "  " + cells] }
+        return TextWrap.hanging(mark + "  ", indent: markIndent, cells, width: width)
     }
+
+    /// "+  ": a mark and the gap after it.
+    static let markIndent = 3
 
     static func tls(_ gateway: GatewayInfo) -> String {
         guard gateway.tls else { return "no" }

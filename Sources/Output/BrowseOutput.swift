@@ -13,14 +13,17 @@ public struct BrowseOutput: Sendable {
     public let watch: Bool
     public let terminal: Terminal
     public let started: ContinuousClock.Instant
+    /// The width tables wrap to (`TextWrap.terminalWidth`); nil: rows stay whole.
+    public let width: Int?
     /// Every jsonl line is encoded by this one encoder.
     private let jsonLines = JSONOutput.LineEncoder()
 
-    public init(format: BrowseFormat, watch: Bool, terminal: Terminal, started: ContinuousClock.Instant) {
+    public init(format: BrowseFormat, watch: Bool, terminal: Terminal, started: ContinuousClock.Instant, width: Int? = nil) {
         self.format = format
         self.watch = watch
         self.terminal = terminal
         self.started = started
+        self.width = width
     }
 
     public func show(_ event: DiscoveryEvent, collection: BeaconCollection) {
@@ -29,7 +32,7 @@ public struct BrowseOutput: Sendable {
         case .jsonl:
             if let json = try? line.json(jsonLines) { terminal.out(json) }
         case .table where watch:
-            let lines = line.table(terminal, collection: collection)
+            let lines = line.table(terminal, collection: collection, width: width)
             terminal.out(lines: lines.out)
             terminal.err(lines: lines.err)
         default:
@@ -42,7 +45,10 @@ public struct BrowseOutput: Sendable {
         terminal.clearProgress()
         switch format {
         case .json: try report.print(.json, to: terminal)
-        case .table where !watch: try report.print(.table, to: terminal)
+        case .table where !watch:
+            var report = report
+            report.width = width
+            try report.print(.table, to: terminal)
         default: break
         }
         if timedOut && !watch && format != .jsonl {

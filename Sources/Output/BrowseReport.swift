@@ -12,6 +12,8 @@ public struct BrowseReport: Report, Sendable {
     let places: [String]
     /// Only mDNS was asked for (no domain, no manual target): without Avahi nothing could be done.
     let onlyMulticast: Bool
+    /// The width the table wraps to (a terminal's, or COLUMNS); nil: rows stay whole.
+    public var width: Int?
 
     public init(request: DiscoveryRequest, snapshot: DiscoverySnapshot) {
         domains = request.browsedDomains.map(\.name)
@@ -34,14 +36,14 @@ public struct BrowseReport: Report, Sendable {
 
     public func table(_ terminal: Terminal) -> Lines {
         var lines = Lines()
-        if !beacons.isEmpty { lines.out = BeaconTable.lines(beacons, terminal: terminal) }
+        if !beacons.isEmpty { lines.out = BeaconTable.lines(beacons, terminal: terminal, width: width) }
         lines.err = IssueLines.lines(errors, terminal: terminal)
         let seconds = elapsed.secondsText(fractionDigits: 2)
         let joined = places.joined(separator: ", ")
         let summary =
             beacons.isEmpty
             ? "No OpenClaw Gateways found in \(joined.isEmpty ? "nothing browsed" : joined) (\(seconds) s)."
-            : "\(beacons.count) Gateway\(beacons.count == 1 ? "" : "s") in \(joined) (\(seconds) s)"
+            : "\(Plural.counted(beacons.count, "Gateway")) in \(joined) (\(seconds) s)"
         lines.err.append(terminal.paint(summary, .dim, stderr: true))
         return lines
     }

@@ -14,12 +14,13 @@ public struct DiscoveryEventLine: Encodable, Sendable {
     /// The jsonl line, from the stream's one encoder.
     public func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
 
-    /// What watch mode prints for it: rows on stdout, errors and all-for-now on stderr.
-    public func table(_ terminal: Terminal, collection: BeaconCollection) -> Lines {
+    /// What watch mode prints for it: rows on stdout (wrapped to `width` when there is one),
+    /// errors and all-for-now on stderr.
+    public func table(_ terminal: Terminal, collection: BeaconCollection, width: Int? = nil) -> Lines {
         switch event {
-        case .added(let beacon): Lines(out: [BeaconTable.eventLine(terminal.paint("+", .green), beacon)])
-        case .updated(let beacon): Lines(out: [BeaconTable.eventLine("~", beacon)])
-        case .removed(let beacon): Lines(out: [BeaconTable.eventLine(terminal.paint("-", .red), beacon)])
+        case .added(let beacon): Lines(out: BeaconTable.eventLines(terminal.paint("+", .green), beacon, width: width))
+        case .updated(let beacon): Lines(out: BeaconTable.eventLines("~", beacon, width: width))
+        case .removed(let beacon): Lines(out: BeaconTable.eventLines(terminal.paint("-", .red), beacon, width: width))
         case .error(let issue): Lines(err: IssueLines.lines([issue], terminal: terminal))
         case .allForNow: Lines(err: [terminal.paint("= all for now: \(Plural.counted(collection.count, "Gateway"))", .dim, stderr: true)])
         }

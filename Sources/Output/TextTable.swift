@@ -3,19 +3,81 @@ public struct TextTable: Sendable {
     public var header: [String]
     public var rows: [[String]] = []
 
+    /// Columns are this far apart.
+    static let gap = 2
+
     public init(header: [String], rows: [[String]] = []) {
         self.header = header
         self.rows = rows
     }
 
     public func render() -> [String] {
+        renderRows(width: nil).flatMap { $0 }
+    }
+
+    /// The header and each row as lines. With a `width` (a terminal's), a table wider than it
+    /// narrows its widest columns, first down to their longest word, then (a long host name)
+    /// to their header, and their cells go on in lines of their own column; without one
+    /// (piped), every row stays one line for grep.
+    public func renderRows(width: Int?) -> [[String]] {
         let all = [header] + rows
-        let widths = header.indices.map { column in all.map { displayWidth($0[column]) }.max() ?? 0 }
-        return all.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - displayWidth(cell))
-            }.joined(separator: "  ")
+        let natural = header.indices.map { column in all.map { displayWidth($0[column]) }.max() ?? 0 }
+        guard let width else { return all.map { [line(of: $0, widths: natural)] } }
+        let longestWords = header.indices.map { column in
+            all.flatMap { $0[column].split(separator: " ").map { displayWidth(String($0)) } }.max() ?? 0
         }
+        var widths = Self.fitted(natural, minimums: longestWords, into: width)
+        widths = Self.fitted(widths, minimums: header.map { max(displayWidth($0), Self.narrowest) }, into: width)
+        return all.map { row in
+            let cells = row.enumerated().map { column, cell in Self.lines(of: cell, width: widths[column]) }
+            return (0..<(cells.map(\.count).max() ?? 1)).map { index in
+                line(of: cells.map { index < $0.count ? $0[index] : "" }, widths: widths)
+            }
+        }
+    }
+
+    /// A column this narrow or narrower is not narrowed further to fit.
+    static let narrowest = 8
+
+    /// A cell in lines of at most `width`: broken at spaces, and a word longer than that in pieces.
+    static func lines(of cell: String, width: Int) -> [String] {
+        guard displayWidth(cell) > width else { return [cell] }
+        return TextWrap.lines(cell, first: width, rest: width).flatMap { line in
+            var pieces: [String] = []
+            var rest = Substring(line)
+            while displayWidth(String(rest)) > width {
+                pieces.append(String(rest.prefix(width)))
+                rest = rest.dropFirst(width)
+            }
+            return pieces + [String(rest)]
+        }
+    }
+
+    /// One line of a row: each cell (the line of it this is) padded to its column, the last as it is.
+    private func line(of cells: [String], widths: [Int]) -> String {
+        var text = ""
+        for (column, cell) in cells.enumerated() {
+            text +=
+                column == cells.count - 1
+                ? cell : cell + String(repeating: " ", count: max(0, widths[column] - displayWidth(cell)) + Self.gap)
+        }
+        // A continuation line with its last cells empty ends where its text does.
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+
+    /// Column widths that fit `width` where they can: the widest column whose cells can wrap
+    /// gives a column at a time, never below its `minimums` (the longest word of the column).
+    static func fitted(_ natural: [Int], minimums: [Int], into width: Int) -> [Int] {
+        var widths = natural
+        var excess = widths.reduce(0, +) + gap * (widths.count - 1) - width
+        while excess > 0,
+            let widest = widths.indices.filter({ widths[$0] > minimums[$0] }).max(by: { widths[$0] < widths[$1] })
+        {
+            widths[widest] -= 1
+            excess -= 1
+        }
+        return widths
     }
 }
 

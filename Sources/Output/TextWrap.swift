@@ -4,7 +4,7 @@ public enum TextWrap {
     /// The width clawnet wraps to where it cannot ask a terminal: the classic 80 columns.
     public static let defaultWidth = 80
     /// Narrower than this, wrapping would make more noise than it saves.
-    static let narrowest = 40
+    public static let narrowest = 40
 
     /// `text` in lines: the first at most `first` columns wide, the others at most `rest`.
     public static func lines(_ text: String, first: Int, rest: Int) -> [String] {

@@ -16,6 +16,12 @@ public struct WatchEventLine: Encodable, Sendable {
     public func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
 
     public func text(_ terminal: Terminal) -> String {
+        lines(terminal, width: nil)[0]
+    }
+
+    /// The text line; with a `width` (a terminal's, or COLUMNS) and wider than it, the Gateway
+    /// and the detail go on under the change's name.
+    public func lines(_ terminal: Terminal, width: Int?) -> [String] {
         let name = event.change.name
         let painted: String
         switch event.change {
@@ -23,8 +29,15 @@ public struct WatchEventLine: Encodable, Sendable {
         case .down, .flapping, .certificateExpiring: painted = terminal.paint(name, .red)
         default: painted = name
         }
-        let gateway = SafeText.line(event.gateway.label)
-        return [Self.time(event.date), painted, gateway, SafeText.line(detail)].filter { !$0.isEmpty }.joined(separator: "  ")
+        let time = Self.time(event.date)
+        let body = [SafeText.line(event.gateway.label), SafeText.line(detail)].filter { !$0.isEmpty }.joined(separator: "  ")
+        let (head, indent) = (time + "  " + painted + "  ", time.count + 2)
+        let headWidth = indent + name.count + 2
+        guard let width, headWidth + displayWidth(body) > width, width - headWidth >= TextWrap.narrowest / 2 else {
+            return [body.isEmpty ? time + "  " + painted : head + body]
+        }
+        let wrapped = TextWrap.lines(body, first: width - headWidth, rest: width - indent)
+        return [head + wrapped[0]] + wrapped.dropFirst().map { String(repeating: " ", count: indent) + $0 }
     }
 
     /// The change in words (the cause and fix of a down come from doctor's own words).

@@ -36,8 +36,8 @@ public enum ZoneGenerateLines {
         let zone = written.zone
         let count = written.gateways
         return zone.changed
-            ? "wrote \(zone.path) (serial \(zone.serial)\(zone.previousSerial.map { ", was \($0)" } ?? ""); \(count) "
-                + "Gateway\(count == 1 ? "" : "s"))"
+            ? "wrote \(zone.path) (serial \(zone.serial)\(zone.previousSerial.map { ", was \($0)" } ?? ""); "
+                + "\(Plural.counted(count, "Gateway")))"
             : "unchanged: \(zone.path) (serial \(zone.serial)); nothing written"
     }
 }

@@ -191,7 +191,7 @@ public enum ServedZoneChecks {
             findings.append(
                 Finding(
                     .pass, .gatewaysReachable,
-                    "\(reachable) served Gateway\(reachable == 1 ? "" : "s") accept\(reachable == 1 ? "s" : "") TCP on the SRV port")
+                    "\(Plural.counted(reachable, "served Gateway")) \(reachable == 1 ? "accepts" : "accept") TCP on the SRV port")
             )
         }
         return findings

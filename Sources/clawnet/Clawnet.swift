@@ -45,6 +45,10 @@ struct Clawnet: AsyncParsableCommand {
         // kills clawnet in the middle of its work.
         signal(SIGPIPE, SIG_IGN)
         var status: Int32
+        if let twice = StandardInputUse.twice(Array(CommandLine.arguments.dropFirst())) {
+            Terminal(color: false).err("Error: \(twice)")
+            Glibc.exit(ExitStatus.usage.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             if let clawnetCommand = command as? any ClawnetCommand {

@@ -251,7 +251,75 @@ struct CommandLineTests {
         #expect(try #require(parse(DoctorCommand.self, ["--json"])).format.chosen == .json)
         #expect(try #require(parse(PreflightCommand.self, ["--json"])).format.chosen == .json)
         #expect(try #require(parse(ZoneCheckCommand.self, ["/dev/null", "--json"])).format.chosen == .json)
-        #expect(failure(BrowseCommand.self, ["--json", "--format", "jsonl"])?.contains("choose one") == true)
+    }
+
+    @Test(
+        "output flags that contradict each other are a usage error naming both, in every command that has them",
+        arguments: [
+            ["browse", "--json", "--format", "table"], ["browse", "--format", "jsonl", "--json"],
+            ["doctor", "--json", "--format", "table"],
+            ["preflight", "--format", "table", "--json"], ["zone", "check", "/dev/null", "--json", "--format", "table"],
+            ["preflight", "--quiet", "--verbose"], ["preflight", "--json", "--quiet"], ["preflight", "--quiet", "--format", "json"],
+        ])
+    func contradictingOutputFlags(arguments: [String]) {
+        do {
+            _ = try Clawnet.parseAsRoot(arguments)
+            Issue.record("\(arguments) parsed, but should not")
+        } catch {
+            let message = Clawnet.message(for: error)
+            #expect(Clawnet.exitCode(for: error) == .validationFailure, "\(arguments): \(message)")
+            for flag in arguments where flag.hasPrefix("--") {
+                #expect(message.contains(flag), "\(arguments): \(flag) is not named in: \(message)")
+            }
+        }
+    }
+
+    @Test("flags that agree still parse: --json --format json, --quiet alone")
+    func agreeingOutputFlags() throws {
+        #expect(try #require(parse(DoctorCommand.self, ["--json", "--format", "json"])).format.chosen == .json)
+        #expect(try #require(parse(BrowseCommand.self, ["--format", "jsonl"])).output == .jsonl)
+        #expect(try #require(parse(PreflightCommand.self, ["--quiet"])).format.chosen == .table)
+    }
+
+    @Test(
+        "every port flag says the same about a bad port: --port, HOST:PORT, ADDRESS[:PORT] and ADDRESS:PORT",
+        arguments: [
+            ["advertise", "--name", "x", "--port", "70000"], ["advertise", "--name", "x", "--port", "http"],
+            ["watch", "--metrics-listen", "127.0.0.1:70000"], ["browse", "--manual", "gw:70000"], ["browse", "--server", "10.0.0.1:70000"],
+            ["zone", "push", "--domain", "d.test", "--server", "10.0.0.1:70000"],
+        ])
+    func onePortMessage(arguments: [String]) {
+        let bad = arguments.last!.split(separator: ":").last.map(String.init)!
+        do {
+            _ = try Clawnet.parseAsRoot(arguments)
+            Issue.record("\(arguments) parsed, but should not")
+        } catch {
+            let message = Clawnet.message(for: error)
+            #expect(message.contains("'\(bad)' is not a port (1-65535)"), "\(arguments): \(message)")
+        }
+    }
+
+    @Test("every flag that takes an IP address says the same about a bad one: --bind as --address")
+    func oneAddressMessage() {
+        for arguments in [
+            ["advertise", "--name", "x", "--serve", "--bind", "not-an-ip"], ["advertise", "--name", "x", "--address", "not-an-ip"],
+        ] {
+            do {
+                _ = try Clawnet.parseAsRoot(arguments)
+                Issue.record("\(arguments) parsed, but should not")
+            } catch {
+                let message = Clawnet.message(for: error)
+                #expect(message.contains("'not-an-ip' is not an IP address"), "\(arguments): \(message)")
+            }
+        }
+    }
+
+    @Test("--metrics-listen: port 0 lets the system choose; a host name is refused in the shared words")
+    func metricsListen() throws {
+        let command = try #require(parse(WatchCommand.self, ["--metrics-listen", "[::1]:0"]))
+        #expect(command.metricsListen?.port == 0 && command.metricsListen?.host == "::1")
+        let message = failure(WatchCommand.self, ["--metrics-listen", "localhost:9464"]) ?? ""
+        #expect(message.contains("is not ADDRESS:PORT with an IP address"), "\(message)")
     }
 
     @Test("preflight takes targets, --pin and --no-local like doctor")

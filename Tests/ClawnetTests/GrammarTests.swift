@@ -78,6 +78,89 @@ struct GrammarTests {
         #expect(result.status == 2 && result.stderr.contains("first line is empty"), "\(result.status) \(result.stderr)")
     }
 
+    /// A flag (or argument) that reads a file, what to feed it, and what shows it was read.
+    struct InputCase: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let content: String
+        let status: Int32
+        let shows: String
+        /// Words that must not be printed (a permission warning that means nothing for a pipe).
+        var never: [String] = []
+        var testDescription: String { arguments.filter { $0.hasPrefix("--") || $0 == "check" }.joined(separator: " ") }
+    }
+
+    static let key = "key \"k\" {\n algorithm hmac-sha256;\n secret \"c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0\";\n};\n"
+    static let badConfig = "{ not json"
+    static let zone =
+        "$ORIGIN openclaw.internal.\n$TTL 60\n@ IN SOA ns1 hostmaster 2026112601 3600 600 86400 60\n@ IN NS ns1\nns1 IN A 100.64.0.1\n"
+    /// Every flag and argument that reads a file; `{in}` is where the file goes.
+    static let inputCases = [
+        InputCase(arguments: generate + ["--inventory", "{in}"], content: inventory, status: 0, shows: "Studio._openclaw-gw._tcp"),
+        InputCase(arguments: ["zone", "check", "{in}"], content: zone, status: 0, shows: "0 failures"),
+        InputCase(
+            arguments: [
+                "zone", "check", "--axfr", "--domain", "d.test", "--server", "127.0.0.1:9", "--tsig-key", "{in}", "--timeout", "3s",
+            ],
+            content: key, status: 1, shows: "127.0.0.1", never: ["readable"]),
+        InputCase(
+            arguments: ["doctor", "127.0.0.1:9", "--no-local", "--timeout", "3s", "--token-file", "{in}"], content: "secret-token\n",
+            status: 1, shows: "127.0.0.1:9", never: ["readable", "secret-token"]),
+        InputCase(
+            arguments: ["preflight", "127.0.0.1:9", "--no-local", "--timeout", "3s", "--token-file", "{in}"], content: "\n",
+            status: 2, shows: "first line is empty"),
+        InputCase(
+            arguments: ["doctor", "127.0.0.1:9", "--no-local", "--timeout", "3s", "--as-device", "{in}"], content: "{}", status: 2,
+            shows: "--as-device"),
+        InputCase(
+            arguments: ["doctor", "--no-local", "--timeout", "3s", "127.0.0.1:9", "--config", "{in}"], content: badConfig, status: 1,
+            shows: "not valid JSON5"),
+        InputCase(
+            arguments: ["preflight", "--no-local", "--timeout", "3s", "127.0.0.1:9", "--config", "{in}"], content: badConfig, status: 1,
+            shows: "not valid JSON5"),
+        InputCase(
+            arguments: ["browse", "--no-local", "--manual", "127.0.0.1:9", "--timeout", "3s", "--config", "{in}"], content: badConfig,
+            status: 0, shows: "not valid JSON5"),
+        InputCase(
+            arguments: generate + ["--gateway", "host=a,ip=100.64.0.1", "--config", "{in}"], content: badConfig, status: 0,
+            shows: "not valid JSON5"),
+    ]
+
+    /// `arguments` run by bash with `{in}` as `-` (the content piped in) or as a named FIFO a
+    /// writer fills (mode 0644: a file that mode would be warned about).
+    func clawnet(_ arguments: [String], reading content: String, fifo: Bool) async throws -> CommandResult {
+        let quoted = ([ClawnetBinary.path] + arguments).map {
+            $0 == "{in}" ? (fifo ? "\"$D/in\"" : "-") : "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        let run = quoted.joined(separator: " ")
+        // The writer is bounded: a command that never opens the FIFO must not leave it waiting.
+        let script =
+            fifo
+            ? "D=$(mktemp -d) && mkfifo -m 644 \"$D/in\" && { timeout 20 sh -c 'printf %s \"$INPUT\" > \"$1\"' sh \"$D/in\" & }; "
+                + "\(run); rc=$?; rm -rf \"$D\"; exit $rc" : "printf '%s' \"$INPUT\" | \(run)"
+        return try await runCommand("/bin/bash", ["-c", script], environment: ["INPUT": content], timeout: .seconds(40))
+    }
+
+    @Test("every flag that reads a file reads - and a FIFO, with no permission warning for a pipe", arguments: inputCases, [false, true])
+    func everyInputReadsPipes(_ row: InputCase, fifo: Bool) async throws {
+        let result = try await clawnet(row.arguments, reading: row.content, fifo: fifo)
+        let output = result.stdout + result.stderr
+        let seen = "\(fifo ? "FIFO" : "-"): \(row.arguments): exit \(result.status)\n\(output)"
+        #expect(result.status == row.status && output.contains(row.shows), "\(seen)")
+        #expect(!output.contains("cannot read") && !output.contains("not a regular file"), "\(seen)")
+        for word in row.never { #expect(!output.contains(word), "\(word): \(seen)") }
+    }
+
+    @Test("- given to two flags is a usage error: standard input can be read once")
+    func standardInputTwice() async throws {
+        for arguments in [
+            ["doctor", "127.0.0.1:9", "--config", "-", "--token-file", "-"], ["zone", "check", "-", "--tsig-key=-"],
+            Self.generate + ["--inventory", "-", "--config", "-"],
+        ] {
+            let result = try await clawnet(arguments, input: "x")
+            #expect(result.status == 2 && result.stderr.contains("standard input can be read once"), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test("zone generate --server is refused with its new name, --browse-server; zone push keeps --server for the primary")
     func zoneServerNames() async throws {
         let result = try await clawnet(Self.generate + ["--gateway", "host=a,ip=100.64.0.1", "--server", "127.0.0.1"])
@@ -154,5 +237,22 @@ struct GrammarTests {
             ["zone", "check", zone, "--domain", "a-much-longer-wrong-domain.example"], environment: ["COLUMNS": "80"])
         #expect(check.stdout.contains("fix:"), "a failure with its fix: \(check.stdout)")
         expectFits(check, "zone check")
+        // watch's down line is about 190 columns: wrapped under its time at 80, whole when piped.
+        for columns in ["80", nil] {
+            let watch = try ChildProcess(
+                ClawnetBinary.path, ["watch", "--no-local", "--manual", refused, "--interval", "1s", "--timeout", "60s"],
+                environment: columns.map { ["COLUMNS": $0] } ?? [:])
+            defer { watch.terminate() }
+            try await watch.waitForOutput("  down  ", timeout: .seconds(30))
+            // The down line's last words: once they are there, the whole of it is.
+            try await watch.waitForOutput("address or port", timeout: .seconds(10))
+            try await watch.stop()
+            let lines = watch.stdout.split(separator: "\n")
+            if columns == nil {
+                #expect(lines.contains { $0.count > 80 && $0.contains("  down  ") && $0.hasSuffix("address or port") }, "\(lines)")
+            } else {
+                #expect(lines.count > 2 && lines.allSatisfy { $0.count <= 80 }, "watch at 80 columns: \(lines)")
+            }
+        }
     }
 }

@@ -51,6 +51,17 @@ struct HelpGoldenTests {
         #expect(broken.isEmpty, "\(command): wrapped example lines: \(broken)")
     }
 
+    @Test("every Exit status line is a code or goes on under the meaning above it, within 80 columns", arguments: commands)
+    func exitStatusHangs(command: [String]) async throws {
+        let lines = try await Self.help(command).split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex(of: "Exit status:"), "\(command): no Exit status paragraph")
+        let paragraph = lines[(start + 1)...].prefix { !$0.isEmpty }
+        let stray = paragraph.filter {
+            $0.count > 80 || ($0.wholeMatch(of: #/  [0-9]  \S.*/#) == nil && $0.wholeMatch(of: #/     \S.*/#) == nil)
+        }
+        #expect(!paragraph.isEmpty && stray.isEmpty, "\(command): lines neither a code nor under its meaning: \(stray)")
+    }
+
     @Test("every line, USAGE included, fits 80 columns, and every value placeholder is in capitals", arguments: commands)
     func usageAndPlaceholders(command: [String]) async throws {
         let help = try await Self.help(command)

@@ -1,6 +1,7 @@
 import Avahi
 import DNSSD
 import Discovery
+import Foundation
 import Host
 import Testing
 
@@ -283,5 +284,18 @@ struct DiagnosisRuleTests {
         let gateway = DiagnosisRules.diagnose(Self.quiet(), gateways: [result])
         #expect(gateway.map(\.id) == [.checkFailed])
         #expect(gateway.first?.evidence.map(\.description) == ["gw.pin wss://studio.local:18789"])
+    }
+
+    @Test("a browse error kind that names one of doctor's causes carries doctor's id for it, and only ids doctor has")
+    func browseKindsNameDiagnoses() throws {
+        let named: [DiscoveryIssue.Kind: DiagnosisID] = [
+            .busMissing: .noMDNS, .daemonMissing: .noMDNS, .splitDNS: .splitDNS, .lookupFailed: .nameUnresolved,
+        ]
+        for (kind, id) in named { #expect(kind.diagnosis == id.rawValue, "\(kind)") }
+        let issue = DiscoveryIssue(source: .unicast, kind: .splitDNS, message: "m", domain: "openclaw.internal.")
+        let json = String(decoding: try JSONEncoder().encode(issue), as: UTF8.self)
+        #expect(json.contains(#""kind":"splitDNS""#) && json.contains(#""diagnosis":"split-dns""#), "\(json)")
+        let decoded = try JSONDecoder().decode(DiscoveryIssue.self, from: Data(json.utf8))
+        #expect(decoded == issue, "the derived id is written, never read back")
     }
 }

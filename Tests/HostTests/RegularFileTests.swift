@@ -60,15 +60,20 @@ struct RegularFileTests {
         #expect(try RegularFile.read(directory + "/link", limit: 1000) == bytes)
     }
 
-    @Test("the OpenClaw config as a FIFO or a directory: a warning, defaults, no hang")
+    /// A FIFO at the default path or a directory is refused; a FIFO --config names is read, and
+    /// one nobody writes to is named at once.
+    @Test("the OpenClaw config as a FIFO or a directory: a warning, defaults, never a hang")
     func configNotRegular() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let fifo = directory + "/openclaw.json"
+        try FileManager.default.createDirectory(atPath: directory + "/.openclaw", withIntermediateDirectories: true)
+        let fifo = directory + "/.openclaw/openclaw.json"
         #expect(mkfifo(fifo, 0o600) == 0)
-        for path in [fifo, directory] {
-            let config = OpenClawConfig.load(explicitPath: path, environment: [:])
-            #expect(!config.exists && config.warnings.contains { $0.contains("not a regular file") }, "\(path): \(config.warnings)")
-        }
+        let byDefault = OpenClawConfig.load(environment: ["HOME": directory])
+        #expect(!byDefault.exists && byDefault.warnings.contains { $0.contains("not a regular file") }, "\(byDefault.warnings)")
+        let folder = OpenClawConfig.load(explicitPath: directory, environment: [:])
+        #expect(!folder.exists && folder.warnings.contains { $0.contains("not a regular file") }, "\(folder.warnings)")
+        let named = OpenClawConfig.load(explicitPath: fifo, environment: [:])
+        #expect(!named.exists && named.warnings.contains { $0.contains("no one writes to") }, "\(named.warnings)")
     }
 }

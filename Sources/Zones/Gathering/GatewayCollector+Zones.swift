@@ -25,7 +25,7 @@ extension GatewayCollector {
             elsewhere[beacon.domain?.name ?? "no domain", default: 0] += 1
         }
         let notes = elsewhere.sorted { $0.key < $1.key }.map { domain, count in
-            "\(count) Gateway\(count == 1 ? "" : "s") of \(domain) in --inventory \(path) \(count == 1 ? "is" : "are") in no zone of "
+            "\(Plural.counted(count, "Gateway")) of \(domain) in --inventory \(path) \(count == 1 ? "is" : "are") in no zone of "
                 + "--domain: with several --domain, a Gateway goes to the zone its beacon names"
         }
         return (byZone, notes)

@@ -79,7 +79,9 @@ struct AdvertiseCommand: ClawnetCommand {
             valueName: "NAME"))
     var name: String?
 
-    @Option(help: ArgumentHelp("The gateway port in SRV and TXT.", valueName: "PORT"))
+    @Option(
+        help: ArgumentHelp("The gateway port in SRV and TXT (default \(Endpoint.defaultGatewayPort)).", valueName: "PORT"),
+        transform: Arguments.port)
     var port = Endpoint.defaultGatewayPort
 
     @Option(
@@ -101,7 +103,6 @@ struct AdvertiseCommand: ClawnetCommand {
         if let name {
             do { _ = try InstanceName(decoded: name) } catch { throw ValidationError("--name: \(error.message)") }
         }
-        guard (1...65535).contains(port) else { throw ValidationError("--port must be 1-65535") }
         do { _ = try txtRecord(hostName: HostName.fallback) } catch { throw ValidationError("--txt: \(error.message)") }
     }
 
@@ -139,9 +140,9 @@ struct AdvertiseCommand: ClawnetCommand {
     private func advertise(serving gateway: StandInGateway?, until signals: AsyncStream<Int32>, context: CommandContext) async throws {
         let terminal = context.terminal
         guard let name, !serving.serveOnly else {
-            terminal.out(AdvertiseLines.serveOnly)
+            terminal.err(AdvertiseLines.serveOnly)
             for await _ in signals { break }
-            terminal.out(AdvertiseLines.stoppedServing)
+            terminal.err(AdvertiseLines.stoppedServing)
             return
         }
         // lanHost names the host the SRV names: Avahi's host name (another than this machine's when

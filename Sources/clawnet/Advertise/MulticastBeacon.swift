@@ -17,7 +17,7 @@ struct MulticastBeacon {
 
     /// Throws the issue when Avahi could not publish and never did: no D-Bus or no daemon.
     func advertise(until signals: AsyncStream<Int32>, terminal: Terminal) async throws {
-        terminal.out(AdvertiseLines.advertising(name, port: port))
+        terminal.err(AdvertiseLines.advertising(name, port: port))
         var current = name
         var established = false
         for await step in steps(until: signals) {
@@ -34,7 +34,7 @@ struct MulticastBeacon {
                 }
                 terminal.print(AdvertiseLines.event(event, terminal: terminal))
             case .signal:
-                terminal.out(AdvertiseLines.withdrawn(current))
+                terminal.err(AdvertiseLines.withdrawn(current))
                 return
             }
         }

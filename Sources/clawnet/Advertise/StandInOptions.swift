@@ -14,7 +14,8 @@ struct StandInOptions: ParsableArguments {
 
     @Option(
         name: .customLong("bind"),
-        help: ArgumentHelp("With --serve: the address to listen on (default: every address, IPv4 and IPv6).", valueName: "ADDRESS"))
+        help: ArgumentHelp("With --serve: the address to listen on (default: every address, IPv4 and IPv6).", valueName: "ADDRESS"),
+        transform: { try Arguments.address($0).description })
     var bindAddress: String?
 
     @Option(
@@ -60,7 +61,6 @@ struct StandInOptions: ParsableArguments {
         if (tuning || connectOutcome != .auto || startingFor != nil) && !enabled {
             throw ValidationError("--tls, --tls-dir, --bind, --connect, --token-file, --paired-device and --starting-for go with --serve")
         }
-        if let bindAddress, IPAddress(bindAddress) == nil { throw ValidationError("--bind \(bindAddress) is not an IP address") }
     }
 
     /// The stand-in, listening (`StandInGateway.start(bind:)`), with its TLS identity and the
@@ -84,13 +84,13 @@ struct StandInOptions: ParsableArguments {
         do {
             gateway = try await StandInGateway.start(
                 bind: bindAddress, port: port, identity: identity, connect: connect,
-                observer: { client, received in terminal.out(AdvertiseLines.connect(from: client, received)) })
+                observer: { client, received in terminal.err(AdvertiseLines.connect(from: client, received)) })
         } catch {
             throw CommandError(
                 "cannot listen on \(bindAddress ?? "*"):\(port): \(StandInGateway.describe(error))",
                 fix: "is a Gateway (or something else) already using the port? `ss -ltnp 'sport = :\(port)'`; or choose --port")
         }
-        terminal.out(AdvertiseLines.serving(gateway, port: port))
+        terminal.err(AdvertiseLines.serving(gateway, port: port))
         return gateway
     }
 
@@ -102,7 +102,7 @@ struct StandInOptions: ParsableArguments {
         let loaded = try store.load()
         switch loaded {
         case .kept(_, let warning): SecretWarnings.print(warning.map { [$0] } ?? [], to: terminal)
-        case .made: terminal.out(AdvertiseLines.madeCertificate(store))
+        case .made: terminal.err(AdvertiseLines.madeCertificate(store))
         }
         return loaded.identity
     }

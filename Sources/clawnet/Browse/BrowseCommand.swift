@@ -91,14 +91,13 @@ struct BrowseCommand: ClawnetCommand {
         static let manualHelp = "A Gateway given by hand: HOST[:PORT] (default port 18789), or a ws:// or wss:// URL (repeatable)."
         static let timeoutHelp = "Stop after this long (e.g. 3s, 500ms). Default 5s; none with --watch."
         static let defaultTimeout: Duration = .seconds(5)
-        static let formatHelp = "table, json (one clawnet.browse.v1 document) or jsonl (one event per line)."
+        static let formatHelp = "table (the default), json (one clawnet.browse.v1 document) or jsonl (one event per line)."
     }
 
     /// What prints: --json is --format json.
     var output: BrowseFormat { format.chosen }
 
     func validate() throws {
-        if format.json && format.format == .jsonl { throw ValidationError("--json and --format jsonl: choose one") }
         if output == .json && watch {
             throw ValidationError("--format json prints one document at the end; with --watch use --format jsonl")
         }
@@ -124,7 +123,8 @@ struct BrowseCommand: ClawnetCommand {
             DiscoveryPaths.Given(options, config: config, targets: false, nodeGateway: false), verb: "browse")
         let deadline: Duration? = watch ? timeout.given : timeout.duration
         let configIssues = config.warnings.map { DiscoveryIssue(source: .config, kind: .config, message: $0) }
-        let output = BrowseOutput(format: self.output, watch: watch, terminal: context.terminal, started: context.clock.now())
+        let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: context.terminal.columns)
+        let output = BrowseOutput(format: self.output, watch: watch, terminal: context.terminal, started: context.clock.now(), width: width)
         var shown = BeaconCollection()
         for issue in configIssues {
             shown.apply(.error(issue))

@@ -133,7 +133,7 @@ struct DoctorCommand: ClawnetCommand {
         static let timeoutHelp =
             "Time for the whole run (default 5s): discovery and look-ups take at most half, the probes the rest (+0.5s to finish)."
         static let defaultTimeout: Duration = .seconds(5)
-        static let formatHelp = "table or json (schema clawnet.doctor.v1)."
+        static let formatHelp = "table (the default) or json (schema clawnet.doctor.v1)."
         static let tokenFileHelp = "A file whose first line is the Gateway's token, sent to the Gateways named here only."
     }
 

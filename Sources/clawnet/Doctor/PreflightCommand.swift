@@ -70,18 +70,23 @@ struct PreflightCommand: ClawnetCommand {
         static let tokenFileHelp = "A file whose first line is the Gateway's token, sent to the TARGETs only."
         static let noLocalHelp = "Do not browse local. by mDNS."
         static let manualHelp = "A Gateway given by hand, HOST[:PORT] or a ws(s):// URL: the same as a TARGET (repeatable)."
-        static let formatHelp = "table or json (schema clawnet.preflight.v2)."
+        static let formatHelp = "table (the default) or json (schema clawnet.preflight.v2)."
         static let domainsHelp = "A wide-area domain (default: the configured one)."
         static let serversHelp = "A DNS server for the wide-area domain instead of the system's (repeatable)."
         static let timeoutHelp = "Time for the whole run (default 3s), shared as doctor shares it."
         static let defaultTimeout = Duration.seconds(3)
-        static let configHelp = "OpenClaw config to read."
+        static let configHelp = "OpenClaw config to read (- reads standard input)."
     }
 
     var required: Set<Preflight.Requirement> { requirements.isEmpty ? [.gateway] : Set(requirements) }
 
     func validate() throws {
         if noLocalFlag.noLocal && required.contains(.mdns) { throw ValidationError("--no-local and --require mdns contradict each other") }
+        // --quiet prints nothing: a flag that asks for output says the opposite.
+        let talking = [(global.verbose, "--verbose"), (format.json, "--json"), (format.format != nil, "--format")]
+        if quiet, let other = talking.first(where: \.0)?.1 {
+            throw ValidationError("--quiet and \(other) contradict each other: --quiet prints nothing; give one of them")
+        }
     }
 
     /// The TARGETs and the --manual Gateways: the same thing, given two ways.

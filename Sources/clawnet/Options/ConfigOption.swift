@@ -6,13 +6,14 @@ protocol ConfigWording {
 }
 
 extension ConfigWording {
-    static var configHelp: String { "OpenClaw config to read (default ~/.openclaw/openclaw.json)." }
+    static var configHelp: String { "OpenClaw config to read (default ~/.openclaw/openclaw.json; - reads standard input)." }
 }
 
-/// `--config FILE`: the OpenClaw config to read instead of the default one (it must be there).
+/// `--config FILE`: the OpenClaw config to read instead of the default one (it must be there),
+/// or `-` or a pipe, read once (`RegularFile.readInput` keeps what it held for the next read).
 struct ConfigOption<Wording: ConfigWording>: ParsableArguments {
     @Option(
         name: .customLong("config"), help: ArgumentHelp(Wording.configHelp, valueName: "FILE"), completion: .file(),
-        transform: Arguments.configPath)
+        transform: Arguments.inputPath)
     var path: String?
 }

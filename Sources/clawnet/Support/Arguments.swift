@@ -92,25 +92,21 @@ enum Arguments {
         return text
     }
 
-    /// `--config FILE`: a file that is there. Not `-`: the config is read more than once.
-    static func configPath(_ text: String) throws -> String {
-        guard text != RegularFile.standardInput else {
-            throw DNSSDError(.inputPath, "--config takes a file's path, not - (the config is read more than once)")
-        }
-        return try inputPath(text)
-    }
-
-    /// `ADDR:PORT` to listen on: an IP address (IPv6 in brackets) and a port; port 0 lets the
+    /// `ADDRESS:PORT` to listen on: an IP address (IPv6 in brackets) and a port; port 0 lets the
     /// system choose one (the command prints which).
     static func listenAddress(_ text: String) throws -> Endpoint {
         let anyPort = text.hasSuffix(":0")
-        // EndpointSpec takes ports 1-65535: port 0 is read as 1, then put back.
-        guard let spec = try? EndpointSpec(parsing: anyPort ? String(text.dropLast()) + "1" : text), spec.scheme == nil,
-            let port = spec.port, IPAddress(spec.host) != nil
-        else {
-            throw ValidationError("'\(text)' is not ADDR:PORT with an IP address, e.g. 127.0.0.1:9464 or [::1]:9464")
+        // EndpointSpec takes ports 1-65535 (its errors are the shared ones): port 0 is read as 1, then put back.
+        let spec = try EndpointSpec(parsing: anyPort ? String(text.dropLast()) + "1" : text)
+        guard spec.scheme == nil, let port = spec.port, IPAddress(spec.host) != nil else {
+            throw DNSSDError(.endpoint, "'\(text)' is not ADDRESS:PORT with an IP address, e.g. 127.0.0.1:9464 or [::1]:9464")
         }
         return Endpoint(host: spec.host, port: anyPort ? 0 : port)
+    }
+
+    /// `--port PORT`: 1-65535, in the words every port flag uses.
+    static func port(_ text: String) throws -> Int {
+        try Endpoint.port(parsing: text)
     }
 
     /// `--timeout` and the other durations: numbers with units (`500ms`, `5s`, `1m30s`, `1h`),

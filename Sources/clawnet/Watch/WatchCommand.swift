@@ -33,7 +33,7 @@ struct WatchCommand: ClawnetCommand {
             days), protocolChanged, serverVersionChanged. --format jsonl prints one \
             clawnet.watch-event.v2 object per line.
 
-            With --metrics-listen ADDR:PORT it serves /metrics in the Prometheus text format \
+            With --metrics-listen ADDRESS:PORT it serves /metrics in the Prometheus text format \
             and /sd, the Gateways found in Prometheus's http_sd format (Prometheus cannot browse \
             DNS-SD itself). SIGTERM or SIGINT ends it; SIGHUP rereads the OpenClaw config.
 
@@ -68,7 +68,8 @@ struct WatchCommand: ClawnetCommand {
 
     @Option(
         name: .customLong("metrics-listen"),
-        help: ArgumentHelp("Serve /metrics and /sd on this address and port, e.g. 127.0.0.1:9464 or [::1]:9464.", valueName: "ADDR:PORT"),
+        help: ArgumentHelp(
+            "Serve /metrics and /sd on this address and port, e.g. 127.0.0.1:9464 or [::1]:9464.", valueName: "ADDRESS:PORT"),
         transform: Arguments.listenAddress)
     var metricsListen: Endpoint?
 
@@ -134,6 +135,7 @@ struct WatchCommand: ClawnetCommand {
         }
         let lines = JSONOutput.LineEncoder()
         let format = self.format
+        let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: terminal.columns)
         let (options, configPath, inspector) = (self.options, config.path, context.machine.inspector)
         let service = WatchService(
             policy: policy, discovery: context.discovery, board: board,
@@ -141,7 +143,7 @@ struct WatchCommand: ClawnetCommand {
             emit: { event in
                 let line = WatchEventLine(event)
                 switch format {
-                case .table: terminal.out(line.text(terminal))
+                case .table: terminal.out(lines: line.lines(terminal, width: width))
                 case .jsonl: if let json = try? line.json(lines) { terminal.out(json) }
                 }
             })

@@ -80,7 +80,7 @@ struct ZoneCheckCommand: ClawnetCommand {
         static let tsigKeyHelp = "With --axfr: TSIG key file for the transfer (tsig-keygen or keymgr -t output)."
         static let timeoutHelp = "Bound for the servers' answers, every query (a TCP retry included) and all together (default 5s)."
         static let defaultTimeout = Duration.seconds(5)
-        static let formatHelp = "table or json (schema clawnet.zonecheck.v3)."
+        static let formatHelp = "table (the default) or json (schema clawnet.zonecheck.v3)."
     }
 
     func validate() throws {

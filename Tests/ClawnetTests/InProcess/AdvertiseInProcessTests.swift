@@ -35,9 +35,10 @@ struct AdvertiseInProcessTests {
             stop.yield(15)
             let run = try await InProcessRun.run(arguments, termination: termination)
             #expect(run.status == 0, "\(run.err)")
-            #expect(run.outLines.last == "stopped serving", "\(run.out)")
-            #expect(run.out.contains("made a certificate: \(directory)/gateway-cert.pem") == (round == 0), "\(run.out)")
-            let serving = try #require(run.outLines.first { $0.hasPrefix("serving on 127.0.0.1:") }, "\(run.out)")
+            // Status lines, all on stderr: stdout stays empty.
+            #expect(run.out.isEmpty && run.errLines.last == "stopped serving", "\(run.out)\n\(run.err)")
+            #expect(run.err.contains("made a certificate: \(directory)/gateway-cert.pem") == (round == 0), "\(run.err)")
+            let serving = try #require(run.errLines.first { $0.hasPrefix("serving on 127.0.0.1:") }, "\(run.err)")
             fingerprints.append(String(try #require(serving.split(separator: "sha256 ").last)))
         }
         #expect(fingerprints.count == 2 && fingerprints[0] == fingerprints[1], "\(fingerprints)")

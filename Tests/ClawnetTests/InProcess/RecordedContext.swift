@@ -51,6 +51,7 @@ struct InProcessRun {
     var out: String { recording.out }
     var err: String { recording.err }
     var outLines: [String] { out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    var errLines: [String] { err.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 
     /// 1 January 2027, 12:00 UTC: serials are 2027010101 and so on.
     static let fixedUnixSeconds: Int64 = 1_798_804_800

@@ -32,7 +32,7 @@ struct AdvertiseCommandTests {
 
         let status = try await advertiser.stop(signal: SIGTERM)
         #expect(status == 0)
-        #expect(advertiser.stdout.contains("withdrawn: \(name)"))
+        #expect(advertiser.stderr.contains("withdrawn: \(name)"))
         try await watcher.waitForLine(timeout: .seconds(10), "removed \(name)") {
             $0.text.contains("\"removed\"") && $0.text.contains(name)
         }
@@ -77,7 +77,7 @@ struct AdvertiseCommandTests {
             let line = try await server.waitForOutput("like a Gateway (TLS 1.3, sha256 ", timeout: .seconds(20))
             let status = try await server.stop(signal: SIGTERM)
             #expect(status == 0)
-            #expect(server.stdout.contains("stopped serving"))
+            #expect(server.stderr.contains("stopped serving"))
             return String(try #require(line.text.split(separator: " ").last?.dropLast()))
         }
         let first = try await serveOnce()

@@ -58,6 +58,22 @@ struct BrowseCommandTests {
         #expect(result.stdout.hasPrefix("INSTANCE"))
     }
 
+    @Test("the table wraps at COLUMNS=80 (no line over 80, every Gateway there); piped without COLUMNS, one line per Gateway")
+    func browseTableWraps() async throws {
+        let bed = try TestBed.current()
+        let name = "Wrapped Lab Gateway (OpenClaw) \(uniqueTag())"
+        let publisher = try await bed.avahiPublish(
+            name: name, txt: ["role=gateway", "gatewayTls=1", "gatewayTlsSha256=\(String(repeating: "cd", count: 32))"])
+        defer { publisher.terminate() }
+        let piped = try await bed.clawnet(["browse"])
+        let row = try #require(piped.stdout.split(separator: "\n").first { $0.hasPrefix(name) }, "\(piped.stdout)")
+        #expect(row.count > 80 && row.contains("sha256 cdcdcdcdcdcd…"), "one whole line piped: \(row)")
+        let wrapped = try await bed.clawnet(["browse"], environment: ["COLUMNS": "80"])
+        let wide = wrapped.stdout.split(separator: "\n").filter { $0.count > 80 }
+        #expect(wrapped.status == 0 && wide.isEmpty, "lines over 80 columns: \(wide)\n\(wrapped.stdout)")
+        #expect(wrapped.stdout.contains("Wrapped") && wrapped.stdout.contains("cdcdcdcdcdcd…"), "\(wrapped.stdout)")
+    }
+
     @Test("the progress line goes to stderr only when stderr is a terminal, and never into stdout")
     func progressOnlyOnTerminal() async throws {
         let bed = try TestBed.current()

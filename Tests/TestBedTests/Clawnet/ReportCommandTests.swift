@@ -225,6 +225,24 @@ struct ReportCommandTests {
         }.joined()
     }
 
+    @Test("report --config - reads the piped config once for doctor and again for the archive: there, its token redacted")
+    func configFromStandardInput() async throws {
+        let bed = try TestBed.current()
+        let tag = uniqueTag()
+        let token = "pipedToken\(tag)"
+        let archive = "\(bed.directory)/report-piped-\(tag).tar.gz"
+        let config = #"{"gateway":{"auth":{"token":"\#(token)"}}}"#
+        let script = "printf '%s' \"$CONFIG\" | \(ClawnetBinary.path) report --config - --out \(archive) --timeout 5s"
+        let result = try await bed.run(
+            on: .node, ["/bin/bash", "-c", script], environment: ["CONFIG": config, "HOME": "/nonexistent"], timeout: .seconds(90))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let unpacked = "\(bed.directory)/report-piped-\(tag)"
+        try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+        #expect(try await runCommand("/usr/bin/tar", ["-xzf", archive, "-C", unpacked]).status == 0)
+        let kept = try String(contentsOfFile: "\(unpacked)/clawnet-report/openclaw.json", encoding: .utf8)
+        #expect(kept.contains("[REDACTED]") && !kept.contains(token), "\(kept)")
+    }
+
     /// `clawnet report --server SERVER` run on node with `config` as the OpenClaw config of a
     /// home of its own; the folder the archive unpacks to.
     static func unpackedReport(

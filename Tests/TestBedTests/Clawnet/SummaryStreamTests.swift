@@ -45,4 +45,53 @@ struct SummaryStreamTests {
         let doctor = try await bed.clawnet(["doctor", "--no-local", "--timeout", "3s", "127.0.0.1:9"])
         expectOnStderr(doctor, "doctor: ", "doctor")
     }
+
+    /// One command line and a status line it prints; `{dir}` is a fresh folder.
+    struct StatusCase: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let line: String
+        var testDescription: String { arguments.prefix(2).joined(separator: " ") }
+    }
+
+    static let statusCases = [
+        StatusCase(arguments: ["browse", "--no-local", "--manual", "127.0.0.1:9", "--timeout", "3s"], line: "1 Gateway in manual targets"),
+        StatusCase(arguments: ["preflight", "--no-local", "--timeout", "3s", "127.0.0.1:9"], line: "preflight: not ready (exit 1)"),
+        StatusCase(arguments: ["report", "--out", "{dir}/report.tar.gz", "--timeout", "20s"], line: "wrote {dir}/report.tar.gz: "),
+        StatusCase(
+            arguments: [
+                "watch", "--no-local", "--manual", "127.0.0.1:9", "--interval", "1s", "--timeout", "3s", "--metrics-listen", "127.0.0.1:0",
+            ],
+            line: "serving /metrics and /sd on 127.0.0.1:"),
+        StatusCase(
+            arguments: [
+                "zone", "generate", "--domain", "openclaw.internal", "--ns-address", "100.64.0.53", "--out", "{dir}/z.db",
+                "--gateway", "host=studio,ip=100.64.0.7",
+            ],
+            line: "wrote {dir}/z.db (serial "),
+    ]
+
+    @Test("browse, preflight, report, watch and zone generate: the status line on stderr", arguments: statusCases)
+    func statusLineOnStderr(_ row: StatusCase) async throws {
+        let bed = try TestBed.current()
+        let directory = try temporaryDirectory(bed)
+        let arguments = row.arguments.map { $0.replacingOccurrences(of: "{dir}", with: directory) }
+        let result = try await bed.clawnet(arguments, environment: ["HOME": directory])
+        expectOnStderr(result, row.line.replacingOccurrences(of: "{dir}", with: directory), "\(arguments)")
+    }
+
+    @Test("advertise: every status line (advertising, established, serving, withdrawn) on stderr, nothing on stdout")
+    func advertiseStatusOnStderr() async throws {
+        let bed = try TestBed.current()
+        let name = "Status (OpenClaw) \(uniqueTag())"
+        let port = testPort()
+        let advertiser = try bed.spawnClawnet(["advertise", "--name", name, "--port", String(port), "--serve"], on: .gw)
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("established: \(name)", timeout: .seconds(20))
+        #expect(try await advertiser.stop(signal: SIGTERM) == 0, "\(advertiser.output)")
+        await advertiser.waitForOutputEnd()
+        for line in ["advertising \"\(name)\"", "established: \(name)", "serving on ", "withdrawn: \(name)"] {
+            #expect(advertiser.stderr.contains(line), "\(line): \(advertiser.output)")
+        }
+        #expect(advertiser.stdout.isEmpty, "stdout: \(advertiser.stdout)")
+    }
 }

@@ -92,7 +92,7 @@ struct WithdrawalTests {
         let during = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(during.contains { $0.contains("IN SRV") && $0.contains(" \(host).openclaw.internal.") }, "\(during)")
         #expect(try await stopped(advertiser) == 0, "\(advertiser.output)")
-        #expect(advertiser.stdout.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
+        #expect(advertiser.stderr.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
         let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(after == before, "the zone as it was before advertise ran: \(after)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: state + "/clawnet").isEmpty, "the ledger is gone")
@@ -249,7 +249,7 @@ struct WithdrawalTests {
         #expect(advertiser.stderr.contains("could not withdraw \"\(name)\""), "\(advertiser.stderr)")
         #expect(advertiser.stderr.contains("to the UPDATE"), "the UPDATE itself was refused: \(advertiser.stderr)")
         #expect(advertiser.stderr.contains("still there:") && advertiser.stderr.contains("IN SRV 0 0"), "\(advertiser.stderr)")
-        #expect(!advertiser.stdout.contains("withdrawn from"), "\(advertiser.stdout)")
+        #expect(!advertiser.output.contains("withdrawn from"), "\(advertiser.output)")
         let (_, document, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", knot.endpoint])
         // Knot lower-cases names inside RDATA.
         #expect(byInstance(beacons(document)).keys.contains { $0.lowercased() == name.lowercased() }, "still served: \(beacons(document))")
@@ -287,7 +287,7 @@ struct WithdrawalTests {
         #expect(byInstance(beacons(document))[name] != nil, "\(beacons(document))")
         #expect(try await advertiser.stop(signal: SIGTERM, timeout: .seconds(30)) == 0, "\(advertiser.output)")
         await advertiser.waitForOutputEnd()
-        #expect(advertiser.stdout.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
+        #expect(advertiser.stderr.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
         #expect(!advertiser.stderr.contains("D-Bus"), "\(advertiser.stderr)")
 
         let local = try await bed.clawnet(arguments.filter { $0 != "--no-local" }, on: .bare, environment: environment)

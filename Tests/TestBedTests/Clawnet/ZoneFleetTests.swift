@@ -116,7 +116,7 @@ struct ZoneFleetTests {
         let (_, live, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", pdns.endpoint])
         #expect(byInstance(beacons(live))[name]?["port"] as? Int == port, "\(beacons(live))")
         #expect(try await advertiser.stop(signal: SIGTERM) == 0)
-        #expect(advertiser.stdout.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
+        #expect(advertiser.stderr.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
         let (_, after, _) = try await browseJSON(bed, ["--no-local", "--domain", "openclaw.internal", "--server", pdns.endpoint])
         #expect(byInstance(beacons(after))[name] == nil && byInstance(beacons(after)).count == 4, "\(beacons(after))")
     }

@@ -382,7 +382,7 @@ struct ZonePushTests {
         #expect(live.stdout.contains("1 served Gateway accepts TCP on the SRV port"), "\(live.stdout)")
 
         #expect(try await advertiser.stop(signal: SIGTERM) == 0)
-        #expect(advertiser.stdout.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
+        #expect(advertiser.stderr.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
         let afterExit = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(!afterExit.contains { $0.contains("_openclaw-gw") || $0.contains("127.0.0.1") }, "\(afterExit)")
 

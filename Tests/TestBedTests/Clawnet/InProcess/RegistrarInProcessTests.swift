@@ -67,7 +67,7 @@ struct RegistrarInProcessTests {
         stop.yield(15)
         let run = try await running.value
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.out.contains("withdrawn from openclaw.internal.: Attic (OpenClaw)\n"), "\(run.out)")
+        #expect(run.err.contains("withdrawn from openclaw.internal.: Attic (OpenClaw)\n") && run.out.isEmpty, "\(run.out)\n\(run.err)")
         #expect(try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key) == before, "exactly what was added is gone")
     }
 
