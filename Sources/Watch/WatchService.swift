@@ -17,23 +17,31 @@ public struct WatchService: Sendable {
     /// Reads the setup: at the start, and again on each hangup.
     public let setup: @Sendable () async -> WatchSetup
     public let emit: @Sendable (WatchEvent) -> Void
+    /// A discovery path's error (a missing D-Bus, a DNS server that does not answer), as it
+    /// comes.
+    public let report: @Sendable (DiscoveryIssue) -> Void
 
     public init(
         policy: WatchPolicy, discovery: any Discovering, board: WatchBoard, setup: @escaping @Sendable () async -> WatchSetup,
-        emit: @escaping @Sendable (WatchEvent) -> Void
+        emit: @escaping @Sendable (WatchEvent) -> Void, report: @escaping @Sendable (DiscoveryIssue) -> Void = { _ in }
     ) {
         self.policy = policy
         self.discovery = discovery
         self.board = board
         self.setup = setup
         self.emit = emit
+        self.report = report
     }
 
     /// Runs until the task is cancelled (SIGTERM); a value on `hangups` rereads the setup.
-    public func run(hangups: AsyncStream<Void>) async {
+    /// Returns early, with the error, when mDNS is the only path and cannot run here (no D-Bus,
+    /// no avahi-daemon) before it found anything: nothing would ever be watched.
+    @discardableResult
+    public func run(hangups: AsyncStream<Void>) async -> DiscoveryIssue? {
         let mailbox = Mailbox()
         var loop = WatchLoop(service: self, setup: await setup())
         var discovering = startDiscovery(loop.setup.request, mailbox: mailbox)
+        var ended: DiscoveryIssue?
         await withDiscardingTaskGroup { group in
             group.addTask { await tick(mailbox) }
             group.addTask {
@@ -41,11 +49,19 @@ public struct WatchService: Sendable {
             }
             for await _ in mailbox.rings {
                 let contents = mailbox.take()
+                for issue in contents.issues { report(issue) }
+                ended = contents.issues.first { loop.setup.cannotDiscover(because: $0) && loop.isEmpty }
+                if ended != nil { break }
                 if contents.reload {
-                    discovering.cancel()
+                    let before = loop.setup
                     loop.setup = await setup()
                     loop.reloaded()
-                    discovering = startDiscovery(loop.setup.request, mailbox: mailbox)
+                    // Discovery starts again only when the paths changed: a new pin alone is
+                    // no reason for every Gateway to disappear and appear again.
+                    if !loop.setup.discoversTheSame(as: before) {
+                        discovering.cancel()
+                        discovering = startDiscovery(loop.setup.request, mailbox: mailbox)
+                    }
                 }
                 if let roster = contents.roster { loop.apply(roster) }
                 for (id, verdict) in contents.verdicts { loop.finished(id, verdict) }
@@ -70,6 +86,7 @@ public struct WatchService: Sendable {
             discovering.cancel()
             group.cancelAll()
         }
+        return ended
     }
 
     /// Discovery in watch mode, each change handing the whole roster over (only the latest
@@ -79,9 +96,12 @@ public struct WatchService: Sendable {
         request.watch = true
         let discovery = self.discovery
         return Task {
-            _ = await discovery.snapshot(request, timeout: nil, untilAllForNow: false, initial: []) { _, collection in
+            _ = await discovery.snapshot(request, timeout: nil, untilAllForNow: false, initial: []) { event, collection in
                 let roster = collection.beacons
-                mailbox.post { $0.roster = roster }
+                mailbox.post { contents in
+                    contents.roster = roster
+                    if case .error(let issue) = event { contents.add(issue) }
+                }
             }
         }
     }
