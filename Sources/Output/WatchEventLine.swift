@@ -23,8 +23,16 @@ public struct WatchEventLine: Encodable, Sendable {
         case .down, .flapping, .certificateExpiring: painted = terminal.paint(name, .red)
         default: painted = name
         }
-        let gateway = SafeText.line(event.gateway.label)
-        return [Self.time(event.date), painted, gateway, SafeText.line(detail)].filter { !$0.isEmpty }.joined(separator: "  ")
+        return [Self.time(event.date), painted, gatewayText, SafeText.line(detail)].filter { !$0.isEmpty }.joined(separator: "  ")
+    }
+
+    /// What a person knows the Gateway by: its URL and, when the URL does not already say it,
+    /// its instance name in quotes (a manual target's name is its host:port, in the URL).
+    var gatewayText: String {
+        let gateway = event.gateway
+        let label = SafeText.line(gateway.label)
+        guard gateway.url != nil, !gateway.label.contains(gateway.instance) else { return label }
+        return "\(label) \"\(SafeText.line(gateway.instance))\""
     }
 
     /// The change in words (the cause and fix of a down come from doctor's own words).
