@@ -22,6 +22,9 @@ public final class WatchBoard: Sendable {
 final class Mailbox: Sendable {
     struct Contents: Sendable {
         var roster: [GatewayBeacon]?
+        /// The session that sent `roster` has said all it knows.
+        var rosterComplete = false
+        var rosterSession = 0
         var verdicts: [(id: String, verdict: ProbeVerdict)] = []
         var reload = false
         /// Discovery's errors since the loop last looked, at most `issueLimit`.

@@ -53,6 +53,35 @@ struct WatchLoop {
     /// No Gateway is on the roster.
     var isEmpty: Bool { entries.isEmpty }
 
+    /// After discovery started again (a reread config changed its paths): until the new session
+    /// has said all it knows, or until `until`, a Gateway it does not list yet is kept, and a
+    /// path it does not list yet for one, so that nothing disappears only to appear again.
+    private var hold: (until: ContinuousClock.Instant, roster: [GatewayBeacon])?
+
+    mutating func holdRemovals(for duration: Duration) { hold = (clock() + duration, []) }
+
+    /// A roster from discovery; `complete` once its session has said all it knows.
+    mutating func receive(_ roster: [GatewayBeacon], complete: Bool) {
+        if complete || hold.map({ clock() >= $0.until }) == true { hold = nil }
+        guard hold != nil else { return apply(roster) }
+        hold?.roster = roster
+        var listed = Set<String>()
+        let kept = roster.map { beacon in
+            var beacon = beacon
+            let id = WatchedGateway(beacon).id
+            listed.insert(id)
+            beacon.sources.formUnion(entries[id]?.beacon.sources ?? [])
+            return beacon
+        }
+        apply(kept + entries.values.filter { !listed.contains($0.gateway.id) }.map(\.beacon))
+    }
+
+    /// A hold past its time: the last roster as it is.
+    mutating func releaseExpiredHold() {
+        guard let hold, clock() >= hold.until else { return }
+        receive(hold.roster, complete: true)
+    }
+
     /// The roster discovery lists now: Gateways new to it, paths that began or stopped listing
     /// one, Gateways gone from every path.
     mutating func apply(_ roster: [GatewayBeacon]) {

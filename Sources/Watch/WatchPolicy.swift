@@ -35,6 +35,10 @@ public struct WatchPolicy: Sendable, Equatable {
     /// Gateway that listens on IPv4 only (OpenClaw's `bind: lan`) down. Avahi's resolves of
     /// one service come within a second of each other (measured: 100 in 0.9 s).
     public var addressSettle: Duration = .seconds(1)
+    /// After a reread config changed the paths, discovery starts again; until it has said all it
+    /// knows, or this long, Gateways it does not list yet are kept (Avahi says so within about
+    /// a second; a DNS server that does not answer could take a lookup's timeout).
+    public var rediscoverySettle: Duration = .seconds(10)
     /// Probes in flight at once, so that a thousand Gateways due together queue instead of
     /// opening thousands of sockets.
     public var concurrentProbes = 64

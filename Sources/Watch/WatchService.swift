@@ -40,7 +40,9 @@ public struct WatchService: Sendable {
     public func run(hangups: AsyncStream<Void>) async -> DiscoveryIssue? {
         let mailbox = Mailbox()
         var loop = WatchLoop(service: self, setup: await setup())
-        var discovering = startDiscovery(loop.setup.request, mailbox: mailbox)
+        // Which discovery session a roster came from: one cancelled may still hand one over.
+        var session = 0
+        var discovering = startDiscovery(loop.setup.request, mailbox: mailbox, session: session)
         var ended: DiscoveryIssue?
         await withDiscardingTaskGroup { group in
             group.addTask { await tick(mailbox) }
@@ -60,10 +62,15 @@ public struct WatchService: Sendable {
                     // no reason for every Gateway to disappear and appear again.
                     if !loop.setup.discoversTheSame(as: before) {
                         discovering.cancel()
-                        discovering = startDiscovery(loop.setup.request, mailbox: mailbox)
+                        loop.holdRemovals(for: policy.rediscoverySettle)
+                        session += 1
+                        discovering = startDiscovery(loop.setup.request, mailbox: mailbox, session: session)
                     }
                 }
-                if let roster = contents.roster { loop.apply(roster) }
+                if let roster = contents.roster, contents.rosterSession == session {
+                    loop.receive(roster, complete: contents.rosterComplete)
+                }
+                loop.releaseExpiredHold()
                 for (id, verdict) in contents.verdicts { loop.finished(id, verdict) }
                 for (id, target, pin) in loop.due() {
                     let (machine, machineCauses) = (loop.setup.machine, loop.setup.machineCauses)
@@ -91,15 +98,19 @@ public struct WatchService: Sendable {
 
     /// Discovery in watch mode, each change handing the whole roster over (only the latest
     /// counts).
-    private func startDiscovery(_ request: DiscoveryRequest, mailbox: Mailbox) -> Task<Void, Never> {
+    private func startDiscovery(_ request: DiscoveryRequest, mailbox: Mailbox, session: Int) -> Task<Void, Never> {
         var request = request
         request.watch = true
         let discovery = self.discovery
         return Task {
+            var complete = false
             _ = await discovery.snapshot(request, timeout: nil, untilAllForNow: false, initial: []) { event, collection in
                 let roster = collection.beacons
-                mailbox.post { contents in
+                if event == .allForNow { complete = true }
+                mailbox.post { [complete] contents in
                     contents.roster = roster
+                    contents.rosterComplete = complete
+                    contents.rosterSession = session
                     if case .error(let issue) = event { contents.add(issue) }
                 }
             }

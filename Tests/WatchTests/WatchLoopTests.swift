@@ -239,4 +239,30 @@ import Testing
         widened.domains = [try DomainName(validating: "openclaw.internal")]
         #expect(!WatchSetup(request: widened, machine: machine).discoversTheSame(as: before))
     }
+
+    @Test("after discovery starts again, nothing disappears until the new session has said all it knows or the hold runs out")
+    func removalsWaitForTheNewSession() {
+        let clock = RecordedClock()
+        let emitted = Emitted()
+        var loop = loop(clock: clock, emitted: emitted)
+        let (one, two) = (Self.manual("10.0.0.1"), Self.manual("10.0.0.2"))
+        let (first, second) = (WatchedGateway(one).id, WatchedGateway(two).id)
+        loop.receive([one, two], complete: true)
+        #expect(Set(emitted.take()) == ["\(first) appeared", "\(second) appeared"])
+
+        loop.holdRemovals(for: Self.policy.rediscoverySettle)
+        loop.receive([], complete: false)
+        loop.receive([one], complete: false)
+        #expect(emitted.take().isEmpty, "the new session has not said all it knows: both kept")
+        loop.receive([one], complete: true)
+        #expect(emitted.take() == ["\(second) disappeared"], "then the one it does not list is gone")
+
+        loop.holdRemovals(for: Self.policy.rediscoverySettle)
+        loop.receive([], complete: false)
+        loop.releaseExpiredHold()
+        #expect(emitted.take().isEmpty, "within the hold")
+        clock.advance(Self.policy.rediscoverySettle)
+        loop.releaseExpiredHold()
+        #expect(emitted.take() == ["\(first) disappeared"], "a session that never says all it knows holds no longer than the settle")
+    }
 }
