@@ -30,7 +30,7 @@ public struct WatchEventLine: Encodable, Sendable {
         default: painted = name
         }
         let time = Self.time(event.date)
-        let body = [SafeText.line(event.gateway.label), SafeText.line(detail)].filter { !$0.isEmpty }.joined(separator: "  ")
+        let body = [gatewayText, SafeText.line(detail)].filter { !$0.isEmpty }.joined(separator: "  ")
         let (head, indent) = (time + "  " + painted + "  ", time.count + 2)
         let headWidth = indent + name.count + 2
         guard let width, headWidth + displayWidth(body) > width, width - headWidth >= TextWrap.narrowest / 2 else {
@@ -38,6 +38,15 @@ public struct WatchEventLine: Encodable, Sendable {
         }
         let wrapped = TextWrap.lines(body, first: width - headWidth, rest: width - indent)
         return [head + wrapped[0]] + wrapped.dropFirst().map { String(repeating: " ", count: indent) + $0 }
+    }
+
+    /// What a person knows the Gateway by: its URL and, when the URL does not already say it,
+    /// its instance name in quotes (a manual target's name is its host:port, in the URL).
+    var gatewayText: String {
+        let gateway = event.gateway
+        let label = SafeText.line(gateway.label)
+        guard gateway.url != nil, !gateway.label.contains(gateway.instance) else { return label }
+        return "\(label) \"\(SafeText.line(gateway.instance))\""
     }
 
     /// The change in words (the cause and fix of a down come from doctor's own words).

@@ -1,4 +1,5 @@
 import DNSSD
+import Doctor
 import FoundationEssentials
 
 /// The state of one watched Gateway and the events each probe makes of it. Pure: times are
@@ -20,6 +21,13 @@ public struct GatewayWatch: Sendable, Equatable {
     private var changes: [Duration] = []
     /// The certificate an expiry was reported for, so that it is reported once.
     private var expiryReported: TLSFingerprint?
+    /// The failing check and diagnosis the last `down` named: while down, another one is news.
+    private var reportedCause: Cause?
+
+    private struct Cause: Sendable, Equatable {
+        let check: CheckID
+        let diagnosis: DiagnosisID
+    }
 
     public init() {}
 
@@ -33,9 +41,16 @@ public struct GatewayWatch: Sendable, Equatable {
             failures += 1
             // A Gateway that was up is down only after `failuresBeforeDown` failures in a row.
             let confirmed = health != .up || failures >= policy.failuresBeforeDown
+            let cause = Cause(check: failure.check, diagnosis: failure.diagnosis)
+            let down = WatchEvent.Change.down(check: failure.check, diagnosis: failure.diagnosis, finding: failure.finding)
             if health != .down && confirmed {
-                events += transition(
-                    to: .down, .down(check: failure.check, diagnosis: failure.diagnosis, finding: failure.finding), at: now, policy: policy)
+                events += transition(to: .down, down, at: now, policy: policy)
+                reportedCause = cause
+            } else if health == .down && reportedCause != cause {
+                // Still down for another reason (not-listening, then pin-changed): a new `down`
+                // with the new cause and fix, which is no up/down change for flapping.
+                events.append(down)
+                reportedCause = cause
             }
         }
         events += steadiness(at: now, policy: policy)

@@ -18,6 +18,8 @@ public struct ProbeVerdict: Sendable, Equatable {
     /// The protocol version the Gateway answered with (hello-ok, or the one a refusal expects).
     public var protocolVersion: Int?
     public var serverVersion: String?
+    /// The address TCP connected to (of every address tried, the one that answered).
+    public var address: IPAddress?
     /// How long each layer took, by check id (gw.tcp, gw.tls, gw.http, gw.websocket, gw.connect).
     public var durations: [CheckID: Duration] = [:]
 
@@ -62,6 +64,7 @@ public struct ProbeVerdict: Sendable, Equatable {
         verdict.fingerprint = report.tlsFacts?.fingerprint
         verdict.notAfter = report.tlsFacts?.certificate?.notAfter
         verdict.pin = pin?.fingerprint
+        verdict.address = report.connectedAddress
         (verdict.protocolVersion, verdict.serverVersion) = versions(report.connect?.outcome)
         for check in checks where check.status != .skip && check.id != .gwDNS {
             verdict.durations[check.id] = check.elapsed

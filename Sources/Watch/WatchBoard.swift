@@ -22,9 +22,22 @@ public final class WatchBoard: Sendable {
 final class Mailbox: Sendable {
     struct Contents: Sendable {
         var roster: [GatewayBeacon]?
+        /// The session that sent `roster` has said all it knows.
+        var rosterComplete = false
+        var rosterSession = 0
         var verdicts: [(id: String, verdict: ProbeVerdict)] = []
         var reload = false
+        /// Discovery's errors since the loop last looked, at most `issueLimit`.
+        private(set) var issues: [DiscoveryIssue] = []
+
+        mutating func add(_ issue: DiscoveryIssue) {
+            if issues.count < Mailbox.issueLimit { issues.append(issue) }
+        }
     }
+
+    /// A path reports an outage once, a DNS server that stops answering once per poll: a
+    /// busy loop still prints the first few, and never holds more.
+    static let issueLimit = 16
 
     private let contents = Mutex(Contents())
     let rings: AsyncStream<Void>

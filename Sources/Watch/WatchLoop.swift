@@ -12,6 +12,11 @@ struct WatchLoop {
         var gateway: WatchedGateway
         var target: ProbeTarget
         var watch = GatewayWatch()
+        /// The addresses the probe in flight was given; nil while none is.
+        var probing: [IPAddress]?
+
+        /// Discovery knows an address the probe in flight was not given.
+        var hasNewAddress: Bool { probing.map { probed in target.addresses.contains { !probed.contains($0) } } ?? false }
     }
 
     let service: WatchService
@@ -21,6 +26,11 @@ struct WatchLoop {
     /// `entries`: the loop looks for due Gateways on every wake-up.
     private var waiting = DueQueue<String>()
     private var inFlight = 0
+    /// The certificates an expiry was reported for, kept when their Gateway disappears: once
+    /// per certificate, not once per appearance.
+    private var expiryReported = RecentSet<TLSFingerprint>(capacity: Self.expiryMemory)
+    /// Twice the Gateways metrics export at most: a certificate each, and one renewal each.
+    static let expiryMemory = 2 * MetricsText.defaultGatewayLimit
     private let clock: @Sendable () -> ContinuousClock.Instant
     private let random: @Sendable () -> Double
     private let started: ContinuousClock.Instant
@@ -40,6 +50,38 @@ struct WatchLoop {
 
     func beacon(_ id: String) -> GatewayBeacon? { entries[id]?.beacon }
 
+    /// No Gateway is on the roster.
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// After discovery started again (a reread config changed its paths): until the new session
+    /// has said all it knows, or until `until`, a Gateway it does not list yet is kept, and a
+    /// path it does not list yet for one, so that nothing disappears only to appear again.
+    private var hold: (until: ContinuousClock.Instant, roster: [GatewayBeacon])?
+
+    mutating func holdRemovals(for duration: Duration) { hold = (clock() + duration, []) }
+
+    /// A roster from discovery; `complete` once its session has said all it knows.
+    mutating func receive(_ roster: [GatewayBeacon], complete: Bool) {
+        if complete || hold.map({ clock() >= $0.until }) == true { hold = nil }
+        guard hold != nil else { return apply(roster) }
+        hold?.roster = roster
+        var listed = Set<String>()
+        let kept = roster.map { beacon in
+            var beacon = beacon
+            let id = WatchedGateway(beacon).id
+            listed.insert(id)
+            beacon.sources.formUnion(entries[id]?.beacon.sources ?? [])
+            return beacon
+        }
+        apply(kept + entries.values.filter { !listed.contains($0.gateway.id) }.map(\.beacon))
+    }
+
+    /// A hold past its time: the last roster as it is.
+    mutating func releaseExpiredHold() {
+        guard let hold, clock() >= hold.until else { return }
+        receive(hold.roster, complete: true)
+    }
+
     /// The roster discovery lists now: Gateways new to it, paths that began or stopped listing
     /// one, Gateways gone from every path.
     mutating func apply(_ roster: [GatewayBeacon]) {
@@ -54,12 +96,16 @@ struct WatchLoop {
             var target = Doctor.probeTarget(beacon)
             // A thousand handshakes a minute: the cheaper key exchange (doctor keeps a node's).
             target.keyExchange = .classical
-            if entries[gateway.id] != nil {
+            if let entry = entries[gateway.id] {
                 entries[gateway.id]?.beacon = beacon
                 entries[gateway.id]?.target = target
+                // A Gateway down and waiting (backing off) that gained an address: judged again now.
+                let gained = target.addresses.contains { !entry.target.addresses.contains($0) }
+                if gained, entry.probing == nil, entry.watch.health == .down { waiting.schedule(gateway.id, at: clock()) }
             } else {
                 entries[gateway.id] = Entry(beacon: beacon, gateway: gateway, target: target)
-                waiting.schedule(gateway.id, at: clock())
+                // mDNS resolves one address at a time: wait for the others before judging.
+                waiting.schedule(gateway.id, at: clock() + (beacon.sources.contains(.mdns) ? policy.addressSettle : .zero))
             }
             shown.append((gateway, target, beacon.sources))
         }
@@ -93,12 +139,24 @@ struct WatchLoop {
         inFlight -= 1
         let (now, date, policy) = (clock(), Date(), policy)
         let since = now - started
+        let retry = !verdict.isUp && entries[id]?.hasNewAddress == true
+        entries[id]?.probing = nil
+        if retry {
+            // Probed before discovery knew every address: judged again with all of them.
+            waiting.schedule(id, at: now)
+            return
+        }
         guard let changes = entries[id]?.watch.observe(verdict, at: since, date: date, policy: policy), let entry = entries[id] else {
             return
         }
         waiting.schedule(id, at: now + policy.wait(failures: entry.watch.failures, random: random()))
-        for change in changes { emit(entry.gateway, change, date: date) }
-        let watch = entry.watch
+        // The board first: a reader who sees an event finds the board already showing it.
+        show(verdict, of: id, watch: entry.watch, port: entry.target.port, date: date)
+        for change in changes where isNews(change, verdict) { emit(entry.gateway, change, date: date) }
+    }
+
+    /// A verdict on the board: counted, and shown for its Gateway.
+    private func show(_ verdict: ProbeVerdict, of id: String, watch: GatewayWatch, port: Int, date: Date) {
         service.board.update { snapshot in
             snapshot.probes += 1
             for diagnosis in verdict.diagnoses { snapshot.diagnoses[diagnosis, default: 0] += 1 }
@@ -108,10 +166,20 @@ struct WatchLoop {
             kept.notAfter = verdict.notAfter ?? shown.verdict?.notAfter
             kept.protocolVersion = verdict.protocolVersion ?? shown.verdict?.protocolVersion
             shown.verdict = kept
+            // The address that answered, not one that is advertised but refuses (IPv6 of a
+            // Gateway that listens on IPv4 only): what blackbox_exporter should connect to.
+            if let address = verdict.address { shown.target = Endpoint(host: address.withoutZone.description, port: port).description }
             if shown.health != watch.health { shown.lastChange = date }
             shown.health = watch.health
             snapshot.gateways[id] = shown
         }
+    }
+
+    /// False for an expiry reported before for the same certificate (before its Gateway
+    /// disappeared and appeared again).
+    private mutating func isNews(_ change: WatchEvent.Change, _ verdict: ProbeVerdict) -> Bool {
+        guard case .certificateExpiring = change, let fingerprint = verdict.fingerprint else { return true }
+        return expiryReported.insert(fingerprint)
     }
 
     /// The Gateways whose turn has come, at most as many as may start now; marked as probing.
@@ -119,6 +187,7 @@ struct WatchLoop {
         guard inFlight < policy.concurrentProbes else { return [] }
         return waiting.takeDue(now: clock(), limit: policy.concurrentProbes - inFlight).compactMap { id in
             guard let target = entries[id]?.target else { return nil }
+            entries[id]?.probing = target.addresses
             inFlight += 1
             return (id, target, setup.pin(for: target))
         }

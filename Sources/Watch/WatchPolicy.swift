@@ -5,6 +5,9 @@ import Doctor
 public struct WatchPolicy: Sendable, Equatable {
     /// Between two probes of a Gateway that is up (`watch --interval`, 30 s by default).
     public var interval: Duration = .seconds(30)
+    /// The least `watch --interval` takes: under a second, each Gateway's probes (a TLS
+    /// handshake each) would follow one another in a tight loop.
+    public static let minimumInterval: Duration = .seconds(1)
     /// Each wait is stretched or shrunk by up to this fraction at random, so that Gateways
     /// found together are not probed together for ever.
     public var jitter = 0.1
@@ -27,6 +30,15 @@ public struct WatchPolicy: Sendable, Equatable {
     /// /healthz and /readyz are left to doctor, two TLS handshakes fewer per probe, which is
     /// most of what a thousand Gateways cost.
     public var checks: Set<CheckID> = [.gwConnect, .gwPin, .gwCert, .gwProtocol]
+    /// A Gateway mDNS lists is first probed this long after it appears: Avahi resolves one
+    /// address per event (IPv6 and IPv4 apart), and a probe of the first alone would judge a
+    /// Gateway that listens on IPv4 only (OpenClaw's `bind: lan`) down. Avahi's resolves of
+    /// one service come within a second of each other (measured: 100 in 0.9 s).
+    public var addressSettle: Duration = .seconds(1)
+    /// After a reread config changed the paths, discovery starts again; until it has said all it
+    /// knows, or this long, Gateways it does not list yet are kept (Avahi says so within about
+    /// a second; a DNS server that does not answer could take a lookup's timeout).
+    public var rediscoverySettle: Duration = .seconds(10)
     /// Probes in flight at once, so that a thousand Gateways due together queue instead of
     /// opening thousands of sockets.
     public var concurrentProbes = 64

@@ -17,23 +17,33 @@ public struct WatchService: Sendable {
     /// Reads the setup: at the start, and again on each hangup.
     public let setup: @Sendable () async -> WatchSetup
     public let emit: @Sendable (WatchEvent) -> Void
+    /// A discovery path's error (a missing D-Bus, a DNS server that does not answer), as it
+    /// comes.
+    public let report: @Sendable (DiscoveryIssue) -> Void
 
     public init(
         policy: WatchPolicy, discovery: any Discovering, board: WatchBoard, setup: @escaping @Sendable () async -> WatchSetup,
-        emit: @escaping @Sendable (WatchEvent) -> Void
+        emit: @escaping @Sendable (WatchEvent) -> Void, report: @escaping @Sendable (DiscoveryIssue) -> Void = { _ in }
     ) {
         self.policy = policy
         self.discovery = discovery
         self.board = board
         self.setup = setup
         self.emit = emit
+        self.report = report
     }
 
     /// Runs until the task is cancelled (SIGTERM); a value on `hangups` rereads the setup.
-    public func run(hangups: AsyncStream<Void>) async {
+    /// Returns early, with the error, when mDNS is the only path and cannot run here (no D-Bus,
+    /// no avahi-daemon) before it found anything: nothing would ever be watched.
+    @discardableResult
+    public func run(hangups: AsyncStream<Void>) async -> DiscoveryIssue? {
         let mailbox = Mailbox()
         var loop = WatchLoop(service: self, setup: await setup())
-        var discovering = startDiscovery(loop.setup.request, mailbox: mailbox)
+        // Which discovery session a roster came from: one cancelled may still hand one over.
+        var session = 0
+        var discovering = startDiscovery(loop.setup.request, mailbox: mailbox, session: session)
+        var ended: DiscoveryIssue?
         await withDiscardingTaskGroup { group in
             group.addTask { await tick(mailbox) }
             group.addTask {
@@ -41,13 +51,26 @@ public struct WatchService: Sendable {
             }
             for await _ in mailbox.rings {
                 let contents = mailbox.take()
+                for issue in contents.issues { report(issue) }
+                ended = contents.issues.first { loop.setup.cannotDiscover(because: $0) && loop.isEmpty }
+                if ended != nil { break }
                 if contents.reload {
-                    discovering.cancel()
+                    let before = loop.setup
                     loop.setup = await setup()
                     loop.reloaded()
-                    discovering = startDiscovery(loop.setup.request, mailbox: mailbox)
+                    // Discovery starts again only when the paths changed: a new pin alone is
+                    // no reason for every Gateway to disappear and appear again.
+                    if !loop.setup.discoversTheSame(as: before) {
+                        discovering.cancel()
+                        loop.holdRemovals(for: policy.rediscoverySettle)
+                        session += 1
+                        discovering = startDiscovery(loop.setup.request, mailbox: mailbox, session: session)
+                    }
                 }
-                if let roster = contents.roster { loop.apply(roster) }
+                if let roster = contents.roster, contents.rosterSession == session {
+                    loop.receive(roster, complete: contents.rosterComplete)
+                }
+                loop.releaseExpiredHold()
                 for (id, verdict) in contents.verdicts { loop.finished(id, verdict) }
                 for (id, target, pin) in loop.due() {
                     let (machine, machineCauses) = (loop.setup.machine, loop.setup.machineCauses)
@@ -70,18 +93,26 @@ public struct WatchService: Sendable {
             discovering.cancel()
             group.cancelAll()
         }
+        return ended
     }
 
     /// Discovery in watch mode, each change handing the whole roster over (only the latest
     /// counts).
-    private func startDiscovery(_ request: DiscoveryRequest, mailbox: Mailbox) -> Task<Void, Never> {
+    private func startDiscovery(_ request: DiscoveryRequest, mailbox: Mailbox, session: Int) -> Task<Void, Never> {
         var request = request
         request.watch = true
         let discovery = self.discovery
         return Task {
-            _ = await discovery.snapshot(request, timeout: nil, untilAllForNow: false, initial: []) { _, collection in
+            var complete = false
+            _ = await discovery.snapshot(request, timeout: nil, untilAllForNow: false, initial: []) { event, collection in
                 let roster = collection.beacons
-                mailbox.post { $0.roster = roster }
+                if event == .allForNow { complete = true }
+                mailbox.post { [complete] contents in
+                    contents.roster = roster
+                    contents.rosterComplete = complete
+                    contents.rosterSession = session
+                    if case .error(let issue) = event { contents.add(issue) }
+                }
             }
         }
     }

@@ -38,6 +38,23 @@ public struct WatchSetup: Sendable {
         return WatchSetup(request: request, machine: MachineResult(checks: [], facts: facts, discovery: discovery), pinned: pinned)
     }
 
+    /// True when `other` discovers on the same paths (types, local., domains and their servers,
+    /// manual targets): a reread config that changed only a pin keeps discovery running, so
+    /// that its Gateways do not disappear and appear again.
+    func discoversTheSame(as other: WatchSetup) -> Bool {
+        let (mine, theirs) = (request, other.request)
+        return mine.types == theirs.types && mine.local == theirs.local && mine.domains == theirs.domains
+            && mine.unicast.servers == theirs.unicast.servers && mine.unicast.tailscaleResolver == theirs.unicast.tailscaleResolver
+            && mine.manual == theirs.manual && mine.manualTLS == theirs.manualTLS
+    }
+
+    /// True when `issue` means nothing can be discovered at all: mDNS is the only path and
+    /// there is no D-Bus or no avahi-daemon (as browse, which exits 3 then).
+    func cannotDiscover(because issue: DiscoveryIssue) -> Bool {
+        request.local && request.domains.isEmpty && request.manual.isEmpty && issue.source == .mdns
+            && [.busMissing, .daemonMissing].contains(issue.kind)
+    }
+
     /// The pin that applies to a Gateway probed as `target`: the node's, on its Gateway's
     /// host (or one of its addresses) and port.
     func pin(for target: ProbeTarget) -> Pin? {

@@ -7,8 +7,9 @@ import FoundationEssentials
 public struct WatchSnapshot: Sendable, Equatable {
     public struct Gateway: Sendable, Equatable {
         public let watched: WatchedGateway
-        /// The address (or host) and port Prometheus would scrape or blackbox_exporter probe.
-        public let target: String
+        /// The address (or host) and port Prometheus would scrape or blackbox_exporter probe:
+        /// the one the last probe connected to, else the first discovery gave.
+        public var target: String
         public let tls: Bool
         public var sources: Set<BeaconSource>
         public var health = GatewayWatch.Health.unknown

@@ -142,6 +142,15 @@ struct CommandLineTests {
         }
     }
 
+    @Test(
+        "watch --interval under 1s is a usage error naming the floor, with a hint when minutes were likely meant",
+        arguments: [("1ms", "did you mean 1m?"), ("500ms", "did you mean 500m?"), ("0.5s", "least it can be")] as [(String, String)])
+    func watchIntervalFloor(text: String, words: String) {
+        let message = failure(WatchCommand.self, ["--interval", text]) ?? ""
+        #expect(message.contains("'\(text)' is shorter than 1s, the least it can be") && message.contains(words), "\(text): \(message)")
+        #expect(parse(WatchCommand.self, ["--interval", "1s"])?.interval == .seconds(1), "1s itself is taken")
+    }
+
     @Test("compound durations give each unit once, longest first", arguments: ["30s1m", "1m1m", "1s2", "m", "1hm", "5sec"])
     func badCompoundDurations(text: String) {
         let message = failure(BrowseCommand.self, ["--timeout", text]) ?? ""

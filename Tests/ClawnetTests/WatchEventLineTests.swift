@@ -59,4 +59,15 @@ struct WatchEventLineTests {
         let line = WatchEventLine(WatchEvent(Self.named, .disappeared(.unicast), date: Date(timeIntervalSince1970: 0)))
         #expect(line.text(Terminal(color: false)).hasSuffix("disappeared  Studio  source unicast"), "\(line.text(Terminal(color: false)))")
     }
+
+    @Test("the text line names a Gateway by its URL and its instance name, made safe; a manual target's once")
+    func textLineNamesTheInstance() {
+        let hostile = WatchedGateway(
+            id: "_openclaw-gw._tcp|local.|studio", label: "wss://gw.local:18789", instance: "Studio\u{1B}[2J (OpenClaw)",
+            url: "wss://gw.local:18789")
+        let text = WatchEventLine(WatchEvent(hostile, .up, date: Date(timeIntervalSince1970: 0))).text(Terminal(color: false))
+        #expect(text.hasSuffix("up  wss://gw.local:18789 \"Studio\\027[2J (OpenClaw)\""), "\(text)")
+        let manual = WatchEventLine(WatchEvent(Self.reached, .up, date: Date(timeIntervalSince1970: 0))).text(Terminal(color: false))
+        #expect(manual.hasSuffix("up  wss://10.0.0.1:18789"), "\(manual)")
+    }
 }

@@ -15,6 +15,36 @@ struct WatchFilesTests {
         }
     }
 
+    @Test("every alert keeps the labels its annotations name: promtool test rules on recorded series")
+    func alertsKeepTheirLabels() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clawnet-alerts-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Nothing discovered for 15 minutes on one watch: the alert names that watch.
+        let tests = """
+            rule_files: ['\(packageRoot)/docs/clawnet-alerts.yml']
+            evaluation_interval: 1m
+            tests:
+              - interval: 1m
+                input_series:
+                  - series: 'clawnet_path_instances{instance="node:9464",job="clawnet",path="mdns"}'
+                    values: '0x20'
+                  - series: 'clawnet_path_instances{instance="node:9464",job="clawnet",path="unicast"}'
+                    values: '0x20'
+                alert_rule_test:
+                  - eval_time: 15m
+                    alertname: OpenClawGatewaysVanished
+                    exp_alerts:
+                      - exp_labels: { severity: warning, instance: 'node:9464' }
+                        exp_annotations:
+                          summary: 'clawnet watch on node:9464 discovers no Gateway on any path'
+
+            """
+        try tests.write(toFile: "\(directory)/tests.yml", atomically: true, encoding: .utf8)
+        let result = try await runCommand("/usr/bin/promtool", ["test", "rules", "\(directory)/tests.yml"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
     @Test("the unit is hardened, has a state directory, and is not enabled by anything in the package")
     func systemdUnit() throws {
         let unit = try String(contentsOfFile: "\(packageRoot)/packaging/systemd/clawnet-watch.service", encoding: .utf8)

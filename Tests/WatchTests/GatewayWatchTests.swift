@@ -48,6 +48,26 @@ import Testing
         #expect(watch.failures == 0)
     }
 
+    @Test("while down, another failing check or diagnosis is a new down; the same one again is not, nor a flap")
+    func causeChangeWhileDownIsReported() {
+        let pinChanged = ProbeVerdict(failure: .init(check: .gwPin, diagnosis: .pinChanged))
+        let (watch, changes) = run([(0, Self.refused), (30, Self.refused), (60, pinChanged), (90, pinChanged), (120, Self.refused)])
+        #expect(
+            changes == [
+                [.down(check: .gwTCP, diagnosis: .gatewayNotListening)], [], [.down(check: .gwPin, diagnosis: .pinChanged)], [],
+                [.down(check: .gwTCP, diagnosis: .gatewayNotListening)],
+            ], "\(changes)")
+        #expect(watch.lastChange == .seconds(0), "a new cause is no change of health")
+        #expect(!watch.flapping)
+    }
+
+    @Test("down after up names its cause; a cause change after that is reported once")
+    func causeChangeAfterConfirmedDown() {
+        let pinChanged = ProbeVerdict(failure: .init(check: .gwPin, diagnosis: .pinChanged))
+        let (_, changes) = run([(0, Self.up), (30, pinChanged), (60, Self.refused), (90, Self.refused), (120, Self.up)])
+        #expect(changes == [[.up], [], [.down(check: .gwTCP, diagnosis: .gatewayNotListening)], [], [.up]], "\(changes)")
+    }
+
     @Test func flappingAfterFourChangesInTheWindowThenSteady() {
         var steps: [(Int, ProbeVerdict)] = [(0, Self.up)]
         var time = 0

@@ -3,6 +3,7 @@ import DNSSD
 import Discovery
 import FoundationEssentials
 import Host
+import Probes
 import Synchronization
 import Testing
 
@@ -44,6 +45,13 @@ import Testing
         GatewayBeacon(
             instance: try! InstanceName.truncating("\(host):18789"), serviceType: .gateway, domain: nil, source: .manual, host: host,
             port: 18789, addresses: [IPAddress(host)!], txt: .empty, requestedTLS: true)
+    }
+
+    /// A Gateway as mDNS lists it on host gw.local, with the addresses resolved so far.
+    static func advertised(_ addresses: [String]) -> GatewayBeacon {
+        GatewayBeacon(
+            instance: try! InstanceName.truncating("Studio"), serviceType: .gateway, domain: .local, source: .mdns, host: "gw.local",
+            port: 18789, addresses: addresses.map { IPAddress($0)! }, txt: .empty, requestedTLS: true)
     }
 
     static let machine = MachineFacts(
@@ -116,5 +124,145 @@ import Testing
         loop.reloaded()
         #expect(
             Set(loop.due().map(\.id)) == [downOne, third], "after a reread config every Gateway at once; the late verdict freed its slot")
+    }
+
+    @Test("an mDNS Gateway is judged once its addresses settle; a failure on fewer addresses than discovery knows now is no verdict")
+    func addressesSettleBeforeJudging() throws {
+        let clock = RecordedClock()
+        let emitted = Emitted()
+        var loop = loop(clock: clock, emitted: emitted)
+        loop.apply([Self.advertised(["fd99::1"])])
+        let id = WatchedGateway(Self.advertised([])).id
+        #expect(emitted.take() == ["\(id) appeared"])
+        #expect(loop.due().isEmpty, "not judged on its first resolved address")
+        clock.advance(Self.policy.addressSettle)
+        let probed = loop.due()
+        #expect(probed.map(\.target.addresses) == [[IPAddress("fd99::1")!]], "due once the settle is over: \(probed)")
+
+        // IPv4 resolves while that probe runs; its failure on IPv6 alone says nothing.
+        loop.apply([Self.advertised(["fd99::1", "10.99.0.1"])])
+        loop.finished(id, Self.refused)
+        #expect(emitted.take().isEmpty, "no down judged on fd99::1 alone")
+        let again = loop.due()
+        #expect(again.map(\.target.addresses.count) == [2], "probed again at once with both: \(again)")
+        loop.finished(id, ProbeVerdict())
+        #expect(emitted.take() == ["\(id) up"])
+    }
+
+    @Test("a Gateway down and backing off that gains an address is probed again at once")
+    func downGatewayGainingAnAddressIsProbedAtOnce() {
+        let clock = RecordedClock()
+        let emitted = Emitted()
+        var loop = loop(clock: clock, emitted: emitted)
+        loop.apply([Self.manual("10.0.0.1")])
+        let id = WatchedGateway(Self.manual("10.0.0.1")).id
+        #expect(loop.due().map(\.id) == [id], "a manual target needs no settle")
+        loop.finished(id, Self.refused)
+        #expect(emitted.take() == ["\(id) appeared", "\(id) down"])
+        clock.advance(.seconds(1))
+        #expect(loop.due().isEmpty, "backing off")
+        loop.apply([Self.manual("10.0.0.1")])
+        #expect(loop.due().isEmpty, "the same addresses: still backing off")
+        var grown = Self.manual("10.0.0.1")
+        grown.addresses.append(IPAddress("10.0.0.9")!)
+        loop.apply([grown])
+        #expect(loop.due().map(\.target.addresses.count) == [2], "a new address: probed again at once")
+    }
+
+    @Test("an expiring certificate is reported once, also when its Gateway disappears and appears again")
+    func expiryOncePerCertificateAcrossAppearances() {
+        let clock = RecordedClock()
+        let emitted = Emitted()
+        var loop = loop(clock: clock, emitted: emitted)
+        let beacon = Self.manual("10.0.0.1")
+        let id = WatchedGateway(beacon).id
+        var expiring = ProbeVerdict()
+        expiring.fingerprint = TLSFingerprint(digest: [UInt8](repeating: 0xA, count: 32))
+        expiring.notAfter = Date().addingTimeInterval(5 * 86_400)
+        var renewed = expiring
+        renewed.fingerprint = TLSFingerprint(digest: [UInt8](repeating: 0xB, count: 32))
+        for (round, verdict, expected) in [
+            (1, expiring, ["appeared", "certificateExpiring", "up"]), (2, expiring, ["appeared", "up"]),
+            (3, renewed, ["appeared", "certificateExpiring", "up"]),
+        ] {
+            loop.apply([beacon])
+            #expect(loop.due().map(\.id) == [id])
+            loop.finished(id, verdict)
+            loop.apply([])
+            #expect(emitted.take() == expected.map { "\(id) \($0)" } + ["\(id) disappeared"], "round \(round)")
+        }
+    }
+
+    @Test("RecentSet forgets the oldest beyond its capacity")
+    func recentSetIsBounded() {
+        var set = RecentSet<Int>(capacity: 3)
+        #expect([1, 2, 3, 1].map { set.insert($0) } == [true, true, true, false])
+        #expect(set.insert(4) && !set.contains(1) && set.contains(2) && set.contains(4), "1 forgotten for 4")
+        #expect(set.insert(1) && !set.contains(2), "then 2 for 1")
+    }
+
+    @Test("/sd lists the address the last probe connected to, not the first one advertised")
+    func serviceDiscoveryNamesTheAddressThatAnswered() throws {
+        let clock = RecordedClock()
+        let board = WatchBoard()
+        var loop = loop(clock: clock, emitted: Emitted(), board: board)
+        // Avahi resolved the IPv6 address first; the IPv4 one, where the Gateway listens, next.
+        loop.apply([Self.advertised(["fd99::1"])])
+        loop.apply([Self.advertised(["fd99::1", "10.99.0.1"])])
+        let id = WatchedGateway(Self.advertised([])).id
+        #expect(board.snapshot().gateways[id]?.target == "[fd99::1]:18789", "before a probe: the first address")
+        clock.advance(Self.policy.addressSettle)
+        #expect(loop.due().map(\.id) == [id])
+        var up = ProbeVerdict()
+        up.address = IPAddress("10.99.0.1")
+        loop.finished(id, up)
+        #expect(board.snapshot().gateways[id]?.target == "10.99.0.1:18789")
+        let listed = String(decoding: ServiceDiscoveryList.json(board.snapshot()), as: UTF8.self)
+        #expect(listed.contains(#""targets":["10.99.0.1:18789"]"#), "\(listed)")
+    }
+
+    @Test("a reread config with only a new pin discovers on the same paths; a new manual target or domain does not")
+    func rereadConfigKeepsDiscoveryWhenOnlyThePinChanged() throws {
+        let machine = MachineResult(
+            checks: [], facts: Self.machine, discovery: DiscoverySummary(localBrowsed: false, domains: [], beacons: [], issues: []))
+        var request = DiscoveryRequest()
+        request.manual = [Endpoint(host: "10.0.0.1", port: 18789)]
+        let pinned = (
+            Endpoint(host: "10.0.0.1", port: 18789), Pin(TLSFingerprint(digest: [UInt8](repeating: 0xA, count: 32)), source: .remoteConfig)
+        )
+        let before = WatchSetup(request: request, machine: machine)
+        #expect(WatchSetup(request: request, machine: machine, pinned: pinned).discoversTheSame(as: before))
+        var moved = request
+        moved.manual = [Endpoint(host: "10.0.0.2", port: 18789)]
+        #expect(!WatchSetup(request: moved, machine: machine).discoversTheSame(as: before))
+        var widened = request
+        widened.domains = [try DomainName(validating: "openclaw.internal")]
+        #expect(!WatchSetup(request: widened, machine: machine).discoversTheSame(as: before))
+    }
+
+    @Test("after discovery starts again, nothing disappears until the new session has said all it knows or the hold runs out")
+    func removalsWaitForTheNewSession() {
+        let clock = RecordedClock()
+        let emitted = Emitted()
+        var loop = loop(clock: clock, emitted: emitted)
+        let (one, two) = (Self.manual("10.0.0.1"), Self.manual("10.0.0.2"))
+        let (first, second) = (WatchedGateway(one).id, WatchedGateway(two).id)
+        loop.receive([one, two], complete: true)
+        #expect(Set(emitted.take()) == ["\(first) appeared", "\(second) appeared"])
+
+        loop.holdRemovals(for: Self.policy.rediscoverySettle)
+        loop.receive([], complete: false)
+        loop.receive([one], complete: false)
+        #expect(emitted.take().isEmpty, "the new session has not said all it knows: both kept")
+        loop.receive([one], complete: true)
+        #expect(emitted.take() == ["\(second) disappeared"], "then the one it does not list is gone")
+
+        loop.holdRemovals(for: Self.policy.rediscoverySettle)
+        loop.receive([], complete: false)
+        loop.releaseExpiredHold()
+        #expect(emitted.take().isEmpty, "within the hold")
+        clock.advance(Self.policy.rediscoverySettle)
+        loop.releaseExpiredHold()
+        #expect(emitted.take() == ["\(first) disappeared"], "a session that never says all it knows holds no longer than the settle")
     }
 }

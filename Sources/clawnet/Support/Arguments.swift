@@ -114,4 +114,13 @@ enum Arguments {
     static func duration(_ text: String) throws -> Duration {
         try Duration(argument: text)
     }
+
+    /// A duration of at least `floor`: below it a flag means a tight loop (watch's --interval
+    /// is a TLS handshake per Gateway per interval). `1ms` was most likely meant as `1m`.
+    static func duration(_ text: String, atLeast floor: Duration) throws -> Duration {
+        let duration = try duration(text)
+        guard duration < floor else { return duration }
+        let hint = text.hasSuffix("ms") ? ": did you mean \(text.dropLast())?" : ""
+        throw ValidationError("'\(text)' is shorter than \(floor.argumentText), the least it can be\(hint)")
+    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DNSSD
 import Discovery
 import Doctor
+import FoundationEssentials
 import Host
 import Output
 import Watch
@@ -30,8 +31,8 @@ struct WatchCommand: ClawnetCommand {
             Prints a line per event: appeared and disappeared (with the source, the discovery \
             path), up, down (with the check that failed and the diagnosis doctor gives), \
             flapping and steady, certificateChanged, pinChanged, certificateExpiring (under 14 \
-            days), protocolChanged, serverVersionChanged. --format jsonl prints one \
-            clawnet.watch-event.v2 object per line.
+            days), protocolChanged, serverVersionChanged; and error, a discovery path's error. \
+            --format jsonl prints one clawnet.watch-event.v2 object per line.
 
             With --metrics-listen ADDRESS:PORT it serves /metrics in the Prometheus text format \
             and /sd, the Gateways found in Prometheus's http_sd format (Prometheus cannot browse \
@@ -46,7 +47,8 @@ struct WatchCommand: ClawnetCommand {
 
             \(ExitStatus.status(
                 (.success, "stopped by a signal or at --timeout"),
-                (.usage, "usage error: a bad flag or value, or --metrics-listen could not listen")))
+                (.usage, "usage error: a bad flag or value, or --metrics-listen could not listen"),
+                (.environment, "mDNS was the only path and cannot run here (no D-Bus or avahi-daemon)")))
             """
     )
 
@@ -62,8 +64,8 @@ struct WatchCommand: ClawnetCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("How often each Gateway is probed while it is up (default 30s).", valueName: "DURATION"),
-        transform: Arguments.duration)
+        help: ArgumentHelp("How often each Gateway is probed while it is up (default 30s, at least 1s).", valueName: "DURATION"),
+        transform: { try Arguments.duration($0, atLeast: WatchPolicy.minimumInterval) })
     var interval: Duration = .seconds(30)
 
     @Option(
@@ -136,16 +138,24 @@ struct WatchCommand: ClawnetCommand {
         let lines = JSONOutput.LineEncoder()
         let format = self.format
         let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: terminal.columns)
+        // An event or a path's error, as lines for people or one of JSON Lines.
+        @Sendable func show(_ text: [String], _ json: () throws -> String) {
+            switch format {
+            case .table: terminal.out(lines: text)
+            case .jsonl: if let json = try? json() { terminal.out(json) }
+            }
+        }
         let (options, configPath, inspector) = (self.options, config.path, context.machine.inspector)
         let service = WatchService(
             policy: policy, discovery: context.discovery, board: board,
             setup: { await BlockingThreads.shared.value { WatchSetup.read(options, system: inspector(configPath)) } },
             emit: { event in
                 let line = WatchEventLine(event)
-                switch format {
-                case .table: terminal.out(lines: line.lines(terminal, width: width))
-                case .jsonl: if let json = try? line.json(lines) { terminal.out(json) }
-                }
+                show(line.lines(terminal, width: width)) { try line.json(lines) }
+            },
+            report: { issue in
+                let line = WatchIssueLine(issue, date: Date())
+                show([line.text(terminal)]) { try line.json(lines) }
             })
         let watching = Task { await service.run(hangups: hangups) }
         let stopper = Task {
@@ -156,10 +166,14 @@ struct WatchCommand: ClawnetCommand {
         let deadline = Task {
             if let given = timeout.given, (try? await Task.sleep(for: given)) != nil { watching.cancel() }
         }
-        await watching.value
+        let ended = await watching.value
         stopper.cancel()
         deadline.cancel()
         await server?.stop()
+        guard ended == nil else {
+            terminal.err("nothing to watch: mDNS is the only path, and it cannot run here")
+            return .environment
+        }
         return .success
     }
 }

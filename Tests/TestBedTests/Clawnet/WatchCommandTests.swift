@@ -16,6 +16,12 @@ struct WatchCommandTests {
         return process
     }
 
+    /// The SHA-256 of the certificate a stand-in says it serves.
+    func fingerprint(of standIn: ChildProcess) throws -> String {
+        let serving = try #require(standIn.lines.first { $0.text.contains("sha256 ") })
+        return String(try #require(serving.text.split(separator: " ").last?.dropLast()))
+    }
+
     /// The next JSON Lines event of `watch` named `event`, after line `from`.
     func event(_ watch: ChildProcess, _ event: String, from: Int = 0, timeout: Duration = .seconds(40)) async throws -> [String: Any] {
         let line = try await watch.waitForLine(from: from, timeout: timeout, "a \(event) event") { line in
@@ -105,36 +111,46 @@ struct WatchCommandTests {
         #expect(result.stderr.contains("My Studio: an instance name, watched when a discovery path lists it"), "\(result.stderr)")
     }
 
-    @Test("SIGHUP rereads the config: the node's Gateway is watched from gateway.remote.url, a new pin is reported and fails")
+    @Test(
+        "SIGHUP rereads the config: the node's Gateway is watched from gateway.remote.url, a new pin is reported and fails; no Gateway disappears"
+    )
     func hangupRereadsPin() async throws {
         let bed = try TestBed.current()
         let port = testPort()
-        let gateway = try await standIn(port: port, directory: "\(bed.directory)/watch-tls-\(uniqueTag())")
-        let serving = try #require(gateway.lines.first { $0.text.contains("sha256 ") })
-        let fingerprint = String(try #require(serving.text.split(separator: " ").last?.dropLast()))
+        let tag = uniqueTag()
+        let gateway = try await standIn(port: port, directory: "\(bed.directory)/watch-tls-\(tag)")
+        let fingerprint = try fingerprint(of: gateway)
         let url = "wss://\(bed.ip(.gw)):\(port)"
-        let config = "\(bed.directory)/watch-config-\(uniqueTag()).json"
+        let config = "\(bed.directory)/watch-config-\(tag).json"
         func write(pin: String) throws {
             try #"{ gateway: { mode: "remote", remote: { url: "\#(url)", tlsFingerprint: "\#(pin)" } } }"#
                 .write(toFile: config, atomically: true, encoding: .utf8)
         }
         try write(pin: fingerprint)
+        // A Gateway mDNS lists beside the configured one: a reread config keeps both.
+        let beside = try await bed.avahiPublish(name: "Stays \(tag)", txt: ["role=gateway"])
+        defer { beside.terminate() }
         let watch = try bed.spawnClawnet(
-            ["watch", "--no-local", "--config", config, "--interval", "1s", "--format", "jsonl"], on: .node,
-            environment: ["HOME": bed.directory])
+            ["watch", "--config", config, "--interval", "1s", "--format", "jsonl"], on: .node, environment: ["HOME": bed.directory])
         var failure: (any Error)?
         do {
-            let appeared = try await event(watch, "appeared")
+            let appeared = try await event(watch, "appeared", containing: url)
             #expect((appeared["gateway"] as? [String: Any])?["url"] as? String == url, "the node's configured Gateway: \(appeared)")
-            _ = try await event(watch, "up")
+            _ = try await event(watch, "appeared", containing: tag)
+            _ = try await event(watch, "up", containing: url)
             let other = String(repeating: "ab", count: 32)
             try write(pin: other)
             let mark = watch.lines.count
             kill(watch.pid, SIGHUP)
-            let changed = try await event(watch, "pinChanged", from: mark)
+            let changed = try await event(watch, "pinChanged", containing: url, from: mark)
             #expect(changed["from"] as? String == fingerprint.lowercased() && changed["to"] as? String == other, "\(changed)")
-            let down = try await event(watch, "down", from: mark)
+            let down = try await event(watch, "down", containing: url, from: mark)
             #expect(down["check"] as? String == "gw.pin" && down["diagnosis"] as? String == "pin-changed", "\(down)")
+            let churn = watch.lines.dropFirst(mark).filter { line in
+                (line.text.contains(#""event":"disappeared""#) || line.text.contains(#""event":"appeared""#))
+                    && (line.text.contains(url) || line.text.contains(tag))
+            }
+            #expect(churn.isEmpty, "a new pin is no reason to disappear and appear: \(churn.map(\.text))")
         } catch {
             failure = error
         }

@@ -1,0 +1,34 @@
+import DNSSD
+import FoundationEssentials
+
+/// A discovery path's error while `clawnet watch` runs (no D-Bus, a DNS server that does not
+/// answer): a text line (time, `error`, the source, the message and its fix), or a line of
+/// `--format jsonl`: `{"event":"error","time":...,"error":{...}}`, the error as browse's JSON
+/// gives it. The message may name what the network said: the text line shows it through
+/// SafeText.
+public struct WatchIssueLine: Encodable, Sendable {
+    public let issue: DiscoveryIssue
+    public let date: Date
+
+    public init(_ issue: DiscoveryIssue, date: Date) {
+        self.issue = issue
+        self.date = date
+    }
+
+    public func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
+
+    public func text(_ terminal: Terminal) -> String {
+        let fix = issue.fix.map { " (fix: \($0))" } ?? ""
+        return [WatchEventLine.time(date), terminal.paint("error", .red), issue.source.rawValue, SafeText.line(issue.message + fix)]
+            .joined(separator: "  ")
+    }
+
+    private enum Key: String, CodingKey { case event, time, error }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode("error", forKey: .event)
+        try container.encode(WatchEventLine.time(date), forKey: .time)
+        try container.encode(issue, forKey: .error)
+    }
+}
