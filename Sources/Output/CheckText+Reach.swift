@@ -100,8 +100,8 @@ extension CheckText {
             return CheckText(
                 "connection refused: \(all) (nothing listens there)",
                 fix:
-                    "is the Gateway running, and listening on this address? On the Gateway host: `ss -ltnp 'sport = :\(port)'`; gateway.bind "
-                    + "loopback accepts local connections only")
+                    "is the Gateway running, and listening on this address? On the Gateway host: "
+                    + "`ss -ltnp 'sport = :\(port)'`; gateway.bind loopback accepts local connections only")
         case .timedOut:
             return CheckText(
                 "no answer within \(seconds(evidence.budget)) s: \(all): a firewall drops the packets, or the host is down",
