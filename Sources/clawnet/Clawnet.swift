@@ -45,6 +45,10 @@ struct Clawnet: AsyncParsableCommand {
         // kills clawnet in the middle of its work.
         signal(SIGPIPE, SIG_IGN)
         var status: Int32
+        if let unknown = CommandNames.unknown(in: Array(CommandLine.arguments.dropFirst()), root: Clawnet.self) {
+            Terminal(color: false).err(linesOf: runtimeUsage(ValidationError(unknown.message), of: unknown.parent))
+            Glibc.exit(StandardStreams.exitStatus(ExitStatus.usage.rawValue))
+        }
         do {
             var command = try parseAsRoot()
             if let clawnetCommand = command as? any ClawnetCommand {
