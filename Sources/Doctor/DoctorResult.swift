@@ -14,12 +14,21 @@ public struct DoctorResult: Sendable {
             self.beacon = beacon
             self.checks = checks
         }
+
+        /// The implicit 127.0.0.1 target where nothing listens, while Gateways were found
+        /// elsewhere: where a Gateway of this machine would be, not a Gateway (never counted).
+        public var isVacant: Bool { checks.contains { $0.reason == .noLocalGateway } }
+
+        /// The worst of its checks, as its line in the table is marked; skip when none ran, or vacant.
+        public var status: Check.Status { isVacant ? .skip : checks.map(\.status).max() ?? .skip }
     }
 
     public let status: Check.Status
     public let checks: [Check]
     public let gateways: [Gateway]
     public let diagnosis: [Diagnosis]
+    /// How many Gateways were checked: a vacant 127.0.0.1 is not one.
+    public var gatewaysChecked: Int { gateways.filter { !$0.isVacant }.count }
     /// Records to add to a wide-area zone for verified Gateways it lacks or has stale.
     public var snippets: [ZoneSnippet] = []
     public var elapsed: Duration

@@ -1,4 +1,5 @@
 import Doctor
+import RegexBuilder
 
 /// The causes as doctor's short form numbers them: each cause once (with how many Gateways it
 /// explains the same way), and for every check that shows a cause, the number it points to. In
@@ -9,6 +10,20 @@ struct BriefCauses {
         let diagnosis: Diagnosis
         let text: DiagnosisText
         var count: Int
+        /// The first Gateway's target, as `text` words it, and the ports of every Gateway.
+        let target: String
+        var ports: Set<String>
+
+        /// The fix of every Gateway it explains: the first one's, with `<port>` for its port
+        /// when they differ in port (`clawnet doctor wss://<host>:<port>`).
+        var fix: String {
+            guard ports.count > 1, let port = DoctorBrief.port(of: target) else { return text.fix }
+            return text.fix.replacing(
+                Regex {
+                    ":\(port)"
+                    NegativeLookahead { .digit }
+                }, with: ":<port>")
+        }
     }
 
     private(set) var causes: [Cause] = []
@@ -22,13 +37,15 @@ struct BriefCauses {
             let target = diagnosis.evidence.compactMap(\.target).first ?? ""
             let key = "\(diagnosis.id)|" + DoctorBrief.shape(text.cause + "|" + text.fix, of: target)
             let index: Int
+            let port = DoctorBrief.port(of: target).map { [$0] } ?? []
             if let at = seen[key] {
                 causes[at].count += 1
+                causes[at].ports.formUnion(port)
                 index = at
             } else {
                 index = causes.count
                 seen[key] = index
-                causes.append(Cause(diagnosis: diagnosis, text: text, count: 1))
+                causes.append(Cause(diagnosis: diagnosis, text: text, count: 1, target: target, ports: Set(port)))
             }
             for evidence in diagnosis.evidence { numbers[evidence, default: []].insert(index + 1) }
         }

@@ -29,7 +29,7 @@ struct DoctorBrief {
         }
         if !result.gateways.isEmpty {
             if !out.isEmpty { out.append("") }
-            out.append(terminal.paint("Gateways", .bold) + ": \(result.gateways.count) checked")
+            out.append(terminal.paint("Gateways", .bold) + ": \(result.gatewaysChecked) checked")
             for group in Self.groups(result.gateways) { out += lines(group, causes) }
         }
         return out + diagnosis(causes)
@@ -81,7 +81,7 @@ struct DoctorBrief {
         var groups: [Group] = []
         var index: [String: Int] = [:]
         for gateway in gateways {
-            let worst = gateway.checks.map(\.status).max() ?? .skip
+            let worst = gateway.status
             let check = worst >= .warn ? gateway.checks.first { $0.status == worst } : nil
             // A Gateway that passed has a line of its own; those that failed the same way share one.
             let key = check.map { "\(worst)|\($0.id)|" + shape(CheckText($0).message, of: gateway.target) } ?? "pass|\(gateway.target)"
@@ -98,17 +98,20 @@ struct DoctorBrief {
     /// `text` with the Gateway's own address and port taken out: what Gateways failing the same
     /// way have in common.
     static func shape(_ text: String, of target: String) -> String {
-        var shape = text.replacing(target, with: "\u{1}")
-        if let colon = target.lastIndex(of: ":") {
-            let port = target[target.index(after: colon)...].prefix { $0.isNumber }
-            if !port.isEmpty { shape = shape.replacing(String(port), with: "\u{2}") }
-        }
-        return shape
+        let shape = text.replacing(target, with: "\u{1}")
+        return port(of: target).map { shape.replacing($0, with: "\u{2}") } ?? shape
+    }
+
+    /// The port a target names ("20001" of `127.0.0.1:20001` or `wss://gw:20001/path`), if any.
+    static func port(of target: String) -> String? {
+        guard let colon = target.lastIndex(of: ":") else { return nil }
+        let port = target[target.index(after: colon)...].prefix { $0.isNumber }
+        return port.isEmpty ? nil : String(port)
     }
 
     func lines(_ group: Group, _ causes: BriefCauses) -> [String] {
         let first = group.gateways[0]
-        guard let check = group.check else { return entry(group.status, Self.name(first) + ": " + Self.passed(first.checks), fix: nil) }
+        guard let check = group.check else { return entry(group.status, Self.name(first) + ": " + Self.passed(first), fix: nil) }
         let message = CheckText(check).message
         let targets = group.gateways.map(\.target)
         guard group.gateways.count > 1 else {
@@ -119,10 +122,13 @@ struct DoctorBrief {
     }
 
     /// A Gateway that neither failed nor warned: everything passed, or what was skipped and why
-    /// (`gw.tcp` not tried: no Gateway runs on this machine).
-    static func passed(_ checks: [Check]) -> String {
+    /// (`gw.tls` not tried: needs a TCP connection); a vacant 127.0.0.1 only why.
+    static func passed(_ gateway: DoctorResult.Gateway) -> String {
+        let checks = gateway.checks
         // `--check` of machine checks only: nothing of the Gateway ran, and nothing passed.
         guard !checks.isEmpty else { return "not checked (--check names none of its checks)" }
+        // A vacant 127.0.0.1 passed nothing worth counting: why nothing is there is all it says.
+        if let vacant = checks.first(where: { $0.reason == .noLocalGateway }) { return CheckText(vacant).message }
         guard let skipped = checks.first(where: { $0.status == .skip }) else { return "every check passed" }
         let passes = checks.filter { $0.status == .pass }.count
         let skips = checks.filter { $0.status == .skip }.count
@@ -146,8 +152,8 @@ struct DoctorBrief {
             if cause.count > 1 {
                 out.append("     (and \(Plural.counted(cause.count - 1, "more Gateway")) the same way, listed above)")
             }
-            if !cause.text.fix.isEmpty {
-                out += TextWrap.lines("fix: " + cause.text.fix, first: room, rest: room - 5).enumerated().map {
+            if !cause.fix.isEmpty {
+                out += TextWrap.lines("fix: " + cause.fix, first: room, rest: room - 5).enumerated().map {
                     $0 == 0 ? "     " + $1 : "          " + $1
                 }
             }

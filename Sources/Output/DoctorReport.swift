@@ -56,7 +56,7 @@ public struct DoctorReport: Report, Sendable {
         let all = result.checks + result.gateways.flatMap(\.checks)
         let failures = all.filter { $0.status == .fail }.count
         let warnings = all.filter { $0.status == .warn }.count
-        let gateways = result.gateways.count
+        let gateways = result.gatewaysChecked
         let summary =
             "doctor: \(Plural.counted(failures, "failure")), \(Plural.counted(warnings, "warning")), "
             + "\(Plural.counted(gateways, "Gateway")) checked (\(result.elapsed.secondsText(fractionDigits: 2)) s)"
@@ -85,8 +85,16 @@ public struct DoctorReport: Report, Sendable {
 
     private struct Gateway: Encodable {
         let target: String
+        let status: Check.Status
         let beacon: GatewayBeacon?
         let checks: [CheckJSON]
+
+        init(_ gateway: DoctorResult.Gateway) {
+            target = gateway.target
+            status = gateway.status
+            beacon = gateway.beacon
+            checks = gateway.checks.map(CheckJSON.init)
+        }
     }
 
     private enum CodingKeys: String, CodingKey { case schema, status, checks, gateways, diagnosis, snippets, elapsedMs }
@@ -96,8 +104,7 @@ public struct DoctorReport: Report, Sendable {
         try container.encode(Schema.doctor, forKey: .schema)
         try container.encode(result.status, forKey: .status)
         try container.encode(result.checks.map(CheckJSON.init), forKey: .checks)
-        try container.encode(
-            result.gateways.map { Gateway(target: $0.target, beacon: $0.beacon, checks: $0.checks.map(CheckJSON.init)) }, forKey: .gateways)
+        try container.encode(result.gateways.map(Gateway.init), forKey: .gateways)
         try container.encode(result.diagnosis.map(DiagnosisJSON.init), forKey: .diagnosis)
         try container.encode(result.snippets.map(SnippetJSON.init), forKey: .snippets)
         try container.encode(Int(result.elapsed.milliseconds), forKey: .elapsedMs)

@@ -45,7 +45,12 @@ struct Clawnet: AsyncParsableCommand {
         // kills clawnet in the middle of its work.
         signal(SIGPIPE, SIG_IGN)
         var status: Int32
-        if let twice = StandardInputUse.twice(Array(CommandLine.arguments.dropFirst())) {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let unknown = CommandNames.unknown(in: arguments, root: Clawnet.self) {
+            Terminal(color: false).err(linesOf: runtimeUsage(ValidationError(unknown.message), of: unknown.parent))
+            Glibc.exit(StandardStreams.exitStatus(ExitStatus.usage.rawValue))
+        }
+        if let twice = StandardInputUse.twice(arguments) {
             Terminal(color: false).err("Error: \(twice)")
             Glibc.exit(ExitStatus.usage.rawValue)
         }

@@ -364,6 +364,34 @@ struct CommandLineTests {
         #expect(directory.status == 2 && directory.stderr.contains("not a regular file"), "\(directory.stderr)")
     }
 
+    @Test(
+        "the binary: a name that is no command is a usage error that lists the commands, after help too",
+        arguments: [
+            (["help", "nonexist"], "no command 'nonexist'; commands: doctor, preflight, browse, advertise, zone, watch, report"),
+            (["nonexist"], "no command 'nonexist'; commands: doctor,"),
+            (["help", "zone", "nonexist"], "no command 'zone nonexist'; zone's commands: generate, push, check"),
+            (["zone", "nonexist", "--json"], "no command 'zone nonexist'"),
+        ])
+    func unknownCommand(arguments: [String], message: String) async throws {
+        let result = try await runCommand(ClawnetBinary.path, arguments)
+        #expect(result.status == 2, "\(arguments): \(result.stdout)\(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(arguments): no help on stdout: \(result.stdout)")
+        #expect(result.stderr.contains("Error: " + message), "\(arguments): \(result.stderr)")
+    }
+
+    @Test("help COMMAND still prints that command's help and exits 0")
+    func helpOfACommand() async throws {
+        let result = try await runCommand(ClawnetBinary.path, ["help", "zone", "push"])
+        #expect(result.status == 0 && result.stdout.contains("USAGE: clawnet zone push"), "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test("watch --json is refused with the spelling watch takes, --format jsonl")
+    func watchJSON() {
+        let message = failure(WatchCommand.self, ["--json"]) ?? ""
+        #expect(message.contains("use --format jsonl"), "\(message)")
+        #expect(!WatchCommand.helpMessage().contains("--json"), "not in watch's help")
+    }
+
     @Test("--help and --version exit 0; help documents the exit codes")
     func helpAndVersion() async throws {
         let help = try await runCommand(ClawnetBinary.path, ["browse", "--help"])

@@ -1,4 +1,5 @@
 import DNSSD
+import Foundation
 import Probes
 import Testing
 
@@ -76,6 +77,57 @@ struct DoctorBriefTests {
         #expect(lines.filter { $0.contains("start the Gateway here") }.count == 1, "\(text)")
         #expect(text.contains("(and 99 more Gateways the same way, listed above)"), "\(text)")
         #expect(text.contains("(see Diagnosis 1)") && text.contains("127.0.0.1:20100"), "\(text)")
+        #expect(text.contains("`clawnet doctor wss://<host>:<port>`") && !text.contains(":20001`"), "no one target's port: \(text)")
+    }
+
+    @Test("Gateways grouped under one cause on the same port keep that port in the fix")
+    func samePortKeepsIt() {
+        let gateways = ["127.0.0.1", "127.0.0.2"].map { host in
+            let refused = Self.refused(20_001)
+            return DoctorResult.Gateway(target: "\(host):20001", beacon: nil, checks: refused.checks)
+        }
+        let text = Self.diagnosed(Self.machine(), gateways).joined(separator: "\n")
+        #expect(text.contains("`clawnet doctor wss://<host>:20001`") && !text.contains("<port>"), "\(text)")
+    }
+
+    /// 127.0.0.1 where nothing listens, while a Gateway was found elsewhere (gw.tcp skipped).
+    static func vacant() -> DoctorResult.Gateway {
+        let here = ProbeTarget(label: "127.0.0.1:18789", host: "127.0.0.1", addresses: [IPAddress("127.0.0.1")!], port: 18789, tls: false)
+        return DoctorResult.Gateway(
+            target: "127.0.0.1:18789", beacon: nil,
+            checks: [
+                ReportTests.said(.gwDNS, .pass, message: "address 127.0.0.1", fix: ""),
+                Check(.gwTCP, .skip, .noLocalGateway, evidence: .tcp(TCPEvidence(ProbeReport(target: here), budget: .zero, routes: []))),
+                ReportTests.said(.gwTLS, .skip, message: "needs TCP", fix: ""),
+            ])
+    }
+
+    @Test("the implicit 127.0.0.1 where nothing listens is no Gateway: SKIP with why, never PASS, and not counted")
+    func vacantFallback() throws {
+        let found = DoctorResult.Gateway(
+            target: "wss://gw.local:18789", beacon: nil,
+            checks: [CheckID.gwDNS, .gwTCP].map { ReportTests.said($0, .pass, message: "fine", fix: "") })
+        let report = ReportTests.doctor(Self.machine(), gateways: [found, Self.vacant()])
+        let lines = DoctorReport(report.result, briefWidth: 200).table(Self.plain).out
+        #expect(lines.contains("Gateways: 1 checked"), "\(lines.joined(separator: "\n"))")
+        let line = try #require(lines.first { $0.contains("127.0.0.1:18789") }, "\(lines)")
+        #expect(line.hasPrefix("  SKIP  127.0.0.1:18789: no Gateway runs on this machine"), "\(line)")
+        #expect(!line.contains("passed"), "\(line)")
+        let summary = DoctorReport(report.result).summary(Self.plain, exit: 0) ?? ""
+        #expect(summary.contains("1 Gateway checked"), "\(summary)")
+        #expect(Self.vacant().status == .skip && found.status == .pass)
+    }
+
+    @Test("each Gateway's status in the JSON is its mark in the table: the worst of its checks, skip when none ran")
+    func gatewayStatusInJSON() throws {
+        let gateways = [Self.refused(20_001), Self.vacant(), DoctorResult.Gateway(target: "127.0.0.1:9", beacon: nil, checks: [])]
+        let report = ReportTests.doctor(Self.machine(), gateways: gateways)
+        let json = try JSONOutput.pretty(DoctorReport(report.result))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let listed = try #require(object["gateways"] as? [[String: Any]], "\(json)")
+        #expect(listed.map { $0["status"] as? String } == ["fail", "skip", "skip"], "\(json)")
+        let lines = DoctorReport(report.result, briefWidth: 200).table(Self.plain).out
+        #expect(lines.contains { $0.hasPrefix("  FAIL  127.0.0.1:20001") }, "\(lines.joined(separator: "\n"))")
     }
 
     @Test("--check of machine checks only: no Gateway is reported or counted; of Gateway checks only: no machine line")

@@ -78,6 +78,11 @@ struct WatchCommand: ClawnetCommand {
     @Option(help: ArgumentHelp("table (a line per event) or jsonl (clawnet.watch-event.v2 per line).", valueName: "FORMAT"))
     var format: WatchFormat = .table
 
+    /// `--json`, as the other commands spell JSON: watch prints a stream of events, so it is
+    /// refused with the spelling watch takes (`validate`), not "Unknown option". Not in the help.
+    @Flag(name: .customLong("json"), help: .hidden)
+    var json = false
+
     @OptionGroup var timeout: TimeoutOption<Words>
 
     @OptionGroup var config: ConfigOption<Words>
@@ -102,6 +107,12 @@ struct WatchCommand: ClawnetCommand {
         options.manual = targetArguments.targets.compactMap(\.endpoint) + manualOption.manual
         options.watch = true
         return options
+    }
+
+    func validate() throws {
+        guard !json else {
+            throw ValidationError("watch prints a stream of events: use --format jsonl (one clawnet.watch-event.v2 object per line)")
+        }
     }
 
     /// The /metrics and /sd endpoint, when --metrics-listen asks for it.
