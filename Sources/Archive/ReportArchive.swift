@@ -15,8 +15,10 @@ public struct ReportArchive: Sendable {
             let file: String
             let redacted: [String]
         }
+        /// `item`: a file's path, or the name of a part ("gateway journal"); not `path`, which the
+        /// JSON of the other commands retired for a discovery path.
         public struct Omitted: Encodable, Sendable {
-            let path: String
+            let item: String
             let why: String
         }
         let schema = "clawnet.report-manifest.v1"
@@ -42,7 +44,7 @@ public struct ReportArchive: Sendable {
             manifest.files.append(.init(name: name, bytes: clean.count, scrubbed: replaced))
         }
         manifest.redactions = sources.redactions.map { .init(file: $0.file, redacted: $0.what) }
-        manifest.omitted = sources.omitted.map { .init(path: $0.path, why: $0.why) }
+        manifest.omitted = sources.omitted.map { .init(item: $0.path, why: $0.why) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // The manifest names paths and keys only; it is scrubbed like everything else.

@@ -36,10 +36,17 @@ enum DiscoveryPaths {
     }
 
     /// A command that has nothing to do without a path (browse, watch) refuses to start.
-    static func requireSomething(_ given: Given, verb: String) throws {
-        try requireDomain(given)
+    /// `domainLater`: watch rereads the config on SIGHUP, so a --server may wait for its domain.
+    static func requireSomething(_ given: Given, verb: String, domainLater: Bool = false) throws {
+        if !domainLater { try requireDomain(given) }
         guard given.isEmpty else { return }
         throw ValidationError("nothing to \(verb) with --no-local: give --domain (and --server if needed) or a TARGET")
+    }
+
+    /// What watch says of a --server that has no domain yet (it asks once SIGHUP brings one).
+    static func serverWaits(_ given: Given) -> String? {
+        guard given.servers, given.request.domains.isEmpty else { return nil }
+        return "watch: --server is asked once the config names a wide-area domain (discovery.wideArea.domain; SIGHUP rereads it)"
     }
 
     /// A command that still checks this machine and its own port (doctor, preflight): what it

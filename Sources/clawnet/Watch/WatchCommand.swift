@@ -130,8 +130,9 @@ struct WatchCommand: ClawnetCommand {
     func run(_ context: CommandContext) async throws -> ExitStatus {
         // An instance name counts: watch says how it is watched (a domain may come with SIGHUP).
         let named = !targetArguments.targets.isEmpty
-        try DiscoveryPaths.requireSomething(
-            DiscoveryPaths.Given(options, config: context.config(config.path), targets: named), verb: "watch")
+        let paths = DiscoveryPaths.Given(options, config: context.config(config.path), targets: named)
+        try DiscoveryPaths.requireSomething(paths, verb: "watch", domainLater: true)
+        if let note = DiscoveryPaths.serverWaits(paths) { context.terminal.err(note) }
         let signals = context.termination()
         let hangups = context.hangups()
         var policy = WatchPolicy()

@@ -49,13 +49,22 @@ struct DoctorInProcessTests {
     }
 
     @Test(
-        "--server without a wide-area domain is the same usage error (exit 2) for browse, doctor, preflight and watch",
-        arguments: ["browse", "doctor", "preflight", "watch"])
+        "--server without a wide-area domain is the same usage error (exit 2) for browse, doctor and preflight",
+        arguments: ["browse", "doctor", "preflight"])
     func serverWithoutDomain(command: String) async throws {
         let run = try await InProcessRun.run([command, "--no-local", "--server", "127.0.0.1", "--timeout", "2s"])
         #expect(run.status == 2, "\(run.out)\(run.err)")
         #expect(run.err.contains("--server needs a wide-area domain to ask about: add --domain"), "\(run.err)")
         #expect(run.err.contains("Usage: clawnet \(command) "), "the command's own usage: \(run.err)")
+    }
+
+    @Test("watch --server without a domain yet: a note that it is asked once the config names one (SIGHUP rereads it)")
+    func watchServerWaitsForDomain() async throws {
+        let run = try await InProcessRun.run(["watch", "--server", "127.0.0.1", "--timeout", "1s"])
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        #expect(run.err.contains("watch: --server is asked once the config names a wide-area domain"), "\(run.err)")
+        let nothing = try await InProcessRun.run(["watch", "--no-local", "--server", "127.0.0.1", "--timeout", "1s"])
+        #expect(nothing.status == 2 && nothing.err.contains("nothing to watch with --no-local"), "\(nothing.err)")
     }
 
     @Test("watch --no-local with no domain, no TARGET and no node config watches nothing: a usage error, as browse's")

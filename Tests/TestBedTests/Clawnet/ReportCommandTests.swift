@@ -146,7 +146,7 @@ struct ReportCommandTests {
         let files = (manifest["files"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
         #expect(files.contains("zone-openclaw.internal.txt"), "\(files)")
         let omitted = (manifest["omitted"] as? [[String: Any]]) ?? []
-        let journal = omitted.first { $0["path"] as? String == "gateway journal" }
+        let journal = omitted.first { $0["item"] as? String == "gateway journal" }
         if FileManager.default.fileExists(atPath: "/run/systemd/journal") {
             #expect(files.contains("gateway-journal.txt"), "journald runs here: its lines are in the archive")
         } else {
