@@ -34,12 +34,6 @@ public struct WatchService: Sendable {
         let mailbox = Mailbox()
         var loop = WatchLoop(service: self, setup: await setup())
         var discovering = startDiscovery(loop.setup.request, mailbox: mailbox)
-        // Every probe runs on one event loop, the one its connections then use: its phases
-        // await their channels' futures on the loop's own thread, where hand-offs between the
-        // cooperative pool and the loop were a third of what watch cost. One loop, not each
-        // probe the next of the group's: a thousand Gateways every 30 s keep it busy a few per
-        // cent of the time, and one wake-up of it serves every connection with news.
-        let probes = EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next())
         await withDiscardingTaskGroup { group in
             group.addTask { await tick(mailbox) }
             group.addTask {
@@ -58,9 +52,13 @@ public struct WatchService: Sendable {
                 for (id, target, pin) in loop.due() {
                     let (machine, machineCauses) = (loop.setup.machine, loop.setup.machineCauses)
                     let beacon = loop.beacon(id)
-                    // The loop here (events, the board) stays on the pool, so that a slow
-                    // write of an event never holds up a probe's I/O.
-                    group.addTask(executorPreference: probes) {
+                    // The probe runs on an event loop, the one its connections then use: its
+                    // phases await their channels' futures on the loop's own thread, where
+                    // hand-offs between the cooperative pool and the loop were a third of what
+                    // watch cost. The loop here (events, the board) stays on the pool, so that
+                    // a slow write of an event never holds up a probe's I/O.
+                    let executor = EventLoopTaskExecutor(MultiThreadedEventLoopGroup.singleton.next())
+                    group.addTask(executorPreference: executor) {
                         let report = await GatewayProbe.run(target, budget: policy.probeTimeout, phases: Layer.phases(for: policy.checks))
                         let verdict = ProbeVerdict.judge(
                             report, beacon: beacon, pin: pin, machine: machine, machineCauses: machineCauses, budget: policy.probeTimeout,
