@@ -19,12 +19,19 @@ extension Layer {
     /// by every layer above; past the connection, a layer names the need right below it, and
     /// a need skipped for a reason that holds above too (not run, mDNS not checked) passes it on.
     func unmet(delivered: (CheckID) -> Bool, judged: [CheckID: Check]) -> CheckReason? {
-        let below = Layer.closure(of: [id]).subtracting([id])
-        if let root = Layer.all.first(where: { $0.isConnection && below.contains($0.id) && !delivered($0.id) }) {
+        if let root = Layer.connectionsBelow[id]?.first(where: { !delivered($0.id) }) {
             return root.lacking
         }
         guard let need = needs.first(where: { !delivered($0) }) else { return nil }
         if let skipped = judged[need], skipped.status == .skip, skipped.reason.passesOn { return skipped.reason }
         return Layer.byID[need]?.lacking ?? .notRun
     }
+
+    /// The connection layers each layer stands on (all its needs, their needs...), in
+    /// `Layer.all`'s order: found once, not for every layer of every probe watch judges.
+    static let connectionsBelow: [CheckID: [Layer]] = Dictionary(
+        uniqueKeysWithValues: all.map { layer in
+            let below = closure(of: [layer.id]).subtracting([layer.id])
+            return (layer.id, all.filter { $0.isConnection && below.contains($0.id) })
+        })
 }

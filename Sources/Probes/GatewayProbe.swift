@@ -49,23 +49,13 @@ public enum GatewayProbe {
             }
             connection.tls = facts
         }
-        let kept = handOver ? connection : nil
-        if !handOver { connection.close() }
-
-        async let health = phases.contains(.health) ? httpPhase("/healthz", target, address, clock) : nil
-        async let ready = phases.contains(.health) ? httpPhase("/readyz", target, address, clock) : nil
-        async let websocket =
-            phases.contains(.websocket) ? websocketPhase(target, address, clock, connect: phases.contains(.connect), opened: kept) : nil
-        (report.health, report.ready) = await (health, ready)
-        let proxied = report.health?.outcome.namesIntermediary == true && phases.contains(.websocket)
-        async let idle = proxied ? idlePhase(target, address, clock) : nil
-        if let websocket = await websocket {
-            report.websocket = websocket.opening
-            report.connect = websocket.connect
-            report.credentials = websocket.decision
-            report.connectTries = websocket.tries
+        if handOver {
+            // The only phase left, in this task: no child tasks for phases not asked for.
+            report.record(await websocketPhase(target, address, clock, connect: phases.contains(.connect), opened: connection))
+        } else {
+            connection.close()
+            await applicationPhases(&report, phases, address, clock)
         }
-        report.idle = await idle
         logApplicationPhases(report)
         // Asked in plain HTTP, a TLS server often just hangs up. If one more connection
         // completes a TLS handshake, say so instead of "end of file".
@@ -76,6 +66,22 @@ public enum GatewayProbe {
             report.markWantsTLS()
         }
         return report
+    }
+
+    /// /healthz, /readyz and the WebSocket at once, each on its own connection; then, when
+    /// /healthz named a proxy, the idle WebSocket.
+    private static func applicationPhases(
+        _ report: inout ProbeReport, _ phases: Phases, _ address: IPAddress, _ clock: ProbeClock
+    ) async {
+        let target = report.target
+        async let health = phases.contains(.health) ? httpPhase("/healthz", target, address, clock) : nil
+        async let ready = phases.contains(.health) ? httpPhase("/readyz", target, address, clock) : nil
+        async let websocket = phases.contains(.websocket) ? websocketPhase(target, address, clock, connect: phases.contains(.connect)) : nil
+        (report.health, report.ready) = await (health, ready)
+        let proxied = report.health?.outcome.namesIntermediary == true && phases.contains(.websocket)
+        async let idle = proxied ? idlePhase(target, address, clock) : nil
+        if let websocket = await websocket { report.record(websocket) }
+        report.idle = await idle
     }
 
     /// The HTTP and WebSocket phases' outcomes, for --verbose.
@@ -206,6 +212,13 @@ struct ProbeFailure: Error {
 }
 
 extension ProbeReport {
+    mutating func record(_ websocket: GatewayProbe.WebSocketPhase) {
+        self.websocket = websocket.opening
+        connect = websocket.connect
+        credentials = websocket.decision
+        connectTries = websocket.tries
+    }
+
     /// Phases that got no HTTP answer from a server that turned out to speak TLS: "wants TLS".
     mutating func markWantsTLS() {
         if let health, !health.outcome.isResponse { self.health = PhaseTiming(outcome: .wantsTLS, elapsed: health.elapsed) }

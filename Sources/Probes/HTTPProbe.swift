@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOSupport
 
 /// `GET path` on an open probe connection (the Gateway serves plain HTTP on its WebSocket
 /// port: /healthz, /readyz). A body over 64 KiB is not read to its end: no Gateway sends one.
@@ -11,11 +12,11 @@ enum HTTPProbe {
         let promise = channel.eventLoop.makePromise(of: CollectedResponse.self)
         defer { promise.fail(ProbeTimeout()) }  // ends the promise on every path
         do {
-            try await channel.eventLoop.submit {
+            try await channel.eventLoop.perform {
                 let sync = channel.pipeline.syncOperations
                 try sync.addHTTPClientHandlers()
                 try sync.addHandler(ResponseCollector(promise: promise))
-            }.get()
+            }
         } catch {
             return .failed(ProbeConnection.describe(error))
         }

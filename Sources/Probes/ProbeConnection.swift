@@ -21,8 +21,8 @@ struct ProbeConnection: Sendable {
     func wire() async -> (bytes: Int, first: [UInt8], hello: ServerHello.Parse) {
         let observer = self.observer
         return
-            (try? await channel.eventLoop.submit { (observer.value.bytesReceived, observer.value.firstBytes, observer.value.serverHello) }
-            .get()) ?? (0, [], .needMore)
+            (try? await channel.eventLoop.perform { (observer.value.bytesReceived, observer.value.firstBytes, observer.value.serverHello) })
+            ?? (0, [], .needMore)
     }
 
     func close() {
@@ -49,9 +49,9 @@ struct ProbeConnection: Sendable {
                     }
                 }
                 .connect(to: socketAddress).get()
-            let observer = try await channel.eventLoop.submit {
+            let observer = try await channel.eventLoop.perform {
                 NIOLoopBound(try channel.pipeline.syncOperations.handler(type: WireObserver.self), eventLoop: channel.eventLoop)
-            }.get()
+            }
             return .success(ProbeConnection(channel: channel, observer: observer))
         } catch {
             return .failure(classify(error))
@@ -80,7 +80,7 @@ struct ProbeConnection: Sendable {
         let presented: NIOLoopBoundBox<[NIOSSLCertificate]>
         do {
             let context = try Self.clientContext(keyExchange)
-            presented = try await channel.eventLoop.submit { [channel] in
+            presented = try await channel.eventLoop.perform { [channel] in
                 let chain = NIOLoopBoundBox<[NIOSSLCertificate]>([], eventLoop: channel.eventLoop)
                 let sync = channel.pipeline.syncOperations
                 let handler = try NIOSSLClientHandler(
@@ -92,7 +92,7 @@ struct ProbeConnection: Sendable {
                 try sync.addHandler(handler)
                 try sync.addHandler(HandshakeWatcher(promise: promise))
                 return chain
-            }.get()
+            }
         } catch {
             return .handshakeFailed(Self.describe(error))
         }
@@ -110,11 +110,11 @@ struct ProbeConnection: Sendable {
             if error is ProbeTimeout { return .timedOut(bytesReceived: wire.bytes) }
             return .handshakeFailed(Self.describe(error))
         }
-        let peer: (TLSVersion?, [UInt8]?, [[UInt8]])? = try? await channel.eventLoop.submit { [channel] in
+        let peer: (TLSVersion?, [UInt8]?, [[UInt8]])? = try? await channel.eventLoop.perform { [channel] in
             let handler = try channel.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)
             let chain: [[UInt8]] = try presented.value.map { try $0.toDERBytes() }
             return (handler.tlsVersion, try handler.peerCertificate?.toDERBytes(), chain)
-        }.get()
+        }
         let (version, der, chain) = peer ?? (nil, nil, [])
         guard let der else { return .handshakeFailed("the server presented no certificate") }
         let hello = await wire().hello

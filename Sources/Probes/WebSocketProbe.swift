@@ -1,6 +1,7 @@
 import FoundationEssentials
 import NIOCore
 import NIOHTTP1
+import NIOSupport
 import NIOWebSocket
 
 /// The WebSocket opening on an open probe connection: the upgrade (101 and a correct
@@ -90,13 +91,13 @@ public enum WebSocketProbe {
                 upgrade.succeed()
             }
         }
-        try await channel.eventLoop.submit {
+        try await channel.eventLoop.perform {
             let sync = channel.pipeline.syncOperations
             // Keep bytes that arrive with the 101: the Gateway's first frame may be among them.
             try sync.addHTTPClientHandlers(
                 leftOverBytesStrategy: .forwardBytes, withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
             try sync.addHandler(UpgradeWatcher(upgrade: upgrade, frame: frame), name: "upgrade-watcher")
-        }.get()
+        }
     }
 
     private static func sendUpgradeRequest(host: String, origin: BrowserOrigin?, on channel: any Channel) {

@@ -34,6 +34,30 @@ struct ConnectTests {
         #expect(String(reflecting: token) == "the token from --token-file t")
     }
 
+    @Test("the probe's frame is written directly, byte for byte as JSONEncoder writes it; what needs escaping goes to the encoder")
+    func probeFrameBytes() throws {
+        let plain = GatewayToken("s3cret/token+=", source: "t")
+        let odd = GatewayToken("a\"b\\c\u{1}\u{7F}é", source: "t")
+        var legacy = ConnectRequest(id: "r/1", credentials: ConnectCredentials(token: plain))
+        legacy.range = .legacyNode
+        let written = [ConnectRequest(credentials: .none), ConnectRequest(id: "r0", credentials: ConnectCredentials(token: plain)), legacy]
+        for request in written {
+            let direct = try #require(request.probeFrame(), "\(request.id) is written directly")
+            let encoded = request.encodedFrame(nonce: "n", signedAtMs: 0)
+            #expect(
+                direct == encoded,
+                "written:\n\(String(decoding: direct, as: UTF8.self))\nencoded:\n\(String(decoding: encoded, as: UTF8.self))")
+        }
+        let escaped = [
+            ConnectRequest(id: "r\"2", credentials: .none), ConnectRequest(id: "r3", credentials: ConnectCredentials(token: odd)),
+        ]
+        for request in escaped {
+            #expect(request.probeFrame() == nil, "\(request.id) goes to the encoder")
+            #expect(request.frame(nonce: "n", signedAtMs: 0) == request.encodedFrame(nonce: "n", signedAtMs: 0))
+        }
+        #expect(ConnectRequest(credentials: ConnectCredentials(device: DeviceIdentity.generate())).probeFrame() == nil, "a device signs")
+    }
+
     @Test("as a device: a node host's request, signed over OpenClaw's v3 payload; the signature verifies, a changed byte does not")
     func deviceRequest() throws {
         let device = DeviceIdentity.generate()

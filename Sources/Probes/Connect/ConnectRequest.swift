@@ -64,6 +64,11 @@ public struct ConnectRequest: Sendable {
 
     /// The request frame for the challenge's nonce, signed at `signedAtMs` when a device is shown.
     public func frame(nonce: String, signedAtMs: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) -> [UInt8] {
+        probeFrame() ?? encodedFrame(nonce: nonce, signedAtMs: signedAtMs)
+    }
+
+    /// The request frame as JSONEncoder writes it (sorted keys, unescaped slashes).
+    func encodedFrame(nonce: String, signedAtMs: Int64) -> [UInt8] {
         let family = legacyNodeEnvelope ? nil : Self.deviceFamily
         let client =
             asDevice
