@@ -45,8 +45,8 @@ public enum MetricsText {
             "clawnet_gateway_protocol", "gauge", "The Gateway protocol version its last answer to connect showed.",
             gateways.compactMap { gateway in gateway.verdict?.protocolVersion.map { (labels(gateway), String($0)) } })
         family(
-            "clawnet_path_instances", "gauge", "Gateways each discovery path lists now.",
-            snapshot.pathInstances.sorted { $0.key < $1.key }.map { ([("path", $0.key.rawValue)], String($0.value)) })
+            "clawnet_source_instances", "gauge", "Gateways each discovery source (mdns, unicast, manual, config) lists now.",
+            snapshot.sourceInstances.sorted { $0.key < $1.key }.map { ([("source", $0.key.rawValue)], String($0.value)) })
         family(
             "clawnet_diagnoses_total", "counter", "Diagnoses doctor's rules gave in probes, by doctor's diagnosis id.",
             snapshot.diagnoses.sorted { $0.key.rawValue < $1.key.rawValue }.map { ([("diagnosis", $0.key.rawValue)], String($0.value)) })

@@ -20,7 +20,7 @@ public enum ServiceDiscoveryList {
                     "__meta_clawnet_instance": MetricsText.bounded(gateway.watched.instance),
                     "__meta_clawnet_url": MetricsText.bounded(gateway.watched.label),
                     "__meta_clawnet_tls": gateway.tls ? "true" : "false",
-                    "__meta_clawnet_paths": gateway.sources.map(\.rawValue).sorted().joined(separator: ","),
+                    "__meta_clawnet_sources": gateway.sources.map(\.rawValue).sorted().joined(separator: ","),
                     "__meta_clawnet_up": gateway.health == .unknown ? "" : gateway.health == .up ? "true" : "false",
                 ])
         }

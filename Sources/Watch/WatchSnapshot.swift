@@ -36,7 +36,7 @@ public struct WatchSnapshot: Sendable, Equatable {
     public var sorted: [Gateway] { gateways.values.sorted { $0.watched.id < $1.watched.id } }
 
     /// Instances each discovery path lists now.
-    public var pathInstances: [BeaconSource: Int] {
+    public var sourceInstances: [BeaconSource: Int] {
         var counts = Dictionary(uniqueKeysWithValues: BeaconSource.allCases.map { ($0, 0) })
         for gateway in gateways.values {
             for source in gateway.sources { counts[source, default: 0] += 1 }

@@ -10,7 +10,7 @@ struct WatchFilesTests {
         let result = try await runCommand("/usr/bin/promtool", ["check", "rules", "\(packageRoot)/docs/clawnet-alerts.yml"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let rules = try String(contentsOfFile: "\(packageRoot)/docs/clawnet-alerts.yml", encoding: .utf8)
-        for metric in ["clawnet_gateway_up", "clawnet_gateway_certificate_not_after_seconds", "clawnet_path_instances"] {
+        for metric in ["clawnet_gateway_up", "clawnet_gateway_certificate_not_after_seconds", "clawnet_source_instances"] {
             #expect(rules.contains(metric))
         }
     }
@@ -27,9 +27,9 @@ struct WatchFilesTests {
             tests:
               - interval: 1m
                 input_series:
-                  - series: 'clawnet_path_instances{instance="node:9464",job="clawnet",path="mdns"}'
+                  - series: 'clawnet_source_instances{instance="node:9464",job="clawnet",source="mdns"}'
                     values: '0x20'
-                  - series: 'clawnet_path_instances{instance="node:9464",job="clawnet",path="unicast"}'
+                  - series: 'clawnet_source_instances{instance="node:9464",job="clawnet",source="unicast"}'
                     values: '0x20'
                 alert_rule_test:
                   - eval_time: 15m

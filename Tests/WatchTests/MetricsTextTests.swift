@@ -59,7 +59,7 @@ import Testing
             #"clawnet_gateway_certificate_not_after_seconds{gateway="a",instance_name="Studio",url="wss://studio.local:18789"} 1900000000"#,
             #"clawnet_gateway_last_change_seconds{gateway="a",instance_name="Studio",url="wss://studio.local:18789"} 1800000000"#,
             #"clawnet_gateway_protocol{gateway="a",instance_name="Studio",url="wss://studio.local:18789"} 4"#,
-            #"clawnet_path_instances{path="mdns"} 2"#, #"clawnet_path_instances{path="unicast"} 0"#,
+            #"clawnet_source_instances{source="mdns"} 2"#, #"clawnet_source_instances{source="unicast"} 0"#,
             #"clawnet_diagnoses_total{diagnosis="gateway-not-listening"} 2"#, "clawnet_probes_total 7",
             "# TYPE clawnet_diagnoses_total counter",
         ] {
