@@ -21,7 +21,8 @@ enum BeaconTable {
     }
 
     static func row(_ beacon: GatewayBeacon) -> [String] {
-        let hostPort = beacon.host.map { host in beacon.port.map { "\(host.text):\($0)" } ?? host.text } ?? "-"
+        // An IPv6 literal in brackets ([::1]:9), as a URL writes it.
+        let hostPort = beacon.host.map { host in beacon.port.map { Endpoint(host: host.text, port: $0).description } ?? host.text } ?? "-"
         let addresses = beacon.addresses.isEmpty ? "-" : beacon.addresses.map(\.description).joined(separator: ", ")
         return [beacon.instance.displayName, hostPort, addresses, tls(beacon.gateway), source(beacon)]
     }

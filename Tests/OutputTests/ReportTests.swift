@@ -96,6 +96,15 @@ struct ReportTests {
             evidence: .daemon(.unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: message, fix: fix))))
     }
 
+    @Test("browse's HOST:PORT column writes an IPv6 literal in brackets, as a URL does, and a name as it is")
+    func hostPortColumn() throws {
+        var manual = Self.beacon()
+        manual.host = BeaconHost("::1")
+        manual.port = 9
+        #expect(BeaconTable.row(manual)[1] == "[::1]:9")
+        #expect(BeaconTable.row(Self.beacon())[1] == "studio.local.:18789")
+    }
+
     @Test("doctor exits 1 on a failure, 0 with warnings; its table folds a run of skips with one reason into one line")
     func doctorOutput() {
         let warn = Check(
