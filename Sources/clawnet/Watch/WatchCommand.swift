@@ -126,13 +126,23 @@ struct WatchCommand: ClawnetCommand {
         }
     }
 
-    /// Watches until a signal (or --timeout), printing each event as it happens.
-    func run(_ context: CommandContext) async throws -> ExitStatus {
+    /// Something to watch, or a usage error; notes on what waits (a --server for its domain, an
+    /// instance name for a path that lists it).
+    private func checkPaths(_ context: CommandContext) throws {
         // An instance name counts: watch says how it is watched (a domain may come with SIGHUP).
         let named = !targetArguments.targets.isEmpty
         let paths = DiscoveryPaths.Given(options, config: context.config(config.path), targets: named)
         try DiscoveryPaths.requireSomething(paths, verb: "watch", domainLater: true)
         if let note = DiscoveryPaths.serverWaits(paths) { context.terminal.err(note) }
+        for name in targetArguments.targets where name.endpoint == nil {
+            context.terminal.err(
+                "\(SafeText.line(name.text)): an instance name, watched when a discovery path lists it (as every Gateway found is)")
+        }
+    }
+
+    /// Watches until a signal (or --timeout), printing each event as it happens.
+    func run(_ context: CommandContext) async throws -> ExitStatus {
+        try checkPaths(context)
         let signals = context.termination()
         let hangups = context.hangups()
         var policy = WatchPolicy()
@@ -143,10 +153,6 @@ struct WatchCommand: ClawnetCommand {
             context.terminal.err("serving /metrics and /sd on \(Endpoint(host: metricsListen.host, port: server.port))")
         }
         let terminal = context.terminal
-        for name in targetArguments.targets where name.endpoint == nil {
-            terminal.err(
-                "\(SafeText.line(name.text)): an instance name, watched when a discovery path lists it (as every Gateway found is)")
-        }
         let lines = JSONOutput.LineEncoder()
         let format = self.format
         let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: terminal.columns)
