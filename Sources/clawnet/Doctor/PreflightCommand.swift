@@ -128,7 +128,7 @@ struct PreflightCommand: ClawnetCommand {
         // a secret file others can read.
         let warnings = config.warnings + secrets.map(\.description)
         if !quiet { warnings.forEach { terminal.err("warning: \($0)") } }
-        let (requirements, elapsed) = await Preflight.run(required, options: options, system: system)
+        let (requirements, elapsed) = await Preflight.run(required, options: options, system: system, io: context.network)
         let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: context.terminal.columns)
         let report = PreflightReport(requirements: requirements, elapsed: elapsed, warnings: warnings, width: width)
         if !quiet { try report.print(format.chosen, to: terminal) }

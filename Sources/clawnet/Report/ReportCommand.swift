@@ -77,7 +77,7 @@ struct ReportCommand: ClawnetCommand {
         var options = DoctorOptions()
         options.timeout = timeout.duration
         options.read(environment: context.environment)
-        let doctor = DoctorReport(await Doctor.run(options, system: system))
+        let doctor = DoctorReport(await Doctor.run(options, system: system, io: context.network))
         files.append(("doctor.json", Array((try JSONOutput.pretty(doctor) + "\n").utf8)))
         var discoveryOptions = DiscoveryOptions()
         discoveryOptions.servers = serverOption.servers
