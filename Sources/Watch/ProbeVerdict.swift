@@ -43,17 +43,19 @@ public struct ProbeVerdict: Sendable, Equatable {
 
     public var isUp: Bool { failure == nil }
 
-    /// Judges `report` as doctor would: `GatewayChecks` on its evidence, then `DiagnosisRules`
-    /// with this machine's facts; only this Gateway's diagnoses are kept. `machineCauses`: the
-    /// machine's own, `DiagnosisRules.diagnose(machine)`, found once for every probe.
+    /// Judges `report` as doctor does (`GatewayJudgement`, from this machine's facts), then
+    /// names its causes with `DiagnosisRules`; only this Gateway's diagnoses are kept.
+    /// `machineCauses`: the machine's own, `DiagnosisRules.diagnose(machine)`, found once for
+    /// every probe.
     public static func judge(
         _ report: ProbeReport, beacon: GatewayBeacon?, pin: Pin?, machine: MachineResult, machineCauses: [Diagnosis], budget: Duration,
         now: Date
     ) -> ProbeVerdict {
-        let evidence = GatewayEvidence(report, beacon: beacon, pin: pin, budget: budget, routes: machine.facts.routes, now: now)
-        let checks = GatewayChecks.run(evidence)
+        let judgement = GatewayJudgement(facts: machine.facts, discovery: machine.discovery, budget: budget, now: now)
+        let result = judgement.judge(report, beacon: beacon, pin: pin)
+        let checks = result.checks
         let label = report.target.label
-        let diagnoses = (machineCauses + DiagnosisRules.diagnose(GatewayResult(evidence: evidence, checks: checks), on: machine))
+        let diagnoses = (machineCauses + DiagnosisRules.diagnose(result, on: machine))
             .filter { diagnosis in diagnosis.evidence.contains { $0.target == label } }
         var verdict = ProbeVerdict()
         verdict.diagnoses = diagnoses.map(\.id)
