@@ -43,8 +43,8 @@ struct VocabularyTests {
 
     @Test("watch --format text, its old name, still means table, unlisted")
     func watchTextAlias() throws {
-        #expect(try WatchCommand.parse(["--format", "text"]).format == .table)
-        #expect(try WatchCommand.parse(["--format", "jsonl"]).format == .jsonl)
+        #expect(try WatchCommand.parse(["--format", "text"]).format.chosen == .table)
+        #expect(try WatchCommand.parse(["--format", "jsonl"]).format.chosen == .jsonl)
         #expect(WatchFormat.allValueStrings == ["table", "jsonl"])
         #expect(throws: (any Error).self) { try WatchCommand.parse(["--format", "yaml"]) }
     }

@@ -83,7 +83,7 @@ struct PreflightCommand: ClawnetCommand {
     func validate() throws {
         if noLocalFlag.noLocal && required.contains(.mdns) { throw ValidationError("--no-local and --require mdns contradict each other") }
         // --quiet prints nothing: a flag that asks for output says the opposite.
-        let talking = [(global.verbose, "--verbose"), (format.json, "--json"), (format.format != nil, "--format")]
+        let talking = [(global.verbose, "--verbose"), (format.json, "--json"), (format.given, "--format")]
         if quiet, let other = talking.first(where: \.0)?.1 {
             throw ValidationError("--quiet and \(other) contradict each other: --quiet prints nothing; give one of them")
         }

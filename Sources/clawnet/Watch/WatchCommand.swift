@@ -9,7 +9,7 @@ import Watch
 
 /// `--format` of watch: a line per event, for people (`table`, as every command calls its
 /// format for people) or as JSON. `text`, its name before, is still read but not listed.
-enum WatchFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+enum WatchFormat: String, OutputFormatChoice {
     case table, jsonl
 
     init?(argument: String) {
@@ -75,13 +75,7 @@ struct WatchCommand: ClawnetCommand {
         transform: Arguments.listenAddress)
     var metricsListen: Endpoint?
 
-    @Option(help: ArgumentHelp("table (a line per event) or jsonl (clawnet.watch-event.v2 per line).", valueName: "FORMAT"))
-    var format: WatchFormat = .table
-
-    /// `--json`, as the other commands spell JSON: watch prints a stream of events, so it is
-    /// refused with the spelling watch takes (`validate`), not "Unknown option". Not in the help.
-    @Flag(name: .customLong("json"), help: .hidden)
-    var json = false
+    @OptionGroup var format: FormatOptions<Words>
 
     @OptionGroup var timeout: TimeoutOption<Words>
 
@@ -89,7 +83,7 @@ struct WatchCommand: ClawnetCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    enum Words: DomainsWording, NoLocalWording, ServersWording, ManualWording, TimeoutWording, ConfigWording {
+    enum Words: DomainsWording, NoLocalWording, ServersWording, ManualWording, FormatWording, TimeoutWording, ConfigWording {
         // Watch discovers as browse does: the same words.
         static let domainsHelp = BrowseCommand.Words.domainsHelp
         static let noLocalHelp = BrowseCommand.Words.noLocalHelp
@@ -97,6 +91,12 @@ struct WatchCommand: ClawnetCommand {
         static let manualHelp = BrowseCommand.Words.manualHelp
         static let timeoutHelp = "Stop after this long (e.g. 10m). Default: run until a signal."
         static let defaultTimeout: Duration = .seconds(86_400)
+        static let formatHelp = "table (a line per event) or jsonl (clawnet.watch-event.v2 per line)."
+        static let showsDefaultFormat = true
+        /// `--json`, as the other commands spell JSON: watch prints a stream of events, so it is
+        /// refused with the spelling watch takes, not "Unknown option". Not in the help.
+        static let jsonFlag = JSONFlag<WatchFormat>.refused(
+            "watch prints a stream of events: use --format jsonl (one clawnet.watch-event.v2 object per line)")
     }
 
     var options: DiscoveryOptions {
@@ -107,12 +107,6 @@ struct WatchCommand: ClawnetCommand {
         options.manual = targetArguments.targets.compactMap(\.endpoint) + manualOption.manual
         options.watch = true
         return options
-    }
-
-    func validate() throws {
-        guard !json else {
-            throw ValidationError("watch prints a stream of events: use --format jsonl (one clawnet.watch-event.v2 object per line)")
-        }
     }
 
     /// The /metrics and /sd endpoint, when --metrics-listen asks for it.
@@ -154,7 +148,7 @@ struct WatchCommand: ClawnetCommand {
         }
         let terminal = context.terminal
         let lines = JSONOutput.LineEncoder()
-        let format = self.format
+        let format = self.format.chosen
         let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: terminal.columns)
         // An event or a path's error, as lines for people or one of JSON Lines.
         @Sendable func show(_ text: [String], _ json: () throws -> String) {
