@@ -126,6 +126,22 @@ struct DoctorPipelineTests {
         #expect(network.asked.contains(.mdnsName(IPAddress("192.168.1.30")!)), "\(network.asked)")
     }
 
+    @Test("a verified Gateway the wide-area domain lacks: the run's report carries its zone snippet (what --emit-zone writes)")
+    func snippet() async {
+        let beacon = Recorded.beacon(txt: Recorded.tlsTXT)
+        var answers = RecordedNetwork.Answers()
+        answers.probes[RecordedNetwork.probeKey(Doctor.probeTarget(beacon))] = { Recorded.healthyReport($0) }
+        answers.probes["ws://127.0.0.1:18789"] = { Recorded.refusedReport($0) }
+        let network = RecordedNetwork(answers)
+        let discovery = RecordedDiscovery(events: [.added(beacon), .allForNow])
+        var options = Self.options(local: true)
+        options.discovery.domains = [Recorded.domain]
+        let result = await Doctor.run(options, system: RecordedSystem(), io: network.io(discovery: discovery))
+        #expect(result.snippets.map(\.reason) == [.missing] && result.snippets.first?.domain == Recorded.domain, "\(result.snippets)")
+        #expect(discovery.requests.map(\.domains) == [[Recorded.domain]], "doctor asks the discovery it is given")
+        #expect(network.unanswered.isEmpty, "\(network.unanswered)")
+    }
+
     /// The discovery a test can time: the timeout doctor gives it.
     final class TimedDiscovery: Discovering {
         let given = Mutex<Duration?>(nil)
