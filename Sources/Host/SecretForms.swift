@@ -100,7 +100,7 @@ enum SecretForms {
             case "/": result += slash ? "\\/" : "/"
             case "<", ">", "&": result += htmlSafe ? unicodeEscapes(scalar) : String(scalar)
             default:
-                result += scalar.value < 0x20 || (asciiOnly && scalar.value > 0x7E) ? unicodeEscapes(scalar) : String(scalar)
+                result += scalar.value < 0x20 || (asciiOnly && scalar.value > 0x7F) ? unicodeEscapes(scalar) : String(scalar)
             }
         }
         return result

@@ -17,7 +17,9 @@ struct ReportAttackTests {
         let name = "Guess \(tag)"
         let publisher = try await bed.avahiPublish(name: name, txt: ["role=gateway", "gatewayPort=18789", "note=\(token)"])
         defer { publisher.terminate() }
-        let root = try await ReportCommandTests.unpackedReport(bed, config: #"{ gateway: { auth: { token: "\#(token)" } } }"#)
+        // Browse waits for the whole --timeout or until every path has reported: time enough on a loaded machine.
+        let config = #"{ gateway: { auth: { token: "\#(token)" } } }"#
+        let root = try await ReportCommandTests.unpackedReport(bed, config: config, timeout: "8s")
         let browse = try String(contentsOfFile: "\(root)/browse.json", encoding: .utf8)
         #expect(browse.contains(name), "the beacon was browsed: \(browse)")
         #expect(browse.contains("note=\(token)") || browse.contains(#""note" : "\#(token)""#), "its TXT as received: \(browse)")

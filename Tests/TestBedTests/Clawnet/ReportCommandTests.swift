@@ -282,7 +282,7 @@ struct ReportCommandTests {
     /// archive unpacks to.
     static func unpackedReport(
         _ bed: TestBed, config: String, server: String? = nil, environment: [String: String] = [:], arguments: [String] = [],
-        owner: UInt32 = 0
+        owner: UInt32 = 0, timeout: String = "2s"
     ) async throws -> String {
         let tag = uniqueTag()
         let home = "\(bed.directory)/report-home-\(tag)"
@@ -291,7 +291,7 @@ struct ReportCommandTests {
         if owner != 0 { #expect(chown("\(home)/.openclaw", owner, owner) == 0) }
         let archive = "\(bed.directory)/report-\(tag).tar.gz"
         let result = try await bed.clawnet(
-            ["report", "--out", archive, "--timeout", "2s"] + (server.map { ["--server", $0] } ?? []) + arguments, on: .node,
+            ["report", "--out", archive, "--timeout", timeout] + (server.map { ["--server", $0] } ?? []) + arguments, on: .node,
             environment: environment.merging(["HOME": home]) { $1 },
             timeout: .seconds(90))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
