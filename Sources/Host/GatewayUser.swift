@@ -29,7 +29,7 @@ public struct GatewayUser: Sendable, Equatable {
     /// Why a file read for the archive does not count, nil when it does: owned by this user, or by
     /// root and readable by this user by its mode (a link of theirs to a file only root may read
     /// must not hand that file over).
-    public func problem(with file: RegularFile.Owned, path: String) -> String? {
+    public func problem(with file: RegularFile.Owned) -> String? {
         guard counts(owner: file.owner) else {
             return "belongs to \(Ownership.user(file.owner)), not to the Gateway's user (\(Ownership.user(uid))) or root: left out"
         }

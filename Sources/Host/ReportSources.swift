@@ -76,7 +76,7 @@ public struct ReportSources: Sendable {
     mutating func openClaw(folder: String, configPath: String) {
         // A --config pipe was read once already (for doctor): readInput gives what it held again.
         let config = RegularFile.isStream(configPath) ? (try? RegularFile.readInput(configPath, limit: FileLimit.config))?.bytes : nil
-        if let bytes = config ?? (try? RegularFile.readIfPresent(configPath, limit: FileLimit.config)) {
+        if let bytes = config ?? gatewayFile(configPath) {
             if let redaction = ConfigRedaction(config: bytes) {
                 files.append(ReportFile("openclaw.json", text: redaction.text))
                 redactions.append(("openclaw.json", redaction.redactedPaths))
@@ -87,7 +87,15 @@ public struct ReportSources: Sendable {
                 secrets.formUnion(Self.words(of: bytes))
             }
         }
-        envFile(folder + "/.env")
+        // The env file OpenClaw loads: its state folder's .env (follows openclaw/openclaw
+        // src/infra/dotenv.ts loadDotEnv), wherever the config is.
+        if let bytes = gatewayFile(folder + "/.env") {
+            let env = ReportEnvFile(String(decoding: bytes, as: UTF8.self))
+            files.append(ReportFile("openclaw.env", text: env.text))
+            redactions.append(("openclaw.env", env.redacted))
+            if !env.shown.isEmpty { shown.append(("openclaw.env", env.shown)) }
+            secrets.formUnion(env.secrets)
+        }
         // Secrets kept beside the config: read for what to scrub, never archived.
         for path in [folder + "/identity/device.json", folder + "/identity/device-auth.json", folder + "/credentials/oauth.json"]
         where FileManager.default.fileExists(atPath: path) {
@@ -97,28 +105,23 @@ public struct ReportSources: Sendable {
         gatewayLog()
     }
 
-    /// The env file OpenClaw loads: its state folder's .env (follows openclaw/openclaw
-    /// src/infra/dotenv.ts loadDotEnv), wherever the config is; only when it is the Gateway's
-    /// user's (or root's, and readable by that user), reached through no link of another user
-    /// than this one or root (`ProtectedPath`).
-    mutating func envFile(_ path: String) {
+    /// A file of the Gateway's user (or root's, and readable by that user) for the archive, reached
+    /// through no link of another user than this one or root (`ProtectedPath`); nil when there is
+    /// none, or (said in the manifest) when it does not count.
+    mutating func gatewayFile(_ path: String) -> [UInt8]? {
         let file: RegularFile.Owned
         do {
-            guard let read = try RegularFile.readProtectedIfPresent(path, limit: FileLimit.config) else { return }
+            guard let read = try RegularFile.readProtectedIfPresent(path, limit: FileLimit.config) else { return nil }
             file = read
         } catch {
             omitted.append((path, error.description))
-            return
+            return nil
         }
-        if let problem = gatewayUser.problem(with: file, path: path) {
+        if let problem = gatewayUser.problem(with: file) {
             omitted.append((path, problem))
-            return
+            return nil
         }
-        let env = ReportEnvFile(String(decoding: file.bytes, as: UTF8.self))
-        files.append(ReportFile("openclaw.env", text: env.text))
-        redactions.append(("openclaw.env", env.redacted))
-        if !env.shown.isEmpty { shown.append(("openclaw.env", env.shown)) }
-        secrets.formUnion(env.secrets)
+        return file.bytes
     }
 
     /// Values of this process's environment whose names hold a secret's word (OPENCLAW_GATEWAY_TOKEN,

@@ -72,4 +72,21 @@ struct ReportEnvFileTests {
         let why = sources.omitted.first { $0.path == "\(state)/.env" }?.why ?? ""
         #expect(why.contains("is a symbolic link of uid 65534"), "\(sources.omitted)")
     }
+
+    @Test(
+        "a config of a third user (not the Gateway's, not root's) is left out of the archive, unread",
+        .enabled(if: getuid() == 0, "giving a file away needs root"))
+    func thirdUsersConfig() throws {
+        let root = try scratch()
+        let secret = "ZqThirdConfig\(UUID().uuidString.prefix(8))Sx7"
+        let config = #"{ gateway: { auth: { token: "\#(secret)" } }, note: "planted" }"#
+        try Data(config.utf8).write(to: URL(fileURLWithPath: "\(root)/other.json"))
+        #expect(chown("\(root)/other.json", 65_534, 65_534) == 0)
+        let sources = ReportSources.gather(
+            home: "\(root)/home", configPath: "\(root)/other.json", environment: ["OPENCLAW_STATE_DIR": "\(root)/state"])
+        #expect(!sources.files.contains { $0.name == "openclaw.json" }, "\(sources.files.map(\.name))")
+        #expect(!sources.secrets.contains(secret))
+        let why = sources.omitted.first { $0.path == "\(root)/other.json" }?.why ?? ""
+        #expect(why.contains("belongs to uid 65534") && why.contains("not to the Gateway's user"), "\(sources.omitted)")
+    }
 }
