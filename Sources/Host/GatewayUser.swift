@@ -34,7 +34,8 @@ public struct GatewayUser: Sendable, Equatable {
             return "belongs to \(Ownership.user(file.owner)), not to the Gateway's user (\(Ownership.user(uid))) or root: left out"
         }
         guard file.owner == 0, uid != 0 else { return nil }
-        let readable = account?.mayRead(owner: 0, group: file.group, mode: UInt32(file.mode)) ?? false
+        // A user without an entry in the password database has no groups: others' bits apply.
+        let readable = account?.mayRead(owner: 0, group: file.group, mode: UInt32(file.mode)) ?? (file.mode & 0o004 != 0)
         return readable ? nil : "is root's and \(Ownership.user(uid)) may not read it: left out"
     }
 }
