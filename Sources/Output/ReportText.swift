@@ -36,6 +36,34 @@ public enum ReportText {
         return run.end == .exited(0) ? "\(tool): \(text)" : "\(tool): `--version` \(ended(run.end))"
     }
 
+    /// versions.txt's line for the openclaw CLI, and the manifest's note when it was not run.
+    public static func openClaw(_ outcome: OpenClawDiagnostics.Outcome) -> (version: String, omitted: (path: String, why: String)?) {
+        switch outcome {
+        case .notFound(let looked):
+            return (
+                version("openclaw", nil, looked: looked), ("openclaw", "not installed: no openclaw in \(looked.joined(separator: ", "))")
+            )
+        case .refused(let path, let why):
+            return ("openclaw: \(path) not run", (path, "not run: \(why)"))
+        case .ran(let path, let uid, let run, _, _):
+            let line = run.map { version("openclaw", $0, looked: []) } ?? "openclaw: could not be started"
+            return (line + " (\(path), run as \(Ownership.user(uid)))", nil)
+        }
+    }
+
+    /// What the archive keeps of one run of the openclaw CLI: its output when it exited (its exit
+    /// status is the finding's, 1 for `doctor --lint` with findings), and the manifest's note when
+    /// it did not exit 0 or did not finish.
+    public static func openClawRun(_ run: SystemTool.Run?, file: String, timeout: Duration, limit: Int) -> (output: [UInt8]?, note: String?)
+    {
+        guard let run else { return (nil, "could not be started") }
+        switch run.end {
+        case .exited(0): return (run.output, nil)
+        case .exited: return (run.output, ended(run.end) + "; its output is in \(file)")
+        case .signalled, .timedOut, .tooMuchOutput: return (nil, ended(run.end, timeout: timeout, limit: limit) + ": left out")
+        }
+    }
+
     /// How a run ended, for the manifest: "exited with status 2", "did not finish within 15 s".
     public static func ended(_ end: SystemTool.Run.End, timeout: Duration? = nil, limit: Int? = nil) -> String {
         switch end {

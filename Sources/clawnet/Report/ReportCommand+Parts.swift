@@ -26,35 +26,18 @@ extension ReportCommand {
         let limit = max(timeout.duration, OpenClawDiagnostics.minimumTime)
         let outcome = await OpenClawDiagnostics.gather(folders: folders, user: user, environment: context.environment, timeout: limit)
         let avahi = await BlockingThreads.shared.value { SystemTool.run("/usr/sbin/avahi-daemon", ["--version"]) }
-        var versions = ["clawnet: \(Version.line)"]
+        let (line, absence) = ReportText.openClaw(outcome)
+        var versions = ["clawnet: \(Version.line)", line]
+        if let absence { sources.omitted.append(absence) }
         var files: [ReportFile] = []
-        switch outcome {
-        case .notFound(let looked):
-            versions.append(ReportText.version("openclaw", nil, looked: looked))
-            sources.omitted.append(("openclaw", "not installed: no openclaw in \(looked.joined(separator: ", "))"))
-        case .refused(let path, let why):
-            versions.append("openclaw: \(path) not run")
-            sources.omitted.append((path, "not run: \(why)"))
-        case .ran(let path, let uid, let version, let doctor, let status):
-            let line = version.map { ReportText.version("openclaw", $0, looked: []) } ?? "openclaw: could not be started"
-            versions.append(line + " (\(path), run as \(Ownership.user(uid)))")
+        if case .ran(_, _, _, let doctor, let status) = outcome {
             for (name, run, arguments) in [
                 ("openclaw-doctor.json", doctor, OpenClawDiagnostics.doctorArguments),
                 ("openclaw-gateway-status.json", status, OpenClawDiagnostics.statusArguments),
             ] {
-                let command = "openclaw \(arguments.joined(separator: " "))"
-                guard let run else {
-                    sources.omitted.append((command, "could not be started"))
-                    continue
-                }
-                switch run.end {
-                case .exited:
-                    files.append(ReportFile(name, run.output))
-                    if run.end != .exited(0) { sources.omitted.append((command, ReportText.ended(run.end) + "; its output is in \(name)")) }
-                case .signalled, .timedOut, .tooMuchOutput:
-                    let why = ReportText.ended(run.end, timeout: limit, limit: OpenClawDiagnostics.outputLimit)
-                    sources.omitted.append((command, why + ": left out"))
-                }
+                let kept = ReportText.openClawRun(run, file: name, timeout: limit, limit: OpenClawDiagnostics.outputLimit)
+                if let output = kept.output { files.append(ReportFile(name, output)) }
+                if let note = kept.note { sources.omitted.append(("openclaw \(arguments.joined(separator: " "))", note)) }
             }
         }
         versions.append(ReportText.version("avahi-daemon", avahi, looked: ["/usr/sbin/avahi-daemon"]))

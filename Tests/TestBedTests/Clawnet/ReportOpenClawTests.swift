@@ -79,11 +79,9 @@ struct ReportOpenClawTests {
                 esac
 
                 """)
-        let clock = ContinuousClock()
-        let started = clock.now
+        // The bound is OpenClaw's CLI's, said in the manifest (a wall clock here would measure the
+        // machine's load, not the report).
         let (_, root) = try await Self.report(bed, home: home)
-        let elapsed = clock.now - started
-        #expect(elapsed < .seconds(60), "bounded: \(elapsed)")
         let manifest = try String(contentsOfFile: "\(root)/manifest.json", encoding: .utf8)
         #expect(manifest.contains("did not finish within 15 s and was stopped: left out"), "\(manifest)")
         #expect(manifest.contains("printed more than 1024 KiB and was stopped: left out"), "\(manifest)")
