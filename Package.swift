@@ -169,6 +169,7 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "HostTests", dependencies: ["Host", "DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "Host", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "AvahiTests", dependencies: ["Avahi", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(
             name: "DiscoveryTests",

@@ -121,6 +121,31 @@ struct ReportTests {
         #expect(report.summary(Self.plain, exit: 1) == "doctor: 1 failure, 1 warning, 1 Gateway checked (1.00 s)")
     }
 
+    @Test("doctor's JSON gives each check and cause OpenClaw's finding fields (checkId, severity, message, fixHint) beside its own")
+    func openClawFindingFields() throws {
+        let tcp = Self.said(.gwTCP, .fail, message: "refused", fix: "start it")
+        let warn = Self.said(.mdnsDaemon, .warn, message: "slow", fix: "restart it")
+        let skip = Check(.gwTLS, .skip, .needsTCP)
+        let gateway = DoctorResult.Gateway(target: "wss://gw:1", beacon: nil, checks: [tcp, skip])
+        let cause = Diagnosis(.checkFailed, .check(tcp, target: "wss://gw:1"), evidence: [.init(.gwTCP, target: "wss://gw:1")])
+        let result = DoctorResult(status: .fail, checks: [warn], gateways: [gateway], diagnosis: [cause], elapsed: .seconds(1))
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try JSONOutput.pretty(DoctorReport(result)).utf8)) as? [String: Any])
+        let machine = try #require((json["checks"] as? [[String: Any]])?.first)
+        #expect(machine["checkId"] as? String == "clawnet/doctor/mdns.daemon" && machine["severity"] as? String == "warning")
+        #expect(machine["fixHint"] as? String == "restart it" && machine["fix"] as? String == "restart it")
+        let checks = try #require(((json["gateways"] as? [[String: Any]])?.first?["checks"]) as? [[String: Any]])
+        #expect(checks.map { $0["severity"] as? String } == ["error", "info"], "\(checks)")
+        #expect(checks[0]["message"] as? String == "refused" && checks[0]["fixHint"] as? String == "start it")
+        #expect(checks[1]["fixHint"] == nil, "no fix, no fixHint")
+        let diagnosis = try #require((json["diagnosis"] as? [[String: Any]])?.first)
+        #expect(diagnosis["checkId"] as? String == "clawnet/diagnosis/\(DiagnosisID.checkFailed)", "\(diagnosis)")
+        #expect(diagnosis["severity"] as? String == "error", "it explains a failure")
+        #expect(
+            diagnosis["message"] as? String == diagnosis["cause"] as? String
+                && diagnosis["fixHint"] as? String == diagnosis["fix"] as? String)
+    }
+
     @Test("skips fold by their typed reason, not by their words; an empty fix is never printed")
     func foldingByReason() {
         let tcp = Self.said(.gwTCP, .fail, message: "refused", fix: "")
