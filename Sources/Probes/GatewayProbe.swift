@@ -217,6 +217,7 @@ extension ProbeReport {
         connect = websocket.connect
         credentials = websocket.decision
         connectTries = websocket.tries
+        upgradeRefusals = websocket.refusals
     }
 
     /// Phases that got no HTTP answer from a server that turned out to speak TLS: "wants TLS".
