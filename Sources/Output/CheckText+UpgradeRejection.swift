@@ -10,8 +10,8 @@ extension CheckText {
         switch rejection.kind {
         case .proxyAttribution:
             return CheckText(
-                "the Gateway refused the WebSocket upgrade with \(status) \(UpgradeRejection.proxyAttributionType)\(said(rejection)): "
-                    + "it got proxy headers (X-Forwarded-For, Forwarded, X-Real-IP) it cannot attribute to a client",
+                "the Gateway refused the WebSocket upgrade with \(status) \(UpgradeRejection.proxyAttributionType): it got proxy "
+                    + "headers (X-Forwarded-For, Forwarded, X-Real-IP) it cannot attribute to a client",
                 fix: ProxyDirectives.trustedProxies(loopback: false)
                     + "; make the proxy overwrite X-Forwarded-For with the client's address (nginx: `proxy_set_header "
                     + "X-Forwarded-For $remote_addr;`)")
@@ -43,7 +43,7 @@ extension CheckText {
         case .admissionClosed:
             return CheckText(
                 "\(answered): the Gateway is restarting, suspending or draining and takes no WebSocket for now (#141303); OpenClaw's "
-                    + "clients open again after 1 s, 2 s, 4 s ..., and so did doctor within --timeout",
+                    + "clients open again after 1, 2, 4 ... seconds, and so did doctor within --timeout",
                 fix: "transient: run doctor again in a minute (or with a longer --timeout); if it stays, the Gateway hangs while "
                     + "draining: `openclaw gateway status` and its log on the Gateway host, then `openclaw gateway restart`")
         case .handlersUnavailable:

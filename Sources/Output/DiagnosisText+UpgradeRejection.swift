@@ -9,7 +9,7 @@ extension DiagnosisText {
     /// not in gateway.trustedProxies, or the client it forwards is loopback.
     static func proxyAttribution(_ finding: IntermediaryFinding) -> DiagnosisText {
         let path = finding.path
-        let who = path.intermediary.map { "from \($0)" } ?? "from a proxy"
+        let who = path.intermediary.map { "from \($0), which is" } ?? "from a proxy"
         let sameHost =
             finding.loopback
             ? "; doctor reached the proxy from this very host, so the client it forwards is loopback, which the Gateway refuses even "
@@ -22,9 +22,9 @@ extension DiagnosisText {
             : ""
         return DiagnosisText(
             cause: "\(finding.target): the Gateway refuses the WebSocket upgrade with 403 proxy_attribution_required: proxy headers "
-                + "(X-Forwarded-For, Forwarded, X-Real-IP) reach it \(who) that is not in gateway.trustedProxies, or from a trusted "
-                + "proxy whose X-Forwarded-For ends on a loopback address. OpenClaw 2026.8 and later fail closed: every node, app and "
-                + "browser that connects this way is refused",
+                + "(X-Forwarded-For, Forwarded, X-Real-IP) reach it \(who) not in gateway.trustedProxies, or through a trusted proxy "
+                + "whose X-Forwarded-For ends on a loopback address. OpenClaw 2026.8 and later fail closed: every node, app and browser "
+                + "that connects this way is refused",
             fix: "on the Gateway host add the address the Gateway sees the proxy connect from to gateway.trustedProxies and restart "
                 + "it: 127.0.0.1 for a proxy on the Gateway's own host (and ::1 when it connects to [::1] or localhost), `\"gateway\": "
                 + "{ \"trustedProxies\": [\"127.0.0.1\", \"::1\"] }`; for a proxy on another host, that host's address on the Gateway's "
