@@ -135,4 +135,16 @@ struct UpgradeAnswerTests {
         let check = try #require(Self.webSocket(checks))
         #expect(check.status == .pass && check.message.contains("after 2 answers HTTP 503"), "\(check.message)")
     }
+
+    @Test("openclaw#125412 (recorded: tailscaled cannot run here): Tailscale Serve set up by hand gets 403: proxy-attribution says so")
+    func openclaw125412TailscaleServe() throws {
+        var report = TailscaleServeTests.serveReport()
+        report.websocket = PhaseTiming(outcome: .upgradeRefused(UpgradeRejection(status: 403, body: Self.attributionBody)), elapsed: .zero)
+        report.connect = nil
+        let (_, causes) = IntermediaryDiagnosisTests.diagnosed(report, pin: nil)
+        let cause = try #require(causes.first { $0.id == .proxyAttribution }, "\(causes.map(\.id))")
+        #expect(
+            cause.cause.contains("Tailscale Serve") && cause.fix.contains("gateway.tailscale.mode serve"), "\(cause.cause)\n\(cause.fix)")
+        #expect(!causes.contains { $0.id == .tailscaleServeUpgrade }, "\(causes.map(\.id))")
+    }
 }
