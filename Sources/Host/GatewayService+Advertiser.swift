@@ -1,14 +1,15 @@
 /// What the bonjour plugin logs when it stops advertising without stopping the Gateway, since
-/// its watchdog was removed (2026-07-14; extensions/bonjour/src/advertiser.ts as the OpenClaw 2
-/// notes read it): no "watchdog detected ..." or "disabling advertiser after N failed restarts"
-/// any more, and nothing restarts it.
+/// its watchdog was removed (2026-07-14; extensions/bonjour/src/advertiser.ts,
+/// handleCiaoProcessError, and docs/gateway/bonjour.md): no "watchdog detected ..." or
+/// "disabling advertiser after N failed restarts" any more, and nothing restarts it.
 extension GatewayService {
     /// Why the advertiser gave up, typed from its log line.
     public enum AdvertiserStop: Sendable, Equatable {
-        /// "disabling mDNS - networkInterfaces() unavailable": the process cannot list interfaces.
+        /// "bonjour: disabling mDNS — networkInterfaces() unavailable in this environment": the
+        /// process cannot list interfaces (a restricted sandbox).
         case noInterfaces(line: String)
-        /// "bonjour: advertise failed with ciao <kind>": the mDNS library failed, and stays failed.
-        case ciaoFailed(line: String)
+        /// "bonjour: advertise failed ...": probing or announcing failed, and stays failed.
+        case advertiseFailed(line: String)
     }
 
     /// The last journal line in which the advertiser gave up, when the Gateway itself keeps running.
@@ -19,8 +20,15 @@ extension GatewayService {
             if lowered.contains("disabling mdns"), lowered.contains("networkinterfaces() unavailable") {
                 return .noInterfaces(line: line)
             }
-            if lowered.contains("advertise failed with ciao") { return .ciaoFailed(line: line) }
+            if lowered.contains("bonjour: advertise failed") { return .advertiseFailed(line: line) }
         }
         return nil
+    }
+
+    /// The advertiser's lines that can tell of a crash: since 2026.9 the bonjour plugin catches
+    /// ciao's netmask and self-probe assertions and its cancellations and logs "bonjour:
+    /// suppressing ciao ..." (the Gateway goes on), so those lines are not the crash.
+    public var advertiserCrashLines: [String] {
+        advertiserLines.filter { !$0.lowercased().contains("suppressing ciao") }
     }
 }

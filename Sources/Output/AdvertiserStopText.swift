@@ -8,8 +8,8 @@ extension GatewayService.AdvertiserStop {
         switch self {
         case .noInterfaces(let line):
             "the Gateway's advertiser turned mDNS off because it cannot list the network interfaces (its journal: \"\(Self.shown(line))\")"
-        case .ciaoFailed(let line):
-            "the Gateway's advertiser (the bonjour plugin's ciao) failed and stays off until the Gateway restarts (its journal: \""
+        case .advertiseFailed(let line):
+            "the Gateway's advertiser (the bonjour plugin) failed to announce and stays off until the Gateway restarts (its journal: \""
                 + Self.shown(line) + "\")"
         }
     }
@@ -20,7 +20,7 @@ extension GatewayService.AdvertiserStop {
             "let the Gateway's process list interfaces (a sandboxed unit: drop RestrictAddressFamilies= or PrivateNetwork=; a container: "
                 + "host networking) and restart it; or advertise through Avahi instead (`openclaw plugins disable bonjour`, then "
                 + "`clawnet advertise --name NAME --port PORT`)"
-        case .ciaoFailed:
+        case .advertiseFailed:
             "restart the Gateway (`openclaw gateway restart`; since 2026.7 nothing restarts the advertiser by itself); if it fails "
                 + "again, advertise through Avahi instead (`openclaw plugins disable bonjour`, then `clawnet advertise --name NAME --port "
                 + "PORT`)"

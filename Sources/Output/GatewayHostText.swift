@@ -9,12 +9,12 @@ extension CheckText {
         let exit =
             service.mainStatus.map { " (last exit status \($0)\(service.mainCode == killedCode ? ", killed by a signal" : ""))" } ?? ""
         let state = [service.activeState, service.subState].compactMap { $0 }.joined(separator: "/")
-        let lines = (service.advertiserLines.isEmpty ? Array(service.journal.suffix(2)) : service.advertiserLines.suffix(2))
+        let lines = (service.advertiserCrashLines.isEmpty ? Array(service.journal.suffix(2)) : service.advertiserCrashLines.suffix(2))
             .map { SafeText.display(Array($0.utf8.prefix(200))) }
         let message =
             "\(GatewayService.unit) restarted \(service.restarts ?? 0) times\(exit), now \(state): systemd keeps restarting a Gateway that "
             + "exits" + (lines.isEmpty ? "" : "; its journal: " + lines.joined(separator: " | "))
-        guard !service.advertiserLines.isEmpty else {
+        guard !service.advertiserCrashLines.isEmpty else {
             return CheckText(message, fix: "read why it exits: `journalctl --user -u \(GatewayService.unit) -n 50 --no-pager`")
         }
         return CheckText(

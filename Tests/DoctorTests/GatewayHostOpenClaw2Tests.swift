@@ -38,7 +38,10 @@ struct GatewayHostOpenClaw2Tests {
     @Test(
         "advertiser.ts, no watchdog since 2026-07-14: an advertiser stopped under a running Gateway: gateway-not-advertising names it",
         arguments: [
-            ("Nov 29 02:10:01 gw node[811]: [bonjour] disabling mDNS - networkInterfaces() unavailable", "RestrictAddressFamilies"),
+            (
+                "Nov 29 02:10:01 gw node[811]: bonjour: disabling mDNS — networkInterfaces() unavailable in this environment: EPERM",
+                "RestrictAddressFamilies"
+            ),
             ("Nov 29 02:10:01 gw node[811]: [bonjour] bonjour: advertise failed with ciao netmask", "openclaw gateway restart"),
         ])
     func advertiserStopped(_ line: String, _ fix: String) throws {
@@ -66,5 +69,19 @@ struct GatewayHostOpenClaw2Tests {
         #expect(fly.container == "FLY_MACHINE_ID and FLY_APP_NAME", "\(fly)")
         let half = LiveSystem(environment: ["FLY_MACHINE_ID": "d8901e0", "FLY_APP_NAME": " "]).platform()
         #expect(half.container != "FLY_MACHINE_ID and FLY_APP_NAME", "\(half)")
+    }
+
+    @Test(
+        "2026.9's \"bonjour: suppressing ciao ...\" lines are caught errors: a restart loop with only those does not blame the advertiser")
+    func suppressedCiaoIsNoCrash() throws {
+        let journal = """
+            Nov 29 02:10:01 gw node[811]: bonjour: suppressing ciao netmask assertion: AssertionError: Could not find valid addresses
+            Nov 29 02:10:02 gw node[811]: Error: listen EADDRINUSE: address already in use 127.0.0.1:18789
+            """
+        let looping = GatewayService(
+            show: "NRestarts=12\nActiveState=activating\nSubState=auto-restart\nExecMainStatus=1\n", journal: journal)
+        let (_, causes) = GatewayHostTests.diagnose(GatewayHostTests.gatewayHost(looping))
+        let loop = try #require(causes.first { $0.id == .gatewayRestartLoop }, "\(causes.map(\.id))")
+        #expect(loop.cause.contains("EADDRINUSE") && !loop.fix.contains("plugins disable bonjour"), "\(loop.cause)\n\(loop.fix)")
     }
 }
