@@ -9,7 +9,7 @@ extension DiagnosisRules {
         [
             nameNotFound, nssMdnsMissing, magicDNSNotApplied, unknownTarget, nameUnresolved, gatewayNotListening, nothingListens,
             tailnetUnreachable, unroutableAddress, firewall, hostUnreachable,
-        ] + intermediaries + session + handshake + layers
+        ] + intermediaries + upgradeAnswers + session + handshake + layers
 
     // MARK: Its name
 

@@ -46,6 +46,8 @@ extension DiagnosisText {
                     + "[\"https://\(path.host)\"] } }`), on the Gateway host\(trust)")
         case .tailscaleServeIdentity: return tailscaleServeIdentity(finding)
         case .tailscaleServeUpgrade: return tailscaleServeUpgrade(finding)
+        case .proxyAttribution: return proxyAttribution(finding)
+        case .identityAwareProxy: return identityAwareProxy(finding)
         default:
             return proxyNotTrusted(finding)
         }

@@ -69,7 +69,7 @@ public enum GatewayProbe {
     }
 
     /// /healthz, /readyz and the WebSocket at once, each on its own connection; then, when
-    /// /healthz named a proxy, the idle WebSocket.
+    /// /healthz named a proxy and the WebSocket opened, the idle WebSocket.
     private static func applicationPhases(
         _ report: inout ProbeReport, _ phases: Phases, _ address: IPAddress, _ clock: ProbeClock
     ) async {
@@ -78,10 +78,11 @@ public enum GatewayProbe {
         async let ready = phases.contains(.health) ? httpPhase("/readyz", target, address, clock) : nil
         async let websocket = phases.contains(.websocket) ? websocketPhase(target, address, clock, connect: phases.contains(.connect)) : nil
         (report.health, report.ready) = await (health, ready)
-        let proxied = report.health?.outcome.namesIntermediary == true && phases.contains(.websocket)
-        async let idle = proxied ? idlePhase(target, address, clock) : nil
         if let websocket = await websocket { report.record(websocket) }
-        report.idle = await idle
+        // The idle WebSocket only after the first one opened: never a second upgrade into a
+        // refusal (a 429 lockout, a 503 while restarting), one unauthenticated WebSocket at a time.
+        guard report.health?.outcome.namesIntermediary == true, case .opened? = report.websocket?.outcome else { return }
+        report.idle = await idlePhase(target, address, clock)
     }
 
     /// The HTTP and WebSocket phases' outcomes, for --verbose.
@@ -217,6 +218,7 @@ extension ProbeReport {
         connect = websocket.connect
         credentials = websocket.decision
         connectTries = websocket.tries
+        upgradeRefusals = websocket.refusals
     }
 
     /// Phases that got no HTTP answer from a server that turned out to speak TLS: "wants TLS".

@@ -160,8 +160,9 @@ public struct FirstFrame: Sendable, Hashable {
 
 public enum WebSocketOutcome: Sendable, Hashable {
     case opened(FirstFrame, closedCleanly: Bool)
-    /// The server answered the upgrade with another status (200: not a WebSocket endpoint).
-    case upgradeRefused(status: Int)
+    /// The server answered the upgrade with another status (200: not a WebSocket endpoint; 403
+    /// proxy attribution, a 302 to a login page, 429, 503: see `UpgradeRejection.kind`).
+    case upgradeRefused(UpgradeRejection)
     case upgradeFailed(String)
     /// Asked in plain HTTP, the server answered with TLS: it wants wss://.
     case wantsTLS
@@ -231,6 +232,8 @@ public struct ProbeReport: Sendable {
     /// Every connect request and its answer, in order (more than one when the Gateway was
     /// starting, asked for the older node protocol, or a pairing request was asked twice).
     public var connectTries: [ConnectTry] = []
+    /// The openings a Gateway refused with a transient 503 before `websocket` (`UpgradeRetry`).
+    public var upgradeRefusals: [UpgradeTry] = []
     /// Whether the target's credentials went with the connect request, and why (nil when it
     /// has none, or no request was made).
     public var credentials: CredentialDecision?
@@ -279,6 +282,7 @@ enum LogWord {
     /// "name value"; other text and nested values are left out.
     private static func payload(_ payload: Any) -> String {
         if let reason = payload as? String { return reason }
+        if let rejection = payload as? UpgradeRejection { return "status \(rejection.status)" }
         let mirror = Mirror(reflecting: payload)
         let fields = mirror.displayStyle == .tuple ? Array(mirror.children) : [Mirror.Child(label: nil, value: payload)]
         return fields.compactMap { field in
