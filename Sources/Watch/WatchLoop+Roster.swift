@@ -62,10 +62,10 @@ extension WatchLoop {
         unlisted.schedule(id, at: now + policy.forgetAfter)
     }
 
-    /// Gateways whose addresses have settled, once the first session has said all it knows:
+    /// Gateways whose addresses have settled, once the session has said all it knows (`quiet`):
     /// `appeared` for each path that lists them, and their first probe.
     mutating func announceSettled() {
-        guard starting == nil else { return }
+        guard quiet == nil else { return }
         let now = clock()
         var announced: [String] = []
         for id in pending.takeDue(now: now, limit: .max) {

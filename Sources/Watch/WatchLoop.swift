@@ -1,4 +1,5 @@
 import DNSSD
+import Discovery
 import Doctor
 import FoundationEssentials
 import Probes
@@ -43,9 +44,11 @@ struct WatchLoop {
     var pending = DueQueue<String>()
     /// Gateways no path lists, due when they are forgotten.
     var unlisted = DueQueue<String>()
-    /// Until the first discovery session has said all it knows, or this instant, nothing is
-    /// announced; nil after.
-    var starting: ContinuousClock.Instant?
+    /// While a discovery session (the first, or one a SIGHUP started) has not said all it knows,
+    /// nothing is announced: until `until`, or `settled`, set when it has (later by
+    /// `addressSettle` with mDNS among the paths: Avahi says all for now before it has resolved
+    /// a Gateway announced a moment ago). nil when announcements go out as they come.
+    var quiet: (until: ContinuousClock.Instant, settled: ContinuousClock.Instant?)?
     private var inFlight = 0
     /// The certificates an expiry was reported for, kept when their Gateway is forgotten: once
     /// per certificate, not once per appearance.
@@ -65,7 +68,7 @@ struct WatchLoop {
         self.clock = now
         self.random = random
         started = now()
-        starting = started + service.policy.rediscoverySettle
+        quiet = (started + service.policy.rediscoverySettle, nil)
     }
 
     var policy: WatchPolicy { service.policy }
@@ -84,11 +87,16 @@ struct WatchLoop {
     /// path it does not list yet for one, so that nothing disappears only to appear again.
     private var hold: (until: ContinuousClock.Instant, roster: [GatewayBeacon])?
 
-    mutating func holdRemovals(for duration: Duration) { hold = (clock() + duration, []) }
+    mutating func holdRemovals(for duration: Duration) {
+        hold = (clock() + duration, [])
+        quiet = (clock() + duration, nil)
+    }
 
     /// A roster from discovery; `complete` once its session has said all it knows.
     mutating func receive(_ roster: [GatewayBeacon], complete: Bool) {
-        if complete { starting = nil }
+        if complete, let until = quiet?.until, quiet?.settled == nil {
+            quiet = (until, clock() + (setup.request.local ? policy.addressSettle : .zero))
+        }
         if complete || hold.map({ clock() >= $0.until }) == true { hold = nil }
         guard hold != nil else {
             apply(roster)
@@ -110,7 +118,7 @@ struct WatchLoop {
     /// addresses have settled (announced), Gateways no path listed for `forgetAfter` (forgotten).
     mutating func advance() {
         if let hold, clock() >= hold.until { receive(hold.roster, complete: true) }
-        if let starting, clock() >= starting { self.starting = nil }
+        if let quiet, clock() >= min(quiet.until, quiet.settled ?? quiet.until) { self.quiet = nil }
         announceSettled()
         forgetExpired()
     }

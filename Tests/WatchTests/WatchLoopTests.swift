@@ -61,9 +61,13 @@ import Testing
         nsswitchHosts: nil, nssMDNSModules: nil, resolvConf: ResolvConf(path: "/etc/resolv.conf", text: ""), systemdResolved: false,
         config: OpenClawConfig(path: "/nonexistent/openclaw.json"))
 
-    func loop(clock: RecordedClock, emitted: Emitted, board: WatchBoard = WatchBoard()) -> WatchLoop {
+    /// `local`: mDNS is among the paths (announcements then wait a settle after a session's
+    /// all-for-now too).
+    func loop(clock: RecordedClock, emitted: Emitted, board: WatchBoard = WatchBoard(), local: Bool = false) -> WatchLoop {
+        var request = DiscoveryRequest()
+        request.local = local
         let setup = WatchSetup(
-            request: DiscoveryRequest(),
+            request: request,
             machine: MachineResult(
                 checks: [], facts: Self.machine,
                 discovery: DiscoverySummary(localBrowsed: false, domains: [], beacons: [], issues: [])))

@@ -93,7 +93,7 @@ extension WatchLoopTests {
     func startSaysEachPathOnce() {
         let clock = RecordedClock()
         let emitted = Emitted()
-        var loop = loop(clock: clock, emitted: emitted)
+        var loop = loop(clock: clock, emitted: emitted, local: true)
         let early = Self.advertised(["fd99::1"])
         let wan = Self.wideArea(["10.99.0.1"])
         // mDNS first with its IPv6 address alone, the zone's beacon apart; then IPv4 joins them
@@ -105,6 +105,9 @@ extension WatchLoopTests {
         #expect(emitted.take().isEmpty, "nothing before the first session has said all it knows")
         let id = early.gatewayID
         loop.receive([Self.row(id, [Self.advertised(["fd99::1", "10.99.0.1"]), wan])], complete: true)
+        #expect(emitted.take().isEmpty, "with mDNS among the paths, a settle after the session's all-for-now too")
+        clock.advance(Self.policy.addressSettle)
+        loop.advance()
         #expect(emitted.take() == ["\(id) appeared", "\(id) appeared"], "mDNS and unicast, once each")
         #expect(loop.due().map(\.id) == [id])
         loop.finished(id, ProbeVerdict())
@@ -123,5 +126,21 @@ extension WatchLoopTests {
         loop.receive([Self.row(target.gatewayID, [wan, target])], complete: true)
         #expect(emitted.take() == ["\(target.gatewayID) appeared", "\(target.gatewayID) appeared"], "one row now, under the older id")
         #expect(loop.beacon(wan.gatewayID) == nil, "the row that merged is gone without a disappeared")
+    }
+
+    @Test("after a SIGHUP that started discovery again, a new Gateway is announced once the new session has said all it knows")
+    func quietWhileTheNewSessionSettles() {
+        let clock = RecordedClock()
+        let emitted = Emitted()
+        var loop = loop(clock: clock, emitted: emitted)
+        let target = Self.manual("10.0.0.1")
+        loop.receive([target], complete: true)
+        #expect(emitted.take() == ["\(target.gatewayID) appeared"])
+        loop.holdRemovals(for: Self.policy.rediscoverySettle)
+        let wan = Self.wideArea(["10.0.0.9"])
+        loop.receive([target, wan], complete: false)
+        #expect(emitted.take().isEmpty, "not before the new session has said all it knows")
+        loop.receive([target, wan], complete: true)
+        #expect(emitted.take() == ["\(wan.gatewayID) appeared"])
     }
 }
