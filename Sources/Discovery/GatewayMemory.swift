@@ -7,9 +7,13 @@ import DNSSD
 struct GatewayMemory {
     private var sightings: [String: [GatewayBeacon]] = [:]
     private var index: [String: Set<String>] = [:]
-    /// Ids oldest first; an id may be here after it was forgotten or recalled (skipped then).
-    private var order: [String] = []
+    /// When each id was remembered last (a counter): the newest wins a recall.
+    private var remembered: [String: Int] = [:]
+    /// Ids oldest first, with when; an entry whose time no longer holds (forgotten, recalled or
+    /// remembered again since) is skipped.
+    private var order: [(id: String, time: Int)] = []
     private var orderStart = 0
+    private var clock = 0
     let capacity: Int
 
     init(capacity: Int) {
@@ -19,16 +23,18 @@ struct GatewayMemory {
     var count: Int { sightings.count }
 
     /// Remembers `id`'s sightings, replacing what was remembered for it.
-    mutating func remember(_ id: String, sightings remembered: [GatewayBeacon]) {
+    mutating func remember(_ id: String, sightings kept: [GatewayBeacon]) {
         forget(id)
-        guard !remembered.isEmpty else { return }
-        sightings[id] = remembered
-        for key in Set(remembered.flatMap(GatewayIdentity.keys)) { index[key, default: []].insert(id) }
-        order.append(id)
+        guard !kept.isEmpty else { return }
+        sightings[id] = kept
+        for key in Set(kept.flatMap(GatewayIdentity.keys)) { index[key, default: []].insert(id) }
+        clock += 1
+        self.remembered[id] = clock
+        order.append((id, clock))
         while sightings.count > capacity, orderStart < order.count {
             let oldest = order[orderStart]
             orderStart += 1
-            forget(oldest)
+            if self.remembered[oldest.id] == oldest.time { forget(oldest.id) }
         }
         // The skipped part of `order` is dropped once it is most of it: amortised constant time.
         if orderStart > capacity, orderStart * 2 > order.count {
@@ -44,16 +50,15 @@ struct GatewayMemory {
         let found = candidates.filter { id in
             !live(id) && (sightings[id] ?? []).contains { GatewayIdentity.same($0, beacon) }
         }
-        guard let id = found.max(by: { position($0) < position($1) }) else { return nil }
+        guard let id = found.max(by: { (remembered[$0] ?? 0) < (remembered[$1] ?? 0) }) else { return nil }
         forget(id)
         return id
     }
 
-    private func position(_ id: String) -> Int { order.lastIndex(of: id) ?? -1 }
-
     private mutating func forget(_ id: String) {
-        guard let remembered = sightings.removeValue(forKey: id) else { return }
-        for key in Set(remembered.flatMap(GatewayIdentity.keys)) {
+        remembered.removeValue(forKey: id)
+        guard let gone = sightings.removeValue(forKey: id) else { return }
+        for key in Set(gone.flatMap(GatewayIdentity.keys)) {
             index[key]?.remove(id)
             if index[key]?.isEmpty == true { index.removeValue(forKey: key) }
         }

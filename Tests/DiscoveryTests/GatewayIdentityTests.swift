@@ -201,4 +201,19 @@ struct GatewayIdentityTests {
             #expect(merger.comparisons <= 4 * count, "\(merger.comparisons) identity tests for \(count) Gateways")
         }
     }
+
+    @Test("the memory of gone Gateways is bounded: the oldest is forgotten first, one remembered again counts as new")
+    func memoryIsBounded() {
+        var memory = GatewayMemory(capacity: 2)
+        let gateways = (1...3).map { Self.found("G\($0)", host: "h\($0).local.", addresses: ["10.0.0.\($0)"]) }
+        memory.remember("one", sightings: [gateways[0]])
+        memory.remember("two", sightings: [gateways[1]])
+        memory.remember("one", sightings: [gateways[0]])
+        memory.remember("three", sightings: [gateways[2]])
+        #expect(memory.count == 2)
+        #expect(memory.recall(gateways[1]) { _ in false } == nil, "two was the oldest")
+        #expect(memory.recall(gateways[0]) { _ in false } == "one", "remembered again after two")
+        #expect(memory.recall(gateways[2]) { $0 == "three" } == nil, "an id listed now is not given twice")
+        #expect(memory.recall(gateways[2]) { _ in false } == "three")
+    }
 }
