@@ -193,6 +193,7 @@ extension WatchCommandTests {
                 #expect(inOrder(expected, in: all) && inOrder(["down", "appeared mdns", "disappeared unicast"], in: all), "\(all)")
                 #expect(all.filter { $0.hasPrefix("appeared") }.count == 3 && !all.contains("forgotten"), "\(all)")
                 #expect(ids(watch, containing: tag) == [id], "every event of the Gateway under one id: \(watch.stdout)")
+                try await expectMatches(watch.stdout, "clawnet.watch-event.v2", lines: true, "watch --format jsonl", bed: bed)
             }
         } catch {
             gateway.terminate()
