@@ -52,7 +52,10 @@ public struct WatchEventLine: Encodable, Sendable {
     /// The change in words (the cause and fix of a down come from doctor's own words).
     var detail: String {
         switch event.change {
-        case .appeared(let source), .disappeared(let source): "source \(source.rawValue)"
+        case .appeared(let source), .disappeared(let source, nil): "source \(source.rawValue)"
+        case .disappeared(let source, let forgetAt?):
+            "source \(source.rawValue); no path lists it: probed until \(Self.time(forgetAt)), unless one lists it again"
+        case .forgotten(let after): "no path listed it for \(after.argumentText): no longer watched"
         case .up, .steady: ""
         case .down(let check, let diagnosis, let finding):
             "\(check.rawValue) (\(check.title)): \(diagnosis)" + (finding.map { ": " + DiagnosisText($0).cause } ?? "")
@@ -69,7 +72,8 @@ public struct WatchEventLine: Encodable, Sendable {
     static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 
     private enum Key: String, CodingKey {
-        case event, time, gateway, source, check, diagnosis, cause, fix, changes, windowMs, from, to, pinned, notAfter
+        case event, time, gateway, source, check, diagnosis, cause, fix, changes, windowMs, from, to, pinned, notAfter, forgetAt
+        case afterMs
     }
 
     /// browse's beacon names its id, instance and url; doctor names what it checked its target.
@@ -86,7 +90,11 @@ public struct WatchEventLine: Encodable, Sendable {
         try gateway.encodeIfPresent(event.gateway.instancePresentation, forKey: .instancePresentation)
         try gateway.encode(event.gateway.url, forKey: .url)
         switch event.change {
-        case .appeared(let source), .disappeared(let source): try container.encode(source.rawValue, forKey: .source)
+        case .appeared(let source): try container.encode(source.rawValue, forKey: .source)
+        case .disappeared(let source, let forgetAt):
+            try container.encode(source.rawValue, forKey: .source)
+            try container.encodeIfPresent(forgetAt.map(Self.time), forKey: .forgetAt)
+        case .forgotten(let after): try container.encode(Int(after.milliseconds), forKey: .afterMs)
         case .up, .steady: break
         case .down(let check, let diagnosis, let finding):
             // As doctor's JSON: the check's id, the diagnosis's id, and its cause and fix in words.

@@ -18,8 +18,11 @@ public struct WatchEvent: Sendable, Equatable {
     public enum Change: Sendable, Equatable {
         /// A discovery path began to list the Gateway.
         case appeared(BeaconSource)
-        /// A discovery path stopped listing it.
-        case disappeared(BeaconSource)
+        /// A discovery path stopped listing it; `forgetAt` when it was the last: the Gateway is
+        /// still probed until then (`WatchPolicy.forgetAfter`), or until a path lists it again.
+        case disappeared(BeaconSource, forgetAt: Date? = nil)
+        /// No path listed it for `after` (`WatchPolicy.forgetAfter`): no longer watched.
+        case forgotten(after: Duration)
         case up
         /// The first check that failed and the diagnosis doctor gives for it (with its finding).
         case down(check: CheckID, diagnosis: DiagnosisID, finding: Diagnosis? = nil)
@@ -41,6 +44,7 @@ public struct WatchEvent: Sendable, Equatable {
             switch self {
             case .appeared: "appeared"
             case .disappeared: "disappeared"
+            case .forgotten: "forgotten"
             case .up: "up"
             case .down: "down"
             case .flapping: "flapping"
@@ -55,7 +59,8 @@ public struct WatchEvent: Sendable, Equatable {
     }
 }
 
-/// A Gateway as watch names it: the beacon's id (stable across paths) and where it is reached.
+/// A Gateway as watch names it: its id (stable across paths, restarts and renewals: the merged
+/// beacon's `gatewayID`) and where it is reached, as first announced (metric labels stay put).
 public struct WatchedGateway: Sendable, Hashable {
     public let id: String
     /// What doctor calls it (its `target`): the URL a node opens, else the instance name.
@@ -80,6 +85,6 @@ public struct WatchedGateway: Sendable, Hashable {
 
     public init(_ beacon: GatewayBeacon) {
         let instance = beacon.instance.displayName
-        self.init(id: beacon.id.description, label: beacon.url ?? instance, instance: instance, url: beacon.url, exact: beacon.instance)
+        self.init(id: beacon.gatewayID, label: beacon.url ?? instance, instance: instance, url: beacon.url, exact: beacon.instance)
     }
 }

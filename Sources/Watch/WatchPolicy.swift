@@ -39,6 +39,11 @@ public struct WatchPolicy: Sendable, Equatable {
     /// knows, or this long, Gateways it does not list yet are kept (Avahi says so within about
     /// a second; a DNS server that does not answer could take a lookup's timeout).
     public var rediscoverySettle: Duration = .seconds(10)
+    /// A Gateway no discovery path lists any more (an mDNS goodbye, a record removed from its
+    /// zone) is kept and probed this long (`watch --forget-after`, a day by default): a Gateway
+    /// that stopped is `down`, and its series and /sd entry stay until then, or until a path lists
+    /// it again.
+    public var forgetAfter: Duration = .seconds(86_400)
     /// Probes in flight at once, so that a thousand Gateways due together queue instead of
     /// opening thousands of sockets.
     public var concurrentProbes = 64

@@ -64,13 +64,16 @@ public struct WatchService: Sendable {
                         discovering.cancel()
                         loop.holdRemovals(for: policy.rediscoverySettle)
                         session += 1
-                        discovering = startDiscovery(loop.setup.request, mailbox: mailbox, session: session)
+                        // The new session gives the Gateways it finds again the ids they have here.
+                        var request = loop.setup.request
+                        request.known = loop.roster
+                        discovering = startDiscovery(request, mailbox: mailbox, session: session)
                     }
                 }
                 if let roster = contents.roster, contents.rosterSession == session {
                     loop.receive(roster, complete: contents.rosterComplete)
                 }
-                loop.releaseExpiredHold()
+                loop.advance()
                 for (id, verdict) in contents.verdicts { loop.finished(id, verdict) }
                 for (id, target, pin) in loop.due() {
                     let (machine, machineCauses) = (loop.setup.machine, loop.setup.machineCauses)

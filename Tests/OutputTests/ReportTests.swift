@@ -56,7 +56,7 @@ struct ReportTests {
         #expect((json?["beacons"] as? [Any])?.count == 1)
         let lines = report.table(Self.plain)
         #expect(lines.out.first?.hasPrefix("INSTANCE") == true)
-        #expect(lines.out.contains { $0.hasPrefix("Studio (OpenClaw)  studio.local.:18789") }, "\(lines.out)")
+        #expect(lines.out.contains { $0.hasPrefix("Studio (OpenClaw)  ws://studio.local:18789") }, "\(lines.out)")
         #expect(lines.err == ["error (mdns): avahi-daemon is not running", "  fix: start it", "1 Gateway in local. (1.23 s)"])
     }
 
@@ -96,13 +96,20 @@ struct ReportTests {
             evidence: .daemon(.unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: message, fix: fix))))
     }
 
-    @Test("browse's HOST:PORT column writes an IPv6 literal in brackets, as a URL does, and a name as it is")
-    func hostPortColumn() throws {
+    @Test("browse's URL column: the URL a node opens (IPv6 in brackets, no root dot), else HOST:PORT without the root dot")
+    func urlColumn() throws {
         var manual = Self.beacon()
         manual.host = BeaconHost("::1")
         manual.port = 9
-        #expect(BeaconTable.row(manual)[1] == "[::1]:9")
-        #expect(BeaconTable.row(Self.beacon())[1] == "studio.local.:18789")
+        #expect(BeaconTable.row(manual)[1] == "ws://[::1]:9")
+        #expect(BeaconTable.row(Self.beacon())[1] == "ws://studio.local:18789")
+        var tls = Self.beacon()
+        tls.txt = try TXTRecord(pairs: [("role", "gateway"), ("gatewayTls", "1")])
+        #expect(BeaconTable.row(tls)[1] == "wss://studio.local:18789")
+        var named = Self.beacon()
+        named.host = BeaconHost("gw.example.com.")
+        named.addresses = []
+        #expect(BeaconTable.row(named)[1] == "gw.example.com:18789", "no safe URL without TLS: the host and port")
     }
 
     @Test("doctor exits 1 on a failure, 0 with warnings; its table folds a run of skips with one reason into one line")

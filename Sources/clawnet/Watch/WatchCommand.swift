@@ -31,8 +31,12 @@ struct WatchCommand: ClawnetCommand {
             Prints a line per event: appeared and disappeared (with the source, the discovery \
             path), up, down (with the check that failed and the diagnosis doctor gives), \
             flapping and steady, certificateChanged, pinChanged, certificateExpiring (under 14 \
-            days), protocolChanged, serverVersionChanged; and error, a discovery path's error. \
-            --format jsonl prints one clawnet.watch-event.v2 object per line.
+            days), protocolChanged, serverVersionChanged, forgotten; and error, a discovery path's \
+            error. --format jsonl prints one clawnet.watch-event.v2 object per line.
+
+            A Gateway is one id whatever paths list it. One that no path lists any more (an mDNS \
+            goodbye, its record removed from the zone) is still probed, down when it does not \
+            answer, for --forget-after (24h), then forgotten; listed again, it is the same Gateway.
 
             With --metrics-listen ADDRESS:PORT it serves /metrics in the Prometheus text format \
             and /sd, the Gateways found in Prometheus's http_sd format (Prometheus cannot browse \
@@ -67,6 +71,13 @@ struct WatchCommand: ClawnetCommand {
         help: ArgumentHelp("How often each Gateway is probed while it is up (default 30s, at least 1s).", valueName: "DURATION"),
         transform: { try Arguments.duration($0, atLeast: WatchPolicy.minimumInterval) })
     var interval: Duration = .seconds(30)
+
+    @Option(
+        name: .customLong("forget-after"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "How long a Gateway no discovery path lists any more is still probed, then forgotten (default 24h).", valueName: "DURATION"),
+        transform: Arguments.duration)
+    var forgetAfter: Duration = WatchPolicy().forgetAfter
 
     @Option(
         name: .customLong("metrics-listen"),
@@ -141,6 +152,7 @@ struct WatchCommand: ClawnetCommand {
         let hangups = context.hangups()
         var policy = WatchPolicy()
         policy.interval = interval
+        policy.forgetAfter = forgetAfter
         let board = WatchBoard()
         let server = try await serveMetrics(board)
         if let server, let metricsListen {
