@@ -198,9 +198,9 @@ struct SecretsCommandTests {
             for (path, expected) in [
                 ("\(directory)/keys", 0o700), (tls, 0o700), ("\(tls)/gateway-key.pem", 0o600), ("\(tls)/gateway-cert.pem", 0o644),
             ] {
-                var status = stat()
+                var status = Glibc.stat()
                 #expect(
-                    stat(path, &status) == 0 && Int(status.st_mode & 0o7777) == expected,
+                    Glibc.stat(path, &status) == 0 && Int(status.st_mode & 0o7777) == expected,
                     "\(path): \(String(status.st_mode & 0o7777, radix: 8))")
             }
         } catch {
