@@ -192,7 +192,9 @@ let package = Package(
         ),
         .testTarget(
             name: "DNSUpdateTests", dependencies: ["DNSUpdate", "DNSClient", "DNSWire", "DNSSD", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "Host", "TestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "Host", "TestSupport"], exclude: ["Fixtures"],
+            swiftSettings: settings),
         .testTarget(
             name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"],
             exclude: ["Golden"], swiftSettings: settings),
