@@ -92,7 +92,7 @@ public struct OpenClawConfig: Sendable, Equatable {
         node.untrustedConfig = problem
         warnings.append(
             "\(problem): the token it names or resolves (\(token.source)) is sent nowhere; `chown` it to this user or root "
-                + "and `chmod go-w \(path)` to use it")
+                + "and `chmod go-w \(ShellWord.quoted(path))` to use it")
     }
 
     /// A config that holds a token itself (not a reference) and that others may read.

@@ -85,7 +85,7 @@ public enum LiveZoneComparison {
                     "\(server) serves serial \(served), the file has \(file): the server has not loaded this file",
                     fix:
                         "CoreDNS's file plugin reloads within its `reload` interval once the serial changes; BIND needs `rndc reload "
-                        + "\(apex)`; otherwise the server's log says why the file did not load"
+                        + "\(ShellWord.quoted(apex.description))`; otherwise the server's log says why the file did not load"
                 )
             ]
         }
