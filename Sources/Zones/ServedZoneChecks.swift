@@ -30,7 +30,7 @@ public enum ServedZoneChecks {
             case .failure(let failure):
                 // A server that answered a question about the zone with REFUSED, NOTAUTH...: said as such.
                 let refusal = failure.rcode.flatMap {
-                    RefusingServer.finding($0, server: server, zone: zone, question: "a query for \(zone)")
+                    RefusingServer.finding($0, server: server, zone: zone, question: "a question about \(zone)")
                 }
                 findings.append(refusal ?? Finding(.fail, .serverUnreadable, failure.message, fix: failure.fix))
             }

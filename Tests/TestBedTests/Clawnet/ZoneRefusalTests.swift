@@ -9,16 +9,14 @@ import Testing
 /// answer and a fix that fits it; nothing more is asked of that server.
 @Suite("zone check: a server that answers with an error is reported once, as what it answered", .testBed)
 struct ZoneRefusalTests {
-    /// ldns-testns that answers every question with `rcode` (ldns's name for it).
+    /// ldns-testns that answers each question zone check asks (SOA, the PTR set, AXFR) with
+    /// `rcode` (ldns's name for it).
     func answering(_ rcode: String) async throws -> TestDNSServer {
-        try await TestBed.current().startTestns(
-            data: """
-                ENTRY_BEGIN
-                MATCH opcode
-                ADJUST copy_id copy_query
-                REPLY QR \(rcode)
-                ENTRY_END
-                """)
+        let questions = ["openclaw.internal. IN SOA", "_openclaw-gw._tcp.openclaw.internal. IN PTR", "openclaw.internal. IN AXFR"]
+        let entries = questions.map {
+            "ENTRY_BEGIN\nMATCH opcode qtype qname\nADJUST copy_id\nREPLY QR \(rcode)\nSECTION QUESTION\n\($0)\nENTRY_END\n"
+        }
+        return try await TestBed.current().startTestns(data: entries.joined(separator: "\n"))
     }
 
     /// The findings about `server` in `zone check`'s JSON.
