@@ -199,7 +199,11 @@ let package = Package(
             name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"],
             exclude: ["Golden"], swiftSettings: settings),
         .testTarget(
-            name: "WatchTests", dependencies: ["Watch", "Doctor", "Probes", "Discovery", "DNSSD", "Avahi", "Host", "TestSupport"], swiftSettings: settings),
+            name: "WatchTests",
+            dependencies: [
+                "Watch", "Doctor", "Probes", "Discovery", "DNSSD", "Avahi", "Host", "TestSupport", nioCore,
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ], swiftSettings: settings),
         .testTarget(
             name: "OutputTests",
             dependencies: ["Output", "Doctor", "Discovery", "Zones", "Probes", "Host", "Avahi", "DNSSD", "TestSupport"],

@@ -90,6 +90,12 @@ extension CheckText {
         let startHere = "start the Gateway here (`openclaw gateway`), or name the one to check: `clawnet doctor wss://<host>:\(port)`"
         switch reason {
         case .nothingListensLocally: return CheckText("no Gateway listens on this machine (\(all))", fix: startHere)
+        case .localShortage:
+            return CheckText(
+                "not tried: \(all)",
+                fix:
+                    "raise the limit of open files (`ulimit -n`; LimitNOFILE= in a systemd unit) or stop what holds this machine's "
+                    + "descriptors and socket memory, then run doctor again")
         case .localGatewayDown:
             return CheckText(
                 "no Gateway listens on this machine (\(all)); this machine has an OpenClaw config, so its Gateway may be down",
