@@ -73,6 +73,8 @@ struct ReportCommand: ClawnetCommand {
         terminal.progress("checking this machine and discovering Gateways …")
         let system = context.machine.inspector(config.path)
         let openClaw = system.config()
+        // The archive's doctor.json says it too; the person running report should know now.
+        openClaw.warnings.forEach { terminal.err("warning: \($0)") }
         var files: [(name: String, content: [UInt8])] = []
         var options = DoctorOptions()
         options.timeout = timeout.duration
