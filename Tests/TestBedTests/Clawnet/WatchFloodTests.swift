@@ -39,10 +39,7 @@ struct WatchFloodTests {
     func floodThenNoDescriptor() async throws {
         let bed = try TestBed.current()
         let port = testPort()
-        let directory = "\(bed.directory)/flood-tls-\(uniqueTag())"
-        let gateway = try bed.spawnClawnet(
-            ["advertise", "--serve-only", "--port", String(port), "--tls-dir", directory, "--bind", bed.ip(.gw)], on: .gw)
-        try await gateway.waitForOutput("like a Gateway (TLS 1.3, sha256 ", timeout: .seconds(30))
+        let gateway = try await WatchCommandTests().standIn(port: port, directory: "\(bed.directory)/flood-tls-\(uniqueTag())")
         let url = "wss://\(bed.ip(.gw)):\(port)"
         let watch = try bed.spawn(
             on: .node,
