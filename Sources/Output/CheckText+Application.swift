@@ -95,7 +95,7 @@ extension CheckText {
 
     /// A plain probe met a TLS server: wss:// is the way in, and a beacon should say so.
     static func tlsFix(_ hostHeader: String) -> String {
-        "check it as `clawnet doctor wss://\(hostHeader)`; a Gateway with TLS should advertise gatewayTls=1 (and "
+        "check it as `clawnet doctor \(ShellWord.quoted("wss://" + hostHeader))`; a Gateway with TLS should advertise gatewayTls=1 (and "
             + "gatewayTlsSha256) so nodes use wss://"
     }
 }

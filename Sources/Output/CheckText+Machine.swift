@@ -16,7 +16,7 @@ extension CheckText {
         case .configUnreadable:
             return CheckText(
                 config.warnings.joined(separator: "; "),
-                fix: "make \(path) a regular file this user can read (`ls -l \(path)`), or give --config PATH")
+                fix: "make \(path) a regular file this user can read (`ls -l \(ShellWord.quoted(path))`), or give --config PATH")
         case .configMissing:
             return CheckText("no OpenClaw config at \(path): defaults apply (local., port 18789)")
         case .configInvalid:

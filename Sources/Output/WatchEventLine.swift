@@ -26,7 +26,7 @@ public struct WatchEventLine: Encodable, Sendable {
         let painted: String
         switch event.change {
         case .up, .steady: painted = terminal.paint(name, .green)
-        case .down, .flapping, .certificateExpiring: painted = terminal.paint(name, .red)
+        case .down, .flapping, .certificateExpiring, .probeNotRun: painted = terminal.paint(name, .red)
         default: painted = name
         }
         let time = Self.time(event.date)
@@ -66,15 +66,24 @@ public struct WatchEventLine: Encodable, Sendable {
         case .certificateExpiring(let notAfter): "notAfter \(Self.time(notAfter))"
         case .protocolChanged(let from, let to): "protocol \(from) -> \(to)"
         case .serverVersionChanged(let from, let to): "server \(from) -> \(to)"
+        case .probeNotRun(let reason): "not probed: \(reason) (fix: \(Self.shortageFix))"
         }
     }
+
+    /// What to do when watch itself runs out of descriptors.
+    static let shortageFix =
+        "raise watch's limit of open files (LimitNOFILE= in its unit, `ulimit -n`); the Gateway keeps its state and is probed "
+        + "again within seconds"
 
     static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 
     private enum Key: String, CodingKey {
         case event, time, gateway, source, check, diagnosis, cause, fix, changes, windowMs, from, to, pinned, notAfter, forgetAt
-        case afterMs
+        case afterMs, error
     }
+
+    /// An error about one Gateway (`probeNotRun`), in the fields a discovery path's error has.
+    private enum ErrorKey: String, CodingKey { case source, kind, message, fix }
 
     /// browse's beacon names its id, instance and url; doctor names what it checked its target.
     private enum GatewayKey: String, CodingKey { case id, target, instance, instancePresentation, url }
@@ -121,6 +130,12 @@ public struct WatchEventLine: Encodable, Sendable {
         case .serverVersionChanged(let from, let to):
             try container.encode(from, forKey: .from)
             try container.encode(to, forKey: .to)
+        case .probeNotRun(let reason):
+            var error = container.nestedContainer(keyedBy: ErrorKey.self, forKey: .error)
+            try error.encode("probe", forKey: .source)
+            try error.encode("localShortage", forKey: .kind)
+            try error.encode(reason, forKey: .message)
+            try error.encode(Self.shortageFix, forKey: .fix)
         }
     }
 }

@@ -27,6 +27,12 @@ public enum GatewayProbe {
     static let logger = Logger(label: "clawnet.probe")
 
     static func run(_ target: ProbeTarget, clock: ProbeClock, phases: Phases) async -> ProbeReport {
+        var report = await probe(target, clock: clock, phases: phases)
+        report.localShortage = clock.shortage.value
+        return report
+    }
+
+    private static func probe(_ target: ProbeTarget, clock: ProbeClock, phases: Phases) async -> ProbeReport {
         var report = ProbeReport(target: target)
         let (attempts, connection) = await connectAny(target, clock: clock)
         report.tcp = attempts
@@ -104,7 +110,11 @@ public enum GatewayProbe {
     /// server that waits for a request line never answers one.
     private static func answersTLS(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> Bool {
         let timeout = min(clock.remaining, tlsCheckLimit)
-        guard case .success(let connection) = await ProbeConnection.connect(to: address, port: target.port, timeout: timeout) else {
+        let connection: ProbeConnection
+        switch await ProbeConnection.connect(to: address, port: target.port, timeout: timeout) {
+        case .success(let opened): connection = opened
+        case .failure(let outcome):
+            clock.note(outcome)
             return false
         }
         defer { connection.close() }
@@ -140,6 +150,7 @@ public enum GatewayProbe {
                             index, TCPAttempt(address: address, outcome: .connected, elapsed: clock.elapsed(since: started)), connection
                         )
                     case .failure(let outcome):
+                        clock.note(outcome)
                         return (index, TCPAttempt(address: address, outcome: outcome, elapsed: clock.elapsed(since: started)), nil)
                     }
                 }
@@ -162,6 +173,7 @@ public enum GatewayProbe {
     > {
         switch await ProbeConnection.connect(to: address, port: target.port, timeout: clock.remaining) {
         case .failure(let outcome):
+            clock.note(outcome)
             return .failure(ProbeFailure(message: "could not connect again: \(outcome)"))
         case .success(var connection):
             guard target.tls else { return .success(connection) }

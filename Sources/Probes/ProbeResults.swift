@@ -50,12 +50,21 @@ public struct TCPAttempt: Sendable, Hashable {
         case timedOut
         /// The network says there is no route (ICMP unreachable, no route).
         case unreachable(String)
+        /// This machine could not open the socket (no descriptor or buffer left): the Gateway
+        /// was not tried, and nothing is known of it.
+        case localShortage(String)
         case failed(String)
     }
 
     public let address: IPAddress
     public let outcome: Outcome
     public let elapsed: Duration
+
+    /// This machine could not open the socket: the address was not tried.
+    public var isLocalShortage: Bool {
+        if case .localShortage = outcome { return true }
+        return false
+    }
 
     public init(address: IPAddress, outcome: Outcome, elapsed: Duration) {
         self.address = address
@@ -65,13 +74,14 @@ public struct TCPAttempt: Sendable, Hashable {
 }
 
 extension TCPAttempt.Outcome: Error, CustomStringConvertible {
-    /// A stable word for JSON: connected, refused, timedOut, unreachable or failed.
+    /// A stable word for JSON: connected, refused, timedOut, unreachable, localShortage or failed.
     public var word: String {
         switch self {
         case .connected: "connected"
         case .refused: "refused"
         case .timedOut: "timedOut"
         case .unreachable: "unreachable"
+        case .localShortage: "localShortage"
         case .failed: "failed"
         }
     }
@@ -81,7 +91,7 @@ extension TCPAttempt.Outcome: Error, CustomStringConvertible {
         case .connected: "connected"
         case .refused: "refused"
         case .timedOut: "no answer"
-        case .unreachable(let why), .failed(let why): why
+        case .unreachable(let why), .localShortage(let why), .failed(let why): why
         }
     }
 }
@@ -237,6 +247,9 @@ public struct ProbeReport: Sendable {
     /// Whether the target's credentials went with the connect request, and why (nil when it
     /// has none, or no request was made).
     public var credentials: CredentialDecision?
+    /// Why a connection of this probe could not even be opened on this machine (EMFILE,
+    /// ENOBUFS...): the probe says nothing of the Gateway, and watch judges it not at all.
+    public var localShortage: String?
 
     public init(target: ProbeTarget) {
         self.target = target

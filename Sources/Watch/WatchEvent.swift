@@ -38,6 +38,9 @@ public struct WatchEvent: Sendable, Equatable {
         case certificateExpiring(notAfter: Date)
         case protocolChanged(from: Int, to: Int)
         case serverVersionChanged(from: String, to: String)
+        /// A probe could not run for want of something on this machine (a descriptor, socket
+        /// memory): the Gateway keeps the health it had and is probed again soon.
+        case probeNotRun(reason: String)
 
         /// The name the JSON Lines output and the schema use.
         public var name: String {
@@ -54,6 +57,7 @@ public struct WatchEvent: Sendable, Equatable {
             case .certificateExpiring: "certificateExpiring"
             case .protocolChanged: "protocolChanged"
             case .serverVersionChanged: "serverVersionChanged"
+            case .probeNotRun: "error"
             }
         }
     }

@@ -26,6 +26,8 @@ struct WatchLoop {
         var sources: Set<BeaconSource>
         /// Its `appeared` events are out and it is probed (false while its addresses settle).
         var announced = false
+        /// A probe this machine could not run was reported (once, until a probe runs again).
+        var shortageReported = false
 
         /// Discovery knows an address the probe in flight was not given.
         var hasNewAddress: Bool { probing.map { probed in target.addresses.contains { !probed.contains($0) } } ?? false }
@@ -135,6 +137,8 @@ struct WatchLoop {
         let since = now - started
         let retry = !verdict.isUp && entries[id]?.hasNewAddress == true
         entries[id]?.probing = nil
+        guard verdict.isJudged else { return notRun(id, verdict, at: now) }
+        entries[id]?.shortageReported = false
         if retry {
             // Probed before discovery knew every address: judged again with all of them.
             waiting.schedule(id, at: now)
@@ -147,6 +151,16 @@ struct WatchLoop {
         // The board first: a reader who sees an event finds the board already showing it.
         show(verdict, of: id, watch: entry.watch, port: entry.target.port, date: date)
         for change in changes where isNews(change, verdict) { emit(entry.gateway, change, date: date) }
+    }
+
+    /// A probe this machine could not run: no verdict, an error event (once until one runs),
+    /// and another try soon.
+    private mutating func notRun(_ id: String, _ verdict: ProbeVerdict, at now: ContinuousClock.Instant) {
+        guard let entry = entries[id] else { return }
+        waiting.schedule(id, at: now + min(policy.interval, policy.shortageRetry))
+        guard !entry.shortageReported, let reason = verdict.localShortage else { return }
+        entries[id]?.shortageReported = true
+        emit(entry.gateway, .probeNotRun(reason: reason))
     }
 
     /// A verdict on the board: counted, and shown for its Gateway.

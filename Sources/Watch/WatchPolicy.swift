@@ -47,6 +47,14 @@ public struct WatchPolicy: Sendable, Equatable {
     /// Probes in flight at once, so that a thousand Gateways due together queue instead of
     /// opening thousands of sockets.
     public var concurrentProbes = 64
+    /// A probe this machine could not run (no descriptor left) is tried again after this (or
+    /// the interval, when shorter), however long the Gateway's back-off.
+    public var shortageRetry: Duration = .seconds(5)
+
+    /// Descriptors kept for the probes (a few each: every address of a Gateway is tried at
+    /// once), discovery (D-Bus, DNS sockets) and the process itself, which the metrics server's
+    /// connections may never take (`MetricsServer.connectionLimit`).
+    public var descriptorReserve: Int { concurrentProbes * 4 + 128 }
 
     public init() {}
 

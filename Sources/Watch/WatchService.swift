@@ -43,6 +43,7 @@ public struct WatchService: Sendable {
         // Which discovery session a roster came from: one cancelled may still hand one over.
         var session = 0
         var discovering = startDiscovery(loop.setup.request, mailbox: mailbox, session: session)
+        loop.setup.configIssues.forEach(report)
         var ended: DiscoveryIssue?
         await withDiscardingTaskGroup { group in
             group.addTask { await tick(mailbox) }
@@ -57,6 +58,7 @@ public struct WatchService: Sendable {
                 if contents.reload {
                     let before = loop.setup
                     loop.setup = await setup()
+                    loop.setup.configIssues.forEach(report)
                     loop.reloaded()
                     // Discovery starts again only when the paths changed: a new pin alone is
                     // no reason for every Gateway to disappear and appear again.

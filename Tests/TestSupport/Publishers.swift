@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Independent mDNS publishers on the test bed's Gateway host: avahi-publish (through the gw
 /// avahi-daemon) and python-zeroconf (its own mDNS stack). Stop them to send goodbyes.
@@ -77,4 +78,42 @@ extension TestBed {
     public func spawnClawnet(_ arguments: [String], on host: Host = .node, environment: [String: String] = [:]) throws -> ChildProcess {
         try spawn(on: host, [ClawnetBinary.path] + arguments, environment: environment)
     }
+}
+
+extension TestBed {
+    /// The clawnet binary as another user (nobody) can run it: a copy in this test bed's folder
+    /// (root's, 0755). The clone itself may sit under a home folder other users cannot enter
+    /// (0700, or 0750 as Ubuntu makes them), where `env: clawnet: Permission denied` would be
+    /// all such a test saw. Copied once per test process.
+    public func clawnetForOtherUsers() throws -> String {
+        try ClawnetBinary.copies.withLock { copies in
+            if let copy = copies[directory] { return copy }
+            let folder = "\(directory)/bin-\(getpid())"
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            let copy = folder + "/clawnet"
+            let staged = copy + ".part"
+            // Copied by install(1), not here: a descriptor this process held open for writing
+            // would be inherited by a child another test forks meanwhile, and exec'ing the copy
+            // would then fail with "Text file busy".
+            let install = Process()
+            install.executableURL = URL(fileURLWithPath: "/usr/bin/install")
+            install.arguments = ["-m", "0755", ClawnetBinary.path, staged]
+            try install.run()
+            install.waitUntilExit()
+            guard install.terminationStatus == 0 else { throw CopyFailed(description: "install \(ClawnetBinary.path): failed") }
+            guard rename(staged, copy) == 0 else { throw CopyFailed(description: "rename \(staged): errno \(errno)") }
+            copies[directory] = copy
+            return copy
+        }
+    }
+
+    struct CopyFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+}
+
+extension ClawnetBinary {
+    /// Per test bed folder, the copy other users run.
+    static let copies = Mutex<[String: String]>([:])
 }

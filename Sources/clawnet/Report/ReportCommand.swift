@@ -115,6 +115,8 @@ struct ReportCommand: ClawnetCommand {
         if lstat(path, &status) == 0 { throw ValidationError("--out \(out): exists; the report writes only a new file") }
         let system = context.machine.inspector(config.path)
         let openClaw = system.config()
+        // The archive's doctor.json says it too; the person running report should know now.
+        openClaw.warnings.forEach { context.terminal.err("warning: \($0)") }
         var options = doctorOptions
         try DiscoveryPaths.requireDomain(DiscoveryPaths.Given(options.discovery, config: openClaw, targets: !options.targets.isEmpty))
         options.read(environment: context.environment)

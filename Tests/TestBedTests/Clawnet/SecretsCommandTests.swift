@@ -283,7 +283,8 @@ struct SecretsCommandTests {
         try FileManager.default.createDirectory(atPath: "\(other)/.openclaw", withIntermediateDirectories: true)
         chmod("\(other)/.openclaw", 0o755)
         _ = try write("{ gateway: { port: 18789 } }", "\(other)/.openclaw/openclaw.json")
-        let nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=\(other)", ClawnetBinary.path]
+        let binary = try bed.clawnetForOtherUsers()
+        let nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=\(other)", binary]
         let denied = try await bed.run(on: .bare, nobody + ["preflight", "--no-local", "--timeout", "1s", "--json"], timeout: .seconds(30))
         #expect(denied.stderr.contains("openclaw.json: Permission denied; using defaults"), "\(denied.stderr)")
     }
