@@ -7,6 +7,7 @@ import Foundation
 import Host
 import Output
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import clawnet
@@ -58,7 +59,8 @@ struct InProcessRun {
 
     static func run(
         _ arguments: [String], machine: RecordedMachine = RecordedMachine(), discovery: any Discovering = RecordedDiscovery(events: []),
-        environment: [String: String] = ["HOME": "/nonexistent"], standardInput: [UInt8]? = nil, workingDirectory: String = "/tmp",
+        environment: [String: String] = ["HOME": "/nonexistent", "XDG_STATE_HOME": testStateHome], standardInput: [UInt8]? = nil,
+        workingDirectory: String = "/tmp",
         termination: AsyncStream<Int32> = AsyncStream { _ in }, recording: TerminalRecording = TerminalRecording()
     ) async throws -> InProcessRun {
         let context = CommandContext(

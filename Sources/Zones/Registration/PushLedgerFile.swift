@@ -1,0 +1,71 @@
+import DNSSD
+import DNSUpdate
+import DNSWire
+import FoundationEssentials
+import Host
+
+/// Where `zone push` keeps its `PushLedger` of one zone on one server between runs: in the
+/// folder of `LedgerFile` (`$XDG_STATE_HOME/clawnet`, `/var/lib/clawnet` for root, else
+/// `~/.local/state/clawnet`), one file per server, zone and service type, read back only when
+/// this user alone could have written it (`StateFile`). A file of another server or zone, or
+/// one that does not parse, is no ledger: the push then plans as for a first push.
+public struct PushLedgerFile: Sendable {
+    public let path: String
+    let folder: String
+    public let server: DNSServer
+    public let zone: DNSName
+    public let service: DNSName
+
+    static let schema = "clawnet.push-ledger.v1"
+
+    /// The largest ledger read: about 150 bytes a record, as many as a zone holds.
+    static let limit = RecordStore.Bounds.zone.bytes * 2
+
+    private struct Document: Codable {
+        var schema = PushLedgerFile.schema
+        var server: String
+        var zone: String
+        var service: String
+        var serial: UInt32
+        /// Records in presentation format, one zone-file line each.
+        var records: [String]
+    }
+
+    public init(server: DNSServer, zone: DNSName, service: DNSName, environment: [String: String]) {
+        folder = LedgerFile.folder(environment)
+        path = "\(folder)/zone-push-\(LedgerFile.fingerprint("\(server) \(zone) \(service)")).json"
+        self.server = server
+        self.zone = zone
+        self.service = service
+    }
+
+    /// The ledger the last push left, nil when there is none (or it is of another server, zone
+    /// or service, or does not parse). Throws, saying why, when the file is not one this user
+    /// alone could have written (`StateFile`): it is then neither used nor replaced.
+    public func load() throws -> PushLedger? {
+        guard let bytes = try StateFile.read(path, limit: Self.limit),
+            let document = try? JSONDecoder().decode(Document.self, from: Data(bytes)),
+            document.schema == Self.schema,
+            document.server == server.description, document.zone == zone.description, document.service == service.description
+        else { return nil }
+        let read = ZoneFile.read(text: document.records.joined(separator: "\n"))
+        guard read.problems.isEmpty, read.records.count == document.records.count else { return nil }
+        return PushLedger(zone: zone, service: service, serial: document.serial, records: Array(read.records))
+    }
+
+    public func save(_ ledger: PushLedger) throws {
+        let lines = ledger.records.compactMap(LedgerFile.line)
+        guard lines.count == ledger.records.count else { return remove() }
+        let document = Document(
+            server: server.description, zone: zone.description, service: service.description, serial: ledger.serial, records: lines)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try StateFile.makeFolder(folder)
+        try AtomicFile.write(String(decoding: try encoder.encode(document), as: UTF8.self) + "\n", to: path, mode: 0o600)
+    }
+
+    /// Removes the ledger, when it is this user's own (`StateFile`): the next push reads.
+    public func remove() {
+        try? StateFile.remove(path)
+    }
+}
