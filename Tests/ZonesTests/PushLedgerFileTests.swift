@@ -51,6 +51,34 @@ struct PushLedgerFileTests {
         #expect(try kept.load() == nil)
     }
 
+    @Test("names a zone file's text cannot carry come back as they were: a 63-byte label of \\DDD, '@', '$ORIGIN evil.'")
+    func hostileNames() throws {
+        let state = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let host = try DNSName(presentation: "h.openclaw.internal.")
+        let labels = [String(repeating: "é", count: 31) + "x", "@", "$ORIGIN evil.", #"Quote "q" \ back"#]
+        var records: [DNSRecord] = []
+        for label in labels {
+            let instance = try DNSName(labels: [Array(label.utf8)] + service.labels)
+            records += [
+                DNSRecord(name: service, type: .ptr, ttl: 60, data: .ptr(instance)),
+                DNSRecord(name: instance, type: .srv, ttl: 60, data: .srv(priority: 0, weight: 0, port: 18789, target: host)),
+                DNSRecord(name: instance, type: .txt, ttl: 60, data: .txt(try TXTRecord(strings: [Array("displayName=\(label)".utf8)]))),
+            ]
+        }
+        // More records than one message holds, to cross from one to the next.
+        records += (0..<PushLedgerFile.recordsPerMessage).map {
+            DNSRecord(name: host, type: .a, ttl: 60, data: .a(IPAddress("100.64.\($0 / 250).\($0 % 250 + 1)")!))
+        }
+        let kept = file(state)
+        try kept.save(PushLedger(zone: zone, service: service, serial: 5, records: records))
+        let loaded = try #require(try kept.load())
+        #expect(loaded.records.count == records.count)
+        for (read, written) in zip(loaded.records, records) where !read.sameRecord(as: written) || read.ttl != written.ttl {
+            Issue.record("read back \(read), wrote \(written)")
+        }
+    }
+
     @Test("another server's or zone's ledger, or one that does not parse, is no ledger")
     func notThisPush() throws {
         let state = try scratchDirectory()

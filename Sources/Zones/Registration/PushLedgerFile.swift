@@ -27,9 +27,12 @@ public struct PushLedgerFile: Sendable {
         var zone: String
         var service: String
         var serial: UInt32
-        /// Records in presentation format, one zone-file line each.
+        /// The records as the update sections of UPDATE messages, in base64 (`encode`).
         var records: [String]
     }
+
+    /// Records per message of `encode`.
+    static let recordsPerMessage = 500
 
     public init(server: DNSServer, zone: DNSName, service: DNSName, environment: [String: String]) {
         folder = LedgerFile.folder(environment)
@@ -48,16 +51,14 @@ public struct PushLedgerFile: Sendable {
             document.schema == Self.schema,
             document.server == server.description, document.zone == zone.description, document.service == service.description
         else { return nil }
-        let read = ZoneFile.read(text: document.records.joined(separator: "\n"))
-        guard read.problems.isEmpty, read.records.count == document.records.count else { return nil }
-        return PushLedger(zone: zone, service: service, serial: document.serial, records: Array(read.records))
+        guard let records = Self.decode(document.records) else { return nil }
+        return PushLedger(zone: zone, service: service, serial: document.serial, records: records)
     }
 
     public func save(_ ledger: PushLedger) throws {
-        let lines = ledger.records.compactMap(LedgerFile.line)
-        guard lines.count == ledger.records.count else { return remove() }
+        guard let records = Self.encode(ledger.records, zone: zone) else { return remove() }
         let document = Document(
-            server: server.description, zone: zone.description, service: service.description, serial: ledger.serial, records: lines)
+            server: server.description, zone: zone.description, service: service.description, serial: ledger.serial, records: records)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try StateFile.makeFolder(folder)
@@ -67,5 +68,31 @@ public struct PushLedgerFile: Sendable {
     /// Removes the ledger, when it is this user's own (`StateFile`): the next push reads.
     public func remove() {
         try? StateFile.remove(path)
+    }
+
+    /// The records in DNS's wire form: the update sections of UPDATE messages (RFC 2136), each
+    /// in base64. Zone-file lines would not do: ldns reads an owner's text into 255 characters
+    /// (a label of 63 bytes written as `\DDD` is past that), and reads a PTR target `\064` as
+    /// the origin. Nil when they cannot be encoded.
+    static func encode(_ records: [DNSRecord], zone: DNSName) -> [String]? {
+        var messages: [String] = []
+        for start in stride(from: 0, to: records.count, by: recordsPerMessage) {
+            let updates = records[start..<min(start + recordsPerMessage, records.count)].map {
+                UpdateRecord(name: $0.name, type: $0.type, rrClass: .inet, ttl: $0.ttl, data: $0.data)
+            }
+            guard let wire = try? DNSWireCodec.update(zone: zone, prerequisites: [], updates: updates, id: 0) else { return nil }
+            messages.append(Data(wire).base64EncodedString())
+        }
+        return messages
+    }
+
+    /// `encode`'s records; nil when a message does not decode.
+    static func decode(_ messages: [String]) -> [DNSRecord]? {
+        var records: [DNSRecord] = []
+        for message in messages {
+            guard let wire = Data(base64Encoded: message), let decoded = try? DNSWireCodec.decode(Array(wire)) else { return nil }
+            records += decoded.authority
+        }
+        return records
     }
 }

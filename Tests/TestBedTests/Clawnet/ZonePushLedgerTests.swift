@@ -1,6 +1,11 @@
+import DNSClient
+import DNSSD
+import DNSUpdate
+import DNSWire
 import Foundation
 import TestSupport
 import Testing
+import Zones
 
 /// zone push without reading (issue 34): a first push into an empty zone and every push while
 /// the zone's serial is the ledger's read nothing; a zone that is not what clawnet knew (someone
@@ -125,12 +130,17 @@ struct ZonePushLedgerTests {
         #expect(lost.stderr.contains("nothing sent") && lost.status == 0, "\(lost.stderr)")
 
         // The ledger says studio's A is 100.64.0.99; the server, at the same serial, has 100.64.0.10.
-        let path = try Self.ledgerPath(state)
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.contains("IN A 100.64.0.10"), "\(text)")
-        try text.replacingOccurrences(of: "IN A 100.64.0.10", with: "IN A 100.64.0.99").write(
-            toFile: path, atomically: true, encoding: .utf8)
-        #expect(chmod(path, 0o600) == 0)
+        let file = PushLedgerFile(
+            server: DNSServer(address: IPAddress(dns.address)!, port: dns.port), zone: try DNSName(presentation: "openclaw.internal."),
+            service: try DNSName(presentation: "_openclaw-gw._tcp.openclaw.internal."), environment: ["XDG_STATE_HOME": state])
+        #expect(file.path == (try Self.ledgerPath(state)))
+        let kept = try #require(try file.load())
+        let studioA = DNSRecord(
+            name: try DNSName(presentation: "studio.openclaw.internal."), type: .a, ttl: 60, data: .a(IPAddress("100.64.0.10")!))
+        #expect(kept.records.contains { $0.sameRecord(as: studioA) }, "\(kept.records)")
+        let wrongA = DNSRecord(name: studioA.name, type: .a, ttl: 60, data: .a(IPAddress("100.64.0.99")!))
+        let wrongRecords = kept.records.map { $0.sameRecord(as: studioA) ? wrongA : $0 }
+        try file.save(PushLedger(zone: kept.zone, service: kept.service, serial: kept.serial, records: wrongRecords))
         let wrong = try await Self.push(bed, dns, key, state: state, [Self.studio.replacingOccurrences(of: ".10", with: ".12"), Self.lab])
         #expect(wrong.status == 0, "\(wrong.stderr)")
         #expect(wrong.stderr.contains("answered NXRRSET to the UPDATE planned without reading"), "\(wrong.stderr)")
