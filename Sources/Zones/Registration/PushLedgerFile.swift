@@ -62,7 +62,9 @@ public struct PushLedgerFile: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try StateFile.makeFolder(folder)
-        try AtomicFile.write(String(decoding: try encoder.encode(document), as: UTF8.self) + "\n", to: path, mode: 0o600)
+        // Not flushed to disk: a ledger a power cut lost or cut short is no ledger, or an older one
+        // whose serial the server no longer serves; either way the next push reads.
+        try AtomicFile.write(String(decoding: try encoder.encode(document), as: UTF8.self) + "\n", to: path, mode: 0o600, durable: false)
     }
 
     /// Removes the ledger, when it is this user's own (`StateFile`): the next push reads.
