@@ -107,7 +107,7 @@ public enum ServedZoneChecks {
     /// The ZoneLinter on a transferred zone; a "line" is the record's place in the transfer.
     private static func lint(_ served: ServedRecords, zone: DNSName, today: SerialPolicy.Day) -> [Finding] {
         switch served.source {
-        case .transfer:
+        case .transfer, .ledger, .assumedEmpty:
             break
         case .queries(let refusal):
             let answer = refusal.map { " (it answered \($0)\($0.hasSuffix("(BADKEY)") ? ": a Knot acl without `transfer`" : ""))" } ?? ""
