@@ -103,7 +103,7 @@ public final class DNSClient: Sendable {
     }
 
     public func query(_ name: DNSName, _ type: RRType, server: DNSServer) async throws(DNSQueryFailure) -> DNSResponse {
-        try await query([DNSQuestionKey(name, type)], server: server)[0].get()
+        try await query([(name, type)], server: server)[0].get()
     }
 
     /// Every question asked of `server` at once: the queries are written together and flushed
@@ -209,15 +209,7 @@ public final class DNSClient: Sendable {
 }
 
 /// A question by name and type, before it is encoded.
-public struct DNSQuestionKey: Hashable, Sendable {
-    public let name: DNSName
-    public let type: RRType
-
-    public init(_ name: DNSName, _ type: RRType) {
-        self.name = name
-        self.type = type
-    }
-}
+public typealias DNSQuestionKey = (name: DNSName, type: RRType)
 
 /// One question, encoded with id 0; the transport writes its own id into the first two bytes.
 struct DNSQuestion: Sendable {

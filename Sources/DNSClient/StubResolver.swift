@@ -81,7 +81,7 @@ public struct StubResolver: DNSResolving {
     }
 
     public func lookup(_ name: DNSName, _ type: RRType) async -> DNSLookup {
-        await lookup([DNSQuestionKey(name, type)])[0]
+        await lookup([(name, type)])[0]
     }
 
     /// The questions go to each server together (one round trip for all of them); those a
@@ -100,7 +100,7 @@ public struct StubResolver: DNSResolving {
         var current = name
         var result = answer
         for hop in 0..<8 {
-            if hop > 0 { result = await ask([DNSQuestionKey(current, type)])[0] }
+            if hop > 0 { result = await ask([(current, type)])[0] }
             guard case .records(let records, let response) = result else { return result }
             let wanted = records.filter { $0.type == type && $0.name == current }
             // Truncated even over TCP: what arrived is all there is; the caller says so.

@@ -105,7 +105,7 @@ struct UnicastBrowse: Sendable {
         _ instances: [DNSName], known: KnownRecords, answeredBy: DNSServer, into result: inout Result,
         onBeacon: @Sendable (GatewayBeacon) async -> Void
     ) async {
-        let questions = instances.flatMap { [DNSQuestionKey($0, .srv), DNSQuestionKey($0, .txt)] }
+        let questions = instances.flatMap { name -> [DNSQuestionKey] in [(name, .srv), (name, .txt)] }
         let answers = await known.lookup(questions, resolver: resolver)
         var services: [Service] = []
         for (index, name) in instances.enumerated() {
@@ -168,7 +168,7 @@ struct UnicastBrowse: Sendable {
     private func addresses(of hosts: [DNSName], known: KnownRecords) async -> [DNSName: ([IPAddress], note: String?)] {
         var seen = Set<DNSName>()
         let unique = hosts.filter { seen.insert($0).inserted }
-        let answers = await known.lookup(unique.flatMap { [DNSQuestionKey($0, .a), DNSQuestionKey($0, .aaaa)] }, resolver: resolver)
+        let answers = await known.lookup(unique.flatMap { host -> [DNSQuestionKey] in [(host, .a), (host, .aaaa)] }, resolver: resolver)
         var addresses: [DNSName: ([IPAddress], note: String?)] = [:]
         for (index, host) in unique.enumerated() {
             let (a, aaaa) = (answers[2 * index], answers[2 * index + 1])
