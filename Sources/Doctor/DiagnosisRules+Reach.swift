@@ -9,7 +9,7 @@ extension DiagnosisRules {
         [
             nameNotFound, nssMdnsMissing, magicDNSNotApplied, unknownTarget, nameUnresolved, gatewayNotListening, nothingListens,
             tailnetUnreachable, unroutableAddress, firewall, hostUnreachable,
-        ] + intermediaries + session + handshake + layers
+        ] + intermediaries + session + handshake + openClaw2 + layers
 
     // MARK: Its name
 

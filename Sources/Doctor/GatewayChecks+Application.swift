@@ -31,12 +31,13 @@ extension GatewayChecks {
         switch webSocket.phase.outcome {
         case _ where webSocket.upgraded: reason = .ok
         case .upgradeRefused: reason = .upgradeRefused
+        case .unauthenticatedLimit: reason = .unauthenticatedLimit
         case .wantsTLS: reason = .wantsTLS
         case .timedOut: reason = .upgradeTimedOut
         case .failed: reason = .webSocketFailed
         case .upgradeFailed, .opened, .frameTooLarge, .closedBeforeFirstFrame, .framesBroken: reason = .upgradeFailed
         }
-        if reason == .ok, case .closed(let after)? = webSocket.idle?.outcome, after < GatewayProbe.tickInterval { reason = .closedWhenIdle }
+        if reason == .ok, case .closed(let after)? = webSocket.idle?.outcome, after < webSocket.tickInterval { reason = .closedWhenIdle }
         return Check(.gwWebSocket, reason == .ok ? .pass : .fail, reason, elapsed: webSocket.phase.elapsed, evidence: .webSocket(webSocket))
     }
 
@@ -50,7 +51,7 @@ extension GatewayChecks {
         case .frameTooLarge: reason = .frameTooLarge
         case .closedBeforeFirstFrame: reason = .closedBeforeFirstFrame
         case .framesBroken: reason = .framesBroken
-        case .timedOut, .upgradeRefused, .upgradeFailed, .wantsTLS, .failed: reason = .firstFrameTimedOut
+        case .timedOut, .upgradeRefused, .unauthenticatedLimit, .upgradeFailed, .wantsTLS, .failed: reason = .firstFrameTimedOut
         }
         return Check(.gwProtocol, reason == .ok ? .pass : .fail, reason, elapsed: webSocket.phase.elapsed, evidence: .webSocket(webSocket))
     }

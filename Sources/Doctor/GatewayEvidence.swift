@@ -45,7 +45,9 @@ public struct GatewayEvidence: Sendable, Equatable {
         http = report.health.map {
             HTTPEvidence(health: $0, ready: report.ready, port: target.port, budget: budget, hostHeader: hostHeader)
         }
-        webSocket = report.websocket.map { WebSocketEvidence(phase: $0, budget: budget, hostHeader: hostHeader, idle: report.idle) }
+        var webSocket = report.websocket.map { WebSocketEvidence(phase: $0, budget: budget, hostHeader: hostHeader, idle: report.idle) }
+        if case .helloOk(let hello)? = report.connect?.outcome { webSocket?.announcedTick = hello.tickInterval }
+        self.webSocket = webSocket
         connect = report.connect.map { phase in
             ConnectEvidence(
                 phase: phase, offered: target.credentials, decision: report.credentials, budget: budget,
@@ -199,13 +201,20 @@ public struct WebSocketEvidence: Sendable, Equatable {
     public let hostHeader: String
     /// A WebSocket of its own held idle after the challenge (only behind a proxy).
     public var idle: PhaseTiming<IdleOutcome>? = nil
+    /// The tick interval the Gateway announced in hello-ok (policy.tickIntervalMs), when the
+    /// connect got that far: an idle WebSocket must outlive it.
+    public var announcedTick: Duration? = nil
+
+    /// How long a proxy must keep an idle WebSocket open: the Gateway's tick interval, else
+    /// OpenClaw's default (TICK_INTERVAL_MS).
+    public var tickInterval: Duration { announcedTick ?? GatewayProbe.tickInterval }
 
     /// The server switched protocols (101), whatever came after.
     public var upgraded: Bool {
         switch phase.outcome {
         case .opened, .frameTooLarge, .closedBeforeFirstFrame, .framesBroken: true
         case .timedOut(let upgraded, _): upgraded
-        case .upgradeRefused, .upgradeFailed, .wantsTLS, .failed: false
+        case .upgradeRefused, .unauthenticatedLimit, .upgradeFailed, .wantsTLS, .failed: false
         }
     }
 
@@ -255,8 +264,9 @@ public struct ConnectEvidence: Sendable, Equatable {
         return .probe
     }
 
-    /// The tries before the last one that a starting Gateway answered with UNAVAILABLE.
-    public var startingTries: [ConnectTry] { tries.dropLast().filter { $0.rejection?.isStartupUnavailable == true } }
+    /// The tries before the last one that a starting or draining Gateway answered with
+    /// UNAVAILABLE (or closed with 1012, 1013).
+    public var pausedTries: [ConnectTry] { tries.dropLast().filter { $0.outcome.pause != nil } }
 
     /// How long doctor waited for a starting Gateway, in all.
     public var waited: Duration { tries.map(\.waited).reduce(.zero, +) }

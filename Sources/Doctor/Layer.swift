@@ -68,7 +68,7 @@ public struct Layer: Sendable {
             fails: [.unhealthy, .notGatewayHealth, .healthFailed, .healthTimedOut, .wantsTLS]),
         Layer(
             .gwWebSocket, "WebSocket upgrade", needs: [.gwTLS], phases: .websocket, lacking: .needsWebSocket,
-            fails: [.upgradeRefused, .upgradeFailed, .upgradeTimedOut, .webSocketFailed, .wantsTLS, .closedWhenIdle]),
+            fails: [.upgradeRefused, .upgradeFailed, .upgradeTimedOut, .webSocketFailed, .wantsTLS, .closedWhenIdle, .unauthenticatedLimit]),
         Layer(
             .gwProtocol, "Gateway's first frame", needs: [.gwWebSocket], lacking: .needsChallenge,
             fails: [.unexpectedFirstFrame, .frameTooLarge, .closedBeforeFirstFrame, .firstFrameTimedOut, .framesBroken]),
@@ -77,7 +77,8 @@ public struct Layer: Sendable {
             fails: [
                 .pairingRequired, .tokenMismatch, .tokenMissing, .authRejected, .deviceAuthRejected, .protocolMismatch, .closedByGateway,
                 .connectRejected, .connectTimedOut, .unexpectedConnectAnswer, .connectFailed, .withheldPinMismatch,
-                .originNotAllowed, .proxyNotTrusted, .tailscaleIdentityRefused,
+                .originNotAllowed, .proxyNotTrusted, .tailscaleIdentityRefused, .rateLimited, .frameTooLargeBeforeLogin,
+                .pairingRejected, .pairingExpired, .operatorAccessDenied, .verifiedUserRequired,
             ]),
     ]
 

@@ -69,7 +69,9 @@ public enum GatewayProbe {
     }
 
     /// /healthz, /readyz and the WebSocket at once, each on its own connection; then, when
-    /// /healthz named a proxy, the idle WebSocket.
+    /// /healthz named a proxy, the idle WebSocket. WebSockets one after the other: a Gateway
+    /// counts the connections of an address that have not logged in and refuses past its limit
+    /// (src/gateway/server/preauth-connection-budget.ts), so a probe holds at most one.
     private static func applicationPhases(
         _ report: inout ProbeReport, _ phases: Phases, _ address: IPAddress, _ clock: ProbeClock
     ) async {
@@ -78,10 +80,9 @@ public enum GatewayProbe {
         async let ready = phases.contains(.health) ? httpPhase("/readyz", target, address, clock) : nil
         async let websocket = phases.contains(.websocket) ? websocketPhase(target, address, clock, connect: phases.contains(.connect)) : nil
         (report.health, report.ready) = await (health, ready)
-        let proxied = report.health?.outcome.namesIntermediary == true && phases.contains(.websocket)
-        async let idle = proxied ? idlePhase(target, address, clock) : nil
         if let websocket = await websocket { report.record(websocket) }
-        report.idle = await idle
+        let proxied = report.health?.outcome.namesIntermediary == true && phases.contains(.websocket)
+        report.idle = proxied ? await idlePhase(target, address, clock) : nil
     }
 
     /// The HTTP and WebSocket phases' outcomes, for --verbose.

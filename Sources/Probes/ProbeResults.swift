@@ -162,6 +162,9 @@ public enum WebSocketOutcome: Sendable, Hashable {
     case opened(FirstFrame, closedCleanly: Bool)
     /// The server answered the upgrade with another status (200: not a WebSocket endpoint).
     case upgradeRefused(status: Int)
+    /// 503 "Too many unauthenticated sockets": the Gateway's per-address limit on connections
+    /// that have not logged in (32 by default, OPENCLAW_MAX_PREAUTH_CONNECTIONS_PER_IP).
+    case unauthenticatedLimit
     case upgradeFailed(String)
     /// Asked in plain HTTP, the server answered with TLS: it wants wss://.
     case wantsTLS
@@ -192,7 +195,7 @@ extension WebSocketOutcome {
     /// Whether an HTTP answer came back at all (a 101 or another status).
     var reachedServer: Bool {
         switch self {
-        case .opened, .upgradeRefused, .frameTooLarge, .closedBeforeFirstFrame, .framesBroken: true
+        case .opened, .upgradeRefused, .unauthenticatedLimit, .frameTooLarge, .closedBeforeFirstFrame, .framesBroken: true
         case .timedOut(let upgraded, _): upgraded
         case .upgradeFailed, .wantsTLS, .failed: false
         }

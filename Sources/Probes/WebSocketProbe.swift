@@ -130,6 +130,8 @@ public enum WebSocketProbe {
                 "the server closed the connection without answering the upgrade\(closed.code.map { " (code \($0))" } ?? "")")
         case is ProbeTimeout:
             return .timedOut(upgraded: upgraded, bytesReceived: await connection.wire().bytes)
+        case let refused as UpgradeRefused where refused.isUnauthenticatedLimit:
+            return .unauthenticatedLimit
         case let refused as UpgradeRefused:
             return .upgradeRefused(status: refused.status)
         case let closed as ClosedEarly:
@@ -179,6 +181,15 @@ public enum WebSocketProbe {
 
 struct UpgradeRefused: Error {
     let status: Int
+    /// The start of the answer's body (at most `UpgradeWatcher.bodyLimit` bytes).
+    var body: [UInt8] = []
+
+    /// A Gateway's per-address limit on sockets that have not logged in: 503 with the body
+    /// OpenClaw writes (attachGatewayUpgradeHandler in src/gateway/server-http.ts, with
+    /// src/gateway/server/preauth-connection-budget.ts). The one comparison of a body, kept here.
+    var isUnauthenticatedLimit: Bool {
+        status == 503 && String(decoding: body, as: UTF8.self).hasPrefix("Too many unauthenticated sockets")
+    }
 }
 
 struct ClosedEarly: Error {
@@ -197,11 +208,30 @@ final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
         self.frame = frame
     }
 
+    /// How much of a refusal's body is kept: enough for the Gateway's one-line reasons.
+    static let bodyLimit = 256
+    private var refused: UpgradeRefused?
+
+    /// A status other than 101 fails the upgrade once its body (the first `bodyLimit` bytes)
+    /// has come: the reason a Gateway gives is there.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head(let head) = unwrapInboundIn(data), head.status != .switchingProtocols {
-            upgrade.fail(UpgradeRefused(status: Int(head.status.code)))
-            context.close(promise: nil)
+        switch unwrapInboundIn(data) {
+        case .head(let head) where head.status != .switchingProtocols:
+            refused = UpgradeRefused(status: Int(head.status.code))
+        case .body(let part) where refused != nil:
+            refused?.body += part.readableBytesView.prefix(Self.bodyLimit - (refused?.body.count ?? 0))
+            if (refused?.body.count ?? 0) >= Self.bodyLimit { refuse(context) }
+        case .end where refused != nil:
+            refuse(context)
+        default:
+            break
         }
+    }
+
+    private func refuse(_ context: ChannelHandlerContext) {
+        guard let refused else { return }
+        upgrade.fail(refused)
+        context.close(promise: nil)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -211,6 +241,8 @@ final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        // A refusal whose body the server cut short is still the refusal.
+        if let refused { upgrade.fail(refused) }
         upgrade.fail(ClosedEarly(code: nil))
         frame.fail(ClosedEarly(code: nil))
         context.fireChannelInactive()
