@@ -18,5 +18,6 @@ extension DiagnosisRules {
     static let pairingExpired = failure(.pairingExpired, .gwConnect, [.pairingExpired])
     static let operatorAccessDenied = failure(.operatorAccessDenied, .gwConnect, [.operatorAccessDenied])
     static let verifiedUserRequired = failure(.verifiedUserRequired, .gwConnect, [.verifiedUserRequired])
-    static let unauthenticatedLimit = failure(.unauthenticatedLimit, .gwWebSocket, [.unauthenticatedLimit], also: [.gwProtocol, .gwConnect])
+    static let unauthenticatedLimit = failure(
+        .unauthenticatedLimit, .gwWebSocket, [.unauthenticatedLimit], also: [.gwProtocol, .gwConnect])
 }

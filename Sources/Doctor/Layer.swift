@@ -68,7 +68,9 @@ public struct Layer: Sendable {
             fails: [.unhealthy, .notGatewayHealth, .healthFailed, .healthTimedOut, .wantsTLS]),
         Layer(
             .gwWebSocket, "WebSocket upgrade", needs: [.gwTLS], phases: .websocket, lacking: .needsWebSocket,
-            fails: [.upgradeRefused, .upgradeFailed, .upgradeTimedOut, .webSocketFailed, .wantsTLS, .closedWhenIdle, .unauthenticatedLimit]),
+            fails: [
+                .upgradeRefused, .upgradeFailed, .upgradeTimedOut, .webSocketFailed, .wantsTLS, .closedWhenIdle, .unauthenticatedLimit,
+            ]),
         Layer(
             .gwProtocol, "Gateway's first frame", needs: [.gwWebSocket], lacking: .needsChallenge,
             fails: [.unexpectedFirstFrame, .frameTooLarge, .closedBeforeFirstFrame, .firstFrameTimedOut, .framesBroken]),

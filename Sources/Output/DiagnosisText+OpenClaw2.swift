@@ -4,8 +4,9 @@ import Doctor
 extension DiagnosisText {
     static func openClaw2Cause(_ id: DiagnosisID, target: String, message: String) -> String? {
         switch id {
-        case .gatewayRestarting: "\(target) is a running Gateway going away (a restart, a suspension or a close) after doctor "
-            + "waited as OpenClaw's clients do: \(message)"
+        case .gatewayRestarting:
+            "\(target) is a running Gateway going away (a restart, a suspension or a close) after doctor "
+                + "waited as OpenClaw's clients do: \(message)"
         case .authRateLimited: "\(target) locks this address out after too many failed authentication attempts: \(message)"
         case .frameTooLarge: "\(target) closed the connection before login: \(message)"
         case .pairingRejected: "\(target)'s operator rejected this device's pairing request: \(message)"

@@ -142,7 +142,9 @@ enum ConnectAnswer {
             (gatewayBuildId, remediationHint) = (text(.gatewayBuildId), text(.remediationHint))
             (canRetryWithDeviceToken, reloadRequired) = (flag(.canRetryWithDeviceToken), flag(.reloadRequired))
             (waitForResolution, retryable) = (flag(.waitForResolution), flag(.retryable))
-            (expectedProtocol, clientMinProtocol, clientMaxProtocol) = (number(.expectedProtocol), number(.clientMinProtocol), number(.clientMaxProtocol))
+            (expectedProtocol, clientMinProtocol, clientMaxProtocol) = (
+                number(.expectedProtocol), number(.clientMinProtocol), number(.clientMaxProtocol)
+            )
             (minimumProbeProtocol, retryAfterMs) = (number(.minimumProbeProtocol), number(.retryAfterMs))
             (requestedScopes, approvedRoles, approvedScopes) = (list(.requestedScopes), list(.approvedRoles), list(.approvedScopes))
         }

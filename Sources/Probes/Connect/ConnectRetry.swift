@@ -61,7 +61,7 @@ enum ConnectRetry {
     /// The next try after `tries` (the last one's answer decides), or nil when there is none.
     static func next(after tries: [ConnectTry], remaining: Duration) -> Plan? {
         guard let last = tries.last, tries.count < maxTries else { return nil }
-        if let delay = last.outcome.pause.map(delay) {
+        if let delay = last.outcome.pause.map(Self.delay) {
             let plan = Plan(range: last.range, legacyNodeEnvelope: last.legacyNodeEnvelope, delay: delay)
             return remaining >= plan.delay + minimumTryTime ? plan : nil
         }
@@ -136,7 +136,7 @@ extension ConnectOutcome {
     public var pause: GatewayPause? {
         switch self {
         case .rejected(let error, _): error.pause
-        case .closed(let close): close.code.flatMap { GatewayPause.restartCloseCodes.contains($0) ? .closed(code: $0) : nil }
+        case .closed(let close): close.code.flatMap { GatewayPause.restartCloseCodes.contains($0) ? GatewayPause.closed(code: $0) : nil }
         default: nil
         }
     }

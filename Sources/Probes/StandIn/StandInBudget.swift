@@ -5,8 +5,9 @@ import Synchronization
 enum DescriptorLimit {
     static var soft: Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-        return limit.rlim_cur == RLIM_INFINITY ? 1 << 20 : Int(clamping: limit.rlim_cur)
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        // RLIM_INFINITY is all ones: clamped like any other large value.
+        return min(Int(clamping: limit.rlim_cur), 1 << 20)
     }
 }
 

@@ -110,7 +110,9 @@ public struct StandInConnect: Sendable {
         let client: Client
         let params: Params
         switch validated(request.params) {
-        case .success(let valid): (params, client) = valid
+        case .success(let valid):
+            params = valid.0
+            client = valid.1
         case .failure(let invalid): return invalidParams(id, invalid.problem)
         }
         // isStartupNodeConnect: a node is admitted while startup is pending, nobody else.

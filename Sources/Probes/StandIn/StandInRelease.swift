@@ -7,16 +7,16 @@
 /// - a pairing decision announced as device.pair.resolved on a socket kept open for it
 ///   (2026.9, docs/gateway/protocol/auth.md).
 public enum StandInRelease: String, Sendable, CaseIterable {
-    case r2026_9 = "2026.9"
-    case r2026_5 = "2026.5"
+    case september2026 = "2026.9"
+    case may2026 = "2026.5"
 
-    public static let current = StandInRelease.r2026_9
+    public static let current = StandInRelease.september2026
 
-    var minimumProbeProtocol: Int { self == .r2026_5 ? ProtocolRange.currentVersion : ProtocolRange.previousVersion }
+    var minimumProbeProtocol: Int { self == .may2026 ? ProtocolRange.currentVersion : ProtocolRange.previousVersion }
 
-    var signatureSkewMs: Int64 { self == .r2026_5 ? 10 * 60 * 1000 : 2 * 60 * 1000 }
+    var signatureSkewMs: Int64 { self == .may2026 ? 10 * 60 * 1000 : 2 * 60 * 1000 }
 
-    var announcesPairingDecisions: Bool { self == .r2026_9 }
+    var announcesPairingDecisions: Bool { self == .september2026 }
 }
 
 /// The Gateway's limits before login that the stand-in keeps, as OpenClaw's server does:
@@ -33,7 +33,9 @@ public struct StandInLimits: Sendable, Hashable {
     public var unauthenticatedPerAddress: Int
     public var connections: Int
 
-    public init(handshake: Duration = .seconds(15), unauthenticatedPerAddress: Int = 32, connections: Int = StandInLimits.defaultConnections) {
+    public init(
+        handshake: Duration = .seconds(15), unauthenticatedPerAddress: Int = 32, connections: Int = StandInLimits.defaultConnections
+    ) {
         self.handshake = handshake
         self.unauthenticatedPerAddress = unauthenticatedPerAddress
         self.connections = connections

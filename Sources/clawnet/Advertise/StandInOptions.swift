@@ -58,7 +58,8 @@ struct StandInOptions: ParsableArguments {
 
     @Option(
         name: .customLong("tick-interval"), parsing: .unconditional,
-        help: ArgumentHelp("With --serve: policy.tickIntervalMs in hello-ok, and how often a tick is sent (default 30s).", valueName: "DURATION"),
+        help: ArgumentHelp(
+            "With --serve: policy.tickIntervalMs in hello-ok, and how often a tick is sent (default 30s).", valueName: "DURATION"),
         transform: Arguments.duration)
     var tickInterval: Duration?
 

@@ -78,4 +78,27 @@ extension DoctorLabTests {
         _ = try? await limited.process.stop()
         if let failure { throw failure }
     }
+
+    @Test("auth-rate-limit.ts: watch reports the lockout and does not probe again before retryAfterMs, at --interval 1s")
+    func watchRespectsLockout() async throws {
+        let bed = try TestBed.current()
+        let gateway = try await serveOnly(["--connect", "rate-limited"])
+        let watch = try bed.spawnClawnet(
+            ["watch", "--no-local", "--manual", gateway.url, "--interval", "1s", "--format", "jsonl"], on: .lnode,
+            environment: ["HOME": bed.directory])
+        var failure: (any Error)?
+        do {
+            let down = try await watch.waitForOutput("auth-rate-limited", timeout: .seconds(30))
+            #expect(down.text.contains("\"down\""), "\(down.text)")
+            // Four intervals with nothing to await: the absence of a second connect is the point.
+            try await Task.sleep(for: .seconds(4))
+            let seen = gateway.process.output.components(separatedBy: "connect from ").count - 1
+            #expect(seen == 1, "connect requests during the lockout: \(seen)\n\(gateway.process.output)")
+        } catch {
+            failure = error
+        }
+        watch.terminate()
+        _ = try? await gateway.process.stop()
+        if let failure { throw failure }
+    }
 }
