@@ -38,7 +38,9 @@ extension CheckText {
 
     /// AUTH_RATE_LIMITED: how long to wait, and no retry into it.
     static func rateLimited(_ error: ConnectError, said: String) -> CheckText {
-        let wait = error.retryAfterMs.map { "wait \(seconds(.milliseconds($0))) s (retryAfterMs \($0))" } ?? "wait a few minutes"
+        let wait =
+            error.retryAfterMs.map { "wait \(Duration.milliseconds($0).secondsText(fractionDigits: 0)) s (retryAfterMs \($0))" }
+            ?? "wait a few minutes"
         return CheckText(
             "\(said): rate limited: too many failed authentication attempts from this address (gateway.auth.rateLimit); "
                 + "doctor did not ask again, another try only extends the lockout",
@@ -72,7 +74,10 @@ extension CheckText {
                     + "handshake (MAX_PREAUTH_PAYLOAD_BYTES)",
                 fix: "something in the path enlarges the connect request, or the client sends too much before hello-ok (a huge "
                     + "commands or caps list): keep the connect frame under 64 KiB; larger frames only after hello-ok")
-        case .gatewayRestarting: restarting(.closed(code: close.code ?? 1012), said: "closed \(describe(close))", retryAfterMs: nil)
+        case .gatewayRestarting:
+            restarting(
+                .closed(code: close.code ?? 1012), said: "the Gateway closed the WebSocket \(describe(close)) without answering connect",
+                retryAfterMs: nil)
         default: nil
         }
     }
