@@ -42,8 +42,7 @@ extension CheckText {
             error.retryAfterMs.map { "wait \(Duration.milliseconds($0).secondsText(fractionDigits: 0)) s (retryAfterMs \($0))" }
             ?? "wait a few minutes"
         return CheckText(
-            "\(said): rate limited: too many failed authentication attempts from this address (gateway.auth.rateLimit); "
-                + "doctor did not ask again, another try only extends the lockout",
+            "\(said): rate limited (gateway.auth.rateLimit); doctor did not ask again: another try only extends the lockout",
             fix: "\(wait), then fix the credential that failed (gateway.remote.token, --token-file, the device identity) before "
                 + "the next try; stop other clients on this machine that retry with a wrong token")
     }

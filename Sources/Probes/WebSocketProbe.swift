@@ -218,9 +218,11 @@ final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head) where head.status != .switchingProtocols:
             refused = UpgradeRefused(status: Int(head.status.code))
-        case .body(let part) where refused != nil:
-            refused?.body += part.readableBytesView.prefix(Self.bodyLimit - (refused?.body.count ?? 0))
-            if (refused?.body.count ?? 0) >= Self.bodyLimit { refuse(context) }
+        case .body(let part):
+            guard var kept = refused else { return }
+            kept.body += part.readableBytesView.prefix(Self.bodyLimit - kept.body.count)
+            refused = kept
+            if kept.body.count >= Self.bodyLimit { refuse(context) }
         case .end where refused != nil:
             refuse(context)
         default:

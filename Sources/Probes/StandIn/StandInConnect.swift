@@ -119,7 +119,7 @@ public struct StandInConnect: Sendable {
         if let startingFor, startup.isStarting(nowMs: nowMs, for: startingFor), !(params.role == "node" && client.mode == "node") {
             return starting(id)
         }
-        if let outcome = openClaw2Reply(id, params) { return outcome }
+        if let rehearsed = openClaw2Reply(id, params) { return rehearsed }
         switch outcome {
         case .auto: return decide(id, params, client, nonce: nonce, nowMs: nowMs, remote: remote)
         case .protocol3:
