@@ -68,14 +68,17 @@ extension DoctorLabTests {
         if let failure { throw failure }
         let limited = try await serveOnly(["--connect", "rate-limited"])
         do {
-            let (_, _, _) = try await doctorRun([limited.url, "--no-local", "--check", "gw.connect"])
-            // One connect request, never a second: the stand-in prints each one it reads.
-            let seen = limited.process.output.components(separatedBy: "connect from ").count - 1
-            #expect(seen == 1, "connect requests the stand-in read: \(seen)\n\(limited.process.output)")
+            let (_, document, _) = try await doctorRun([limited.url, "--no-local", "--check", "gw.connect"])
+            #expect(diagnosisIDs(document) == ["auth-rate-limited"], "\(diagnosisIDs(document))")
         } catch {
             failure = error
         }
+        // One connect request, never a second: the stand-in prints each one it reads (all of
+        // its output is in once it has stopped).
         _ = try? await limited.process.stop()
+        await limited.process.waitForOutputEnd()
+        let seen = limited.process.output.components(separatedBy: "connect from ").count - 1
+        #expect(seen == 1, "connect requests the stand-in read: \(seen)\n\(limited.process.output)")
         if let failure { throw failure }
     }
 
@@ -92,13 +95,14 @@ extension DoctorLabTests {
             #expect(down.text.contains("\"down\""), "\(down.text)")
             // Four intervals with nothing to await: the absence of a second connect is the point.
             try await Task.sleep(for: .seconds(4))
-            let seen = gateway.process.output.components(separatedBy: "connect from ").count - 1
-            #expect(seen == 1, "connect requests during the lockout: \(seen)\n\(gateway.process.output)")
         } catch {
             failure = error
         }
         watch.terminate()
         _ = try? await gateway.process.stop()
+        await gateway.process.waitForOutputEnd()
+        let seen = gateway.process.output.components(separatedBy: "connect from ").count - 1
+        #expect(seen == 1, "connect requests during the lockout: \(seen)\n\(gateway.process.output)")
         if let failure { throw failure }
     }
 }
