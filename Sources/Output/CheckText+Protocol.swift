@@ -51,7 +51,8 @@ extension CheckText {
         var notes: [String] = []
         let paused = evidence.pausedTries
         if answer == .gatewayStarting || answer == .gatewayRestarting {
-            let state = evidence.phase.outcome.pause.map(pauseWords) ?? "starting"
+            // A start says its reason in the fix; a drain, here.
+            let state = evidence.phase.outcome.pause.flatMap { $0.isStartup ? nil : pauseWords($0) } ?? "starting"
             notes.append(
                 "still \(state) after \(Plural.counted(evidence.tries.count, "try", plural: "tries")) over \(seconds(evidence.waited)) s")
         } else if let last = paused.last?.outcome.pause {
