@@ -62,74 +62,78 @@ public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// `HOST`, `HOST:PORT`, `[IPv6]:PORT`, a bare IPv6 literal, or a ws:// / wss:// URL (of
+    /// which only the authority counts): the scheme, then the host and port, then the host's form.
     public init(parsing text: String) throws(DNSSDError) {
-        var shown = text
-        var rest = Substring(text.trimmingSpaces())
-        guard !rest.isEmpty else { throw DNSSDError(.endpoint, "empty host") }
-        var scheme: Endpoint.Scheme?
-        if let range = rest.firstRange(of: "://") {
-            let name = rest[..<range.lowerBound].lowercased()
-            guard let parsed = Endpoint.Scheme(rawValue: name) else {
-                throw DNSSDError(.scheme, "'\(text)': only ws:// and wss:// URLs name a Gateway")
-            }
-            scheme = parsed
-            rest = rest[range.upperBound...]
-            if let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
-                rest = rest[..<slash]
-            }
-            if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-            shown = "\(parsed.rawValue)://\(rest)"
-        }
-
-        var hostText: Substring
-        var portText: Substring?
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else {
-                throw DNSSDError(.endpoint, "'\(text)': missing ']' after the IPv6 address")
-            }
-            hostText = rest[rest.index(after: rest.startIndex)..<close]
-            let after = rest[rest.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw DNSSDError(.endpoint, "'\(text)': expected ':PORT' after ']'") }
-                portText = after.dropFirst()
-            }
-            // RFC 6874: the zone travels as %25 inside a URL.
-            if let percent = hostText.firstRange(of: "%25"), scheme != nil {
-                hostText = hostText[..<percent.lowerBound] + "%" + hostText[percent.upperBound...]
-            }
-            guard IPAddress(String(hostText))?.family == .v6 else {
-                throw DNSSDError(.endpoint, "'\(hostText)' inside brackets is not an IPv6 address")
-            }
-        } else if rest.filter({ $0 == ":" }).count > 1 {
-            hostText = rest
-            // First: `fe80::1%eth0:443` is not an address (a zone id has no colon) but is ambiguous all the same.
-            try Self.refuseAmbiguous(hostText, text: text)
-            guard IPAddress(String(hostText))?.family == .v6 else {
-                throw DNSSDError(.endpoint, "'\(text)' is not an IPv6 address; write [IPv6]:PORT to give a port")
-            }
-        } else if let colon = rest.firstIndex(of: ":") {
-            hostText = rest[..<colon]
-            portText = rest[rest.index(after: colon)...]
-        } else {
-            hostText = rest
-        }
-
-        let port = try portText.map { text throws(DNSSDError) in try Endpoint.port(parsing: text) }
-        self.text = shown
-        self.port = port
+        let trimmed = Substring(text.trimmingSpaces())
+        guard !trimmed.isEmpty else { throw DNSSDError(.endpoint, "empty host") }
+        let (scheme, authority) = try Self.splitURL(trimmed, text: text)
+        let (hostText, portText) = try Self.splitAuthority(authority, scheme: scheme, text: text)
+        self.port = try portText.map { text throws(DNSSDError) in try Endpoint.port(parsing: text) }
+        self.text = scheme.map { "\($0.rawValue)://\(authority)" } ?? text
         self.scheme = scheme
-        if let address = IPAddress(String(hostText)) {
-            self.host = address.description
-            return
-        }
-        guard let name = DomainName(host: hostText.lowercased()) else {
-            throw DNSSDError(.endpoint, "'\(hostText)' is neither a host name nor an IP address")
-        }
-        self.host = name.withoutTrailingDot
+        self.host = try Self.canonicalHost(hostText)
     }
 }
 
 extension EndpointSpec {
+    /// A URL's scheme (ws or wss only) and its authority, without user info, path, query or
+    /// fragment; other text is all authority.
+    static func splitURL(_ text: Substring, text typed: String) throws(DNSSDError) -> (Endpoint.Scheme?, Substring) {
+        guard let range = text.firstRange(of: "://") else { return (nil, text) }
+        let name = text[..<range.lowerBound].lowercased()
+        guard let scheme = Endpoint.Scheme(rawValue: name) else {
+            throw DNSSDError(.scheme, "'\(typed)': only ws:// and wss:// URLs name a Gateway")
+        }
+        var authority = text[range.upperBound...]
+        if let slash = authority.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
+            authority = authority[..<slash]
+        }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        return (scheme, authority)
+    }
+
+    /// The host and the port's text: `[IPv6]:PORT` (the zone as `%25` inside a URL, RFC 6874),
+    /// a bare IPv6 literal (never with a port: that would be ambiguous), or `HOST[:PORT]`.
+    static func splitAuthority(_ authority: Substring, scheme: Endpoint.Scheme?, text: String) throws(DNSSDError) -> (
+        Substring, Substring?
+    ) {
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else {
+                throw DNSSDError(.endpoint, "'\(text)': missing ']' after the IPv6 address")
+            }
+            var host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            guard after.isEmpty || after.hasPrefix(":") else { throw DNSSDError(.endpoint, "'\(text)': expected ':PORT' after ']'") }
+            if let percent = host.firstRange(of: "%25"), scheme != nil {
+                host = host[..<percent.lowerBound] + "%" + host[percent.upperBound...]
+            }
+            guard IPAddress(String(host))?.family == .v6 else {
+                throw DNSSDError(.endpoint, "'\(host)' inside brackets is not an IPv6 address")
+            }
+            return (host, after.isEmpty ? nil : after.dropFirst())
+        }
+        if authority.filter({ $0 == ":" }).count > 1 {
+            // First: `fe80::1%eth0:443` is not an address (a zone id has no colon) but is ambiguous all the same.
+            try refuseAmbiguous(authority, text: text)
+            guard IPAddress(String(authority))?.family == .v6 else {
+                throw DNSSDError(.endpoint, "'\(text)' is not an IPv6 address; write [IPv6]:PORT to give a port")
+            }
+            return (authority, nil)
+        }
+        guard let colon = authority.firstIndex(of: ":") else { return (authority, nil) }
+        return (authority[..<colon], authority[authority.index(after: colon)...])
+    }
+
+    /// An IP literal in canonical form, or a host name lower-cased without its trailing dot.
+    static func canonicalHost(_ text: Substring) throws(DNSSDError) -> String {
+        if let address = IPAddress(String(text)) { return address.description }
+        guard let name = DomainName(host: text.lowercased()) else {
+            throw DNSSDError(.endpoint, "'\(text)' is neither a host name nor an IP address")
+        }
+        return name.withoutTrailingDot
+    }
+
     /// `::1:80` is the address ::1:80, or ::1 with port 80: when the text before the last
     /// colon is an IPv6 address too and the rest a port, brackets must say which.
     static func refuseAmbiguous(_ host: Substring, text: String) throws(DNSSDError) {

@@ -6,9 +6,10 @@ import Probes
 extension Doctor {
     /// What a named Gateway is shown: --token-file and --as-device; the config's token only
     /// where it belongs (gateway.remote.url on a node, this machine's own Gateway on its host).
-    static func credentials(for endpoint: Endpoint, options: DoctorOptions, config: OpenClawConfig) -> ConnectCredentials {
+    func credentials(for endpoint: Endpoint) -> ConnectCredentials {
+        let config = facts.config
         let own =
-            isRemoteURL(endpoint, config)
+            Self.isRemoteURL(endpoint, config)
             || (!config.node.isRemote && (endpoint.address?.isLoopback ?? (HostNameKind(endpoint.host) == .localhost)))
         return ConnectCredentials(token: options.token ?? (own ? config.node.token : nil), device: options.device)
     }
@@ -21,7 +22,7 @@ extension Doctor {
     }
 
     /// The target with the rule its credentials go by: its pin, the trust roots, plain ws://.
-    static func guarded(_ target: Target, _ options: DoctorOptions) -> Target {
+    func guarded(_ target: Target) -> Target {
         var target = target
         target.probe.policy = CredentialPolicy(
             pin: target.pin?.fingerprint, trustRoots: options.trustRoots, allowPrivatePlainText: options.allowPrivatePlainText)

@@ -7,23 +7,20 @@ import Probes
 /// connect. And it is the same Gateway as a discovered one that answered on this machine's
 /// own address and port: then it is left out, never reported twice.
 extension Doctor {
-    static func settleLocalFallback(
-        _ probed: [(Target, ProbeReport)], options: DoctorOptions, facts: MachineFacts, until deadline: ContinuousClock.Instant
-    ) async -> [(Target, ProbeReport)] {
+    func settleLocalFallback(_ probed: [(Target, ProbeReport)]) async -> [(Target, ProbeReport)] {
         guard let index = probed.firstIndex(where: { $0.0.isLocalFallback }) else { return probed }
         let (fallback, report) = probed[index]
-        if answeredElsewhere(fallback, report, probed, facts: facts) {
+        if Self.answeredElsewhere(fallback, report, probed, facts: facts) {
             return probed.enumerated().filter { $0.offset != index }.map(\.element)
         }
         guard !fallback.probe.tls, report.websocket?.outcome == .wantsTLS || report.health?.outcome == .wantsTLS,
-            left(until: deadline) >= minimumRetryTime
+            deadline.remaining >= Self.minimumRetryTime
         else { return probed }
         var target = fallback
         target.probe.tls = true
         target.probe.label = "wss://\(fallback.probe.label)"
         target.foundTLS = true
-        let again = await GatewayProbe.runAll(
-            [target.probe.opened(from: options.origin)], budget: left(until: deadline), limit: 1, phases: Layer.phases(for: options.only))
+        let again = await io.probe([target.probe.opened(from: options.origin)], deadline.remaining, 1, Layer.phases(for: options.only))
         var settled = probed
         settled[index] = (target, again.first ?? report)
         return settled
@@ -43,17 +40,6 @@ extension Doctor {
         return probed.contains { target, report in
             !target.isLocalFallback && target.probe.port == fallback.probe.port
                 && report.tcp.contains { $0.outcome == .connected && own.contains($0.address.withoutZone) }
-        }
-    }
-
-    /// gw.tls of a fallback found speaking TLS: the handshake as it went, and a warning that
-    /// no config says so (a node or client here told ws:// fails).
-    static func markFoundTLS(_ checks: [Check]) -> [Check] {
-        checks.map { check in
-            guard check.id == .gwTLS, check.status == .pass else { return check }
-            var marked = check
-            (marked.status, marked.reason) = (.warn, .tlsNotConfigured)
-            return marked
         }
     }
 }

@@ -1,20 +1,9 @@
 import DNSSD
 import Probes
 
-/// What a failure means depends on what was asked: the default 127.0.0.1 target, and machine
-/// findings that explicitly named targets do not depend on.
+/// What a machine failure means depends on what was asked: explicitly named targets may not
+/// depend on it (the relaxations of one Gateway's checks are `GatewayJudgement`'s).
 extension Doctor {
-    /// Nothing listening on 127.0.0.1 is news only when no Gateway was found elsewhere, or
-    /// when this machine is configured to run one: a node usually has no Gateway of its own.
-    static func relaxLocalFallback(_ checks: [Check], configured: Bool) -> [Check] {
-        checks.map { check in
-            guard check.id == .gwTCP, check.status == .fail, check.reason == .nothingListensLocally else { return check }
-            var relaxed = check
-            (relaxed.status, relaxed.reason) = configured ? (.warn, .localGatewayDown) : (.skip, .noLocalGateway)
-            return relaxed
-        }
-    }
-
     /// With explicit targets, a machine check that fails but that no target depends on is a
     /// warning (the targets decide the exit code).
     static func relaxUnneeded(_ checks: [Check], needed: Set<CheckID>) -> [Check] {

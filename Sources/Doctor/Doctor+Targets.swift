@@ -34,14 +34,12 @@ extension Doctor {
 
     /// The targets to probe, each guarded by its credential policy, and the names that match
     /// nothing; without named targets, 127.0.0.1 too unless this machine is a node.
-    static func resolve(_ options: DoctorOptions, discovery: DiscoverySummary, lookedUp: [Int: Target], facts: MachineFacts) async -> (
-        [Target], [DoctorTarget]
-    ) {
-        var (targets, unknown) = targets(options, discovery: discovery, resolved: lookedUp)
-        if options.targets.isEmpty, !facts.isNode, let fallback = await localFallback(targets, options: options, facts: facts) {
+    func resolve(discovery: DiscoverySummary, lookedUp: [Int: Target]) async -> ([Target], [DoctorTarget]) {
+        var (targets, unknown) = namedOrDiscovered(discovery: discovery, resolved: lookedUp)
+        if options.targets.isEmpty, !facts.isNode, let fallback = await localFallback(targets) {
             targets.append(fallback)
         }
-        return (targets.map { guarded($0, options) }, unknown)
+        return (targets.map(guarded), unknown)
     }
 
     /// A node checks the Gateway its config names, as if it had been named here.
@@ -56,7 +54,7 @@ extension Doctor {
 
     /// Every named target that is a URL or HOST[:PORT], resolved at once (while discovery
     /// runs; an instance name it finds takes precedence), by its index among the targets.
-    static func lookUpNamed(_ options: DoctorOptions, facts: MachineFacts, until deadline: ContinuousClock.Instant) async -> [Int: Target] {
+    func lookUpNamed(until deadline: Deadline) async -> [Int: Target] {
         let config = facts.config
         let defaultPort = config.gatewayPort ?? Endpoint.defaultGatewayPort
         return await withTaskGroup(of: (Int, Target)?.self) { group in
@@ -64,10 +62,10 @@ extension Doctor {
                 guard let endpoint = wanted.endpoint?.endpoint(defaultPort: defaultPort) else { continue }
                 group.addTask {
                     let tls = endpoint.scheme.map { $0 == .wss } ?? (config.tlsEnabled ?? false)
-                    var target = await endpointTarget(endpoint, label: wanted.text, tls: tls, until: deadline, facts: facts)
-                    target.probe.credentials = credentials(for: endpoint, options: options, config: config)
+                    var target = await endpointTarget(endpoint, label: wanted.text, tls: tls, until: deadline)
+                    target.probe.credentials = credentials(for: endpoint)
                     target.pin = options.pin.map { Pin($0) }
-                    if options.pin == nil, isRemoteURL(endpoint, config), let pin = config.node.remoteTLSFingerprint {
+                    if options.pin == nil, Self.isRemoteURL(endpoint, config), let pin = config.node.remoteTLSFingerprint {
                         target.pin = Pin(pin, source: .remoteConfig)
                     }
                     return (index, target)
@@ -81,19 +79,19 @@ extension Doctor {
 
     /// The targets named (a discovered instance name first, then the URL or host it is), or
     /// every discovered Gateway when none are named; and the names that match nothing.
-    static func targets(_ options: DoctorOptions, discovery: DiscoverySummary, resolved: [Int: Target]) -> ([Target], [DoctorTarget]) {
+    func namedOrDiscovered(discovery: DiscoverySummary, resolved: [Int: Target]) -> ([Target], [DoctorTarget]) {
         let pin = options.pin.map { Pin($0) }
         guard !options.targets.isEmpty else {
             // One Gateway advertised under several names (its "(2)", one name per interface) is
             // probed once; discovery.gateways names every beacon of it.
             let gateways = GatewaysEvidence(beacons: discovery.beacons).gateways.compactMap(\.beacons.first)
-            return (gateways.map { Target(probe: probeTarget($0), beacon: $0, pin: pin) }, [])
+            return (gateways.map { Target(probe: Self.probeTarget($0), beacon: $0, pin: pin) }, [])
         }
         var targets: [Target] = []
         var unknown: [DoctorTarget] = []
         for (index, wanted) in options.targets.enumerated() {
             if let beacon = discovery.beacons.first(where: { Self.named($0, wanted.text) }) {
-                var target = Target(probe: probeTarget(beacon), beacon: beacon, pin: pin)
+                var target = Target(probe: Self.probeTarget(beacon), beacon: beacon, pin: pin)
                 target.probe.credentials = ConnectCredentials(token: options.token, device: options.device)
                 targets.append(target)
             } else if var target = resolved[index] {
@@ -114,14 +112,14 @@ extension Doctor {
 
     /// 127.0.0.1 on the configured port, unless a discovered Gateway is already there; on a
     /// Gateway host it is shown the host's own token.
-    static func localFallback(_ targets: [Target], options: DoctorOptions, facts: MachineFacts) async -> Target? {
+    func localFallback(_ targets: [Target]) async -> Target? {
         let config = facts.config
         let port = config.gatewayPort ?? Endpoint.defaultGatewayPort
         let loopback = IPAddress("127.0.0.1")!
         guard !targets.contains(where: { $0.probe.port == port && $0.probe.addresses.contains(loopback) }) else { return nil }
         let endpoint = Endpoint(host: loopback.description, port: port)
-        var target = await endpointTarget(
-            endpoint, label: endpoint.description, tls: config.tlsEnabled ?? false, until: .now + options.timeout, facts: facts)
+        // An address: nothing to look up.
+        var target = await endpointTarget(endpoint, label: endpoint.description, tls: config.tlsEnabled ?? false, until: deadline)
         target.probe.credentials = ConnectCredentials(token: config.node.token)
         target.pin = options.pin.map { Pin($0) }
         target.isLocalFallback = true

@@ -5,47 +5,59 @@ import FoundationEssentials
 import Host
 import Probes
 
-/// Checks this machine and every Gateway it should reach, then names the causes. Four stages:
-/// resolving the targets (`Doctor+Targets`, with the token policy in `Doctor+Credentials`),
-/// probing them, judging every layer (`GatewayChecks`, `MachineChecks`, the relaxations) and
-/// diagnosing (`DiagnosisRules`); the output writes the report.
-public enum Doctor {
-    /// `--timeout` bounds the whole run: discovery and the lookups of named hosts share the
-    /// first half of it, the probes have what is left (and at most `ProbeClock.margin` more
-    /// to finish a phase they started).
-    public static func run(_ options: DoctorOptions, system: any SystemInspector) async -> DoctorResult {
-        let started = ContinuousClock.now
-        let lookupsEnd = started + options.timeout / 2
+/// Checks this machine and every Gateway it should reach, then names the causes. One run is
+/// one value: the options, the machine's facts, the network it asks (`DoctorIO`) and the one
+/// deadline `--timeout` sets. Four stages: resolving the targets (`Doctor+Targets`, with the
+/// token policy in `Doctor+Credentials`), probing them, judging every layer
+/// (`GatewayJudgement`, `MachineChecks`, the relaxations) and diagnosing (`DiagnosisRules`);
+/// the output writes the report.
+public struct Doctor: Sendable {
+    let options: DoctorOptions
+    let facts: MachineFacts
+    let io: DoctorIO
+    /// The whole run: discovery and the look-ups of named hosts share its first half, the
+    /// probes have what is left (and at most `ProbeClock.margin` more to finish a phase they
+    /// started).
+    let deadline: Deadline
+
+    init(_ options: DoctorOptions, facts: MachineFacts, io: DoctorIO, deadline: Deadline) {
+        self.options = options
+        self.facts = facts
+        self.io = io
+        self.deadline = deadline
+    }
+
+    /// `--timeout` bounds the whole run, the reading of this machine's facts included.
+    public static func run(_ options: DoctorOptions, system: any SystemInspector, io: DoctorIO) async -> DoctorResult {
+        let deadline = Deadline(options.timeout)
         let facts = await BlockingThreads.shared.value { () -> MachineFacts in
             var facts = MachineFacts.gather(system)
             facts.identities = system.nodeIdentities(asDevice: options.deviceFile)
             return facts
         }
-        let options = nodeTargets(options, facts: facts)
-        async let discovered = discover(options, facts: facts, timeout: left(until: lookupsEnd))
-        async let lookedUp = lookUpNamed(options, facts: facts, until: lookupsEnd)
+        return await Doctor(nodeTargets(options, facts: facts), facts: facts, io: io, deadline: deadline).run()
+    }
+
+    func run() async -> DoctorResult {
+        let lookups = deadline.share(2)
+        async let discovered = discover(until: lookups)
+        async let lookedUp = lookUpNamed(until: lookups)
         var discovery = await discovered
-        let (targets, unknown) = await resolve(options, discovery: discovery, lookedUp: await lookedUp, facts: facts)
-        let budget = left(until: started + options.timeout)
-        let (reports, answers) = await probe(targets, options: options, budget: budget, discovery: discovery, facts: facts)
+        let (targets, unknown) = await resolve(discovery: discovery, lookedUp: await lookedUp)
+        let budget = deadline.remaining
+        let (reports, answers) = await probe(targets, budget: budget, discovery: discovery)
         discovery.hostAnswers = answers
-        let probed = await settleLocalFallback(
-            Array(zip(targets, reports)), options: options, facts: facts, until: started + options.timeout)
-        var result = judge(probed, unknown: unknown, facts: facts, discovery: discovery, options: options, budget: budget)
-        result.elapsed = ContinuousClock.now - started
+        let probed = await settleLocalFallback(Array(zip(targets, reports)))
+        var result = report(probed, unknown: unknown, discovery: discovery, budget: budget)
+        result.elapsed = deadline.elapsed
         return result
     }
 
-    /// The time from now until `instant`, never negative.
-    static func left(until instant: ContinuousClock.Instant) -> Duration {
-        max(.zero, instant - ContinuousClock.now)
-    }
-
     /// Discovery as nodes on this machine would see it: the configured domain, mDNS unless
-    /// --no-local, within the timeout.
-    static func discover(_ options: DoctorOptions, facts: MachineFacts, timeout: Duration) async -> DiscoverySummary {
+    /// --no-local.
+    func discover(until lookups: Deadline) async -> DiscoverySummary {
         let request = DiscoveryRequest(options.discovery, config: facts.config, interfaces: facts.interfaces)
-        let snapshot = await DiscoverySession.snapshot(request, timeout: timeout)
+        let snapshot = await io.discovery.snapshot(request, timeout: lookups.remaining)
         var summary = DiscoverySummary(
             localBrowsed: request.local, domains: request.domains, beacons: snapshot.beacons, issues: snapshot.issues)
         summary.askedServers = request.unicast.servers
@@ -55,18 +67,15 @@ public enum Doctor {
     /// Every target probed at once (only the phases the requested checks take). Meanwhile, when
     /// local. is empty, ask whether the hosts of the Gateways found another way answer mDNS:
     /// that tells "multicast blocked" from "not advertising".
-    static func probe(
-        _ targets: [Target], options: DoctorOptions, budget: Duration, discovery: DiscoverySummary, facts: MachineFacts
-    ) async -> ([ProbeReport], [HostAnswer]) {
+    func probe(_ targets: [Target], budget: Duration, discovery: DiscoverySummary) async -> ([ProbeReport], [HostAnswer]) {
         let askHosts = discovery.localIsEmptyThoughUsable(facts) && (options.only.map(CheckID.closure)?.contains(.mdnsBrowse) ?? true)
-        let lanHosts = askHosts ? lanAddresses(targets.map(\.probe)) : []
-        async let answers = AvahiAddressLookup.names(of: lanHosts.map(\.address), timeout: min(budget, maxHostLookupTime))
+        let lanHosts = askHosts ? Self.lanAddresses(targets.map(\.probe)) : []
+        async let answers = io.mdnsNames(lanHosts.map(\.address), min(budget, Self.maxHostLookupTime))
         let phases = Layer.phases(for: options.only)
         let reports =
             phases.isEmpty
             ? targets.map { ProbeReport(target: $0.probe) }
-            : await GatewayProbe.runAll(
-                targets.map { $0.probe.opened(from: options.origin) }, budget: budget, limit: options.probeLimit, phases: phases)
+            : await io.probe(targets.map { $0.probe.opened(from: options.origin) }, budget, options.probeLimit, phases)
         let found = await answers
         return (
             reports,
@@ -74,26 +83,20 @@ public enum Doctor {
         )
     }
 
-    /// From what was found and probed to the report: each Gateway's layers judged from its
-    /// evidence, the machine's, the relaxations, the causes, the zone snippets.
-    static func judge(
-        _ probed: [(Target, ProbeReport)], unknown: [DoctorTarget], facts: MachineFacts, discovery: DiscoverySummary,
-        options: DoctorOptions, budget: Duration, now: Date = Date()
-    ) -> DoctorResult {
+    /// From what was found and probed to the report: each Gateway judged from its evidence,
+    /// the machine's checks, the relaxations, the causes, the zone snippets.
+    func report(_ probed: [(Target, ProbeReport)], unknown: [DoctorTarget], discovery: DiscoverySummary, budget: Duration)
+        -> DoctorResult
+    {
+        let judgement = GatewayJudgement(facts: facts, discovery: discovery, budget: budget, now: io.now())
         let gateways =
             probed.map { target, report in
-                let evidence = GatewayEvidence(
-                    report, beacon: target.beacon, dnsProblem: target.dnsProblem, pin: target.pin, budget: budget, routes: facts.routes,
-                    now: now)
-                var checks = GatewayChecks.run(evidence)
-                if target.isLocalFallback && !discovery.beacons.isEmpty {
-                    checks = relaxLocalFallback(checks, configured: facts.config.exists)
-                }
-                if target.foundTLS { checks = markFoundTLS(checks) }
-                return GatewayResult(evidence: evidence, checks: checks)
-            } + unknown.map(unknownTarget)
+                judgement.judge(
+                    report, beacon: target.beacon, dnsProblem: target.dnsProblem, pin: target.pin, localFallback: target.isLocalFallback,
+                    foundTLS: target.foundTLS)
+            } + unknown.map(Self.unknownTarget)
         var machine = MachineChecks.run(facts, discovery: discovery, multicast: !options.noLocal)
-        if !options.targets.isEmpty { machine = relaxUnneeded(machine, needed: dependencies(of: gateways)) }
+        if !options.targets.isEmpty { machine = Self.relaxUnneeded(machine, needed: Self.dependencies(of: gateways)) }
         let diagnosis = DiagnosisRules.diagnose(MachineResult(checks: machine, facts: facts, discovery: discovery), gateways: gateways)
         var result = DoctorResult(machine: machine, gateways: gateways, diagnosis: diagnosis, only: options.only.map(CheckID.closure))
         result.snippets = ZoneSnippets.make(gateways, discovery: discovery, facts: facts)

@@ -45,7 +45,9 @@ public struct GatewayEvidence: Sendable, Equatable {
         http = report.health.map {
             HTTPEvidence(health: $0, ready: report.ready, port: target.port, budget: budget, hostHeader: hostHeader)
         }
-        var webSocket = report.websocket.map { WebSocketEvidence(phase: $0, budget: budget, hostHeader: hostHeader, idle: report.idle) }
+        var webSocket = report.websocket.map {
+            WebSocketEvidence(phase: $0, budget: budget, hostHeader: hostHeader, idle: report.idle, refusals: report.upgradeRefusals)
+        }
         if case .helloOk(let hello)? = report.connect?.outcome { webSocket?.announcedTick = hello.tickInterval }
         self.webSocket = webSocket
         connect = report.connect.map { phase in
@@ -208,13 +210,15 @@ public struct WebSocketEvidence: Sendable, Equatable {
     /// How long a proxy must keep an idle WebSocket open: the Gateway's tick interval, else
     /// OpenClaw's default (TICK_INTERVAL_MS).
     public var tickInterval: Duration { announcedTick ?? GatewayProbe.tickInterval }
+    /// The openings the Gateway refused with a transient 503 before this one.
+    public var refusals: [UpgradeTry] = []
 
     /// The server switched protocols (101), whatever came after.
     public var upgraded: Bool {
         switch phase.outcome {
         case .opened, .frameTooLarge, .closedBeforeFirstFrame, .framesBroken: true
         case .timedOut(let upgraded, _): upgraded
-        case .upgradeRefused, .unauthenticatedLimit, .upgradeFailed, .wantsTLS, .failed: false
+        case .upgradeRefused, .upgradeFailed, .wantsTLS, .failed: false
         }
     }
 

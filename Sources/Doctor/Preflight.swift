@@ -53,13 +53,14 @@ public enum Preflight {
 
     static let mdnsChecks: [CheckID] = [.mdnsDBus, .mdnsDaemon, .mdnsInterfaces]
 
-    /// One result per requirement, in a fixed order, and how long it took.
-    public static func run(_ requirements: Set<Requirement>, options base: DoctorOptions, system: any SystemInspector) async -> (
-        [Result], Duration
-    ) {
+    /// One result per requirement, in a fixed order, and how long it took: doctor's run,
+    /// asked only the checks that decide them.
+    public static func run(_ requirements: Set<Requirement>, options base: DoctorOptions, system: any SystemInspector, io: DoctorIO)
+        async -> ([Result], Duration)
+    {
         var options = base
         options.only = checks(for: requirements)
-        let doctor = await Doctor.run(options, system: system)
+        let doctor = await Doctor.run(options, system: system, io: io)
         return (Requirement.allCases.filter(requirements.contains).map { evaluate($0, doctor) }, doctor.elapsed)
     }
 

@@ -19,6 +19,11 @@ public enum HostLookup {
 
         public let message: String
         public var kind: Kind = .other
+
+        public init(message: String, kind: Kind = .other) {
+            self.message = message
+            self.kind = kind
+        }
     }
 
     /// The addresses of `host`, or why not. The caller waits at most `timeout`, and not at all

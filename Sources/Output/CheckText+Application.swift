@@ -38,7 +38,7 @@ extension CheckText {
             + "$http_upgrade; proxy_set_header Connection \"upgrade\";`)"
         switch evidence.phase.outcome {
         case .opened, .frameTooLarge:
-            let idle = idleWords(evidence.idle?.outcome, tick: evidence.tickInterval)
+            let idle = idleWords(evidence.idle?.outcome, tick: evidence.tickInterval) + admittedAfter(evidence.refusals)
             guard case .closed? = evidence.idle?.outcome else {
                 return CheckText("101 Switching Protocols with a valid Sec-WebSocket-Accept" + idle)
             }
@@ -46,18 +46,7 @@ extension CheckText {
                 "101 Switching Protocols" + idle + ": something in the path cuts idle WebSockets",
                 fix: ProxyDirectives.idleTimeout(nil))
         case .closedBeforeFirstFrame, .framesBroken, .timedOut(upgraded: true, _): return CheckText("101 Switching Protocols")
-        case .unauthenticatedLimit:
-            return CheckText(
-                "the Gateway answered the WebSocket upgrade with HTTP 503 \"Too many unauthenticated sockets\": this address already "
-                    + "holds as many connections that have not logged in as it allows (32 by default)",
-                fix: "something on this machine (or behind the same NAT or proxy) opens WebSockets to the Gateway and never finishes "
-                    + "the handshake: stop it (`ss -tnp dst <gateway address>` lists them); a proxy in front counts as one address for "
-                    + "all its clients: list it in gateway.trustedProxies, or raise OPENCLAW_MAX_PREAUTH_CONNECTIONS_PER_IP on the "
-                    + "Gateway host")
-        case .upgradeRefused(let status):
-            return CheckText(
-                "the server answered the WebSocket upgrade with HTTP \(status): not a Gateway, or a proxy that does not pass WebSockets",
-                fix: proxyFix)
+        case .upgradeRefused(let rejection): return upgradeRejected(rejection, evidence, proxyFix: proxyFix)
         case .upgradeFailed(let reason): return CheckText(reason, fix: proxyFix)
         case .wantsTLS: return CheckText(wantsTLS, fix: tlsFix(evidence.hostHeader))
         case .timedOut(_, let bytes):
@@ -91,7 +80,7 @@ extension CheckText {
                 fix: "the Gateway sends connect.challenge at once; a slow or broken proxy in between?")
         case .framesBroken(let reason):
             return CheckText(reason, fix: "\(notGateway) (its connect.challenge comes at once, in one small frame)")
-        case .upgradeRefused, .unauthenticatedLimit, .upgradeFailed, .wantsTLS, .failed:
+        case .upgradeRefused, .upgradeFailed, .wantsTLS, .failed:
             return skipped(.gwProtocol, .needsWebSocket)
         }
     }
@@ -106,7 +95,7 @@ extension CheckText {
 
     /// A plain probe met a TLS server: wss:// is the way in, and a beacon should say so.
     static func tlsFix(_ hostHeader: String) -> String {
-        "check it as `clawnet doctor wss://\(hostHeader)`; a Gateway with TLS should advertise gatewayTls=1 (and "
+        "check it as `clawnet doctor \(ShellWord.quoted("wss://" + hostHeader))`; a Gateway with TLS should advertise gatewayTls=1 (and "
             + "gatewayTlsSha256) so nodes use wss://"
     }
 }

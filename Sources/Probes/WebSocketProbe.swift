@@ -104,7 +104,9 @@ public enum WebSocketProbe {
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: host)
         if let origin { headers.add(name: "Origin", value: origin.text) }
-        headers.add(name: "Content-Length", value: "0")
+        // No Content-Length, no body framing at all: as the `ws` package's upgrade request (OpenClaw's
+        // clients) goes out of Node's http.request for a GET; NIO adds Upgrade, Connection,
+        // Sec-WebSocket-Key and Sec-WebSocket-Version itself.
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: headers)
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
@@ -130,10 +132,8 @@ public enum WebSocketProbe {
                 "the server closed the connection without answering the upgrade\(closed.code.map { " (code \($0))" } ?? "")")
         case is ProbeTimeout:
             return .timedOut(upgraded: upgraded, bytesReceived: await connection.wire().bytes)
-        case let refused as UpgradeRefused where refused.isUnauthenticatedLimit:
-            return .unauthenticatedLimit
         case let refused as UpgradeRefused:
-            return .upgradeRefused(status: refused.status)
+            return .upgradeRefused(refused.rejection)
         case let closed as ClosedEarly:
             return .closedBeforeFirstFrame(code: closed.code)
         case let error as NIOHTTPClientUpgradeError where error == .upgraderDeniedUpgrade:
@@ -180,16 +180,7 @@ public enum WebSocketProbe {
 }
 
 struct UpgradeRefused: Error {
-    let status: Int
-    /// The start of the answer's body (at most `UpgradeWatcher.bodyLimit` bytes).
-    var body: [UInt8] = []
-
-    /// A Gateway's per-address limit on sockets that have not logged in: 503 with the body
-    /// OpenClaw writes (attachGatewayUpgradeHandler in src/gateway/server-http.ts, with
-    /// src/gateway/server/preauth-connection-budget.ts). The one comparison of a body, kept here.
-    var isUnauthenticatedLimit: Bool {
-        status == 503 && String(decoding: body, as: UTF8.self).hasPrefix("Too many unauthenticated sockets")
-    }
+    let rejection: UpgradeRejection
 }
 
 struct ClosedEarly: Error {
@@ -197,11 +188,18 @@ struct ClosedEarly: Error {
 }
 
 /// Sees what the HTTP side does: a response that is not 101 (the upgrade handler passes it
-/// on), an upgrade error, or the connection ending first.
+/// on), read to its end or `UpgradeRejection.bodyLimit` as OpenClaw's clients read it, an
+/// upgrade error, or the connection ending first.
 final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
+    /// A rejection whose body stalls is taken as it is after this long (OpenClaw's clients give up
+    /// on a stalled body within 1.5 s).
+    static let bodyWait = TimeAmount.seconds(1)
     private let upgrade: EventLoopPromise<Void>
     private let frame: EventLoopPromise<FirstFrame>
+    private var rejection: UpgradeRejection?
+    private var body: [UInt8] = []
+    private var bodyTimer: Scheduled<Void>?
 
     init(upgrade: EventLoopPromise<Void>, frame: EventLoopPromise<FirstFrame>) {
         self.upgrade = upgrade
@@ -219,37 +217,49 @@ final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head) where head.status != .switchingProtocols:
-            refused = UpgradeRefused(status: Int(head.status.code))
-            guard head.status == .serviceUnavailable else { return refuse(context) }
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            context.eventLoop.scheduleTask(in: Self.bodyWait) { bound.value.0.refuse(bound.value.1) }
-        case .body(let part):
-            guard var kept = refused else { return }
-            kept.body += part.readableBytesView.prefix(Self.bodyLimit - kept.body.count)
-            refused = kept
-            if kept.body.count >= Self.bodyLimit { refuse(context) }
-        case .end where refused != nil:
+            rejection = Self.rejection(head)
+            bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.bodyWait) { [self] in refuse(context) }
+        case .body(let buffer) where rejection != nil:
+            body += buffer.readableBytesView.prefix(UpgradeRejection.bodyLimit - body.count)
+            if body.count >= UpgradeRejection.bodyLimit { refuse(context) }
+        case .end where rejection != nil:
             refuse(context)
         default:
             break
         }
     }
 
+    /// The rejection with the body read so far; the connection closes.
     private func refuse(_ context: ChannelHandlerContext) {
-        guard let refused else { return }
-        upgrade.fail(refused)
+        guard let head = rejection else { return }
+        rejection = nil
+        bodyTimer?.cancel()
+        var refused = UpgradeRejection(
+            status: head.status, location: head.location, retryAfter: head.retryAfter, body: String(decoding: body, as: UTF8.self))
+        (refused.server, refused.via) = (head.server, head.via)
+        upgrade.fail(UpgradeRefused(rejection: refused))
         context.close(promise: nil)
     }
 
+    /// The head's part of a rejection: its status and headers.
+    static func rejection(_ head: HTTPResponseHead) -> UpgradeRejection {
+        func header(_ name: String) -> String? { head.headers.first(name: name).map { String($0.prefix(UpgradeRejection.headerLimit)) } }
+        var rejection = UpgradeRejection(
+            status: Int(head.status.code), location: header("Location"), retryAfter: header("Retry-After").flatMap(RetryAfter.init(header:))
+        )
+        (rejection.server, rejection.via) = (header("Server"), header("Via"))
+        return rejection
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        refuse(context)
         upgrade.fail(error)
         frame.fail(error)
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        // A refusal whose body the server cut short is still the refusal.
-        if let refused { upgrade.fail(refused) }
+        refuse(context)
         upgrade.fail(ClosedEarly(code: nil))
         frame.fail(ClosedEarly(code: nil))
         context.fireChannelInactive()

@@ -25,6 +25,9 @@ public struct ProbeVerdict: Sendable, Equatable {
     /// How long the Gateway locked this address out (AUTH_RATE_LIMITED's retryAfterMs): no
     /// probe before then, another try would only extend the lockout.
     public var lockedOutFor: Duration?
+    /// Why the probe could not run on this machine (no descriptor or socket memory left): no
+    /// verdict at all, the Gateway keeps the health it had and is probed again soon.
+    public var localShortage: String?
 
     /// In doctor's words: the failing check's id, the diagnosis's id, and the diagnosis itself.
     public struct Failure: Sendable, Equatable {
@@ -44,19 +47,29 @@ public struct ProbeVerdict: Sendable, Equatable {
         self.failure = failure
     }
 
-    public var isUp: Bool { failure == nil }
+    public var isUp: Bool { failure == nil && localShortage == nil }
 
-    /// Judges `report` as doctor would: `GatewayChecks` on its evidence, then `DiagnosisRules`
-    /// with this machine's facts; only this Gateway's diagnoses are kept. `machineCauses`: the
-    /// machine's own, `DiagnosisRules.diagnose(machine)`, found once for every probe.
+    /// The probe said something of the Gateway (it was not cut short on this machine).
+    public var isJudged: Bool { localShortage == nil }
+
+    /// Judges `report` as doctor does (`GatewayJudgement`, from this machine's facts), then
+    /// names its causes with `DiagnosisRules`; only this Gateway's diagnoses are kept.
+    /// `machineCauses`: the machine's own, `DiagnosisRules.diagnose(machine)`, found once for
+    /// every probe.
     public static func judge(
         _ report: ProbeReport, beacon: GatewayBeacon?, pin: Pin?, machine: MachineResult, machineCauses: [Diagnosis], budget: Duration,
         now: Date
     ) -> ProbeVerdict {
-        let evidence = GatewayEvidence(report, beacon: beacon, pin: pin, budget: budget, routes: machine.facts.routes, now: now)
-        let checks = GatewayChecks.run(evidence)
+        if let shortage = report.localShortage {
+            var verdict = ProbeVerdict()
+            verdict.localShortage = shortage
+            return verdict
+        }
+        let judgement = GatewayJudgement(facts: machine.facts, discovery: machine.discovery, budget: budget, now: now)
+        let result = judgement.judge(report, beacon: beacon, pin: pin)
+        let checks = result.checks
         let label = report.target.label
-        let diagnoses = (machineCauses + DiagnosisRules.diagnose(GatewayResult(evidence: evidence, checks: checks), on: machine))
+        let diagnoses = (machineCauses + DiagnosisRules.diagnose(result, on: machine))
             .filter { diagnosis in diagnosis.evidence.contains { $0.target == label } }
         var verdict = ProbeVerdict()
         verdict.diagnoses = diagnoses.map(\.id)

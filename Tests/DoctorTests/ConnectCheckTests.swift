@@ -143,14 +143,18 @@ struct ConnectCheckTests {
         var options = DoctorOptions()
         options.discovery.local = false
         options.timeout = .seconds(1)
+        var answers = RecordedNetwork.Answers()
+        answers.probes = ["ws://127.0.0.1:9": { Recorded.refusedReport($0) }, "ws://127.0.0.1:18789": { Recorded.refusedReport($0) }]
+        let network = RecordedNetwork(answers)
         var node = RecordedSystem()
         node.openclaw = Self.nodeConfig(url: "ws://127.0.0.1:9")
-        let asNode = await Doctor.run(options, system: node)
+        let asNode = await Doctor.run(options, system: node, io: network.io())
         #expect(asNode.gateways.map(\.target) == ["ws://127.0.0.1:9"], "\(asNode.gateways.map(\.target))")
         var host = node
         host.openclaw.node.mode = .local
-        let asHost = await Doctor.run(options, system: host)
+        let asHost = await Doctor.run(options, system: host, io: network.io())
         #expect(asHost.gateways.map(\.target) == ["127.0.0.1:18789"], "\(asHost.gateways.map(\.target))")
+        #expect(network.asked == [.probe("ws://127.0.0.1:9"), .probe("ws://127.0.0.1:18789")], "\(network.asked)")
     }
 
     static let switches: [(String, AdvertisingSettings, String?, AdvertisingSwitch?)] = {

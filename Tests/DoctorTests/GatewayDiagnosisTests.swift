@@ -74,15 +74,15 @@ struct GatewayDiagnosisTests {
     func localFallback() {
         let local = ProbeTarget(label: "127.0.0.1:18789", host: "127.0.0.1", addresses: [IPAddress("127.0.0.1")!], port: 18789, tls: false)
         let refused = checks(Recorded.refusedReport(local))
-        let node = Doctor.relaxLocalFallback(refused, configured: false)
+        let node = GatewayJudgement.relaxLocalFallback(refused, configured: false)
         #expect(node.status("gw.tcp") == .skip)
         #expect(node["gw.tcp"]?.message.contains("127.0.0.1:18789") == true)
-        let gatewayHost = Doctor.relaxLocalFallback(refused, configured: true)
+        let gatewayHost = GatewayJudgement.relaxLocalFallback(refused, configured: true)
         #expect(gatewayHost.status("gw.tcp") == .warn)
         #expect(gatewayHost["gw.tcp"]?.fix != nil)
         // Anything but "nothing listens here" stays as it was.
         let other = checks(Recorded.healthyReport())
-        #expect(Doctor.relaxLocalFallback(other, configured: false) == other)
+        #expect(GatewayJudgement.relaxLocalFallback(other, configured: false) == other)
     }
 
     @Test("a --pin that differs: failure with expected and observed, whatever the TXT says")

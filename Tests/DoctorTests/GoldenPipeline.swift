@@ -6,8 +6,9 @@ import Host
 @testable import Output
 @testable import Probes
 
-/// A scene through doctor's stages after probing, as `Doctor.run` takes them: the checks of
-/// each Gateway and of the machine, the relaxations, the diagnosis, the report.
+/// A scene through doctor's stage after probing (`Doctor.report`, as `Doctor.run` takes it):
+/// each Gateway judged as doctor and watch judge it (`GatewayJudgement`), the machine's
+/// checks, the relaxations, the diagnosis, the report.
 extension GoldenScene {
     func result() -> DoctorResult {
         var options = DoctorOptions()
@@ -22,9 +23,9 @@ extension GoldenScene {
             return (target, gateway.report)
         }
         let unknown = gateways.compactMap(\.unknown).map { try! DoctorTarget($0) }
-        var result = Doctor.judge(
-            probed, unknown: unknown, facts: MachineFacts.gather(system), discovery: discovery, options: options, budget: Golden.budget,
-            now: Golden.now)
+        let network = RecordedNetwork(now: Golden.now)
+        let doctor = Doctor(options, facts: MachineFacts.gather(system), io: network.io(), deadline: Deadline(Golden.budget))
+        var result = doctor.report(probed, unknown: unknown, discovery: discovery, budget: Golden.budget)
         result.elapsed = .milliseconds(1234)
         return result
     }

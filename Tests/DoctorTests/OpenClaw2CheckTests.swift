@@ -119,7 +119,9 @@ struct OpenClaw2CheckTests {
     @Test("#55294: HTTP 503 \"Too many unauthenticated sockets\" on the upgrade is its own cause")
     func unauthenticatedLimit() {
         var report = Recorded.healthyReport(Recorded.target())
-        report.websocket = PhaseTiming(outcome: .unauthenticatedLimit, elapsed: .milliseconds(2))
+        report.websocket = PhaseTiming(
+            outcome: .upgradeRefused(UpgradeRejection(status: 503, location: nil, retryAfter: nil, body: "Too many unauthenticated sockets")),
+            elapsed: .milliseconds(2))
         report.connect = nil
         let evidence = Recorded.evidence(report)
         let checks = GatewayChecks.run(evidence)

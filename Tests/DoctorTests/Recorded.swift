@@ -3,6 +3,7 @@ import DNSSD
 import Discovery
 import Foundation
 import Host
+import Testing
 
 @testable import Doctor
 @testable import Output
@@ -170,9 +171,13 @@ extension DiagnosisID: ExpressibleByStringLiteral {
     public init(stringLiteral value: String) { self.init(rawValue: value) }
 }
 
-/// Preflight as the command runs it: the requirements' results, as the report that decides
-/// the exit code.
-func preflight(_ requirements: Set<Preflight.Requirement>, options: DoctorOptions, system: some SystemInspector) async -> PreflightReport {
-    let (results, elapsed) = await Preflight.run(requirements, options: options, system: system)
+/// Preflight as the command runs it, on `network`: the requirements' results, as the report
+/// that decides the exit code. A question the network has no answer for fails the test.
+func preflight(
+    _ requirements: Set<Preflight.Requirement>, options: DoctorOptions, system: some SystemInspector,
+    network: RecordedNetwork = RecordedNetwork(), sourceLocation: SourceLocation = #_sourceLocation
+) async -> PreflightReport {
+    let (results, elapsed) = await Preflight.run(requirements, options: options, system: system, io: network.io())
+    #expect(network.unanswered.isEmpty, "asked without a recorded answer: \(network.unanswered)", sourceLocation: sourceLocation)
     return PreflightReport(requirements: results, elapsed: elapsed)
 }

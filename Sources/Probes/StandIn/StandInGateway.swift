@@ -49,13 +49,15 @@ public final class StandInGateway: Sendable {
     /// What the stand-in calls with each connect request it answers: the client's address, and
     /// what the request showed (never the token itself).
     public typealias ConnectObserver = @Sendable (String, StandInConnect.Received) -> Void
+    /// What the stand-in calls with each upgrade its gate refuses: the client's address and the refusal.
+    public typealias UpgradeObserver = @Sendable (String, StandInUpgradeGate.Refusal) -> Void
 
     /// Listens on `host`:`port`; with an identity, TLS 1.3 only. `limits` bound the connections
     /// (`handshakeTimeout` replaces its handshake limit).
     public static func start(
         host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect(),
         handshakeTimeout: Duration = handshakeTimeout, limits: StandInLimits = StandInLimits(), observer: ConnectObserver? = nil,
-        admission: StandInAdmission = StandInAdmission()
+        admission: StandInAdmission = StandInAdmission(), gate: StandInUpgradeGate = StandInUpgradeGate(), refused: UpgradeObserver? = nil
     ) async throws -> StandInGateway {
         let context = try identity.map { try $0.serverContext() }
         var limits = limits
@@ -63,6 +65,7 @@ public final class StandInGateway: Sendable {
         let budget = StandInBudget(limits: limits)
         let connections = StandInConnections()
         let session = StandInSession.Setup(connect: connect, observer: observer, admission: admission)
+        let keeper = StandInUpgradeGateKeeper(gate: gate, observer: refused)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -79,7 +82,7 @@ public final class StandInGateway: Sendable {
                         connections.remove(channel)
                     }
                     let ticket = StandInAdmissionTicket(budget: budget, address: channel.remoteAddress?.ipAddress ?? "?")
-                    try addHandlers(channel, context: context, ticket: ticket, session: session)
+                    try addHandlers(channel, context: context, ticket: ticket, session: session, keeper: keeper)
                 }
             }
             .bind(host: host, port: port).get()
@@ -88,26 +91,36 @@ public final class StandInGateway: Sendable {
             connections: connections)
     }
 
-    /// The deadline, TLS, HTTP (health, the 503 of a full budget) and the upgrade to the session.
+    /// The deadline, TLS, HTTP (health, the 503 of a full budget, the gate's refusals) and the
+    /// upgrade to the session.
     private static func addHandlers(
-        _ channel: any Channel, context: NIOSSLContext?, ticket: StandInAdmissionTicket, session: StandInSession.Setup
+        _ channel: any Channel, context: NIOSSLContext?, ticket: StandInAdmissionTicket, session: StandInSession.Setup,
+        keeper: StandInUpgradeGateKeeper
     ) throws {
         let sync = channel.pipeline.syncOperations
         try sync.addHandler(HandshakeDeadline(ticket: ticket, limit: ticket.limits.handshake))
         if let context { try sync.addHandler(NIOSSLServerHandler(context: context)) }
+        // What the gate decides of an upgrade, for `UpgradeRefusals` to answer.
+        let verdict = NIOLoopBoundBox<StandInUpgradeGate.Refusal?>(nil, eventLoop: channel.eventLoop)
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: StandInSession.preauthFrameLimit, automaticErrorHandling: true,
-            shouldUpgrade: { channel, _ in
-                // The per-address budget is taken at the upgrade, as the Gateway takes it.
-                channel.eventLoop.makeSucceededFuture(ticket.acquire() ? HTTPHeaders() : nil)
+            shouldUpgrade: { channel, head in
+                // The gate first (a restart, a rate limit, proxy attribution answer before the
+                // socket counts); then the per-address budget, taken at the upgrade as the Gateway takes it.
+                verdict.value = keeper.refusal(remote: channel.remoteAddress?.ipAddress ?? "?", headers: head.headers)
+                let admitted = verdict.value == nil && ticket.acquire()
+                return channel.eventLoop.makeSucceededFuture(admitted ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, head in
                 // The health handler speaks HTTP; from here on the wire carries frames.
-                channel.pipeline.removeHandler(name: "health").flatMapThrowing {
+                channel.pipeline.removeHandler(name: "health").flatMap {
+                    channel.pipeline.removeHandler(name: UpgradeRefusals.name)
+                }.flatMapThrowing {
                     try channel.pipeline.syncOperations.addHandler(StandInSession(session, ticket: ticket, upgrade: head.headers))
                 }
             })
         try sync.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+        try sync.addHandler(UpgradeRefusals(verdict: verdict), name: UpgradeRefusals.name)
         try sync.addHandler(HealthEndpoints(ticket: ticket), name: "health")
     }
 

@@ -63,6 +63,8 @@ struct StandInOptions: ParsableArguments {
         transform: Arguments.duration)
     var tickInterval: Duration?
 
+    @OptionGroup var upgradeGate: UpgradeGateOptions
+
     /// How advertise words --token-file: the token the stand-in requires.
     enum Words: TokenFileWording {
         static let tokenFileHelp = "With --serve: require the token on this file's first line (the Gateway's gateway.auth.token)."
@@ -80,6 +82,9 @@ struct StandInOptions: ParsableArguments {
         }
         if let tickInterval, tickInterval < .seconds(1) || tickInterval > .seconds(3600) {
             throw ValidationError("--tick-interval: between 1s and 1h, as a Gateway's policy.tickIntervalMs")
+        }
+        if upgradeGate.isSet && !enabled {
+            throw ValidationError("--trusted-proxy, --allow-real-ip-fallback, --restarting-for and --rate-limited-for go with --serve")
         }
     }
 
@@ -106,7 +111,8 @@ struct StandInOptions: ParsableArguments {
         do {
             gateway = try await StandInGateway.start(
                 bind: bindAddress, port: port, identity: identity, connect: connect,
-                observer: { client, received in terminal.err(AdvertiseLines.connect(from: client, received)) })
+                observer: { client, received in terminal.err(AdvertiseLines.connect(from: client, received)) }, gate: upgradeGate.gate,
+                refused: { client, refusal in terminal.err(AdvertiseLines.refused(from: client, refusal)) })
         } catch {
             throw CommandError(
                 "cannot listen on \(bindAddress ?? "*"):\(port): \(StandInGateway.describe(error))",

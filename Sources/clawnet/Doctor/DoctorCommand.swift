@@ -171,7 +171,7 @@ struct DoctorCommand: ClawnetCommand {
         let columns = context.terminal.columns
         let briefWidth = all ? nil : TextWrap.width(environment: context.environment, terminalColumns: columns)
         let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: columns)
-        let report = DoctorReport(await Doctor.run(options, system: system), briefWidth: briefWidth, width: width)
+        let report = DoctorReport(await Doctor.run(options, system: system, io: context.network), briefWidth: briefWidth, width: width)
         terminal.clearProgress()
         try report.print(format.chosen, to: terminal)
         if let emitZone { try ZoneEmitter.write(report.result.snippets, to: emitZone, terminal: terminal) }

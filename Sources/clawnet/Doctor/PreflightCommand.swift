@@ -83,7 +83,7 @@ struct PreflightCommand: ClawnetCommand {
     func validate() throws {
         if noLocalFlag.noLocal && required.contains(.mdns) { throw ValidationError("--no-local and --require mdns contradict each other") }
         // --quiet prints nothing: a flag that asks for output says the opposite.
-        let talking = [(global.verbose, "--verbose"), (format.json, "--json"), (format.format != nil, "--format")]
+        let talking = [(global.verbose, "--verbose"), (format.json, "--json"), (format.given, "--format")]
         if quiet, let other = talking.first(where: \.0)?.1 {
             throw ValidationError("--quiet and \(other) contradict each other: --quiet prints nothing; give one of them")
         }
@@ -128,7 +128,7 @@ struct PreflightCommand: ClawnetCommand {
         // a secret file others can read.
         let warnings = config.warnings + secrets.map(\.description)
         if !quiet { warnings.forEach { terminal.err("warning: \($0)") } }
-        let (requirements, elapsed) = await Preflight.run(required, options: options, system: system)
+        let (requirements, elapsed) = await Preflight.run(required, options: options, system: system, io: context.network)
         let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: context.terminal.columns)
         let report = PreflightReport(requirements: requirements, elapsed: elapsed, warnings: warnings, width: width)
         if !quiet { try report.print(format.chosen, to: terminal) }

@@ -9,7 +9,7 @@ import Output
 
 /// Everything a command takes from the world besides its arguments, built once: by the entry
 /// point for this process (`live`), or by a test that runs a command in-process with a
-/// recorded terminal, a fixed calendar, recorded discovery and recorded machine facts. A
+/// recorded terminal, a fixed calendar, a recorded network and recorded machine facts. A
 /// command reads none of these any other way.
 struct CommandContext: Sendable {
     var terminal: Terminal
@@ -18,7 +18,8 @@ struct CommandContext: Sendable {
     var clock: CommandClock
     /// This machine: its interfaces, host name and the facts doctor inspects.
     var machine: Machine
-    var discovery: any Discovering
+    /// The network as doctor and preflight ask it: discovery, look-ups, probes.
+    var network: DoctorIO
     var standardInput: StandardInput
     /// Where relative paths start.
     var workingDirectory: String
@@ -30,6 +31,9 @@ struct CommandContext: Sendable {
     var onOutputGone: @Sendable (_ handler: @escaping @Sendable () -> Void) -> Void
     /// SIGHUP, for a command that rereads its configuration (watch); made when asked.
     var hangups: @Sendable () -> AsyncStream<Void> = { Signals.hangups() }
+
+    /// Discovery (mDNS, unicast DNS-SD, manual targets): the network's, which doctor uses too.
+    var discovery: any Discovering { network.discovery }
 
     /// The OpenClaw config (`--config`, else the default path), as the machine reads it.
     func config(_ path: String?) -> OpenClawConfig {
@@ -73,7 +77,7 @@ extension CommandContext {
             machine: Machine(
                 interfaces: { NetworkInterface.current() }, hostName: { HostName.current() },
                 inspector: { LiveSystem(configPath: $0, environment: environment) }, avahi: { await AvahiStatus.query(for: $0) }),
-            discovery: LiveDiscovery(),
+            network: .live(discovery: LiveDiscovery()),
             standardInput: StandardInput(
                 isTerminal: isatty(STDIN_FILENO) == 1,
                 read: { limit throws(StandardInputFailure) in

@@ -9,7 +9,7 @@ import Watch
 
 /// `--format` of watch: a line per event, for people (`table`, as every command calls its
 /// format for people) or as JSON. `text`, its name before, is still read but not listed.
-enum WatchFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+enum WatchFormat: String, OutputFormatChoice {
     case table, jsonl
 
     init?(argument: String) {
@@ -31,12 +31,20 @@ struct WatchCommand: ClawnetCommand {
             Prints a line per event: appeared and disappeared (with the source, the discovery \
             path), up, down (with the check that failed and the diagnosis doctor gives), \
             flapping and steady, certificateChanged, pinChanged, certificateExpiring (under 14 \
-            days), protocolChanged, serverVersionChanged; and error, a discovery path's error. \
-            --format jsonl prints one clawnet.watch-event.v2 object per line.
+            days), protocolChanged, serverVersionChanged, forgotten; and error: a discovery path's \
+            error, or a probe this machine could not run (no file descriptor left), after which the \
+            Gateway keeps its state and is probed again within seconds. --format jsonl prints one \
+            clawnet.watch-event.v2 object per line.
+
+            A Gateway is one id whatever paths list it. One that no path lists any more (an mDNS \
+            goodbye, its record removed from the zone) is still probed, down when it does not \
+            answer, for --forget-after (24h), then forgotten; listed again, it is the same Gateway.
 
             With --metrics-listen ADDRESS:PORT it serves /metrics in the Prometheus text format \
             and /sd, the Gateways found in Prometheus's http_sd format (Prometheus cannot browse \
-            DNS-SD itself). SIGTERM or SIGINT ends it; SIGHUP rereads the OpenClaw config.
+            DNS-SD itself), to at most 64 connections at once (fewer when the limit of open \
+            files is low: the probes' descriptors come first), each of which must send its \
+            request within 5 seconds. SIGTERM or SIGINT ends it; SIGHUP rereads the OpenClaw config.
 
             Examples:
 
@@ -69,19 +77,20 @@ struct WatchCommand: ClawnetCommand {
     var interval: Duration = .seconds(30)
 
     @Option(
+        name: .customLong("forget-after"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "How long a Gateway no discovery path lists any more is still probed, then forgotten (default 24h).", valueName: "DURATION"),
+        transform: Arguments.duration)
+    var forgetAfter: Duration = WatchPolicy().forgetAfter
+
+    @Option(
         name: .customLong("metrics-listen"),
         help: ArgumentHelp(
             "Serve /metrics and /sd on this address and port, e.g. 127.0.0.1:9464 or [::1]:9464.", valueName: "ADDRESS:PORT"),
         transform: Arguments.listenAddress)
     var metricsListen: Endpoint?
 
-    @Option(help: ArgumentHelp("table (a line per event) or jsonl (clawnet.watch-event.v2 per line).", valueName: "FORMAT"))
-    var format: WatchFormat = .table
-
-    /// `--json`, as the other commands spell JSON: watch prints a stream of events, so it is
-    /// refused with the spelling watch takes (`validate`), not "Unknown option". Not in the help.
-    @Flag(name: .customLong("json"), help: .hidden)
-    var json = false
+    @OptionGroup var format: FormatOptions<Words>
 
     @OptionGroup var timeout: TimeoutOption<Words>
 
@@ -89,7 +98,7 @@ struct WatchCommand: ClawnetCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    enum Words: DomainsWording, NoLocalWording, ServersWording, ManualWording, TimeoutWording, ConfigWording {
+    enum Words: DomainsWording, NoLocalWording, ServersWording, ManualWording, FormatWording, TimeoutWording, ConfigWording {
         // Watch discovers as browse does: the same words.
         static let domainsHelp = BrowseCommand.Words.domainsHelp
         static let noLocalHelp = BrowseCommand.Words.noLocalHelp
@@ -97,6 +106,12 @@ struct WatchCommand: ClawnetCommand {
         static let manualHelp = BrowseCommand.Words.manualHelp
         static let timeoutHelp = "Stop after this long (e.g. 10m). Default: run until a signal."
         static let defaultTimeout: Duration = .seconds(86_400)
+        static let formatHelp = "table (a line per event) or jsonl (clawnet.watch-event.v2 per line)."
+        static let showsDefaultFormat = true
+        /// `--json`, as the other commands spell JSON: watch prints a stream of events, so it is
+        /// refused with the spelling watch takes, not "Unknown option". Not in the help.
+        static let jsonFlag = JSONFlag<WatchFormat>.refused(
+            "watch prints a stream of events: use --format jsonl (one clawnet.watch-event.v2 object per line)")
     }
 
     var options: DiscoveryOptions {
@@ -109,18 +124,13 @@ struct WatchCommand: ClawnetCommand {
         return options
     }
 
-    func validate() throws {
-        guard !json else {
-            throw ValidationError("watch prints a stream of events: use --format jsonl (one clawnet.watch-event.v2 object per line)")
-        }
-    }
-
     /// The /metrics and /sd endpoint, when --metrics-listen asks for it.
-    private func serveMetrics(_ board: WatchBoard) async throws -> MetricsServer? {
+    private func serveMetrics(_ board: WatchBoard, policy: WatchPolicy) async throws -> MetricsServer? {
         guard let endpoint = metricsListen else { return nil }
         do {
             return try await MetricsServer.start(
-                host: endpoint.host, port: endpoint.port, board: board, gatewayLimit: MetricsText.defaultGatewayLimit)
+                host: endpoint.host, port: endpoint.port, board: board, gatewayLimit: MetricsText.defaultGatewayLimit,
+                connectionLimit: MetricsServer.connectionLimit(reserved: policy.descriptorReserve))
         } catch {
             throw ValidationError("--metrics-listen \(endpoint): cannot listen: \(MetricsServer.describe(error))")
         }
@@ -147,14 +157,15 @@ struct WatchCommand: ClawnetCommand {
         let hangups = context.hangups()
         var policy = WatchPolicy()
         policy.interval = interval
+        policy.forgetAfter = forgetAfter
         let board = WatchBoard()
-        let server = try await serveMetrics(board)
+        let server = try await serveMetrics(board, policy: policy)
         if let server, let metricsListen {
             context.terminal.err("serving /metrics and /sd on \(Endpoint(host: metricsListen.host, port: server.port))")
         }
         let terminal = context.terminal
         let lines = JSONOutput.LineEncoder()
-        let format = self.format
+        let format = self.format.chosen
         let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: terminal.columns)
         // An event or a path's error, as lines for people or one of JSON Lines.
         @Sendable func show(_ text: [String], _ json: () throws -> String) {

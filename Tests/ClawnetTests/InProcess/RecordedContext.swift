@@ -7,6 +7,7 @@ import Foundation
 import Host
 import Output
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import clawnet
@@ -42,6 +43,15 @@ struct RecordedMachine: SystemInspector {
     func config() -> OpenClawConfig { openclaw }
 }
 
+/// What a command run in-process asks of the network (doctor's look-ups and probes).
+enum InProcessNetwork {
+    /// Recorded answers only: no socket, no daemon; a question without a recorded answer
+    /// fails the test.
+    case recorded(RecordedNetwork)
+    /// This process's own network (a test bed's namespace, a stand-in Gateway on 127.0.0.1).
+    case live
+}
+
 /// A command run in-process: parsed from its arguments as the binary parses them, run with a
 /// recorded context (`Clawnet.execute`, as `main` runs it), its output read back.
 struct InProcessRun {
@@ -58,20 +68,35 @@ struct InProcessRun {
 
     static func run(
         _ arguments: [String], machine: RecordedMachine = RecordedMachine(), discovery: any Discovering = RecordedDiscovery(events: []),
-        environment: [String: String] = ["HOME": "/nonexistent"], standardInput: [UInt8]? = nil, workingDirectory: String = "/tmp",
-        termination: AsyncStream<Int32> = AsyncStream { _ in }, recording: TerminalRecording = TerminalRecording()
+        network: InProcessNetwork = .recorded(RecordedNetwork()),
+        environment: [String: String] = ["HOME": "/nonexistent", "XDG_STATE_HOME": testStateHome],
+        standardInput: [UInt8]? = nil, workingDirectory: String = "/tmp", termination: AsyncStream<Int32> = AsyncStream { _ in },
+        recording: TerminalRecording = TerminalRecording(), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> InProcessRun {
+        let io: DoctorIO
+        switch network {
+        case .recorded(let recorded): io = recorded.io(discovery: discovery)
+        case .live: io = .live(discovery: discovery)
+        }
         let context = CommandContext(
             terminal: Terminal(recordingTo: recording), environment: environment,
             clock: CommandClock(unixSeconds: { fixedUnixSeconds }),
             machine: Machine(
                 interfaces: { machine.networkInterfaces }, hostName: { machine.hostName }, inspector: { _ in machine },
                 avahi: { _ in machine.avahiStatus }),
-            discovery: discovery,
+            network: io,
             standardInput: StandardInput(isTerminal: false, read: { _ in standardInput ?? [] }),
             workingDirectory: workingDirectory, termination: { termination }, onOutputGone: { _ in })
         let command = try Clawnet.parseAsRoot(arguments)
         let runnable = try #require(command as? any ClawnetCommand, "\(arguments) is not a command that runs")
-        return InProcessRun(status: await Clawnet.execute(runnable, context: context), recording: recording)
+        let status = await Clawnet.execute(runnable, context: context)
+        if case .recorded(let recorded) = network {
+            for question in recorded.unanswered {
+                Issue.record(
+                    "\(arguments.joined(separator: " ")) asked the network, with no recorded answer: \(question)",
+                    sourceLocation: sourceLocation)
+            }
+        }
+        return InProcessRun(status: status, recording: recording)
     }
 }

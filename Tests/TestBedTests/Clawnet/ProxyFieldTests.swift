@@ -23,7 +23,7 @@ struct ProxyFieldTests {
 
     /// doctor in-process against `url` (nothing else: no mDNS, no wide-area), as JSON.
     static func doctor(_ url: String, _ extra: [String] = []) async throws -> (document: [String: Any], output: String) {
-        let run = try await InProcessRun.run(["doctor", url, "--no-local", "--format", "json", "--timeout", "15s"] + extra)
+        let run = try await InProcessRun.run(["doctor", url, "--no-local", "--format", "json", "--timeout", "15s"] + extra, network: .live)
         let document = try jsonObject(run.out)
         return (document, summary(document) + "\n" + run.out + run.err)
     }
