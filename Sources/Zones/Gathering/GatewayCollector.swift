@@ -58,13 +58,13 @@ public struct GatewayCollector: Sendable {
         gathered.add(named: sources.named)
         if let inventory = sources.inventory {
             do {
-                gathered.add(try Inventory.gateways(atPath: inventory, domain: domain), from: "--inventory \(inventory)")
+                gathered.add(try Inventory.gateways(atPath: inventory, domain: domain), from: .inventory(path: inventory))
             } catch {
-                throw ZoneError("--inventory \(inventory): \(error)")
+                throw ZoneError(.inventoryUnusable(path: inventory, reason: error.description))
             }
         }
         if let browse = sources.browse {
-            gathered.add(await self.browse(browse, domain: domain), from: "--from-browse")
+            gathered.add(await self.browse(browse, domain: domain), from: .browse)
         }
         if sources.thisHost {
             let (gateway, hostNotes) = try ThisHost.gateway(
