@@ -78,7 +78,7 @@ struct ZoneErrorText: Equatable {
         let reasons = sources.map { listing in
             listing.failures.isEmpty
                 ? "\(listing.source.flag) gave no Gateway that can be published"
-                : "\(listing.source.flag) failed (\(listing.failures.joined(separator: "; ")))"
+                : "\(listing.source.flag) failed (\(listing.failures.map(ZoneNoteText.failure).joined(separator: "; ")))"
         }
         let (kept, instead) =
             switch removal {

@@ -9,7 +9,7 @@ enum ZoneNoteText {
         case .certificateUnreadable(let path):
             "TLS is on but \(path) has no readable certificate: gatewayTlsSha256 is left out"
         case .sourceFailed(let source, let failure):
-            "\(source.flag): \(failure)"
+            "\(source.flag): \(Self.failure(failure))"
         case .outsideZones(let domain, let count, let inventory):
             "\(Plural.counted(count, "Gateway")) of \(domain?.name ?? "no domain") in --inventory \(inventory) "
                 + "\(count == 1 ? "is" : "are") in no zone of --domain: with several --domain, a Gateway goes to the zone its beacon names"
@@ -43,6 +43,19 @@ enum ZoneNoteText {
         case .bindRecordsPerType(let instances):
             "\(instances) instances: BIND 9.18.28+ refuses more than \(ZoneWriter.bindRecordsPerType) records of one type at one "
                 + "name unless `max-records-per-type 0;` is set in its options (CoreDNS has no such limit)"
+        }
+    }
+
+    /// What went wrong while a listing source was read.
+    static func failure(_ failure: SourceFailure) -> String {
+        switch failure {
+        case .browse(let issue):
+            return "browse: \(issue.message)"
+        case .browseTimedOut(let timeout):
+            return "browse: stopped at the \(timeout.argumentText) timeout before every path reported all it knows"
+        case .saved(let source, let message):
+            let text = [source, message].compactMap { $0 }.joined(separator: ": ")
+            return "the browse that wrote it reported \(SafeText.display(Array(text.utf8)))"
         }
     }
 

@@ -9,7 +9,7 @@ public enum ZoneNote: Sendable, Hashable {
     /// `--this-host` with TLS on, but no readable certificate at `path`: no fingerprint published.
     case certificateUnreadable(path: String)
     /// What a listing source could not do (a browse error, its timeout, an inventory's saved error).
-    case sourceFailed(GatheredGateways.Source, failure: String)
+    case sourceFailed(GatheredGateways.Source, failure: SourceFailure)
     /// Beacons of an inventory that name none of a fleet push's zones (`domain` nil: no domain).
     case outsideZones(domain: DomainName?, count: Int, inventory: String)
     /// A manual target: no instance name or TXT to publish.

@@ -24,7 +24,8 @@ struct ZoneTextTests {
             .removalRefused(
                 .zoneFile(path: "/srv/z.db"),
                 sources: [
-                    GatheredGateways.Listing(source: .browse, found: 0, failures: ["browse: no bus"]),
+                    GatheredGateways.Listing(
+                        source: .browse, found: 0, failures: [.browse(DiscoveryIssue(source: .mdns, kind: .busMissing, message: "no bus"))]),
                     GatheredGateways.Listing(source: .inventory(path: "f.json"), found: 0, failures: []),
                 ]),
             "--from-browse failed (browse: no bus); --inventory f.json gave no Gateway that can be published: a failed or empty source "
@@ -131,8 +132,16 @@ struct ZoneTextTests {
             "TLS is on but /h/cert.pem has no readable certificate: gatewayTlsSha256 is left out"
         ),
         (
-            .sourceFailed(.inventory(path: "f.json"), failure: "the browse that wrote it reported x"),
-            "--inventory f.json: the browse that wrote it reported x"
+            .sourceFailed(.inventory(path: "f.json"), failure: .saved(source: "unicast", message: "x\u{1B}")),
+            "--inventory f.json: the browse that wrote it reported unicast: x\\027"
+        ),
+        (
+            .sourceFailed(.browse, failure: .browseTimedOut(.seconds(5))),
+            "--from-browse: browse: stopped at the 5s timeout before every path reported all it knows"
+        ),
+        (
+            .sourceFailed(.browse, failure: .browse(DiscoveryIssue(source: .unicast, kind: .dnsError, message: "no answer"))),
+            "--from-browse: browse: no answer"
         ),
         (
             .outsideZones(domain: domain, count: 2, inventory: "f.json"),

@@ -31,12 +31,15 @@ struct RemovalRuleTests {
     @Test(
         "a source that failed, wholly or in part, or found nothing, removes nothing; the refusal names the source and the failure",
         arguments: [
-            ("no D-Bus", [], ["browse: no D-Bus system bus"]),
-            ("one domain of two failed", ["a"], ["browse: 127.0.0.1#53 answered REFUSED for openclaw.internal."]),
-            ("timed out", ["a"], ["browse: stopped at the 5s timeout before every path reported all it knows"]),
+            ("no D-Bus", [], [.browse(DiscoveryIssue(source: .mdns, kind: .busMissing, message: "no D-Bus system bus"))]),
+            (
+                "one domain of two failed", ["a"],
+                [.browse(DiscoveryIssue(source: .unicast, kind: .dnsError, message: "127.0.0.1#53 answered REFUSED"))]
+            ),
+            ("timed out", ["a"], [.browseTimedOut(.seconds(5))]),
             ("empty", [], []),
-        ] as [(String, [String], [String])])
-    func refused(_ label: String, found: [String], failures: [String]) throws {
+        ] as [(String, [String], [SourceFailure])])
+    func refused(_ label: String, found: [String], failures: [SourceFailure]) throws {
         var gathered = GatheredGateways()
         gathered.add(named: [try gateway("given")])
         gathered.add(GatewayYield(gateways: try found.map(gateway), failures: failures), from: .browse)
@@ -58,7 +61,7 @@ struct RemovalRuleTests {
         let yield = try Inventory.gateways(fromJSON: Data(document.utf8), domain: domain)
         #expect(yield.gateways.map(\.instance.displayName) == ["good"])
         #expect(yield.skipped.map(\.displayName) == ["local-only"])
-        #expect(yield.failures == ["the browse that wrote it reported unicast: 127.0.0.1#53 did not answer"], "\(yield.failures)")
+        #expect(yield.failures == [.saved(source: "unicast", message: "127.0.0.1#53 did not answer")], "\(yield.failures)")
         var gathered = GatheredGateways()
         gathered.add(yield, from: .inventory(path: "fleet.json"))
         let source = GatheredGateways.Listing(source: .inventory(path: "fleet.json"), found: 1, failures: yield.failures)

@@ -90,10 +90,8 @@ public struct GatewayCollector: Sendable {
         var yield = await BrowseMirror.gateways(
             from: snapshot.beacons, domain: domain, tailnetOnly: browse.tailnetOnly,
             connectTimeout: min(browse.timeout - snapshot.elapsed, Self.answerCheckLimit))
-        yield.failures = snapshot.issues.map { "browse: \($0.message)" }
-        if snapshot.timedOut {
-            yield.failures.append("browse: stopped at the \(browse.timeout.argumentText) timeout before every path reported all it knows")
-        }
+        yield.failures = snapshot.issues.map(SourceFailure.browse)
+        if snapshot.timedOut { yield.failures.append(.browseTimedOut(browse.timeout)) }
         return yield
     }
 

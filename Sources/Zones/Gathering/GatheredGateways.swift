@@ -9,14 +9,27 @@ public struct GatewayYield: Sendable {
     public var skipped: [InstanceName] = []
     /// What went wrong while it was read: browse errors on any path it asked, a browse that ran
     /// out of time, errors the browse that wrote an inventory saved in it.
-    public var failures: [String] = []
+    public var failures: [SourceFailure] = []
 
-    public init(gateways: [ZoneGateway] = [], notes: [ZoneNote] = [], skipped: [InstanceName] = [], failures: [String] = []) {
+    public init(
+        gateways: [ZoneGateway] = [], notes: [ZoneNote] = [], skipped: [InstanceName] = [], failures: [SourceFailure] = []
+    ) {
         self.gateways = gateways
         self.notes = notes
         self.skipped = skipped
         self.failures = failures
     }
+}
+
+/// What went wrong while a listing source was read; Output says it.
+public enum SourceFailure: Sendable, Hashable {
+    /// An error of a discovery path `--from-browse` asked.
+    case browse(DiscoveryIssue)
+    /// `--from-browse` stopped at its timeout before every path reported all it knows.
+    case browseTimedOut(Duration)
+    /// An error the browse that wrote an inventory saved in it: its `source` and `message`, as
+    /// the file has them (text from outside, shown only through SafeText).
+    case saved(source: String?, message: String?)
 }
 
 /// The Gateways every source of a command gave (`zone generate`, `zone push`), and the one rule
@@ -34,9 +47,9 @@ public struct GatheredGateways: Sendable {
     public struct Listing: Sendable, Hashable {
         public let source: Source
         public let found: Int
-        public let failures: [String]
+        public let failures: [SourceFailure]
 
-        public init(source: Source, found: Int, failures: [String]) {
+        public init(source: Source, found: Int, failures: [SourceFailure]) {
             self.source = source
             self.found = found
             self.failures = failures
