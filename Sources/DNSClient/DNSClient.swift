@@ -115,12 +115,15 @@ public final class DNSClient: Sendable {
         for (index, key) in questions.enumerated() {
             do { asked.append((index, try encode(key.name, key.type, server))) } catch { results[index] = .failure(error) }
         }
-        let answers: [Result<DNSMessage, any Error>]
-        let wire = asked.map(\.question)
+        var answers: [Result<DNSMessage, any Error>]
         do {
-            answers = try await udpChannel(for: server).flatMap { $0.submit(wire) }.valueUnlessCancelled()
+            let channel = try await udpChannel(for: server).valueUnlessCancelled()
+            answers = await channel.answers(asked.map(\.question))
         } catch {
             answers = Array(repeating: .failure(error), count: asked.count)
+        }
+        if answers.count != asked.count {
+            answers = Array(repeating: .failure(DNSQueryFailure.unreachable(server, "socket closed")), count: asked.count)
         }
         var truncated: [(index: Int, question: DNSQuestion)] = []
         for (entry, answer) in zip(asked, answers) {

@@ -135,7 +135,8 @@ public struct StubResolver: DNSResolving {
         var lookups = [DNSLookup](
             repeating: .failed(.unreachable(servers.first ?? .tailscale, "no DNS server configured")), count: questions.count)
         var open = Array(questions.indices)
-        for server in servers where !open.isEmpty {
+        // A cancelled lookup asks no further server: what the ones before answered stands.
+        for server in servers where !open.isEmpty && !Task.isCancelled {
             let answers = await client.query(open.map { questions[$0] }, server: server)
             var unanswered: [Int] = []
             for (index, answer) in zip(open, answers) {

@@ -40,10 +40,18 @@ final class UDPQueryChannel: Sendable {
             .flatMapErrorThrowing { error in throw DNSQueryFailure.socket(error, server: server) }
     }
 
-    /// Every answer, or why there is none, once all have come.
-    func submit(_ questions: [DNSQuestion]) -> EventLoopFuture<[Result<DNSMessage, any Error>]> {
+    /// Every answer, or why there is none, once all have come. A cancelled task stops waiting
+    /// for the questions still open (they fail as timed out, their tries end) and keeps the
+    /// answers already in: a browse at its deadline keeps what it resolved.
+    func answers(_ questions: [DNSQuestion]) async -> [Result<DNSMessage, any Error>] {
         let (handler, eventLoop) = (self.handler, channel.eventLoop)
-        return eventLoop.flatSubmit { EventLoopFuture.whenAllComplete(handler.value.submit(questions), on: eventLoop) }
+        let futures = eventLoop.submit { handler.value.submit(questions) }
+        let all = futures.flatMap { EventLoopFuture.whenAllComplete($0, on: eventLoop) }
+        return await withTaskCancellationHandler {
+            (try? await all.get()) ?? []
+        } onCancel: {
+            futures.whenSuccess { batch in handler.value.abandon(batch) }
+        }
     }
 }
 
@@ -99,6 +107,24 @@ final class DNSUDPHandler: ChannelInboundHandler {
         }
         context.flush()
         return futures
+    }
+
+    /// The queries of `batch` still open end now, as timed out (their asker stopped waiting);
+    /// those answered keep their answers, other batches' queries go on.
+    func abandon(_ batch: [EventLoopFuture<DNSMessage>]) {
+        let open = Set(batch.map(ObjectIdentifier.init))
+        let queued = waiting
+        waiting.removeAll()
+        for (question, promise) in queued {
+            if open.contains(ObjectIdentifier(promise.futureResult)) {
+                promise.fail(DNSQueryFailure.timeout(server, attempts: 0))
+            } else {
+                waiting.append((question, promise))
+            }
+        }
+        for (id, query) in pending where open.contains(ObjectIdentifier(query.promise.futureResult)) {
+            finish(id, .failure(.timeout(server, attempts: query.attempt)))
+        }
     }
 
     private func start(_ question: DNSQuestion, _ promise: EventLoopPromise<DNSMessage>, flush: Bool) {

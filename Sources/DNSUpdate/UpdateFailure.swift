@@ -4,7 +4,7 @@ import DNSWire
 
 /// Why reading a zone or changing it did not work: a reason to decide on, a message that
 /// names the server's RCODE and the cause, and a fix. No message ever holds a key's secret.
-public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
+public struct UpdateFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Reason: Sendable, Hashable {
         /// YXRRSET, NXRRSET, YXDOMAIN, NXDOMAIN: the zone is no longer what was read.
         case prerequisiteFailed

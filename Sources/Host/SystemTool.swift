@@ -53,12 +53,18 @@ public enum SystemTool {
         close(fds[1])
         defer { close(fds[0]) }
         guard started else { return nil }
-        let (bytes, overrun) = read(fds[0], limit: limit, until: ContinuousClock.now + timeout)
-        // The tool's whole process group: a shell script's children go with it.
-        if overrun != nil { kill(-child, SIGKILL) }
+        let deadline = ContinuousClock.now + timeout
+        var (bytes, overrun) = read(fds[0], limit: limit, until: deadline)
+        // A tool that closed its stdout and goes on running is bounded too: waited for until
+        // the same deadline, then killed.
         var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        if let overrun { return Run(output: bytes, end: overrun) }
+        if overrun == nil, !exited(child, &status, by: deadline) { overrun = .timedOut }
+        if let overrun {
+            // The tool's whole process group: a shell script's children go with it.
+            kill(-child, SIGKILL)
+            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            return Run(output: bytes, end: overrun)
+        }
         let signal = status & 0x7F
         return Run(output: bytes, end: signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal))
     }
@@ -88,6 +94,20 @@ public enum SystemTool {
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         return posix_spawn(&child, path, &actions, &attributes, argv, envp) == 0
+    }
+
+    /// Reaps `child` if it exits by `deadline` (its status in `status`); false when it still runs.
+    private static func exited(_ child: pid_t, _ status: inout Int32, by deadline: ContinuousClock.Instant) -> Bool {
+        var pause = Duration.milliseconds(1)
+        while true {
+            let reaped = waitpid(child, &status, WNOHANG)
+            if reaped == child || (reaped < 0 && errno != EINTR) { return true }
+            guard ContinuousClock.now < deadline else { return false }
+            // Most tools exit right after their last write: the first checks come quickly.
+            var sleep = timespec(tv_sec: 0, tv_nsec: Int(pause.milliseconds) * 1_000_000)
+            nanosleep(&sleep, nil)
+            pause = min(pause * 2, .milliseconds(50))
+        }
     }
 
     /// Reads until end of file, `limit` bytes, or `deadline`; how it overran, nil when it did not.

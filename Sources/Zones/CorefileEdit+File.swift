@@ -11,9 +11,7 @@ extension CorefileEdit {
         var text: String?
         if let existing {
             guard let decoded = SafeText.utf8(existing) else {
-                throw ZoneError(
-                    "\(path) is not UTF-8 text; clawnet edits only a Corefile it can keep byte for byte",
-                    fix: "check that --corefile names the Corefile")
+                throw ZoneError(.corefileNotUTF8(path: path))
             }
             text = decoded
         }

@@ -36,27 +36,17 @@ public enum CorefileEdit {
         case (1, 1) where begins[0] < ends[0]:
             managed = begins[0]..<(ends[0] + 1)
         default:
-            throw ZoneError(
-                "the Corefile has clawnet's marker lines for \(domain.withoutTrailingDot), but not as one begin line followed by one end "
-                    + "line (lines \((begins + ends).sorted().map { String($0 + 1) }.joined(separator: ", ")))",
-                fix: "keep one pair of marker lines around clawnet's block, or remove the markers and that block")
+            throw ZoneError(.corefileMarkersUnpaired(domain: domain, lines: (begins + ends).sorted().map { $0 + 1 }))
         }
 
         // Everything outside clawnet's lines, blanked where they were (line numbers kept).
         let others = lines.indices.map { managed?.contains($0) == true ? "" : lines[$0] }.joined(separator: "\n")
         let blocks = CorefileBlocks(others)
         guard blocks.complete else {
-            throw ZoneError(
-                "the Corefile's structure cannot be read with certainty (an unbalanced `{`, or a block without braces before another), "
-                    + "so clawnet will not add to it",
-                fix: "check it with `coredns -conf FILE -plugins`, or give --corefile a new file and import it")
+            throw ZoneError(.corefileUnreadable)
         }
         if let foreign = blocks.serving(zone: domain.name, port: 53).first {
-            throw ZoneError(
-                "the Corefile already has a server block for \(domain.withoutTrailingDot) on port 53 that clawnet did not write "
-                    + "(line \(foreign.line): `\(SafeText.display(Array(foreign.key.utf8)))`); it is left as it is",
-                fix: "remove that block or merge it by hand; or, to let clawnet manage it, put the lines `\(beginMarker(domain))` "
-                    + "before it and `\(endMarker(domain))` after it")
+            throw ZoneError(.corefileForeignBlock(domain: domain, line: foreign.line, key: foreign.key))
         }
 
         guard let managed else {

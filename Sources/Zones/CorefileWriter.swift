@@ -67,15 +67,10 @@ public enum CorefileWriter {
     /// `"`, `\`, `{$` and `{%` are refused; a path with white space, `#`, `{` or `}` is quoted.
     public static func pathToken(_ path: String) throws(ZoneError) -> String {
         if let bad = path.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
-            throw ZoneError(
-                "the zone's path holds a control character (\(SafeText.display(Array(String(bad).utf8)))), which would break the "
-                    + "Corefile's `file` line",
-                fix: "give --out a path without control characters")
+            throw ZoneError(.pathControlCharacter(String(bad)))
         }
         if path.contains("\"") || path.contains("\\") || path.contains("{$") || path.contains("{%") {
-            throw ZoneError(
-                "the zone's path holds `\"`, `\\`, `{$` or `{%`, which CoreDNS would read differently in its Corefile",
-                fix: "give --out a path without them")
+            throw ZoneError(.pathCorefileSyntax)
         }
         guard path.contains(where: { $0.isWhitespace || $0 == "#" || $0 == "{" || $0 == "}" }) else { return path }
         return "\"" + path + "\""

@@ -12,7 +12,7 @@ public enum ZoneFileUpdate {
         public let serial: UInt32
         public let previousSerial: UInt32?
         public let changed: Bool
-        public let notes: [String]
+        public let notes: [ZoneNote]
         /// The text to write when `changed`, and what the file held before (nil: no file).
         public let text: String
         public let previous: [UInt8]?
@@ -26,10 +26,7 @@ public enum ZoneFileUpdate {
     /// its text may differ (the Gateway writes UTF-8 where clawnet writes `\DDD`).
     static func prepare(_ content: ZoneContent, at path: String, existing: [UInt8]?, today: SerialPolicy.Day) throws -> Outcome {
         if let existing, !existing.isEmpty, !ZoneWriter.wrote(existing, for: content) {
-            throw ZoneError(
-                "\(path) holds content neither clawnet nor OpenClaw's Gateway writes (a zone of another domain, or records zone "
-                    + "generate does not write); it is not replaced",
-                fix: "move it away or give --out a new path; to change a zone a server already serves, use `clawnet zone push`")
+            throw ZoneError(.zoneFileForeign(path: path))
         }
         let previousSerial = existing.flatMap { soaSerial($0) }
         if let existing, let previousSerial {

@@ -59,28 +59,24 @@ public struct ZoneGateway: Sendable, Hashable {
     /// kept, so nodes show the same name on the LAN and across the tailnet. nil, with the
     /// reason, for a manual target (no name or TXT to publish) and for a beacon a zone cannot
     /// use (no port, no routable address, or a value no zone can hold).
-    public static func from(_ beacon: GatewayBeacon, domain: DomainName) -> (gateway: ZoneGateway?, note: String?) {
+    public static func from(_ beacon: GatewayBeacon, domain: DomainName) -> (gateway: ZoneGateway?, note: ZoneNote?) {
         guard !beacon.isManualOnly else {
-            return (nil, "skipped manual target \(beacon.instance.displayName): it has no instance name or TXT to publish")
+            return (nil, .manualTargetSkipped(name: beacon.instance.displayName))
         }
         guard let port = beacon.port, port > 0 else {
-            return (nil, "skipped '\(beacon.instance.displayName)': it has no usable SRV port")
+            return (nil, .noPortSkipped(name: beacon.instance.displayName))
         }
         let hostSource = beacon.host?.firstLabel ?? beacon.gateway.lanHost ?? ""
         let addresses = routable(beacon.addresses)
         guard !addresses.isEmpty else {
-            return (
-                nil,
-                "skipped '\(beacon.instance.displayName)': it has no routable address (only link-local or loopback), so its host "
-                    + "would have no A/AAAA record"
-            )
+            return (nil, .noRoutableAddressSkipped(name: beacon.instance.displayName))
         }
         let gateway = ZoneGateway(
             instance: beacon.instance, hostLabel: label(hostSource, fallback: "openclaw"),
             addresses: addresses, port: port, txt: openClawOrder(beacon.attributes))
         // The beacon's TXT is read already; openClawOrder only reorders its attributes.
         if let problem = gateway.structuralProblem(domain: domain, type: .gateway) ?? gateway.txtProblem(beacon.reading) {
-            return (nil, "skipped \(problem)")
+            return (nil, .unpublishableSkipped(problem))
         }
         return (gateway, nil)
     }

@@ -19,19 +19,6 @@ public struct ZoneContent: Sendable, Equatable {
     }
 }
 
-public struct ZoneError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public let fix: String?
-    /// Something the command line must give and did not (exit 2), rather than a zone that cannot be made.
-    public let isUsage: Bool
-    public init(_ message: String, fix: String? = nil, usage: Bool = false) {
-        self.message = message
-        self.fix = fix
-        self.isUsage = usage
-    }
-    public var description: String { fix.map { "\(message) (fix: \($0))" } ?? message }
-}
-
 /// Writes zone text in the layout OpenClaw's Gateway writes (so its nodes read it unchanged),
 /// for any number of Gateways. Every name is escaped in presentation format and every TXT
 /// string quoted, so no input can add a line, a directive, a comment or a record.
@@ -47,7 +34,7 @@ public enum ZoneWriter {
     public struct Rendered: Sendable {
         public let text: String
         /// Things worth telling the operator (renamed duplicates, sizes).
-        public let notes: [String]
+        public let notes: [ZoneNote]
     }
 
     public static func render(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> Rendered {
@@ -66,11 +53,9 @@ public enum ZoneWriter {
         return Rendered(text: hash + "\n" + body, notes: notes)
     }
 
-    private static func renderLines(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> ([String], [String]) {
+    private static func renderLines(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> ([String], [ZoneNote]) {
         guard !content.nameServerAddresses.isEmpty else {
-            throw ZoneError(
-                "no address for ns1, the zone's name server",
-                fix: "give --ns-address IP (the address CoreDNS listens on, e.g. this machine's Tailscale address)", usage: true)
+            throw ZoneError(.noNameServerAddress)
         }
         let (gateways, notes) = try validatedPlan(content)
         return (header(content, serial: serial) + gateways.records(in: content), notes)
@@ -80,10 +65,10 @@ public enum ZoneWriter {
     /// AAAA (once per host), the PTR, the SRV and the TXT, in the same order, with the same
     /// names, TTLs and TXT order. SOA, NS and ns1 are left out: `zone push` registers these
     /// records in a zone the operator's server already has.
-    public static func serviceRecords(_ content: ZoneContent) throws(ZoneError) -> (records: [DNSRecord], notes: [String]) {
+    public static func serviceRecords(_ content: ZoneContent) throws(ZoneError) -> (records: [DNSRecord], notes: [ZoneNote]) {
         let (gateways, notes) = try validatedPlan(content)
         func name(_ labels: [[UInt8]]) throws(ZoneError) -> DNSName {
-            do { return try DNSName(labels: labels) } catch { throw ZoneError(error.message) }
+            do { return try DNSName(labels: labels) } catch { throw ZoneError(.invalidName(error)) }
         }
         let domain = content.domain.labels.map { Array($0.utf8) }
         let service = try name(content.type.labels.map { Array($0.utf8) } + domain)
@@ -112,7 +97,7 @@ public enum ZoneWriter {
 
     /// The Gateways in their planned order and names, checked against the limits a zone and
     /// its servers have; notes about renames and sizes.
-    static func validatedPlan(_ content: ZoneContent) throws(ZoneError) -> ([ZoneGateway], [String]) {
+    static func validatedPlan(_ content: ZoneContent) throws(ZoneError) -> ([ZoneGateway], [ZoneNote]) {
         let (gateways, notes) = plan(content.gateways)
         let sizeNotes = try sizes(gateways, content)
         try checkGateways(gateways, content)
@@ -130,22 +115,16 @@ public enum ZoneWriter {
     }
 
     /// A PTR set that cannot fit in one message is an error; what BIND refuses is a note.
-    static func sizes(_ gateways: [ZoneGateway], _ content: ZoneContent) throws(ZoneError) -> [String] {
+    static func sizes(_ gateways: [ZoneGateway], _ content: ZoneContent) throws(ZoneError) -> [ZoneNote] {
         let ptrBytes = ptrRRsetBytes(gateways, type: content.type, domain: content.domain)
         if ptrBytes > maxMessageBytes {
-            throw ZoneError(
-                "\(gateways.count) instances of \(content.type.name) make a PTR RRset of about \(ptrBytes) bytes; one DNS message holds at "
-                    + "most \(maxMessageBytes)",
-                fix: "split the Gateways across several domains (at most about 1,000 per domain) and browse each")
+            throw ZoneError(.ptrRRsetTooLarge(instances: gateways.count, type: content.type, bytes: ptrBytes))
         }
         let slab = ptrRRsetUncompressedBytes(gateways, type: content.type, domain: content.domain)
         if slab > maxMessageBytes {
-            return [bindSlabNote(count: gateways.count, bytes: slab)]
+            return [.bindSlabTooLarge(instances: gateways.count, bytes: slab)]
         } else if gateways.count > bindRecordsPerType {
-            return [
-                "\(gateways.count) instances: BIND 9.18.28+ refuses more than \(bindRecordsPerType) records of one type at one name unless "
-                    + "`max-records-per-type 0;` is set in its options (CoreDNS has no such limit)"
-            ]
+            return [.bindRecordsPerType(instances: gateways.count)]
         }
         return []
     }
@@ -157,7 +136,7 @@ public enum ZoneWriter {
     static func checkGateways(_ gateways: [ZoneGateway], _ content: ZoneContent) throws(ZoneError) {
         for gateway in gateways {
             if let problem = gateway.problem(domain: content.domain, type: content.type) {
-                throw ZoneError(problem, fix: "change or leave out that Gateway; nothing was written")
+                throw ZoneError(.gatewayUnpublishable(problem))
             }
         }
     }
@@ -234,8 +213,8 @@ public enum ZoneWriter {
     /// renamed the way OpenClaw resolves conflicts (" (2)"), one host label per address set.
     /// Each renaming loop tries distinct names that fit in 63 bytes, so it ends after at most
     /// as many tries as there are names already taken.
-    static func plan(_ input: [ZoneGateway]) -> ([ZoneGateway], [String]) {
-        var notes: [String] = []
+    static func plan(_ input: [ZoneGateway]) -> ([ZoneGateway], [ZoneNote]) {
+        var notes: [ZoneNote] = []
         var result: [ZoneGateway] = []
         var seen = Set<ZoneGateway>()
         var names = Set<InstanceName>()
@@ -254,8 +233,7 @@ public enum ZoneWriter {
             }
             names.insert(gateway.instance)
             if gateway.instance != original {
-                notes.append(
-                    "two Gateways are named '\(original.displayName)'; the second is published as '\(gateway.instance.displayName)'")
+                notes.append(.instanceRenamed(name: original.displayName, published: gateway.instance.displayName))
             }
             let label = gateway.hostLabel
             let addresses = Set(gateway.addresses.map(\.withoutZone))
@@ -267,10 +245,7 @@ public enum ZoneWriter {
                 number += 1
             }
             if gateway.hostLabel != label {
-                notes.append(
-                    "host '\(label)' of '\(gateway.instance.displayName)' has other addresses than another host of that name; published as "
-                        + "'\(gateway.hostLabel)'"
-                )
+                notes.append(.hostRenamed(host: label, gateway: gateway.instance.displayName, published: gateway.hostLabel))
             }
             hostAddresses[gateway.hostLabel] = addresses
             result.append(gateway)

@@ -171,6 +171,26 @@ struct DNSHandlerTests {
         for future in futures { #expect(try future.wait().isResponse) }
     }
 
+    @Test("a batch its asker stopped waiting for: its answered query keeps its answer, its open and queued ones end, another batch goes on")
+    func abandonedBatchKeepsAnswers() throws {
+        let (channel, handler) = try channel(maxInFlight: 3)
+        let batch = handler.submit(try [RRType.ptr, .srv, .txt, .a].map { try question($0) })
+        let other = handler.submit(try question(.aaaa))
+        let sent = try sent(channel)
+        #expect(sent.count == 3, "three in flight, the fourth of the batch and the other batch's query queued")
+        try channel.writeInbound(answer(to: sent[0]))
+        #expect(try self.sent(channel).count == 1, "the answer made room for the batch's fourth query")
+        handler.abandon(batch)
+        #expect(try batch[0].wait().isResponse, "the answer that came stays")
+        for future in batch.dropFirst() {
+            #expect(throws: DNSQueryFailure.self) { try future.wait() }
+        }
+        let next = try self.sent(channel)
+        #expect(next.count == 1, "the other batch's query goes out once the abandoned ones made room: \(next.count)")
+        if let query = next.first { try channel.writeInbound(answer(to: query)) }
+        #expect(try other.wait().isResponse, "another batch's query is not abandoned")
+    }
+
     @Test("a closing socket fails every query, the queued ones too, without sending any of them")
     func closeFailsAll() throws {
         let (channel, handler) = try channel(maxInFlight: 1)

@@ -17,4 +17,14 @@ struct SystemToolTests {
         #expect(SystemTool.output("/bin/sleep", ["30"], timeout: .milliseconds(200)) == nil)
         #expect(SystemTool.output("/usr/bin/yes", [], limit: 64 << 10) == nil)
     }
+
+    @Test("a tool that closes its stdout and goes on running is killed at the deadline, its output kept")
+    func closedOutputStillRunning() {
+        let started = ContinuousClock.now
+        let run = SystemTool.run("/bin/sh", ["-c", "echo early; exec >&-; sleep 30"], timeout: .milliseconds(300))
+        let waited = ContinuousClock.now - started
+        #expect(run?.end == .timedOut, "\(String(describing: run))")
+        #expect(run.map { String(decoding: $0.output, as: UTF8.self) } == "early\n")
+        #expect(waited < .seconds(10), "waited \(waited) for a tool bounded to 300 ms")
+    }
 }

@@ -191,14 +191,18 @@ struct CommandErrorTests {
         let issue = { (kind: DiscoveryIssue.Kind) in DiscoveryIssue(source: .mdns, kind: kind, message: "m") }
         #expect(ExitStatus.of(issue(.busMissing)) == .environment && ExitStatus.of(issue(.daemonMissing)) == .environment)
         #expect(ExitStatus.of(issue(.browseFailed)) == .failure)
-        #expect(ExitStatus.of(ZoneError("z")) == .failure && ExitStatus.of(CommandError("c")) == .failure)
+        #expect(ExitStatus.of(ZoneError(.corefileUnreadable)) == .failure && ExitStatus.of(CommandError("c")) == .failure)
+        #expect(ExitStatus.of(ZoneError(.noListenAddress)) == .usage, "--bind is the command line's to give")
         #expect(ExitStatus.of(CancellationError()) == .failure)
     }
 
     @Test("an explained error prints its message and fix; an issue prints as browse prints it; another as `error: ...`")
     func lines() {
         let terminal = ReportTests.plain
-        #expect(ErrorLines.lines(ZoneError("no zone", fix: "give one"), terminal: terminal) == ["error: no zone", "  fix: give one"])
+        #expect(
+            ErrorLines.lines(ZoneError(.noListenAddress), terminal: terminal) == [
+                "error: no address for CoreDNS to listen on", "  fix: give --bind IP (this machine has no Tailscale address)",
+            ])
         #expect(ErrorLines.lines(CommandError("gone"), terminal: terminal) == ["error: gone"])
         let issue = DiscoveryIssue(source: .mdns, kind: .busMissing, message: "no bus", fix: "start dbus")
         #expect(ErrorLines.lines(issue, terminal: terminal) == ["error (mdns): no bus", "  fix: start dbus"])

@@ -56,12 +56,14 @@ struct CorefileEditTests {
         ])
     func foreignBlock(block: String) throws {
         let ours = try stanza()
-        do {
-            _ = try CorefileEdit.apply(ours, domain: domain, to: operatorFile + "\n\n" + block)
-            Issue.record("a foreign block was not noticed: \(block)")
-        } catch {
-            #expect(error.message.contains("did not write") && error.message.contains("line 11"), "\(error.message)")
+        let error = #expect(throws: ZoneError.self, "a foreign block was not noticed: \(block)") {
+            try CorefileEdit.apply(ours, domain: domain, to: operatorFile + "\n\n" + block)
         }
+        guard case .corefileForeignBlock(let named, let line, _)? = error?.code else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(named == domain && line == 11, "\(String(describing: error))")
     }
 
     @Test(
@@ -79,8 +81,15 @@ struct CorefileEditTests {
     func unreadable() throws {
         let marked = try CorefileEdit.apply(try stanza(), domain: domain, to: operatorFile)
         let twice = marked + "\n" + CorefileEdit.beginMarker(domain) + "\n"
-        #expect(throws: ZoneError.self) { try CorefileEdit.apply(try stanza(), domain: domain, to: twice) }
-        #expect(throws: ZoneError.self) { try CorefileEdit.apply(try stanza(), domain: domain, to: ". {\n  forward . 9.9.9.9\n") }
+        let lines = twice.split(separator: "\n", omittingEmptySubsequences: false)
+        let markers = lines.indices.filter { lines[$0].hasPrefix("# clawnet zone generate:") }.map { $0 + 1 }
+        #expect(markers.count == 3, "\(twice)")
+        #expect(throws: ZoneError(.corefileMarkersUnpaired(domain: domain, lines: markers))) {
+            try CorefileEdit.apply(try stanza(), domain: domain, to: twice)
+        }
+        #expect(throws: ZoneError(.corefileUnreadable)) {
+            try CorefileEdit.apply(try stanza(), domain: domain, to: ". {\n  forward . 9.9.9.9\n")
+        }
     }
 
     @Test("a Corefile with CRLF line ends is edited in place too")

@@ -128,8 +128,12 @@ struct InventoryTests {
         let notes = yield.notes
         #expect(yield.gateways.map(\.instance.displayName).sorted() == ["@", "good"], "\(notes)")
         #expect(Set(yield.skipped.map(\.displayName)) == ["linklocal", "toolong"], "skipped instances are named: \(yield.skipped)")
-        #expect(notes.contains { $0.contains("'linklocal'") && $0.contains("no routable address") }, "\(notes)")
-        #expect(notes.contains { $0.contains("'toolong'") && $0.contains("SRV target") }, "\(notes)")
+        #expect(notes.contains(.noRoutableAddressSkipped(name: "linklocal")), "\(notes)")
+        #expect(
+            notes.contains {
+                guard case .unpublishableSkipped(let problem) = $0, case .srvTargetTooLong = problem.kind else { return false }
+                return problem.gateway == "toolong"
+            }, "\(notes)")
     }
 
     @Test("an inventory path that is a FIFO, a directory or /dev/zero is refused at once")

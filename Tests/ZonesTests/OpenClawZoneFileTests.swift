@@ -102,7 +102,9 @@ struct OpenClawZoneFileTests {
     func foreignRecordsRefused(extra: String) throws {
         let original = try Self.fixture("openclaw-studio.db") + Array(extra.utf8)
         try Self.withZoneFile(original) { path in
-            #expect(throws: ZoneError.self) { try ZoneFileUpdate.write(try Self.studioZone(), to: path, today: Self.today) }
+            #expect(throws: ZoneError(.zoneFileForeign(path: path))) {
+                try ZoneFileUpdate.write(try Self.studioZone(), to: path, today: Self.today)
+            }
             let after = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             #expect(after == original)
         }
@@ -116,7 +118,9 @@ struct OpenClawZoneFileTests {
         lines[0] = first
         let original = Array((lines.joined(separator: "\n") + "\n").utf8)
         try Self.withZoneFile(original) { path in
-            #expect(throws: ZoneError.self) { try ZoneFileUpdate.write(try Self.studioZone(), to: path, today: Self.today) }
+            #expect(throws: ZoneError(.zoneFileForeign(path: path))) {
+                try ZoneFileUpdate.write(try Self.studioZone(), to: path, today: Self.today)
+            }
         }
     }
 }

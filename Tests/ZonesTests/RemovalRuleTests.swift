@@ -18,33 +18,35 @@ struct RemovalRuleTests {
     func namedOnly() throws {
         var gathered = GatheredGateways()
         gathered.add(named: [try gateway("a")])
-        #expect(gathered.removalRefusal(kept: "zone.db", instead: "") == nil)
+        #expect(gathered.removalRefusal(.zoneFile(path: "zone.db")) == nil)
     }
 
     @Test("a listing source that worked and found Gateways allows removing")
     func worked() throws {
         var gathered = GatheredGateways()
-        gathered.add(GatewayYield(gateways: [try gateway("a")]), from: "--from-browse")
-        #expect(gathered.removalRefusal(kept: "zone.db", instead: "") == nil)
+        gathered.add(GatewayYield(gateways: [try gateway("a")]), from: .browse)
+        #expect(gathered.removalRefusal(.zoneFile(path: "zone.db")) == nil)
     }
 
     @Test(
-        "a source that failed, wholly or in part, or found nothing, removes nothing; the message names the source and the failure",
+        "a source that failed, wholly or in part, or found nothing, removes nothing; the refusal names the source and the failure",
         arguments: [
-            ("no D-Bus", [], ["browse: no D-Bus system bus"]),
-            ("one domain of two failed", ["a"], ["browse: 127.0.0.1#53 answered REFUSED for openclaw.internal."]),
-            ("timed out", ["a"], ["browse: stopped at the 5s timeout before every path reported all it knows"]),
+            ("no D-Bus", [], [.browse(DiscoveryIssue(source: .mdns, kind: .busMissing, message: "no D-Bus system bus"))]),
+            (
+                "one domain of two failed", ["a"],
+                [.browse(DiscoveryIssue(source: .unicast, kind: .dnsError, message: "127.0.0.1#53 answered REFUSED"))]
+            ),
+            ("timed out", ["a"], [.browseTimedOut(.seconds(5))]),
             ("empty", [], []),
-        ] as [(String, [String], [String])])
-    func refused(_ label: String, found: [String], failures: [String]) throws {
+        ] as [(String, [String], [SourceFailure])])
+    func refused(_ label: String, found: [String], failures: [SourceFailure]) throws {
         var gathered = GatheredGateways()
         gathered.add(named: [try gateway("given")])
-        gathered.add(GatewayYield(gateways: try found.map(gateway), failures: failures), from: "--from-browse")
-        let refusal = try #require(gathered.removalRefusal(kept: "zone.db", instead: "print it"), "\(label)")
-        #expect(refusal.message.contains("--from-browse"), "\(label): \(refusal.message)")
-        #expect(refusal.message.contains("zone.db is left as it is"), "\(label): \(refusal.message)")
-        for failure in failures { #expect(refusal.message.contains(failure), "\(label): \(refusal.message)") }
-        if failures.isEmpty { #expect(refusal.message.contains("gave no Gateway"), "\(refusal.message)") }
+        gathered.add(GatewayYield(gateways: try found.map(gateway), failures: failures), from: .browse)
+        let refusal = try #require(gathered.removalRefusal(.zoneFile(path: "zone.db")), "\(label)")
+        let source = GatheredGateways.Listing(source: .browse, found: found.count, failures: failures)
+        #expect(refusal == ZoneError(.removalRefused(.zoneFile(path: "zone.db"), sources: [source])), "\(label): \(refusal)")
+        #expect(gathered.notes == failures.map { .sourceFailed(.browse, failure: $0) }, "\(label): \(gathered.notes)")
     }
 
     @Test("an inventory whose browse saved errors is a failed source; its skipped beacons are named")
@@ -55,13 +57,15 @@ struct RemovalRuleTests {
               {"instance":"local-only","host":"h.local.","port":18789,"addresses":["fe80::1%eth0"],"txt":{"role":"gateway"}}],
              "errors":[{"source":"unicast","kind":"dnsError","message":"127.0.0.1#53 did not answer"}]}
             """#
-        let yield = try Inventory.gateways(fromJSON: Data(document.utf8), domain: try DomainName(validating: "openclaw.internal"))
+        let domain = try DomainName(validating: "openclaw.internal")
+        let yield = try Inventory.gateways(fromJSON: Data(document.utf8), domain: domain)
         #expect(yield.gateways.map(\.instance.displayName) == ["good"])
         #expect(yield.skipped.map(\.displayName) == ["local-only"])
-        #expect(yield.failures == ["the browse that wrote it reported unicast: 127.0.0.1#53 did not answer"], "\(yield.failures)")
+        #expect(yield.failures == [.saved(source: "unicast", message: "127.0.0.1#53 did not answer")], "\(yield.failures)")
         var gathered = GatheredGateways()
-        gathered.add(yield, from: "--inventory fleet.json")
-        #expect(gathered.removalRefusal(kept: "zone.db", instead: "")?.message.contains("--inventory fleet.json failed") == true)
+        gathered.add(yield, from: .inventory(path: "fleet.json"))
+        let source = GatheredGateways.Listing(source: .inventory(path: "fleet.json"), found: 1, failures: yield.failures)
+        #expect(gathered.removalRefusal(.prune(zone: domain)) == ZoneError(.removalRefused(.prune(zone: domain), sources: [source])))
         #expect(gathered.skipped.map(\.displayName) == ["local-only"])
     }
 }

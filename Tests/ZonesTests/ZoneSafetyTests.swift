@@ -38,7 +38,11 @@ struct ZoneSafetyTests {
                 #expect(instance.count <= 63)
                 #expect(String(validating: instance, as: UTF8.self) != nil, "cut inside a character: \(SafeText.display(instance))")
             }
-            #expect(rendered.notes.contains { $0.contains("(11)") })
+            #expect(
+                rendered.notes.contains {
+                    guard case .instanceRenamed(_, let published) = $0 else { return false }
+                    return published.hasSuffix(" (11)")
+                }, "\(rendered.notes)")
         }
     }
 
@@ -99,9 +103,13 @@ struct ZoneSafetyTests {
 
     @Test(
         "paths CoreDNS would misread are refused",
-        arguments: ["/srv/a\n}\n. {\n forward . 9.9.9.9\n}", "/a\"b", "/a\\b", "/{$HOME}", "/{%X%}", "/a\u{1B}b"])
-    func badCorefilePaths(path: String) {
-        #expect(throws: ZoneError.self) { try CorefileWriter.pathToken(path) }
+        arguments: [
+            ("/srv/a\n}\n. {\n forward . 9.9.9.9\n}", ZoneError.Code.pathControlCharacter("\n")), ("/a\"b", .pathCorefileSyntax),
+            ("/a\\b", .pathCorefileSyntax), ("/{$HOME}", .pathCorefileSyntax), ("/{%X%}", .pathCorefileSyntax),
+            ("/a\u{1B}b", .pathControlCharacter("\u{1B}")),
+        ])
+    func badCorefilePaths(path: String, code: ZoneError.Code) {
+        #expect(throws: ZoneError(code)) { try CorefileWriter.pathToken(path) }
     }
 
     @Test("every value is checked before writing: port, name lengths, TXT size, an address; nothing written")
@@ -109,36 +117,52 @@ struct ZoneSafetyTests {
         // 193 bytes on the wire: `a._openclaw-gw._tcp` fits under it, a 63-byte host label does not.
         let longDomain = try DomainName(validating: (0..<3).map { _ in String(repeating: "d", count: 63) }.joined(separator: "."))
         let bigTXT = try TXTRecord(strings: (0..<300).map { Array("k\($0)=".utf8) + [UInt8](repeating: 0x78, count: 240) })
-        let cases: [(ZoneGateway, DomainName, String)] = [
-            (try gateway(Array("a".utf8), host: "a", ip: "100.64.0.1", port: 70_000), domain, "port 70000"),
-            (try gateway(Array("a".utf8), host: String(repeating: "h", count: 63), ip: "100.64.0.1"), longDomain, "SRV target"),
-            (try gateway([UInt8](repeating: 0x61, count: 63), host: "h", ip: "100.64.0.1"), longDomain, "longer than a DNS name"),
-            (try gateway(Array("a".utf8), host: "a", ip: "100.64.0.1", txt: bigTXT), domain, "does not fit in one DNS message"),
+        let longHost = String(repeating: "h", count: 63)
+        let rdata = bigTXT.wire.count
+        let a = try InstanceName(decoded: "a")
+        let cases: [(ZoneGateway, DomainName, ZoneGateway.Problem.Kind?)] = [
+            (try gateway(Array("a".utf8), host: "a", ip: "100.64.0.1", port: 70_000), domain, .port(70_000)),
+            (
+                try gateway(Array("a".utf8), host: longHost, ip: "100.64.0.1"), longDomain,
+                .srvTargetTooLong(host: longHost, domain: longDomain)
+            ),
+            (
+                try gateway([UInt8](repeating: 0x61, count: 63), host: "h", ip: "100.64.0.1"), longDomain,
+                .instanceNameTooLong(type: .gateway, domain: longDomain)
+            ),
+            (
+                try gateway(Array("a".utf8), host: "a", ip: "100.64.0.1", txt: bigTXT), domain,
+                .txtTooLarge(
+                    rdata: rdata,
+                    answer: ZoneWriter.answerBytes(owner: try DNSName(instance: a, type: .gateway, domain: domain), rdata: rdata))
+            ),
             (
                 ZoneGateway(instance: try InstanceName(decoded: "a"), hostLabel: "a", addresses: [], port: 1, txt: .empty), domain,
-                "has no address"
+                .noAddress(host: "a", domain: domain)
             ),
             (
                 try gateway(
                     Array("a".utf8), host: "a", ip: "100.64.0.1", txt: TXTRecord(pairs: [(key: "gatewayPort", value: "18790")])),
-                domain, "differs from SRV port"
+                domain, .txtPortMismatch(advertised: 18790, port: 18789)
             ),
             (
                 try gateway(
                     Array("a".utf8), host: "a", ip: "100.64.0.1",
                     txt: TXTRecord(pairs: [(key: "gatewayTls", value: "1"), (key: "gatewayTlsSha256", value: "zz")])),
-                domain, "gatewayTlsSha256"
+                domain, nil
             ),
         ]
-        for (gateway, domain, words) in cases {
-            #expect(
-                gateway.problem(domain: domain)?.contains(words) == true, "\(words): \(String(describing: gateway.problem(domain: domain)))"
-            )
-            do {
-                _ = try ZoneWriter.render(zone([gateway], domain: domain), serial: 1)
-                Issue.record("\(words): rendered")
-            } catch {
-                #expect(error.message.contains(words), "\(error.message)")
+        for (gateway, domain, kind) in cases {
+            let problem = try #require(gateway.problem(domain: domain), "\(String(describing: kind))")
+            if let kind {
+                #expect(problem == ZoneGateway.Problem(gateway: gateway.instance.displayName, kind), "\(problem)")
+            } else if case .txtValue(let issue) = problem.kind {
+                #expect(issue.kind == .fingerprintMalformed, "\(issue)")
+            } else {
+                Issue.record("a malformed gatewayTlsSha256: \(problem)")
+            }
+            #expect(throws: ZoneError(.gatewayUnpublishable(problem))) {
+                try ZoneWriter.render(zone([gateway], domain: domain), serial: 1)
             }
         }
     }

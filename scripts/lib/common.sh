@@ -14,6 +14,12 @@ TB=${CLAWNET_TESTBED_DIR:-/tmp/clawnet-testbed}
 # other hosts), and only a process that hangs waits this long.
 STOP_GRACE_SECONDS=5
 
+usage() { # usage: the help of the script that sourced this file, which is its header comment
+    # From line 2 to the first line that is not a comment, without the "# ": the header stays
+    # the one text. The scripts set self=$(realpath "$0") before they cd, so that it is found.
+    sed -n '2,${/^#/!q;s/^# \{0,1\}//;p;}' "${self:-$0}"
+}
+
 die() { # die MESSAGE: "SCRIPT: MESSAGE" on stderr, exit 1
     echo "${0##*/}: $*" >&2
     exit 1

@@ -19,18 +19,15 @@ public enum BrowseMirror {
                 gateways.append(gateway)
                 continue
             }
-            let shown = lan.map(\.description).joined(separator: ", ")
             if tailnetOnly {
                 gateway.addresses.removeAll { !$0.isTailscale }
                 guard !gateway.addresses.isEmpty else {
-                    notes.append("skipped '\(gateway.instance.displayName)': it has no tailnet address, only \(shown) (--tailnet-only)")
+                    notes.append(.noTailnetAddressSkipped(name: gateway.instance.displayName, lan: lan))
                     continue
                 }
-                notes.append("'\(gateway.instance.displayName)': left out its non-tailnet address(es) \(shown) (--tailnet-only)")
+                notes.append(.lanAddressesLeftOut(name: gateway.instance.displayName, lan: lan))
             } else {
-                notes.append(
-                    "'\(gateway.instance.displayName)' is published with non-tailnet address(es) \(shown): nodes on the tailnet cannot "
-                        + "reach them (--tailnet-only publishes only 100.64.0.0/10 and fd7a:115c:a1e0::/48)")
+                notes.append(.lanAddressesPublished(name: gateway.instance.displayName, lan: lan))
             }
             gateways.append(gateway)
         }
@@ -40,10 +37,10 @@ public enum BrowseMirror {
     }
 
     /// A note for every Gateway that took no TCP connection on any published address.
-    static func unanswered(_ gateways: [ZoneGateway], timeout: Duration) async -> [String] {
+    static func unanswered(_ gateways: [ZoneGateway], timeout: Duration) async -> [ZoneNote] {
         guard !gateways.isEmpty else { return [] }
         guard timeout > .zero else {
-            return ["no time was left to check whether the \(Plural.counted(gateways.count, "Gateway")) answer (raise --timeout)"]
+            return [.noTimeToCheck(count: gateways.count)]
         }
         let targets = gateways.map { gateway in
             ProbeTarget(
@@ -53,19 +50,7 @@ public enum BrowseMirror {
         let reports = await GatewayProbe.runAll(targets, budget: timeout, phases: [.tcp])
         return reports.compactMap { report in
             guard report.connectedAddress == nil else { return nil }
-            let attempts = report.tcp.map { "\($0.address): \(describe($0.outcome))" }.joined(separator: "; ")
-            return "'\(report.target.label)' did not answer on port \(report.target.port) (\(attempts)); it is published anyway: "
-                + "is it running, and listening on that address?"
-        }
-    }
-
-    private static func describe(_ outcome: TCPAttempt.Outcome) -> String {
-        switch outcome {
-        case .connected: "connected"
-        case .refused: "refused"
-        case .timedOut: "no answer"
-        case .unreachable(let why), .localShortage(let why): why
-        case .failed(let why): SafeText.display(Array(why.utf8))
+            return .didNotAnswer(name: report.target.label, port: report.target.port, attempts: report.tcp)
         }
     }
 }

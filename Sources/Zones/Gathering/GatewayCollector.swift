@@ -58,13 +58,13 @@ public struct GatewayCollector: Sendable {
         gathered.add(named: sources.named)
         if let inventory = sources.inventory {
             do {
-                gathered.add(try Inventory.gateways(atPath: inventory, domain: domain), from: "--inventory \(inventory)")
+                gathered.add(try Inventory.gateways(atPath: inventory, domain: domain), from: .inventory(path: inventory))
             } catch {
-                throw ZoneError("--inventory \(inventory): \(error)")
+                throw ZoneError(.inventoryUnusable(path: inventory, reason: error.description))
             }
         }
         if let browse = sources.browse {
-            gathered.add(await self.browse(browse, domain: domain), from: "--from-browse")
+            gathered.add(await self.browse(browse, domain: domain), from: .browse)
         }
         if sources.thisHost {
             let (gateway, hostNotes) = try ThisHost.gateway(
@@ -90,10 +90,8 @@ public struct GatewayCollector: Sendable {
         var yield = await BrowseMirror.gateways(
             from: snapshot.beacons, domain: domain, tailnetOnly: browse.tailnetOnly,
             connectTimeout: min(browse.timeout - snapshot.elapsed, Self.answerCheckLimit))
-        yield.failures = snapshot.issues.map { "browse: \($0.message)" }
-        if snapshot.timedOut {
-            yield.failures.append("browse: stopped at the \(browse.timeout.argumentText) timeout before every path reported all it knows")
-        }
+        yield.failures = snapshot.issues.map(SourceFailure.browse)
+        if snapshot.timedOut { yield.failures.append(.browseTimedOut(browse.timeout)) }
         return yield
     }
 

@@ -27,7 +27,7 @@ public enum Inventory {
     /// (as failures).
     public struct Listing: Sendable {
         public let beacons: [GatewayBeacon]
-        public let failures: [String]
+        public let failures: [SourceFailure]
     }
 
     /// The Gateways of the browse document at `path` (a regular file, `-` or a pipe of at most
@@ -70,10 +70,7 @@ public enum Inventory {
         guard document.schema == Schema.browse else {
             throw Failure(description: "schema is '\(SafeText.display(Array(document.schema.utf8)))', expected \(Schema.browse)")
         }
-        let failures = (document.errors ?? []).map { saved in
-            let text = [saved.source, saved.message].compactMap { $0 }.joined(separator: ": ")
-            return "the browse that wrote it reported \(SafeText.display(Array(text.utf8)))"
-        }
+        let failures = (document.errors ?? []).map { SourceFailure.saved(source: $0.source, message: $0.message) }
         return Listing(beacons: document.beacons, failures: failures)
     }
 

@@ -24,16 +24,13 @@ public enum ThisHost {
     /// The Gateway of this host: `<hostname>-gateway` on `<hostname>`, its Tailscale
     /// addresses, the configured port, TLS and the certificate's fingerprint.
     public static func gateway(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface], hostName: String)
-        throws -> (ZoneGateway, [String])
+        throws -> (ZoneGateway, [ZoneNote])
     {
-        var notes: [String] = []
+        var notes: [ZoneNote] = []
         let name = HostName.labelOrFallback(of: hostName)
         let addresses = NetworkInterface.tailscaleAddresses(interfaces).map(\.withoutZone)
         guard !addresses.isEmpty else {
-            throw ZoneError(
-                "--this-host: this machine has no Tailscale address, so its Gateway's SRV target would have no A or AAAA record; "
-                    + "nothing was written",
-                fix: "bring Tailscale up (`tailscale up`), or publish it with --gateway host=\(name),ip=ADDRESS")
+            throw ZoneError(.thisHostWithoutTailnet(host: name))
         }
         var spec = "host=\(name),name=\(ZoneGateway.label("\(name)-gateway", fallback: "openclaw-gw")),display=\(name)"
         spec += addresses.map { ",ip=\($0)" }.joined()
@@ -47,7 +44,7 @@ public enum ThisHost {
                 spec += ",tls=\(fingerprint.hex)"
             } else {
                 spec += ",tls=yes"
-                notes.append("TLS is on but \(path) has no readable certificate: gatewayTlsSha256 is left out")
+                notes.append(.certificateUnreadable(path: path))
             }
         }
         return (try GatewaySpec.parse(spec.replacingAll("\\", with: "\\\\")), notes)

@@ -25,10 +25,10 @@ public struct ZoneGeneration: Sendable {
 
     public enum Outcome: Sendable {
         /// The zone, for stdout, and notes on it (the sources' too).
-        case printed(ZoneWriter.Rendered, notes: [String])
+        case printed(ZoneWriter.Rendered, notes: [ZoneNote])
         case written(Written)
         /// Nothing written: the sources are no reason to replace the zone in the file.
-        case refused(ZoneError, notes: [String])
+        case refused(ZoneError, notes: [ZoneNote])
     }
 
     public struct Written: Sendable {
@@ -37,7 +37,7 @@ public struct ZoneGeneration: Sendable {
         public let gateways: Int
         public let corefile: CorefileChange?
         /// The sources' notes, then the zone's.
-        public let notes: [String]
+        public let notes: [ZoneNote]
     }
 
     public struct CorefileChange: Sendable {
@@ -59,7 +59,7 @@ public struct ZoneGeneration: Sendable {
             let rendered = try ZoneWriter.render(content, serial: SerialPolicy.next(after: nil, today: today))
             return .printed(rendered, notes: gathered.notes + rendered.notes)
         }
-        if let refusal = gathered.removalRefusal(kept: out, instead: "to write the zone anyway, print it (no --out)") {
+        if let refusal = gathered.removalRefusal(.zoneFile(path: out)) {
             return .refused(refusal, notes: gathered.notes)
         }
         do {
@@ -68,10 +68,9 @@ public struct ZoneGeneration: Sendable {
             return .written(
                 Written(zone: written.zone, gateways: gateways, corefile: written.corefile, notes: gathered.notes + written.zone.notes))
         } catch let error as AtomicFile.Failure {
-            throw ZoneError(
-                "\(error.description); nothing written", fix: "give --out and --corefile regular files this user owns, or new paths")
+            throw ZoneError(.notWritten(reason: error.description))
         } catch let error as RegularFile.Failure {
-            throw ZoneError(error.description, fix: "check that the file named is the one meant (a regular file this user can read)")
+            throw ZoneError(.notRead(reason: error.description))
         }
     }
 
@@ -87,8 +86,7 @@ public struct ZoneGeneration: Sendable {
         if let corefile {
             let bind = bind.isEmpty ? tailscale : bind
             guard !bind.isEmpty else {
-                throw ZoneError(
-                    "no address for CoreDNS to listen on", fix: "give --bind IP (this machine has no Tailscale address)", usage: true)
+                throw ZoneError(.noListenAddress)
             }
             let stanza = try CorefileWriter.stanza(domain: domain, bind: bind, serving: serving(zonePath: path))
             let change = try CorefileEdit.prepare(stanza, domain: domain, at: corefile)

@@ -37,9 +37,9 @@ extension Registrar {
     /// could not publish (never pruned: they exist). With `prune`, sources that failed or gave
     /// nothing stop the push here (`GatheredGateways.removalRefusal`): nothing is sent.
     public func pushRecords(_ gathered: GatheredGateways, prune: Bool) throws(ZoneError) -> (
-        records: [DNSRecord], keeping: Set<DNSName>, notes: [String]
+        records: [DNSRecord], keeping: Set<DNSName>, notes: [ZoneNote]
     ) {
-        if prune, let refusal = gathered.removalRefusal(kept: "every instance in \(domain.name)", instead: "or push without --prune") {
+        if prune, let refusal = gathered.removalRefusal(.prune(zone: domain)) {
             throw refusal
         }
         let (records, notes) = try records(for: gathered.gateways)

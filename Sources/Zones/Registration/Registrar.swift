@@ -28,7 +28,7 @@ public struct Registrar: Sendable {
     public var service: DNSName { registration.service }
 
     /// The records of `gateways` in this zone, and notes on them (as `zone generate` writes them).
-    public func records(for gateways: [ZoneGateway]) throws(ZoneError) -> (records: [DNSRecord], notes: [String]) {
+    public func records(for gateways: [ZoneGateway]) throws(ZoneError) -> (records: [DNSRecord], notes: [ZoneNote]) {
         try ZoneWriter.serviceRecords(ZoneContent(domain: domain, gateways: gateways, nameServerAddresses: []))
     }
 

@@ -83,9 +83,7 @@ public final class WideAreaRegistration: Sendable {
         if gateway.addresses.isEmpty { onEvent(.noAddress(host: gateway.hostLabel)) }
         let served = try await registrar.read(for: records, transfer: false)
         if let holder = served.rrset(instance, .srv).first, Self.endpoint(holder) != ourEndpoint {
-            throw ZoneError(
-                "\"\(displayName)\" is already registered in \(domain.name) for \(Self.endpoint(holder))",
-                fix: "choose another --name, or remove that record")
+            throw ZoneError(.nameTaken(name: displayName, domain: domain, holder: Self.endpoint(holder)))
         }
         adopt(served)
         try await apply(served, first: true)
@@ -170,12 +168,10 @@ public final class WideAreaRegistration: Sendable {
             ledgerFile.remove()
             onEvent(.withdrawn(ledger.added.isEmpty ? .wereThereBefore : plan.isEmpty ? .nothingLeft : .taken))
         } catch {
-            let left = remaining.compactMap(LedgerFile.line).joined(separator: "; ")
             throw ZoneError(
-                "could not withdraw \"\(displayName)\" from \(domain.name): \(error.message); still there: "
-                    + (left.isEmpty ? "nothing known" : left),
-                fix: (error.fix.map { "\($0); " } ?? "")
-                    + "or run the same advertise again and stop it: it adopts them and withdraws them (\(ledgerFile.path) lists them)")
+                .withdrawFailed(
+                    name: displayName, domain: domain, failure: error, remaining: remaining.compactMap(LedgerFile.line),
+                    ledger: ledgerFile.path))
         }
     }
 

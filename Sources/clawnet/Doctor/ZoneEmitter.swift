@@ -33,6 +33,10 @@ enum ZoneEmitter {
             try target.write(Array(try ZoneSnippets.fragment(snippets, domain: domain).utf8))
         } catch let error as CommandError {
             throw error
+        } catch let error as ZoneError {
+            throw CommandError(
+                "\(error.message)\(error.fix.map { " (fix: \($0))" } ?? ""); nothing written",
+                fix: "give --emit-zone a new path or a regular file this user owns")
         } catch {
             throw CommandError("\(error); nothing written", fix: "give --emit-zone a new path or a regular file this user owns")
         }
