@@ -96,7 +96,9 @@ public struct Doctor: Sendable {
                     foundTLS: target.foundTLS)
             } + unknown.map(Self.unknownTarget)
         var machine = MachineChecks.run(facts, discovery: discovery, multicast: !options.noLocal)
-        if !options.targets.isEmpty { machine = Self.relaxUnneeded(machine, needed: Self.dependencies(of: gateways)) }
+        if !options.targets.isEmpty {
+            machine = Self.relaxUnneeded(machine, needed: Self.dependencies(of: gateways).union(options.required))
+        }
         let diagnosis = DiagnosisRules.diagnose(MachineResult(checks: machine, facts: facts, discovery: discovery), gateways: gateways)
         var result = DoctorResult(machine: machine, gateways: gateways, diagnosis: diagnosis, only: options.only.map(CheckID.closure))
         result.snippets = ZoneSnippets.make(gateways, discovery: discovery, facts: facts)
