@@ -58,8 +58,8 @@ public struct Diagnosis: Sendable, Equatable {
         case pinChanged(target: String, pin: Check?, withheld: Check?)
         /// Plain text where TLS was expected: by the beacon (gatewayTls=1), else by the URL or config.
         case tlsExpected(target: String, byBeacon: Bool, hostHeader: String)
-        /// A TLS server probed as ws://: `advertised` when a beacon (not a manual target) named it.
-        case tlsNotAdvertised(target: String, advertised: Bool, webSocket: Check)
+        /// A TLS server probed as ws://, and why it was.
+        case tlsNotAdvertised(target: String, plain: PlainProbe, webSocket: Check)
         /// Something in front of the Gateway (a proxy, an edge) is the cause: what doctor saw of it.
         case intermediary(IntermediaryFinding)
         /// A wide-area domain that only Tailscale's resolver answers, on a machine whose
@@ -69,6 +69,16 @@ public struct Diagnosis: Sendable, Equatable {
         /// Nothing in local. on a machine in a container or WSL2 (its markers).
         case contained(PlatformFacts)
     }
+}
+
+/// Why a Gateway that speaks TLS was probed as plain ws://.
+public enum PlainProbe: Sendable, Equatable {
+    /// Its beacon advertises no TLS (neither gatewayTls nor gatewayTlsSha256).
+    case beaconWithoutTLS
+    /// It was given as ws:// (or as a host, with gateway.tls off in the config), and no beacon names it.
+    case given
+    /// It was given as ws://, though the beacon that names it advertises TLS.
+    case givenDespiteBeacon
 }
 
 /// A cause doctor can name: stable, lower-case, dashed.

@@ -18,17 +18,34 @@ extension Doctor {
         /// The default target, probed as ws:// (no config said TLS), answered TLS: probed again as wss://.
         var foundTLS = false
 
-        /// A URL or host that a discovered beacon also names (its port and one of its
-        /// addresses, as browse merges a manual target) is that Gateway: its name and TXT come along.
+        /// What was typed, when the target was named as a URL or HOST[:PORT]: what it left out
+        /// (the scheme, the port) a beacon that names the same host may say.
+        var typed: EndpointSpec?
+
+        /// A URL, host or address that a discovered beacon also names (its SRV host, lanHost or
+        /// tailnetDns, or one of its addresses, on its port) is that Gateway: its name and TXT come
+        /// along, and what the URL left out comes from the beacon as a node that trusts it connects:
+        /// wss:// when it advertises TLS (`GatewayInfo.advertisesTLS`), its port when it is the one
+        /// Gateway the host has. A scheme or port typed stays.
         mutating func join(_ beacons: [GatewayBeacon]) {
-            let addresses = Set(probe.addresses.map(\.withoutZone))
-            guard beacon == nil,
-                let found = beacons.first(where: { beacon in
-                    !beacon.isManualOnly && beacon.port == probe.port && beacon.addresses.contains { addresses.contains($0.withoutZone) }
-                })
-            else { return }
+            let discovered = beacons.filter { !$0.isManualOnly && names($0) }
+            let onPort = discovered.first { $0.port == probe.port }
+            let portless = typed?.port == nil && discovered.count == 1 ? discovered.first : nil
+            guard beacon == nil, let found = onPort ?? portless else { return }
             beacon = found
             probe.advertisedFingerprint = found.gateway.tlsSha256
+            if let port = found.port { probe.port = port }
+            if typed?.scheme == nil { probe.tls = found.gateway.advertisesTLS }
+        }
+
+        /// `beacon` names this target's host: by name (as DNS compares names) or by an address.
+        func names(_ beacon: GatewayBeacon) -> Bool {
+            let host = BeaconHost(probe.host).key
+            let info = beacon.gateway
+            let hostNames = [beacon.host?.key, info.lanHost.map { BeaconHost($0).key }, info.tailnetDns.map { BeaconHost($0).key }]
+            if hostNames.contains(host) { return true }
+            let addresses = Set(probe.addresses.map(\.withoutZone))
+            return beacon.addresses.contains { addresses.contains($0.withoutZone) }
         }
     }
 
@@ -63,6 +80,7 @@ extension Doctor {
                 group.addTask {
                     let tls = endpoint.scheme.map { $0 == .wss } ?? (config.tlsEnabled ?? false)
                     var target = await endpointTarget(endpoint, label: wanted.text, tls: tls, until: deadline)
+                    target.typed = wanted.endpoint
                     target.probe.credentials = credentials(for: endpoint)
                     target.pin = options.pin.map { Pin($0) }
                     if options.pin == nil, Self.isRemoteURL(endpoint, config), let pin = config.node.remoteTLSFingerprint {
@@ -142,6 +160,6 @@ extension Doctor {
             label: beacon.url ?? "\(beacon.instance.displayName)",
             host: beacon.host?.text ?? beacon.addresses.first?.description ?? beacon.instance.displayName,
             addresses: beacon.addresses, port: beacon.port ?? Endpoint.defaultGatewayPort,
-            tls: gateway.tls, advertisedFingerprint: gateway.tlsSha256)
+            tls: gateway.advertisesTLS, advertisedFingerprint: gateway.tlsSha256)
     }
 }

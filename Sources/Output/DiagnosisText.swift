@@ -37,7 +37,7 @@ struct DiagnosisText: Equatable {
         case .unroutable(let target, let lost, let docker, let answered): unroutable(target, lost, docker: docker, answered: answered)
         case .pinChanged(let target, let pin, let withheld): pinChanged(target, pin: pin, withheld: withheld)
         case .tlsExpected(let target, let byBeacon, let hostHeader): tlsExpected(target, byBeacon: byBeacon, hostHeader: hostHeader)
-        case .tlsNotAdvertised(let target, let advertised, let webSocket): tlsNotAdvertised(target, advertised: advertised, webSocket)
+        case .tlsNotAdvertised(let target, let plain, let webSocket): tlsNotAdvertised(target, plain, webSocket)
         case .intermediary(let finding): intermediary(id, finding)
         case .resolvedRoute(let domain, let link, let routedBy): resolvedRoute(domain, link, routedBy: routedBy)
         case .contained(let platform): containerMulticast(platform)
