@@ -169,6 +169,7 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "HostTests", dependencies: ["Host", "DNSSD", "TestSupport"], swiftSettings: settings),
+        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "Host", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "AvahiTests", dependencies: ["Avahi", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(
             name: "DiscoveryTests",
@@ -192,12 +193,18 @@ let package = Package(
         ),
         .testTarget(
             name: "DNSUpdateTests", dependencies: ["DNSUpdate", "DNSClient", "DNSWire", "DNSSD", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "Host", "TestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "ZonesTests", dependencies: ["Zones", "DNSSD", "DNSWire", "Host", "TestSupport"], exclude: ["Fixtures"],
+            swiftSettings: settings),
         .testTarget(
             name: "DoctorTests", dependencies: ["Doctor", "Output", "Probes", "Discovery", "Host", "Avahi", "DNSSD", "TestSupport"],
             exclude: ["Golden"], swiftSettings: settings),
         .testTarget(
-            name: "WatchTests", dependencies: ["Watch", "Doctor", "Probes", "Discovery", "DNSSD", "Avahi", "Host", "TestSupport"], swiftSettings: settings),
+            name: "WatchTests",
+            dependencies: [
+                "Watch", "Doctor", "Probes", "Discovery", "DNSSD", "Avahi", "Host", "TestSupport", nioCore,
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ], swiftSettings: settings),
         .testTarget(
             name: "OutputTests",
             dependencies: ["Output", "Doctor", "Discovery", "Zones", "Probes", "Host", "Avahi", "DNSSD", "TestSupport"],

@@ -14,18 +14,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
     struct Options: Sendable {
         var types: [ServiceType]
         var watch: Bool
-        /// With a warm Avahi cache: how long to wait after the cache is exhausted with no new
-        /// instance before the browse counts as complete (avahi-browse always waits 1 s).
-        var settle: Duration
         /// How long to wait before trying again when D-Bus itself is gone (watch mode).
         var retryInterval: Duration
-    }
-
-    /// Completion of one type's browser.
-    private enum Phase {
-        case waiting
-        case settling(deadline: ContinuousClock.Instant)
-        case complete
     }
 
     private let options: Options
@@ -33,7 +23,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private let loop: AvahiLoop
     private var client: OpaquePointer?
     private var browsers: [OpaquePointer: ServiceType] = [:]
-    private var phases: [ServiceType: Phase] = [:]
+    /// Types whose browser has not yet said all it knows (see `browserEvent`).
+    private var waiting: Set<ServiceType> = []
     private var resolvers: [OpaquePointer: (MulticastInstanceKey, AvahiLink)] = [:]
     private var resolverOfLink: [MulticastInstanceKey: [AvahiLink: OpaquePointer]] = [:]
     /// Resolvers checking whether a beacon from before a reconnect still exists.
@@ -41,7 +32,6 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var table = MulticastInstanceTable()
     /// Links waiting for a resolver (see `startNextResolver`).
     private var resolveQueue: [(MulticastInstanceKey, AvahiLink)] = []
-    private var settleTimer: PollTimer?
     private var reconnectTimer: PollTimer?
     private var resolveTimer: PollTimer?
     private var reportedAllForNow = false
@@ -98,7 +88,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
 
     /// After the poll thread stopped.
     private func release() {
-        for timer in [settleTimer, reconnectTimer, resolveTimer] { timer?.free() }
+        for timer in [reconnectTimer, resolveTimer] { timer?.free() }
         if let client { avahi_client_free(client) }  // frees its browsers and resolvers
         client = nil
     }
@@ -186,11 +176,10 @@ final class AvahiBrowseSession: @unchecked Sendable {
             guard let browser else {
                 let code = avahi_client_errno(client)
                 emit(.error(Self.browseRefused(type, code: code)))
-                phases[type] = .complete
                 continue
             }
             browsers[browser] = type
-            phases[type] = .waiting
+            waiting.insert(type)
         }
         checkCompletion()
     }
@@ -206,24 +195,25 @@ final class AvahiBrowseSession: @unchecked Sendable {
             let link = AvahiLink(interface: interface, protocolFamily: proto)
             if event == AVAHI_BROWSER_NEW {
                 if table.itemNew(key, on: link) { enqueueResolve(key, link) }
-                if case .settling = phases[type] { phases[type] = .settling(deadline: .now + options.settle) }
             } else {
                 freeResolver(key, link)
                 emit(table.itemRemoved(key, on: link))
             }
         case AVAHI_BROWSER_CACHE_EXHAUSTED:
-            // A warm cache already holds what the network answered recently; a cold one holds
-            // nothing, and then only Avahi's own all-for-now timer can tell us we are done.
-            if case .waiting = phases[type], table.count(of: type) > 0 {
-                phases[type] = .settling(deadline: .now + options.settle)
-                arm(&settleTimer, after: options.settle) { $0.settleTimerFired() }
-            }
+            // A warm cache is what avahi-daemon has heard: every announcement on the link, and
+            // the answers to the last browse; it is complete once each entry is resolved, as
+            // `avahi-browse -c` takes it. Waiting for answers to this browse's own query would
+            // cost at least 120 ms (Avahi sends it 100 ms after the browser starts, responders
+            // wait 20-120 ms: avahi-core/query-sched.c, response-sched.c). A cold cache holds
+            // nothing of the type: then only Avahi's all-for-now, a second after its first
+            // query, tells us the network has answered.
+            if table.count(of: type) > 0 { waiting.remove(type) }
         case AVAHI_BROWSER_ALL_FOR_NOW:
-            phases[type] = .complete
+            waiting.remove(type)
         case AVAHI_BROWSER_FAILURE:
             let code = client.map { avahi_client_errno($0) } ?? 0
             emit(.error(Self.browseFailed(type, code: code)))
-            phases[type] = .complete
+            waiting.remove(type)
         default:
             break
         }
@@ -337,14 +327,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     // MARK: Completion and timers
 
     private func checkCompletion() {
-        let now = ContinuousClock.now
-        for (type, phase) in phases {
-            if case .settling(let deadline) = phase, deadline <= now { phases[type] = .complete }
-        }
-        guard !reportedAllForNow, !browsers.isEmpty,
-            phases.values.allSatisfy({ if case .complete = $0 { true } else { false } }),
-            table.pendingCount == 0
-        else { return }
+        guard !reportedAllForNow, !browsers.isEmpty, waiting.isEmpty, table.pendingCount == 0 else { return }
         reportedAllForNow = true
         // Avahi's all-for-now can come before a freshly restarted daemon has heard the
         // network; a beacon not reported again is removed only if resolving it fails.
@@ -359,17 +342,6 @@ final class AvahiBrowseSession: @unchecked Sendable {
         timer?.arm(after: delay) { [unowned self] in action(self) }
     }
 
-    private func settleTimerFired() {
-        checkCompletion()
-        // Re-arm while some type is still settling.
-        let deadlines = phases.values.compactMap { phase -> ContinuousClock.Instant? in
-            if case .settling(let deadline) = phase { deadline } else { nil }
-        }
-        if let next = deadlines.min() {
-            arm(&settleTimer, after: max(.zero, next - .now)) { $0.settleTimerFired() }
-        }
-    }
-
     /// Drop the failed client and everything it owned, then connect again.
     private func reconnect() {
         if let client {
@@ -381,7 +353,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         resolverOfLink.removeAll()
         resolveQueue.removeAll()
         existenceChecks.removeAll()
-        phases.removeAll()
+        waiting.removeAll()
         table.dropAllLinks()
         connect()
     }

@@ -4,11 +4,9 @@ import Host
 /// Browsing `local.` through the system's avahi-daemon (libavahi-client over D-Bus). clawnet
 /// never runs an mDNS responder of its own next to Avahi.
 public struct MulticastBackend: Sendable {
-    public var settle: Duration
     public var retryInterval: Duration
 
-    public init(settle: Duration = .milliseconds(150), retryInterval: Duration = .seconds(1)) {
-        self.settle = settle
+    public init(retryInterval: Duration = .seconds(1)) {
         self.retryInterval = retryInterval
     }
 
@@ -16,6 +14,6 @@ public struct MulticastBackend: Sendable {
     /// (or after an error that makes browsing impossible); with it, it runs until cancelled
     /// and reconnects when avahi-daemon comes back.
     public func browse(types: [ServiceType], watch: Bool) -> AsyncStream<DiscoveryEvent> {
-        AvahiBrowseSession.events(options: .init(types: types, watch: watch, settle: settle, retryInterval: retryInterval))
+        AvahiBrowseSession.events(options: .init(types: types, watch: watch, retryInterval: retryInterval))
     }
 }

@@ -89,6 +89,9 @@ public final class DNSClient: Sendable {
         }
     }
 
+    /// What one question got from one server.
+    public typealias Answer = Result<DNSResponse, DNSQueryFailure>
+
     let group: any EventLoopGroup
     let options: Options
     private let channels = NIOLockedValueBox<[DNSServer: EventLoopFuture<UDPQueryChannel>]>([:])
@@ -100,19 +103,77 @@ public final class DNSClient: Sendable {
     }
 
     public func query(_ name: DNSName, _ type: RRType, server: DNSServer) async throws(DNSQueryFailure) -> DNSResponse {
-        let question = try encode(name, type, server)
-        let message: DNSMessage
-        do {
-            message = try await udpChannel(for: server).flatMap { $0.submit(question) }.valueUnlessCancelled()
-        } catch {
-            throw .socket(error, server: server)
+        try await query([(name, type)], server: server)[0].get()
+    }
+
+    /// Every question asked of `server` at once: the queries are written together and flushed
+    /// once, at most `maxInFlight` of them outstanding, each with its own tries; an answer
+    /// truncated over UDP is asked again over TCP (RFC 7766). Results in the questions' order.
+    public func query(_ questions: [DNSQuestionKey], server: DNSServer) async -> [Answer] {
+        var results = [Answer?](repeating: nil, count: questions.count)
+        var asked: [(index: Int, question: DNSQuestion)] = []
+        for (index, key) in questions.enumerated() {
+            do { asked.append((index, try encode(key.name, key.type, server))) } catch { results[index] = .failure(error) }
         }
-        logger.debug(
-            "\(server) \(type) \(name): \(message.rcode), \(message.answers.count) answers\(message.truncated ? ", truncated" : "")")
-        guard message.truncated else { return DNSResponse(message: message, server: server, overTCP: false) }
-        // Truncated over UDP: ask again over TCP (RFC 7766).
-        let tcpMessage = try await TCPQuery.run(question, server: server, group: group, timeout: options.attemptTimeout * options.attempts)
-        return DNSResponse(message: tcpMessage, server: server, overTCP: true)
+        let answers: [Result<DNSMessage, any Error>]
+        let wire = asked.map(\.question)
+        do {
+            answers = try await udpChannel(for: server).flatMap { $0.submit(wire) }.valueUnlessCancelled()
+        } catch {
+            answers = Array(repeating: .failure(error), count: asked.count)
+        }
+        var truncated: [(index: Int, question: DNSQuestion)] = []
+        for (entry, answer) in zip(asked, answers) {
+            switch answer {
+            case .success(let message):
+                logger.debug(
+                    """
+                    \(server) \(entry.question.type) \(entry.question.name): \(message.rcode), \(message.answers.count) answers\
+                    \(message.truncated ? ", truncated" : "")
+                    """)
+                if message.truncated {
+                    truncated.append(entry)
+                } else {
+                    results[entry.index] = .success(DNSResponse(message: message, server: server, overTCP: false))
+                }
+            case .failure(let error):
+                results[entry.index] = .failure(.socket(error, server: server))
+            }
+        }
+        for (index, result) in await overTCP(truncated, server: server) { results[index] = result }
+        return results.map { $0! }
+    }
+
+    /// The most TCP connections one batch opens at once for answers truncated over UDP.
+    static let tcpConcurrency = 8
+
+    /// Asks again over TCP, `tcpConcurrency` at a time.
+    private func overTCP(_ truncated: [(index: Int, question: DNSQuestion)], server: DNSServer) async -> [(Int, Answer)] {
+        guard !truncated.isEmpty else { return [] }
+        let (group, timeout) = (self.group, options.attemptTimeout * options.attempts)
+        return await withTaskGroup(of: (Int, Answer).self) { tasks in
+            var next = truncated.makeIterator()
+            func startNext() -> Bool {
+                guard let (index, question) = next.next() else { return false }
+                tasks.addTask {
+                    do throws(DNSQueryFailure) {
+                        let message = try await TCPQuery.run(question, server: server, group: group, timeout: timeout)
+                        return (index, .success(DNSResponse(message: message, server: server, overTCP: true)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+                return true
+            }
+            var running = 0
+            while running < Self.tcpConcurrency, startNext() { running += 1 }
+            var results: [(Int, Answer)] = []
+            for await result in tasks {
+                results.append(result)
+                _ = startNext()
+            }
+            return results
+        }
     }
 
     public func shutdown() async {
@@ -147,6 +208,9 @@ public final class DNSClient: Sendable {
     }
 }
 
+/// A question by name and type, before it is encoded.
+public typealias DNSQuestionKey = (name: DNSName, type: RRType)
+
 /// One question, encoded with id 0; the transport writes its own id into the first two bytes.
 struct DNSQuestion: Sendable {
     let name: DNSName
@@ -164,171 +228,6 @@ struct DNSQuestion: Sendable {
     func matches(_ message: DNSMessage) -> Bool {
         guard message.isResponse, let echoed = message.question else { return false }
         return echoed.name == name && echoed.type == type
-    }
-}
-
-/// A connected UDP socket to one server and the queries in flight on it.
-final class UDPQueryChannel: Sendable {
-    let channel: any Channel
-    private let handler: NIOLoopBound<DNSUDPHandler>
-
-    private init(channel: any Channel, handler: NIOLoopBound<DNSUDPHandler>) {
-        self.channel = channel
-        self.handler = handler
-    }
-
-    static func connect(to server: DNSServer, group: any EventLoopGroup, options: DNSClient.Options) -> EventLoopFuture<UDPQueryChannel> {
-        let eventLoop = group.next()
-        // NIO traps on a datagram to some addresses (0.0.0.0, ::): they never get that far.
-        if let problem = server.address.destinationProblem {
-            return eventLoop.makeFailedFuture(DNSQueryFailure.unreachable(server, problem))
-        }
-        let address: SocketAddress
-        do { address = try server.socketAddress } catch {
-            return eventLoop.makeFailedFuture(DNSQueryFailure.unreachable(server, "\(server.address) cannot be used as a socket address"))
-        }
-        return DatagramBootstrap(group: eventLoop)
-            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65_536))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(DNSUDPHandler(server: server, options: options))
-                }
-            }
-            .connect(to: address)
-            .flatMap { channel in
-                channel.pipeline.handler(type: DNSUDPHandler.self).map { handler in
-                    UDPQueryChannel(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
-                }
-            }
-            .flatMapErrorThrowing { error in throw DNSQueryFailure.socket(error, server: server) }
-    }
-
-    func submit(_ question: DNSQuestion) -> EventLoopFuture<DNSMessage> {
-        let handler = self.handler
-        return channel.eventLoop.flatSubmit { handler.value.submit(question) }
-    }
-}
-
-/// Owns the in-flight queries of one UDP socket; runs only on its event loop.
-final class DNSUDPHandler: ChannelInboundHandler {
-    typealias InboundIn = AddressedEnvelope<ByteBuffer>
-    /// The socket is connected: queries go out as bare buffers. An envelope would have to
-    /// carry the peer's address exactly as NIO recorded it, and for an address the kernel
-    /// rewrites on connect (0.0.0.0 and ::ffff:0.0.0.0 become 127.0.0.1) NIO traps instead.
-    typealias OutboundOut = ByteBuffer
-
-    private struct Pending {
-        let question: DNSQuestion
-        let promise: EventLoopPromise<DNSMessage>
-        var attempt: Int
-        var timer: Scheduled<Void>?
-    }
-
-    private let server: DNSServer
-    private let options: DNSClient.Options
-    private var context: ChannelHandlerContext?
-    private var pending: [UInt16: Pending] = [:]
-    private var waiting: [(DNSQuestion, EventLoopPromise<DNSMessage>)] = []
-    /// The newest non-matching answer, reported if a query then times out.
-    private var lastMismatch: String?
-
-    init(server: DNSServer, options: DNSClient.Options) {
-        self.server = server
-        self.options = options
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
-
-    func submit(_ question: DNSQuestion) -> EventLoopFuture<DNSMessage> {
-        guard let context else {
-            return server.failedFuture(on: MultiThreadedEventLoopGroup.singleton.next(), .unreachable(server, "socket closed"))
-        }
-        let promise = context.eventLoop.makePromise(of: DNSMessage.self)
-        if pending.count >= options.maxInFlight {
-            waiting.append((question, promise))
-        } else {
-            start(question, promise)
-        }
-        return promise.futureResult
-    }
-
-    private func start(_ question: DNSQuestion, _ promise: EventLoopPromise<DNSMessage>) {
-        var id = UInt16.random(in: .min ... .max)
-        while pending[id] != nil { id = UInt16.random(in: .min ... .max) }
-        pending[id] = Pending(question: question, promise: promise, attempt: 0)
-        send(id)
-    }
-
-    private func send(_ id: UInt16) {
-        guard let context, var query = pending[id] else { return }
-        query.attempt += 1
-        let bytes = query.question.wire(id: id)
-        let buffer = context.channel.allocator.buffer(bytes: bytes)
-        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
-        query.timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(options.attemptTimeout)) { [self] in
-            timedOut(id)
-        }
-        pending[id] = query
-    }
-
-    private func timedOut(_ id: UInt16) {
-        guard let query = pending[id] else { return }
-        if query.attempt < options.attempts {
-            send(id)
-        } else {
-            finish(id, .failure(lastMismatch.map { DNSQueryFailure.malformed(server, $0) } ?? .timeout(server, attempts: query.attempt)))
-        }
-    }
-
-    private func finish(_ id: UInt16, _ result: Result<DNSMessage, DNSQueryFailure>) {
-        guard let query = pending.removeValue(forKey: id) else { return }
-        query.timer?.cancel()
-        switch result {
-        case .success(let message): query.promise.succeed(message)
-        case .failure(let failure): query.promise.fail(failure)
-        }
-        if !waiting.isEmpty {
-            let (next, promise) = waiting.removeFirst()
-            start(next, promise)
-        }
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let envelope = unwrapInboundIn(data)
-        let bytes = Array(envelope.data.readableBytesView)
-        guard bytes.count >= 2 else {
-            lastMismatch = "a \(bytes.count)-byte datagram"
-            return
-        }
-        let id = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
-        guard let query = pending[id] else { return }  // late or stray
-        do {
-            let message = try DNSWireCodec.decode(bytes)
-            guard query.question.matches(message) else {
-                lastMismatch = "an answer for another question"
-                return
-            }
-            finish(id, .success(message))
-        } catch {
-            // Keep waiting for a good answer (a retry may get one); report it if none comes.
-            lastMismatch = error.message
-        }
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // On a connected UDP socket an ICMP "port unreachable" arrives as ECONNREFUSED:
-        // nothing listens there. Every query on this socket gets that answer.
-        let failure = DNSQueryFailure.socket(error, server: server)
-        for id in Array(pending.keys) { finish(id, .failure(failure)) }
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        // The waiting go first: finishing a pending query would start one of them on the closed socket.
-        let queued = waiting
-        waiting.removeAll()
-        for (_, promise) in queued { promise.fail(DNSQueryFailure.unreachable(server, "socket closed")) }
-        for id in Array(pending.keys) { finish(id, .failure(.unreachable(server, "socket closed"))) }
-        self.context = nil
     }
 }
 

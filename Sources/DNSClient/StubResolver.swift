@@ -50,6 +50,22 @@ public enum DNSLookup: Sendable {
 /// Asks DNS questions. The real one is `StubResolver`; tests replay recorded answers.
 public protocol DNSResolving: Sendable {
     func lookup(_ name: DNSName, _ type: RRType) async -> DNSLookup
+    /// Every question at once, the lookups in the questions' order.
+    func lookup(_ questions: [DNSQuestionKey]) async -> [DNSLookup]
+}
+
+extension DNSResolving {
+    /// One lookup per question, all at once.
+    public func lookup(_ questions: [DNSQuestionKey]) async -> [DNSLookup] {
+        await withTaskGroup(of: (Int, DNSLookup).self) { group in
+            for (index, question) in questions.enumerated() {
+                group.addTask { (index, await lookup(question.name, question.type)) }
+            }
+            var lookups = [DNSLookup?](repeating: nil, count: questions.count)
+            for await (index, lookup) in group { lookups[index] = lookup }
+            return lookups.map { $0! }
+        }
+    }
 }
 
 /// A stub resolver over a list of servers, tried in order like the C library does: the next
@@ -65,9 +81,26 @@ public struct StubResolver: DNSResolving {
     }
 
     public func lookup(_ name: DNSName, _ type: RRType) async -> DNSLookup {
+        await lookup([(name, type)])[0]
+    }
+
+    /// The questions go to each server together (one round trip for all of them); those a
+    /// server fails go on to the next. An answer that is a CNAME is followed on its own.
+    public func lookup(_ questions: [DNSQuestionKey]) async -> [DNSLookup] {
+        var lookups: [DNSLookup] = []
+        for (question, answer) in zip(questions, await ask(questions)) {
+            lookups.append(await following(question, answer))
+        }
+        return lookups
+    }
+
+    /// `answer` to `question`, with the CNAMEs in it followed.
+    private func following(_ question: DNSQuestionKey, _ answer: DNSLookup) async -> DNSLookup {
+        let (name, type) = (question.name, question.type)
         var current = name
-        for _ in 0..<8 {
-            let result = await ask(current, type)
+        var result = answer
+        for hop in 0..<8 {
+            if hop > 0 { result = await ask([(current, type)])[0] }
             guard case .records(let records, let response) = result else { return result }
             let wanted = records.filter { $0.type == type && $0.name == current }
             // Truncated even over TCP: what arrived is all there is; the caller says so.
@@ -96,24 +129,37 @@ public struct StubResolver: DNSResolving {
         return nil
     }
 
-    /// One question against the servers in order; answer records are returned with the
-    /// response's additional section available to the caller.
-    private func ask(_ name: DNSName, _ type: RRType) async -> DNSLookup {
-        var last = DNSLookup.failed(.unreachable(servers.first ?? .tailscale, "no DNS server configured"))
-        for server in servers {
-            do {
-                let response = try await client.query(name, type, server: server)
-                let message = response.message
-                if message.rcode == .noError {
-                    if message.answers.isEmpty && !message.truncated { return .negative(.noError, server: server, nodata: true) }
-                    return .records(message.answers, response: response)
-                }
-                last = .negative(message.rcode, server: server, nodata: false)
-                if message.rcode == .nxDomain { return last }
-            } catch {
-                last = .failed(error)
+    /// The questions against the servers in order, the next server asked only what the one
+    /// before could not answer; answer records come with the response's additional section.
+    private func ask(_ questions: [DNSQuestionKey]) async -> [DNSLookup] {
+        var lookups = [DNSLookup](
+            repeating: .failed(.unreachable(servers.first ?? .tailscale, "no DNS server configured")), count: questions.count)
+        var open = Array(questions.indices)
+        for server in servers where !open.isEmpty {
+            let answers = await client.query(open.map { questions[$0] }, server: server)
+            var unanswered: [Int] = []
+            for (index, answer) in zip(open, answers) {
+                let (lookup, final) = Self.lookup(answer, from: server)
+                lookups[index] = lookup
+                if !final { unanswered.append(index) }
             }
+            open = unanswered
         }
-        return last
+        return lookups
+    }
+
+    /// What one server's answer says, and whether it is the final word (else the next server
+    /// is asked: a timeout, an unreachable server, SERVFAIL, REFUSED).
+    private static func lookup(_ answer: DNSClient.Answer, from server: DNSServer) -> (DNSLookup, final: Bool) {
+        switch answer {
+        case .success(let response) where response.message.rcode == .noError:
+            let message = response.message
+            if message.answers.isEmpty && !message.truncated { return (.negative(.noError, server: server, nodata: true), true) }
+            return (.records(message.answers, response: response), true)
+        case .success(let response):
+            return (.negative(response.message.rcode, server: server, nodata: false), response.message.rcode == .nxDomain)
+        case .failure(let failure):
+            return (.failed(failure), false)
+        }
     }
 }

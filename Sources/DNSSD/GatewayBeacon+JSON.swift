@@ -1,6 +1,8 @@
 /// The beacon object of `clawnet.browse.v1` (docs/schemas). Decoding reads what encoding writes,
 /// so `browse --format json` output can be fed to `zone generate --inventory`; the computed
-/// fields (`id`, `gateway`, `url`, `warnings`) are written for readers and recomputed on reading.
+/// fields (`gateway`, `url`, `warnings`, `phones`) are written for readers and recomputed on
+/// reading. `id` is the Gateway's (`gatewayID`); each of `sightings` is a beacon object of one
+/// path whose `id` is that beacon's own.
 ///
 /// Names and TXT values are exact: `instance` and each `txt` value hold the exact UTF-8 text
 /// (control characters included; JSON escapes them). Bytes that are not UTF-8 cannot be a
@@ -9,12 +11,12 @@
 extension GatewayBeacon: Codable {
     private enum Key: String, CodingKey {
         case id, instance, instancePresentation, serviceType, domain, sources, interfaces, host, port, addresses, txt
-        case txtPresentation, gateway, url, warnings, aliases, resolvers
+        case txtPresentation, gateway, url, warnings, aliases, resolvers, phones, sightings
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
-        try container.encode(id.description, forKey: .id)
+        try container.encode(gatewayID, forKey: .id)
         try container.encode(instance.jsonText, forKey: .instance)
         try container.encodeIfPresent(instance.exactPresentation, forKey: .instancePresentation)
         try container.encode(serviceType, forKey: .serviceType)
@@ -35,6 +37,8 @@ extension GatewayBeacon: Codable {
         try container.encode(warnings, forKey: .warnings)
         if !aliases.isEmpty { try container.encode(aliases, forKey: .aliases) }
         if !resolvers.isEmpty { try container.encode(resolvers, forKey: .resolvers) }
+        if !isManualOnly { try container.encode(PhonesJSON(phones), forKey: .phones) }
+        if !sightings.isEmpty { try container.encode(sightings, forKey: .sightings) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -85,6 +89,10 @@ extension GatewayBeacon: Codable {
         aliases = try container.decodeIfPresent([BeaconAlias].self, forKey: .aliases) ?? []
         resolvers = try container.decodeIfPresent([String].self, forKey: .resolvers) ?? []
         discoveryWarnings = []
+        sightings = try container.decodeIfPresent([GatewayBeacon].self, forKey: .sightings) ?? []
+        // A merged Gateway's id may be another path's beacon id: kept, so that it is read back as written.
+        let written = try container.decodeIfPresent(String.self, forKey: .id)
+        assignedID = written == id.description ? nil : written
     }
 }
 
@@ -187,5 +195,29 @@ struct GatewayJSON: Encodable {
         try container.encode(info.cliPath, forKey: .cliPath)
         try container.encode(info.transport, forKey: .transport)
         try container.encode(info.directReachable, forKey: .directReachable)
+    }
+}
+
+/// `phones`: what OpenClaw's Android and iOS nodes would do with the beacon (PhoneVerdicts):
+/// `{"android": {"verdict": "plainText", "host": "studio.local"}, "ios": {"verdict": "refuse",
+/// "reason": "tlsRequired"}}`.
+struct PhonesJSON: Encodable {
+    let verdicts: PhoneVerdicts
+
+    init(_ verdicts: PhoneVerdicts) {
+        self.verdicts = verdicts
+    }
+
+    private enum Key: String, CodingKey { case android, ios }
+    private enum VerdictKey: String, CodingKey { case verdict, host, reason }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (key, verdict) in [(Key.android, verdicts.android), (.ios, verdicts.ios)] {
+            var phone = container.nestedContainer(keyedBy: VerdictKey.self, forKey: key)
+            try phone.encode(verdict.name, forKey: .verdict)
+            try phone.encode(verdicts.host, forKey: .host)
+            if case .refused(let refusal) = verdict { try phone.encode(refusal.name, forKey: .reason) }
+        }
     }
 }

@@ -37,6 +37,12 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
     public var discoveryWarnings: [String] = []
     /// DNS servers that answered for it (unicast only), as `address#port`.
     public var resolvers: [String] = []
+    /// The Gateway's id as the merger gave it (BeaconMerger): the same across path changes,
+    /// restarts and renewals; nil for a beacon of one path that no merger has seen.
+    public var assignedID: String?
+    /// After merging: each path's own beacon of this Gateway, this one's among them, in the
+    /// order they were first seen; empty for a beacon of one path.
+    public var sightings: [GatewayBeacon] = []
 
     public init(
         instance: InstanceName, serviceType: ServiceType, domain: DomainName?, source: BeaconSource,
@@ -75,6 +81,10 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
         guard let domain else { return .manual(instance.key) }
         return .advertised(type: serviceType.name, domain: domain.name, instance: instance.key)
     }
+
+    /// Which Gateway this is: the merger's id, else this beacon's own (`id`). Browse's JSON
+    /// `id`, watch's events, metric labels and /sd name a Gateway by it.
+    public var gatewayID: String { assignedID ?? id.description }
 
     /// True when only a manual target produced it: there is no TXT to read.
     public var isManualOnly: Bool { sources == [.manual] }

@@ -54,9 +54,11 @@ public struct UpdatePlan: Sendable {
 /// writes for the Gateways, apart from SOA, NS and ns1) and plans the UPDATEs.
 ///
 /// Concurrency: every RRset an UPDATE replaces carries a prerequisite that it is still what
-/// was read (value-dependent, or "does not exist"), and so does the service's PTR RRset
-/// whenever instances are added or removed. Two pushes that read the same state cannot both
-/// succeed: the second gets YXRRSET or NXRRSET, and a rerun starts from the new state.
+/// the plan was made from (value-dependent, or "does not exist"), and so does the service's PTR
+/// RRset whenever instances are added or removed. Two pushes that read the same state cannot
+/// both succeed: the second gets YXRRSET or NXRRSET, and a rerun starts from the new state. The
+/// same holds for a plan made from a ledger or from nothing known (`ZonePush`): where they are
+/// wrong, the server refuses the UPDATE.
 /// Everything goes into one UPDATE unless it does not fit in one DNS message; then it is
 /// split between instances, each part with the prerequisites of the state the previous
 /// parts leave.
@@ -146,15 +148,21 @@ public struct ChangePlanner: Sendable {
     }
 
     /// Replaces the RRsets of `types` at `name` that differ from what is wanted; returns what
-    /// each of them held and will hold.
+    /// each of them held and will hold. When it replaces any, those of `types` that are to stay
+    /// absent are prerequisites too: a host's `AAAA` someone wrote while only an `A` is given
+    /// fails the UPDATE instead of staying unseen (a plan not made from a read relies on it).
     private func replace(_ name: DNSName, _ types: [RRType], wanted: [RRsetKey: [DNSRecord]], served: ServedRecords, into unit: inout Unit)
         -> [RRsetChange]
     {
         var replaced: [RRsetChange] = []
+        var absent: [RRType] = []
         for type in types {
             let target = wanted[RRsetKey(name, type)] ?? []
             let current = served.rrset(name, type)
-            guard !Self.same(current, target) else { continue }
+            guard !Self.same(current, target) else {
+                if current.isEmpty { absent.append(type) }
+                continue
+            }
             replaced.append(RRsetChange(type: type, before: current.map(\.data), after: target.map(\.data)))
             if current.isEmpty {
                 unit.prerequisites.append(.rrsetAbsent(name, type))
@@ -164,6 +172,7 @@ public struct ChangePlanner: Sendable {
             }
             unit.adds += target.map(Update.add)
         }
+        if !replaced.isEmpty { unit.prerequisites += absent.map { .rrsetAbsent(name, $0) } }
         return replaced
     }
 

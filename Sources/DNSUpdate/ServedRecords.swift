@@ -25,6 +25,20 @@ public struct ServedRecords: Sendable {
         /// The transfer was larger than clawnet holds of one zone (what passed which bound); the
         /// RRsets were asked instead.
         case queriesPastBound(String)
+        /// Not read: the ledger of clawnet's last push, while the server still serves the serial
+        /// it was written at (`PushLedger`).
+        case ledger
+        /// Not read, and nothing known (no ledger): the RRsets are taken to be absent, which the
+        /// UPDATE's prerequisites assert.
+        case assumedEmpty
+    }
+
+    /// True when the records were asked of the server (AXFR or queries), not taken from a ledger.
+    public var wasRead: Bool {
+        switch source {
+        case .transfer, .queries, .queriesPastBound: true
+        case .ledger, .assumedEmpty: false
+        }
     }
 
     public let zone: DNSName
@@ -65,12 +79,15 @@ public struct ServedRecords: Sendable {
 
     /// `instances(of:)`, each made when it is read.
     public func lazyInstances(of service: DNSName) -> some Sequence<DNSName> {
-        lazyRRset(service, .ptr).compactMap { record in
-            if case .ptr(let target) = record.data, target.parent == service, target.labels.count == service.labels.count + 1 {
-                return target
-            }
+        lazyRRset(service, .ptr).compactMap { Self.instance(listedBy: $0, of: service) }
+    }
+
+    /// The instance a PTR record of `service` lists, when it is directly under the service.
+    static func instance(listedBy record: DNSRecord, of service: DNSName) -> DNSName? {
+        guard case .ptr(let target) = record.data, target.parent == service, target.labels.count == service.labels.count + 1 else {
             return nil
         }
+        return target
     }
 }
 

@@ -30,15 +30,7 @@ public struct ServiceRegistration: Sendable {
     /// What the server has for these records: AXFR, or (`transfer` false, or transfers
     /// refused) the RRsets of the service type and of the names in `desired`.
     public func read(for desired: [DNSRecord], transfer: Bool = true) async throws(UpdateFailure) -> ServedRecords {
-        var instances: [DNSName] = []
-        var hosts: [DNSName] = []
-        for record in desired {
-            switch record.data {
-            case .ptr(let target) where record.name == service: instances.append(target)
-            case .a, .aaaa: hosts.append(record.name)
-            default: break
-            }
-        }
+        let (instances, hosts) = Self.names(in: desired, service: service)
         let client = DNSClient(options: .init(within: timeout))
         do throws(UpdateFailure) {
             let served = try await ZoneReader(server: server, key: key, timeout: timeout, bounds: bounds, client: client, clock: clock)
@@ -49,6 +41,27 @@ public struct ServiceRegistration: Sendable {
             await client.shutdown()
             throw error
         }
+    }
+
+    /// The instances (PTR targets of `service`) and hosts (A, AAAA owners) `desired` names.
+    public static func names(in desired: [DNSRecord], service: DNSName) -> (instances: [DNSName], hosts: [DNSName]) {
+        var instances: [DNSName] = []
+        var hosts: [DNSName] = []
+        for record in desired {
+            switch record.data {
+            case .ptr(let target) where record.name == service: instances.append(target)
+            case .a, .aaaa: hosts.append(record.name)
+            default: break
+            }
+        }
+        return (instances, hosts)
+    }
+
+    /// The zone's serial as the server serves it now: one SOA question over TCP, signed with the
+    /// key as an UPDATE is, answered with authority (`UpdateSender.serial`). A push trusts its
+    /// ledger only while this is the serial the ledger was written at.
+    public func serial() async throws(UpdateFailure) -> UInt32 {
+        try await UpdateSender(server: server, key: key, timeout: timeout, clock: clock).serial(of: zone)
     }
 
     /// Sends the plan's change sets in order; stops at the first that fails. Returns how many

@@ -49,12 +49,13 @@ public struct UpdateFailure: Error, Sendable, CustomStringConvertible {
 
     /// What was asked of the server when it answered with an error.
     enum Operation: Sendable, CustomStringConvertible {
-        case update, transfer
+        case update, transfer, serial
 
         var description: String {
             switch self {
             case .update: "UPDATE"
             case .transfer: "zone transfer (AXFR)"
+            case .serial: "SOA question"
             }
         }
     }

@@ -27,10 +27,6 @@ extension UpdatePlan {
     /// for a key made in code.
     static func keyFileWord(_ key: TSIGKey) -> String {
         guard let file = key.file else { return "<the key file of \(key.name)>" }
-        let plain = !file.isEmpty && file.unicodeScalars.allSatisfy { $0.isASCII && Self.plainShell.contains(Character($0)) }
-        return plain ? file : "'" + file.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
+        return ShellWord.quoted(file)
     }
-
-    /// Characters a shell takes literally in a word.
-    private static let plainShell = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-")
 }

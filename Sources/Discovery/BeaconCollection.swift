@@ -2,8 +2,9 @@ import DNSSD
 
 /// The current set of beacons and errors, built by applying DiscoveryEvents in order.
 public struct BeaconCollection: Sendable {
-    private var beaconsByID: [GatewayBeacon.ID: GatewayBeacon] = [:]
-    private var order: [GatewayBeacon.ID] = []
+    /// By Gateway id (`gatewayID`): after merging, a row keeps it while its paths change.
+    private var beaconsByID: [String: GatewayBeacon] = [:]
+    private var order: [String] = []
     public private(set) var errors: [DiscoveryIssue] = []
 
     public init() {}
@@ -11,9 +12,9 @@ public struct BeaconCollection: Sendable {
     public mutating func apply(_ event: DiscoveryEvent) {
         switch event {
         case .added(let beacon), .updated(let beacon):
-            if beaconsByID.updateValue(beacon, forKey: beacon.id) == nil { order.append(beacon.id) }
+            if beaconsByID.updateValue(beacon, forKey: beacon.gatewayID) == nil { order.append(beacon.gatewayID) }
         case .removed(let beacon):
-            if beaconsByID.removeValue(forKey: beacon.id) != nil { order.removeAll { $0 == beacon.id } }
+            if beaconsByID.removeValue(forKey: beacon.gatewayID) != nil { order.removeAll { $0 == beacon.gatewayID } }
         case .error(let issue):
             if !errors.contains(issue) { errors.append(issue) }
         case .allForNow:

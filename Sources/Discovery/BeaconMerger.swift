@@ -1,19 +1,31 @@
 import DNSSD
 
-/// Turns the events of several backends into events of one list with a row per Gateway.
+/// Turns the events of several backends into events of one list with a row per Gateway: the
+/// beacons that are one Gateway (GatewayIdentity) are its sightings, one per path, under one id.
 ///
-/// Identity rule: two beacons are the same Gateway when they were seen through different
-/// paths (another source, or another domain) and have the same port, the same display name
-/// (ignoring case and a trailing " (OpenClaw)"), and the same TLS fingerprint, or, when
-/// either has no fingerprint, the same host label (the first label of the SRV target:
-/// `studio` in `studio.local.` and in `studio.openclaw.internal.`). A manual target is the
-/// same Gateway as a discovered one with its port and one of its addresses. Two instances
-/// in one browse domain are never merged: DNS-SD names there are distinct services.
+/// Rows: a beacon joins the oldest row that has no beacon of its path and holds one that is the
+/// same Gateway. Two instances of one path (one domain) are never one row: DNS-SD says they are
+/// two services, and doctor reports one listener advertised twice (gateway-advertised-twice).
+/// A row whose beacons no longer link up (the one that joined them changed or went) splits: the
+/// part with its oldest beacon keeps the row and its id; a beacon that changed so that it no
+/// longer belongs leaves the others their row.
 ///
-/// Rows are indexed by those keys, so a beacon is compared only with its few candidates
-/// (a domain of thousands of Gateways merges in linear time).
+/// Ids: a row's id (`assignedID`, browse's `id`) is the beacon id of the sighting it was first
+/// seen through (`_openclaw-gw._tcp|local.|studio (openclaw)`, `manual|10.0.0.5:18789`), and it
+/// stays while paths come and go: a path that stops listing the Gateway, or starts, changes its
+/// sightings, never its id. When a beacon's change makes two rows one, the older id stays. A
+/// row whose last sighting goes is remembered (`memoryCapacity` of them): a Gateway that comes
+/// back (restarted, announced again, its certificate renewed) gets its id again. Across runs,
+/// ids are not kept, except through `remembering` (watch hands its roster over when a SIGHUP
+/// starts discovery again); a Gateway that one path lists first has that beacon's id in every
+/// run.
+///
+/// Rows are indexed by the identity's keys, so a beacon is compared only with its few
+/// candidates: a domain of thousands of Gateways merges in linear time (`comparisons` counts).
 struct BeaconMerger {
-    private struct Group {
+    private struct Row {
+        var id: String
+        /// Members in the order they joined.
         var members: [GatewayBeacon.ID]
         var published: GatewayBeacon?
     }
@@ -21,104 +33,236 @@ struct BeaconMerger {
     private struct Member {
         var beacon: GatewayBeacon
         var path: String
-        /// Index keys: `name|port|display name` for discovered beacons, `addr|address|port`
-        /// for every address (manual and discovered are indexed apart).
         var keys: [String]
     }
 
     private var members: [GatewayBeacon.ID: Member] = [:]
-    private var groupOf: [GatewayBeacon.ID: Int] = [:]
-    private var groups: [Int: Group] = [:]
-    private var index: [String: [Int: Int]] = [:]  // key -> group -> number of members with it
-    private var nextGroup = 0
+    private var rowOf: [GatewayBeacon.ID: Int] = [:]
+    /// By creation: a lower key is an older row.
+    private var rows: [Int: Row] = [:]
+    private var index: [String: [Int: Int]] = [:]  // key -> row -> number of members with it
+    private var live: [String: Int] = [:]  // id -> row
+    private var nextRow = 0
+    private var memory: GatewayMemory
+    /// Identity tests made so far, for the linear-time test.
+    private(set) var comparisons = 0
+
+    /// Ids of Gateways gone from every path that are kept, to give a returning one its id.
+    static let memoryCapacity = 4_096
+
+    /// `remembering`: Gateways known before (merged beacons), whose ids a returning one takes.
+    init(remembering known: [GatewayBeacon] = []) {
+        memory = GatewayMemory(capacity: Self.memoryCapacity)
+        for gateway in known { memory.remember(gateway.gatewayID, sightings: gateway.sightings.isEmpty ? [gateway] : gateway.sightings) }
+    }
 
     mutating func apply(_ event: DiscoveryEvent) -> [DiscoveryEvent] {
         switch event {
         case .added(let beacon), .updated(let beacon):
-            let current = groupOf[beacon.id]
-            if let current { leave(beacon.id, current) }
-            members[beacon.id] = Member(beacon: beacon, path: Self.path(beacon), keys: Self.keys(beacon))
-            // An update stays in its row while it still belongs there.
-            if let current, belongs(beacon.id, in: current) {
-                join(beacon.id, current)
-                return republish(current)
-            }
-            let group = matchingGroup(for: beacon.id) ?? newGroup()
-            join(beacon.id, group)
-            return Set([current, group].compactMap { $0 }).sorted().flatMap { republish($0) }
+            var touched = Touched()
+            place(beacon, &touched)
+            return republish(touched)
         case .removed(let beacon):
-            guard let group = groupOf[beacon.id] else { return [] }
-            leave(beacon.id, group)
+            guard let row = rowOf[beacon.id] else { return [] }
+            var touched = Touched()
+            touch(row, &touched)
+            leave(beacon.id, row)
             members.removeValue(forKey: beacon.id)
-            return republish(group)
+            split(row, &touched)
+            return republish(touched)
         case .error, .allForNow:
             return [event]
         }
     }
 
-    private mutating func newGroup() -> Int {
-        defer { nextGroup += 1 }
-        groups[nextGroup] = Group(members: [])
-        return nextGroup
+    /// The rows an event changed, with what each had published before.
+    private struct Touched {
+        var before: [Int: GatewayBeacon] = [:]
+        var rows: Set<Int> = []
     }
 
-    private mutating func join(_ id: GatewayBeacon.ID, _ group: Int) {
-        groups[group]?.members.append(id)
-        groupOf[id] = group
-        for key in members[id]?.keys ?? [] { index[key, default: [:]][group, default: 0] += 1 }
+    private func touch(_ row: Int, _ touched: inout Touched) {
+        guard touched.rows.insert(row).inserted else { return }
+        if let published = rows[row]?.published { touched.before[row] = published }
     }
 
-    private mutating func leave(_ id: GatewayBeacon.ID, _ group: Int) {
-        groups[group]?.members.removeAll { $0 == id }
-        groupOf.removeValue(forKey: id)
+    /// A beacon added or changed: it stays in its row while that row still takes it, else joins
+    /// the oldest row that does, else starts one.
+    private mutating func place(_ beacon: GatewayBeacon, _ touched: inout Touched) {
+        let current = rowOf[beacon.id]
+        if let current {
+            touch(current, &touched)
+            leave(beacon.id, current)
+        }
+        members[beacon.id] = Member(beacon: beacon, path: Self.path(beacon), keys: GatewayIdentity.keys(beacon))
+        if let current, rows[current]?.members.isEmpty == false, accepts(current, beacon.id) {
+            join(beacon.id, current)
+            split(current, &touched)
+            return
+        }
+        let target = matchingRow(for: beacon.id, excluding: current)
+        switch (current, target) {
+        case (let current?, nil):
+            // Alone in its row, or no longer linked to the others there: a row of its own.
+            if rows[current]?.members.isEmpty == true {
+                join(beacon.id, current)
+            } else {
+                split(current, &touched)
+                join(beacon.id, newRow(for: beacon, &touched))
+            }
+        case (let current?, let target?):
+            touch(target, &touched)
+            join(beacon.id, target)
+            guard let left = rows[current], left.members.isEmpty else { return split(current, &touched) }
+            // It was alone: its row goes, and when that row is older, the row it joined takes its id.
+            close(current)
+            if current < target { rename(target, to: left.id) }
+        case (nil, let target?):
+            touch(target, &touched)
+            join(beacon.id, target)
+        case (nil, nil):
+            join(beacon.id, newRow(for: beacon, &touched))
+        }
+    }
+
+    private mutating func newRow(for beacon: GatewayBeacon, _ touched: inout Touched) -> Int {
+        let row = nextRow
+        nextRow += 1
+        let listed = live
+        let id = memory.recall(beacon) { listed[$0] != nil } ?? freshID(beacon.id.description)
+        rows[row] = Row(id: id, members: [])
+        live[id] = row
+        touched.rows.insert(row)
+        return row
+    }
+
+    /// `base`, or `base#2`, `base#3`...: never the id of a row listed now.
+    private func freshID(_ base: String) -> String {
+        guard live[base] != nil else { return base }
+        var number = 2
+        while live["\(base)#\(number)"] != nil { number += 1 }
+        return "\(base)#\(number)"
+    }
+
+    private mutating func rename(_ row: Int, to id: String) {
+        guard let old = rows[row]?.id else { return }
+        if live[old] == row { live.removeValue(forKey: old) }
+        rows[row]?.id = id
+        live[id] = row
+    }
+
+    /// A row with no members left: gone, its id free (the caller remembers it when it goes for good).
+    private mutating func close(_ row: Int) {
+        guard let id = rows.removeValue(forKey: row)?.id else { return }
+        if live[id] == row { live.removeValue(forKey: id) }
+    }
+
+    private mutating func join(_ id: GatewayBeacon.ID, _ row: Int) {
+        rows[row]?.members.append(id)
+        rowOf[id] = row
+        for key in members[id]?.keys ?? [] { index[key, default: [:]][row, default: 0] += 1 }
+    }
+
+    private mutating func leave(_ id: GatewayBeacon.ID, _ row: Int) {
+        rows[row]?.members.removeAll { $0 == id }
+        rowOf.removeValue(forKey: id)
         for key in members[id]?.keys ?? [] {
-            index[key]?[group, default: 1] -= 1
-            if index[key]?[group] == 0 { index[key]?.removeValue(forKey: group) }
+            index[key]?[row, default: 1] -= 1
+            if index[key]?[row] == 0 { index[key]?.removeValue(forKey: row) }
+            if index[key]?.isEmpty == true { index.removeValue(forKey: key) }
         }
     }
 
-    /// `id` (not yet in a row) belongs in `group`: it is the same Gateway as a member there,
-    /// or the row is empty and no other row has become its own.
-    private func belongs(_ id: GatewayBeacon.ID, in group: Int) -> Bool {
-        let others = groups[group]?.members ?? []
-        if others.isEmpty { return matchingGroup(for: id) == nil }
-        return accepts(group, id)
-    }
-
-    private func matchingGroup(for id: GatewayBeacon.ID) -> Int? {
+    /// The oldest row (other than `excluded`) that takes `id`.
+    private mutating func matchingRow(for id: GatewayBeacon.ID, excluding excluded: Int?) -> Int? {
         guard let member = members[id] else { return nil }
-        let candidates = Set(Self.candidateKeys(member.beacon).flatMap { index[$0].map { Array($0.keys) } ?? [] })
-        return candidates.sorted().first { accepts($0, id) }
+        let candidates = Set(member.keys.flatMap { index[$0].map { Array($0.keys) } ?? [] })
+        return candidates.sorted().first { $0 != excluded && accepts($0, id) }
     }
 
-    /// A row takes a beacon when none of its members came on the beacon's path and one of
-    /// them is the same Gateway.
-    private func accepts(_ group: Int, _ id: GatewayBeacon.ID) -> Bool {
+    /// A row takes a beacon when none of its members came on the beacon's path and one of them
+    /// is the same Gateway.
+    private mutating func accepts(_ row: Int, _ id: GatewayBeacon.ID) -> Bool {
         guard let member = members[id] else { return false }
-        let others = (groups[group]?.members ?? []).compactMap { members[$0] }
-        return !others.isEmpty
-            && !others.contains { $0.path == member.path }
-            && others.contains { Self.sameGateway($0.beacon, member.beacon) }
-    }
-
-    /// Emit what changed for one row: added, updated, removed, or removed + added when the
-    /// primary (and so the id) changed.
-    private mutating func republish(_ key: Int) -> [DiscoveryEvent] {
-        guard let group = groups[key] else { return [] }
-        let merged = Self.merge(group.members.compactMap { members[$0]?.beacon })
-        groups[key]?.published = merged
-        if merged == nil { groups.removeValue(forKey: key) }
-        switch (group.published, merged) {
-        case (nil, nil): return []
-        case (nil, let new?): return [.added(new)]
-        case (let old?, nil): return [.removed(old)]
-        case (let old?, let new?) where old.id != new.id: return [.removed(old), .added(new)]
-        case (let old?, let new?): return old == new ? [] : [.updated(new)]
+        let others = (rows[row]?.members ?? []).compactMap { members[$0] }
+        guard !others.isEmpty, !others.contains(where: { $0.path == member.path }) else { return false }
+        return others.contains { other in
+            comparisons += 1
+            return GatewayIdentity.same(other.beacon, member.beacon)
         }
     }
 
-    /// The primary is the member seen on the closest path (mDNS, then wide-area, then manual).
-    static func merge(_ beacons: [GatewayBeacon]) -> GatewayBeacon? {
+    /// Keeps in `row` the members linked to its oldest one; the others make rows of their own,
+    /// one per group that is linked. A row left empty is closed and remembered.
+    private mutating func split(_ row: Int, _ touched: inout Touched) {
+        guard let all = rows[row]?.members else { return }
+        guard !all.isEmpty else {
+            if let published = rows[row]?.published { memory.remember(published.gatewayID, sightings: published.sightings) }
+            close(row)
+            return
+        }
+        var remaining = all
+        var first = true
+        while !remaining.isEmpty {
+            let group = linked(from: remaining[0], among: remaining)
+            remaining.removeAll { group.contains($0) }
+            guard !first else {
+                first = false
+                continue
+            }
+            guard let beacon = members[group[0]]?.beacon else { continue }
+            for id in group { leave(id, row) }
+            let fresh = newRow(for: beacon, &touched)
+            for id in group { join(id, fresh) }
+        }
+    }
+
+    /// The members of `among` linked to `start`, directly or through others, in `among`'s order.
+    private mutating func linked(from start: GatewayBeacon.ID, among: [GatewayBeacon.ID]) -> [GatewayBeacon.ID] {
+        var found: Set<GatewayBeacon.ID> = [start]
+        var queue = [start]
+        while let next = queue.popLast(), let beacon = members[next]?.beacon {
+            for other in among where !found.contains(other) {
+                comparisons += 1
+                if let candidate = members[other]?.beacon, GatewayIdentity.same(beacon, candidate) {
+                    found.insert(other)
+                    queue.append(other)
+                }
+            }
+        }
+        return among.filter { found.contains($0) }
+    }
+
+    /// What changed in the rows an event touched, by id: removed (rows gone, or an id that
+    /// moved), then added and updated.
+    private mutating func republish(_ touched: Touched) -> [DiscoveryEvent] {
+        var after: [String: GatewayBeacon] = [:]
+        var order: [String] = []
+        for key in touched.rows.sorted() {
+            guard let row = rows[key] else { continue }
+            let merged = Self.merge(row.members.compactMap { members[$0]?.beacon }, id: row.id)
+            rows[key]?.published = merged
+            if let merged {
+                after[row.id] = merged
+                order.append(row.id)
+            }
+        }
+        let before = Dictionary(touched.before.values.map { ($0.gatewayID, $0) }) { first, _ in first }
+        var events: [DiscoveryEvent] = before.keys.sorted().filter { after[$0] == nil }.compactMap { before[$0].map { .removed($0) } }
+        for id in order {
+            guard let new = after[id] else { continue }
+            if let old = before[id] {
+                if old != new { events.append(.updated(new)) }
+            } else {
+                events.append(.added(new))
+            }
+        }
+        return events
+    }
+
+    /// The row as one beacon: the member seen on the closest path (mDNS, then wide-area, then
+    /// manual) is the primary; every member is a sighting.
+    static func merge(_ beacons: [GatewayBeacon], id: String) -> GatewayBeacon? {
         guard var primary = beacons.min(by: { rank($0) < rank($1) }) else { return nil }
         for other in beacons where other.id != primary.id {
             primary.sources.formUnion(other.sources)
@@ -133,6 +277,8 @@ struct BeaconMerger {
             }
         }
         primary.aliases.sort { ($0.source, $0.domain ?? "", $0.instance) < ($1.source, $1.domain ?? "", $1.instance) }
+        primary.assignedID = id
+        primary.sightings = beacons.sorted { rank($0) < rank($1) }
         return primary
     }
 
@@ -146,43 +292,5 @@ struct BeaconMerger {
 
     private static func path(_ beacon: GatewayBeacon) -> String {
         "\(beacon.sources.sorted().map(\.rawValue))|\(beacon.domain?.name ?? "")"
-    }
-
-    /// The keys a beacon is filed under.
-    private static func keys(_ beacon: GatewayBeacon) -> [String] {
-        guard let port = beacon.port else { return [] }
-        let side = beacon.isManualOnly ? "manual" : "found"
-        var keys = beacon.addresses.map { "\(side)|\($0)|\(port)" }
-        if !beacon.isManualOnly { keys.append("name|\(port)|\(displayName(beacon))") }
-        return keys
-    }
-
-    /// The keys under which a beacon's possible twins are filed: a manual target looks among
-    /// discovered beacons with its addresses; a discovered one among its name and manual targets.
-    private static func candidateKeys(_ beacon: GatewayBeacon) -> [String] {
-        guard let port = beacon.port else { return [] }
-        if beacon.isManualOnly { return beacon.addresses.map { "found|\($0)|\(port)" } }
-        return ["name|\(port)|\(displayName(beacon))"] + beacon.addresses.map { "manual|\($0)|\(port)" }
-    }
-
-    static func sameGateway(_ a: GatewayBeacon, _ b: GatewayBeacon) -> Bool {
-        guard let port = a.port, port == b.port else { return false }
-        if a.isManualOnly || b.isManualOnly {
-            return !Set(a.addresses).isDisjoint(with: b.addresses)
-        }
-        guard displayName(a) == displayName(b) else { return false }
-        if let left = a.gateway.tlsSha256, let right = b.gateway.tlsSha256 { return left == right }
-        guard let left = hostLabel(a), let right = hostLabel(b) else { return false }
-        return left == right
-    }
-
-    static func displayName(_ beacon: GatewayBeacon) -> String {
-        var name = (beacon.gateway.displayName ?? beacon.instance.displayName).lowercased()
-        if name.hasSuffix(" (openclaw)") { name.removeLast(" (openclaw)".count) }
-        return name
-    }
-
-    static func hostLabel(_ beacon: GatewayBeacon) -> String? {
-        beacon.host?.firstLabel?.lowercased()
     }
 }

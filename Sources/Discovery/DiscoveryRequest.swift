@@ -38,6 +38,9 @@ public struct DiscoveryRequest: Sendable {
     public var manualTLS: Bool?
     public var watch = false
     public var multicast = MulticastBackend()
+    /// Gateways known from before (a watch's roster when discovery starts again): one found
+    /// again takes its id from here (BeaconMerger).
+    public var known: [GatewayBeacon] = []
 
     public init() {}
 

@@ -47,7 +47,9 @@ public enum DiscoverySession {
     /// Runs `backends` until `handle` returns false, every backend has ended, `deadline` passes
     /// or this task is cancelled; `handle` sees the merged events in order, in this task. True
     /// when the deadline ended it. Every backend has stopped when this returns.
-    static func run(_ backends: [Backend], deadline: Duration?, handle: (DiscoveryEvent) -> Bool) async -> Bool {
+    static func run(
+        _ backends: [Backend], deadline: Duration?, known: [GatewayBeacon] = [], handle: (DiscoveryEvent) -> Bool
+    ) async -> Bool {
         guard !backends.isEmpty else {
             _ = handle(.allForNow)
             return false
@@ -66,7 +68,7 @@ public enum DiscoverySession {
                     await buffer.send(.deadline)
                 }
             }
-            let timedOut = await consume(buffer, backends: backends.count, handle: handle)
+            let timedOut = await consume(buffer, backends: backends.count, merger: BeaconMerger(remembering: known), handle: handle)
             buffer.close()
             group.cancelAll()
             return timedOut
@@ -74,8 +76,10 @@ public enum DiscoverySession {
     }
 
     /// Merges what the backends send until the session is over; true at the deadline.
-    private static func consume(_ buffer: BoundedBuffer<Message>, backends: Int, handle: (DiscoveryEvent) -> Bool) async -> Bool {
-        var merger = BeaconMerger()
+    private static func consume(
+        _ buffer: BoundedBuffer<Message>, backends: Int, merger: BeaconMerger, handle: (DiscoveryEvent) -> Bool
+    ) async -> Bool {
+        var merger = merger
         var completion = BackendCompletion(backends: backends)
         while let message = await buffer.next() {
             let merged: [DiscoveryEvent]

@@ -31,7 +31,7 @@ extension DiscoverySession {
         }
         var collection = BeaconCollection()
         for issue in initial { collection.apply(.error(issue)) }
-        let timedOut = await run(backends(request), deadline: timeout) { event in
+        let timedOut = await run(backends(request), deadline: timeout, known: request.known) { event in
             collection.apply(event)
             onEvent(event, collection)
             return !(event == .allForNow && untilAllForNow)

@@ -5,8 +5,8 @@ import Synchronization
 
 /// One DNS-SD browse of a service type in a unicast domain (RFC 6763): PTR, then SRV and TXT
 /// of every instance, then A and AAAA of every SRV target. Records the server already put in
-/// the additional section are used instead of asking again. Instances resolve concurrently,
-/// a bounded number at a time, so a large domain takes a few round trips, not thousands.
+/// the additional section are used instead of asking again. Each step asks its questions for
+/// every instance at once, so a large domain takes a round trip per record type, not thousands.
 struct UnicastBrowse: Sendable {
     struct Result: Sendable {
         var beacons: [GatewayBeacon] = []
@@ -23,7 +23,6 @@ struct UnicastBrowse: Sendable {
     let resolver: any DNSResolving
     let type: ServiceType
     let domain: DomainName
-    var concurrency = 64
     /// The most of one TXT record a beacon keeps: a server may send 64 KiB for each of
     /// thousands of instances, which would make a browse hold gigabytes.
     static let txtLimit = 8 * 1024
@@ -99,48 +98,56 @@ struct UnicastBrowse: Sendable {
         return instances
     }
 
-    /// Resolves the instances, `concurrency` at a time, reporting each beacon as it arrives.
+    /// Resolves the instances a record type at a time: SRV and TXT of every instance in one
+    /// batch, then A and AAAA of every SRV target in another (each asked once, and only when an
+    /// additional section has not given it), so the round trips do not grow with the instances.
     private func resolveAll(
         _ instances: [DNSName], known: KnownRecords, answeredBy: DNSServer, into result: inout Result,
         onBeacon: @Sendable (GatewayBeacon) async -> Void
     ) async {
-        let addresses = AddressLookups(resolver: resolver, known: known)
-        await withTaskGroup(of: (GatewayBeacon?, [DiscoveryIssue]).self) { group in
-            var next = instances.makeIterator()
-            var running = 0
-            func startNext() -> Bool {
-                // A browse whose time is up (its task cancelled) starts nothing more.
-                guard !Task.isCancelled, let instance = next.next() else { return false }
-                group.addTask { await resolveInstance(instance, known: known, addresses: addresses, answeredBy: answeredBy) }
-                return true
+        let questions = instances.flatMap { name -> [DNSQuestionKey] in [(name, .srv), (name, .txt)] }
+        let answers = await known.lookup(questions, resolver: resolver)
+        var services: [Service] = []
+        for (index, name) in instances.enumerated() {
+            switch service(name, srv: answers[2 * index], txt: answers[2 * index + 1], known: known) {
+            case .success(let service): services.append(service)
+            case .failure(let issue): result.issues.append(issue)
             }
-            while running < concurrency, startNext() { running += 1 }
-            for await (beacon, issues) in group {
-                result.issues += issues
-                if let beacon {
-                    result.beacons.append(beacon)
-                    await onBeacon(beacon)
-                }
-                if !startNext() { running -= 1 }
-            }
+        }
+        // A browse whose time is up (its task cancelled) asks nothing more.
+        guard !Task.isCancelled else { return }
+        let addresses = await self.addresses(of: services.compactMap(\.target), known: known)
+        for service in services {
+            let beacon = service.beacon(addresses: service.target.map { addresses[$0] ?? ([], nil) } ?? ([], nil), answeredBy: answeredBy)
+            result.beacons.append(beacon)
+            await onBeacon(beacon)
         }
     }
 
-    private func resolveInstance(_ name: DNSName, known: KnownRecords, addresses: AddressLookups, answeredBy: DNSServer) async -> (
-        GatewayBeacon?, [DiscoveryIssue]
-    ) {
-        guard let label = name.first, let instance = try? InstanceName(bytes: label) else {
-            return (nil, [issue("instance name \(name) is not a valid label")])
-        }
-        async let srvLookup = known.lookup(name, .srv, resolver: resolver)
-        async let txtLookup = known.lookup(name, .txt, resolver: resolver)
-        let (srv, txt) = await (srvLookup, txtLookup)
+    /// What SRV and TXT say of one instance, before its addresses are known.
+    private struct Service {
+        var beacon: GatewayBeacon
+        /// The SRV target to look up; nil for '.'.
+        var target: DNSName?
 
+        func beacon(addresses: ([IPAddress], note: String?), answeredBy: DNSServer) -> GatewayBeacon {
+            var beacon = self.beacon
+            beacon.addresses = addresses.0
+            if let note = addresses.note { beacon.discoveryWarnings.append(note) }
+            beacon.resolvers = [answeredBy.description]
+            return beacon
+        }
+    }
+
+    private func service(_ name: DNSName, srv: DNSLookup, txt: DNSLookup, known: KnownRecords) -> Swift.Result<Service, DiscoveryIssue> {
+        guard let label = name.first, let instance = try? InstanceName(bytes: label) else {
+            return .failure(issue("instance name \(name) is not a valid label"))
+        }
         let services: [(priority: UInt16, weight: UInt16, port: UInt16, target: DNSName)] = srv.records.compactMap {
             if case .srv(let priority, let weight, let port, let target) = $0.data { return (priority, weight, port, target) }
             return nil
         }.sorted { ($0.priority, UInt16.max - $0.weight) < ($1.priority, UInt16.max - $1.weight) }
-        guard let best = services.first else { return (nil, [missingSRV(name, instance, srv)]) }
+        guard let best = services.first else { return .failure(missingSRV(name, instance, srv)) }
         if case .records(_, let response) = srv { known.add(response.message.additional) }
 
         var notes: [String] = beaconNote.map { [$0] } ?? []
@@ -149,22 +156,31 @@ struct UnicastBrowse: Sendable {
                 "\(services.count) SRV records; using priority \(best.priority) weight \(best.weight) (\(best.target):\(best.port))")
         }
         let txtRecord = Self.firstTXT(of: txt, notes: &notes)
-
-        var found: [IPAddress] = []
-        if best.target.isRoot {
-            notes.append("SRV target is '.': the service is decidedly not available (RFC 2782)")
-        } else {
-            let (ips, problem) = await addresses.addresses(of: best.target)
-            found = ips
-            if let problem { notes.append(problem) }
-        }
-
+        if best.target.isRoot { notes.append("SRV target is '.': the service is decidedly not available (RFC 2782)") }
         var beacon = GatewayBeacon(
             instance: instance, serviceType: type, domain: domain, source: .unicast,
-            host: best.target.description, port: Int(best.port), addresses: found, txt: txtRecord)
+            host: best.target.description, port: Int(best.port), addresses: [], txt: txtRecord)
         beacon.discoveryWarnings = notes
-        beacon.resolvers = [answeredBy.description]
-        return (beacon, [])
+        return .success(Service(beacon: beacon, target: best.target.isRoot ? nil : best.target))
+    }
+
+    /// A and AAAA of every host in one batch, each host once; a note for a host with none.
+    private func addresses(of hosts: [DNSName], known: KnownRecords) async -> [DNSName: ([IPAddress], note: String?)] {
+        var seen = Set<DNSName>()
+        let unique = hosts.filter { seen.insert($0).inserted }
+        let answers = await known.lookup(unique.flatMap { host -> [DNSQuestionKey] in [(host, .a), (host, .aaaa)] }, resolver: resolver)
+        var addresses: [DNSName: ([IPAddress], note: String?)] = [:]
+        for (index, host) in unique.enumerated() {
+            let (a, aaaa) = (answers[2 * index], answers[2 * index + 1])
+            let found = (a.records + aaaa.records).compactMap { record -> IPAddress? in
+                switch record.data {
+                case .a(let address), .aaaa(let address): address
+                default: nil
+                }
+            }
+            addresses[host] = (found, found.isEmpty ? "address lookup for \(host): A \(a.explanation); AAAA \(aaaa.explanation)" : nil)
+        }
+        return addresses
     }
 
     /// An instance listed by PTR whose SRV question got no record: a PowerDNS without
@@ -257,44 +273,16 @@ final class KnownRecords: Sendable {
         store.withLock { $0[Key(name: name, type: type)] }
     }
 
-    func lookup(_ name: DNSName, _ type: RRType, resolver: any DNSResolving) async -> DNSLookup {
-        if let records = cached(name, type), !records.isEmpty {
+    /// The lookups of `questions`, in their order: records an additional section gave are
+    /// used, the rest asked in one batch.
+    func lookup(_ questions: [DNSQuestionKey], resolver: any DNSResolving) async -> [DNSLookup] {
+        var lookups = questions.map { question -> DNSLookup? in
+            guard let records = cached(question.name, question.type), !records.isEmpty else { return nil }
             return .records(records, response: .cached)
         }
-        return await resolver.lookup(name, type)
-    }
-}
-
-/// A and AAAA of SRV targets, asked once per host however many instances share it.
-actor AddressLookups {
-    private let resolver: any DNSResolving
-    private let known: KnownRecords
-    private var inFlight: [DNSName: Task<([IPAddress], String?), Never>] = [:]
-
-    init(resolver: any DNSResolving, known: KnownRecords) {
-        self.resolver = resolver
-        self.known = known
-    }
-
-    /// The addresses of `host`, and a note when there are none.
-    func addresses(of host: DNSName) async -> ([IPAddress], String?) {
-        if let task = inFlight[host] { return await task.value }
-        let (resolver, known) = (self.resolver, self.known)
-        let task = Task {
-            async let v4 = known.lookup(host, .a, resolver: resolver)
-            async let v6 = known.lookup(host, .aaaa, resolver: resolver)
-            let (a, aaaa) = await (v4, v6)
-            let found = (a.records + aaaa.records).compactMap { record -> IPAddress? in
-                switch record.data {
-                case .a(let address), .aaaa(let address): address
-                default: nil
-                }
-            }
-            let note = found.isEmpty ? "address lookup for \(host): A \(a.explanation); AAAA \(aaaa.explanation)" : nil
-            return (found, note)
-        }
-        inFlight[host] = task
-        return await task.value
+        let open = lookups.indices.filter { lookups[$0] == nil }
+        for (index, lookup) in zip(open, await resolver.lookup(open.map { questions[$0] })) { lookups[index] = lookup }
+        return lookups.map { $0! }
     }
 }
 

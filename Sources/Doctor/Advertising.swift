@@ -15,6 +15,8 @@ public enum AdvertisingSwitch: Sendable, Equatable {
     case pluginEntryDisabled
     /// The container marker the advertiser found.
     case container(String)
+    /// Everything is on, and the advertiser stopped at run time (the Gateway's journal says why).
+    case advertiserStopped(GatewayService.AdvertiserStop)
 
     /// The switch that is off; nil when this machine's Gateway advertises.
     public static func off(_ settings: AdvertisingSettings, container: String?) -> AdvertisingSwitch? {

@@ -29,6 +29,8 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case tlsNotConfigured
     // gw.tcp
     case nothingListensLocally, refused, timedOut, unreachable, partlyUnreachable
+    // gw.tcp not tried: this machine had no descriptor or socket buffer left (EMFILE, ENOBUFS)
+    case localShortage
     // gw.tcp of the default 127.0.0.1 target when Gateways were found elsewhere: nothing runs
     // here (a node), or this machine's Gateway is down (it has an OpenClaw config)
     case noLocalGateway, localGatewayDown
@@ -65,6 +67,12 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case serveRouteMissing
     // openclaw.config on a Gateway host: systemd keeps restarting the Gateway's unit
     case restartLoop
+    // gw.websocket, OpenClaw 2's refusals before the WebSocket: 403 proxy_attribution_required, an
+    // identity-aware proxy's 30x/401/403 with a Location, 429 rate limited; 503 while the Gateway
+    // restarts or drains (a warning)
+    case proxyAttributionRequired, identityProxy, upgradeRateLimited, upgradeUnavailable
+    // openclaw.config on a Gateway host: gateway.bind is a host alias (0.0.0.0, localhost, ::), which 2026.9 refuses
+    case bindHostAlias
     // gw.connect: hello-ok on the previous protocol (a Gateway older than current clients)
     case olderProtocol
     // openclaw.identity (the file that breaks, and its reader, are in its evidence)

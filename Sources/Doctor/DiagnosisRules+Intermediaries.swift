@@ -53,7 +53,7 @@ extension DiagnosisRules {
         guard result.evidence.path.intermediary != nil, result.check(.gwHTTP)?.status != .fail,
             let webSocket = result.failing(.gwWebSocket, [.upgradeRefused, .upgradeFailed])
         else { return nil }
-        if case .upgradeRefused(let status)? = result.evidence.webSocket?.phase.outcome, upstreamFailures.contains(status) { return nil }
+        if let status = result.evidence.webSocket?.phase.outcome.rejection?.status, upstreamFailures.contains(status) { return nil }
         return intermediary(.proxyDropsUpgrade, result, webSocket, machine)
     }
 

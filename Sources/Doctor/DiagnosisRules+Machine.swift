@@ -9,7 +9,7 @@ extension DiagnosisRules {
         [
             noMDNS, gatewayNotAdvertising, multicastBlockedSilentHost, multicastBlocked, twoMDNSStacks, advertisingSwitchedOff,
             noMulticastInterface, resolvedRoutingDomain, splitDNS, wideAreaDomain, tailscaleServeRoute, gatewayRestartLoop,
-            containerMulticast,
+            containerMulticast, gatewayBindAlias,
         ] + identity + sightings + phones
 
     static let noMDNS = DiagnosisRule.machine(

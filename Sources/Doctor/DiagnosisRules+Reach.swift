@@ -8,8 +8,8 @@ extension DiagnosisRules {
     public static let gateway: [DiagnosisRule] =
         [
             nameNotFound, nssMdnsMissing, magicDNSNotApplied, unknownTarget, nameUnresolved, gatewayNotListening, nothingListens,
-            tailnetUnreachable, unroutableAddress, firewall, hostUnreachable,
-        ] + intermediaries + session + handshake + layers
+            localShortage, tailnetUnreachable, unroutableAddress, firewall, hostUnreachable,
+        ] + intermediaries + upgradeAnswers + session + handshake + layers
 
     // MARK: Its name
 
@@ -52,6 +52,10 @@ extension DiagnosisRules {
         else { return nil }
         return Diagnosis(.nothingListens, .check(tcp, target: result.target.label), evidence: [.init(.gwTCP, target: result.target.label)])
     }
+
+    /// This machine could not open a connection (no descriptor or socket buffer left): the
+    /// cause is here, not at the Gateway.
+    static let localShortage = failure(.localShortage, .gwTCP, [.localShortage])
 
     /// The addresses a Gateway did not answer on, when it answered on none or a route is missing.
     static func silentAddresses(_ result: GatewayResult) -> [IPAddress] {

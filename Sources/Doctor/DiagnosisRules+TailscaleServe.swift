@@ -18,7 +18,7 @@ extension DiagnosisRules {
     static let tailscaleServeUpgrade = DiagnosisRule.gateway(.tailscaleServeUpgrade, explains: [.gwWebSocket: [.upgradeRefused]]) {
         result, machine in
         guard result.evidence.path.isTailscaleServe, let webSocket = result.failing(.gwWebSocket, [.upgradeRefused]),
-            case .upgradeRefused(400)? = result.evidence.webSocket?.phase.outcome
+            result.evidence.webSocket?.phase.outcome.rejection?.status == 400
         else { return nil }
         return intermediary(.tailscaleServeUpgrade, result, webSocket, machine)
     }

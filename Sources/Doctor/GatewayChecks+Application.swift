@@ -30,14 +30,27 @@ extension GatewayChecks {
         var reason: CheckReason
         switch webSocket.phase.outcome {
         case _ where webSocket.upgraded: reason = .ok
-        case .upgradeRefused: reason = .upgradeRefused
+        case .upgradeRefused(let rejection): reason = refused(rejection)
         case .wantsTLS: reason = .wantsTLS
         case .timedOut: reason = .upgradeTimedOut
         case .failed: reason = .webSocketFailed
         case .upgradeFailed, .opened, .frameTooLarge, .closedBeforeFirstFrame, .framesBroken: reason = .upgradeFailed
         }
         if reason == .ok, case .closed(let after)? = webSocket.idle?.outcome, after < GatewayProbe.tickInterval { reason = .closedWhenIdle }
-        return Check(.gwWebSocket, reason == .ok ? .pass : .fail, reason, elapsed: webSocket.phase.elapsed, evidence: .webSocket(webSocket))
+        let status: Check.Status = reason == .ok ? .pass : reason == .upgradeUnavailable ? .warn : .fail
+        return Check(.gwWebSocket, status, reason, elapsed: webSocket.phase.elapsed, evidence: .webSocket(webSocket))
+    }
+
+    /// What a refused upgrade says (`UpgradeRejection.kind`); a 503 in the Gateway's words is a
+    /// warning: it restarts, drains, or holds too many connections that have not logged in.
+    static func refused(_ rejection: UpgradeRejection) -> CheckReason {
+        switch rejection.kind {
+        case .proxyAttribution: .proxyAttributionRequired
+        case .identityProxy: .identityProxy
+        case .rateLimited: .upgradeRateLimited
+        case .unavailable: .upgradeUnavailable
+        case .other: .upgradeRefused
+        }
     }
 
     /// Judged after an upgrade only: the table skips it otherwise.

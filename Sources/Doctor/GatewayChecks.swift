@@ -50,7 +50,10 @@ public enum GatewayChecks {
             return Check(.gwTCP, status, reason, elapsed: good.elapsed, evidence: .tcp(tcp))
         }
         let reason: CheckReason
-        if tcp.attempts.allSatisfy({ $0.outcome == .refused }) {
+        if tcp.attempts.contains(where: \.isLocalShortage) {
+            // An address this machine could not even try: nothing is known of the Gateway.
+            reason = .localShortage
+        } else if tcp.attempts.allSatisfy({ $0.outcome == .refused }) {
             reason = tcp.addresses.allSatisfy(\.isLoopback) ? .nothingListensLocally : .refused
         } else {
             reason = tcp.attempts.contains { $0.outcome == .timedOut } ? .timedOut : .unreachable

@@ -45,7 +45,9 @@ public struct GatewayEvidence: Sendable, Equatable {
         http = report.health.map {
             HTTPEvidence(health: $0, ready: report.ready, port: target.port, budget: budget, hostHeader: hostHeader)
         }
-        webSocket = report.websocket.map { WebSocketEvidence(phase: $0, budget: budget, hostHeader: hostHeader, idle: report.idle) }
+        webSocket = report.websocket.map {
+            WebSocketEvidence(phase: $0, budget: budget, hostHeader: hostHeader, idle: report.idle, refusals: report.upgradeRefusals)
+        }
         connect = report.connect.map { phase in
             ConnectEvidence(
                 phase: phase, offered: target.credentials, decision: report.credentials, budget: budget,
@@ -199,6 +201,8 @@ public struct WebSocketEvidence: Sendable, Equatable {
     public let hostHeader: String
     /// A WebSocket of its own held idle after the challenge (only behind a proxy).
     public var idle: PhaseTiming<IdleOutcome>? = nil
+    /// The openings the Gateway refused with a transient 503 before this one.
+    public var refusals: [UpgradeTry] = []
 
     /// The server switched protocols (101), whatever came after.
     public var upgraded: Bool {

@@ -1,12 +1,13 @@
 import DNSSD
+import Discovery
 
-/// discovery.gateways: the beacons discovery found, told apart as OpenClaw tells Gateways
-/// apart. One Gateway is its TLS fingerprint and port, else its SRV host and port: the same
-/// Gateway seen through several interfaces, paths or domains is already one beacon (the
-/// merger), and two instance names with one identity are one Gateway advertised twice (a name
-/// conflict renamed it "… (2)", or several interfaces each announced it). Two Gateways on one
-/// host (profiles, ports) are two. `openclaw gateway probe` warns `multiple_gateways` only for
-/// distinct Gateways (docs/cli/gateway.md), and so does this.
+/// discovery.gateways: the beacons discovery found, told apart by discovery's own identity rule
+/// (GatewayIdentity: one listener, one host, one certificate is one Gateway). The same Gateway
+/// seen through several paths is already one beacon (the merger); two instance names in one
+/// domain with one identity are one Gateway advertised twice (a name conflict renamed it
+/// "… (2)", or several interfaces each announced it). Two Gateways on one host (profiles,
+/// ports) are two. `openclaw gateway probe` warns `multiple_gateways` only for distinct
+/// Gateways (docs/cli/gateway.md), and so does this.
 public struct GatewaysEvidence: Sendable, Equatable {
     /// One Gateway and the beacons that advertise it.
     public struct Sighting: Sendable, Equatable {
@@ -35,24 +36,20 @@ public struct GatewaysEvidence: Sendable, Equatable {
     public let collisions: [HostCollision]
 
     public init(beacons: [GatewayBeacon]) {
-        var order: [String] = []
-        var byIdentity: [String: [GatewayBeacon]] = [:]
+        var groups: [[GatewayBeacon]] = []
+        var index: [String: [Int]] = [:]  // identity key -> groups filed under it
         for beacon in beacons {
-            let identity = Self.identity(beacon)
-            if byIdentity[identity] == nil { order.append(identity) }
-            byIdentity[identity, default: []].append(beacon)
+            let keys = GatewayIdentity.keys(beacon)
+            let candidates = Set(keys.flatMap { index[$0] ?? [] }).sorted()
+            let found = candidates.first { groups[$0].contains { GatewayIdentity.same($0, beacon) } }
+            let group = found ?? groups.count
+            if found == nil { groups.append([]) }
+            groups[group].append(beacon)
+            for key in keys { index[key, default: []].append(group) }
         }
-        gateways = order.map { Sighting(identity: $0, beacons: byIdentity[$0] ?? []) }
+        gateways = groups.map { Sighting(identity: $0[0].gatewayID, beacons: $0) }
         disagreements = beacons.flatMap(Self.disagreements)
         collisions = Self.collisions(gateways)
-    }
-
-    /// Fingerprint and port, else host and port, else the instance (a beacon not resolved).
-    static func identity(_ beacon: GatewayBeacon) -> String {
-        let port = beacon.port.map(String.init) ?? "?"
-        if let fingerprint = beacon.reading.info.tlsSha256 { return "sha256 \(fingerprint.hex.prefix(16)) port \(port)" }
-        if let host = beacon.host { return "\(host.key) port \(port)" }
-        return "instance \(beacon.instance.key)"
     }
 
     /// gatewayPort against the SRV port, lanHost against the SRV host (mDNS only: a wide-area

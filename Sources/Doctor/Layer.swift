@@ -34,7 +34,7 @@ public struct Layer: Sendable {
 
     /// The machine's layers, in report order.
     public static let machine: [Layer] = [
-        Layer(.openclawConfig, "OpenClaw configuration"),
+        Layer(.openclawConfig, "OpenClaw configuration", fails: [.bindHostAlias]),
         Layer(.openclawAdvertising, "This Gateway's mDNS advertising"),
         Layer(.mdnsDBus, "D-Bus system bus", lacking: .needsBus, fails: [.busMissing]),
         Layer(.mdnsDaemon, "avahi-daemon", needs: [.mdnsDBus], lacking: .needsDaemon, fails: [.daemonUnavailable, .daemonNotInstalled]),
@@ -57,7 +57,7 @@ public struct Layer: Sendable {
             fails: [.noAddress, .unknownTarget, .nameNotFound, .localNameWithoutNSS, .magicDNSNotApplied, .localNameUnanswered]),
         Layer(
             .gwTCP, "TCP connect", needs: [.gwDNS], phases: .tcp, lacking: .needsTCP, isConnection: true,
-            fails: [.nothingListensLocally, .refused, .timedOut, .unreachable]),
+            fails: [.nothingListensLocally, .refused, .timedOut, .unreachable, .localShortage]),
         Layer(
             .gwTLS, "TLS handshake", needs: [.gwTCP], phases: .tls, lacking: .needsTLS, isConnection: true,
             fails: [.tlsVersion, .notTLS, .tlsAlert, .handshakeFailed, .handshakeTimedOut]),
@@ -68,7 +68,10 @@ public struct Layer: Sendable {
             fails: [.unhealthy, .notGatewayHealth, .healthFailed, .healthTimedOut, .wantsTLS]),
         Layer(
             .gwWebSocket, "WebSocket upgrade", needs: [.gwTLS], phases: .websocket, lacking: .needsWebSocket,
-            fails: [.upgradeRefused, .upgradeFailed, .upgradeTimedOut, .webSocketFailed, .wantsTLS, .closedWhenIdle]),
+            fails: [
+                .upgradeRefused, .upgradeFailed, .upgradeTimedOut, .webSocketFailed, .wantsTLS, .closedWhenIdle, .proxyAttributionRequired,
+                .identityProxy, .upgradeRateLimited,
+            ]),
         Layer(
             .gwProtocol, "Gateway's first frame", needs: [.gwWebSocket], lacking: .needsChallenge,
             fails: [.unexpectedFirstFrame, .frameTooLarge, .closedBeforeFirstFrame, .firstFrameTimedOut, .framesBroken]),

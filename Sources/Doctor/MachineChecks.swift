@@ -40,6 +40,7 @@ public enum MachineChecks {
         if !config.exists, !config.warnings.isEmpty { return Check(.openclawConfig, .warn, .configUnreadable, evidence: evidence) }
         guard config.exists else { return Check(.openclawConfig, .skip, .configMissing, evidence: evidence) }
         if !config.warnings.isEmpty { return Check(.openclawConfig, .warn, .configInvalid, evidence: evidence) }
+        if config.bind?.aliasReplacement != nil { return Check(.openclawConfig, .fail, .bindHostAlias, evidence: evidence) }
         if (config.bind ?? .loopback) == .loopback { return Check(.openclawConfig, .warn, .bindLoopback, evidence: evidence) }
         return Check(.openclawConfig, .pass, .ok, evidence: evidence)
     }

@@ -57,7 +57,9 @@ public struct MachineFacts: Sendable {
 
     /// The switch that keeps this machine's Gateway from advertising, when one does.
     public var advertisingOff: AdvertisingSwitch? {
-        isGatewayHost ? AdvertisingSwitch.off(config.advertising, container: platform.container) : nil
+        guard isGatewayHost else { return nil }
+        return AdvertisingSwitch.off(config.advertising, container: platform.container)
+            ?? gatewayService?.advertiserStop.map(AdvertisingSwitch.advertiserStopped)
     }
 
     /// The libraries of the nss-mdns services the hosts line asks that are not installed.

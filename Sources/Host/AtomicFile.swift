@@ -53,12 +53,14 @@ public enum AtomicFile {
     }
 
     /// `mode` applies to the new file; without it an existing file keeps its mode (new: 0644).
-    public static func write(_ text: String, to path: String, mode newMode: mode_t? = nil) throws(Failure) {
-        try write(bytes: Array(text.utf8), to: path, mode: newMode)
+    /// `durable` false skips both fsyncs: readers still see the old content or the new, but a
+    /// power cut may leave either (or an empty file) behind; for a cache that is checked when read.
+    public static func write(_ text: String, to path: String, mode newMode: mode_t? = nil, durable: Bool = true) throws(Failure) {
+        try write(bytes: Array(text.utf8), to: path, mode: newMode, durable: durable)
     }
 
-    public static func write(bytes: [UInt8], to path: String, mode newMode: mode_t? = nil) throws(Failure) {
-        let staged = try stage(bytes, for: path, mode: newMode)
+    public static func write(bytes: [UInt8], to path: String, mode newMode: mode_t? = nil, durable: Bool = true) throws(Failure) {
+        let staged = try stage(bytes, at: writableTarget(path), mode: newMode, durable: durable)
         do { try staged.commit() } catch {
             staged.discard()
             throw error
@@ -73,12 +75,13 @@ public enum AtomicFile {
         public var target: String { location.resolved }
         let temporary: String
         let location: ProtectedPath
+        var durable = true
 
         public func commit() throws(Failure) {
             guard renameat(location.directory, temporary, location.directory, location.name) == 0 else {
                 throw AtomicFile.failure("cannot rename \(temporary) to \(target)")
             }
-            let directoryDescriptor = openat(location.directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            let directoryDescriptor = durable ? openat(location.directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
             if directoryDescriptor >= 0 {
                 fsync(directoryDescriptor)
                 close(directoryDescriptor)
@@ -102,7 +105,7 @@ public enum AtomicFile {
     }
 
     /// As `stage(_:for:mode:)`, beside a target already resolved.
-    static func stage(_ bytes: [UInt8], at location: ProtectedPath, mode newMode: mode_t?) throws(Failure) -> Staged {
+    static func stage(_ bytes: [UInt8], at location: ProtectedPath, mode newMode: mode_t?, durable: Bool = true) throws(Failure) -> Staged {
         let (descriptor, temporary) = try createTemporary(beside: location)
         let mode: mode_t = newMode ?? (location.status.map { $0.st_mode & 0o7777 } ?? 0o644)
         var rest = bytes[...]
@@ -117,14 +120,14 @@ public enum AtomicFile {
             }
             rest = rest.dropFirst(written)
         }
-        guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else {
+        guard fchmod(descriptor, mode) == 0, !durable || fsync(descriptor) == 0 else {
             let error = failure("cannot flush \(temporary)")
             close(descriptor)
             unlinkat(location.directory, temporary, 0)
             throw error
         }
         close(descriptor)
-        return Staged(temporary: temporary, location: location)
+        return Staged(temporary: temporary, location: location, durable: durable)
     }
 
     /// How many random names to try for the temporary file before giving up (mkstemp's

@@ -5,7 +5,11 @@ import FoundationEssentials
 /// archive a user attaches to a public issue. A value is a secret when its key path looks like
 /// one (OpenClaw's own patterns, widened), when it is the `id` of a SecretRef, when it sits
 /// inside an object that is a secret as a whole (a service account), or when it holds a PEM
-/// block anywhere. `${VAR}` placeholders are kept: they name a variable, not its value.
+/// block anywhere; and, whatever its name, every value of an env map (`Place`): the config's
+/// `env` block and every other `env` object (skills.entries.*.env, sandbox.docker.env,
+/// cliBackends.*.env, secrets.providers.*.env, ...), except the settings OpenClaw documents as
+/// plain (`PlainSettings`), which are shown. `${VAR}` placeholders are kept: they name a
+/// variable, not its value.
 /// Follows openclaw/openclaw src/config/redact-snapshot.ts (redactObjectGuessing, SecretRef
 /// ids, env placeholders) and src/config/sensitive-paths.ts (SENSITIVE_PATTERNS and the
 /// whitelist of counters such as maxTokens).
@@ -19,6 +23,8 @@ public struct ConfigRedaction: Sendable {
     public let redactedPaths: [String]
     /// The values replaced, so that the same text is scrubbed from every other file.
     public let secrets: Set<String>
+    /// The dotted path of every plain setting shown in an env map (`PlainSettings`).
+    public let shownPaths: [String]
 
     /// nil when the bytes are not a JSON5 object: such a config is left out of the report
     /// whole (OpenClaw refuses to hand out an invalid config for the same reason).
@@ -35,6 +41,7 @@ public struct ConfigRedaction: Sendable {
         text = String(decoding: encoded, as: UTF8.self) + "\n"
         redactedPaths = walk.paths
         secrets = walk.secrets
+        shownPaths = walk.shown
     }
 
     static func isUTF8(_ data: [UInt8]) -> Bool { String(validating: data, as: UTF8.self) != nil }
@@ -73,26 +80,73 @@ public struct ConfigRedaction: Sendable {
         value.contains("-----BEGIN") || value.contains("PRIVATE KEY")
     }
 
+    /// Where a value sits, which decides whether it is a secret whatever its own name.
+    enum Place: Equatable {
+        /// Judged by its key and its look.
+        case ordinary
+        /// Inside something that is a secret as a whole: every string.
+        case secret
+        /// The config's top-level `env`: variables inline, `vars`, and `shellEnv` (settings).
+        /// Follows openclaw/openclaw src/config/config-env-vars.ts collectConfigRuntimeEnvVars.
+        case envBlock
+        /// A map of variable names to values (`env.vars`, any other `env` object): each value a
+        /// secret, unless its name is a plain setting.
+        case envMap
+        /// A plain setting's value: shown.
+        case plain
+
+        /// Where the value under `key` sits, in an object at this place (`atRoot`: the config itself).
+        func child(_ key: String, atRoot: Bool) -> Place {
+            switch self {
+            case .secret: .secret
+            case .plain: .plain
+            case .envBlock: key == "vars" ? .envMap : key == "shellEnv" ? .ordinary : Self.variable(key)
+            case .envMap: Self.variable(key)
+            case .ordinary:
+                if key == "env" {
+                    atRoot ? .envBlock : .envMap
+                }
+                // Header values are secrets (src/config/zod-schema.core.ts registers a provider's
+                // `headers` as sensitive: Authorization, API keys).
+                else if key == "headers" || ConfigRedaction.isSensitive(key: key) {
+                    .secret
+                } else {
+                    .ordinary
+                }
+            }
+        }
+
+        static func variable(_ name: String) -> Place { PlainSettings.isPlain(name) ? .plain : .secret }
+    }
+
     /// One walk over the tree: the redacted copy, the paths and values replaced.
     struct Walk {
         var paths: [String] = []
         var secrets: Set<String> = []
+        var shown: [String] = []
 
-        mutating func redact(_ value: JSONValue, path: String, sensitive: Bool = false) -> JSONValue {
+        mutating func redact(_ value: JSONValue, path: String, place: Place = .ordinary) -> JSONValue {
             switch value {
             case .object(let fields):
                 if Self.isSecretRef(fields) { return secretRef(fields, path: path) }
                 var result: [String: JSONValue] = [:]
                 for (key, field) in fields {
                     let child = path.isEmpty ? key : "\(path).\(key)"
-                    result[key] = redact(field, path: child, sensitive: sensitive || ConfigRedaction.isSensitive(key: key))
+                    result[key] = redact(field, path: child, place: place.child(key, atRoot: path.isEmpty))
                 }
                 return .object(result)
             case .array(let items):
-                return .array(items.enumerated().map { redact($0.element, path: "\(path)[\($0.offset)]", sensitive: sensitive) })
+                return .array(items.enumerated().map { redact($0.element, path: "\(path)[\($0.offset)]", place: place) })
             case .string(let text):
-                let secret = sensitive || ConfigRedaction.holdsKeyMaterial(text) || Self.looksLikeToken(text)
-                return secret && !ConfigRedaction.isPlaceholder(text) ? replaced(text, path: path) : value
+                if ConfigRedaction.isPlaceholder(text) { return value }
+                switch place {
+                case .plain:
+                    shown.append(path)
+                    return value
+                case .secret, .envBlock, .envMap: return replaced(text, path: path)
+                case .ordinary:
+                    return ConfigRedaction.holdsKeyMaterial(text) || Self.looksLikeToken(text) ? replaced(text, path: path) : value
+                }
             case .number, .bool, .null:
                 return value
             }

@@ -23,6 +23,9 @@ public struct OpenClawConfig: Sendable, Equatable {
     /// gateway.tailscale.mode and gateway.auth.allowTailscale (OpenClawConfig+Tailscale.swift).
     public var tailscale = TailscaleSettings()
     public var warnings: [String] = []
+    /// Why none of the file's settings could be used, when they could not (its words are the
+    /// first of `warnings`): a command says so wherever it stops, a usage error included.
+    public var unusable: Unusable?
     /// The file's owner and permission bits, when it was read.
     public var fileOwner: UInt32?
     public var fileMode: UInt32?
@@ -59,9 +62,9 @@ public struct OpenClawConfig: Sendable, Equatable {
                 config.noteFile(owner: file.owner, mode: file.mode)
             }
         } catch  where error.kind == .missing {
-            if explicitPath != nil { config.warnings.append("\(path): cannot read the file (missing or not readable); using defaults") }
+            if explicitPath != nil { config.fail(.unreadable, "\(path): cannot read the file (missing or not readable); using defaults") }
         } catch {
-            config.warnings.append("\(error.description); using defaults")
+            config.fail(.unreadable, "\(error.description); using defaults")
         }
         config.readEnvironment(environment)
         config.withholdForeignCredentials()
@@ -71,6 +74,24 @@ public struct OpenClawConfig: Sendable, Equatable {
             }
         }
         return config
+    }
+
+    /// Why a config's settings could not be used at all.
+    public struct Unusable: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// Missing (when --config named it), not a regular file, too large, or not readable.
+            case unreadable
+            case notUTF8, notJSON5, notObject
+        }
+
+        public let kind: Kind
+        /// What went wrong, naming the file.
+        public let message: String
+    }
+
+    mutating func fail(_ kind: Unusable.Kind, _ message: String) {
+        unusable = Unusable(kind: kind, message: message)
+        warnings.append(message)
     }
 
     /// Who owns the file (a token in it goes to a local listener only when that user or root
@@ -92,7 +113,7 @@ public struct OpenClawConfig: Sendable, Equatable {
         node.untrustedConfig = problem
         warnings.append(
             "\(problem): the token it names or resolves (\(token.source)) is sent nowhere; `chown` it to this user or root "
-                + "and `chmod go-w \(path)` to use it")
+                + "and `chmod go-w \(ShellWord.quoted(path))` to use it")
     }
 
     /// A config that holds a token itself (not a reference) and that others may read.
@@ -113,7 +134,7 @@ public struct OpenClawConfig: Sendable, Equatable {
     mutating func read(_ data: Data) {
         // Foundation's JSON5 scanner traps on bytes that are not UTF-8: check them first.
         if let problem = Self.utf8Problem(data) {
-            warnings.append("\(path): not valid JSON5 (\(problem)); its settings are ignored")
+            fail(.notUTF8, "\(path): not valid JSON5 (\(problem)); its settings are ignored")
             return
         }
         let decoder = JSONDecoder()
@@ -122,11 +143,11 @@ public struct OpenClawConfig: Sendable, Equatable {
         do {
             root = try decoder.decode(JSONValue.self, from: data)
         } catch {
-            warnings.append("\(path): not valid JSON5 (\(Self.describe(error))); its settings are ignored")
+            fail(.notJSON5, "\(path): not valid JSON5 (\(Self.describe(error))); its settings are ignored")
             return
         }
         guard case .object = root else {
-            warnings.append("\(path): the top level is not an object; its settings are ignored")
+            fail(.notObject, "\(path): the top level is not an object; its settings are ignored")
             return
         }
         if let value = root["discovery", "wideArea", "domain"] {

@@ -11,6 +11,7 @@ extension RegularFile {
         public let bytes: [UInt8]
         public let owner: uid_t
         public let mode: mode_t
+        public var group: gid_t = 0
     }
 
     /// The regular file `path` names, at most `limit` bytes; `.missing` when nothing is there.
@@ -53,6 +54,6 @@ extension RegularFile {
                 kind: .unreadable, path: path, description: "\(path) was replaced while clawnet opened it; nothing was read from it")
         }
         let bytes = try read(descriptor, status: status, path: path, limit: limit)
-        return Owned(bytes: bytes, owner: status.st_uid, mode: status.st_mode & 0o7777)
+        return Owned(bytes: bytes, owner: status.st_uid, mode: status.st_mode & 0o7777, group: status.st_gid)
     }
 }

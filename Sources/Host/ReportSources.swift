@@ -4,31 +4,38 @@ import Glibc
 
 /// What `clawnet report` reads from this machine besides doctor and browse: system files as
 /// they are, the OpenClaw config and env file redacted, and the secrets beside them (never
-/// put in the archive; only searched for, so that none leaves inside another file).
+/// put in the archive; only searched for, so that none leaves inside another file). Files of
+/// the Gateway's user and of root only (`GatewayUser`).
 public struct ReportSources: Sendable {
-    /// Files for the archive: its name inside, and the content.
-    public var files: [(name: String, content: [UInt8])] = []
+    /// Files for the archive.
+    public var files: [ReportFile] = []
     /// What each redacted file had replaced (dotted config paths, env keys).
     public var redactions: [(file: String, what: [String])] = []
+    /// The plain settings each redacted file shows as they are (`PlainSettings`).
+    public var shown: [(file: String, what: [String])] = []
     /// Files read only for their secrets, or left out, and why.
     public var omitted: [(path: String, why: String)] = []
     /// Every secret found, to scrub from everything that goes into the archive.
     public var secrets: Set<String> = []
+    /// Whose files and units count.
+    public let gatewayUser: GatewayUser
 
     /// Recent lines of the Gateway's own log: at most this many bytes of its end.
     static let logTail = 128 << 10
 
-    public init() {}
+    public init(gatewayUser: GatewayUser = GatewayUser(uid: geteuid())) {
+        self.gatewayUser = gatewayUser
+    }
 
     /// Reads it all; `home` is the user's home (the OpenClaw folder is `home/.openclaw` unless the
     /// environment names another),
     /// `configPath` the config when named elsewhere. A blocking call (BlockingThreads).
     public static func gather(home: String, configPath: String, environment: [String: String]) -> ReportSources {
-        var sources = ReportSources()
-        sources.system()
         // The folder OpenClaw keeps its state, env file and identity in (OPENCLAW_STATE_DIR, a
         // profile's, else ~/.openclaw), as OpenClaw itself resolves it.
         let folder = NodeStateDirectory.path(environment: environment, home: home) ?? home + "/.openclaw"
+        var sources = ReportSources(gatewayUser: .owning(folder, environment: environment))
+        sources.system()
         sources.openClaw(folder: folder, configPath: configPath)
         sources.environment(environment)
         sources.journal(directory: environment[journalDirectoryVariable])
@@ -42,41 +49,38 @@ public struct ReportSources: Sendable {
     /// The Gateway's recent journal lines (GatewayJournal); where none can be read, the manifest
     /// says why they are absent.
     mutating func journal(tool: String = "/usr/bin/journalctl", directory: String?) {
-        switch GatewayJournal(tool: tool, directory: directory).read() {
-        case .success(let text): files.append(("gateway-journal.txt", Array(text.utf8)))
+        switch GatewayJournal(tool: tool, directory: directory, user: gatewayUser).read() {
+        case .success(let text): files.append(ReportFile("gateway-journal.txt", text: text))
         case .failure(let absence): omitted.append(("gateway journal", absence.why))
         }
     }
 
     mutating func system() {
         for (name, path) in [("resolv.conf", "/etc/resolv.conf"), ("os-release", "/etc/os-release")] {
-            if let text = RegularFile.text(path, limit: FileLimit.resolvConf) { files.append((name, Array(text.utf8))) }
+            if let text = RegularFile.text(path, limit: FileLimit.resolvConf) { files.append(ReportFile(name, text: text)) }
         }
         if let text = RegularFile.text("/etc/nsswitch.conf", limit: FileLimit.systemFile) {
             let hosts = text.split(separator: "\n").filter { String($0).trimmingSpaces().hasPrefix("hosts:") }
-            files.append(("nsswitch-hosts.txt", Array((hosts.joined(separator: "\n") + "\n").utf8)))
+            files.append(ReportFile("nsswitch-hosts.txt", text: hosts.joined(separator: "\n") + "\n"))
         }
         let kernel = RegularFile.text("/proc/sys/kernel/osrelease", limit: FileLimit.systemFile) ?? "unknown\n"
-        files.append(("kernel.txt", Array(kernel.utf8)))
+        files.append(ReportFile("kernel.txt", text: kernel))
         let interfaces = NetworkInterface.current().map { interface in
             "\(interface.name) up=\(interface.isUp) loopback=\(interface.isLoopback) multicast=\(interface.supportsMulticast) "
                 + interface.addresses.map(\.description).joined(separator: " ")
         }
-        files.append(("interfaces.txt", Array((interfaces.joined(separator: "\n") + "\n").utf8)))
-        var routes = ""
-        for path in ["/proc/net/route", "/proc/net/ipv6_route"] {
-            routes += "# \(path)\n" + (RegularFile.text(path, limit: FileLimit.kernelTable) ?? "(unreadable)\n")
-        }
-        files.append(("routes.txt", Array(routes.utf8)))
+        files.append(ReportFile("interfaces.txt", text: interfaces.joined(separator: "\n") + "\n"))
+        files.append(ReportFile("routes.txt", text: RouteListing.text()))
     }
 
     mutating func openClaw(folder: String, configPath: String) {
         // A --config pipe was read once already (for doctor): readInput gives what it held again.
         let config = RegularFile.isStream(configPath) ? (try? RegularFile.readInput(configPath, limit: FileLimit.config))?.bytes : nil
-        if let bytes = config ?? (try? RegularFile.readIfPresent(configPath, limit: FileLimit.config)) {
+        if let bytes = config ?? gatewayFile(configPath) {
             if let redaction = ConfigRedaction(config: bytes) {
-                files.append(("openclaw.json", Array(redaction.text.utf8)))
+                files.append(ReportFile("openclaw.json", text: redaction.text))
                 redactions.append(("openclaw.json", redaction.redactedPaths))
+                if !redaction.shownPaths.isEmpty { shown.append(("openclaw.json", redaction.shownPaths)) }
                 secrets.formUnion(redaction.secrets)
             } else {
                 omitted.append((configPath, "not a JSON5 object: left out whole, since its secrets cannot be found"))
@@ -85,11 +89,12 @@ public struct ReportSources: Sendable {
         }
         // The env file OpenClaw loads: its state folder's .env (follows openclaw/openclaw
         // src/infra/dotenv.ts loadDotEnv), wherever the config is.
-        if let bytes = try? RegularFile.readIfPresent(folder + "/.env", limit: FileLimit.config) {
-            let (text, keys, values) = Self.redactedEnv(String(decoding: bytes, as: UTF8.self))
-            files.append(("openclaw.env", Array(text.utf8)))
-            redactions.append(("openclaw.env", keys))
-            secrets.formUnion(values)
+        if let bytes = gatewayFile(folder + "/.env") {
+            let env = ReportEnvFile(String(decoding: bytes, as: UTF8.self))
+            files.append(ReportFile("openclaw.env", text: env.text))
+            redactions.append(("openclaw.env", env.redacted))
+            if !env.shown.isEmpty { shown.append(("openclaw.env", env.shown)) }
+            secrets.formUnion(env.secrets)
         }
         // Secrets kept beside the config: read for what to scrub, never archived.
         for path in [folder + "/identity/device.json", folder + "/identity/device-auth.json", folder + "/credentials/oauth.json"]
@@ -100,54 +105,45 @@ public struct ReportSources: Sendable {
         gatewayLog()
     }
 
-    /// The end of OpenClaw's newest rolling log, however large it is. The folder is in /tmp, where
-    /// anyone may make it: a log is read only when it is a regular file (no symbolic link) owned
-    /// by whoever owns the folder.
-    mutating func gatewayLog(folder: String = logFolder) {
-        guard let log = Self.newestLog(in: folder) else {
-            omitted.append(("gateway log", "no OpenClaw log in \(folder) (a Gateway writes openclaw-YYYY-MM-DD.log there)"))
-            return
-        }
-        var folderStatus = stat()
+    /// A file of the Gateway's user (or root's, and readable by that user) for the archive, reached
+    /// through no link of another user than this one or root (`ProtectedPath`); nil when there is
+    /// none, or (said in the manifest) when it does not count.
+    mutating func gatewayFile(_ path: String) -> [UInt8]? {
+        let file: RegularFile.Owned
         do {
-            let (bytes, owner, size) = try RegularFile.tail(log, bytes: Self.logTail)
-            guard lstat(folder, &folderStatus) == 0, folderStatus.st_mode & S_IFMT == S_IFDIR, folderStatus.st_uid == owner else {
-                omitted.append((log, "not owned by the owner of \(folder): left out"))
-                return
-            }
-            files.append(("gateway-log.txt", bytes))
-            if size > bytes.count { omitted.append((log, "only its last \(bytes.count) of \(size) bytes are included")) }
+            guard let read = try RegularFile.readProtectedIfPresent(path, limit: FileLimit.config) else { return nil }
+            file = read
         } catch {
-            omitted.append((log, error.description))
+            omitted.append((path, error.description))
+            return nil
         }
+        if let problem = gatewayUser.problem(with: file) {
+            omitted.append((path, problem))
+            return nil
+        }
+        return file.bytes
     }
 
-    /// Values of this process's environment whose names look like secrets (OPENCLAW_GATEWAY_TOKEN...).
+    /// Values of this process's environment whose names hold a secret's word (OPENCLAW_GATEWAY_TOKEN,
+    /// SMTP_PASS, MYSQL_PWD, SENTRY_DSN, ...).
     mutating func environment(_ environment: [String: String]) {
-        for (name, value) in environment where ConfigRedaction.isSensitive(key: name) { secrets.insert(value) }
+        for (name, value) in environment where Self.namesSecret(name) { secrets.insert(value) }
     }
 
-    /// KEY=VALUE lines with every value replaced; comments and blank lines kept.
-    static func redactedEnv(_ text: String) -> (String, [String], Set<String>) {
-        var keys: [String] = []
-        var values: Set<String> = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            let trimmed = String(line).trimmingSpaces()
-            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { return String(line) }
-            let key = String(trimmed[..<equals])
-            var value = String(trimmed[trimmed.index(after: equals)...])
-            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
-                value = String(value.dropFirst().dropLast())
-            }
-            keys.append(key)
-            if !value.isEmpty { values.insert(value) }
-            return "\(key)=\(ConfigRedaction.marker)"
-        }
-        return (lines.joined(separator: "\n"), keys, values)
+    /// Words of a variable's name that make its value a secret.
+    static let secretWords: Set<String> = [
+        "PASS", "PASSWORD", "PASSWD", "PWD", "PASSPHRASE", "TOKEN", "SECRET", "KEY", "APIKEY", "API", "DSN", "AUTH", "CREDENTIAL",
+        "CREDENTIALS", "COOKIE", "PRIVATE", "SIGNATURE",
+    ]
+
+    static func namesSecret(_ name: String) -> Bool {
+        guard !PlainSettings.isPlain(name), name != "PWD", name != "OLDPWD" else { return false }
+        let words = name.uppercased().split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "." }).map(String.init)
+        return ConfigRedaction.isSensitive(key: name) || words.contains(where: secretWords.contains)
     }
 
-    /// Every string of a JSON file that holds secrets (and each line of a PEM block in one),
-    /// else every run of non-space characters: any of them is scrubbed wherever it turns up.
+    /// Every string of a JSON file that holds secrets, else every run of non-space characters:
+    /// any of them is scrubbed wherever it turns up (in every form, line by line: `SecretForms`).
     static func words(of bytes: [UInt8]) -> Set<String> {
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
@@ -157,8 +153,7 @@ public struct ReportSources: Sendable {
         } else {
             found = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
         }
-        let pieces = found.flatMap { text in [text] + text.split(whereSeparator: \.isNewline).map(String.init) + [pemBody(text)] }
-        return Set(pieces.filter { $0.utf8.count >= SecretScrubber.minimumLength })
+        return Set(found.filter { $0.utf8.count >= SecretScrubber.minimumLength })
     }
 
     static func collect(_ value: JSONValue, into found: inout [String]) {
@@ -168,20 +163,5 @@ public struct ReportSources: Sendable {
         case .object(let fields): fields.values.forEach { collect($0, into: &found) }
         case .number, .bool, .null: break
         }
-    }
-
-    /// The base64 of a PEM block without its BEGIN/END lines and line breaks ("" when none).
-    static func pemBody(_ text: String) -> String {
-        guard text.contains("-----BEGIN") else { return "" }
-        return text.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("-----") }.joined()
-    }
-
-    /// Where OpenClaw's rolling log is (openclaw/openclaw src/logging/logger.ts DEFAULT_LOG_DIR).
-    static let logFolder = "/tmp/openclaw"
-
-    /// OpenClaw's rolling log (openclaw-YYYY-MM-DD.log), newest by name.
-    static func newestLog(in folder: String) -> String? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { $0.hasPrefix("openclaw-") && $0.hasSuffix(".log") }.max().map { "\(folder)/\($0)" }
     }
 }

@@ -45,22 +45,30 @@ public enum RoutingTable {
     static func parseIPv6(_ text: String) -> [Route] {
         text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 10, fields[0].count == 32, let length = Int(fields[1], radix: 16) else { return nil }
-            var bytes: [UInt8] = []
-            var index = fields[0].startIndex
-            while index < fields[0].endIndex {
-                let next = fields[0].index(index, offsetBy: 2)
-                guard let byte = UInt8(fields[0][index..<next], radix: 16) else { return nil }
-                bytes.append(byte)
-                index = next
-            }
-            guard let address = IPAddress(bytes: bytes), let network = IPNetwork(address, prefixLength: length) else { return nil }
+            guard fields.count >= 10, let length = Int(fields[1], radix: 16), let address = networkOrder(fields[0]),
+                let network = IPNetwork(address, prefixLength: length)
+            else { return nil }
             return Route(network: network, interface: String(fields[9]))
         }
     }
 
-    private static func hostOrder(_ hex: Substring) -> IPAddress? {
+    /// An IPv4 address of /proc/net/route: 8 hex digits in host byte order (little-endian here).
+    static func hostOrder(_ hex: Substring) -> IPAddress? {
         guard hex.count == 8, let value = UInt32(hex, radix: 16) else { return nil }
         return IPAddress(bytes: (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) })
+    }
+
+    /// An IPv6 address of /proc/net/ipv6_route: 32 hex digits in network byte order.
+    static func networkOrder(_ hex: Substring) -> IPAddress? {
+        guard hex.count == 32 else { return nil }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return IPAddress(bytes: bytes)
     }
 }

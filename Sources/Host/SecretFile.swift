@@ -27,7 +27,8 @@ public struct SecretFileWarning: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         let what = mode & 0o044 != 0 ? "readable" : "accessible"
-        return "\(path) holds \(kind.rawValue) and is \(what) by group or others (mode 0\(String(mode, radix: 8))): `chmod 600 \(path)`"
+        return "\(path) holds \(kind.rawValue) and is \(what) by group or others (mode 0\(String(mode, radix: 8))): "
+            + "`chmod 600 \(ShellWord.quoted(path))`"
     }
 }
 

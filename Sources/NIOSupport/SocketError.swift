@@ -18,6 +18,9 @@ public enum SocketError: Hashable, Sendable, CustomStringConvertible {
     case noRoute(String)
     /// This address cannot be used from here.
     case unusableAddress(String)
+    /// This process or machine has no descriptor or socket buffer left (EMFILE, ENFILE,
+    /// ENOBUFS, ENOMEM): nothing was sent, so it says nothing of the other side.
+    case localShortage(String)
     /// Anything else, in words.
     case other(String)
 
@@ -50,8 +53,9 @@ public enum SocketError: Hashable, Sendable, CustomStringConvertible {
         case EADDRINUSE: self = .other("the address and port are already in use")
         case EINVAL, EAFNOSUPPORT, EDESTADDRREQ: self = .unusableAddress("this machine cannot send to that address")
         case EACCES, EPERM: self = .other("not permitted (a firewall rule on this machine, or a broadcast address)")
-        case EMFILE, ENFILE: self = .other("too many open files (raise `ulimit -n`)")
-        case ENOBUFS, ENOMEM: self = .other("this machine is out of memory for sockets")
+        case EMFILE: self = .localShortage("this process has no file descriptor left (too many open files)")
+        case ENFILE: self = .localShortage("this machine has no file descriptor left (too many open files)")
+        case ENOBUFS, ENOMEM: self = .localShortage("this machine is out of memory for sockets")
         default: self = .other("an unexpected socket error (errno \(code))")
         }
     }
@@ -62,7 +66,7 @@ public enum SocketError: Hashable, Sendable, CustomStringConvertible {
         case .reset: "the other side reset the connection"
         case .closed: "the other side closed the connection"
         case .timedOut: "no answer in time"
-        case .noRoute(let why), .unusableAddress(let why), .other(let why): why
+        case .noRoute(let why), .unusableAddress(let why), .localShortage(let why), .other(let why): why
         }
     }
 }

@@ -13,6 +13,7 @@ extension AdvertisingSwitch {
         case .pluginNotAllowed: "plugins.allow does not list \"bonjour\""
         case .pluginEntryDisabled: "plugins.entries.bonjour.enabled is false"
         case .container(let marker): "this machine is a container (\(marker)): OpenClaw's advertiser turns itself off there"
+        case .advertiserStopped(let stop): stop.setting
         }
     }
 
@@ -36,6 +37,7 @@ extension AdvertisingSwitch {
             return
                 "run the Gateway with the host's network (`docker run --network host`) and OPENCLAW_DISABLE_BONJOUR=0 in its "
                 + "environment, or use wide-area discovery (`clawnet zone generate --this-host`)"
+        case .advertiserStopped(let stop): return stop.fix
         }
     }
 }

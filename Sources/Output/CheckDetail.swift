@@ -99,7 +99,8 @@ enum CheckDetail {
 
     /// A TLS server asked in plain text; a WebSocket held idle behind a proxy, and how long.
     static func webSocket(_ reason: CheckReason, _ evidence: WebSocketEvidence) -> [String: String] {
-        var detail: [String: String] = reason == .wantsTLS ? ["wantsTLS": "true"] : [:]
+        var detail = upgradeRejection(evidence)
+        if reason == .wantsTLS { detail["wantsTLS"] = "true" }
         switch evidence.idle?.outcome {
         case .closed(let after)?: detail["idleClosedAfterMs"] = String(after.milliseconds)
         case .heldOpen(let held)?: detail["idleHeldMs"] = String(held.milliseconds)

@@ -38,7 +38,7 @@ extension CheckText {
             + "$http_upgrade; proxy_set_header Connection \"upgrade\";`)"
         switch evidence.phase.outcome {
         case .opened, .frameTooLarge:
-            let idle = idleWords(evidence.idle?.outcome)
+            let idle = idleWords(evidence.idle?.outcome) + admittedAfter(evidence.refusals)
             guard case .closed? = evidence.idle?.outcome else {
                 return CheckText("101 Switching Protocols with a valid Sec-WebSocket-Accept" + idle)
             }
@@ -46,10 +46,7 @@ extension CheckText {
                 "101 Switching Protocols" + idle + ": something in the path cuts idle WebSockets",
                 fix: ProxyDirectives.idleTimeout(nil))
         case .closedBeforeFirstFrame, .framesBroken, .timedOut(upgraded: true, _): return CheckText("101 Switching Protocols")
-        case .upgradeRefused(let status):
-            return CheckText(
-                "the server answered the WebSocket upgrade with HTTP \(status): not a Gateway, or a proxy that does not pass WebSockets",
-                fix: proxyFix)
+        case .upgradeRefused(let rejection): return upgradeRejected(rejection, evidence, proxyFix: proxyFix)
         case .upgradeFailed(let reason): return CheckText(reason, fix: proxyFix)
         case .wantsTLS: return CheckText(wantsTLS, fix: tlsFix(evidence.hostHeader))
         case .timedOut(_, let bytes):
@@ -98,7 +95,7 @@ extension CheckText {
 
     /// A plain probe met a TLS server: wss:// is the way in, and a beacon should say so.
     static func tlsFix(_ hostHeader: String) -> String {
-        "check it as `clawnet doctor wss://\(hostHeader)`; a Gateway with TLS should advertise gatewayTls=1 (and "
+        "check it as `clawnet doctor \(ShellWord.quoted("wss://" + hostHeader))`; a Gateway with TLS should advertise gatewayTls=1 (and "
             + "gatewayTlsSha256) so nodes use wss://"
     }
 }

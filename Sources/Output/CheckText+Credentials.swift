@@ -41,8 +41,8 @@ extension CheckText {
         case .unverifiedCertificate(let observed, let chain):
             return (
                 "the certificate (sha256 \(observed.hex)) is not pinned, and \(chainWords(chain, host: evidence.host))",
-                "\(onHost), then pin it: `clawnet doctor wss://\(evidence.hostHeader) --pin sha256:\(observed.hex)` (a node: "
-                    + "gateway.remote.tlsFingerprint)"
+                "\(onHost), then pin it: `clawnet doctor \(ShellWord.quoted("wss://" + evidence.hostHeader)) "
+                    + "--pin sha256:\(observed.hex)` (a node: gateway.remote.tlsFingerprint)"
             )
         case .plainText(let host):
             return (

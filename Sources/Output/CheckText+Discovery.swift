@@ -63,8 +63,9 @@ extension CheckText {
             return CheckText(
                 "no Gateway is published in \(domain.name)",
                 fix:
-                    "check the domain's spelling (`dig SOA \(domain.withoutTrailingDot)` shows whether the zone exists); publish a Gateway "
-                    + "with `clawnet zone generate --domain \(domain.withoutTrailingDot) ...` on the DNS server")
+                    "check the domain's spelling (`dig SOA \(ShellWord.quoted(domain.withoutTrailingDot))` shows whether the zone "
+                    + "exists); publish a Gateway with `clawnet zone generate --domain \(ShellWord.quoted(domain.withoutTrailingDot)) ...` "
+                    + "on the DNS server")
         default:
             let via = Set(evidence.found.flatMap(\.resolvers)).sorted().joined(separator: ", ")
             return CheckText("\(Plural.counted(evidence.found.count, "Gateway")) in \(domain.name)\(via.isEmpty ? "" : " via \(via)")")

@@ -19,7 +19,8 @@ extension CheckText {
     /// What to do after a renewal, and how to stop needing to;
     /// `port`: the one doctor connected to, when known; else 443 and a word to change it.
     static func repin(_ host: String, port: Int? = nil) -> String {
-        "after each renewal read the new fingerprint (`openssl s_client -connect \(host):\(port ?? 443) -servername \(host) </dev/null | "
+        "after each renewal read the new fingerprint (`openssl s_client -connect \(ShellWord.quoted("\(host):\(port ?? 443)")) "
+            + "-servername \(ShellWord.quoted(host)) </dev/null | "
             + "openssl x509 -outform DER | sha256sum`\(port == nil ? ", with the right port" : "") and re-pin it: "
             + "gateway.remote.tlsFingerprint on a node host; on "
             + "iOS or Android forget the Gateway and trust it again. Or pin the Gateway's own self-signed certificate (ten years) by "

@@ -16,21 +16,22 @@ extension CheckText {
         case .configUnreadable:
             return CheckText(
                 config.warnings.joined(separator: "; "),
-                fix: "make \(path) a regular file this user can read (`ls -l \(path)`), or give --config PATH")
+                fix: "make \(path) a regular file this user can read (`ls -l \(ShellWord.quoted(path))`), or give --config PATH")
         case .configMissing:
             return CheckText("no OpenClaw config at \(path): defaults apply (local., port 18789)")
         case .configInvalid:
             return CheckText(
                 config.warnings.joined(separator: "; "), fix: "correct \(path) (JSON5); until then its broken settings are ignored")
+        case .bindHostAlias: return bindHostAlias(config)
         case .bindLoopback:
             return CheckText(
                 "gateway.bind is \(config.bind == nil ? "not set (loopback by default)" : "loopback"): a Gateway here accepts connections "
                     + "from this machine only, though discovery may still advertise it",
                 fix: "for nodes on other machines set gateway.bind to \"lan\" (or \"tailnet\") in \(path) and restart the Gateway")
         default:
+            let port = config.gatewayPort ?? Endpoint.defaultGatewayPort
             return CheckText(
-                "\(path): gateway.bind \(bind), port "
-                    + "\(config.gatewayPort ?? Endpoint.defaultGatewayPort)\(config.tlsEnabled == true ? ", TLS on" : "")")
+                "\(path): gateway.bind \(bind), port \(port)\(config.tlsEnabled == true ? ", TLS on" : "")" + loopbackListener(bind, port))
         }
     }
 

@@ -8,7 +8,8 @@ import Probes
 extension CheckText {
     static func pairing(_ error: ConnectError, said: String, evidence: ConnectEvidence) -> CheckText {
         let request = error.requestId.map { SafeText.display(Array($0.utf8.prefix(128))) }
-        let approve = "on the Gateway host: `openclaw devices list`, then `openclaw devices approve \(request ?? "<requestId>")`"
+        let word = request.map(ShellWord.quoted) ?? "<requestId>"
+        let approve = "on the Gateway host: `openclaw devices list`, then `openclaw devices approve \(word)`"
         let waits = request.map { "; request \($0) waits there" } ?? ""
         let details = error.pairing ?? PairingDetails()
         let message: String

@@ -1,3 +1,4 @@
+import DNSSD
 import Doctor
 
 /// The words of discovery.phones: per beacon, what OpenClaw's Android and iOS nodes would do
@@ -21,6 +22,8 @@ extension CheckText {
 
     static func verdict(_ verdict: PhoneVerdict) -> String {
         switch verdict {
+        case .platformTrust(let host):
+            "wss:// to \(words(host)), accepted when a public CA issued its certificate, else after the user trusts its fingerprint"
         case .tlsAfterTrust: "wss:// after the user trusts the fingerprint it shows"
         case .plainText(let host): "ws:// in clear text to \(words(host))"
         case .refused(.iosNeedsTLS): "refuses (\"Discovered gateway is missing TLS and no trusted fingerprint is stored.\")"

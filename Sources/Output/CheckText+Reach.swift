@@ -19,7 +19,7 @@ extension CheckText {
         case .nameNotFound:
             return CheckText(
                 "\(message) (NXDOMAIN: the name does not exist)",
-                fix: "check the spelling, and the A/AAAA records of \(host) (`dig \(host)`)")
+                fix: "check the spelling, and the A/AAAA records of \(host) (`dig \(ShellWord.quoted(host))`)")
         case .localNameWithoutNSS:
             return CheckText(
                 "\(message): nsswitch does not ask mDNS for .local names",
@@ -29,8 +29,8 @@ extension CheckText {
         case .localNameUnanswered:
             return CheckText(
                 "no host answered for \(host) by mDNS (avahi-daemon asked; nsswitch: \(message))",
-                fix: "is the Gateway host up and on this link (`avahi-resolve -n \(host)`)? A Gateway's instance name, as `clawnet browse` "
-                    + "lists it, works as a TARGET too")
+                fix: "is the Gateway host up and on this link (`avahi-resolve -n \(ShellWord.quoted(host))`)? A Gateway's instance "
+                    + "name, as `clawnet browse` lists it, works as a TARGET too")
         case .magicDNSNotApplied:
             return CheckText(
                 "\(message); Tailscale's resolver 100.100.100.100 knows it (\(magicDNS(evidence).joined(separator: ", "))): "
@@ -43,8 +43,8 @@ extension CheckText {
                 message,
                 fix: HostNameKind(host) == .multicastDNS
                     ? "nss-mdns resolves `.local` names through avahi-daemon: start it (`sudo systemctl start avahi-daemon`), then "
-                        + "check that the Gateway host answers (`avahi-resolve -n \(host)`)"
-                    : "check the A/AAAA records of \(host) (`dig \(host)`) and the resolver in /etc/resolv.conf")
+                        + "check that the Gateway host answers (`avahi-resolve -n \(ShellWord.quoted(host))`)"
+                    : "check the A/AAAA records of \(host) (`dig \(ShellWord.quoted(host))`) and the resolver in /etc/resolv.conf")
         }
     }
 
@@ -63,7 +63,7 @@ extension CheckText {
         return CheckText(
             words + ": nss-mdns did not reach avahi-daemon",
             fix: "nss-mdns asks avahi-daemon through /run/avahi-daemon/socket: restart it (`sudo systemctl restart avahi-daemon`) "
-                + "and check `getent hosts \(host)`")
+                + "and check `getent hosts \(ShellWord.quoted(host))`")
     }
 
     /// The addresses only Tailscale's resolver gave for the name.
@@ -90,6 +90,12 @@ extension CheckText {
         let startHere = "start the Gateway here (`openclaw gateway`), or name the one to check: `clawnet doctor wss://<host>:\(port)`"
         switch reason {
         case .nothingListensLocally: return CheckText("no Gateway listens on this machine (\(all))", fix: startHere)
+        case .localShortage:
+            return CheckText(
+                "not tried: \(all)",
+                fix:
+                    "raise the limit of open files (`ulimit -n`; LimitNOFILE= in a systemd unit) or stop what holds this machine's "
+                    + "descriptors and socket memory, then run doctor again")
         case .localGatewayDown:
             return CheckText(
                 "no Gateway listens on this machine (\(all)); this machine has an OpenClaw config, so its Gateway may be down",

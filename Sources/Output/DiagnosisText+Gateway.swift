@@ -26,6 +26,8 @@ extension DiagnosisText {
             cause =
                 "\(target): nothing listens on port \(tcp.port) there: the Gateway is not running, or listens on another address or port"
         case (.hostUnreachable, _): cause = "\(target): \(message): the host is down or not on this network"
+        case (.localShortage, _):
+            cause = "this machine could not open a connection to \(target) (\(message)): the Gateway was not tried; the cause is here"
         case (.tlsVersion, .tls(let tls)):
             cause =
                 "\(target) answers with \(tls.facts?.version.description ?? "an older TLS") only; OpenClaw's Gateway and nodes speak TLS "

@@ -43,9 +43,11 @@ extension DiagnosisText {
                 cause: "\(target) refuses the Origin of the WebSocket upgrade (CONTROL_UI_ORIGIN_NOT_ALLOWED)\(through): a browser page "
                     + "there cannot connect",
                 fix: "add the page's origin, exactly as the browser sends it (`\"gateway\": { \"controlUi\": { \"allowedOrigins\": "
-                    + "[\"https://\(path.host)\"] } }`), on the Gateway host\(trust)")
+                    + "[\"https://\(Self.jsonSafeHost(path.host))\"] } }`), on the Gateway host\(trust)")
         case .tailscaleServeIdentity: return tailscaleServeIdentity(finding)
         case .tailscaleServeUpgrade: return tailscaleServeUpgrade(finding)
+        case .proxyAttribution: return proxyAttribution(finding)
+        case .identityAwareProxy: return identityAwareProxy(finding)
         default:
             return proxyNotTrusted(finding)
         }
@@ -101,5 +103,11 @@ extension DiagnosisText {
             cause: "\(finding.target): the Gateway (auth mode trusted-proxy) does not accept \(intermediary) in front of it as its proxy "
                 + "(\(SafeText.display(Array(reason.utf8.prefix(96))))): every connection through it is refused",
             fix: fix)
+    }
+
+    /// A host for a JSON snippet the operator pastes: a host name or an address as it is; any
+    /// other text (from a URL or a beacon) is left out, never pasted into the config.
+    static func jsonSafeHost(_ host: String) -> String {
+        DomainName(host: host) != nil || IPAddress(host) != nil ? host : "<the page's host>"
     }
 }

@@ -21,7 +21,8 @@ extension DiagnosisText {
             cause: "\(domain.name) answers at Tailscale's resolver \(tailscaleResolver), not through systemd-resolved (resolv.conf points "
                 + "at its stub 127.0.0.53): \(elsewhere), and \(has); the wide-area domain needs ~\(name) as a routing domain on "
                 + "\(link.name)",
-            fix: "`sudo resolvectl dns \(link.name) \(tailscaleResolver)` and `sudo resolvectl domain \(link.name) ~\(name)` (until "
+            fix: "`sudo resolvectl dns \(ShellWord.quoted(link.name)) \(tailscaleResolver)` and `sudo resolvectl domain "
+                + "\(ShellWord.quoted(link.name)) \(ShellWord.quoted("~" + name))` (until "
                 + "Tailscale reconnects); to keep it, add \(name) as a split DNS domain in the tailnet's DNS settings and let Tailscale "
                 + "manage DNS here (`sudo tailscale set --accept-dns=true`)")
     }

@@ -99,19 +99,29 @@ public struct DoctorReport: Report, Sendable {
 
     private enum CodingKeys: String, CodingKey { case schema, status, checks, gateways, diagnosis, snippets, elapsedMs }
 
+    /// An error when a check it explains failed, else a warning.
+    func severity(of diagnosis: Diagnosis) -> FindingSeverity {
+        let failed = diagnosis.evidence.contains { evidence in
+            let checks = evidence.target.map { target in result.gateways.filter { $0.target == target }.flatMap(\.checks) } ?? result.checks
+            return checks.contains { $0.id == evidence.check && $0.status == .fail }
+        }
+        return failed ? .error : .warning
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Schema.doctor, forKey: .schema)
         try container.encode(result.status, forKey: .status)
         try container.encode(result.checks.map(CheckJSON.init), forKey: .checks)
         try container.encode(result.gateways.map(Gateway.init), forKey: .gateways)
-        try container.encode(result.diagnosis.map(DiagnosisJSON.init), forKey: .diagnosis)
+        try container.encode(result.diagnosis.map { DiagnosisJSON($0, severity: severity(of: $0)) }, forKey: .diagnosis)
         try container.encode(result.snippets.map(SnippetJSON.init), forKey: .snippets)
         try container.encode(Int(result.elapsed.milliseconds), forKey: .elapsedMs)
     }
 }
 
-/// A check in doctor's JSON: its id, title and status, its words and its detail.
+/// A check in doctor's JSON: its id, title and status, its words and its detail; and the same
+/// as a finding of OpenClaw's own doctor (`FindingSeverity`).
 struct CheckJSON: Encodable {
     let id: CheckID
     let title: String
@@ -120,6 +130,9 @@ struct CheckJSON: Encodable {
     let fix: String?
     let elapsedMs: Int
     let detail: [String: String]
+    let checkId: String
+    let severity: FindingSeverity
+    let fixHint: String?
 
     init(_ check: Check) {
         let text = CheckText(check)
@@ -130,22 +143,49 @@ struct CheckJSON: Encodable {
         fix = text.fix
         elapsedMs = check.elapsedMs
         detail = CheckDetail.of(check)
+        checkId = "clawnet/doctor/\(check.id)"
+        severity = FindingSeverity(check.status)
+        fixHint = text.fix
     }
 }
 
-/// A cause in doctor's JSON: its id, its words, and the checks that show it.
+/// A cause in doctor's JSON: its id, its words, and the checks that show it; and the same as a
+/// finding of OpenClaw's own doctor (`FindingSeverity`).
 struct DiagnosisJSON: Encodable {
     let id: DiagnosisID
     let cause: String
     let fix: String
     let evidence: [Diagnosis.Evidence]
+    let checkId: String
+    let severity: FindingSeverity
+    let message: String
+    let fixHint: String
 
-    init(_ diagnosis: Diagnosis) {
+    init(_ diagnosis: Diagnosis, severity: FindingSeverity) {
         let text = DiagnosisText(diagnosis)
         id = diagnosis.id
         cause = text.cause
         fix = text.fix
         evidence = diagnosis.evidence
+        checkId = "clawnet/diagnosis/\(diagnosis.id)"
+        self.severity = severity
+        message = text.cause
+        fixHint = text.fix
+    }
+}
+
+/// A finding's severity as OpenClaw's doctor writes it (`openclaw doctor --lint --json`:
+/// findings[{checkId, severity, message, path, fixHint}], `--severity-min info|warning|error`;
+/// openclaw/openclaw docs/cli/doctor.md): a failure is an error, a warning a warning, the rest info.
+enum FindingSeverity: String, Encodable {
+    case error, warning, info
+
+    init(_ status: Check.Status) {
+        switch status {
+        case .fail: self = .error
+        case .warn: self = .warning
+        case .pass, .skip: self = .info
+        }
     }
 }
 

@@ -9,12 +9,12 @@ extension CheckText {
         let exit =
             service.mainStatus.map { " (last exit status \($0)\(service.mainCode == killedCode ? ", killed by a signal" : ""))" } ?? ""
         let state = [service.activeState, service.subState].compactMap { $0 }.joined(separator: "/")
-        let lines = (service.advertiserLines.isEmpty ? Array(service.journal.suffix(2)) : service.advertiserLines.suffix(2))
+        let lines = (service.advertiserCrashLines.isEmpty ? Array(service.journal.suffix(2)) : service.advertiserCrashLines.suffix(2))
             .map { SafeText.display(Array($0.utf8.prefix(200))) }
         let message =
             "\(GatewayService.unit) restarted \(service.restarts ?? 0) times\(exit), now \(state): systemd keeps restarting a Gateway that "
             + "exits" + (lines.isEmpty ? "" : "; its journal: " + lines.joined(separator: " | "))
-        guard !service.advertiserLines.isEmpty else {
+        guard !service.advertiserCrashLines.isEmpty else {
             return CheckText(message, fix: "read why it exits: `journalctl --user -u \(GatewayService.unit) -n 50 --no-pager`")
         }
         return CheckText(
@@ -52,4 +52,27 @@ extension PortHolders.Holder {
     /// A Node.js process (OpenClaw's Gateway is one; its process title may read openclaw-gateway,
     /// which /proc/PID/comm cuts to 15 bytes).
     var isOpenClaw: Bool { name == "node" || name.hasPrefix("openclaw") }
+}
+
+extension CheckText {
+    /// gateway.bind as an address word: OpenClaw 2026.9 refuses the config (legacy-config-migrations.runtime.gateway.ts).
+    static func bindHostAlias(_ config: OpenClawConfig) -> CheckText {
+        let word = SafeText.display(Array((config.bind?.unknownWord ?? "").utf8.prefix(40)))
+        let mode = config.bind?.aliasReplacement?.word ?? "lan"
+        return CheckText(
+            "\(config.path): gateway.bind is \"\(word)\", a host address where OpenClaw expects a bind mode: 2026.9 refuses the config "
+                + "as invalid, and its Gateway does not start",
+            fix: "run `openclaw doctor --fix` (it writes \"\(mode)\"), or set gateway.bind to \"\(mode)\" yourself (modes: loopback, lan, "
+                + "tailnet, auto, custom with gateway.customBindHost), then restart the Gateway")
+    }
+}
+
+extension CheckText {
+    /// A tailnet or custom bind: OpenClaw 2026.9 listens on 127.0.0.1 too, for this machine's own
+    /// clients, and does not start when it cannot (the OpenClaw 2 notes; the listener code itself was
+    /// not found in the stored sources).
+    static func loopbackListener(_ bind: GatewayBind, _ port: Int) -> String {
+        guard bind == .tailnet || bind == .custom else { return "" }
+        return "; a 2026.9 Gateway listens on 127.0.0.1:\(port) as well and does not start when another program holds it"
+    }
 }

@@ -16,9 +16,12 @@ extension CheckText {
         }
         return CheckText(
             "gateway.tailscale.mode is \(mode), but \(routes ?? "Serve") and nothing to 127.0.0.1:\(evidence.gatewayPort): tailnet "
-                + "nodes that use this machine's *.ts.net name get no Gateway",
-            fix: "restart the Gateway (it sets Serve up itself when gateway.tailscale.mode is serve), or `sudo tailscale serve --bg "
-                + "\(evidence.gatewayPort)`; `tailscale serve status` shows the result")
+                + "nodes that use this machine's *.ts.net name get no Gateway. A 2026.9 Gateway does not start without its route "
+                + "(#133827), so a Gateway that runs lost it later: tailscaled restarted, and its Serve config did not come back, "
+                + "silently (#148308)",
+            fix: "restart the Gateway (`openclaw gateway restart`: it sets the route up again when gateway.tailscale.mode is serve), or "
+                + "`sudo tailscale serve --bg \(evidence.gatewayPort)`; `tailscale serve status` shows the result, and after each "
+                + "restart of tailscaled check it again")
     }
 }
 

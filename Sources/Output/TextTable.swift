@@ -2,6 +2,9 @@
 public struct TextTable: Sendable {
     public var header: [String]
     public var rows: [[String]] = []
+    /// Columns whose words are never cut (addresses): narrowed to their longest word at most,
+    /// even when the table then stays wider than the terminal.
+    public var unbreakable: Set<Int> = []
 
     /// Columns are this far apart.
     static let gap = 2
@@ -27,7 +30,10 @@ public struct TextTable: Sendable {
             all.flatMap { $0[column].split(separator: " ").map { displayWidth(String($0)) } }.max() ?? 0
         }
         var widths = Self.fitted(natural, minimums: longestWords, into: width)
-        widths = Self.fitted(widths, minimums: header.map { max(displayWidth($0), Self.narrowest) }, into: width)
+        let floors = header.indices.map { column in
+            unbreakable.contains(column) ? max(longestWords[column], Self.narrowest) : max(displayWidth(header[column]), Self.narrowest)
+        }
+        widths = Self.fitted(widths, minimums: floors, into: width)
         return all.map { row in
             let cells = row.enumerated().map { column, cell in Self.lines(of: cell, width: widths[column]) }
             return (0..<(cells.map(\.count).max() ?? 1)).map { index in

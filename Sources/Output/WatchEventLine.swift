@@ -26,7 +26,7 @@ public struct WatchEventLine: Encodable, Sendable {
         let painted: String
         switch event.change {
         case .up, .steady: painted = terminal.paint(name, .green)
-        case .down, .flapping, .certificateExpiring: painted = terminal.paint(name, .red)
+        case .down, .flapping, .certificateExpiring, .probeNotRun: painted = terminal.paint(name, .red)
         default: painted = name
         }
         let time = Self.time(event.date)
@@ -52,7 +52,10 @@ public struct WatchEventLine: Encodable, Sendable {
     /// The change in words (the cause and fix of a down come from doctor's own words).
     var detail: String {
         switch event.change {
-        case .appeared(let source), .disappeared(let source): "source \(source.rawValue)"
+        case .appeared(let source), .disappeared(let source, nil): "source \(source.rawValue)"
+        case .disappeared(let source, let forgetAt?):
+            "source \(source.rawValue); no path lists it: probed until \(Self.time(forgetAt)), unless one lists it again"
+        case .forgotten(let after): "no path listed it for \(after.argumentText): no longer watched"
         case .up, .steady: ""
         case .down(let check, let diagnosis, let finding):
             "\(check.rawValue) (\(check.title)): \(diagnosis)" + (finding.map { ": " + DiagnosisText($0).cause } ?? "")
@@ -63,14 +66,24 @@ public struct WatchEventLine: Encodable, Sendable {
         case .certificateExpiring(let notAfter): "notAfter \(Self.time(notAfter))"
         case .protocolChanged(let from, let to): "protocol \(from) -> \(to)"
         case .serverVersionChanged(let from, let to): "server \(from) -> \(to)"
+        case .probeNotRun(let reason): "not probed: \(reason) (fix: \(Self.shortageFix))"
         }
     }
+
+    /// What to do when watch itself runs out of descriptors.
+    static let shortageFix =
+        "raise watch's limit of open files (LimitNOFILE= in its unit, `ulimit -n`); the Gateway keeps its state and is probed "
+        + "again within seconds"
 
     static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 
     private enum Key: String, CodingKey {
-        case event, time, gateway, source, check, diagnosis, cause, fix, changes, windowMs, from, to, pinned, notAfter
+        case event, time, gateway, source, check, diagnosis, cause, fix, changes, windowMs, from, to, pinned, notAfter, forgetAt
+        case afterMs, error
     }
+
+    /// An error about one Gateway (`probeNotRun`), in the fields a discovery path's error has.
+    private enum ErrorKey: String, CodingKey { case source, kind, message, fix }
 
     /// browse's beacon names its id, instance and url; doctor names what it checked its target.
     private enum GatewayKey: String, CodingKey { case id, target, instance, instancePresentation, url }
@@ -86,7 +99,11 @@ public struct WatchEventLine: Encodable, Sendable {
         try gateway.encodeIfPresent(event.gateway.instancePresentation, forKey: .instancePresentation)
         try gateway.encode(event.gateway.url, forKey: .url)
         switch event.change {
-        case .appeared(let source), .disappeared(let source): try container.encode(source.rawValue, forKey: .source)
+        case .appeared(let source): try container.encode(source.rawValue, forKey: .source)
+        case .disappeared(let source, let forgetAt):
+            try container.encode(source.rawValue, forKey: .source)
+            try container.encodeIfPresent(forgetAt.map(Self.time), forKey: .forgetAt)
+        case .forgotten(let after): try container.encode(Int(after.milliseconds), forKey: .afterMs)
         case .up, .steady: break
         case .down(let check, let diagnosis, let finding):
             // As doctor's JSON: the check's id, the diagnosis's id, and its cause and fix in words.
@@ -113,6 +130,12 @@ public struct WatchEventLine: Encodable, Sendable {
         case .serverVersionChanged(let from, let to):
             try container.encode(from, forKey: .from)
             try container.encode(to, forKey: .to)
+        case .probeNotRun(let reason):
+            var error = container.nestedContainer(keyedBy: ErrorKey.self, forKey: .error)
+            try error.encode("probe", forKey: .source)
+            try error.encode("localShortage", forKey: .kind)
+            try error.encode(reason, forKey: .message)
+            try error.encode(Self.shortageFix, forKey: .fix)
         }
     }
 }

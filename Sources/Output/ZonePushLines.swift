@@ -9,7 +9,7 @@ public enum ZonePushLines {
     /// is passed. All on stderr, like every command's status lines: stdout is a dry run's script.
     public static func plan(_ push: Registrar.Push, server: DNSServer, zone: DNSName) -> Transcript {
         var transcript = Transcript()
-        transcript.err(read(push.served))
+        transcript.err(lines: basis(push))
         guard !push.plan.isEmpty else {
             let serves = push.gateways == 1 ? "this Gateway as it is" : "these \(push.gateways) Gateways as they are"
             transcript.err("unchanged: \(server) serves \(serves); nothing sent")
@@ -41,6 +41,51 @@ public enum ZonePushLines {
         "pushed \(Plural.counted(push.plan.changes.count, "change")) to \(server) in \(Plural.counted(applied, "UPDATE"))"
     }
 
+    /// What the plan was made from, and why the zone was read when it was.
+    static func basis(_ push: Registrar.Push) -> [String] {
+        let served = push.served
+        switch served.source {
+        case .ledger:
+            return [
+                "planned from the ledger of the last push of \(served.zone) to \(served.server) (serial \(served.serial.map(String.init) ?? "?"), "
+                    + "which it still serves): nothing read"
+            ]
+        case .assumedEmpty:
+            return [
+                "no ledger of a push of \(served.zone) to \(served.server): planned without reading, on the prerequisites that none of "
+                    + "these records is there yet"
+            ]
+        case .transfer, .queries, .queriesPastBound:
+            return readBecause(push.readBecause, served: served) + [read(served)]
+        }
+    }
+
+    static func readBecause(_ cause: Registrar.ReadCause?, served: ServedRecords) -> [String] {
+        switch cause {
+        case nil, .noLedger?: return []
+        case .serialMoved(let ledger, let now)?:
+            return ["\(served.zone) changed since the last push (serial \(ledger) then, \(now) now): reading it"]
+        case .noSerial(let failure)?:
+            return ["no serial to compare the ledger of the last push with (\(failure.message)): reading \(served.zone)"]
+        case .prerequisiteFailed(let failure)?:
+            return [
+                "\(served.server) answered \(failure.rcode.map { "\($0)" } ?? "a failed prerequisite") to the UPDATE planned without "
+                    + "reading: \(served.zone) is not as clawnet knew it; reading it"
+            ]
+        }
+    }
+
+    /// A ledger problem, as a warning.
+    public static func ledger(_ problem: ZonePush.LedgerProblem) -> String {
+        switch problem {
+        case .ignored(let reason):
+            return "warning: ignoring the ledger of the last push: \(reason); clawnet reads back only a file this user alone could have "
+                + "written, and plans as for a first push"
+        case .notKept(let path, let error):
+            return "warning: cannot keep the ledger of this push in \(path) (\(error)): the next push reads the zone"
+        }
+    }
+
     static func read(_ served: ServedRecords) -> String {
         let serial = served.serial.map { "serial \($0), " } ?? ""
         switch served.source {
@@ -57,6 +102,8 @@ public enum ZonePushLines {
             return
                 "read \(served.zone) from \(served.server): \(why); asked the RRsets of the service type (\(serial)"
                 + "\(Plural.counted(served.records.count, "record")))"
+        case .ledger, .assumedEmpty:
+            return "planned \(served.zone) for \(served.server) without reading it"
         }
     }
 

@@ -12,15 +12,20 @@ extension GatewayProbe {
         /// Whether the credentials went with the last request, and why.
         var decision: CredentialDecision?
         var tries: [ConnectTry] = []
+        /// The openings refused with a transient 503 before `opening` (`UpgradeRetry`).
+        var refusals: [UpgradeTry] = []
     }
+
+    /// One connection's opening, the answer to its connect request, and whether the credentials went with it.
+    typealias Opened = (opening: PhaseTiming<WebSocketOutcome>, answer: ConnectTry?, decision: CredentialDecision?)
 
     /// `opened`: a connection to make the first opening on, instead of a new one.
     static func websocketPhase(
         _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, connect: Bool, opened: ProbeConnection? = nil
     ) async -> WebSocketPhase {
         let started = ContinuousClock.now
-        let first = await openAndConnect(target, address, clock, plan: connect ? ConnectRetry.Plan() : nil, opened: opened)
-        guard var latest = first.answer else { return WebSocketPhase(opening: first.opening) }
+        let (first, refusals) = await openUntilAdmitted(target, address, clock, plan: connect ? ConnectRetry.Plan() : nil, opened: opened)
+        guard var latest = first.answer else { return WebSocketPhase(opening: first.opening, refusals: refusals) }
         var tries = [latest]
         var decision = first.decision
         while let plan = ConnectRetry.next(after: tries, remaining: clock.remaining) {
@@ -36,15 +41,15 @@ extension GatewayProbe {
         }
         return WebSocketPhase(
             opening: first.opening, connect: PhaseTiming(outcome: latest.outcome, elapsed: clock.elapsed(since: started)),
-            decision: decision, tries: tries)
+            decision: decision, tries: tries, refusals: refusals)
     }
 
     /// One connection: the opening and, with a plan, the connect request. The credentials go
     /// with the request only when the policy allows them on this very connection, decided
     /// after its handshake and before its first byte.
-    private static func openAndConnect(
+    static func openAndConnect(
         _ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock, plan: ConnectRetry.Plan?, opened: ProbeConnection? = nil
-    ) async -> (opening: PhaseTiming<WebSocketOutcome>, answer: ConnectTry?, decision: CredentialDecision?) {
+    ) async -> Opened {
         var answer: ConnectTry?
         var decision: CredentialDecision?
         let opening = await phase(target, address, clock, opened: opened, failed: WebSocketOutcome.failed) { connection, timeout in

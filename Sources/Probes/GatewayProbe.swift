@@ -27,6 +27,12 @@ public enum GatewayProbe {
     static let logger = Logger(label: "clawnet.probe")
 
     static func run(_ target: ProbeTarget, clock: ProbeClock, phases: Phases) async -> ProbeReport {
+        var report = await probe(target, clock: clock, phases: phases)
+        report.localShortage = clock.shortage.value
+        return report
+    }
+
+    private static func probe(_ target: ProbeTarget, clock: ProbeClock, phases: Phases) async -> ProbeReport {
         var report = ProbeReport(target: target)
         let (attempts, connection) = await connectAny(target, clock: clock)
         report.tcp = attempts
@@ -69,7 +75,7 @@ public enum GatewayProbe {
     }
 
     /// /healthz, /readyz and the WebSocket at once, each on its own connection; then, when
-    /// /healthz named a proxy, the idle WebSocket.
+    /// /healthz named a proxy and the WebSocket opened, the idle WebSocket.
     private static func applicationPhases(
         _ report: inout ProbeReport, _ phases: Phases, _ address: IPAddress, _ clock: ProbeClock
     ) async {
@@ -78,10 +84,11 @@ public enum GatewayProbe {
         async let ready = phases.contains(.health) ? httpPhase("/readyz", target, address, clock) : nil
         async let websocket = phases.contains(.websocket) ? websocketPhase(target, address, clock, connect: phases.contains(.connect)) : nil
         (report.health, report.ready) = await (health, ready)
-        let proxied = report.health?.outcome.namesIntermediary == true && phases.contains(.websocket)
-        async let idle = proxied ? idlePhase(target, address, clock) : nil
         if let websocket = await websocket { report.record(websocket) }
-        report.idle = await idle
+        // The idle WebSocket only after the first one opened: never a second upgrade into a
+        // refusal (a 429 lockout, a 503 while restarting), one unauthenticated WebSocket at a time.
+        guard report.health?.outcome.namesIntermediary == true, case .opened? = report.websocket?.outcome else { return }
+        report.idle = await idlePhase(target, address, clock)
     }
 
     /// The HTTP and WebSocket phases' outcomes, for --verbose.
@@ -103,7 +110,11 @@ public enum GatewayProbe {
     /// server that waits for a request line never answers one.
     private static func answersTLS(_ target: ProbeTarget, _ address: IPAddress, _ clock: ProbeClock) async -> Bool {
         let timeout = min(clock.remaining, tlsCheckLimit)
-        guard case .success(let connection) = await ProbeConnection.connect(to: address, port: target.port, timeout: timeout) else {
+        let connection: ProbeConnection
+        switch await ProbeConnection.connect(to: address, port: target.port, timeout: timeout) {
+        case .success(let opened): connection = opened
+        case .failure(let outcome):
+            clock.note(outcome)
             return false
         }
         defer { connection.close() }
@@ -139,6 +150,7 @@ public enum GatewayProbe {
                             index, TCPAttempt(address: address, outcome: .connected, elapsed: clock.elapsed(since: started)), connection
                         )
                     case .failure(let outcome):
+                        clock.note(outcome)
                         return (index, TCPAttempt(address: address, outcome: outcome, elapsed: clock.elapsed(since: started)), nil)
                     }
                 }
@@ -161,6 +173,7 @@ public enum GatewayProbe {
     > {
         switch await ProbeConnection.connect(to: address, port: target.port, timeout: clock.remaining) {
         case .failure(let outcome):
+            clock.note(outcome)
             return .failure(ProbeFailure(message: "could not connect again: \(outcome)"))
         case .success(var connection):
             guard target.tls else { return .success(connection) }
@@ -217,6 +230,7 @@ extension ProbeReport {
         connect = websocket.connect
         credentials = websocket.decision
         connectTries = websocket.tries
+        upgradeRefusals = websocket.refusals
     }
 
     /// Phases that got no HTTP answer from a server that turned out to speak TLS: "wants TLS".

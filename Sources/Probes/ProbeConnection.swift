@@ -63,6 +63,7 @@ struct ProbeConnection: Sendable {
         case .refused?: .refused
         case .timedOut?: .timedOut
         case .noRoute(let why)?, .unusableAddress(let why)?: .unreachable(why)
+        case .localShortage(let why)?: .localShortage(why)
         default: .failed(describe(error))
         }
     }

@@ -50,12 +50,21 @@ public struct TCPAttempt: Sendable, Hashable {
         case timedOut
         /// The network says there is no route (ICMP unreachable, no route).
         case unreachable(String)
+        /// This machine could not open the socket (no descriptor or buffer left): the Gateway
+        /// was not tried, and nothing is known of it.
+        case localShortage(String)
         case failed(String)
     }
 
     public let address: IPAddress
     public let outcome: Outcome
     public let elapsed: Duration
+
+    /// This machine could not open the socket: the address was not tried.
+    public var isLocalShortage: Bool {
+        if case .localShortage = outcome { return true }
+        return false
+    }
 
     public init(address: IPAddress, outcome: Outcome, elapsed: Duration) {
         self.address = address
@@ -65,13 +74,14 @@ public struct TCPAttempt: Sendable, Hashable {
 }
 
 extension TCPAttempt.Outcome: Error, CustomStringConvertible {
-    /// A stable word for JSON: connected, refused, timedOut, unreachable or failed.
+    /// A stable word for JSON: connected, refused, timedOut, unreachable, localShortage or failed.
     public var word: String {
         switch self {
         case .connected: "connected"
         case .refused: "refused"
         case .timedOut: "timedOut"
         case .unreachable: "unreachable"
+        case .localShortage: "localShortage"
         case .failed: "failed"
         }
     }
@@ -81,7 +91,7 @@ extension TCPAttempt.Outcome: Error, CustomStringConvertible {
         case .connected: "connected"
         case .refused: "refused"
         case .timedOut: "no answer"
-        case .unreachable(let why), .failed(let why): why
+        case .unreachable(let why), .localShortage(let why), .failed(let why): why
         }
     }
 }
@@ -160,8 +170,9 @@ public struct FirstFrame: Sendable, Hashable {
 
 public enum WebSocketOutcome: Sendable, Hashable {
     case opened(FirstFrame, closedCleanly: Bool)
-    /// The server answered the upgrade with another status (200: not a WebSocket endpoint).
-    case upgradeRefused(status: Int)
+    /// The server answered the upgrade with another status (200: not a WebSocket endpoint; 403
+    /// proxy attribution, a 302 to a login page, 429, 503: see `UpgradeRejection.kind`).
+    case upgradeRefused(UpgradeRejection)
     case upgradeFailed(String)
     /// Asked in plain HTTP, the server answered with TLS: it wants wss://.
     case wantsTLS
@@ -231,9 +242,14 @@ public struct ProbeReport: Sendable {
     /// Every connect request and its answer, in order (more than one when the Gateway was
     /// starting, asked for the older node protocol, or a pairing request was asked twice).
     public var connectTries: [ConnectTry] = []
+    /// The openings a Gateway refused with a transient 503 before `websocket` (`UpgradeRetry`).
+    public var upgradeRefusals: [UpgradeTry] = []
     /// Whether the target's credentials went with the connect request, and why (nil when it
     /// has none, or no request was made).
     public var credentials: CredentialDecision?
+    /// Why a connection of this probe could not even be opened on this machine (EMFILE,
+    /// ENOBUFS...): the probe says nothing of the Gateway, and watch judges it not at all.
+    public var localShortage: String?
 
     public init(target: ProbeTarget) {
         self.target = target
@@ -279,6 +295,7 @@ enum LogWord {
     /// "name value"; other text and nested values are left out.
     private static func payload(_ payload: Any) -> String {
         if let reason = payload as? String { return reason }
+        if let rejection = payload as? UpgradeRejection { return "status \(rejection.status)" }
         let mirror = Mirror(reflecting: payload)
         let fields = mirror.displayStyle == .tuple ? Array(mirror.children) : [Mirror.Child(label: nil, value: payload)]
         return fields.compactMap { field in

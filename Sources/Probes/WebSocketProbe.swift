@@ -104,7 +104,9 @@ public enum WebSocketProbe {
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: host)
         if let origin { headers.add(name: "Origin", value: origin.text) }
-        headers.add(name: "Content-Length", value: "0")
+        // No Content-Length, no body framing at all: as the `ws` package's upgrade request (OpenClaw's
+        // clients) goes out of Node's http.request for a GET; NIO adds Upgrade, Connection,
+        // Sec-WebSocket-Key and Sec-WebSocket-Version itself.
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: headers)
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
@@ -131,7 +133,7 @@ public enum WebSocketProbe {
         case is ProbeTimeout:
             return .timedOut(upgraded: upgraded, bytesReceived: await connection.wire().bytes)
         case let refused as UpgradeRefused:
-            return .upgradeRefused(status: refused.status)
+            return .upgradeRefused(refused.rejection)
         case let closed as ClosedEarly:
             return .closedBeforeFirstFrame(code: closed.code)
         case let error as NIOHTTPClientUpgradeError where error == .upgraderDeniedUpgrade:
@@ -178,7 +180,7 @@ public enum WebSocketProbe {
 }
 
 struct UpgradeRefused: Error {
-    let status: Int
+    let rejection: UpgradeRejection
 }
 
 struct ClosedEarly: Error {
@@ -186,11 +188,18 @@ struct ClosedEarly: Error {
 }
 
 /// Sees what the HTTP side does: a response that is not 101 (the upgrade handler passes it
-/// on), an upgrade error, or the connection ending first.
+/// on), read to its end or `UpgradeRejection.bodyLimit` as OpenClaw's clients read it, an
+/// upgrade error, or the connection ending first.
 final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
+    /// A rejection whose body stalls is taken as it is after this long (OpenClaw's clients give up
+    /// on a stalled body within 1.5 s).
+    static let bodyWait = TimeAmount.seconds(1)
     private let upgrade: EventLoopPromise<Void>
     private let frame: EventLoopPromise<FirstFrame>
+    private var rejection: UpgradeRejection?
+    private var body: [UInt8] = []
+    private var bodyTimer: Scheduled<Void>?
 
     init(upgrade: EventLoopPromise<Void>, frame: EventLoopPromise<FirstFrame>) {
         self.upgrade = upgrade
@@ -198,19 +207,51 @@ final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head(let head) = unwrapInboundIn(data), head.status != .switchingProtocols {
-            upgrade.fail(UpgradeRefused(status: Int(head.status.code)))
-            context.close(promise: nil)
+        switch unwrapInboundIn(data) {
+        case .head(let head) where head.status != .switchingProtocols:
+            rejection = Self.rejection(head)
+            bodyTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.bodyWait) { [self] in refuse(context) }
+        case .body(let buffer) where rejection != nil:
+            body += buffer.readableBytesView.prefix(UpgradeRejection.bodyLimit - body.count)
+            if body.count >= UpgradeRejection.bodyLimit { refuse(context) }
+        case .end where rejection != nil:
+            refuse(context)
+        default:
+            break
         }
     }
 
+    /// The rejection with the body read so far; the connection closes.
+    private func refuse(_ context: ChannelHandlerContext) {
+        guard let head = rejection else { return }
+        rejection = nil
+        bodyTimer?.cancel()
+        var refused = UpgradeRejection(
+            status: head.status, location: head.location, retryAfter: head.retryAfter, body: String(decoding: body, as: UTF8.self))
+        (refused.server, refused.via) = (head.server, head.via)
+        upgrade.fail(UpgradeRefused(rejection: refused))
+        context.close(promise: nil)
+    }
+
+    /// The head's part of a rejection: its status and headers.
+    static func rejection(_ head: HTTPResponseHead) -> UpgradeRejection {
+        func header(_ name: String) -> String? { head.headers.first(name: name).map { String($0.prefix(UpgradeRejection.headerLimit)) } }
+        var rejection = UpgradeRejection(
+            status: Int(head.status.code), location: header("Location"), retryAfter: header("Retry-After").flatMap(RetryAfter.init(header:))
+        )
+        (rejection.server, rejection.via) = (header("Server"), header("Via"))
+        return rejection
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        refuse(context)
         upgrade.fail(error)
         frame.fail(error)
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        refuse(context)
         upgrade.fail(ClosedEarly(code: nil))
         frame.fail(ClosedEarly(code: nil))
         context.fireChannelInactive()

@@ -33,6 +33,8 @@ public struct GatewayWatch: Sendable, Equatable {
 
     /// Takes one probe's verdict at `now` (`date` on the wall clock) and returns what changed.
     public mutating func observe(_ verdict: ProbeVerdict, at now: Duration, date: Date, policy: WatchPolicy) -> [WatchEvent.Change] {
+        // A probe this machine could not run says nothing of the Gateway.
+        guard verdict.isJudged else { return [] }
         var events = facts(verdict, date: date, policy: policy)
         if verdict.isUp {
             failures = 0

@@ -1,34 +1,67 @@
 import FoundationEssentials
+import Glibc
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 
 /// The HTTP endpoint `watch --metrics-listen` serves: /metrics (the Prometheus text format) and
 /// /sd (Prometheus's http_sd list of the Gateways found), read from the board at each request.
-/// SwiftNIO's HTTP/1 server, one request per connection; a client silent for `idleTimeout`
-/// is closed, and nothing of a request but its head is kept.
+/// SwiftNIO's HTTP/1 server, one request per connection, within bounds any local user may test:
+/// at most `connectionLimit` connections at once (a new one closes the oldest that has not
+/// asked yet), a request must arrive whole within `requestTimeout`, and a connection lives at
+/// most `connectionLifetime`, so that slow clients can neither hold the server nor take the
+/// descriptors watch's probes need (a Gateway would be judged down for want of one).
 public struct MetricsServer: Sendable {
     let channel: any Channel
     /// The port it listens on (the one asked for, or the one the system chose for 0).
     public let port: Int
+    /// The connections it holds now.
+    let slots: ConnectionSlots
 
-    static let idleTimeout = TimeAmount.seconds(10)
+    /// A client that has not sent its whole request by then is closed (Prometheus sends its
+    /// request at once; its scrape timeout is 10 s by default).
+    static let requestTimeout = TimeAmount.seconds(5)
+    /// The longest a connection stays, answered or not (a client that never reads its answer).
+    static let connectionLifetime = TimeAmount.seconds(30)
+    /// Connections at once: Prometheus uses one per scrape, a few scrapers a few.
+    public static let maxConnections = 64
 
-    public static func start(host: String, port: Int, board: WatchBoard, gatewayLimit: Int) async throws -> MetricsServer {
+    public static func start(
+        host: String, port: Int, board: WatchBoard, gatewayLimit: Int, connectionLimit: Int = maxConnections
+    ) async throws -> MetricsServer {
+        let slots = ConnectionSlots(limit: connectionLimit)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 64)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(ConnectionAdmission(slots: slots)) }
+            }
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
-                    try sync.addHandler(IdleStateHandler(readTimeout: idleTimeout))
                     try sync.configureHTTPServerPipeline(withErrorHandling: true)
-                    try sync.addHandler(MetricsEndpoints(board: board, gatewayLimit: gatewayLimit))
+                    try sync.addHandler(MetricsEndpoints(board: board, gatewayLimit: gatewayLimit, slots: slots))
                 }
             }
             .bind(host: host, port: port).get()
-        return MetricsServer(channel: channel, port: channel.localAddress?.port ?? port)
+        return MetricsServer(channel: channel, port: channel.localAddress?.port ?? port, slots: slots)
     }
+
+    /// How many connections the server may hold when the process may open `descriptorLimit`
+    /// files and `reserved` of them are kept for everything else (the probes, discovery): at
+    /// most `maxConnections`, at least a few, so that /metrics still answers.
+    public static func connectionLimit(descriptorLimit: Int, reserved: Int) -> Int {
+        min(maxConnections, max(minimumConnections, descriptorLimit - reserved))
+    }
+
+    /// `connectionLimit` for this process's limit of open files (RLIMIT_NOFILE, soft).
+    public static func connectionLimit(reserved: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return maxConnections }
+        return connectionLimit(descriptorLimit: Int(clamping: limit.rlim_cur), reserved: reserved)
+    }
+
+    static let minimumConnections = 4
 
     /// Why `start` failed, in words (the errno's text, not NIO's type name).
     public static func describe(_ error: any Error) -> String {
@@ -41,29 +74,70 @@ public struct MetricsServer: Sendable {
     }
 }
 
-/// Answers GET /metrics and GET /sd; anything else is 404 (405 for another method).
+/// On the listening channel, before NIO sets up each accepted connection: admits it into
+/// `slots` in the order connections were accepted (the child channels' own loops would take
+/// them in any order), or closes it.
+final class ConnectionAdmission: ChannelInboundHandler {
+    typealias InboundIn = any Channel
+    private let slots: ConnectionSlots
+
+    init(slots: ConnectionSlots) {
+        self.slots = slots
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let child = unwrapInboundIn(data)
+        guard case .admitted(let evicted) = slots.admit(child) else {
+            // Every slot is being answered: this one is closed before it is set up, as NIO closes one it cannot set up.
+            child.close(promise: nil)
+            return
+        }
+        evicted?.close(promise: nil)
+        let slots = self.slots
+        child.closeFuture.whenComplete { _ in slots.release(child) }
+        context.fireChannelRead(data)
+    }
+}
+
+/// Answers GET /metrics and GET /sd; anything else is 404 (405 for another method). Closes a
+/// connection whose request is not whole within `requestTimeout`, and every connection after
+/// `connectionLifetime`.
 final class MetricsEndpoints: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
     private let board: WatchBoard
     private let gatewayLimit: Int
+    private let slots: ConnectionSlots
     private var head: HTTPRequestHead?
+    private var timers: [Scheduled<Void>] = []
 
-    init(board: WatchBoard, gatewayLimit: Int) {
+    init(board: WatchBoard, gatewayLimit: Int, slots: ConnectionSlots) {
         self.board = board
         self.gatewayLimit = gatewayLimit
+        self.slots = slots
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        timers = [MetricsServer.requestTimeout, MetricsServer.connectionLifetime].map { delay in
+            context.eventLoop.scheduleTask(in: delay) { channel.close(promise: nil) }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timers.forEach { $0.cancel() }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head): self.head = head
         case .body: break
-        case .end: respond(context)
+        case .end:
+            // The request is whole: only the lifetime bounds the answer, and it is not evicted.
+            timers.first?.cancel()
+            slots.answering(context.channel)
+            respond(context)
         }
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent { context.close(promise: nil) } else { context.fireUserInboundEventTriggered(event) }
     }
 
     private func respond(_ context: ChannelHandlerContext) {

@@ -22,6 +22,9 @@ public struct ProbeVerdict: Sendable, Equatable {
     public var address: IPAddress?
     /// How long each layer took, by check id (gw.tcp, gw.tls, gw.http, gw.websocket, gw.connect).
     public var durations: [CheckID: Duration] = [:]
+    /// Why the probe could not run on this machine (no descriptor or socket memory left): no
+    /// verdict at all, the Gateway keeps the health it had and is probed again soon.
+    public var localShortage: String?
 
     /// In doctor's words: the failing check's id, the diagnosis's id, and the diagnosis itself.
     public struct Failure: Sendable, Equatable {
@@ -41,7 +44,10 @@ public struct ProbeVerdict: Sendable, Equatable {
         self.failure = failure
     }
 
-    public var isUp: Bool { failure == nil }
+    public var isUp: Bool { failure == nil && localShortage == nil }
+
+    /// The probe said something of the Gateway (it was not cut short on this machine).
+    public var isJudged: Bool { localShortage == nil }
 
     /// Judges `report` as doctor does (`GatewayJudgement`, from this machine's facts), then
     /// names its causes with `DiagnosisRules`; only this Gateway's diagnoses are kept.
@@ -51,6 +57,11 @@ public struct ProbeVerdict: Sendable, Equatable {
         _ report: ProbeReport, beacon: GatewayBeacon?, pin: Pin?, machine: MachineResult, machineCauses: [Diagnosis], budget: Duration,
         now: Date
     ) -> ProbeVerdict {
+        if let shortage = report.localShortage {
+            var verdict = ProbeVerdict()
+            verdict.localShortage = shortage
+            return verdict
+        }
         let judgement = GatewayJudgement(facts: machine.facts, discovery: machine.discovery, budget: budget, now: now)
         let result = judgement.judge(report, beacon: beacon, pin: pin)
         let checks = result.checks

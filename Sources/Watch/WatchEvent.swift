@@ -18,8 +18,11 @@ public struct WatchEvent: Sendable, Equatable {
     public enum Change: Sendable, Equatable {
         /// A discovery path began to list the Gateway.
         case appeared(BeaconSource)
-        /// A discovery path stopped listing it.
-        case disappeared(BeaconSource)
+        /// A discovery path stopped listing it; `forgetAt` when it was the last: the Gateway is
+        /// still probed until then (`WatchPolicy.forgetAfter`), or until a path lists it again.
+        case disappeared(BeaconSource, forgetAt: Date? = nil)
+        /// No path listed it for `after` (`WatchPolicy.forgetAfter`): no longer watched.
+        case forgotten(after: Duration)
         case up
         /// The first check that failed and the diagnosis doctor gives for it (with its finding).
         case down(check: CheckID, diagnosis: DiagnosisID, finding: Diagnosis? = nil)
@@ -35,12 +38,16 @@ public struct WatchEvent: Sendable, Equatable {
         case certificateExpiring(notAfter: Date)
         case protocolChanged(from: Int, to: Int)
         case serverVersionChanged(from: String, to: String)
+        /// A probe could not run for want of something on this machine (a descriptor, socket
+        /// memory): the Gateway keeps the health it had and is probed again soon.
+        case probeNotRun(reason: String)
 
         /// The name the JSON Lines output and the schema use.
         public var name: String {
             switch self {
             case .appeared: "appeared"
             case .disappeared: "disappeared"
+            case .forgotten: "forgotten"
             case .up: "up"
             case .down: "down"
             case .flapping: "flapping"
@@ -50,12 +57,14 @@ public struct WatchEvent: Sendable, Equatable {
             case .certificateExpiring: "certificateExpiring"
             case .protocolChanged: "protocolChanged"
             case .serverVersionChanged: "serverVersionChanged"
+            case .probeNotRun: "error"
             }
         }
     }
 }
 
-/// A Gateway as watch names it: the beacon's id (stable across paths) and where it is reached.
+/// A Gateway as watch names it: its id (stable across paths, restarts and renewals: the merged
+/// beacon's `gatewayID`) and where it is reached, as first announced (metric labels stay put).
 public struct WatchedGateway: Sendable, Hashable {
     public let id: String
     /// What doctor calls it (its `target`): the URL a node opens, else the instance name.
@@ -80,6 +89,6 @@ public struct WatchedGateway: Sendable, Hashable {
 
     public init(_ beacon: GatewayBeacon) {
         let instance = beacon.instance.displayName
-        self.init(id: beacon.id.description, label: beacon.url ?? instance, instance: instance, url: beacon.url, exact: beacon.instance)
+        self.init(id: beacon.gatewayID, label: beacon.url ?? instance, instance: instance, url: beacon.url, exact: beacon.instance)
     }
 }

@@ -1,4 +1,5 @@
 import DNSSD
+import Discovery
 import Doctor
 import FoundationEssentials
 import Probes
@@ -6,6 +7,13 @@ import Probes
 /// The loop's own state: the Gateways on the roster, each with its watch and its schedule.
 /// Only `WatchService.run` touches it, from one task. The clock and the jitter's random numbers
 /// are handed in, so that a test can drive it.
+///
+/// A Gateway is keyed by its id (`gatewayID`), which discovery keeps across paths, restarts and
+/// renewals. Its life on the roster (WatchLoop+Roster): announced (`appeared` per path, then
+/// probed) once the first discovery session has said all it knows and, for one mDNS lists,
+/// its addresses have settled, so that each path says what it knows once; a Gateway that merges
+/// into another before that is never shown. One no path lists any more is kept and probed
+/// (`disappeared` says until when) for `policy.forgetAfter`, then `forgotten`.
 struct WatchLoop {
     struct Entry {
         var beacon: GatewayBeacon
@@ -14,24 +22,42 @@ struct WatchLoop {
         var watch = GatewayWatch()
         /// The addresses the probe in flight was given; nil while none is.
         var probing: [IPAddress]?
+        /// The paths that list it now; empty while it is kept after the last one stopped.
+        var sources: Set<BeaconSource>
+        /// Its `appeared` events are out and it is probed (false while its addresses settle).
+        var announced = false
+        /// A probe this machine could not run was reported (once, until a probe runs again).
+        var shortageReported = false
 
         /// Discovery knows an address the probe in flight was not given.
         var hasNewAddress: Bool { probing.map { probed in target.addresses.contains { !probed.contains($0) } } ?? false }
+
+        /// The beacon ids of its sightings, each path's own.
+        var sightingIDs: [GatewayBeacon.ID] { beacon.sightings.isEmpty ? [beacon.id] : beacon.sightings.map(\.id) }
     }
 
     let service: WatchService
     var setup: WatchSetup
-    private var entries: [String: Entry] = [:]
+    var entries: [String: Entry] = [:]
     /// When each Gateway that is not being probed is due next, earliest first. Kept apart from
     /// `entries`: the loop looks for due Gateways on every wake-up.
-    private var waiting = DueQueue<String>()
+    var waiting = DueQueue<String>()
+    /// Gateways not announced yet, due when their addresses have settled.
+    var pending = DueQueue<String>()
+    /// Gateways no path lists, due when they are forgotten.
+    var unlisted = DueQueue<String>()
+    /// While a discovery session (the first, or one a SIGHUP started) has not said all it knows,
+    /// nothing is announced: until `until`, or `settled`, set when it has (later by
+    /// `addressSettle` with mDNS among the paths: Avahi says all for now before it has resolved
+    /// a Gateway announced a moment ago). nil when announcements go out as they come.
+    var quiet: (until: ContinuousClock.Instant, settled: ContinuousClock.Instant?)?
     private var inFlight = 0
-    /// The certificates an expiry was reported for, kept when their Gateway disappears: once
+    /// The certificates an expiry was reported for, kept when their Gateway is forgotten: once
     /// per certificate, not once per appearance.
     private var expiryReported = RecentSet<TLSFingerprint>(capacity: Self.expiryMemory)
     /// Twice the Gateways metrics export at most: a certificate each, and one renewal each.
     static let expiryMemory = 2 * MetricsText.defaultGatewayLimit
-    private let clock: @Sendable () -> ContinuousClock.Instant
+    let clock: @Sendable () -> ContinuousClock.Instant
     private let random: @Sendable () -> Double
     private let started: ContinuousClock.Instant
 
@@ -44,89 +70,59 @@ struct WatchLoop {
         self.clock = now
         self.random = random
         started = now()
+        quiet = (started + service.policy.rediscoverySettle, nil)
     }
 
-    private var policy: WatchPolicy { service.policy }
+    var policy: WatchPolicy { service.policy }
 
     func beacon(_ id: String) -> GatewayBeacon? { entries[id]?.beacon }
 
     /// No Gateway is on the roster.
     var isEmpty: Bool { entries.isEmpty }
 
+    /// The Gateways on the roster, listed or kept, as discovery gave them last: what a new
+    /// discovery session is told it knows (`DiscoveryRequest.known`), so that their ids stay.
+    var roster: [GatewayBeacon] { entries.values.map(\.beacon) }
+
     /// After discovery started again (a reread config changed its paths): until the new session
     /// has said all it knows, or until `until`, a Gateway it does not list yet is kept, and a
     /// path it does not list yet for one, so that nothing disappears only to appear again.
     private var hold: (until: ContinuousClock.Instant, roster: [GatewayBeacon])?
 
-    mutating func holdRemovals(for duration: Duration) { hold = (clock() + duration, []) }
+    mutating func holdRemovals(for duration: Duration) {
+        hold = (clock() + duration, [])
+        quiet = (clock() + duration, nil)
+    }
 
     /// A roster from discovery; `complete` once its session has said all it knows.
     mutating func receive(_ roster: [GatewayBeacon], complete: Bool) {
+        if complete, let until = quiet?.until, quiet?.settled == nil {
+            quiet = (until, clock() + (setup.request.local ? policy.addressSettle : .zero))
+        }
         if complete || hold.map({ clock() >= $0.until }) == true { hold = nil }
-        guard hold != nil else { return apply(roster) }
+        guard hold != nil else {
+            apply(roster)
+            return advance()
+        }
         hold?.roster = roster
         var listed = Set<String>()
         let kept = roster.map { beacon in
             var beacon = beacon
-            let id = WatchedGateway(beacon).id
-            listed.insert(id)
-            beacon.sources.formUnion(entries[id]?.beacon.sources ?? [])
+            listed.insert(beacon.gatewayID)
+            beacon.sources.formUnion(entries[beacon.gatewayID]?.sources ?? [])
             return beacon
         }
-        apply(kept + entries.values.filter { !listed.contains($0.gateway.id) }.map(\.beacon))
+        apply(kept + entries.values.filter { !listed.contains($0.beacon.gatewayID) && !$0.sources.isEmpty }.map(\.beacon))
+        advance()
     }
 
-    /// A hold past its time: the last roster as it is.
-    mutating func releaseExpiredHold() {
-        guard let hold, clock() >= hold.until else { return }
-        receive(hold.roster, complete: true)
-    }
-
-    /// The roster discovery lists now: Gateways new to it, paths that began or stopped listing
-    /// one, Gateways gone from every path.
-    mutating func apply(_ roster: [GatewayBeacon]) {
-        var seen = Set<String>()
-        var shown: [(WatchedGateway, ProbeTarget, Set<BeaconSource>)] = []
-        for beacon in roster {
-            let gateway = WatchedGateway(beacon)
-            seen.insert(gateway.id)
-            let before = entries[gateway.id]?.beacon.sources ?? []
-            for source in beacon.sources.subtracting(before).sorted() { emit(gateway, .appeared(source)) }
-            for source in before.subtracting(beacon.sources).sorted() { emit(gateway, .disappeared(source)) }
-            var target = Doctor.probeTarget(beacon)
-            // A thousand handshakes a minute: the cheaper key exchange (doctor keeps a node's).
-            target.keyExchange = .classical
-            if let entry = entries[gateway.id] {
-                entries[gateway.id]?.beacon = beacon
-                entries[gateway.id]?.target = target
-                // A Gateway down and waiting (backing off) that gained an address: judged again now.
-                let gained = target.addresses.contains { !entry.target.addresses.contains($0) }
-                if gained, entry.probing == nil, entry.watch.health == .down { waiting.schedule(gateway.id, at: clock()) }
-            } else {
-                entries[gateway.id] = Entry(beacon: beacon, gateway: gateway, target: target)
-                // mDNS resolves one address at a time: wait for the others before judging.
-                waiting.schedule(gateway.id, at: clock() + (beacon.sources.contains(.mdns) ? policy.addressSettle : .zero))
-            }
-            shown.append((gateway, target, beacon.sources))
-        }
-        let gone = entries.keys.filter { !seen.contains($0) }
-        for id in gone {
-            waiting.remove(id)
-            if let entry = entries.removeValue(forKey: id) {
-                for source in entry.beacon.sources.sorted() { emit(entry.gateway, .disappeared(source)) }
-            }
-        }
-        // One lock for the whole roster, however many Gateways it lists.
-        service.board.update { snapshot in
-            for (gateway, target, sources) in shown {
-                var row =
-                    snapshot.gateways[gateway.id]
-                    ?? .init(watched: gateway, target: Self.scrapeTarget(target), tls: target.tls, sources: [])
-                row.sources = sources
-                snapshot.gateways[gateway.id] = row
-            }
-            for id in gone { snapshot.gateways[id] = nil }
-        }
+    /// What time alone changes: a hold past its time (the last roster as it is), Gateways whose
+    /// addresses have settled (announced), Gateways no path listed for `forgetAfter` (forgotten).
+    mutating func advance() {
+        if let hold, clock() >= hold.until { receive(hold.roster, complete: true) }
+        if let quiet, clock() >= min(quiet.until, quiet.settled ?? quiet.until) { self.quiet = nil }
+        announceSettled()
+        forgetExpired()
     }
 
     /// After a reread config: every Gateway is probed again at once (its pin may have changed).
@@ -141,6 +137,8 @@ struct WatchLoop {
         let since = now - started
         let retry = !verdict.isUp && entries[id]?.hasNewAddress == true
         entries[id]?.probing = nil
+        guard verdict.isJudged else { return notRun(id, verdict, at: now) }
+        entries[id]?.shortageReported = false
         if retry {
             // Probed before discovery knew every address: judged again with all of them.
             waiting.schedule(id, at: now)
@@ -153,6 +151,16 @@ struct WatchLoop {
         // The board first: a reader who sees an event finds the board already showing it.
         show(verdict, of: id, watch: entry.watch, port: entry.target.port, date: date)
         for change in changes where isNews(change, verdict) { emit(entry.gateway, change, date: date) }
+    }
+
+    /// A probe this machine could not run: no verdict, an error event (once until one runs),
+    /// and another try soon.
+    private mutating func notRun(_ id: String, _ verdict: ProbeVerdict, at now: ContinuousClock.Instant) {
+        guard let entry = entries[id] else { return }
+        waiting.schedule(id, at: now + min(policy.interval, policy.shortageRetry))
+        guard !entry.shortageReported, let reason = verdict.localShortage else { return }
+        entries[id]?.shortageReported = true
+        emit(entry.gateway, .probeNotRun(reason: reason))
     }
 
     /// A verdict on the board: counted, and shown for its Gateway.
@@ -193,7 +201,7 @@ struct WatchLoop {
         }
     }
 
-    private func emit(_ gateway: WatchedGateway, _ change: WatchEvent.Change, date: Date = Date()) {
+    func emit(_ gateway: WatchedGateway, _ change: WatchEvent.Change, date: Date = Date()) {
         service.emit(WatchEvent(gateway, change, date: date))
     }
 

@@ -39,9 +39,22 @@ public struct WatchPolicy: Sendable, Equatable {
     /// knows, or this long, Gateways it does not list yet are kept (Avahi says so within about
     /// a second; a DNS server that does not answer could take a lookup's timeout).
     public var rediscoverySettle: Duration = .seconds(10)
+    /// A Gateway no discovery path lists any more (an mDNS goodbye, a record removed from its
+    /// zone) is kept and probed this long (`watch --forget-after`, a day by default): a Gateway
+    /// that stopped is `down`, and its series and /sd entry stay until then, or until a path lists
+    /// it again.
+    public var forgetAfter: Duration = .seconds(86_400)
     /// Probes in flight at once, so that a thousand Gateways due together queue instead of
     /// opening thousands of sockets.
     public var concurrentProbes = 64
+    /// A probe this machine could not run (no descriptor left) is tried again after this (or
+    /// the interval, when shorter), however long the Gateway's back-off.
+    public var shortageRetry: Duration = .seconds(5)
+
+    /// Descriptors kept for the probes (a few each: every address of a Gateway is tried at
+    /// once), discovery (D-Bus, DNS sockets) and the process itself, which the metrics server's
+    /// connections may never take (`MetricsServer.connectionLimit`).
+    public var descriptorReserve: Int { concurrentProbes * 4 + 128 }
 
     public init() {}
 

@@ -43,6 +43,7 @@ public struct WatchService: Sendable {
         // Which discovery session a roster came from: one cancelled may still hand one over.
         var session = 0
         var discovering = startDiscovery(loop.setup.request, mailbox: mailbox, session: session)
+        loop.setup.configIssues.forEach(report)
         var ended: DiscoveryIssue?
         await withDiscardingTaskGroup { group in
             group.addTask { await tick(mailbox) }
@@ -57,6 +58,7 @@ public struct WatchService: Sendable {
                 if contents.reload {
                     let before = loop.setup
                     loop.setup = await setup()
+                    loop.setup.configIssues.forEach(report)
                     loop.reloaded()
                     // Discovery starts again only when the paths changed: a new pin alone is
                     // no reason for every Gateway to disappear and appear again.
@@ -64,13 +66,16 @@ public struct WatchService: Sendable {
                         discovering.cancel()
                         loop.holdRemovals(for: policy.rediscoverySettle)
                         session += 1
-                        discovering = startDiscovery(loop.setup.request, mailbox: mailbox, session: session)
+                        // The new session gives the Gateways it finds again the ids they have here.
+                        var request = loop.setup.request
+                        request.known = loop.roster
+                        discovering = startDiscovery(request, mailbox: mailbox, session: session)
                     }
                 }
                 if let roster = contents.roster, contents.rosterSession == session {
                     loop.receive(roster, complete: contents.rosterComplete)
                 }
-                loop.releaseExpiredHold()
+                loop.advance()
                 for (id, verdict) in contents.verdicts { loop.finished(id, verdict) }
                 for (id, target, pin) in loop.due() {
                     let (machine, machineCauses) = (loop.setup.machine, loop.setup.machineCauses)

@@ -38,6 +38,12 @@ public struct WatchSetup: Sendable {
         return WatchSetup(request: request, machine: MachineResult(checks: [], facts: facts, discovery: discovery), pinned: pinned)
     }
 
+    /// What could not be read of the OpenClaw config (as browse reports it): said at the start
+    /// and at each reread.
+    public var configIssues: [DiscoveryIssue] {
+        machine.facts.config.warnings.map { DiscoveryIssue(source: .config, kind: .config, message: $0) }
+    }
+
     /// True when `other` discovers on the same paths (types, local., domains and their servers,
     /// manual targets): a reread config that changed only a pin keeps discovery running, so
     /// that its Gateways do not disappear and appear again.

@@ -100,10 +100,10 @@ public enum CorefileWriter {
                    AmbientCapabilities=CAP_NET_BIND_SERVICE
                    [Install]
                    WantedBy=multi-user.target
-                 or in a shell: sudo coredns -conf \(corefilePath)
+                 or in a shell: sudo coredns -conf \(ShellWord.quoted(corefilePath))
               2. Tailscale admin console, DNS: add a nameserver \(address), tick "Restrict to domain"
                  and enter \(name) (split DNS). Nodes must accept DNS (`tailscale set --accept-dns=true`).
-              3. Verify: clawnet zone check \(zonePath) --server \(address)
+              3. Verify: clawnet zone check \(ShellWord.quoted(zonePath)) --server \(address)
                          clawnet browse --domain \(name)
               \(servingNote(plugin))
             """

@@ -39,6 +39,8 @@ public enum FindingCode: String, Sendable, Hashable, Codable, CaseIterable {
 
     // The zone as served (ServedZoneChecks, ServerAgreement)
     case serverUnreadable, transferRefused, transferPastBound
+    /// The server answered REFUSED, NOTAUTH, NOTIMP or SERVFAIL to a question about the zone (RefusingServer).
+    case serverRefuses
     case serverLags, serversDiffer, serversAgree
     /// SERVFAIL to a question for an instance name with bytes such as `(` (PowerDNS without 8bit-dns).
     case eightBitNamesRefused

@@ -29,6 +29,12 @@ public enum LiveZoneComparison {
                 return nil
             }).first
         else {
+            // It answered, refusing: one finding that says so, and nothing more is asked of it.
+            if case .negative(let rcode, _, _) = soa,
+                let refusal = RefusingServer.finding(rcode, server: server, zone: apex, question: "SOA \(apex)")
+            {
+                return Comparison(findings: [refusal], answered: false)
+            }
             if let failure = soa.failure {
                 return Comparison(
                     findings: [Finding(.fail, .serverUnreadable, "\(server) cannot be asked about \(apex): \(failure)", fix: failure.fix)],
@@ -85,7 +91,7 @@ public enum LiveZoneComparison {
                     "\(server) serves serial \(served), the file has \(file): the server has not loaded this file",
                     fix:
                         "CoreDNS's file plugin reloads within its `reload` interval once the serial changes; BIND needs `rndc reload "
-                        + "\(apex)`; otherwise the server's log says why the file did not load"
+                        + "\(ShellWord.quoted(apex.description))`; otherwise the server's log says why the file did not load"
                 )
             ]
         }

@@ -24,10 +24,15 @@ public enum ServedZoneChecks {
         let results = await read(servers, zone: zone, service: service, key: key, transfer: transfer, timeout: timeout)
         var findings: [Finding] = []
         var served: [ServedRecords] = []
-        for result in results {
+        for (server, result) in zip(servers, results) {
             switch result {
             case .success(let records): served.append(records)
-            case .failure(let failure): findings.append(Finding(.fail, .serverUnreadable, failure.message, fix: failure.fix))
+            case .failure(let failure):
+                // A server that answered a question about the zone with REFUSED, NOTAUTH...: said as such.
+                let refusal = failure.rcode.flatMap {
+                    RefusingServer.finding($0, server: server, zone: zone, question: "a question about \(zone)")
+                }
+                findings.append(refusal ?? Finding(.fail, .serverUnreadable, failure.message, fix: failure.fix))
             }
         }
         if let deadline, ContinuousClock.now >= deadline, !served.isEmpty {
@@ -102,7 +107,7 @@ public enum ServedZoneChecks {
     /// The ZoneLinter on a transferred zone; a "line" is the record's place in the transfer.
     private static func lint(_ served: ServedRecords, zone: DNSName, today: SerialPolicy.Day) -> [Finding] {
         switch served.source {
-        case .transfer:
+        case .transfer, .ledger, .assumedEmpty:
             break
         case .queries(let refusal):
             let answer = refusal.map { " (it answered \($0)\($0.hasSuffix("(BADKEY)") ? ": a Knot acl without `transfer`" : ""))" } ?? ""

@@ -42,6 +42,8 @@ public enum ServedZoneText {
         case .transfer: how = "by AXFR"
         case .queries(let refused): how = "by queries for its Gateways' RRsets (AXFR \(refused.map { "refused: \($0)" } ?? "not asked"))"
         case .queriesPastBound(let why): how = "by queries for its Gateways' RRsets (the transfer passed a bound: \(why))"
+        case .ledger: how = "from the ledger of clawnet's last push"
+        case .assumedEmpty: how = "not at all (nothing known)"
         }
         var lines = ["; \(served.zone) as \(served.server) serves it, read \(how); serial \(served.serial.map(String.init) ?? "unknown")"]
         var undecoded = 0

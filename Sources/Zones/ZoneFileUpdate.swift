@@ -2,8 +2,10 @@ import DNSSD
 import DNSWire
 import Host
 
-/// Keeps a zone file current: rewritten atomically only when its content (serial aside)
-/// changed, and then with the next serial.
+/// Keeps a zone file current: rewritten atomically only when its records (serial aside)
+/// changed, and then with the next serial. A file OpenClaw's Gateway wrote is kept the same way
+/// (its layout is the one clawnet writes, under its content-hash comment), so that both can keep
+/// one file without bumping its serial for nothing.
 public enum ZoneFileUpdate {
     public struct Outcome: Sendable {
         public let path: String
@@ -18,29 +20,36 @@ public enum ZoneFileUpdate {
 
     /// What writing `content` to `path` would do, without writing, given what the file holds
     /// (`existing`, read by the `AtomicFile.Replacement` that will replace it): its serial is
-    /// read and compared; a file with content clawnet did not write is refused
-    /// (`ZoneWriter.wrote(_:for:)`; empty is fine).
+    /// read and continued; a file with content neither clawnet nor OpenClaw's Gateway writes is
+    /// refused (`ZoneWriter.wrote(_:for:)`; empty is fine). A file with the same records as
+    /// the ones to write is left as it is, as the Gateway leaves a file whose hash it matches:
+    /// its text may differ (the Gateway writes UTF-8 where clawnet writes `\DDD`).
     static func prepare(_ content: ZoneContent, at path: String, existing: [UInt8]?, today: SerialPolicy.Day) throws -> Outcome {
         if let existing, !existing.isEmpty, !ZoneWriter.wrote(existing, for: content) {
             throw ZoneError(
-                "\(path) holds content clawnet did not write (a zone of another domain, or records zone generate does not write); "
-                    + "it is not replaced",
+                "\(path) holds content neither clawnet nor OpenClaw's Gateway writes (a zone of another domain, or records zone "
+                    + "generate does not write); it is not replaced",
                 fix: "move it away or give --out a new path; to change a zone a server already serves, use `clawnet zone push`")
         }
         let previousSerial = existing.flatMap { soaSerial($0) }
         if let existing, let previousSerial {
-            let same = try ZoneWriter.render(content, serial: previousSerial)
-            if Array(same.text.utf8) == existing {
+            let same = try ZoneWriter.renderFile(content, serial: previousSerial)
+            if records(existing) == records(Array(same.text.utf8)) {
                 return Outcome(
                     path: path, serial: previousSerial, previousSerial: previousSerial, changed: false, notes: same.notes, text: same.text,
                     previous: existing)
             }
         }
         let serial = SerialPolicy.next(after: previousSerial, today: today)
-        let rendered = try ZoneWriter.render(content, serial: serial)
+        let rendered = try ZoneWriter.renderFile(content, serial: serial)
         return Outcome(
             path: path, serial: serial, previousSerial: previousSerial, changed: true, notes: rendered.notes, text: rendered.text,
             previous: existing)
+    }
+
+    /// The records zone text holds, in no order.
+    private static func records(_ bytes: [UInt8]) -> Set<DNSRecord> {
+        Set(ZoneFile.read(bytes: bytes, defaultTTL: UInt32(ZoneWriter.ttl)).records)
     }
 
     /// `prepare`, then the file written when it changed.

@@ -27,7 +27,8 @@ extension ZoneLinter {
             Finding(
                 .fail, .domainMismatch,
                 "--domain \(name) does not match the file: its SOA is at \(soa), and none of its \(records.count) records is in \(name)",
-                fix: "check the domain with `dig SOA \(requested.withoutTrailingDot)`; to check this file as the zone \(soa), give "
-                    + "`--domain \(String(soa.description.dropLast()))` or leave --domain out (the SOA names the zone)"))
+                fix: "check the domain with `dig SOA \(ShellWord.quoted(requested.withoutTrailingDot))`; to check this file as the zone "
+                    + "\(soa), give `--domain \(ShellWord.quoted(soa.description.dropLast()))` or leave --domain out (the SOA names the "
+                    + "zone)"))
     }
 }

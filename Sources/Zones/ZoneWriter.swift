@@ -51,14 +51,29 @@ public enum ZoneWriter {
     }
 
     public static func render(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> Rendered {
+        let (lines, notes) = try renderLines(content, serial: serial)
+        return Rendered(text: lines.joined(separator: "\n") + "\n", notes: notes)
+    }
+
+    /// The zone as `zone generate --out` writes it to a file: `render`'s text under the
+    /// content-hash comment OpenClaw's Gateway writes (`OpenClawContentHash`), so that a Gateway
+    /// keeping the same file finds it unchanged while its own records are.
+    public static func renderFile(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> Rendered {
+        var (lines, notes) = try renderLines(content, serial: serial)
+        let body = lines.joined(separator: "\n") + "\n"
+        lines[soaLineIndex] = soaLine(serial: "SERIAL")
+        let hash = OpenClawContentHash.line(maskedBody: lines.joined(separator: "\n") + "\n")
+        return Rendered(text: hash + "\n" + body, notes: notes)
+    }
+
+    private static func renderLines(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> ([String], [String]) {
         guard !content.nameServerAddresses.isEmpty else {
             throw ZoneError(
                 "no address for ns1, the zone's name server",
                 fix: "give --ns-address IP (the address CoreDNS listens on, e.g. this machine's Tailscale address)", usage: true)
         }
         let (gateways, notes) = try validatedPlan(content)
-        let lines = header(content, serial: serial) + gateways.records(in: content)
-        return Rendered(text: lines.joined(separator: "\n") + "\n", notes: notes)
+        return (header(content, serial: serial) + gateways.records(in: content), notes)
     }
 
     /// The records `render` writes for the Gateways, as values: per Gateway its host's A and
@@ -152,11 +167,12 @@ public enum ZoneWriter {
     static let soaTimers = "7200 3600 1209600 60"
 
     /// True when `bytes` begin with the header `render` writes (`$ORIGIN`, `$TTL`, the SOA with
-    /// ns1, hostmaster and these timers, `@ IN NS ns1`): the only zone file `zone generate
-    /// --out` replaces. It is also OpenClaw's Gateway's layout, kept byte for byte, so the mark
-    /// is these lines rather than a comment of clawnet's own.
+    /// ns1, hostmaster and these timers, `@ IN NS ns1`), under OpenClaw's content-hash comment
+    /// or without it: the only zone file `zone generate --out` replaces. It is also OpenClaw's
+    /// Gateway's layout, kept byte for byte, so the mark is these lines rather than a comment
+    /// of clawnet's own.
     public static func wrote(_ bytes: [UInt8]) -> Bool {
-        let lines = bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 4, omittingEmptySubsequences: false).prefix(4)
+        let lines = records(of: bytes).split(separator: UInt8(ascii: "\n"), maxSplits: 4, omittingEmptySubsequences: false).prefix(4)
             .map { String(decoding: $0, as: UTF8.self) }
         guard lines.count == 4 else { return false }
         let soa = lines[2].split(separator: " ")
@@ -171,7 +187,7 @@ public enum ZoneWriter {
     /// TXT). A record added by hand, or a zone of another domain, makes it someone else's.
     public static func wrote(_ bytes: [UInt8], for content: ZoneContent) -> Bool {
         guard wrote(bytes) else { return false }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        let lines = String(decoding: records(of: bytes), as: UTF8.self).split(separator: "\n").map(String.init)
         guard lines.first == "$ORIGIN \(content.domain.name)" else { return false }
         let service = content.type.name
         let browsing: Set<String> = ["b._dns-sd._udp", "lb._dns-sd._udp", "_services._dns-sd._udp"]
@@ -193,13 +209,20 @@ public enum ZoneWriter {
         return addressed.allSatisfy(targets.contains)
     }
 
+    /// A zone file's text after OpenClaw's content-hash comment, when its first line is one.
+    static func records(of bytes: [UInt8]) -> ArraySlice<UInt8> {
+        let first = bytes.prefix { $0 != UInt8(ascii: "\n") }
+        guard first.count < bytes.count, OpenClawContentHash.isLine(String(decoding: first, as: UTF8.self)) else { return bytes[...] }
+        return bytes[(first.count + 1)...]
+    }
+
+    /// Where the SOA is among the lines `header` writes.
+    static let soaLineIndex = 2
+
+    static func soaLine(serial: String) -> String { "@ IN SOA ns1 hostmaster \(serial) \(soaTimers)" }
+
     static func header(_ content: ZoneContent, serial: UInt32) -> [String] {
-        var lines = [
-            "$ORIGIN \(content.domain.name)",
-            "$TTL \(ttl)",
-            "@ IN SOA ns1 hostmaster \(serial) \(soaTimers)",
-            "@ IN NS ns1",
-        ]
+        var lines = ["$ORIGIN \(content.domain.name)", "$TTL \(ttl)", soaLine(serial: "\(serial)"), "@ IN NS ns1"]
         lines += content.nameServerAddresses.map { "ns1 IN \($0.family == .v4 ? "A" : "AAAA") \($0.withoutZone)" }
         if content.browseRecords {
             lines += ["b._dns-sd._udp IN PTR @", "lb._dns-sd._udp IN PTR @", "_services._dns-sd._udp IN PTR \(content.type.name)"]

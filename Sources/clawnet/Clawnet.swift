@@ -78,28 +78,33 @@ struct Clawnet: AsyncParsableCommand {
     /// of what stopped it.
     static func execute(_ command: any ClawnetCommand, context: CommandContext) async -> Int32 {
         do { return try await command.run(context).rawValue } catch {
-            return status(after: error, of: type(of: command), terminal: context.terminal)
+            let note = (command as? any ReadsConfig).flatMap { ConfigNote.line(context.config($0.configPath)) }
+            return status(after: error, of: type(of: command), terminal: context.terminal, note: note)
         }
     }
 
     /// The one mapping from what stopped a command to its exit code: ArgumentParser's errors
     /// (a usage error found while running, such as --server without a domain) as ArgumentParser
     /// reports them, with `command`'s usage; clawnet's printed (`ErrorLines`) and mapped by `ExitStatus.of`.
-    static func status(after error: any Error, of command: any ParsableCommand.Type, terminal: Terminal) -> Int32 {
+    /// `note`: a line said after the error (an OpenClaw config that could not be used).
+    static func status(after error: any Error, of command: any ParsableCommand.Type, terminal: Terminal, note: String? = nil) -> Int32 {
         if error is ValidationError {
-            terminal.err(linesOf: runtimeUsage(error, of: command))
+            terminal.err(linesOf: runtimeUsage(error, of: command, note: note))
             return ExitStatus.usage.rawValue
         }
-        guard !isArgumentParsers(error) else { return usage(error, terminal: terminal) }
-        terminal.err(lines: ErrorLines.lines(error, terminal: terminal))
+        guard !isArgumentParsers(error) else {
+            defer { note.map { terminal.err($0) } }
+            return usage(error, terminal: terminal)
+        }
+        terminal.err(lines: ErrorLines.lines(error, terminal: terminal) + (note.map { [$0] } ?? []))
         return ExitStatus.of(error).rawValue
     }
 
     /// A usage error found while `command` ran, as ArgumentParser words one found while parsing
     /// it: the message, then that command's usage line (not the top-level one) and where its help is.
-    static func runtimeUsage(_ error: any Error, of command: any ParsableCommand.Type) -> String {
+    static func runtimeUsage(_ error: any Error, of command: any ParsableCommand.Type, note: String? = nil) -> String {
         let path = commandPath(to: command, from: Clawnet.self) ?? [Clawnet._commandName, command._commandName]
-        return "Error: \(message(for: error))\nUsage: \(usageString(for: command))\n"
+        return "Error: \(message(for: error))\n\(note.map { $0 + "\n" } ?? "")Usage: \(usageString(for: command))\n"
             + "  See '\(path.joined(separator: " ")) --help' for more information."
     }
 

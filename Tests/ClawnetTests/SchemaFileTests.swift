@@ -30,7 +30,7 @@ struct SchemaFileTests {
             ("clawnet.browse.v1", true), ("clawnet.browse-event.v1", false), ("clawnet.watch-event.v1", false),
             ("clawnet.watch-event.v2", false), ("clawnet.doctor.v1", true),
             ("clawnet.preflight.v1", true), ("clawnet.preflight.v2", true), ("clawnet.zonecheck.v1", true), ("clawnet.zonecheck.v2", true),
-            ("clawnet.zonecheck.v3", true), ("clawnet.report-manifest.v1", true),
+            ("clawnet.zonecheck.v3", true), ("clawnet.report-manifest.v1", true), ("clawnet.report-manifest.v2", true),
         ])
     func versions(name: String, hasSchemaField: Bool) throws {
         let schema = try publishedSchema("\(name).schema.json")

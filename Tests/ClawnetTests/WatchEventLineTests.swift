@@ -70,4 +70,18 @@ struct WatchEventLineTests {
         let manual = WatchEventLine(WatchEvent(Self.reached, .up, date: Date(timeIntervalSince1970: 0))).text(Terminal(color: false))
         #expect(manual.hasSuffix("up  wss://10.0.0.1:18789"), "\(manual)")
     }
+
+    @Test("a Gateway no path lists: disappeared says until when it is probed (forgetAt), forgotten after how long (afterMs)")
+    func keptAndForgotten() throws {
+        let until = Date(timeIntervalSince1970: 1_800_086_400)
+        let kept = try json(Self.named, .disappeared(.mdns, forgetAt: until))
+        #expect(kept["source"] as? String == "mdns" && kept["forgetAt"] as? String == "2027-01-16T08:00:00Z", "\(kept)")
+        #expect(try json(Self.named, .disappeared(.mdns))["forgetAt"] == nil, "another path still lists it: no forgetAt")
+        let forgotten = try json(Self.named, .forgotten(after: .seconds(86_400)))
+        #expect(forgotten["event"] as? String == "forgotten" && forgotten["afterMs"] as? Int == 86_400_000, "\(forgotten)")
+        let text = WatchEventLine(WatchEvent(Self.named, .disappeared(.mdns, forgetAt: until), date: until)).text(Terminal(color: false))
+        #expect(text.hasSuffix("source mdns; no path lists it: probed until 2027-01-16T08:00:00Z, unless one lists it again"), "\(text)")
+        let gone = WatchEventLine(WatchEvent(Self.named, .forgotten(after: .seconds(86_400)), date: until)).text(Terminal(color: false))
+        #expect(gone.hasSuffix("forgotten  Studio  no path listed it for 86400s: no longer watched"), "\(gone)")
+    }
 }

@@ -45,6 +45,54 @@ struct WatchFilesTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
+    /// The fenced block of docs/watch.md that opens with "```\(language)", at `index`.
+    static func block(_ language: String, _ index: Int = 0) throws -> String {
+        let text = try String(contentsOfFile: "\(packageRoot)/docs/watch.md", encoding: .utf8)
+        let blocks = text.components(separatedBy: "```\(language)\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        return try #require(blocks.dropFirst(index).first, "no ```\(language) block in docs/watch.md")
+    }
+
+    @Test(
+        "docs/watch.md's blackbox example: promtool accepts the config, and its join of clawnet's series with blackbox's finds a Gateway by id"
+    )
+    func blackboxJoin() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clawnet-blackbox-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = try Self.block("yaml")
+        #expect(config.contains("target_label: instance") && config.contains("[__param_target]"), "instance from __param_target")
+        #expect(config.contains("[__meta_clawnet_gateway]") && config.contains("target_label: gateway"), "gateway as clawnet's")
+        try config.write(toFile: "\(directory)/prometheus.yml", atomically: true, encoding: .utf8)
+        let checked = try await runCommand("/usr/bin/promtool", ["check", "config", "--syntax-only", "\(directory)/prometheus.yml"])
+        #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+
+        let join = try Self.block("promql").trimmingCharacters(in: .whitespacesAndNewlines)
+        let rules = "groups:\n  - name: join\n    rules:\n      - alert: Joined\n        expr: '\(join)'\n"
+        try rules.write(toFile: "\(directory)/rules.yml", atomically: true, encoding: .utf8)
+        // What the example's relabelling makes of /sd's group of one Gateway, beside clawnet's own series.
+        let id = "_openclaw-gw._tcp|local.|studio (openclaw)"
+        let tests = """
+            rule_files: ['\(directory)/rules.yml']
+            evaluation_interval: 1m
+            tests:
+              - interval: 1m
+                input_series:
+                  - series: 'clawnet_gateway_up{instance="127.0.0.1:9464",job="clawnet",gateway="\(id)"}'
+                    values: '0x3'
+                  - series: 'probe_success{instance="10.0.0.5:18789",job="openclaw-gateways",gateway="\(id)"}'
+                    values: '1x3'
+                alert_rule_test:
+                  - eval_time: 2m
+                    alertname: Joined
+                    exp_alerts:
+                      - exp_labels: { instance: '127.0.0.1:9464', job: clawnet, gateway: '\(id)' }
+
+            """
+        try tests.write(toFile: "\(directory)/tests.yml", atomically: true, encoding: .utf8)
+        let result = try await runCommand("/usr/bin/promtool", ["test", "rules", "\(directory)/tests.yml"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
     @Test("the unit is hardened, has a state directory, and is not enabled by anything in the package")
     func systemdUnit() throws {
         let unit = try String(contentsOfFile: "\(packageRoot)/packaging/systemd/clawnet-watch.service", encoding: .utf8)

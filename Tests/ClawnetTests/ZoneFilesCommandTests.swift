@@ -157,7 +157,7 @@ struct ZoneFilesCommandTests {
             try content.write(toFile: path, atomically: true, encoding: .utf8)
             let result = try await clawnet(Self.base + ["--gateway", "host=a,ip=100.64.0.1", "--out", path])
             #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
-            #expect(result.stderr.contains("\(path) holds content clawnet did not write"), "\(result.stderr)")
+            #expect(result.stderr.contains("\(path) holds content neither clawnet nor OpenClaw's Gateway writes"), "\(result.stderr)")
             #expect(result.stderr.contains("a new path") && result.stderr.contains("zone push"), "\(result.stderr)")
             #expect(try String(contentsOfFile: path, encoding: .utf8) == content)
         }

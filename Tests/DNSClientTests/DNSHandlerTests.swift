@@ -150,6 +150,27 @@ struct DNSHandlerTests {
         #expect(try sent(channel).count == 1, "the third query, once the first is answered")
     }
 
+    @Test("questions submitted together go out in one flush; those that waited go out together once a burst of answers made room")
+    func batched() throws {
+        let counter = FlushCounter()
+        var options = DNSClient.Options()
+        options.maxInFlight = 2
+        let handler = DNSUDPHandler(server: Self.server, options: options)
+        let channel = EmbeddedChannel(handlers: [counter, handler])
+        try channel.connect(to: try Self.server.socketAddress).wait()
+        let futures = handler.submit(try [RRType.ptr, .srv, .txt, .a].map { try question($0) })
+        let first = try sent(channel)
+        #expect(first.count == 2 && counter.flushes == 1, "\(first.count) queries written, \(counter.flushes) flushes")
+        // Two answers read in one go: the two waiting queries are written, and flushed together when the reads end.
+        for query in first { channel.pipeline.syncOperations.fireChannelRead(NIOAny(answer(to: query))) }
+        #expect(try sent(channel).isEmpty, "nothing flushed while answers are still being read")
+        channel.pipeline.syncOperations.fireChannelReadComplete()
+        let second = try sent(channel)
+        #expect(second.count == 2 && counter.flushes == 2, "\(second.count) queries written, \(counter.flushes) flushes")
+        for query in second { try channel.writeInbound(answer(to: query)) }
+        for future in futures { #expect(try future.wait().isResponse) }
+    }
+
     @Test("a closing socket fails every query, the queued ones too, without sending any of them")
     func closeFailsAll() throws {
         let (channel, handler) = try channel(maxInFlight: 1)
@@ -187,5 +208,16 @@ struct DNSHandlerTests {
         #expect(first.map { Array($0.readableBytesView) } == message)
         #expect(second.map { Array($0.readableBytesView) } == [9, 9, 9])
         #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
+    }
+}
+
+/// Counts the flushes that pass it on their way to the socket.
+private final class FlushCounter: ChannelOutboundHandler {
+    typealias OutboundIn = ByteBuffer
+    private(set) var flushes = 0
+
+    func flush(context: ChannelHandlerContext) {
+        flushes += 1
+        context.flush()
     }
 }

@@ -25,7 +25,7 @@ struct BeaconMergerTests {
     @Test("the same Gateway in local. and a wide-area domain is one row with both sources")
     func mergesAcrossDomains() throws {
         var merger = BeaconMerger()
-        #expect(merger.apply(.added(lan)) == [.added(lan)])
+        #expect(merger.apply(.added(lan)) == [.added(lan.merged(id: lan.id))])
         let events = merger.apply(.added(wan))
         guard case .updated(let merged) = events.first, events.count == 1 else {
             Issue.record("expected one update, got \(events)")
@@ -49,18 +49,21 @@ struct BeaconMergerTests {
         #expect(merger.apply(.removed(lan)) == [.removed(alone)])
     }
 
-    @Test("when the primary goes, the row gets the next member's id (removed + added)")
-    func primaryChange() {
+    @Test("when the primary goes, the row keeps its id: an update with the other sighting")
+    func primaryChangeKeepsTheID() {
         var merger = BeaconMerger()
         _ = merger.apply(.added(lan))
         _ = merger.apply(.added(wan))
         let events = merger.apply(.removed(lan))
-        #expect(events.count == 2)
-        if case .removed(let old) = events.first { #expect(old.id == lan.id) }
-        if case .added(let new) = events.last { #expect(new.id == wan.id && new.sources == [.unicast]) }
+        guard case .updated(let alone)? = events.first, events.count == 1 else {
+            Issue.record("expected one update, got \(events)")
+            return
+        }
+        #expect(alone.gatewayID == lan.id.description && alone.id == wan.id && alone.sources == [.unicast])
+        #expect(alone.sightings.map(\.id) == [wan.id])
     }
 
-    @Test("different fingerprints are different Gateways even with the same name")
+    @Test("different fingerprints on different addresses are different Gateways even with the same name")
     func fingerprintsDecide() {
         var merger = BeaconMerger()
         var tlsLan = lan
@@ -74,12 +77,12 @@ struct BeaconMergerTests {
             (key: "gatewayTlsSha256", value: String(repeating: "b", count: 64)),
         ])
         _ = merger.apply(.added(tlsLan))
-        #expect(merger.apply(.added(tlsWan)) == [.added(tlsWan)])
+        #expect(merger.apply(.added(tlsWan)) == [.added(tlsWan.merged(id: tlsWan.id))])
         // Same fingerprint, different host labels: the fingerprint wins.
         tlsWan.txt = tlsLan.txt
         tlsWan.host = BeaconHost("elsewhere.openclaw.internal.")
         let events = merger.apply(.updated(tlsWan))
-        #expect(events.contains { if case .removed(let old) = $0 { old.id == tlsWan.id } else { false } }, "the separate row goes")
+        #expect(events.contains { if case .removed(let old) = $0 { old.gatewayID == tlsWan.id.description } else { false } }, "\(events)")
         #expect(events.contains { if case .updated(let merged) = $0 { merged.sources == [.mdns, .unicast] } else { false } })
     }
 
@@ -89,7 +92,7 @@ struct BeaconMergerTests {
         var twin = lan
         twin.instance = try! InstanceName(decoded: "Studio (OpenClaw) #2")
         _ = merger.apply(.added(lan))
-        #expect(merger.apply(.added(twin)) == [.added(twin)])
+        #expect(merger.apply(.added(twin)) == [.added(twin.merged(id: twin.id))])
     }
 
     @Test("a manual target joins the discovered Gateway with its address and port")
@@ -102,8 +105,9 @@ struct BeaconMergerTests {
             return
         }
         #expect(merged.sources == [.mdns, .manual])
+        #expect(merged.gatewayID == lan.id.description, "the first sighting's id")
         let elsewhere = makeBeacon("10.0.0.9:18789", source: .manual, domain: nil, host: "10.0.0.9", addresses: ["10.0.0.9"])
-        #expect(merger.apply(.added(elsewhere)) == [.added(elsewhere)])
+        #expect(merger.apply(.added(elsewhere)) == [.added(elsewhere.merged(id: elsewhere.id))])
     }
 
     @Test("an update of a Gateway alone in its row is an update, not removed + added")
@@ -112,7 +116,7 @@ struct BeaconMergerTests {
         _ = merger.apply(.added(lan))
         var changed = lan
         changed.addresses.append(IPAddress("fe80::1%eth0")!)
-        #expect(merger.apply(.updated(changed)) == [.updated(changed)])
+        #expect(merger.apply(.updated(changed)) == [.updated(changed.merged(id: lan.id))])
         _ = merger.apply(.added(wan))
         changed.addresses.removeLast()
         let events = merger.apply(.updated(changed))
@@ -126,5 +130,15 @@ struct BeaconMergerTests {
         let issue = DiscoveryIssue(source: .unicast, kind: .dnsError, message: "x")
         #expect(merger.apply(.error(issue)) == [.error(issue)])
         #expect(merger.apply(.allForNow) == [.allForNow])
+    }
+}
+
+extension GatewayBeacon {
+    /// As the merger publishes a row of this beacon alone, under `id`.
+    func merged(id: GatewayBeacon.ID) -> GatewayBeacon {
+        var row = self
+        row.assignedID = id.description
+        row.sightings = [self]
+        return row
     }
 }

@@ -17,6 +17,17 @@ final class RecordedResolver: DNSResolving {
 
     var questions: [String] { asked.withLock { $0 } }
 
+    /// The questions asked together, batch by batch.
+    var batches: [[String]] { batched.withLock { $0 } }
+    private let batched = Mutex<[[String]]>([])
+
+    func lookup(_ questions: [DNSQuestionKey]) async -> [DNSLookup] {
+        batched.withLock { $0.append(questions.map { "\($0.name.description.lowercased()) \($0.type)" }) }
+        var lookups: [DNSLookup] = []
+        for question in questions { lookups.append(await lookup(question.name, question.type)) }
+        return lookups
+    }
+
     func lookup(_ name: DNSName, _ type: RRType) async -> DNSLookup {
         let key = "\(name.description.lowercased()) \(type)"
         asked.withLock { $0.append(key) }
@@ -121,6 +132,29 @@ struct UnicastBrowseTests {
         let result = await browse(resolver)
         #expect(result.beacons.count == 50)
         #expect(resolver.questions.filter { $0.hasPrefix("studio.openclaw.internal.") }.count == 2)
+    }
+
+    @Test("a round trip per record type: every instance's SRV and TXT asked together, then every host's A and AAAA")
+    func batchesPerRecordType() async {
+        var answers: [String: DNSLookup] = [:]
+        var ptrs: [DNSRecord] = []
+        for index in 0..<3 {
+            let host = "host\(index % 2).openclaw.internal."
+            ptrs.append(ptr("g\(index)"))
+            answers["g\(index).\(service) SRV"] = records([srv("g\(index)", target: host)])
+            answers["g\(index).\(service) TXT"] = records([txt("g\(index)", gatewayTXT)])
+            answers["\(host) A"] = records([a(host, "100.101.102.10\(index % 2)")])
+        }
+        answers["\(service) PTR"] = records(ptrs)
+        let resolver = RecordedResolver(answers)
+        let result = await browse(resolver)
+        #expect(result.beacons.count == 3)
+        #expect(resolver.batches.map(\.count) == [6, 4], "SRV and TXT of 3 instances, then A and AAAA of 2 hosts: \(resolver.batches)")
+        #expect(resolver.batches.first?.filter { $0.hasSuffix(" SRV") }.count == 3)
+        #expect(
+            result.beacons.map(\.addresses) == [
+                [IPAddress("100.101.102.100")!], [IPAddress("100.101.102.101")!], [IPAddress("100.101.102.100")!],
+            ])
     }
 
     @Test("a PTR to a missing SRV: an error naming the instance; the others still reported")

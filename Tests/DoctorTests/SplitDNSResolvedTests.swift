@@ -69,7 +69,7 @@ struct SplitDNSResolvedTests {
         #expect(causes.map(\.id) == [.resolvedRoutingDomain], "one cause, not also split-dns: \(causes.map(\.id))")
         let cause = try #require(causes.first)
         #expect(cause.cause.contains("no link routes ~openclaw.internal") && cause.cause.contains("tailscale0"), "\(cause.cause)")
-        #expect(cause.fix.contains("sudo resolvectl domain tailscale0 ~openclaw.internal"), "\(cause.fix)")
+        #expect(cause.fix.contains("sudo resolvectl domain tailscale0 '~openclaw.internal'"), "\(cause.fix)")
         #expect(cause.fix.contains("sudo resolvectl dns tailscale0 100.100.100.100"), "\(cause.fix)")
         let resolver = try #require(checks.first { $0.id == .dnsResolver })
         #expect(resolver.message.contains("tailscale0 100.100.100.100"), "\(resolver.message)")

@@ -81,6 +81,24 @@ struct TailscaleServeTests {
                 != .serveRouteMissing)
     }
 
+    @Test("openclaw#148308 (recorded): a running Gateway's Serve route gone after tailscaled restarted: said so, restart the Gateway")
+    func openclaw148308RouteLostOnRestart() throws {
+        var system = RecordedSystem()
+        system.openclaw.exists = true
+        system.openclaw.tailscale = TailscaleSettings(mode: .serve)
+        // tailscaled came back with a Serve config of other sites only.
+        system.serveJSON = #"{"Web":{"studio.tail4e2f1.ts.net:8443":{"Handlers":{"/":{"Proxy":"http://127.0.0.1:3000"}}}}}"#
+        let facts = MachineFacts.gather(system)
+        let discovery = Recorded.discovery(local: false)
+        let checks = MachineChecks.run(facts, discovery: discovery, multicast: false)
+        let tailscale = try #require(checks.first { $0.id == .tailscaleInterface })
+        #expect(tailscale.reason == .serveRouteMissing && tailscale.message.contains("127.0.0.1:3000"), "\(tailscale.message)")
+        #expect(tailscale.message.contains("tailscaled restarted") && tailscale.message.contains("#148308"), "\(tailscale.message)")
+        let causes = DiagnosisRules.diagnose(MachineResult(checks: checks, facts: facts, discovery: discovery), gateways: [])
+        let cause = try #require(causes.first { $0.id == .tailscaleServeRoute }, "\(causes.map(\.id))")
+        #expect(cause.fix.contains("openclaw gateway restart"), "\(cause.fix)")
+    }
+
     @Test("Serve's routes are read from `tailscale serve status --json`; text that is not a Serve config is nil")
     func parsesServeStatus() throws {
         let json = #"{"Web":{"a.ts.net:443":{"Handlers":{"/":{"Proxy":"https+insecure://localhost:18789"},"/x":{"Path":"/srv"}}}}}"#

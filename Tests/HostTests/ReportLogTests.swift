@@ -52,7 +52,39 @@ struct ReportLogTests {
         var sources = ReportSources()
         sources.gatewayLog(folder: folder)
         #expect(!sources.files.contains { $0.name == "gateway-log.txt" })
-        #expect(sources.omitted.contains { $0.path == log && $0.why.contains("not owned by the owner") }, "\(sources.omitted)")
+        #expect(
+            sources.omitted.contains { $0.path == "gateway log" && $0.why.contains("1 log there of other users") }, "\(sources.omitted)")
+    }
+
+    @Test(
+        "a log folder another user made first is left out whole, their planted log unread",
+        .enabled(if: getuid() == 0, "giving a folder away needs root"))
+    func folderMadeByAnotherUser() throws {
+        let folder = try scratch()
+        let log = "\(folder)/openclaw-2026-11-26.log"
+        try Data("planted guess ZqGuess42\n".utf8).write(to: URL(fileURLWithPath: log))
+        #expect(chown(log, 65_534, 65_534) == 0 && chown(folder, 65_534, 65_534) == 0)
+        var sources = ReportSources()
+        sources.gatewayLog(folder: folder)
+        #expect(!sources.files.contains { $0.name == "gateway-log.txt" }, "what another user wrote must not be scrubbed and archived")
+        let why = sources.omitted.first { $0.path == folder }?.why ?? ""
+        #expect(why.contains("belongs to uid 65534") && why.contains("not to the Gateway's user"), "\(sources.omitted)")
+    }
+
+    @Test(
+        "a newer log of another user does not hide the Gateway's own, and the manifest counts it",
+        .enabled(if: getuid() == 0, "giving a file away needs root"))
+    func newerForeignLog() throws {
+        let folder = try scratch()
+        try Data("the gateway's own line\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/openclaw-2026-11-26.log"))
+        let planted = "\(folder)/openclaw-2099-01-01.log"
+        try Data("planted\n".utf8).write(to: URL(fileURLWithPath: planted))
+        #expect(chown(planted, 65_534, 65_534) == 0)
+        var sources = ReportSources()
+        sources.gatewayLog(folder: folder)
+        let file = try #require(sources.files.first { $0.name == "gateway-log.txt" }, "\(sources.omitted)")
+        #expect(String(decoding: file.content, as: UTF8.self) == "the gateway's own line\n")
+        #expect(sources.omitted.contains { $0.path == folder && $0.why.contains("1 newer log of other users") }, "\(sources.omitted)")
     }
 
     @Test("no log at all is named in the manifest")

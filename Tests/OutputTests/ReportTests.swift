@@ -56,7 +56,7 @@ struct ReportTests {
         #expect((json?["beacons"] as? [Any])?.count == 1)
         let lines = report.table(Self.plain)
         #expect(lines.out.first?.hasPrefix("INSTANCE") == true)
-        #expect(lines.out.contains { $0.hasPrefix("Studio (OpenClaw)  studio.local.:18789") }, "\(lines.out)")
+        #expect(lines.out.contains { $0.hasPrefix("Studio (OpenClaw)  ws://studio.local:18789") }, "\(lines.out)")
         #expect(lines.err == ["error (mdns): avahi-daemon is not running", "  fix: start it", "1 Gateway in local. (1.23 s)"])
     }
 
@@ -96,13 +96,20 @@ struct ReportTests {
             evidence: .daemon(.unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: message, fix: fix))))
     }
 
-    @Test("browse's HOST:PORT column writes an IPv6 literal in brackets, as a URL does, and a name as it is")
-    func hostPortColumn() throws {
+    @Test("browse's URL column: the URL a node opens (IPv6 in brackets, no root dot), else HOST:PORT without the root dot")
+    func urlColumn() throws {
         var manual = Self.beacon()
         manual.host = BeaconHost("::1")
         manual.port = 9
-        #expect(BeaconTable.row(manual)[1] == "[::1]:9")
-        #expect(BeaconTable.row(Self.beacon())[1] == "studio.local.:18789")
+        #expect(BeaconTable.row(manual)[1] == "ws://[::1]:9")
+        #expect(BeaconTable.row(Self.beacon())[1] == "ws://studio.local:18789")
+        var tls = Self.beacon()
+        tls.txt = try TXTRecord(pairs: [("role", "gateway"), ("gatewayTls", "1")])
+        #expect(BeaconTable.row(tls)[1] == "wss://studio.local:18789")
+        var named = Self.beacon()
+        named.host = BeaconHost("gw.example.com.")
+        named.addresses = []
+        #expect(BeaconTable.row(named)[1] == "gw.example.com:18789", "no safe URL without TLS: the host and port")
     }
 
     @Test("doctor exits 1 on a failure, 0 with warnings; its table folds a run of skips with one reason into one line")
@@ -119,6 +126,31 @@ struct ReportTests {
         #expect(out.contains { $0.contains("fix: start it") })
         #expect(!out.contains { $0.hasPrefix("doctor: ") }, "the summary goes to stderr, as every command's")
         #expect(report.summary(Self.plain, exit: 1) == "doctor: 1 failure, 1 warning, 1 Gateway checked (1.00 s)")
+    }
+
+    @Test("doctor's JSON gives each check and cause OpenClaw's finding fields (checkId, severity, message, fixHint) beside its own")
+    func openClawFindingFields() throws {
+        let tcp = Self.said(.gwTCP, .fail, message: "refused", fix: "start it")
+        let warn = Self.said(.mdnsDaemon, .warn, message: "slow", fix: "restart it")
+        let skip = Check(.gwTLS, .skip, .needsTCP)
+        let gateway = DoctorResult.Gateway(target: "wss://gw:1", beacon: nil, checks: [tcp, skip])
+        let cause = Diagnosis(.checkFailed, .check(tcp, target: "wss://gw:1"), evidence: [.init(.gwTCP, target: "wss://gw:1")])
+        let result = DoctorResult(status: .fail, checks: [warn], gateways: [gateway], diagnosis: [cause], elapsed: .seconds(1))
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try JSONOutput.pretty(DoctorReport(result)).utf8)) as? [String: Any])
+        let machine = try #require((json["checks"] as? [[String: Any]])?.first)
+        #expect(machine["checkId"] as? String == "clawnet/doctor/mdns.daemon" && machine["severity"] as? String == "warning")
+        #expect(machine["fixHint"] as? String == "restart it" && machine["fix"] as? String == "restart it")
+        let checks = try #require(((json["gateways"] as? [[String: Any]])?.first?["checks"]) as? [[String: Any]])
+        #expect(checks.map { $0["severity"] as? String } == ["error", "info"], "\(checks)")
+        #expect(checks[0]["message"] as? String == "refused" && checks[0]["fixHint"] as? String == "start it")
+        #expect(checks[1]["fixHint"] == nil, "no fix, no fixHint")
+        let diagnosis = try #require((json["diagnosis"] as? [[String: Any]])?.first)
+        #expect(diagnosis["checkId"] as? String == "clawnet/diagnosis/\(DiagnosisID.checkFailed)", "\(diagnosis)")
+        #expect(diagnosis["severity"] as? String == "error", "it explains a failure")
+        #expect(
+            diagnosis["message"] as? String == diagnosis["cause"] as? String
+                && diagnosis["fixHint"] as? String == diagnosis["fix"] as? String)
     }
 
     @Test("skips fold by their typed reason, not by their words; an empty fix is never printed")

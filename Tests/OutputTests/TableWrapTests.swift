@@ -57,4 +57,33 @@ struct TableWrapTests {
         #expect(wrapped.count > 1 && wrapped.allSatisfy { $0.count <= 80 }, "\(wrapped)")
         #expect(wrapped.dropFirst().allSatisfy { $0.hasPrefix("   ") }, "\(wrapped)")
     }
+
+    @Test("browse's table at 80 columns: the URL doctor takes, no root dot, every address whole (IPv6 too), the other paths' hosts")
+    func browseTableKeepsAddressesWhole() throws {
+        var lan = Self.wideBeacon()
+        lan.discoveryWarnings = []
+        lan.addresses = ["192.168.100.200", "fd00:1234:5678:9abc:def0:1234:5678:200", "fe80::1234:5678:9abc:def0%enp3s0"].map {
+            IPAddress($0)!
+        }
+        var wan = lan
+        wan.instance = try InstanceName(decoded: "studio-gateway")
+        wan.domain = try DomainName(validating: "openclaw.internal")
+        wan.sources = [.unicast]
+        wan.host = BeaconHost("studio.openclaw.internal.")
+        var merged = lan
+        merged.sources = [.mdns, .unicast]
+        merged.sightings = [lan, wan]
+        var report = ReportTests.browse(beacons: [merged])
+        report.width = 80
+        let wrapped = report.table(ReportTests.plain).out
+        let text = wrapped.joined(separator: "\n")
+        #expect(wrapped.allSatisfy { $0.count <= 80 }, "\(text)")
+        #expect(wrapped[0].contains("URL") && text.contains("wss://studio-gateway.local:18789"), "\(text)")
+        #expect(!text.contains("local.:") && text.contains("also") && text.contains("studio.openclaw.internal"), "\(text)")
+        #expect(text.contains("  addresses 192.168.100.200,"), "the addresses under the row when they do not fit beside it: \(text)")
+        let words = Set(text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," }).map(String.init))
+        for address in merged.addresses.map(\.description) {
+            #expect(words.contains(address), "\(address) whole on one line:\n\(text)")
+        }
+    }
 }

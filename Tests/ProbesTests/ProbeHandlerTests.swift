@@ -145,12 +145,34 @@ struct ProbeHandlerTests {
         let upgrade = channel.eventLoop.makePromise(of: Void.self)
         let frame = channel.eventLoop.makePromise(of: FirstFrame.self)
         try channel.pipeline.syncOperations.addHandler(UpgradeWatcher(upgrade: upgrade, frame: frame))
-        try channel.writeInbound(HTTPClientResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+        var headers = HTTPHeaders([("Location", "https://sso.example/login"), ("Retry-After", "5"), ("Server", "nginx")])
+        headers.add(name: "Content-Type", value: "application/json")
+        try channel.writeInbound(HTTPClientResponsePart.head(HTTPResponseHead(version: .http1_1, status: .found, headers: headers)))
+        try channel.writeInbound(HTTPClientResponsePart.body(ByteBuffer(string: #"{"error":{"type":"x","#)))
+        try channel.writeInbound(HTTPClientResponsePart.body(ByteBuffer(string: #""message":"m"}}"#)))
+        try channel.writeInbound(HTTPClientResponsePart.end(nil))
         do {
             try upgrade.futureResult.wait()
-            Issue.record("an HTTP 200 was taken for an upgrade")
+            Issue.record("an HTTP 302 was taken for an upgrade")
         } catch let refused as UpgradeRefused {
-            #expect(refused.status == 200)
+            let rejection = refused.rejection
+            #expect(rejection.status == 302 && rejection.location == "https://sso.example/login" && rejection.retryAfter == .seconds(5))
+            #expect(rejection.errorType == "x" && rejection.errorMessage == "m" && rejection.server == "nginx", "\(rejection)")
+        }
+
+        // A body that stalls is taken as it is after a second, as OpenClaw's clients do.
+        let stalled = EmbeddedChannel()
+        let stalledUpgrade = stalled.eventLoop.makePromise(of: Void.self)
+        try stalled.pipeline.syncOperations.addHandler(
+            UpgradeWatcher(upgrade: stalledUpgrade, frame: stalled.eventLoop.makePromise(of: FirstFrame.self)))
+        try stalled.writeInbound(HTTPClientResponsePart.head(HTTPResponseHead(version: .http1_1, status: .serviceUnavailable)))
+        try stalled.writeInbound(HTTPClientResponsePart.body(ByteBuffer(string: "still suspending")))
+        stalled.embeddedEventLoop.advanceTime(by: UpgradeWatcher.bodyWait)
+        do {
+            try stalledUpgrade.futureResult.wait()
+            Issue.record("a 503 was taken for an upgrade")
+        } catch let refused as UpgradeRefused {
+            #expect(refused.rejection.status == 503 && refused.rejection.body == "still suspending", "\(refused.rejection)")
         }
 
         let quiet = EmbeddedChannel()

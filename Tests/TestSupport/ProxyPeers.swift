@@ -3,7 +3,7 @@ import Foundation
 /// nginx and Caddy (the Debian packages) in front of a Gateway stand-in, each with a config file
 /// of its own in the test bed's directory, run in the node namespace the tests run in and
 /// stopped by PID: never the system services, never the system's config. Each listens on
-/// 127.0.0.1.
+/// 127.0.0.1 unless told an address of the node namespace.
 public struct ReverseProxy: Sendable {
     public let process: ChildProcess
     public let port: Int
@@ -16,10 +16,10 @@ public struct ReverseProxy: Sendable {
 }
 
 extension TestBed {
-    /// nginx 1.22 on 127.0.0.1:`port`, passing everything to `upstream` (`http://127.0.0.1:N`,
+    /// nginx 1.22 on `address`:`port`, passing everything to `upstream` (`http://127.0.0.1:N`,
     /// `https://...`) with `directives` in its `location /`; TLS with `certificate` when given.
     public func startNginx(
-        port: Int, upstream: String, directives: [String], certificate: TestCertificate? = nil
+        port: Int, upstream: String, directives: [String], certificate: TestCertificate? = nil, address: String = "127.0.0.1"
     ) async throws -> ReverseProxy {
         let directory = "\(self.directory)/nginx-\(uniqueTag())"
         try FileManager.default.createDirectory(atPath: "\(directory)/temp", withIntermediateDirectories: true)
@@ -35,7 +35,7 @@ extension TestBed {
               access_log off;
               \(temps.joined(separator: "\n  "))
               server {
-                listen 127.0.0.1:\(port)\(certificate == nil ? "" : " ssl");
+                listen \(address):\(port)\(certificate == nil ? "" : " ssl");
                 \(tls)
                 location / {
                   proxy_pass \(upstream);
@@ -57,10 +57,12 @@ extension TestBed {
         return ReverseProxy(process: process, port: port, config: config)
     }
 
-    /// Caddy 2.6 on 127.0.0.1:`port` with `reverse_proxy upstream { directives }`; with
+    /// Caddy 2.6 on `address`:`port` with `reverse_proxy upstream { directives }`; with
     /// `internalTLS` its own local CA issues the site's certificate (`tls internal`, never
     /// installed into the system's trust store: skip_install_trust).
-    public func startCaddy(port: Int, upstream: String, directives: [String], internalTLS: Bool) async throws -> ReverseProxy {
+    public func startCaddy(
+        port: Int, upstream: String, directives: [String], internalTLS: Bool, address: String = "127.0.0.1"
+    ) async throws -> ReverseProxy {
         let directory = "\(self.directory)/caddy-\(uniqueTag())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let config = """
@@ -71,7 +73,7 @@ extension TestBed {
             \tauto_https disable_redirects
             \t\(internalTLS ? "default_sni 127.0.0.1" : "")
             }
-            \(internalTLS ? "https" : "http")://127.0.0.1:\(port) {
+            \(internalTLS ? "https" : "http")://\(address):\(port) {
             \t\(internalTLS ? "tls internal" : "")
             \treverse_proxy \(upstream) {
             \t\t\(directives.joined(separator: "\n\t\t"))

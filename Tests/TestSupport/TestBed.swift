@@ -42,11 +42,13 @@ public struct TestBed: Sendable {
     public var python: String { value("TB_VENV") + "/bin/python" }
     public var scripts: String { value("TB_SCRIPTS") }
 
-    /// Runs `command` inside `host`'s namespace with `host`'s D-Bus. A host without one (bare,
+    /// Runs `command` inside `host`'s namespace with `host`'s D-Bus, and with this test process's
+    /// own state folder (`testStateHome`) unless `environment` names one. A host without one (bare,
     /// ts) gets an address where no bus is: the tests run on node, and node's bus socket, a
     /// file, would otherwise be reachable from every namespace.
     public func spawn(on host: Host, _ command: [String], environment: [String: String] = [:]) throws -> ChildProcess {
         var environment = environment
+        if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = testStateHome }
         if environment["DBUS_SYSTEM_BUS_ADDRESS"] == nil {
             environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus(host).isEmpty ? "unix:path=/nonexistent/\(host.rawValue)-has-no-bus" : bus(host)
         }
@@ -77,3 +79,11 @@ public struct TestBed: Sendable {
 public func uniqueTag() -> String {
     String(UInt32.random(in: 0...UInt32.max), radix: 36)
 }
+
+/// Where the clawnet a test runs keeps its state (zone push's ledgers, advertise's), unless the
+/// test gives one: a folder of this test process in the test bed's directory, never root's
+/// /var/lib/clawnet. Test servers' ports are handed out once per process (`testPort`), so a
+/// ledger here never meets another test's server at the same address.
+public let testStateHome =
+    (ProcessInfo.processInfo.environment["CLAWNET_TESTBED_DIR"] ?? "/tmp/clawnet-testbed")
+    + "/state-\(ProcessInfo.processInfo.processIdentifier)"

@@ -61,9 +61,13 @@ import Testing
         nsswitchHosts: nil, nssMDNSModules: nil, resolvConf: ResolvConf(path: "/etc/resolv.conf", text: ""), systemdResolved: false,
         config: OpenClawConfig(path: "/nonexistent/openclaw.json"))
 
-    func loop(clock: RecordedClock, emitted: Emitted, board: WatchBoard = WatchBoard()) -> WatchLoop {
+    /// `local`: mDNS is among the paths (announcements then wait a settle after a session's
+    /// all-for-now too).
+    func loop(clock: RecordedClock, emitted: Emitted, board: WatchBoard = WatchBoard(), local: Bool = false) -> WatchLoop {
+        var request = DiscoveryRequest()
+        request.local = local
         let setup = WatchSetup(
-            request: DiscoveryRequest(),
+            request: request,
             machine: MachineResult(
                 checks: [], facts: Self.machine,
                 discovery: DiscoverySummary(localBrowsed: false, domains: [], beacons: [], issues: [])))
@@ -84,7 +88,7 @@ import Testing
         let emitted = Emitted()
         let board = WatchBoard()
         var loop = loop(clock: clock, emitted: emitted, board: board)
-        loop.apply(["10.0.0.1", "10.0.0.2", "10.0.0.3"].map(Self.manual))
+        loop.receive(["10.0.0.1", "10.0.0.2", "10.0.0.3"].map(Self.manual), complete: true)
         let all = Set(board.snapshot().gateways.keys)
         #expect(Set(emitted.take()) == Set(all.map { "\($0) appeared" }))
 
@@ -114,16 +118,19 @@ import Testing
         clock.advance(.seconds(29))
         #expect(loop.due().map(\.id) == [upOne], "at 60 s the one up; the one down twice waits two intervals (until 90 s)")
 
-        // The Gateway in flight leaves the roster; its verdict comes after.
+        // The Gateway in flight leaves the roster (a path stopped listing it); its verdict comes after.
         loop.apply(["10.0.0.1", "10.0.0.2", "10.0.0.3"].map(Self.manual).filter { WatchedGateway($0).id != upOne })
         #expect(emitted.take() == ["\(upOne) disappeared"])
         loop.finished(upOne, ProbeVerdict())
-        #expect(emitted.take().isEmpty, "a verdict for a Gateway no longer watched makes no event")
+        #expect(emitted.take().isEmpty, "still up: kept and judged, no event")
+        #expect(Set(board.snapshot().gateways.keys) == all && board.snapshot().gateways[upOne]?.sources == [])
+        #expect(board.snapshot().probes == 7, "every verdict counted")
+        clock.advance(Self.policy.forgetAfter)
+        loop.advance()
+        #expect(emitted.take() == ["\(upOne) forgotten"])
         #expect(Set(board.snapshot().gateways.keys) == all.subtracting([upOne]))
-        #expect(board.snapshot().probes == 6, "every verdict of a watched Gateway counted, the late one not")
         loop.reloaded()
-        #expect(
-            Set(loop.due().map(\.id)) == [downOne, third], "after a reread config every Gateway at once; the late verdict freed its slot")
+        #expect(Set(loop.due().map(\.id)) == [downOne, third], "after a reread config every Gateway at once")
     }
 
     @Test("an mDNS Gateway is judged once its addresses settle; a failure on fewer addresses than discovery knows now is no verdict")
@@ -131,11 +138,13 @@ import Testing
         let clock = RecordedClock()
         let emitted = Emitted()
         var loop = loop(clock: clock, emitted: emitted)
-        loop.apply([Self.advertised(["fd99::1"])])
+        loop.receive([Self.advertised(["fd99::1"])], complete: true)
         let id = WatchedGateway(Self.advertised([])).id
-        #expect(emitted.take() == ["\(id) appeared"])
-        #expect(loop.due().isEmpty, "not judged on its first resolved address")
+        #expect(emitted.take().isEmpty, "not announced on its first resolved address")
+        #expect(loop.due().isEmpty, "nor judged")
         clock.advance(Self.policy.addressSettle)
+        loop.advance()
+        #expect(emitted.take() == ["\(id) appeared"])
         let probed = loop.due()
         #expect(probed.map(\.target.addresses) == [[IPAddress("fd99::1")!]], "due once the settle is over: \(probed)")
 
@@ -154,7 +163,7 @@ import Testing
         let clock = RecordedClock()
         let emitted = Emitted()
         var loop = loop(clock: clock, emitted: emitted)
-        loop.apply([Self.manual("10.0.0.1")])
+        loop.receive([Self.manual("10.0.0.1")], complete: true)
         let id = WatchedGateway(Self.manual("10.0.0.1")).id
         #expect(loop.due().map(\.id) == [id], "a manual target needs no settle")
         loop.finished(id, Self.refused)
@@ -169,7 +178,7 @@ import Testing
         #expect(loop.due().map(\.target.addresses.count) == [2], "a new address: probed again at once")
     }
 
-    @Test("an expiring certificate is reported once, also when its Gateway disappears and appears again")
+    @Test("an expiring certificate is reported once, also when its Gateway is forgotten and found again")
     func expiryOncePerCertificateAcrossAppearances() {
         let clock = RecordedClock()
         let emitted = Emitted()
@@ -185,11 +194,13 @@ import Testing
             (1, expiring, ["appeared", "certificateExpiring", "up"]), (2, expiring, ["appeared", "up"]),
             (3, renewed, ["appeared", "certificateExpiring", "up"]),
         ] {
-            loop.apply([beacon])
+            loop.receive([beacon], complete: true)
             #expect(loop.due().map(\.id) == [id])
             loop.finished(id, verdict)
-            loop.apply([])
-            #expect(emitted.take() == expected.map { "\(id) \($0)" } + ["\(id) disappeared"], "round \(round)")
+            loop.receive([], complete: true)
+            clock.advance(Self.policy.forgetAfter)
+            loop.advance()
+            #expect(emitted.take() == expected.map { "\(id) \($0)" } + ["\(id) disappeared", "\(id) forgotten"], "round \(round)")
         }
     }
 
@@ -206,12 +217,13 @@ import Testing
         let clock = RecordedClock()
         let board = WatchBoard()
         var loop = loop(clock: clock, emitted: Emitted(), board: board)
-        // Avahi resolved the IPv6 address first; the IPv4 one, where the Gateway listens, next.
-        loop.apply([Self.advertised(["fd99::1"])])
-        loop.apply([Self.advertised(["fd99::1", "10.99.0.1"])])
+        // Avahi resolved the IPv6 address first; the IPv4 one, where the Gateway listens, after it was announced.
+        loop.receive([Self.advertised(["fd99::1"])], complete: true)
+        clock.advance(Self.policy.addressSettle)
+        loop.advance()
+        loop.receive([Self.advertised(["fd99::1", "10.99.0.1"])], complete: true)
         let id = WatchedGateway(Self.advertised([])).id
         #expect(board.snapshot().gateways[id]?.target == "[fd99::1]:18789", "before a probe: the first address")
-        clock.advance(Self.policy.addressSettle)
         #expect(loop.due().map(\.id) == [id])
         var up = ProbeVerdict()
         up.address = IPAddress("10.99.0.1")
@@ -259,10 +271,10 @@ import Testing
 
         loop.holdRemovals(for: Self.policy.rediscoverySettle)
         loop.receive([], complete: false)
-        loop.releaseExpiredHold()
+        loop.advance()
         #expect(emitted.take().isEmpty, "within the hold")
         clock.advance(Self.policy.rediscoverySettle)
-        loop.releaseExpiredHold()
+        loop.advance()
         #expect(emitted.take() == ["\(first) disappeared"], "a session that never says all it knows holds no longer than the settle")
     }
 }

@@ -3,12 +3,15 @@
 
 Run it inside a test-bed namespace (never in the machine's own namespace). It prints
 "registered" once the service is announced, and withdraws it (goodbye packets) when stdin
-closes or on SIGTERM, then prints "unregistered".
+closes or on SIGTERM, then prints "unregistered". With --silent it never announces the
+service, only answers queries for it: a Gateway that announced itself before a node's
+avahi-daemon started, which that daemon's cache cannot know.
 
     zeroconf_publish.py --address 10.99.0.1 --name "Studio (OpenClaw)" --port 18789 \
         --host zc-gw --txt role=gateway --txt gatewayPort=18789
 """
 import argparse
+import asyncio
 import signal
 import socket
 import sys
@@ -27,6 +30,7 @@ def main() -> int:
     parser.add_argument("--txt", action="append", default=[], help="KEY=VALUE, or KEY alone")
     parser.add_argument("--extra-address", action="append", default=[],
                         help="another IPv4 address to publish for the host (not bound): a Docker bridge, a second NIC")
+    parser.add_argument("--silent", action="store_true", help="answer queries, never announce")
     args = parser.parse_args()
 
     properties = {}
@@ -44,7 +48,12 @@ def main() -> int:
         server=f"{args.host}.local.",
     )
     zc = Zeroconf(interfaces=[args.address], ip_version=IPVersion.V4Only)
-    zc.register_service(info, allow_name_change=False)
+    if args.silent:
+        async def add():
+            zc.registry.async_add(info)
+        asyncio.run_coroutine_threadsafe(add(), zc.loop).result(timeout=5)
+    else:
+        zc.register_service(info, allow_name_change=False)
     print("registered", flush=True)
 
     done = threading.Event()

@@ -46,13 +46,17 @@ public final class StandInGateway: Sendable {
     /// What the stand-in calls with each connect request it answers: the client's address, and
     /// what the request showed (never the token itself).
     public typealias ConnectObserver = @Sendable (String, StandInConnect.Received) -> Void
+    /// What the stand-in calls with each upgrade its gate refuses: the client's address and the refusal.
+    public typealias UpgradeObserver = @Sendable (String, StandInUpgradeGate.Refusal) -> Void
 
     /// Listens on `host`:`port`; with an identity, TLS 1.3 only.
     public static func start(
         host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect(),
-        handshakeTimeout: Duration = handshakeTimeout, observer: ConnectObserver? = nil, admission: StandInAdmission = StandInAdmission()
+        handshakeTimeout: Duration = handshakeTimeout, observer: ConnectObserver? = nil, admission: StandInAdmission = StandInAdmission(),
+        gate: StandInUpgradeGate = StandInUpgradeGate(), refused: UpgradeObserver? = nil
     ) async throws -> StandInGateway {
         let context = try identity.map { try $0.serverContext() }
+        let keeper = StandInUpgradeGateKeeper(gate: gate, observer: refused)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -63,12 +67,19 @@ public final class StandInGateway: Sendable {
                     try sync.addHandler(IdleStateHandler(readTimeout: TimeAmount(handshakeTimeout)), name: "idle")
                     try sync.addHandler(CloseWhenIdle(), name: "close-when-idle")
                     if let context { try sync.addHandler(NIOSSLServerHandler(context: context)) }
+                    // What the gate decides of an upgrade, for `UpgradeRefusals` to answer.
+                    let verdict = NIOLoopBoundBox<StandInUpgradeGate.Refusal?>(nil, eventLoop: channel.eventLoop)
                     let upgrader = NIOWebSocketServerUpgrader(
                         maxFrameSize: 1 << 16, automaticErrorHandling: true,
-                        shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
+                        shouldUpgrade: { channel, head in
+                            verdict.value = keeper.refusal(remote: channel.remoteAddress?.ipAddress ?? "?", headers: head.headers)
+                            return channel.eventLoop.makeSucceededFuture(verdict.value == nil ? HTTPHeaders() : nil)
+                        },
                         upgradePipelineHandler: { channel, head in
                             // The health handler speaks HTTP; from here on the wire carries frames.
                             channel.pipeline.removeHandler(name: "health").flatMap {
+                                channel.pipeline.removeHandler(name: UpgradeRefusals.name)
+                            }.flatMap {
                                 channel.pipeline.removeHandler(name: "idle")
                             }.flatMap {
                                 channel.pipeline.removeHandler(name: "close-when-idle")
@@ -78,6 +89,7 @@ public final class StandInGateway: Sendable {
                             }
                         })
                     try sync.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+                    try sync.addHandler(UpgradeRefusals(verdict: verdict), name: UpgradeRefusals.name)
                     try sync.addHandler(HealthEndpoints(), name: "health")
                 }
             }

@@ -1,3 +1,4 @@
+import DNSSD
 import Glibc
 import Host
 
@@ -90,7 +91,7 @@ public struct StandInIdentityStore: Sendable {
         else { return }
         throw Failure(
             description:
-                "\(problem): another user could swap the TLS key kept there; `chmod 700 \(directory)`, and `chown` it to this user "
-                + "if it is not this user's (or give another --tls-dir)")
+                "\(problem): another user could swap the TLS key kept there; `chmod 700 \(ShellWord.quoted(directory))`, and `chown` it "
+                + "to this user if it is not this user's (or give another --tls-dir)")
     }
 }

@@ -64,7 +64,7 @@ public enum BrowseMirror {
         case .connected: "connected"
         case .refused: "refused"
         case .timedOut: "no answer"
-        case .unreachable(let why): why
+        case .unreachable(let why), .localShortage(let why): why
         case .failed(let why): SafeText.display(Array(why.utf8))
         }
     }

@@ -29,16 +29,16 @@ public struct LedgerFile: Sendable {
     }
 
     public init(server: DNSServer, instance: DNSName, environment: [String: String]) {
-        let folder: String
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            folder = state + "/clawnet"
-        } else if geteuid() == 0 {
-            folder = "/var/lib/clawnet"
-        } else {
-            folder = (environment["HOME"] ?? "/tmp") + "/.local/state/clawnet"
-        }
-        path = "\(folder)/wide-area-\(Self.fingerprint("\(server) \(instance)")).json"
+        path = "\(Self.folder(environment))/wide-area-\(Self.fingerprint("\(server) \(instance)")).json"
         self.server = server
+    }
+
+    /// Where clawnet keeps its state: `$XDG_STATE_HOME/clawnet`, else `/var/lib/clawnet` for
+    /// root, else `~/.local/state/clawnet`.
+    static func folder(_ environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/clawnet" }
+        if geteuid() == 0 { return "/var/lib/clawnet" }
+        return (environment["HOME"] ?? "/tmp") + "/.local/state/clawnet"
     }
 
     /// FNV-1a (64 bits) of the lower-cased text: a short, stable file name. The file names its

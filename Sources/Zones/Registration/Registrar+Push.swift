@@ -4,17 +4,33 @@ import DNSWire
 
 /// `zone push`: the Gateways of the sources registered in one UPDATE with prerequisites.
 extension Registrar {
-    /// What a push will do: what the server has, the plan, and the Gateways it is about.
+    /// What a push will do: what the plan was made from, the plan, and the Gateways it is about.
     public struct Push: Sendable {
+        /// What the plan was made from: the zone as read, the ledger of the last push, or nothing
+        /// known (`ServedRecords.Source`).
         public let served: ServedRecords
         public let plan: UpdatePlan
         /// The Gateways the sources gave (instances in the wanted PTR set).
         public let gateways: Int
         /// Instances of the type in the zone once the plan is applied.
         public let instancesAfter: Int
+        /// Why the zone was read, when it was.
+        public let readBecause: ReadCause?
 
         /// BIND 9.18.28+ refuses more than this many records of one type at one name.
         public var exceedsBINDLimit: Bool { instancesAfter > ZoneWriter.bindRecordsPerType }
+    }
+
+    /// Why a push read the zone instead of planning from what it knew (`ZonePush`).
+    public enum ReadCause: Sendable {
+        /// A dry run without a ledger: it sends nothing, so nothing would tell it what is there.
+        case noLedger
+        /// The zone's serial is not the one the ledger of the last push was written at.
+        case serialMoved(ledger: UInt32, served: UInt32)
+        /// The server gave no serial to compare a ledger with.
+        case noSerial(UpdateFailure)
+        /// The UPDATE planned without reading was refused: a prerequisite failed.
+        case prerequisiteFailed(UpdateFailure)
     }
 
     /// The records to register for what the sources gave, and the instances a source saw but
@@ -31,12 +47,11 @@ extension Registrar {
         return (records, keeping, notes)
     }
 
-    /// Reads what is served and plans the UPDATEs that make it hold `records`; other instances
-    /// of the type go only with `prune` (and those in `keeping` stay).
-    public func planPush(_ records: [DNSRecord], prune: Bool, keeping: Set<DNSName>, until deadline: ContinuousClock.Instant)
-        async throws(UpdateFailure) -> Push
+    /// The UPDATEs that make what `served` holds hold `records`; other instances of the type go
+    /// only with `prune` (and those in `keeping` stay).
+    public func planPush(_ records: [DNSRecord], served: ServedRecords, prune: Bool, keeping: Set<DNSName>, readBecause: ReadCause?)
+        throws(UpdateFailure) -> Push
     {
-        let served = try await read(for: records, until: deadline)
         let plan = try registration.planner.publish(records, served: served, prune: prune, keeping: keeping)
         let wanted = records.compactMap { record -> DNSName? in
             guard case .ptr(let target) = record.data else { return nil }
@@ -44,17 +59,18 @@ extension Registrar {
         }
         let removed = plan.changes.filter { $0.kind == .removed }.map(\.name)
         let after = Set(served.instances(of: service)).union(wanted).subtracting(removed)
-        return Push(served: served, plan: plan, gateways: Set(wanted).count, instancesAfter: after.count)
+        return Push(served: served, plan: plan, gateways: Set(wanted).count, instancesAfter: after.count, readBecause: readBecause)
     }
 
-    /// Sends the push; returns how many UPDATEs were applied. A failure says how many were
-    /// applied before it (a plan too large for one message is split).
-    public func push(_ push: Push, until deadline: ContinuousClock.Instant) async throws(UpdateFailure) -> Int {
-        let (applied, failure) = await send(push.plan, until: deadline)
-        if let failure {
-            let partial = applied > 0 ? " (\(applied) of \(push.plan.changeSets.count) UPDATEs were applied before it)" : ""
-            throw UpdateFailure(failure.reason, rcode: failure.rcode, failure.message + partial, fix: failure.fix)
-        }
-        return applied
+    /// The zone's serial as the server serves it now.
+    public func serial(until deadline: ContinuousClock.Instant) async throws(UpdateFailure) -> UInt32 {
+        try await bounded(until: deadline).serial()
+    }
+
+    /// A failure of one of `total` UPDATEs, saying how many were applied before it (a plan too
+    /// large for one message is split).
+    func failure(_ failure: UpdateFailure, applied: Int, of total: Int) -> UpdateFailure {
+        let partial = applied > 0 ? " (\(applied) of \(total) UPDATEs were applied before it)" : ""
+        return UpdateFailure(failure.reason, rcode: failure.rcode, failure.message + partial, fix: failure.fix)
     }
 }

@@ -46,7 +46,7 @@ public struct Registrar: Sendable {
     }
 
     /// The registration with what is left of `deadline` as its bound.
-    private func bounded(until deadline: ContinuousClock.Instant?) -> ServiceRegistration {
+    func bounded(until deadline: ContinuousClock.Instant?) -> ServiceRegistration {
         var bounded = registration
         if let deadline { bounded.timeout = max(Self.leastStepTimeout, deadline - .now) }
         return bounded

@@ -42,6 +42,15 @@ struct AdvertiseCommand: ClawnetCommand {
             machines). --serve-only serves without a beacon (a Gateway whose mDNS advertising \
             is off).
 
+            Before it opens a WebSocket the stand-in answers the upgrade as OpenClaw 2026.9 does: \
+            proxy headers (X-Forwarded-For, Forwarded, X-Real-IP) from a source outside \
+            --trusted-proxy ADDRESS (gateway.trustedProxies), or a forwarded client on loopback, \
+            get 403 proxy_attribution_required (--allow-real-ip-fallback lets X-Real-IP name the \
+            client); --restarting-for DURATION answers 503 "Gateway websocket admission closed" \
+            as a restarting Gateway does, --rate-limited-for DURATION 429 with Retry-After, each \
+            from the first upgrade on. So a node can rehearse each failure behind its own proxy: \
+            `clawnet doctor` names it.
+
             --domain DOMAIN --server ADDRESS[:PORT] [--tsig-key FILE] also registers the beacon \
             in a wide-area domain on its primary DNS server (RFC 2136 UPDATE, as `zone push` \
             does), checks every --refresh that it is still there, and withdraws it on Ctrl-C or \

@@ -48,6 +48,8 @@ struct StandInOptions: ParsableArguments {
         transform: Arguments.duration)
     var startingFor: Duration?
 
+    @OptionGroup var upgradeGate: UpgradeGateOptions
+
     /// How advertise words --token-file: the token the stand-in requires.
     enum Words: TokenFileWording {
         static let tokenFileHelp = "With --serve: require the token on this file's first line (the Gateway's gateway.auth.token)."
@@ -60,6 +62,9 @@ struct StandInOptions: ParsableArguments {
         let tuning = tls || bindAddress != nil || tlsDirectory != nil || tokenFile.path != nil || !pairedDevices.isEmpty
         if (tuning || connectOutcome != .auto || startingFor != nil) && !enabled {
             throw ValidationError("--tls, --tls-dir, --bind, --connect, --token-file, --paired-device and --starting-for go with --serve")
+        }
+        if upgradeGate.isSet && !enabled {
+            throw ValidationError("--trusted-proxy, --allow-real-ip-fallback, --restarting-for and --rate-limited-for go with --serve")
         }
     }
 
@@ -84,7 +89,8 @@ struct StandInOptions: ParsableArguments {
         do {
             gateway = try await StandInGateway.start(
                 bind: bindAddress, port: port, identity: identity, connect: connect,
-                observer: { client, received in terminal.err(AdvertiseLines.connect(from: client, received)) })
+                observer: { client, received in terminal.err(AdvertiseLines.connect(from: client, received)) }, gate: upgradeGate.gate,
+                refused: { client, refusal in terminal.err(AdvertiseLines.refused(from: client, refusal)) })
         } catch {
             throw CommandError(
                 "cannot listen on \(bindAddress ?? "*"):\(port): \(StandInGateway.describe(error))",

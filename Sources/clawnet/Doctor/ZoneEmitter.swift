@@ -36,7 +36,7 @@ enum ZoneEmitter {
         } catch {
             throw CommandError("\(error); nothing written", fix: "give --emit-zone a new path or a regular file this user owns")
         }
-        terminal.err("wrote \(path): records for \(domain.name) (check it with `clawnet zone check \(path)`)")
+        terminal.err("wrote \(path): records for \(domain.name) (check it with `clawnet zone check \(ShellWord.quoted(path))`)")
     }
 
     /// True when the file holds something other than a fragment doctor wrote before (a zone,

@@ -31,12 +31,20 @@ struct WatchCommand: ClawnetCommand {
             Prints a line per event: appeared and disappeared (with the source, the discovery \
             path), up, down (with the check that failed and the diagnosis doctor gives), \
             flapping and steady, certificateChanged, pinChanged, certificateExpiring (under 14 \
-            days), protocolChanged, serverVersionChanged; and error, a discovery path's error. \
-            --format jsonl prints one clawnet.watch-event.v2 object per line.
+            days), protocolChanged, serverVersionChanged, forgotten; and error: a discovery path's \
+            error, or a probe this machine could not run (no file descriptor left), after which the \
+            Gateway keeps its state and is probed again within seconds. --format jsonl prints one \
+            clawnet.watch-event.v2 object per line.
+
+            A Gateway is one id whatever paths list it. One that no path lists any more (an mDNS \
+            goodbye, its record removed from the zone) is still probed, down when it does not \
+            answer, for --forget-after (24h), then forgotten; listed again, it is the same Gateway.
 
             With --metrics-listen ADDRESS:PORT it serves /metrics in the Prometheus text format \
             and /sd, the Gateways found in Prometheus's http_sd format (Prometheus cannot browse \
-            DNS-SD itself). SIGTERM or SIGINT ends it; SIGHUP rereads the OpenClaw config.
+            DNS-SD itself), to at most 64 connections at once (fewer when the limit of open \
+            files is low: the probes' descriptors come first), each of which must send its \
+            request within 5 seconds. SIGTERM or SIGINT ends it; SIGHUP rereads the OpenClaw config.
 
             Examples:
 
@@ -67,6 +75,13 @@ struct WatchCommand: ClawnetCommand {
         help: ArgumentHelp("How often each Gateway is probed while it is up (default 30s, at least 1s).", valueName: "DURATION"),
         transform: { try Arguments.duration($0, atLeast: WatchPolicy.minimumInterval) })
     var interval: Duration = .seconds(30)
+
+    @Option(
+        name: .customLong("forget-after"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "How long a Gateway no discovery path lists any more is still probed, then forgotten (default 24h).", valueName: "DURATION"),
+        transform: Arguments.duration)
+    var forgetAfter: Duration = WatchPolicy().forgetAfter
 
     @Option(
         name: .customLong("metrics-listen"),
@@ -110,11 +125,12 @@ struct WatchCommand: ClawnetCommand {
     }
 
     /// The /metrics and /sd endpoint, when --metrics-listen asks for it.
-    private func serveMetrics(_ board: WatchBoard) async throws -> MetricsServer? {
+    private func serveMetrics(_ board: WatchBoard, policy: WatchPolicy) async throws -> MetricsServer? {
         guard let endpoint = metricsListen else { return nil }
         do {
             return try await MetricsServer.start(
-                host: endpoint.host, port: endpoint.port, board: board, gatewayLimit: MetricsText.defaultGatewayLimit)
+                host: endpoint.host, port: endpoint.port, board: board, gatewayLimit: MetricsText.defaultGatewayLimit,
+                connectionLimit: MetricsServer.connectionLimit(reserved: policy.descriptorReserve))
         } catch {
             throw ValidationError("--metrics-listen \(endpoint): cannot listen: \(MetricsServer.describe(error))")
         }
@@ -141,8 +157,9 @@ struct WatchCommand: ClawnetCommand {
         let hangups = context.hangups()
         var policy = WatchPolicy()
         policy.interval = interval
+        policy.forgetAfter = forgetAfter
         let board = WatchBoard()
-        let server = try await serveMetrics(board)
+        let server = try await serveMetrics(board, policy: policy)
         if let server, let metricsListen {
             context.terminal.err("serving /metrics and /sd on \(Endpoint(host: metricsListen.host, port: server.port))")
         }

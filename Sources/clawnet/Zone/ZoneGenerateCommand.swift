@@ -20,10 +20,12 @@ struct ZoneGenerateCommand: ClawnetCommand {
             --gateway takes \(GatewaySpec.help).
 
             Without --out the zone goes to stdout. With --out the file is written atomically, \
-            and only when its content (serial aside) changed: then the SOA serial moves to \
-            YYYYMMDDnn (UTC) and never goes down. An existing --out file is replaced only when \
-            clawnet wrote it (it begins with the $ORIGIN, $TTL, SOA and NS lines zone generate \
-            writes) or it is empty; any other file is left as it is (exit 1). --corefile puts the CoreDNS server block \
+            under the content-hash comment OpenClaw's Gateway writes, and only when its records \
+            (serial aside) changed: then the SOA serial moves to YYYYMMDDnn (UTC) and never goes \
+            down. An existing --out file is replaced only when clawnet or OpenClaw's Gateway \
+            wrote it (it begins with the $ORIGIN, $TTL, SOA and NS lines both write, and holds \
+            only the records they write) or it is empty; any other file is left as it is (exit \
+            1). --corefile puts the CoreDNS server block \
             that serves the file (needs --out) into that Corefile between two marker comments, \
             keeping every other line; a block for the same zone that clawnet did not write is \
             refused, never replaced. --coredns chooses how that block serves the zone: `file` \

@@ -17,11 +17,16 @@ struct ZonePushCommand: ClawnetCommand {
             SRV, TXT, host A/AAAA; not SOA, NS or ns1) in DOMAIN on its primary --server (BIND, \
             Knot, PowerDNS, ...), from where secondaries get them by NOTIFY and IXFR.
 
-            It reads what the server has (AXFR, signed with the key; when transfers are \
-            refused, the RRsets of the service type one by one), sends only the difference, in \
-            one UPDATE with prerequisites (the PTR RRset and every RRset it replaces must still \
-            be what was read), and nothing when nothing changed. If someone else changed those \
-            records in between, the server answers YXRRSET or NXRRSET: run again. Other \
+            It sends only the difference, in one UPDATE with prerequisites (every RRset it \
+            replaces, and the PTR RRset when instances come or go, must still be what it planned \
+            from), and nothing when nothing changed. It plans from its ledger of the last push \
+            to this server (in $XDG_STATE_HOME/clawnet, /var/lib/clawnet for root, else \
+            ~/.local/state/clawnet) while the zone's SOA serial is the one the ledger was \
+            written at; with no ledger, as for an empty zone, the prerequisites saying none of \
+            the records is there yet. It reads the zone (AXFR, signed with the key; when transfers are \
+            refused, the RRsets of the service type one by one) when the serial moved or a \
+            prerequisite fails, and plans and sends again. If someone else changes those \
+            records after that read, the server answers YXRRSET or NXRRSET: run again. Other \
             instances of the type stay unless --prune; other names and types are never touched. \
             A host's address records that are replaced are named in the plan (and in \
             --dry-run): "~ host studio: replaces A 10.0.0.5 with 10.0.0.7".
@@ -33,7 +38,8 @@ struct ZonePushCommand: ClawnetCommand {
             --tsig-key FILE takes the key as `tsig-keygen` (BIND) or `keymgr -t` (Knot) wrote \
             it (hmac-sha256 and the other HMACs); the secret is never printed. --dry-run prints \
             the UPDATE in nsupdate syntax instead of sending it (`nsupdate -k KEYFILE` applies it); \
-            it still reads the zone from --server, to send only the difference.
+            it asks --server for the zone's serial and, unless the ledger still holds, reads the \
+            zone, to print only the difference.
 
             Several zones of one primary (a fleet in shards): give --domain once for each and an \
             --inventory whose beacons name their zone (`"domain"`); each Gateway goes to the zone \
@@ -80,7 +86,9 @@ struct ZonePushCommand: ClawnetCommand {
 
     @Flag(
         name: .customLong("dry-run"),
-        help: "Print the UPDATE in nsupdate syntax and send nothing; the server is still asked for the zone, to work out the difference.")
+        help: ArgumentHelp(
+            "Print the UPDATE in nsupdate syntax and send nothing; the server is still asked for the zone (only its serial while the "
+                + "ledger of the last push holds), to work out the difference."))
     var dryRun = false
 
     @OptionGroup var browseServers: ServersOption<Words>
@@ -116,8 +124,8 @@ struct ZonePushCommand: ClawnetCommand {
         }
     }
 
-    /// Gathers the Gateways, reads what the server has and sends the difference (or prints it,
-    /// with --dry-run); --timeout bounds all of it.
+    /// Gathers the Gateways, works out what the server has (`ZonePush`) and sends the difference
+    /// (or prints it, with --dry-run); --timeout bounds all of it.
     func run(_ context: CommandContext) async throws -> ExitStatus {
         let terminal = context.terminal
         SecretWarnings.tsigKey(tsigKey.key, terminal: terminal)
@@ -131,28 +139,16 @@ struct ZonePushCommand: ClawnetCommand {
         let registrar = try Registrar(domain: domain, server: server, key: tsigKey.key)
         let (records, keeping, notes) = try registrar.pushRecords(gathered, prune: prune)
         terminal.notes(notes)
-        let push = try await Self.plan(registrar, records, prune: prune, keeping: keeping, until: deadline, server: server, dryRun: dryRun)
-        terminal.print(ZonePushLines.plan(push, server: server, zone: registrar.zone))
-        guard !push.plan.isEmpty else { return .success }
-        if dryRun {
-            terminal.print(ZonePushLines.dryRun(push, server: server, zone: registrar.zone, key: tsigKey.key))
-            return .success
-        }
-        let applied = try await registrar.push(push, until: deadline)
-        terminal.err(ZonePushLines.pushed(push, server: server, applied: applied))
+        let zone = ZonePush(registrar: registrar, records: records, keeping: keeping, ledgerFile: ledgerFile(registrar, context))
+        let outcome = await zone.run(prune: prune, send: !dryRun, until: deadline)
+        report(outcome, zone: registrar.zone, terminal: terminal, naming: false)
+        if let failure = outcome.failure { throw dryRun && outcome.push == nil ? Self.readFirst(failure, server: server) : failure }
         return .success
     }
 
-    /// What to send; with --dry-run a server that cannot be read is named as the one it reads.
-    static func plan(
-        _ registrar: Registrar, _ records: [DNSRecord], prune: Bool, keeping: Set<DNSName>, until deadline: ContinuousClock.Instant,
-        server: DNSServer, dryRun: Bool
-    ) async throws -> Registrar.Push {
-        do throws(UpdateFailure) {
-            return try await registrar.planPush(records, prune: prune, keeping: keeping, until: deadline)
-        } catch {
-            throw dryRun ? readFirst(error, server: server) : error
-        }
+    /// Where the ledger of pushes of `registrar`'s zone to --server is kept.
+    func ledgerFile(_ registrar: Registrar, _ context: CommandContext) -> PushLedgerFile {
+        PushLedgerFile(server: server, zone: registrar.zone, service: registrar.service, environment: context.environment)
     }
 
     /// A dry run's read failure: it says the server is asked even though nothing is sent.

@@ -46,7 +46,7 @@ struct BrowseInProcessTests {
         let run = try await InProcessRun.run(["browse"], discovery: RecordedDiscovery(events: Self.found))
         #expect(run.status == 0)
         let rows = run.outLines
-        #expect(rows.contains { $0.hasPrefix("Studio (OpenClaw)") && $0.contains("studio.local.:18789") }, "\(run.out)")
+        #expect(rows.contains { $0.hasPrefix("Studio (OpenClaw)") && $0.contains("studio.local:18789") }, "\(run.out)")
         #expect(rows.contains { $0.hasPrefix("Attic") }, "\(run.out)")
         #expect(!run.out.contains("\u{1B}"), "a recorded terminal is not a TTY: no colour, no progress line")
     }

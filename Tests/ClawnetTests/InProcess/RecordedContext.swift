@@ -7,6 +7,7 @@ import Foundation
 import Host
 import Output
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import clawnet
@@ -67,7 +68,8 @@ struct InProcessRun {
 
     static func run(
         _ arguments: [String], machine: RecordedMachine = RecordedMachine(), discovery: any Discovering = RecordedDiscovery(events: []),
-        network: InProcessNetwork = .recorded(RecordedNetwork()), environment: [String: String] = ["HOME": "/nonexistent"],
+        network: InProcessNetwork = .recorded(RecordedNetwork()),
+        environment: [String: String] = ["HOME": "/nonexistent", "XDG_STATE_HOME": testStateHome],
         standardInput: [UInt8]? = nil, workingDirectory: String = "/tmp", termination: AsyncStream<Int32> = AsyncStream { _ in },
         recording: TerminalRecording = TerminalRecording(), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> InProcessRun {

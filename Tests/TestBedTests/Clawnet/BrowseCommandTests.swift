@@ -41,7 +41,7 @@ struct BrowseCommandTests {
         #expect(lines.contains { $0["event"] as? String == "added" && ($0["beacon"] as? [String: Any])?["instance"] as? String == name })
     }
 
-    @Test("the table shows the decoded name, host:port and TLS")
+    @Test("the table shows the decoded name, the URL doctor takes (wss://, no root dot) and TLS")
     func browseTable() async throws {
         let bed = try TestBed.current()
         let name = "Table Café 🦞 \(uniqueTag())"
@@ -51,7 +51,7 @@ struct BrowseCommandTests {
         let result = try await bed.clawnet(["browse"])
         #expect(result.status == 0)
         let row = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix(name) }, "\(result.stdout)")
-        #expect(row.contains("gw.local.:18789"))
+        #expect(row.contains("wss://gw.local:18789"), "\(row)")
         #expect(row.contains("sha256 abababababab…"))
         #expect(row.contains("mdns (eth0)"))
         #expect(!result.stdout.contains("\\032"))

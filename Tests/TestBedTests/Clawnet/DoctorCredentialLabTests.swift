@@ -162,8 +162,9 @@ extension DoctorLabTests {
         func standIn(asNobody: Bool) async throws -> (ChildProcess, Int) {
             let port = testPort()
             let user = asNobody ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+            let binary = try asNobody ? bed.clawnetForOtherUsers() : ClawnetBinary.path
             let process = try bed.spawn(
-                on: .lnode, user + [ClawnetBinary.path, "advertise", "--serve-only", "--port", String(port), "--bind", "127.0.0.1"])
+                on: .lnode, user + [binary, "advertise", "--serve-only", "--port", String(port), "--bind", "127.0.0.1"])
             try await process.waitForOutput("like a Gateway (plain", timeout: .seconds(20))
             return (process, port)
         }
@@ -203,7 +204,8 @@ extension DoctorLabTests {
         let process = try bed.spawn(
             on: .lnode,
             [
-                "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ClawnetBinary.path, "advertise", "--serve-only", "--port",
+                "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bed.clawnetForOtherUsers(), "advertise", "--serve-only",
+                "--port",
                 String(port), "--bind", address,
             ])
         var failure: (any Error)?
@@ -237,7 +239,8 @@ extension DoctorLabTests {
         let process = try bed.spawn(
             on: .lnode,
             [
-                "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ClawnetBinary.path, "advertise", "--serve-only", "--port",
+                "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bed.clawnetForOtherUsers(), "advertise", "--serve-only",
+                "--port",
                 String(port), "--bind", "0.0.0.0",
             ])
         var failure: (any Error)?

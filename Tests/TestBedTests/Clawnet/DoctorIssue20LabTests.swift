@@ -233,6 +233,7 @@ extension DoctorLabTests {
         let process = try bed.spawnClawnet(
             ["advertise", "--name", name, "--port", String(port)] + txt.flatMap { ["--txt", $0] }, on: .lgw)
         _ = try await process.waitForOutput("established: \(name)", timeout: .seconds(20))
+        try await bed.waitUntilHeard(name: name, from: .lgw)
         return process
     }
 

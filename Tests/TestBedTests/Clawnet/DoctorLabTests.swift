@@ -64,7 +64,10 @@ struct DoctorLabTests {
         let gateway = try bed.spawnClawnet(arguments, on: .lgw)
         let serving = try await gateway.waitForOutput("like a Gateway (TLS 1.3, sha256 ", timeout: .seconds(20))
         let fingerprint = String(try #require(serving.text.split(separator: " ").last?.dropLast()))
-        if advertise { try await gateway.waitForOutput("established: \(name)", timeout: .seconds(20)) }
+        if advertise {
+            try await gateway.waitForOutput("established: \(name)", timeout: .seconds(20))
+            try await bed.waitUntilHeard(name: name, from: .lgw)
+        }
         let spec = "host=lgw,ip=\(bed.ip(.lgw)),port=\(zonePort ?? port),name=\(name),tls=\(fingerprint)"
         let zone = try await bed.clawnet(
             ["zone", "generate", "--domain", "openclaw.internal", "--gateway", spec, "--ns-address", bed.ip(.lgw)], on: .lgw)

@@ -53,6 +53,7 @@ struct DoctorLocalTLSTests {
         let gateway = try bed.spawnClawnet(["advertise", "--serve", "--name", name, "--port", String(port)], on: .gw)
         defer { gateway.terminate() }
         try await gateway.waitForOutput("established: \(name)", timeout: .seconds(20))
+        try await bed.waitUntilHeard(name: name, from: .gw)
         let result = try await bed.clawnet(["doctor", "--json", "--timeout", "6s", "--config", path], on: .gw)
         let targets = try gateways(result.stdout).compactMap { $0["target"] as? String }
         let ours = targets.filter { $0.hasSuffix(":\(port)") }

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import TestSupport
 import Testing
 
@@ -46,8 +47,12 @@ struct ReportCommandTests {
               hooks: { token: "\(secret("hooks.token"))" },
               talk: { apiKey: "\(secret("talk.apiKey"))" },
               skills: { entries: { search: { apiKey: "\(secret("skills.entries.search.apiKey"))",
-                                             env: { SEARCH_API_KEY: "\(secret("skills.entries.search.env"))" } } } },
-              env: { vars: { GROQ_API_KEY: "\(secret("env.vars.GROQ_API_KEY"))" } },
+                                             env: { SEARCH_API_KEY: "\(secret("skills.entries.search.env"))",
+                                                    LINEAR_API: "\(secret("skills.entries.search.env.LINEAR_API"))" } } } },
+              env: { SMTP_PASS: "\(secret("env.SMTP_PASS"))",
+                     vars: { GROQ_API_KEY: "\(secret("env.vars.GROQ_API_KEY"))", MYSQL_PWD: "\(secret("env.vars.MYSQL_PWD"))",
+                             IMAP_PASS: "\(secret("env.vars.IMAP_PASS"))", LINEAR_API: "\(secret("env.vars.LINEAR_API"))",
+                             SENTRY_DSN: "https://\(secret("env.vars.SENTRY_DSN"))@o1.ingest.sentry.io/2", OPENCLAW_LOG_LEVEL: "debug" } },
               browser: { cdpUrl: "http://admin:\(secret("browser.cdpUrl.password"))@127.0.0.1:9222" },
               discovery: { wideArea: { domain: "openclaw.internal" } },
               agents: { defaults: { maxTokens: 4096, model: "openai/gpt" } },
@@ -66,10 +71,9 @@ struct ReportCommandTests {
         try FileManager.default.createDirectory(atPath: "\(folder)/credentials", withIntermediateDirectories: true)
         var (secrets, config) = Self.plant(tag: tag)
         try config.write(toFile: "\(folder)/openclaw.json", atomically: true, encoding: .utf8)
-        secrets["env file"] = "ZqEnvFile\(tag)Sx7"
-        secrets["env file quoted"] = "ZqEnvQuoted\(tag)Sx7"
-        try "# OpenClaw env\nOPENAI_API_KEY=\(secrets["env file"]!)\nCUSTOM_THING=\"\(secrets["env file quoted"]!)\"\n"
-            .write(toFile: "\(folder)/.env", atomically: true, encoding: .utf8)
+        let env = Self.plantEnvFile(tag: tag)
+        secrets.merge(env.secrets) { $1 }
+        try env.text.write(toFile: "\(folder)/.env", atomically: true, encoding: .utf8)
         secrets["device private key"] = "PlantedDevicePrivateKeyMaterialZZ9x"
         let device = #"{"version":1,"deviceId":"d1","publicKeyPem":"-","privateKeyPem":\#(String(reflecting: Self.pem))}"#
         try device.write(toFile: "\(folder)/identity/device.json", atomically: true, encoding: .utf8)
@@ -77,11 +81,17 @@ struct ReportCommandTests {
         try #"{"openai":{"refresh_token":"\#(secrets["oauth refresh token"]!)"}}"#
             .write(toFile: "\(folder)/credentials/oauth.json", atomically: true, encoding: .utf8)
         secrets["process environment"] = "ZqProcessEnv\(tag)Sx7"
+        secrets["process SMTP_PASS"] = "ZqProcessSmtp\(tag)Sx7"
 
+        // The Gateway logged the env file's values in the ways logs hold them.
+        let journal = try await Self.journal(bed, Self.loggedForms(of: env.secrets, tag: tag))
         let archive = "\(bed.directory)/report-\(tag).tar.gz"
         let result = try await bed.clawnet(
             ["report", "--out", archive, "--timeout", "2s"], on: .node,
-            environment: ["HOME": home, "OPENCLAW_GATEWAY_TOKEN": secrets["process environment"]!], timeout: .seconds(90))
+            environment: [
+                "HOME": home, "OPENCLAW_GATEWAY_TOKEN": secrets["process environment"]!, "SMTP_PASS": secrets["process SMTP_PASS"]!,
+                ReportSources.journalDirectoryVariable: journal,
+            ], timeout: .seconds(90))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let unpacked = "\(bed.directory)/report-\(tag)"
         try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
@@ -90,8 +100,8 @@ struct ReportCommandTests {
         let root = "\(unpacked)/clawnet-report"
         let names = try FileManager.default.contentsOfDirectory(atPath: root).sorted()
         for name in [
-            "doctor.json", "browse.json", "versions.txt", "openclaw.json", "openclaw.env", "resolv.conf", "manifest.json",
-            "nsswitch-hosts.txt", "interfaces.txt", "routes.txt", "kernel.txt", "avahi.txt",
+            "doctor.json", "doctor.txt", "browse.json", "versions.txt", "openclaw.json", "openclaw.env", "resolv.conf", "manifest.json",
+            "nsswitch-hosts.txt", "interfaces.txt", "routes.txt", "kernel.txt", "avahi.txt", "gateway-journal.txt",
         ] {
             #expect(names.contains(name), "\(name) missing from \(names)")
         }
@@ -99,21 +109,32 @@ struct ReportCommandTests {
         for name in names { everything += try Data(contentsOf: URL(fileURLWithPath: "\(root)/\(name)")) }
         let archived = try Data(contentsOf: URL(fileURLWithPath: archive))
         for (place, secret) in secrets.sorted(by: { $0.key < $1.key }) {
-            for (form, text) in Self.forms(of: secret) {
+            for (form, text) in Self.forms(of: secret) + Self.encodedForms(of: secret) {
                 #expect(everything.range(of: Data(text.utf8)) == nil, "the secret of \(place) is in the archive (\(form): \(text))")
             }
             #expect(archived.range(of: Data(secret.utf8)) == nil, "\(place) in the compressed bytes")
         }
+        let journalText = try String(contentsOfFile: "\(root)/gateway-journal.txt", encoding: .utf8)
+        #expect(journalText.contains("smtp login \(tag) [REDACTED]"), "the journal's lines are there, scrubbed: \(journalText)")
+        let envText = try String(contentsOfFile: "\(root)/openclaw.env", encoding: .utf8)
+        #expect(envText.contains("\nOPENCLAW_LOG_LEVEL=debug\n") && envText.contains("\nSMTP_PASS=[REDACTED]\n"), "\(envText)")
         let redactedConfig = try String(contentsOfFile: "\(root)/openclaw.json", encoding: .utf8)
+        #expect(redactedConfig.contains(#""OPENCLAW_LOG_LEVEL" : "debug""#), "a plain setting is shown: \(redactedConfig)")
         for key in ["botToken", "signingSecret", "apiKey", "\"source\" : \"env\"", "maxTokens", "openclaw.internal", "[REDACTED]"] {
             #expect(redactedConfig.contains(key), "the redacted config keeps \(key):\n\(redactedConfig)")
         }
         let manifest = try jsonObject(String(contentsOfFile: "\(root)/manifest.json", encoding: .utf8))
         let redactions = try #require(manifest["redactions"] as? [[String: Any]])
         let paths = redactions.flatMap { $0["redacted"] as? [String] ?? [] }
-        for path in ["gateway.auth.token", "channels.slack.signingSecret", "models.providers.vault.apiKey.id", "OPENAI_API_KEY"] {
+        for path in [
+            "gateway.auth.token", "channels.slack.signingSecret", "models.providers.vault.apiKey.id", "OPENAI_API_KEY",
+            "env.vars.MYSQL_PWD",
+            "skills.entries.search.env.LINEAR_API", "TLS_KEY",
+        ] {
             #expect(paths.contains(path), "the manifest names \(path): \(paths)")
         }
+        let shown = redactions.flatMap { $0["shown"] as? [String] ?? [] }
+        #expect(shown.contains("env.vars.OPENCLAW_LOG_LEVEL") && shown.contains("OPENCLAW_LOG_LEVEL"), "\(shown)")
         let listed = (manifest["files"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
         #expect(Set(listed + ["manifest.json"]) == Set(names), "the manifest names every file")
         let again = try await bed.clawnet(["report", "--out", archive], on: .node, environment: ["HOME": home])
@@ -123,8 +144,7 @@ struct ReportCommandTests {
         #expect(!again.stderr.contains("<subcommand>"), "not the top-level usage: \(again.stderr)")
     }
 
-    @Test(
-        "the wide-area zone as BIND serves it (AXFR), names escaped and a secret in a TXT scrubbed; the journal's absence in the manifest")
+    @Test("the zone as BIND serves it (AXFR), names escaped, a TXT equal to the token as received (no [REDACTED]); the journal's absence")
     func servedZoneAndJournal() async throws {
         let bed = try TestBed.current()
         let tag = uniqueTag()
@@ -141,10 +161,12 @@ struct ReportCommandTests {
         #expect(served.contains("as \(dns.address)#\(dns.port) serves it, read by AXFR"), "\(served)")
         #expect(served.contains(#"bell\007gw._openclaw-gw._tcp.openclaw.internal. 60 IN SRV 0 0 18789 gw.openclaw.internal."#), "\(served)")
         #expect(!served.unicodeScalars.contains("\u{07}"), "the name's control character is escaped, never raw")
-        #expect(!served.contains(secret) && served.contains("[REDACTED]"), "the token in a TXT string is scrubbed: \(served)")
+        #expect(served.contains("note=\(secret)") && !served.contains("[REDACTED]"), "the DNS server's answer as received: \(served)")
         let manifest = try jsonObject(String(contentsOfFile: "\(root)/manifest.json", encoding: .utf8))
         let files = (manifest["files"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
         #expect(files.contains("zone-openclaw.internal.txt"), "\(files)")
+        let origins = (manifest["files"] as? [[String: Any]])?.filter { $0["name"] as? String == "zone-openclaw.internal.txt" }
+        #expect(origins?.first?["origin"] as? String == "network", "\(String(describing: origins))")
         let omitted = (manifest["omitted"] as? [[String: Any]]) ?? []
         let journal = omitted.first { $0["item"] as? String == "gateway journal" }
         if FileManager.default.fileExists(atPath: "/run/systemd/journal") {
@@ -173,15 +195,17 @@ struct ReportCommandTests {
         #expect(served.contains(#"Bell._openclaw-gw._tcp.openclaw.internal. 60 IN TXT "role=gateway""#), "\(served)")
     }
 
-    @Test("the Gateway's journal lines, of its system unit and of a user's profile unit, with the token scrubbed")
+    @Test("the journal: the Gateway's units and its user's, token scrubbed; 70 fake units and another user's planted line stay out")
     func gatewayJournal() async throws {
         let bed = try TestBed.current()
         let tag = uniqueTag()
         let secret = "ZqJournalToken\(tag)Sx7"
         // A journal file as journald writes one, made by systemd-journal-remote from export format:
-        // the system unit, a user's profile unit (uid 1000, not root: `--user-unit` alone would miss
-        // it), the user manager's own line about that unit, and a unit that is not the Gateway's.
-        let entries: [[String: String]] = [
+        // the system unit, the Gateway user's profile unit (uid 1000, not root: `--user-unit` alone
+        // would miss it), the user manager's own line about that unit, a unit that is not the
+        // Gateway's; and uid 1001's lines: 70 units named like the Gateway's, and a line logged with
+        // USER_UNIT set to the Gateway's unit that holds the token (a guess to test).
+        var entries: [[String: String]] = [
             ["_SYSTEMD_UNIT": "openclaw-gateway.service", "_UID": "0", "MESSAGE": "system gateway \(tag) auth token=\(secret)"],
             [
                 "_SYSTEMD_UNIT": "user@1000.service", "_SYSTEMD_USER_UNIT": "openclaw-gateway-work.service", "_UID": "1000",
@@ -192,23 +216,33 @@ struct ReportCommandTests {
                 "MESSAGE": "openclaw-gateway-work.service: Main process exited, code=exited, status=1/FAILURE \(tag)",
             ],
             ["_SYSTEMD_UNIT": "ssh.service", "_UID": "0", "MESSAGE": "not the gateway \(tag)"],
+            [
+                "_SYSTEMD_UNIT": "session-9.scope", "USER_UNIT": "openclaw-gateway-work.service", "_UID": "1001",
+                "MESSAGE": "planted \(secret)",
+            ],
         ]
-        let journal = "\(bed.directory)/journal-\(tag)"
-        try FileManager.default.createDirectory(atPath: journal, withIntermediateDirectories: true)
-        try Self.exportFormat(entries).write(toFile: "\(journal).export", atomically: true, encoding: .utf8)
-        let made = try await runCommand("/lib/systemd/systemd-journal-remote", ["--output=\(journal)/remote.journal", "\(journal).export"])
-        #expect(made.status == 0, "systemd-journal-remote: \(made.stderr)")
+        for index in 0..<70 {
+            let unit = "openclaw-gateway-\(String(format: "%02d", index)).service"
+            entries.append([
+                "_SYSTEMD_UNIT": "user@1001.service", "_SYSTEMD_USER_UNIT": unit, "_UID": "1001", "MESSAGE": "fake \(index) \(tag)",
+            ])
+        }
+        let journal = try await Self.journal(bed, entries)
         let config = #"{ gateway: { auth: { token: "\#(secret)" } } }"#
         let root = try await Self.unpackedReport(
-            bed, config: config, server: "127.0.0.1:1", environment: ["CLAWNET_JOURNAL_DIRECTORY": journal])
+            bed, config: config, environment: [ReportSources.journalDirectoryVariable: journal], owner: 1000)
         let text = try String(contentsOfFile: "\(root)/gateway-journal.txt", encoding: .utf8)
         #expect(text.contains("system gateway \(tag) auth token=[REDACTED]"), "the system unit's line, token scrubbed: \(text)")
         #expect(text.contains("user gateway \(tag) listening"), "the user's profile unit: \(text)")
         #expect(text.contains("Main process exited, code=exited, status=1/FAILURE \(tag)"), "the user manager's line: \(text)")
         #expect(!text.contains("not the gateway \(tag)"), "another unit's line stays out: \(text)")
+        #expect(!text.contains("planted"), "another user's line under the Gateway's unit name stays out, never [REDACTED]: \(text)")
+        #expect(!text.contains("fake "), "another user's units stay out: \(text)")
+        #expect(!text.contains("were not read"), "70 names fit; none is left out silently or otherwise: \(text)")
         #expect(!text.contains(secret), "no raw token: \(text)")
         let manifest = try String(contentsOfFile: "\(root)/manifest.json", encoding: .utf8)
-        try await expectMatches(manifest, "clawnet.report-manifest.v1", "the report's manifest", bed: bed)
+        #expect(manifest.contains(#""gatewayUser" : "uid 1000"#), "\(manifest)")
+        try await expectMatches(manifest, "clawnet.report-manifest.v2", "the report's manifest", bed: bed)
     }
 
     /// Journal entries in systemd's export format, one second apart from now.
@@ -244,23 +278,32 @@ struct ReportCommandTests {
     }
 
     /// `clawnet report --server SERVER` run on node with `config` as the OpenClaw config of a
-    /// home of its own; the folder the archive unpacks to.
+    /// home of its own (its .openclaw folder given to `owner`: the Gateway's user); the folder the
+    /// archive unpacks to.
     static func unpackedReport(
-        _ bed: TestBed, config: String, server: String, environment: [String: String] = [:]
+        _ bed: TestBed, config: String, server: String? = nil, environment: [String: String] = [:], arguments: [String] = [],
+        owner: UInt32 = 0, timeout: String = "2s"
     ) async throws -> String {
         let tag = uniqueTag()
         let home = "\(bed.directory)/report-home-\(tag)"
         try FileManager.default.createDirectory(atPath: "\(home)/.openclaw", withIntermediateDirectories: true)
         try config.write(toFile: "\(home)/.openclaw/openclaw.json", atomically: true, encoding: .utf8)
+        if owner != 0 { #expect(chown("\(home)/.openclaw", owner, owner) == 0) }
         let archive = "\(bed.directory)/report-\(tag).tar.gz"
         let result = try await bed.clawnet(
-            ["report", "--out", archive, "--timeout", "2s", "--server", server], on: .node,
+            ["report", "--out", archive, "--timeout", timeout] + (server.map { ["--server", $0] } ?? []) + arguments, on: .node,
             environment: environment.merging(["HOME": home]) { $1 },
             timeout: .seconds(90))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        let unpacked = "\(bed.directory)/report-\(tag)"
+        return try await unpack(bed, archive)
+    }
+
+    /// The archive unpacked with tar; its clawnet-report folder.
+    static func unpack(_ bed: TestBed, _ archive: String) async throws -> String {
+        let unpacked = "\(bed.directory)/unpacked-\(uniqueTag())"
         try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
-        #expect(try await runCommand("/usr/bin/tar", ["-xzf", archive, "-C", unpacked]).status == 0)
+        let untar = try await runCommand("/usr/bin/tar", ["-xzf", archive, "-C", unpacked])
+        #expect(untar.status == 0, "tar reads the archive: \(untar.stderr)")
         return "\(unpacked)/clawnet-report"
     }
 

@@ -100,6 +100,7 @@ struct SchemaTests {
         let gateway = try bed.spawnClawnet(["advertise", "--name", name, "--port", String(port), "--serve", "--tls"], on: .gw)
         defer { gateway.terminate() }
         try await gateway.waitForOutput("established: \(name)", timeout: .seconds(20))
+        try await bed.waitUntilHeard(name: name, from: .gw)
         // 15 s: discovery has half of it to find the name by mDNS, which a loaded machine needs.
         let result = try await bed.clawnet(["doctor", name, "--format", "json", "--timeout", "15s"], timeout: .seconds(60))
         try await expectMatches(result.stdout, "clawnet.doctor.v1", "doctor with a Gateway", bed: bed)

@@ -198,9 +198,9 @@ struct SecretsCommandTests {
             for (path, expected) in [
                 ("\(directory)/keys", 0o700), (tls, 0o700), ("\(tls)/gateway-key.pem", 0o600), ("\(tls)/gateway-cert.pem", 0o644),
             ] {
-                var status = stat()
+                var status = Glibc.stat()
                 #expect(
-                    stat(path, &status) == 0 && Int(status.st_mode & 0o7777) == expected,
+                    Glibc.stat(path, &status) == 0 && Int(status.st_mode & 0o7777) == expected,
                     "\(path): \(String(status.st_mode & 0o7777, radix: 8))")
             }
         } catch {
@@ -283,7 +283,8 @@ struct SecretsCommandTests {
         try FileManager.default.createDirectory(atPath: "\(other)/.openclaw", withIntermediateDirectories: true)
         chmod("\(other)/.openclaw", 0o755)
         _ = try write("{ gateway: { port: 18789 } }", "\(other)/.openclaw/openclaw.json")
-        let nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=\(other)", ClawnetBinary.path]
+        let binary = try bed.clawnetForOtherUsers()
+        let nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", "HOME=\(other)", binary]
         let denied = try await bed.run(on: .bare, nobody + ["preflight", "--no-local", "--timeout", "1s", "--json"], timeout: .seconds(30))
         #expect(denied.stderr.contains("openclaw.json: Permission denied; using defaults"), "\(denied.stderr)")
     }

@@ -35,7 +35,7 @@ struct SummaryStreamTests {
         expectOnStderr(dry, "dry run: 2 changes in 1 UPDATE for openclaw.internal., nothing sent", "zone push --dry-run")
         #expect(dry.stdout.hasPrefix("; clawnet zone push --dry-run for openclaw.internal."), "the script alone: \(dry.stdout)")
         let pushed = try await push(bed, dns, key: key, gateway)
-        expectOnStderr(pushed, "read openclaw.internal. from \(dns.label)", "zone push")
+        expectOnStderr(pushed, "no ledger of a push of openclaw.internal. to \(dns.label)", "zone push")
         expectOnStderr(pushed, "pushed ", "zone push")
         #expect(pushed.stdout.isEmpty, "zone push: \(pushed.stdout)")
         let unchanged = try await push(bed, dns, key: key, gateway)

@@ -11,7 +11,8 @@ extension WatchCommandTests {
         let tag = uniqueTag()
         let zone = openClawZone([
             "$TTL 1", "gw IN A \(bed.ip(.gw))", "_openclaw-gw._tcp IN PTR wa-\(tag)._openclaw-gw._tcp",
-            "wa-\(tag)._openclaw-gw._tcp IN SRV 0 0 18789 gw", "wa-\(tag)._openclaw-gw._tcp IN TXT \"role=gateway\"",
+            // Another listener than the one mDNS lists (gw's 18789): another Gateway.
+            "wa-\(tag)._openclaw-gw._tcp IN SRV 0 0 18790 gw", "wa-\(tag)._openclaw-gw._tcp IN TXT \"role=gateway\"",
         ])
         let dns = try await bed.startBIND(zones: ["openclaw.internal": zone])
         defer { dns.terminate() }
@@ -38,6 +39,7 @@ extension WatchCommandTests {
                 $0.text.contains("Stays \(tag)") && $0.text.contains(#""event":"disappeared""#)
             }
             #expect(churn.isEmpty, "listed by mDNS all along: \(churn.map(\.text))")
+            #expect(ids(watch, containing: "Stays \(tag)").count == 1, "one id before and after the SIGHUP: \(watch.stdout)")
         }
     }
 }

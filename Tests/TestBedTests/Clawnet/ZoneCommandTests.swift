@@ -229,7 +229,7 @@ struct ZoneCommandTests {
         #expect(report["status"] as? String == "fail")
         let finding = try #require((report["findings"] as? [[String: Any]])?.first)
         #expect(finding["code"] as? String == "srvTargetWithoutAddress", "\(finding)")
-        #expect(finding["line"] as? Int == 7, "the SRV line, once the host line is gone")
+        #expect(finding["line"] as? Int == 8, "the SRV line, once the host line is gone (under the content-hash line)")
         let missing = try await bed.clawnet(["zone", "check", "\(directory)/none.db"])
         #expect(missing.status == 2 && missing.stderr.contains("no such file"), "a named file that is missing is a usage error")
     }

@@ -9,7 +9,7 @@ import Testing
 struct ZoneFleetTests {
     static let studio = ["--gateway", "host=studio,ip=100.64.0.10,name=Studio (OpenClaw)", "--gateway", "host=plain,ip=100.64.0.11"]
 
-    @Test("Knot's least-privilege ACL (update, no transfer): AXFR answered NOTAUTH (BADKEY), push reads the RRsets instead, converges")
+    @Test("Knot's least-privilege ACL (update, no transfer): AXFR answered NOTAUTH (BADKEY), push reads the RRsets instead, sends nothing")
     func knotUpdateOnly() async throws {
         let bed = try TestBed.current()
         let key = try await bed.makeTSIGKey(name: "pusher", knotFormat: true)
@@ -17,12 +17,15 @@ struct ZoneFleetTests {
             zones: ["openclaw.internal": emptyZone],
             extra: key.knotSection + "acl:\n  - id: pusher\n    key: \(key.name)\n    action: update\n", zoneOptions: ["acl: pusher"])
         defer { knot.terminate() }
-        let first = try await push(bed, knot, key: key, Self.studio)
+        #expect(try await push(bed, knot, key: key, Self.studio).status == 0)
+        // With no ledger of that push (another machine), the UPDATE planned without reading is refused and the zone is read.
+        let first = try await bed.clawnet(
+            ["zone", "push", "--domain", "openclaw.internal", "--server", knot.endpoint, "--tsig-key", key.path] + Self.studio,
+            environment: ["XDG_STATE_HOME": try temporaryDirectory(bed)])
         #expect(first.status == 0, "\(first.stdout)\n\(first.stderr)")
         #expect(first.stderr.contains("AXFR refused (NOTAUTH (BADKEY)); asked the RRsets of the service type"), "\(first.stderr)")
         #expect(!(first.stdout + first.stderr).contains("does not know"), "a refused transfer is not an unknown key: \(first.stderr)")
-        let again = try await push(bed, knot, key: key, Self.studio)
-        #expect(again.status == 0 && again.stderr.contains("nothing sent"), "\(again.stdout)\n\(again.stderr)")
+        #expect(first.stderr.contains("nothing sent"), "\(first.stdout)\n\(first.stderr)")
         let check = try await bed.clawnet([
             "zone", "check", "--axfr", "--domain", "openclaw.internal", "--server", knot.endpoint, "--tsig-key", key.path,
         ])

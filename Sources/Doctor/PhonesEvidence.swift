@@ -1,0 +1,34 @@
+import DNSSD
+
+/// discovery.phones: what OpenClaw's phone nodes would do with each discovered beacon (each
+/// path's sighting of each Gateway), on a first connect; `PhoneVerdicts` follows the apps.
+public struct PhonesEvidence: Sendable, Equatable {
+    public struct Beacon: Sendable, Equatable {
+        public let name: String
+        public let android: PhoneVerdict
+        public let ios: PhoneVerdict
+        public var refused: Bool { android.isRefused || ios.isRefused }
+    }
+
+    public let beacons: [Beacon]
+
+    /// `beacons` as discovery merged them: a phone sees each path's beacon apart.
+    public init(beacons: [GatewayBeacon]) {
+        let discovered = beacons.flatMap { $0.sightings.isEmpty ? [$0] : $0.sightings }.filter { !$0.isManualOnly }
+        self.beacons = discovered.map { beacon in
+            let verdicts = beacon.phones
+            return Beacon(name: beacon.instance.displayName, android: verdicts.android, ios: verdicts.ios)
+        }
+    }
+}
+
+extension MachineChecks {
+    /// A warning when a phone would refuse a discovered Gateway.
+    static func phones(_ discovery: DiscoverySummary) -> Check {
+        let evidence = PhonesEvidence(beacons: discovery.beacons.filter { $0.sources != [.manual] })
+        let wrapped = CheckEvidence.phones(evidence)
+        guard !evidence.beacons.isEmpty else { return Check(.discoveryPhones, .skip, .noGatewaysSeen, evidence: wrapped) }
+        if evidence.beacons.contains(where: \.refused) { return Check(.discoveryPhones, .warn, .phoneRefuses, evidence: wrapped) }
+        return Check(.discoveryPhones, .pass, .ok, evidence: wrapped)
+    }
+}
