@@ -147,10 +147,19 @@ struct GatewayDiagnosisTests {
         let result = checks(report)
         #expect(result.status("gw.http") == .fail && result.status("gw.websocket") == .fail)
         #expect(result["gw.websocket"]?.fix?.contains("clawnet doctor wss://studio.local:18789") == true)
-        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(txt: Recorded.tlsTXT), checks: result)])
+        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(), checks: result)])
         let cause = try #require(diagnosis.first { $0.id == "tls-not-advertised" })
-        #expect(cause.cause.contains("gatewayTls=1"))
+        #expect(cause.cause.contains("its beacon has no gatewayTls=1"))
         #expect(!diagnosis.contains { $0.id == "gw-websocket" }, "one cause, not two")
+        // A beacon that says TLS (gatewayTls=1, or only its fingerprint) is never blamed: ws:// was given.
+        let fingerprintOnly: [(key: String, value: String?)] = [("role", "gateway"), ("gatewayTlsSha256", Recorded.certificateSHA.hex)]
+        for txt in [Recorded.tlsTXT, fingerprintOnly] {
+            let said = diagnose([self.result(report, beacon: Recorded.beacon(txt: txt), checks: result)])
+            let given = try #require(said.first { $0.id == "tls-not-advertised" })
+            guard case .tlsNotAdvertised(_, let plain, _) = given.finding else { Issue.record("\(given.finding)"); continue }
+            #expect(plain == .givenDespiteBeacon && !given.cause.contains("no gatewayTls"), "\(txt): \(given.cause)")
+            #expect(given.fix.contains("wss://studio.local:18789"), "\(given.fix)")
+        }
     }
 
     @Test("TLS 1.2 fails (Gateways require 1.3); alerts and stalls are named")
