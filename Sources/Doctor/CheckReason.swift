@@ -75,6 +75,15 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case bindHostAlias
     // gw.connect: hello-ok on the previous protocol (a Gateway older than current clients)
     case olderProtocol
+    // gw.connect, OpenClaw 2: a Gateway draining for a restart, a suspension or a close (or
+    // closing 1012/1013), still so after doctor asked again; too many failed attempts; a frame
+    // over 64 KiB before login (close 1009); the operator's pairing decision; an operator
+    // access policy that grants nothing; a policy that wants a verified user
+    case gatewayRestarting, rateLimited, frameTooLargeBeforeLogin, pairingRejected, pairingExpired, operatorAccessDenied
+    case verifiedUserRequired
+    // gw.websocket: the Gateway refuses the upgrade for the connections this address already
+    // holds that have not logged in (HTTP 503 "Too many unauthenticated sockets")
+    case unauthenticatedLimit
     // openclaw.identity (the file that breaks, and its reader, are in its evidence)
     case notNode, identityInvalid, identityUnreadable, identityElsewhere, identityMissing, identityExposed, identityNotRead
     // discovery.gateways (what disagrees, and where, is in its evidence)

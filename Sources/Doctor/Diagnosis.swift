@@ -149,6 +149,15 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     public static let gatewayAdvertisedTwice = DiagnosisID(rawValue: "gateway-advertised-twice")
     public static let multipleGateways = DiagnosisID(rawValue: "multiple-gateways")
     public static let phoneRefuses = DiagnosisID(rawValue: "phone-refuses")
+    // Issue 32: OpenClaw 2 at the connect level.
+    public static let gatewayRestarting = DiagnosisID(rawValue: "gateway-restarting")
+    public static let authRateLimited = DiagnosisID(rawValue: "auth-rate-limited")
+    public static let frameTooLarge = DiagnosisID(rawValue: "frame-too-large")
+    public static let pairingRejected = DiagnosisID(rawValue: "pairing-rejected")
+    public static let pairingExpired = DiagnosisID(rawValue: "pairing-expired")
+    public static let operatorAccessDenied = DiagnosisID(rawValue: "operator-access-denied")
+    public static let verifiedUserRequired = DiagnosisID(rawValue: "verified-user-required")
+    public static let unauthenticatedLimit = DiagnosisID(rawValue: "unauthenticated-limit")
 
     public var description: String { rawValue }
 

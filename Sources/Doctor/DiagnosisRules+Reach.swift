@@ -9,7 +9,7 @@ extension DiagnosisRules {
         [
             nameNotFound, nssMdnsMissing, magicDNSNotApplied, unknownTarget, nameUnresolved, gatewayNotListening, nothingListens,
             localShortage, tailnetUnreachable, unroutableAddress, firewall, hostUnreachable,
-        ] + intermediaries + upgradeAnswers + session + handshake + layers
+        ] + intermediaries + upgradeAnswers + session + handshake + openClaw2 + layers
 
     // MARK: Its name
 

@@ -36,7 +36,7 @@ extension GatewayChecks {
         case .failed: reason = .webSocketFailed
         case .upgradeFailed, .opened, .frameTooLarge, .closedBeforeFirstFrame, .framesBroken: reason = .upgradeFailed
         }
-        if reason == .ok, case .closed(let after)? = webSocket.idle?.outcome, after < GatewayProbe.tickInterval { reason = .closedWhenIdle }
+        if reason == .ok, case .closed(let after)? = webSocket.idle?.outcome, after < webSocket.tickInterval { reason = .closedWhenIdle }
         let status: Check.Status = reason == .ok ? .pass : reason == .upgradeUnavailable ? .warn : .fail
         return Check(.gwWebSocket, status, reason, elapsed: webSocket.phase.elapsed, evidence: .webSocket(webSocket))
     }
@@ -48,6 +48,7 @@ extension GatewayChecks {
         case .proxyAttribution: .proxyAttributionRequired
         case .identityProxy: .identityProxy
         case .rateLimited: .upgradeRateLimited
+        case .unavailable(.tooManyUnauthenticated): .unauthenticatedLimit
         case .unavailable: .upgradeUnavailable
         case .other: .upgradeRefused
         }

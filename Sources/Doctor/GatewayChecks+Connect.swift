@@ -23,10 +23,20 @@ extension GatewayChecks {
             (.warn, .olderProtocol)
         case .helloOk: (.pass, .ok)
         case .rejected(let error, _): rejected(error, sent: sent)
-        case .closed: (.fail, .closedByGateway)
+        case .closed(let close): closed(close)
         case .unexpected: (.fail, .unexpectedConnectAnswer)
         case .timedOut: (.fail, .connectTimedOut)
         case .failed: (.fail, .connectFailed)
+        }
+    }
+
+    /// A close without an answer: a restart (1012, 1013), a frame too large before login
+    /// (1009, the 64 KiB pre-auth limit), or the Gateway's own reason.
+    static func closed(_ close: CloseFrame) -> (Check.Status, CheckReason) {
+        switch close.code {
+        case let code? where GatewayPause.restartCloseCodes.contains(code): (.warn, .gatewayRestarting)
+        case 1009?: (.fail, .frameTooLargeBeforeLogin)
+        default: (.fail, .closedByGateway)
         }
     }
 
@@ -36,9 +46,14 @@ extension GatewayChecks {
         switch error.detailCode {
         case .deviceIdentityRequired? where sent.device == nil: return (.pass, .credentialsRequired)
         case .pairingRequired?: return (.fail, .pairingRequired)
+        case .pairingRejected?: return (.fail, .pairingRejected)
+        case .pairingExpired?: return (.fail, .pairingExpired)
+        case .authRateLimited?: return (.fail, .rateLimited)
+        case .operatorAccessDenied?: return (.fail, .operatorAccessDenied)
+        case .verifiedUserRequired?: return (.fail, .verifiedUserRequired)
         default: break
         }
-        if error.code == .unavailable { return (.warn, .gatewayStarting) }
+        if error.code == .unavailable { return (.warn, error.pause?.isStartup == false ? .gatewayRestarting : .gatewayStarting) }
         switch error.detailCode {
         case .authTokenMissing?: return (.fail, .tokenMissing)
         case .authTokenMismatch?: return (.fail, .tokenMismatch)

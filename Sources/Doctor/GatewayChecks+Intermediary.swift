@@ -8,8 +8,12 @@ import Probes
 extension GatewayChecks {
     static func intermediaryRefusal(_ error: ConnectError) -> CheckReason? {
         if error.detailCode == .originNotAllowed { return .originNotAllowed }
-        if error.authReason?.hasPrefix(trustedProxyReasonPrefix) == true { return .proxyNotTrusted }
-        if error.authReason?.hasPrefix(tailscaleReasonPrefix) == true { return .tailscaleIdentityRefused }
+        if error.authReason?.hasPrefix(trustedProxyReasonPrefix) == true || error.detailCode == .identityHeaderRequired {
+            return .proxyNotTrusted
+        }
+        if error.authReason?.hasPrefix(tailscaleReasonPrefix) == true || error.detailCode?.isTailscale == true {
+            return .tailscaleIdentityRefused
+        }
         return nil
     }
 

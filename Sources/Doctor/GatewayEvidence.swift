@@ -45,9 +45,11 @@ public struct GatewayEvidence: Sendable, Equatable {
         http = report.health.map {
             HTTPEvidence(health: $0, ready: report.ready, port: target.port, budget: budget, hostHeader: hostHeader)
         }
-        webSocket = report.websocket.map {
+        var webSocket = report.websocket.map {
             WebSocketEvidence(phase: $0, budget: budget, hostHeader: hostHeader, idle: report.idle, refusals: report.upgradeRefusals)
         }
+        if case .helloOk(let hello)? = report.connect?.outcome { webSocket?.announcedTick = hello.tickInterval }
+        self.webSocket = webSocket
         connect = report.connect.map { phase in
             ConnectEvidence(
                 phase: phase, offered: target.credentials, decision: report.credentials, budget: budget,
@@ -201,6 +203,13 @@ public struct WebSocketEvidence: Sendable, Equatable {
     public let hostHeader: String
     /// A WebSocket of its own held idle after the challenge (only behind a proxy).
     public var idle: PhaseTiming<IdleOutcome>? = nil
+    /// The tick interval the Gateway announced in hello-ok (policy.tickIntervalMs), when the
+    /// connect got that far: an idle WebSocket must outlive it.
+    public var announcedTick: Duration? = nil
+
+    /// How long a proxy must keep an idle WebSocket open: the Gateway's tick interval, else
+    /// OpenClaw's default (TICK_INTERVAL_MS).
+    public var tickInterval: Duration { announcedTick ?? GatewayProbe.tickInterval }
     /// The openings the Gateway refused with a transient 503 before this one.
     public var refusals: [UpgradeTry] = []
 
@@ -259,8 +268,9 @@ public struct ConnectEvidence: Sendable, Equatable {
         return .probe
     }
 
-    /// The tries before the last one that a starting Gateway answered with UNAVAILABLE.
-    public var startingTries: [ConnectTry] { tries.dropLast().filter { $0.rejection?.isStartupUnavailable == true } }
+    /// The tries before the last one that a starting or draining Gateway answered with
+    /// UNAVAILABLE (or closed with 1012, 1013).
+    public var pausedTries: [ConnectTry] { tries.dropLast().filter { $0.outcome.pause != nil } }
 
     /// How long doctor waited for a starting Gateway, in all.
     public var waited: Duration { tries.map(\.waited).reduce(.zero, +) }

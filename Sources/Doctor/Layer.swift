@@ -70,7 +70,7 @@ public struct Layer: Sendable {
             .gwWebSocket, "WebSocket upgrade", needs: [.gwTLS], phases: .websocket, lacking: .needsWebSocket,
             fails: [
                 .upgradeRefused, .upgradeFailed, .upgradeTimedOut, .webSocketFailed, .wantsTLS, .closedWhenIdle, .proxyAttributionRequired,
-                .identityProxy, .upgradeRateLimited,
+                .identityProxy, .upgradeRateLimited, .unauthenticatedLimit,
             ]),
         Layer(
             .gwProtocol, "Gateway's first frame", needs: [.gwWebSocket], lacking: .needsChallenge,
@@ -80,7 +80,8 @@ public struct Layer: Sendable {
             fails: [
                 .pairingRequired, .tokenMismatch, .tokenMissing, .authRejected, .deviceAuthRejected, .protocolMismatch, .closedByGateway,
                 .connectRejected, .connectTimedOut, .unexpectedConnectAnswer, .connectFailed, .withheldPinMismatch,
-                .originNotAllowed, .proxyNotTrusted, .tailscaleIdentityRefused,
+                .originNotAllowed, .proxyNotTrusted, .tailscaleIdentityRefused, .rateLimited, .frameTooLargeBeforeLogin,
+                .pairingRejected, .pairingExpired, .operatorAccessDenied, .verifiedUserRequired,
             ]),
     ]
 

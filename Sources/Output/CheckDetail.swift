@@ -126,6 +126,7 @@ enum CheckDetail {
         case .helloOk(let hello):
             detail["protocol"] = hello.protocolVersion.map(String.init) ?? ""
             detail["serverVersion"] = hello.serverVersion
+            detail["tickIntervalMs"] = hello.tickIntervalMs.map(String.init)
         case .rejected(let error, _):
             detail["code"] = error.code.word
             detail["detailCode"] = error.detailCode?.word
@@ -135,7 +136,12 @@ enum CheckDetail {
             detail["expectedProtocol"] = error.expectedProtocol.map(String.init)
             detail["reason"] = error.reason
             detail["deviceId"] = error.pairing?.deviceId
-        case .closed, .unexpected, .timedOut, .failed: break
+            detail["retryAfterMs"] = error.retryAfterMs.map(String.init)
+            detail["minimumProbeProtocol"] = error.minimumProbeProtocol.map(String.init)
+            detail["gatewayBuildId"] = error.gatewayBuildId
+            detail["pairingDecision"] = error.resolution?.word
+        case .closed(let close): detail["closeCode"] = close.code.map(String.init)
+        case .unexpected, .timedOut, .failed: break
         }
         detail["offeredProtocol"] = "\(evidence.offeredRange.min)-\(evidence.offeredRange.max)"
         if evidence.tries.count > 1 { detail["tries"] = String(evidence.tries.count) }

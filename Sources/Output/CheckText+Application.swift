@@ -38,7 +38,7 @@ extension CheckText {
             + "$http_upgrade; proxy_set_header Connection \"upgrade\";`)"
         switch evidence.phase.outcome {
         case .opened, .frameTooLarge:
-            let idle = idleWords(evidence.idle?.outcome) + admittedAfter(evidence.refusals)
+            let idle = idleWords(evidence.idle?.outcome, tick: evidence.tickInterval) + admittedAfter(evidence.refusals)
             guard case .closed? = evidence.idle?.outcome else {
                 return CheckText("101 Switching Protocols with a valid Sec-WebSocket-Accept" + idle)
             }

@@ -42,6 +42,7 @@ extension CheckText {
         case .rejected(let error, let close):
             return rejected(error, close: close, answer: answer, evidence: evidence)
         case .closed(let close):
+            if let words = closedWords(close, answer: answer) { return words }
             return CheckText(
                 "the Gateway closed the WebSocket \(describe(close)) without answering connect",
                 fix: "see the Gateway's log for the close cause; a proxy in between may cut the WebSocket")
@@ -108,7 +109,7 @@ extension CheckText {
             return CheckText(
                 said, fix: "give --as-device the node's own ~/.openclaw/identity/device.json, and check both clocks (`timedatectl`)")
         default:
-            return intermediaryRefusal(answer, error, said: said)
+            return intermediaryRefusal(answer, error, said: said) ?? openClaw2Refusal(answer, error, said: said)
                 ?? CheckText(said, fix: "see the Gateway's log for why it refused the connect request")
         }
     }
@@ -126,6 +127,7 @@ extension CheckText {
 
     static func describe(_ close: CloseFrame) -> String {
         let reason = close.reason.isEmpty ? "" : ": \(SafeText.display(Array(close.reason.utf8.prefix(123))))"
-        return "(close \(close.code.map(String.init) ?? "without a code")\(reason))"
+        let meaning = close.code.flatMap(closeCodeWords).map { " \($0)" } ?? ""
+        return "(close \(close.code.map(String.init) ?? "without a code")\(meaning)\(reason))"
     }
 }

@@ -39,14 +39,14 @@ extension CheckText {
     }
 
     /// What the idle watch saw, said after the opening's own words.
-    static func idleWords(_ idle: IdleOutcome?) -> String {
+    static func idleWords(_ idle: IdleOutcome?, tick: Duration = GatewayProbe.tickInterval) -> String {
         switch idle {
         case .closed(let after)?:
             "; a WebSocket held idle after connect.challenge was closed after \(seconds(after)) s with no frame in between, before "
-                + "OpenClaw's \(seconds(GatewayProbe.tickInterval)) s tick"
+                + "OpenClaw's \(seconds(tick)) s tick"
         case .heldOpen(let held)?:
             "; a proxy answers here: a WebSocket held idle \(seconds(held)) s after connect.challenge stayed open (doctor cannot see "
-                + "idle timeouts between \(seconds(held)) s and OpenClaw's \(seconds(GatewayProbe.tickInterval)) s tick)"
+                + "idle timeouts between \(seconds(held)) s and OpenClaw's \(seconds(tick)) s tick)"
         case .notWatched?, nil: ""
         }
     }

@@ -17,7 +17,7 @@ extension CheckText {
         switch error.pairingReason ?? .notPaired {
         case .notPaired:
             message = "the Gateway has not approved this device\(waits)"
-            fix = approve
+            fix = approve + (evidence.sent.device.map(sshVerifyWords) ?? "")
         case .roleUpgrade:
             message =
                 "the device is paired as \(list(details.approvedRoles, or: "another role")) and now asks as "
@@ -37,7 +37,18 @@ extension CheckText {
             message = "pairing required (\(words(word)))\(waits)"
             fix = approve
         }
-        return CheckText("\(said): \(message)\(repeatWords(evidence))", fix: fix)
+        let hint = error.remediationHint.map { " (the Gateway says: \(words($0)))" } ?? ""
+        return CheckText("\(said): \(message)\(hint)\(repeatWords(evidence))", fix: fix)
+    }
+
+    /// What a Gateway with SSH-verified auto-approval needs from this node to approve it by
+    /// itself (docs/cli/node.md, docs/gateway/pairing.md: gateway.nodes.pairing.sshVerify, on by
+    /// default since 2026.9): an SSH login here and the node's identity through its CLI.
+    static func sshVerifyWords(_ device: DeviceIdentity) -> String {
+        "; or let the Gateway approve it by itself (gateway.nodes.pairing.sshVerify, on unless turned off): it needs to log in "
+            + "here by SSH as this user without a prompt (its key in ~/.ssh/authorized_keys, this host's key known to it), and "
+            + "`openclaw node identity --json` here must print device \(device.deviceId.prefix(12))… (the openclaw CLI on the "
+            + "PATH of a non-interactive SSH login, reading this identity file)"
     }
 
     /// With a device doctor connects twice: the same requestId means the Gateway keeps one

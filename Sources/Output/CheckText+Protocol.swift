@@ -16,15 +16,20 @@ extension CheckText {
             fix: "update OpenClaw on the Gateway host (`openclaw update`, then `openclaw gateway restart`)")
     }
 
-    /// A refused range: the Gateway's version against the range offered, and which side is older.
+    /// A refused range: the Gateway's version (and its window for probes and nodes) against the
+    /// range offered, and which side is older; the numbers are the Gateway's, never assumed
+    /// (formatProtocolMismatchMessage in packages/gateway-protocol/src/connect-error-details.ts).
     static func protocolMismatch(_ error: ConnectError, said: String, offered: ProtocolRange) -> CheckText {
+        let build = error.gatewayBuildId.map { ", build \(words($0))" } ?? ""
+        let reload = error.reloadRequired == true ? "; the Gateway asks its Control UI to reload (a new build)" : ""
         guard let expected = error.expectedProtocol else {
             return CheckText(
-                "\(said): the Gateway refused the protocol range \(offered) and named no version of its own",
+                "\(said): the Gateway refused the protocol range \(offered) and named no version of its own\(build)\(reload)",
                 fix: "update OpenClaw on the Gateway and the nodes to the same release")
         }
-        let both = "the Gateway speaks protocol v\(expected), doctor offered \(offered) as OpenClaw's clients do"
-        switch offered.older(than: expected) {
+        let window = error.minimumProbeProtocol.map { $0 < expected ? " (probes and nodes from v\($0))" : "" } ?? ""
+        let both = "the Gateway speaks protocol v\(expected)\(window)\(build), doctor offered \(offered) as OpenClaw's clients do\(reload)"
+        switch offered.older(than: expected, minimum: error.minimumProbeProtocol) {
         case .gateway:
             return CheckText(
                 "\(said): the Gateway is older than its nodes: \(both)",
@@ -35,7 +40,7 @@ extension CheckText {
                 fix: "update OpenClaw on the nodes (`openclaw update` on each), and clawnet on this machine")
         case .neither:
             return CheckText(
-                "\(said): \(both), and refused it all the same (its minimum for this client is above the range)",
+                "\(said): \(both), and refused it all the same (a rule for this client's role or mode)",
                 fix: "update OpenClaw on the Gateway and the nodes to the same release")
         }
     }
@@ -44,14 +49,15 @@ extension CheckText {
     static func triesWords(_ evidence: ConnectEvidence, answer: CheckReason) -> String? {
         guard evidence.tries.count > 1 else { return nil }
         var notes: [String] = []
-        let starting = evidence.startingTries
-        if answer == .gatewayStarting {
+        let paused = evidence.pausedTries
+        if answer == .gatewayStarting || answer == .gatewayRestarting {
+            // A start says its reason in the fix; a drain, here.
+            let state = evidence.phase.outcome.pause.flatMap { $0.isStartup ? nil : pauseWords($0) } ?? "starting"
             notes.append(
-                "still starting after \(Plural.counted(evidence.tries.count, "try", plural: "tries")) over \(seconds(evidence.waited)) s")
-        } else if !starting.isEmpty {
-            let reason = starting.last?.rejection?.reason.map { " (\(SafeText.display(Array($0.utf8.prefix(60)))))" } ?? ""
+                "still \(state) after \(Plural.counted(evidence.tries.count, "try", plural: "tries")) over \(seconds(evidence.waited)) s")
+        } else if let last = paused.last?.outcome.pause {
             notes.append(
-                "after \(Plural.counted(starting.count, "answer")) that it was starting\(reason), \(seconds(evidence.waited)) s in all")
+                "after \(Plural.counted(paused.count, "answer")) that it was \(pauseWords(last)), \(seconds(evidence.waited)) s in all")
         }
         if evidence.fellBackToLegacyNode {
             notes.append(
@@ -60,5 +66,14 @@ extension CheckText {
                     + "envelope, as the node host does")
         }
         return notes.isEmpty ? nil : "(" + notes.joined(separator: "; ") + ")"
+    }
+
+    /// What a pausing Gateway said it was doing, with its own reason word.
+    static func pauseWords(_ pause: GatewayPause) -> String {
+        switch pause {
+        case .starting: "starting (startup-sidecars)"
+        case .draining(let drain, _): "\(drain.rawValue.dropFirst("gateway-".count)) (\(drain.rawValue))"
+        case .closed(let code): code == 1012 ? "restarting (close 1012, service restart)" : "busy (close 1013, try again later)"
+        }
     }
 }

@@ -40,7 +40,7 @@ extension DiagnosisText {
         case (.gatewayStarting, _): cause = "\(target) is still starting after doctor waited as OpenClaw's clients do: \(message)"
         case (.gatewayProtocolOlder, _): cause = "\(target) runs an older OpenClaw than current clients: \(message)"
         case (.checkFailed, _): cause = "\(target): \(check.title) failed: \(message)"
-        default: cause = "\(target): \(message)"
+        default: cause = openClaw2Cause(id, target: target, message: message) ?? "\(target): \(message)"
         }
         return DiagnosisText(cause: cause, fix: fix(of: check))
     }

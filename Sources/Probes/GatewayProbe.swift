@@ -75,7 +75,9 @@ public enum GatewayProbe {
     }
 
     /// /healthz, /readyz and the WebSocket at once, each on its own connection; then, when
-    /// /healthz named a proxy and the WebSocket opened, the idle WebSocket.
+    /// /healthz named a proxy and the WebSocket opened, the idle WebSocket. WebSockets one after
+    /// the other: a Gateway counts the connections of an address that have not logged in and
+    /// refuses past its limit (src/gateway/server/preauth-connection-budget.ts), so a probe holds at most one.
     private static func applicationPhases(
         _ report: inout ProbeReport, _ phases: Phases, _ address: IPAddress, _ clock: ProbeClock
     ) async {

@@ -22,6 +22,9 @@ public struct ProbeVerdict: Sendable, Equatable {
     public var address: IPAddress?
     /// How long each layer took, by check id (gw.tcp, gw.tls, gw.http, gw.websocket, gw.connect).
     public var durations: [CheckID: Duration] = [:]
+    /// How long the Gateway locked this address out (AUTH_RATE_LIMITED's retryAfterMs): no
+    /// probe before then, another try would only extend the lockout.
+    public var lockedOutFor: Duration?
     /// Why the probe could not run on this machine (no descriptor or socket memory left): no
     /// verdict at all, the Gateway keeps the health it had and is probed again soon.
     public var localShortage: String?
@@ -79,6 +82,9 @@ public struct ProbeVerdict: Sendable, Equatable {
         verdict.pin = pin?.fingerprint
         verdict.address = report.connectedAddress
         (verdict.protocolVersion, verdict.serverVersion) = versions(report.connect?.outcome)
+        if case .rejected(let error, _)? = report.connect?.outcome, error.detailCode == .authRateLimited {
+            verdict.lockedOutFor = .milliseconds(min(max(error.retryAfterMs ?? 0, 0), 3_600_000))
+        }
         for check in checks where check.status != .skip && check.id != .gwDNS {
             verdict.durations[check.id] = check.elapsed
         }

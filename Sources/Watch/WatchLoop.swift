@@ -147,7 +147,9 @@ struct WatchLoop {
         guard let changes = entries[id]?.watch.observe(verdict, at: since, date: date, policy: policy), let entry = entries[id] else {
             return
         }
-        waiting.schedule(id, at: now + policy.wait(failures: entry.watch.failures, random: random()))
+        // A Gateway that locked this address out is not asked again before the lockout ends.
+        let wait = max(policy.wait(failures: entry.watch.failures, random: random()), verdict.lockedOutFor ?? .zero)
+        waiting.schedule(id, at: now + wait)
         // The board first: a reader who sees an event finds the board already showing it.
         show(verdict, of: id, watch: entry.watch, port: entry.target.port, date: date)
         for change in changes where isNews(change, verdict) { emit(entry.gateway, change, date: date) }

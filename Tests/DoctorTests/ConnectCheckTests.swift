@@ -59,7 +59,7 @@ struct ConnectCheckTests {
         (
             "rate limited",
             .rejected(error("INVALID_REQUEST", "too many", detail: "AUTH_RATE_LIMITED", next: "wait_then_retry"), close: nil), .fail,
-            .authRejected
+            .rateLimited
         ),
         (
             "bad signature",

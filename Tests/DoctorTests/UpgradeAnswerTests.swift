@@ -113,11 +113,13 @@ struct UpgradeAnswerTests {
         #expect(CheckDetail.of(check)["unavailableBefore"] == "2")
     }
 
-    @Test("503 too many unauthenticated sockets: its own words (the per-address budget), a warning")
+    @Test("503 too many unauthenticated sockets: its own words and cause (the per-address budget), a failure: it does not pass by itself")
     func tooManyUnauthenticated() throws {
-        let (checks, _) = Self.refused(UpgradeRejection(status: 503, body: "Too many unauthenticated sockets"), server: nil)
+        let (checks, causes) = Self.refused(UpgradeRejection(status: 503, body: "Too many unauthenticated sockets"), server: nil)
         let check = try #require(Self.webSocket(checks))
-        #expect(check.reason == .upgradeUnavailable && check.message.contains("before they log in"), "\(check.message)")
+        #expect(check.status == .fail && check.reason == .unauthenticatedLimit, "\(check)")
+        #expect(check.message.contains("before they log in"), "\(check.message)")
+        #expect(causes.map(\.id) == [.unauthenticatedLimit], "\(causes.map(\.id))")
     }
 
     @Test("a 503 from nginx itself (its own page) is the proxy's upstream failing, not a restarting Gateway")

@@ -134,7 +134,8 @@ struct ConnectTests {
             "INVALID_REQUEST", "x", "AUTH_TOKEN_MISSING", "update_auth_configuration", .invalidRequest, .authTokenMissing,
             .updateAuthConfiguration
         ),
-        ("INVALID_REQUEST", "x", "AUTH_RATE_LIMITED", "wait_then_retry", .invalidRequest, .auth("AUTH_RATE_LIMITED"), .waitThenRetry),
+        ("INVALID_REQUEST", "x", "AUTH_RATE_LIMITED", "wait_then_retry", .invalidRequest, .authRateLimited, .waitThenRetry),
+        ("INVALID_REQUEST", "x", "AUTH_PASSWORD_MISMATCH", nil, .invalidRequest, .auth("AUTH_PASSWORD_MISMATCH"), nil),
         ("INVALID_REQUEST", "x", "DEVICE_AUTH_NONCE_MISMATCH", nil, .invalidRequest, .deviceAuth("DEVICE_AUTH_NONCE_MISMATCH"), nil),
         ("INVALID_REQUEST", "protocol mismatch", "PROTOCOL_MISMATCH", nil, .invalidRequest, .protocolMismatch, nil),
         ("INVALID_REQUEST", "protocol mismatch", nil, nil, .invalidRequest, nil, nil),
@@ -235,7 +236,8 @@ struct ConnectTests {
             "params": ["minProtocol": 3, "maxProtocol": 4, "client": ["id": "cli", "mode": "probe", "version": "1", "platform": "linux"]],
         ])
         let answer = StandInConnect(outcome: outcome).reply(to: String(decoding: request, as: UTF8.self), nonce: "n", nowMs: 0)
-        for frame in answer.frames {
+        // The responses (a pairing decision also sends an event, which has no id).
+        for frame in answer.frames where frame.contains(#""type":"res""#) {
             let object = try JSONSerialization.jsonObject(with: Data(frame.utf8)) as? [String: Any]
             #expect(object?["id"] as? String == id, "\(outcome): \(frame)")
         }
@@ -290,7 +292,7 @@ struct ConnectTests {
     func handler() throws {
         let channel = EmbeddedChannel()
         let answer = channel.eventLoop.makePromise(of: ConnectOutcome.self)
-        let closed = channel.eventLoop.makePromise(of: CloseFrame.self)
+        let closed = channel.eventLoop.makePromise(of: Closing.self)
         try channel.pipeline.syncOperations.addHandler(ConnectExchangeHandler(requestId: "r", answer: answer, closed: closed))
         try channel.writeInbound(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: #"{"type":"event","event":"tick"}"#)))
         try channel.writeInbound(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: "p")))
@@ -308,14 +310,41 @@ struct ConnectTests {
         payload.writeInteger(UInt16(1008))
         payload.writeString("pairing required")
         try channel.writeInbound(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload))
-        #expect(try closed.futureResult.wait() == CloseFrame(code: 1008, reason: "pairing required"))
+        #expect(try closed.futureResult.wait().frame == CloseFrame(code: 1008, reason: "pairing required"))
+    }
+
+    @Test("a refusal kept open for the operator's decision: device.pair.resolved for its request, then close 4008, is read")
+    func resolution() throws {
+        let channel = EmbeddedChannel()
+        let answer = channel.eventLoop.makePromise(of: ConnectOutcome.self)
+        let closed = channel.eventLoop.makePromise(of: Closing.self)
+        try channel.pipeline.syncOperations.addHandler(ConnectExchangeHandler(requestId: "r", answer: answer, closed: closed))
+        let refusal =
+            #"{"type":"res","id":"r","ok":false,"error":{"code":"NOT_PAIRED","message":"pairing required","#
+            + #""details":{"code":"PAIRING_REQUIRED","requestId":"q1","waitForResolution":true}}}"#
+        for text in [
+            refusal, #"{"type":"event","event":"device.pair.resolved","payload":{"requestId":"q0","decision":"approved"}}"#,
+            #"{"type":"event","event":"device.pair.resolved","payload":{"requestId":"q1","decision":"expired"}}"#,
+        ] {
+            try channel.writeInbound(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
+        }
+        var payload = ByteBuffer()
+        payload.writeInteger(UInt16(4008))
+        try channel.writeInbound(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload))
+        let closing = try closed.futureResult.wait()
+        #expect(closing.resolution == .expired && closing.frame.code == 4008, "\(closing)")
+        guard case .rejected(let refused, _) = try answer.futureResult.wait() else {
+            Issue.record("no rejection")
+            return
+        }
+        #expect(refused.resolved(closing.resolution).detailCode == .pairingExpired)
     }
 
     @Test("an answer larger than the bound is refused, not buffered")
     func bound() throws {
         let channel = EmbeddedChannel()
         let answer = channel.eventLoop.makePromise(of: ConnectOutcome.self)
-        let closed = channel.eventLoop.makePromise(of: CloseFrame.self)
+        let closed = channel.eventLoop.makePromise(of: Closing.self)
         defer { closed.fail(ProbeTimeout()) }
         try channel.pipeline.syncOperations.addHandler(ConnectExchangeHandler(requestId: "r", answer: answer, closed: closed))
         let chunk = String(repeating: "x", count: 65_536)

@@ -175,6 +175,21 @@ struct ProbeHandlerTests {
             #expect(refused.rejection.status == 503 && refused.rejection.body == "still suspending", "\(refused.rejection)")
         }
 
+        // A 503 is read to its body: the Gateway's per-address limit says itself there (#55294).
+        let limited = EmbeddedChannel()
+        let limitedUpgrade = limited.eventLoop.makePromise(of: Void.self)
+        try limited.pipeline.syncOperations.addHandler(
+            UpgradeWatcher(upgrade: limitedUpgrade, frame: limited.eventLoop.makePromise(of: FirstFrame.self)))
+        try limited.writeInbound(HTTPClientResponsePart.head(HTTPResponseHead(version: .http1_1, status: .serviceUnavailable)))
+        try limited.writeInbound(HTTPClientResponsePart.body(ByteBuffer(string: "Too many unauthenticated sockets")))
+        try limited.writeInbound(HTTPClientResponsePart.end(nil))
+        do {
+            try limitedUpgrade.futureResult.wait()
+            Issue.record("an HTTP 503 was taken for an upgrade")
+        } catch let refused as UpgradeRefused {
+            #expect(refused.status == 503 && refused.isUnauthenticatedLimit, "\(refused)")
+        }
+
         let quiet = EmbeddedChannel()
         let quietUpgrade = quiet.eventLoop.makePromise(of: Void.self)
         let quietFrame = quiet.eventLoop.makePromise(of: FirstFrame.self)

@@ -32,13 +32,35 @@ extension ConnectError {
         case other(String)
         /// CONTROL_UI_ORIGIN_NOT_ALLOWED: the upgrade's Origin is not in gateway.controlUi.allowedOrigins.
         case originNotAllowed
+        /// AUTH_RATE_LIMITED: too many failed attempts from this address (gateway.auth.rateLimit).
+        case authRateLimited
+        /// PAIRING_REJECTED and PAIRING_EXPIRED: an operator rejected the pending request, or it
+        /// expired (5 minutes after the device's last try); told by device.pair.resolved.
+        case pairingRejected, pairingExpired
+        /// OPERATOR_ACCESS_DENIED: authenticated, but the operator access policy grants nothing.
+        case operatorAccessDenied
+        /// AUTH_TAILSCALE_*: Tailscale Serve's identity missing, its proxy headers missing, `tailscale
+        /// whois` failed, or the identity is not the one the headers name.
+        case tailscaleIdentityMissing, tailscaleProxyMissing, tailscaleWhoisFailed, tailscaleIdentityMismatch
+        /// AUTH_IDENTITY_HEADER_REQUIRED (trusted_proxy_missing_header_*) and AUTH_VERIFIED_USER_REQUIRED.
+        case identityHeaderRequired, verifiedUserRequired
 
         public static let spellings: [(DetailCode, String)] = [
             (.deviceIdentityRequired, "DEVICE_IDENTITY_REQUIRED"), (.pairingRequired, "PAIRING_REQUIRED"),
             (.protocolMismatch, "PROTOCOL_MISMATCH"), (.authTokenMissing, "AUTH_TOKEN_MISSING"),
             (.authTokenMismatch, "AUTH_TOKEN_MISMATCH"),
-            (.originNotAllowed, "CONTROL_UI_ORIGIN_NOT_ALLOWED"),
+            (.originNotAllowed, "CONTROL_UI_ORIGIN_NOT_ALLOWED"), (.authRateLimited, "AUTH_RATE_LIMITED"),
+            (.pairingRejected, "PAIRING_REJECTED"), (.pairingExpired, "PAIRING_EXPIRED"),
+            (.operatorAccessDenied, "OPERATOR_ACCESS_DENIED"),
+            (.tailscaleIdentityMissing, "AUTH_TAILSCALE_IDENTITY_MISSING"), (.tailscaleProxyMissing, "AUTH_TAILSCALE_PROXY_MISSING"),
+            (.tailscaleWhoisFailed, "AUTH_TAILSCALE_WHOIS_FAILED"), (.tailscaleIdentityMismatch, "AUTH_TAILSCALE_IDENTITY_MISMATCH"),
+            (.identityHeaderRequired, "AUTH_IDENTITY_HEADER_REQUIRED"), (.verifiedUserRequired, "AUTH_VERIFIED_USER_REQUIRED"),
         ]
+
+        /// The four AUTH_TAILSCALE_* codes.
+        public var isTailscale: Bool {
+            [.tailscaleIdentityMissing, .tailscaleProxyMissing, .tailscaleWhoisFailed, .tailscaleIdentityMismatch].contains(self)
+        }
 
         /// OpenClaw names its codes by family (resolveAuthConnectErrorDetailCode gives AUTH_*,
         /// resolveDeviceAuthConnectErrorDetailCode DEVICE_AUTH_*); the prefix is the family.

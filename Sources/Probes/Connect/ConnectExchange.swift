@@ -4,7 +4,10 @@ import NIOWebSocket
 /// The connect request after `connect.challenge`, on the WebSocket the probe opened: the
 /// first-frame handler steps aside, this one sends the request and reads the answer, then the
 /// close (the Gateway closes with a code and reason after a failed handshake; after hello-ok
-/// doctor says goodbye itself).
+/// doctor says goodbye itself). A pairing refusal the Gateway keeps open (waitForResolution)
+/// may be followed by the operator's decision, `device.pair.resolved`, before the close:
+/// rejected and expired become PAIRING_REJECTED and PAIRING_EXPIRED, as OpenClaw's client
+/// turns them (docs/gateway/protocol/auth.md).
 enum ConnectExchange {
     /// The answer can be large: hello-ok lists every method and carries a snapshot. Bounded all
     /// the same: 1 MiB, well above any Gateway's hello-ok and far below its 25 MB limit.
@@ -16,7 +19,7 @@ enum ConnectExchange {
 
     static func run(_ request: ConnectRequest, nonce: String, on channel: any Channel, timeout: Duration) async -> ConnectOutcome {
         let answer = channel.eventLoop.makePromise(of: ConnectOutcome.self)
-        let closed = channel.eventLoop.makePromise(of: CloseFrame.self)
+        let closed = channel.eventLoop.makePromise(of: Closing.self)
         defer {
             answer.fail(ProbeTimeout())
             closed.fail(ProbeTimeout())
@@ -42,7 +45,8 @@ enum ConnectExchange {
             // The Gateway closes right after a rejection (1008, 1002, 1013): wait for its reason.
             let wait = channel.eventLoop.scheduleTask(in: closeWait) { closed.fail(ProbeTimeout()) }
             defer { wait.cancel() }
-            return .rejected(error, close: try? await closed.futureResult.get())
+            let closing = try? await closed.futureResult.get()
+            return .rejected(error.resolved(closing?.resolution), close: closing?.frame)
         case .helloOk:
             var payload = channel.allocator.buffer(capacity: 2)
             payload.write(webSocketErrorCode: .normalClosure)
@@ -57,19 +61,44 @@ enum ConnectExchange {
     }
 }
 
-/// Reads frames after the connect request: the response to it (bounded), pings answered, and
-/// the close frame with its code and reason.
+/// How the WebSocket ended after the answer: the close frame, and the pairing decision the
+/// Gateway announced before it, if any.
+struct Closing: Sendable {
+    let frame: CloseFrame
+    let resolution: PairingResolution?
+}
+
+extension ConnectError {
+    /// The refusal as the decision `device.pair.resolved` announced makes it.
+    func resolved(_ resolution: PairingResolution?) -> ConnectError {
+        guard let resolution, detailCode == .pairingRequired else { return self }
+        var resolved = self
+        resolved.resolution = resolution
+        switch resolution {
+        case .rejected: resolved.detailCode = .pairingRejected
+        case .expired: resolved.detailCode = .pairingExpired
+        case .approved, .superseded, .other: break
+        }
+        return resolved
+    }
+}
+
+/// Reads frames after the connect request: the response to it (bounded), pings answered, a
+/// pairing decision, and the close frame with its code and reason.
 final class ConnectExchangeHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
     private let requestId: String
     private let answer: EventLoopPromise<ConnectOutcome>
-    private let closed: EventLoopPromise<CloseFrame>
+    private let closed: EventLoopPromise<Closing>
     private var text: [UInt8] = []
     private var skipped = 0
     private var answered = false
+    /// The pairing request whose decision may follow the refusal, and the decision.
+    private var pendingPairing: String?
+    private var resolution: PairingResolution?
 
-    init(requestId: String, answer: EventLoopPromise<ConnectOutcome>, closed: EventLoopPromise<CloseFrame>) {
+    init(requestId: String, answer: EventLoopPromise<ConnectOutcome>, closed: EventLoopPromise<Closing>) {
         self.requestId = requestId
         self.answer = answer
         self.closed = closed
@@ -88,10 +117,10 @@ final class ConnectExchangeHandler: ChannelInboundHandler {
             let frame = CloseFrame(code: code, reason: reason)
             if !answered { answer.succeed(.closed(frame)) }
             answered = true
-            closed.succeed(frame)
+            closed.succeed(Closing(frame: frame, resolution: resolution))
             context.close(promise: nil)
         case .text, .binary, .continuation:
-            guard !answered else { return }
+            guard !answered || pendingPairing != nil else { return }
             text += incoming.unmaskedData.readableBytesView.prefix(ConnectExchange.answerLimit + 1 - text.count)
             if text.count > ConnectExchange.answerLimit {
                 answered = true
@@ -99,8 +128,11 @@ final class ConnectExchangeHandler: ChannelInboundHandler {
             } else if incoming.fin {
                 let frame = String(decoding: text, as: UTF8.self)
                 text = []
-                if let outcome = ConnectAnswer.read(frame, requestId: requestId) {
+                if let pending = pendingPairing {
+                    resolution = ConnectAnswer.resolution(frame, requestId: pending) ?? resolution
+                } else if let outcome = ConnectAnswer.read(frame, requestId: requestId) {
                     answered = true
+                    pendingPairing = Self.awaitedDecision(outcome)
                     answer.succeed(outcome)
                 } else {
                     skipped += 1
@@ -113,6 +145,12 @@ final class ConnectExchangeHandler: ChannelInboundHandler {
         default:
             break
         }
+    }
+
+    /// The request id of a pairing refusal the Gateway keeps open for the operator's decision.
+    private static func awaitedDecision(_ outcome: ConnectOutcome) -> String? {
+        guard case .rejected(let error, _) = outcome, error.pairing?.waitForResolution == true else { return nil }
+        return error.requestId
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -18,6 +18,22 @@ public struct HelloOk: Sendable, Hashable {
     public let serverVersion: String?
     public let role: String?
     public let scopes: [String]
+    /// `policy.tickIntervalMs`: how often the Gateway sends `tick`; OpenClaw's client closes
+    /// with 4000 after two intervals without one (startTickWatch in packages/gateway-client/src/client.ts).
+    public var tickIntervalMs: Int?
+
+    public init(protocolVersion: Int?, serverVersion: String?, role: String?, scopes: [String], tickIntervalMs: Int? = nil) {
+        self.protocolVersion = protocolVersion
+        self.serverVersion = serverVersion
+        self.role = role
+        self.scopes = scopes
+        self.tickIntervalMs = tickIntervalMs
+    }
+
+    /// The tick interval the Gateway announced, when it is a sane one (1 s to 1 hour).
+    public var tickInterval: Duration? {
+        tickIntervalMs.flatMap { (1000...3_600_000).contains($0) ? .milliseconds($0) : nil }
+    }
 }
 
 /// An error response to connect: OpenClaw's ErrorShape (`code`, `message`, `details`,
@@ -30,7 +46,7 @@ public struct ConnectError: Sendable, Hashable {
     public let message: String
     /// `details.code`: PAIRING_REQUIRED, AUTH_TOKEN_MISMATCH, DEVICE_IDENTITY_REQUIRED,
     /// PROTOCOL_MISMATCH, ...
-    public let detailCode: DetailCode?
+    public internal(set) var detailCode: DetailCode?
     /// `details.requestId` of a pairing request.
     public let requestId: String?
     /// `details.reason` (not-paired, role-upgrade, ...; `startup-sidecars` while starting).
@@ -42,7 +58,8 @@ public struct ConnectError: Sendable, Hashable {
     public let expectedProtocol: Int?
     public let clientMinProtocol: Int?
     public let clientMaxProtocol: Int?
-    public let retryAfterMs: Int?
+    /// The ErrorShape's `retryAfterMs` (or the same field in `details`).
+    public internal(set) var retryAfterMs: Int?
     /// `details.authReason`: why the credentials were refused, in the Gateway's own words
     /// (token_mismatch, trusted_proxy_untrusted_source, tailscale_proxy_missing, ...).
     public internal(set) var authReason: String?
@@ -53,6 +70,19 @@ public struct ConnectError: Sendable, Hashable {
     public var retryable: Bool?
     /// What a pairing refusal says about the device (nil on other errors).
     public var pairing: PairingDetails?
+    /// A protocol mismatch's `details.minimumProbeProtocol`: the oldest protocol the Gateway
+    /// takes from probes and nodes (4 on 2026.5.18, 3 in later builds: read, never assumed).
+    public internal(set) var minimumProbeProtocol: Int?
+    /// `details.gatewayBuildId` and `details.reloadRequired` of PROTOCOL_MISMATCH and
+    /// CONTROL_UI_BUILD_MISMATCH (readControlUiBuildMismatchId: at most 96 characters).
+    public internal(set) var gatewayBuildId: String?
+    public internal(set) var reloadRequired: Bool?
+    /// `details.remediationHint`: the Gateway's own sentence on what to do (pairing refusals).
+    public internal(set) var remediationHint: String?
+    /// The operator's decision a Gateway announced after this refusal (device.pair.resolved).
+    public internal(set) var resolution: PairingResolution?
+    static let buildIdLimit = 96
+    static let hintLimit = 240
 
     /// A protocol mismatch: details.code PROTOCOL_MISMATCH, or, from a Gateway that sends no
     /// details.code, INVALID_REQUEST with the message OpenClaw's server gives it
@@ -96,6 +126,9 @@ public struct PairingDetails: Sendable, Hashable {
     public var requestedScopes: [String]
     public var approvedRoles: [String]
     public var approvedScopes: [String]
+    /// `details.waitForResolution`: the Gateway keeps the socket open and announces the
+    /// operator's decision (device.pair.resolved) before it closes it.
+    public var waitForResolution: Bool?
 
     public init(
         deviceId: String? = nil, requestedRole: String? = nil, requestedScopes: [String] = [], approvedRoles: [String] = [],
@@ -120,121 +153,4 @@ public enum ConnectOutcome: Sendable, Hashable {
     case unexpected(String)
     case timedOut
     case failed(String)
-}
-
-/// Reads the Gateway's answer to connect.
-enum ConnectAnswer {
-    /// The frame is the response to `requestId`: hello-ok or an error. nil when it is another
-    /// frame (an event the Gateway sent first).
-    static func read(_ text: String, requestId: String) -> ConnectOutcome? {
-        guard let data = text.data(using: .utf8), let frame = try? JSONDecoder().decode(Response.self, from: data) else {
-            return .unexpected(String(text.prefix(120)))
-        }
-        guard frame.type == "res" else { return nil }
-        guard frame.id == requestId else { return .unexpected(String(text.prefix(120))) }
-        if frame.ok == true {
-            guard let payload = frame.payload, payload.type == "hello-ok" else { return .unexpected(String(text.prefix(120))) }
-            return .helloOk(
-                HelloOk(
-                    protocolVersion: payload.protocol, serverVersion: payload.server?.version, role: payload.auth?.role,
-                    scopes: payload.auth?.scopes ?? []))
-        }
-        guard let error = frame.error else { return .unexpected(String(text.prefix(120))) }
-        let details = error.details
-        var rejection = ConnectError(
-            code: error.code ?? "?", message: error.message ?? "", detailCode: details?.code, requestId: details?.requestId,
-            reason: details?.reason, recommendedNextStep: details?.recommendedNextStep,
-            canRetryWithDeviceToken: details?.canRetryWithDeviceToken, expectedProtocol: details?.expectedProtocol,
-            clientMinProtocol: details?.clientMinProtocol, clientMaxProtocol: details?.clientMaxProtocol,
-            retryAfterMs: error.retryAfterMs)
-        rejection.authReason = details?.authReason.map { String($0.prefix(ConnectError.authReasonLimit)) }
-        rejection.retryable = error.retryable
-        if rejection.detailCode == .pairingRequired, let details {
-            rejection.pairing = PairingDetails(
-                deviceId: details.deviceId, requestedRole: details.requestedRole, requestedScopes: details.requestedScopes ?? [],
-                approvedRoles: details.approvedRoles ?? [], approvedScopes: details.approvedScopes ?? [])
-        }
-        return .rejected(rejection, close: nil)
-    }
-
-    // ResponseFrameSchema and HelloOkSchema (packages/gateway-protocol/src/schema/frames.ts);
-    // unknown fields are ignored, fields of another type make the frame unreadable.
-    private struct Response: Decodable {
-        struct Payload: Decodable {
-            struct Server: Decodable { let version: String? }
-            struct Auth: Decodable {
-                let role: String?
-                let scopes: [String]?
-            }
-            let type: String?
-            let `protocol`: Int?
-            let server: Server?
-            let auth: Auth?
-        }
-        struct Failure: Decodable {
-            /// `details` is `unknown` in the schema: each field is read when it has the expected
-            /// type and ignored otherwise.
-            struct Details: Decodable {
-                let code: String?
-                let requestId: String?
-                let reason: String?
-                let recommendedNextStep: String?
-                let canRetryWithDeviceToken: Bool?
-                let expectedProtocol: Int?
-                let clientMinProtocol: Int?
-                let clientMaxProtocol: Int?
-                let authReason: String?
-                let deviceId: String?
-                let requestedRole: String?
-                let requestedScopes: [String]?
-                let approvedRoles: [String]?
-                let approvedScopes: [String]?
-
-                private enum Key: String, CodingKey {
-                    case code, requestId, reason, recommendedNextStep, canRetryWithDeviceToken, expectedProtocol
-                    case clientMinProtocol, clientMaxProtocol, deviceId, requestedRole, requestedScopes, approvedRoles, approvedScopes
-                    case authReason
-                }
-
-                init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: Key.self)
-                    code = try? container.decodeIfPresent(String.self, forKey: .code)
-                    requestId = try? container.decodeIfPresent(String.self, forKey: .requestId)
-                    reason = try? container.decodeIfPresent(String.self, forKey: .reason)
-                    recommendedNextStep = try? container.decodeIfPresent(String.self, forKey: .recommendedNextStep)
-                    canRetryWithDeviceToken = try? container.decodeIfPresent(Bool.self, forKey: .canRetryWithDeviceToken)
-                    expectedProtocol = try? container.decodeIfPresent(Int.self, forKey: .expectedProtocol)
-                    clientMinProtocol = try? container.decodeIfPresent(Int.self, forKey: .clientMinProtocol)
-                    clientMaxProtocol = try? container.decodeIfPresent(Int.self, forKey: .clientMaxProtocol)
-                    authReason = try? container.decodeIfPresent(String.self, forKey: .authReason)
-                    deviceId = try? container.decodeIfPresent(String.self, forKey: .deviceId)
-                    requestedRole = try? container.decodeIfPresent(String.self, forKey: .requestedRole)
-                    requestedScopes = try? container.decodeIfPresent([String].self, forKey: .requestedScopes)
-                    approvedRoles = try? container.decodeIfPresent([String].self, forKey: .approvedRoles)
-                    approvedScopes = try? container.decodeIfPresent([String].self, forKey: .approvedScopes)
-                }
-            }
-            let code: String?
-            let message: String?
-            let details: Details?
-            let retryAfterMs: Int?
-            let retryable: Bool?
-
-            private enum Key: String, CodingKey { case code, message, details, retryAfterMs, retryable }
-
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: Key.self)
-                code = try container.decodeIfPresent(String.self, forKey: .code)
-                message = try container.decodeIfPresent(String.self, forKey: .message)
-                details = try? container.decodeIfPresent(Details.self, forKey: .details)
-                retryAfterMs = try? container.decodeIfPresent(Int.self, forKey: .retryAfterMs)
-                retryable = try? container.decodeIfPresent(Bool.self, forKey: .retryable)
-            }
-        }
-        let type: String?
-        let id: String?
-        let ok: Bool?
-        let payload: Payload?
-        let error: Failure?
-    }
 }

@@ -110,6 +110,17 @@ public struct ConnectRequest: Sendable {
         ].joined(separator: "|")
     }
 
+    /// The v2 payload (buildDeviceAuthPayload in src/gateway/device-auth.ts), without platform and
+    /// family: `v2|deviceId|clientId|clientMode|role|scopes|signedAtMs|token|nonce`. Gateways still
+    /// accept it; third-party clients sign it.
+    public static func devicePayloadV2(
+        deviceId: String, clientId: String, clientMode: String, role: String, scopes: [String], signedAtMs: Int64, token: String?,
+        nonce: String
+    ) -> String {
+        ["v2", deviceId, clientId, clientMode, role, scopes.joined(separator: ","), String(signedAtMs), token ?? "", nonce]
+            .joined(separator: "|")
+    }
+
     // The frame as packages/gateway-protocol/src/schema/frames.ts shapes it (ConnectParamsSchema).
     struct Client: Encodable {
         let id: String

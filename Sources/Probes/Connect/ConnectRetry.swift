@@ -28,6 +28,12 @@ public struct ConnectTry: Sendable, Hashable {
 /// - a Gateway that is starting (UNAVAILABLE, retryable, details.reason startup-sidecars) is
 ///   asked again after its retryAfterMs, held to 100...2000 ms
 ///   (packages/gateway-protocol/src/startup-unavailable.ts resolveGatewayStartupRetryAfterMs);
+/// - one that drains for a restart, a suspension or a close (UNAVAILABLE with details.reason
+///   gateway-restarting, gateway-suspending, gateway-closing: restart-unavailable.ts), or that
+///   closes with 1012 (service restart) or 1013 (try again later) without answering, is asked
+///   again after its retryAfterMs or the client's first reconnect backoff (1 s), held the same;
+/// - a refusal for too many failed attempts (AUTH_RATE_LIMITED) is never asked again: another
+///   try would only extend the lockout;
 /// - a node host refused with expectedProtocol 3 asks again as the released v3 node host did
 ///   (shouldRetryWithLegacyNodeProtocol);
 /// - with a device, a pairing refusal is asked once more, to see whether the Gateway keeps one
@@ -49,13 +55,19 @@ enum ConnectRetry {
     /// GATEWAY_STARTUP_UNAVAILABLE_REASON.
     static let startupReason = "startup-sidecars"
 
+    /// The client's first reconnect backoff (backoffMs in packages/gateway-client/src/client.ts).
+    static let reconnectDelay = Duration.seconds(1)
+
     /// The next try after `tries` (the last one's answer decides), or nil when there is none.
     static func next(after tries: [ConnectTry], remaining: Duration) -> Plan? {
-        guard let last = tries.last, tries.count < maxTries, let error = last.rejection else { return nil }
+        guard let last = tries.last, tries.count < maxTries else { return nil }
+        if let delay = last.outcome.pause.map(Self.delay) {
+            let plan = Plan(range: last.range, legacyNodeEnvelope: last.legacyNodeEnvelope, delay: delay)
+            return remaining >= plan.delay + minimumTryTime ? plan : nil
+        }
+        guard let error = last.rejection, error.detailCode != .authRateLimited else { return nil }
         let plan: Plan
-        if let delay = startupDelay(error) {
-            plan = Plan(range: last.range, legacyNodeEnvelope: last.legacyNodeEnvelope, delay: delay)
-        } else if last.asDevice, !last.legacyNodeEnvelope, error.isProtocolMismatch,
+        if last.asDevice, !last.legacyNodeEnvelope, error.isProtocolMismatch,
             error.expectedProtocol == ProtocolRange.previousVersion, last.range == .node
         {
             plan = Plan(range: .legacyNode, legacyNodeEnvelope: true)
@@ -67,15 +79,65 @@ enum ConnectRetry {
         return remaining >= plan.delay + minimumTryTime ? plan : nil
     }
 
-    /// The wait a starting Gateway asks for, or nil when the error is not that one.
-    static func startupDelay(_ error: ConnectError) -> Duration? {
-        guard error.code == .unavailable, error.retryable == true, error.reason == startupReason else { return nil }
-        let asked = error.retryAfterMs.map { Duration.milliseconds($0) } ?? startupDefaultDelay
+    /// The wait a pausing Gateway asks for, held to 100...2000 ms.
+    static func delay(_ pause: GatewayPause) -> Duration {
+        let asked: Duration
+        switch pause {
+        case .starting(let retryAfterMs): asked = retryAfterMs.map { .milliseconds($0) } ?? startupDefaultDelay
+        case .draining(_, let retryAfterMs): asked = retryAfterMs.map { .milliseconds($0) } ?? reconnectDelay
+        case .closed: asked = reconnectDelay
+        }
         return min(max(asked, startupDelayBounds.lowerBound), startupDelayBounds.upperBound)
     }
 }
 
+/// A Gateway that says "not now" to a connect: starting, draining, or closing the socket with
+/// 1012 or 1013 before it answered. Clients ask again (`ConnectRetry`).
+public enum GatewayPause: Sendable, Hashable {
+    /// UNAVAILABLE, retryable, details.reason startup-sidecars (startup-unavailable.ts).
+    case starting(retryAfterMs: Int?)
+    /// UNAVAILABLE with details.reason gateway-restarting, gateway-suspending or gateway-closing.
+    case draining(Drain, retryAfterMs: Int?)
+    /// Closed with 1012 (service restart) or 1013 (try again later) without an answer.
+    case closed(code: UInt16)
+
+    /// restart-unavailable.ts: GATEWAY_RESTART_UNAVAILABLE_REASON, GATEWAY_SUSPEND_UNAVAILABLE_REASON,
+    /// GATEWAY_CLOSING_UNAVAILABLE_REASON.
+    public enum Drain: String, Sendable, Hashable, CaseIterable {
+        case restarting = "gateway-restarting"
+        case suspending = "gateway-suspending"
+        case closing = "gateway-closing"
+    }
+
+    /// RFC 6455's service restart, and try again later.
+    public static let restartCloseCodes: Set<UInt16> = [1012, 1013]
+
+    /// Whether this is the Gateway's startup (the others are a running Gateway going away).
+    public var isStartup: Bool {
+        if case .starting = self { return true }
+        return false
+    }
+}
+
 extension ConnectError {
+    /// What the refusal says about a pausing Gateway, or nil when it says something else.
+    public var pause: GatewayPause? {
+        guard code == .unavailable else { return nil }
+        if retryable == true, reason == ConnectRetry.startupReason { return .starting(retryAfterMs: retryAfterMs) }
+        return reason.flatMap(GatewayPause.Drain.init(rawValue:)).map { .draining($0, retryAfterMs: retryAfterMs) }
+    }
+
     /// UNAVAILABLE while the Gateway's startup sidecars are pending: clients retry.
-    public var isStartupUnavailable: Bool { ConnectRetry.startupDelay(self) != nil }
+    public var isStartupUnavailable: Bool { pause?.isStartup == true }
+}
+
+extension ConnectOutcome {
+    /// The pause this answer says, if it says one.
+    public var pause: GatewayPause? {
+        switch self {
+        case .rejected(let error, _): error.pause
+        case .closed(let close): close.code.flatMap { GatewayPause.restartCloseCodes.contains($0) ? GatewayPause.closed(code: $0) : nil }
+        default: nil
+        }
+    }
 }

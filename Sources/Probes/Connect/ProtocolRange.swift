@@ -27,10 +27,11 @@ public struct ProtocolRange: Sendable, Hashable, CustomStringConvertible {
 
     public func contains(_ version: Int) -> Bool { (min...max).contains(version) }
 
-    /// Which side is older when a Gateway that speaks `expected` refused this range.
-    public func older(than expected: Int) -> OlderSide {
+    /// Which side is older when a Gateway that speaks `expected`, and takes probes and nodes
+    /// from `minimum` (details.minimumProbeProtocol), refused this range.
+    public func older(than expected: Int, minimum: Int? = nil) -> OlderSide {
         if expected < min { return .gateway }
-        if expected > max { return .client }
+        if Swift.min(minimum ?? expected, expected) > max { return .client }
         return .neither
     }
 

@@ -6,47 +6,58 @@ import FoundationEssentials
 /// and startup-unavailable.ts, followed by the close the Gateway sends.
 extension StandInConnect {
     func helloOk(_ id: String, role: String, scopes: [String], version: Int = protocolVersion) -> Reply {
+        let policy: [String: JSONText] = [
+            "maxPayload": .number(25 << 20), "maxBufferedBytes": .number(50 << 20),
+            "tickIntervalMs": .number(Int(tickInterval.milliseconds)),
+        ]
         let payload: [String: JSONText] = [
             "type": .text("hello-ok"), "protocol": .number(version),
-            "server": .object(["version": .text(Self.serverVersion(version)), "connId": .text(UUID().uuidString.lowercased())]),
-            "features": .object(["methods": .array([]), "events": .array([])]),
+            "server": .object(["version": .text(serverVersion(version)), "connId": .text(UUID().uuidString.lowercased())]),
+            "features": .object([
+                "methods": .array(StandInMethods.answered.map(JSONText.text)), "events": .array([.text("tick")]),
+            ]),
             "snapshot": .object([:]),
             "auth": .object(["role": .text(role), "scopes": .array(scopes.map(JSONText.text))]),
-            "policy": .object(["maxPayload": .number(25 << 20), "maxBufferedBytes": .number(50 << 20), "tickIntervalMs": .number(30_000)]),
+            "policy": .object(policy),
         ]
         let frame: [String: JSONText] = ["type": .text("res"), "id": .text(id), "ok": .bool(true), "payload": .object(payload)]
         return Reply(frames: [JSONText.object(frame).encoded], close: nil)
     }
 
-    /// The version the stand-in reports in hello-ok: which protocol it plays.
-    static func serverVersion(_ version: Int) -> String {
-        version == protocolVersion ? "clawnet-stand-in" : "clawnet-stand-in (protocol \(version))"
+    /// The version the stand-in reports in hello-ok: which protocol and release it plays.
+    func serverVersion(_ version: Int) -> String {
+        let played = release == .current ? "" : " as \(release.rawValue)"
+        return version == Self.protocolVersion ? "clawnet-stand-in\(played)" : "clawnet-stand-in (protocol \(version))\(played)"
     }
 
     func deviceRequired(_ id: String) -> Reply {
         error(id, .notPaired, "device identity required", details: ["code": .detailCode(.deviceIdentityRequired)], close: 1008)
     }
 
-    /// formatGatewayAuthFailureMessage (auth-messages.ts) and resolveUnauthorizedHandshakeContext.
-    func unauthorized(_ id: String, _ client: Client, reason: String, hasDevice: Bool, tokenGiven: Bool) -> Reply {
+    /// formatGatewayAuthFailureMessage (auth-messages.ts), resolveUnauthorizedHandshakeContext
+    /// (handshake-auth-helpers.ts) and resolveAuthConnectErrorDetailCode (connect-error-details.ts).
+    func unauthorized(
+        _ id: String, _ client: Client, _ failure: AuthFailure, hasDevice: Bool, tokenGiven: Bool, retryAfterMs: Int64? = nil
+    ) -> Reply {
         let hint = client.id == "cli" ? "set gateway.remote.token to match gateway.auth.token" : "provide gateway auth token"
-        let missing = reason == "token_missing"
-        let message = "unauthorized: gateway token \(missing ? "missing" : "mismatch") (\(hint))"
-        let canRetry = !missing && hasDevice && tokenGiven
-        let next: ConnectError.NextStep = missing ? .updateAuthConfiguration : canRetry ? .retryWithDeviceToken : .updateAuthCredentials
+        let message = failure.message(tokenHint: hint)
+        let canRetry = failure == .tokenMismatch && hasDevice && tokenGiven
+        let next: ConnectError.NextStep = canRetry ? .retryWithDeviceToken : failure.nextStep
+        var extra: [String: JSONText] = [:]
+        if let retryAfterMs { extra = ["retryable": .bool(true), "retryAfterMs": .number(Int(retryAfterMs))] }
         return error(
             id, .invalidRequest, message,
             details: [
-                "code": .detailCode(missing ? .authTokenMissing : .authTokenMismatch), "authReason": .text(reason),
+                "code": .detailCode(failure.detailCode), "authReason": .text(failure.reason),
                 "canRetryWithDeviceToken": .bool(canRetry), "recommendedNextStep": .text(next.word),
             ],
-            close: 1008)
+            close: 1008, extra: extra)
     }
 
     /// requirePairing in connect-device-pairing.ts: one pending request per device (kept while
     /// the device asks the same), its details, and a close reason that carries its id
     /// (buildPairingConnectCloseReason).
-    func pairingRequired(_ id: String, _ params: Params, reason: ConnectError.PairingReason) -> Reply {
+    func pairingRequired(_ id: String, _ params: Params, reason: ConnectError.PairingReason, waiting: Bool = false) -> Reply {
         let requestId = pairings.requestId(for: params.device?.id ?? "")
         let (requirement, hint) = Self.pairingWords(reason)
         var details: [String: JSONText] = [
@@ -55,6 +66,7 @@ extension StandInConnect {
             "requestedScopes": .array((params.scopes ?? []).map(JSONText.text)),
         ]
         if let deviceId = params.device?.id { details["deviceId"] = .text(deviceId) }
+        if waiting { details["waitForResolution"] = .bool(true) }
         // A known device: what it is approved for (exposeApprovedAccess).
         switch reason {
         case .roleUpgrade: details["approvedRoles"] = .array([.text("operator")])
@@ -91,17 +103,20 @@ extension StandInConnect {
         error(id, .invalidRequest, "protocol mismatch", details: ["expectedProtocol": .number(expected)], close: 1002)
     }
 
-    /// admitGatewayConnect: a v4 Gateway names both ranges (PROTOCOL_MISMATCH).
-    func protocolMismatch(_ id: String, _ params: Params, expected: Int) -> Reply {
-        error(
-            id, .invalidRequest, "protocol mismatch",
-            details: [
-                "code": .detailCode(.protocolMismatch), "clientMinProtocol": .number(params.minProtocol ?? 0),
-                "clientMaxProtocol": .number(params.maxProtocol ?? 0), "expectedProtocol": .number(expected),
-                "minimumProbeProtocol": .number(Self.minimumProbeProtocol),
-            ],
-            close: 1002)
+    /// admitGatewayConnect: a v4 Gateway names both ranges (PROTOCOL_MISMATCH), its probe floor,
+    /// and its build (gatewayBuildId; reloadRequired for the Control UI, which must reload).
+    func protocolMismatch(_ id: String, _ params: Params, expected: Int, minimumProbe: Int) -> Reply {
+        var details: [String: JSONText] = [
+            "code": .detailCode(.protocolMismatch), "clientMinProtocol": .number(params.minProtocol ?? 0),
+            "clientMaxProtocol": .number(params.maxProtocol ?? 0), "expectedProtocol": .number(expected),
+            "minimumProbeProtocol": .number(minimumProbe), "gatewayBuildId": .text(buildId),
+        ]
+        if params.client?.id == "openclaw-control-ui" { details["reloadRequired"] = .bool(true) }
+        return error(id, .invalidRequest, "protocol mismatch", details: details, close: 1002)
     }
+
+    /// The build the stand-in names (details.gatewayBuildId).
+    var buildId: String { "clawnet-stand-in-\(release.rawValue)" }
 
     /// rejectGatewayStartupConnect: UNAVAILABLE, retryable, retryAfterMs, details.reason, close 1013.
     func starting(_ id: String) -> Reply {

@@ -19,6 +19,7 @@ extension StandInConnect {
         let client: Client?
         let role: String?
         let scopes: [String]?
+        let caps: [String]?
         let auth: Auth?
         let device: Device?
     }
@@ -26,6 +27,7 @@ extension StandInConnect {
     struct Client: Decodable {
         let id: String?
         let mode: String?
+        let version: String?
         let platform: String?
         let deviceFamily: String?
     }

@@ -21,12 +21,14 @@ public final class StandInGateway: Sendable {
     /// The certificate's SHA-256, for the TXT and for pinning.
     public let fingerprint: TLSFingerprint?
     private let channel: any Channel
+    private let connections: StandInConnections
 
-    private init(channel: any Channel, address: String, port: Int, fingerprint: TLSFingerprint?) {
+    private init(channel: any Channel, address: String, port: Int, fingerprint: TLSFingerprint?, connections: StandInConnections) {
         self.channel = channel
         self.address = address
         self.port = port
         self.fingerprint = fingerprint
+        self.connections = connections
     }
 
     /// The stand-in's own event loop: its TLS work (an RSA signature per handshake, slow in a
@@ -39,9 +41,10 @@ public final class StandInGateway: Sendable {
         ProbeConnection.describe(error)
     }
 
-    /// How long a connection may stay silent before its WebSocket opens: a node sends its
-    /// request at once, a client that trickles half a request must not hold a connection.
-    public static let handshakeTimeout = Duration.seconds(10)
+    /// How long a connection may take to log in (hello-ok) before it is closed: OpenClaw's
+    /// pre-auth handshake limit, whether the client is silent, trickles half a request, or
+    /// holds a WebSocket open without a connect request.
+    public static let handshakeTimeout = StandInLimits().handshake
 
     /// What the stand-in calls with each connect request it answers: the client's address, and
     /// what the request showed (never the token itself).
@@ -49,57 +52,82 @@ public final class StandInGateway: Sendable {
     /// What the stand-in calls with each upgrade its gate refuses: the client's address and the refusal.
     public typealias UpgradeObserver = @Sendable (String, StandInUpgradeGate.Refusal) -> Void
 
-    /// Listens on `host`:`port`; with an identity, TLS 1.3 only.
+    /// Listens on `host`:`port`; with an identity, TLS 1.3 only. `limits` bound the connections
+    /// (`handshakeTimeout` replaces its handshake limit).
     public static func start(
         host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect(),
-        handshakeTimeout: Duration = handshakeTimeout, observer: ConnectObserver? = nil, admission: StandInAdmission = StandInAdmission(),
-        gate: StandInUpgradeGate = StandInUpgradeGate(), refused: UpgradeObserver? = nil
+        handshakeTimeout: Duration = handshakeTimeout, limits: StandInLimits = StandInLimits(), observer: ConnectObserver? = nil,
+        admission: StandInAdmission = StandInAdmission(), gate: StandInUpgradeGate = StandInUpgradeGate(), refused: UpgradeObserver? = nil
     ) async throws -> StandInGateway {
         let context = try identity.map { try $0.serverContext() }
+        var limits = limits
+        limits.handshake = handshakeTimeout
+        let budget = StandInBudget(limits: limits)
+        let connections = StandInConnections()
+        let session = StandInSession.Setup(connect: connect, observer: observer, admission: admission)
         let keeper = StandInUpgradeGateKeeper(gate: gate, observer: refused)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let sync = channel.pipeline.syncOperations
-                    // A client that sends half a request and waits holds a connection: until
-                    // the WebSocket opens, silence longer than `handshakeTimeout` ends it.
-                    try sync.addHandler(IdleStateHandler(readTimeout: TimeAmount(handshakeTimeout)), name: "idle")
-                    try sync.addHandler(CloseWhenIdle(), name: "close-when-idle")
-                    if let context { try sync.addHandler(NIOSSLServerHandler(context: context)) }
-                    // What the gate decides of an upgrade, for `UpgradeRefusals` to answer.
-                    let verdict = NIOLoopBoundBox<StandInUpgradeGate.Refusal?>(nil, eventLoop: channel.eventLoop)
-                    let upgrader = NIOWebSocketServerUpgrader(
-                        maxFrameSize: 1 << 16, automaticErrorHandling: true,
-                        shouldUpgrade: { channel, head in
-                            verdict.value = keeper.refusal(remote: channel.remoteAddress?.ipAddress ?? "?", headers: head.headers)
-                            return channel.eventLoop.makeSucceededFuture(verdict.value == nil ? HTTPHeaders() : nil)
-                        },
-                        upgradePipelineHandler: { channel, head in
-                            // The health handler speaks HTTP; from here on the wire carries frames.
-                            channel.pipeline.removeHandler(name: "health").flatMap {
-                                channel.pipeline.removeHandler(name: UpgradeRefusals.name)
-                            }.flatMap {
-                                channel.pipeline.removeHandler(name: "idle")
-                            }.flatMap {
-                                channel.pipeline.removeHandler(name: "close-when-idle")
-                            }.flatMapThrowing {
-                                try channel.pipeline.syncOperations.addHandler(
-                                    StandInSession(connect: connect, observer: observer, admission: admission, upgrade: head.headers))
-                            }
-                        })
-                    try sync.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
-                    try sync.addHandler(UpgradeRefusals(verdict: verdict), name: UpgradeRefusals.name)
-                    try sync.addHandler(HealthEndpoints(), name: "health")
+                    // Past the limit a connection is closed at once: the descriptors it would
+                    // hold are the ones advertise needs to withdraw its records.
+                    guard budget.admitConnection() else {
+                        channel.close(promise: nil)
+                        return
+                    }
+                    connections.add(channel)
+                    channel.closeFuture.whenComplete { _ in
+                        budget.connectionClosed()
+                        connections.remove(channel)
+                    }
+                    let ticket = StandInAdmissionTicket(budget: budget, address: channel.remoteAddress?.ipAddress ?? "?")
+                    try addHandlers(channel, context: context, ticket: ticket, session: session, keeper: keeper)
                 }
             }
             .bind(host: host, port: port).get()
         return StandInGateway(
-            channel: channel, address: host, port: channel.localAddress?.port ?? port, fingerprint: try identity?.fingerprint())
+            channel: channel, address: host, port: channel.localAddress?.port ?? port, fingerprint: try identity?.fingerprint(),
+            connections: connections)
     }
 
+    /// The deadline, TLS, HTTP (health, the 503 of a full budget, the gate's refusals) and the
+    /// upgrade to the session.
+    private static func addHandlers(
+        _ channel: any Channel, context: NIOSSLContext?, ticket: StandInAdmissionTicket, session: StandInSession.Setup,
+        keeper: StandInUpgradeGateKeeper
+    ) throws {
+        let sync = channel.pipeline.syncOperations
+        try sync.addHandler(HandshakeDeadline(ticket: ticket, limit: ticket.limits.handshake))
+        if let context { try sync.addHandler(NIOSSLServerHandler(context: context)) }
+        // What the gate decides of an upgrade, for `UpgradeRefusals` to answer.
+        let verdict = NIOLoopBoundBox<StandInUpgradeGate.Refusal?>(nil, eventLoop: channel.eventLoop)
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: StandInSession.preauthFrameLimit, automaticErrorHandling: true,
+            shouldUpgrade: { channel, head in
+                // The gate first (a restart, a rate limit, proxy attribution answer before the
+                // socket counts); then the per-address budget, taken at the upgrade as the Gateway takes it.
+                verdict.value = keeper.refusal(remote: channel.remoteAddress?.ipAddress ?? "?", headers: head.headers)
+                let admitted = verdict.value == nil && ticket.acquire()
+                return channel.eventLoop.makeSucceededFuture(admitted ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { channel, head in
+                // The health handler speaks HTTP; from here on the wire carries frames.
+                channel.pipeline.removeHandler(name: "health").flatMap {
+                    channel.pipeline.removeHandler(name: UpgradeRefusals.name)
+                }.flatMapThrowing {
+                    try channel.pipeline.syncOperations.addHandler(StandInSession(session, ticket: ticket, upgrade: head.headers))
+                }
+            })
+        try sync.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+        try sync.addHandler(UpgradeRefusals(verdict: verdict), name: UpgradeRefusals.name)
+        try sync.addHandler(HealthEndpoints(ticket: ticket), name: "health")
+    }
+
+    /// Stops listening and closes every connection (their descriptors are free once it returns).
     public func stop() async {
         try? await channel.close()
+        await connections.closeAll()
     }
 }
 
@@ -158,10 +186,17 @@ extension Optional {
 }
 
 /// Plain HTTP on the WebSocket port: the Gateway's health endpoints.
+/// An upgrade the per-address budget refused gets the Gateway's 503 (attachGatewayUpgradeHandler
+/// in src/gateway/server-http.ts).
 final class HealthEndpoints: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
+    private let ticket: StandInAdmissionTicket?
     private var path: String?
+
+    init(ticket: StandInAdmissionTicket? = nil) {
+        self.ticket = ticket
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -170,122 +205,28 @@ final class HealthEndpoints: ChannelInboundHandler, RemovableChannelHandler {
         case .body:
             break
         case .end:
+            if ticket?.refusedForBudget == true {
+                respond(context, .serviceUnavailable, "Too many unauthenticated sockets", type: "text/plain; charset=utf-8")
+                return
+            }
             let (status, body): (HTTPResponseStatus, String) =
                 switch path {
                 case "/health", "/healthz": (.ok, #"{"ok":true,"status":"live"}"#)
                 case "/ready", "/readyz": (.ok, #"{"ok":true,"status":"ready"}"#)
                 default: (.notFound, #"{"ok":false,"error":"not found"}"#)
                 }
-            var headers = HTTPHeaders()
-            headers.add(name: "Content-Type", value: "application/json")
-            headers.add(name: "Content-Length", value: String(body.utf8.count + 1))
-            headers.add(name: "Connection", value: "close")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body + "\n")))), promise: nil)
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
-        }
-    }
-}
-
-/// One WebSocket client: connect.challenge first, then the answer to its connect request.
-final class StandInSession: ChannelInboundHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
-    private let connect: StandInConnect
-    private let observer: StandInGateway.ConnectObserver?
-    private let admission: StandInAdmission
-    /// The upgrade request's headers: what the admission reads (Origin, forwarded headers).
-    private let upgrade: HTTPHeaders
-    private let nonce = String(TLSFingerprint(digest: (0..<32).map { _ in UInt8.random(in: 0...255) }).hex.prefix(32))
-    private var answered = false
-    private var closing = false
-
-    init(connect: StandInConnect, observer: StandInGateway.ConnectObserver?, admission: StandInAdmission, upgrade: HTTPHeaders) {
-        self.connect = connect
-        self.observer = observer
-        self.admission = admission
-        self.upgrade = upgrade
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        let challenge = Challenge(payload: .init(nonce: nonce, ts: Int64(Date().timeIntervalSince1970 * 1000)))
-        send(context, .text, context.channel.allocator.buffer(bytes: Self.json(challenge)))
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        switch frame.opcode {
-        case .text:
-            guard !answered else { return }
-            answered = true
-            var text = frame.unmaskedData
-            let request = text.readString(length: text.readableBytes) ?? ""
-            let nowMs = Int64(Date().timeIntervalSince1970 * 1000)
-            let remote = context.channel.remoteAddress?.ipAddress ?? "?"
-            let reply =
-                admission.refusal(of: request, remote: remote, headers: upgrade) ?? connect.reply(to: request, nonce: nonce, nowMs: nowMs)
-            if let observer, let received = connect.received(request) {
-                observer(context.channel.remoteAddress?.ipAddress ?? "?", received)
-            }
-            for answer in reply.frames {
-                send(context, .text, context.channel.allocator.buffer(string: answer))
-            }
-            if let (code, reason) = reply.close {
-                var close = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
-                close.writeInteger(code)
-                close.writeString(reason)
-                closing = true
-                send(context, .connectionClose, close)
-            }
-        case .ping:
-            send(context, .pong, frame.unmaskedData)
-        case .connectionClose where closing:
-            context.close(promise: nil)
-        case .connectionClose:
-            var echo = context.channel.allocator.buffer(capacity: 2)
-            echo.write(webSocketErrorCode: .normalClosure)
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: echo))).whenComplete { _ in
-                channel.close(promise: nil)
-            }
-        default:
-            break
+            respond(context, status, body + "\n", type: "application/json")
         }
     }
 
-    private func send(_ context: ChannelHandlerContext, _ opcode: WebSocketOpcode, _ data: ByteBuffer) {
-        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: data)), promise: nil)
-    }
-
-    // Frames as OpenClaw's protocol shapes them (the interop notes): built by an encoder, so a
-    // request id from a client can never break out of its string.
-    private struct Challenge: Encodable {
-        struct Payload: Encodable {
-            let nonce: String
-            let ts: Int64
-        }
-        let type = "event"
-        let event = "connect.challenge"
-        let payload: Payload
-    }
-
-    private static func json(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
-    }
-}
-
-/// Closes the connection when `IdleStateHandler` says nothing was read for its timeout.
-final class CloseWhenIdle: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent {
-            context.close(promise: nil)
-        } else {
-            context.fireUserInboundEventTriggered(event)
-        }
+    private func respond(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ body: String, type: String) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: type)
+        headers.add(name: "Content-Length", value: String(body.utf8.count))
+        headers.add(name: "Connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 }

@@ -29,7 +29,16 @@ struct AdvertiseCommand: ClawnetCommand {
             every layer. The answer to connect is OpenClaw's: with --token-file the stand-in \
             requires that token (gateway.auth.token), --paired-device IDs are the devices it has \
             paired; without a token or a paired device it asks for them (NOT_PAIRED, device \
-            identity required). --connect OUTCOME answers every connect one way: \
+            identity required). It answers as OpenClaw 2026.9 does (--release 2026.5 for the \
+            spring release): a connect must name one of OpenClaw's client ids and modes, device \
+            signatures (v3 or v2) must be at most 2 minutes old, and a client that fails its token \
+            10 times in a minute is locked out for 5 (not from loopback). After hello-ok it sends \
+            a tick every --tick-interval (default 30s) and answers health, status and \
+            system-presence (any other method: unknown method); it runs no agent. Before login it \
+            keeps the Gateway's limits: 64 KiB frames (close 1009), 15 s to log in, and 32 \
+            WebSockets per address that have not logged in (then HTTP 503 "Too many \
+            unauthenticated sockets"); it takes at most half the process's descriptors in \
+            connections. --connect OUTCOME answers every connect one way: \
             \(StandInConnect.Outcome.allCases.map(\.rawValue).joined(separator: ", ")) (protocol-3 \
             decides as a published protocol-3 Gateway does). --starting-for DURATION answers as a \
             starting Gateway does (UNAVAILABLE, retry after 500 ms, close 1013) to every client \
@@ -161,7 +170,15 @@ struct AdvertiseCommand: ClawnetCommand {
         let txt = try txtRecord(hostName: hostName, serving: gateway)
         let registration = try await registerWideArea(name: name, txt: txt, bindAddress: serving.bindAddress, context: context)
         // However the mDNS side ends (a signal, Avahi gone for good, an error), what the
-        // wide-area registration added is withdrawn before the command ends.
+        // wide-area registration added is withdrawn before the command ends: the stand-in's
+        // connections are closed first and the reserved descriptors given back, so that the
+        // withdrawal has descriptors however many clients held the port.
+        let reserve = registration == nil ? nil : DescriptorReserve()
+        func withdraw() async throws {
+            await gateway?.stop()
+            reserve?.release()
+            try await registration?.withdraw()
+        }
         do {
             if wideArea.noLocal {
                 for await _ in signals { break }
@@ -170,10 +187,10 @@ struct AdvertiseCommand: ClawnetCommand {
             }
         } catch {
             // The error that ended advertising is the command's; a failed withdrawal is said too.
-            do { try await registration?.withdraw() } catch { terminal.err(lines: ErrorLines.lines(error, terminal: terminal)) }
+            do { try await withdraw() } catch { terminal.err(lines: ErrorLines.lines(error, terminal: terminal)) }
             throw error
         }
-        try await registration?.withdraw()
+        try await withdraw()
     }
 
     /// With --domain: the beacon registered on the domain's primary (nil without it).

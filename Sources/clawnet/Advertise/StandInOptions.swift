@@ -48,6 +48,21 @@ struct StandInOptions: ParsableArguments {
         transform: Arguments.duration)
     var startingFor: Duration?
 
+    @Option(
+        name: .customLong("release"),
+        help: ArgumentHelp(
+            "With --serve: the OpenClaw release to answer as (default \(StandInRelease.current.rawValue); 2026.5: probes from protocol "
+                + "v4, a 10-minute signature window, no pairing decisions announced).",
+            valueName: "RELEASE"))
+    var release: StandInRelease = .current
+
+    @Option(
+        name: .customLong("tick-interval"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --serve: policy.tickIntervalMs in hello-ok, and how often a tick is sent (default 30s).", valueName: "DURATION"),
+        transform: Arguments.duration)
+    var tickInterval: Duration?
+
     @OptionGroup var upgradeGate: UpgradeGateOptions
 
     /// How advertise words --token-file: the token the stand-in requires.
@@ -60,8 +75,13 @@ struct StandInOptions: ParsableArguments {
 
     func validate() throws {
         let tuning = tls || bindAddress != nil || tlsDirectory != nil || tokenFile.path != nil || !pairedDevices.isEmpty
-        if (tuning || connectOutcome != .auto || startingFor != nil) && !enabled {
-            throw ValidationError("--tls, --tls-dir, --bind, --connect, --token-file, --paired-device and --starting-for go with --serve")
+        if (tuning || connectOutcome != .auto || startingFor != nil || release != .current || tickInterval != nil) && !enabled {
+            throw ValidationError(
+                "--tls, --tls-dir, --bind, --connect, --token-file, --paired-device, --starting-for, --release and --tick-interval go "
+                    + "with --serve")
+        }
+        if let tickInterval, tickInterval < .seconds(1) || tickInterval > .seconds(3600) {
+            throw ValidationError("--tick-interval: between 1s and 1h, as a Gateway's policy.tickIntervalMs")
         }
         if upgradeGate.isSet && !enabled {
             throw ValidationError("--trusted-proxy, --allow-real-ip-fallback, --restarting-for and --rate-limited-for go with --serve")
@@ -74,6 +94,8 @@ struct StandInOptions: ParsableArguments {
         let terminal = context.terminal
         var connect = StandInConnect(outcome: connectOutcome, pairedDevices: Set(pairedDevices))
         connect.startingFor = startingFor
+        connect.release = release
+        if let tickInterval { connect.tickInterval = tickInterval }
         let identity: StandInIdentity?
         do {
             identity = try loadIdentity(terminal)
@@ -115,3 +137,4 @@ struct StandInOptions: ParsableArguments {
 }
 
 extension StandInConnect.Outcome: ExpressibleByArgument {}
+extension StandInRelease: ExpressibleByArgument {}

@@ -198,10 +198,8 @@ struct SecretsCommandTests {
             for (path, expected) in [
                 ("\(directory)/keys", 0o700), (tls, 0o700), ("\(tls)/gateway-key.pem", 0o600), ("\(tls)/gateway-cert.pem", 0o644),
             ] {
-                var status = Glibc.stat()
-                #expect(
-                    Glibc.stat(path, &status) == 0 && Int(status.st_mode & 0o7777) == expected,
-                    "\(path): \(String(status.st_mode & 0o7777, radix: 8))")
+                let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int
+                #expect(mode == expected, "\(path): \(mode.map { String($0, radix: 8) } ?? "missing")")
             }
         } catch {
             failure = error

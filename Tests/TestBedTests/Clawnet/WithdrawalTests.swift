@@ -294,3 +294,30 @@ struct WithdrawalTests {
         #expect(local.status == 3, "mDNS needs D-Bus: \(local.stderr)")
     }
 }
+
+/// Issue 30's "advertise --serve under idle WebSockets": connections the stand-in cannot serve
+/// are bounded, so the withdrawal on SIGTERM finds descriptors and takes the records out.
+extension WithdrawalTests {
+    @Test("issue 30: 300 idle connections against advertise --serve under `ulimit -n 256`; SIGTERM still withdraws the records")
+    func floodThenWithdraw() async throws {
+        let bed = try TestBed.current()
+        let (dns, key) = try await updatablePrimary("bind", bed, zone: openClawZone([]))
+        defer { dns.terminate() }
+        let before = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        let name = "Flooded \(uniqueTag())"
+        let (arguments, environment) = advertise(name, dns, key, state: try stateFolder(bed))
+        let port = try #require(arguments.firstIndex(of: "--port").map { arguments[$0 + 1] })
+        let command = ([ClawnetBinary.path] + arguments + ["--serve", "--bind", "127.0.0.1"]).map { "'\($0)'" }.joined(separator: " ")
+        let advertiser = try bed.spawn(on: .node, ["/bin/sh", "-c", "ulimit -n 256 && exec \(command)"], environment: environment)
+        defer { advertiser.terminate() }
+        try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
+        let flood = try bed.spawn(
+            on: .node, [bed.python, bed.scripts + "/peers/openclaw_clients.py", "flood", "127.0.0.1", port, "300", "40"])
+        defer { flood.terminate() }
+        try await flood.waitForOutput("flooding", timeout: .seconds(40))
+        #expect(try await stopped(advertiser) == 0, "\(advertiser.output)")
+        #expect(advertiser.stderr.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
+        let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        #expect(after == before, "the records are gone: \(after)\n\(advertiser.output)")
+    }
+}

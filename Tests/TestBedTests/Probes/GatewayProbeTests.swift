@@ -288,3 +288,26 @@ extension FirstFrame.Content {
         return false
     }
 }
+
+/// Issue 32, budgets before login (#55294): a probe holds at most one WebSocket that has not
+/// logged in, so a stand-in that allows one per address answers every phase and every retry.
+extension GatewayProbeTests {
+    @Test("#55294: with one unauthenticated WebSocket allowed per address, every phase and every retry of a probe gets through")
+    func oneUnauthenticatedAtATime() async throws {
+        let connect = StandInConnect(outcome: .auto, startingFor: .seconds(1))
+        let gateway = try await StandInGateway.start(
+            host: "127.0.0.1", port: 0, identity: nil, connect: connect, limits: StandInLimits(unauthenticatedPerAddress: 1))
+        defer { Task { await gateway.stop() } }
+        let report = await GatewayProbe.run(target(gateway.port, tls: false), budget: .seconds(10))
+        guard case .opened? = report.websocket?.outcome else {
+            Issue.record("the first WebSocket was refused: \(String(describing: report.websocket))")
+            return
+        }
+        #expect(report.connectTries.count > 1, "asked again while starting: \(report.connectTries.count)")
+        guard case .rejected(let error, _)? = report.connect?.outcome else {
+            Issue.record("after the start, device identity required: \(String(describing: report.connect))")
+            return
+        }
+        #expect(error.detailCode == .deviceIdentityRequired, "\(error)")
+    }
+}
