@@ -206,14 +206,8 @@ final class UpgradeWatcher: ChannelInboundHandler, RemovableChannelHandler {
         self.frame = frame
     }
 
-    /// How much of a refusal's body is kept: enough for the Gateway's one-line reasons.
-    static let bodyLimit = 256
-    /// How long a 503's body is waited for before the refusal is taken without it.
-    static let bodyWait = TimeAmount.milliseconds(500)
-    private var refused: UpgradeRefused?
-
-    /// A status other than 101 fails the upgrade at once; a 503 once its body (the first
-    /// `bodyLimit` bytes, within `bodyWait`) has come: a Gateway's reason for it is there.
+    /// A status other than 101 fails the upgrade once its body (the first
+    /// `UpgradeRejection.bodyLimit` bytes, within `bodyWait`) has come: the Gateway's reason is there.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head) where head.status != .switchingProtocols:
