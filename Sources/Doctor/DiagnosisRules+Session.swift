@@ -30,7 +30,8 @@ extension DiagnosisRules {
         let label = result.target.label
         return Diagnosis(
             .tlsExpected,
-            .tlsExpected(target: label, byBeacon: result.beacon?.gateway.advertisesTLS == true, hostHeader: GatewayProbe.hostHeader(result.target)),
+            .tlsExpected(
+                target: label, byBeacon: result.beacon?.gateway.advertisesTLS == true, hostHeader: GatewayProbe.hostHeader(result.target)),
             evidence: [.init(.gwTLS, target: label)])
     }
 

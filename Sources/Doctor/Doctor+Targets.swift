@@ -33,7 +33,9 @@ extension Doctor {
             guard beacon == nil, let instance = try? InstanceName.truncating(probe.label) else { return }
             let sightings = gateways.flatMap(Doctor.sightings).filter { !$0.isManualOnly }
             let target = self
-            func isThis(_ sighting: GatewayBeacon, on port: Int) -> Bool { GatewayIdentity.same(target.manual(instance, port: port), sighting) }
+            func isThis(_ sighting: GatewayBeacon, on port: Int) -> Bool {
+                GatewayIdentity.same(target.manual(instance, port: port), sighting)
+            }
             let onPort = sightings.first { isThis($0, on: probe.port) }
             let elsewhere = sightings.filter { sighting in sighting.port.map { isThis(sighting, on: $0) } ?? false }
             let portless = typed?.port == nil && Set(elsewhere.map(\.gatewayID)).count == 1 ? elsewhere.first : nil

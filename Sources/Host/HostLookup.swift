@@ -47,7 +47,7 @@ public enum HostLookup {
                         .failure(
                             Failure(
                                 message: "looking up \(host) took longer than \(timeout.secondsText(fractionDigits: 1)) s "
-                                    + "(a DNS server that does not answer?)",
+                                    + Self.unanswered(host),
                                 kind: .noAnswer)))
                 }
                 BlockingThreads.lookups.run { once.resume(lookup(host)) }
@@ -55,6 +55,18 @@ public enum HostLookup {
         } onCancel: {
             once.resume(.failure(cancelled))
         }
+    }
+
+    /// Who did not answer: for a `.local` name mDNS, never a DNS server.
+    static func unanswered(_ host: String) -> String {
+        isLocal(host) ? "(an mDNS name: no host answered by mDNS in time)" : "(a DNS server that does not answer?)"
+    }
+
+    /// A `.local` name: nsswitch asks mDNS (nss-mdns), not a DNS server.
+    static func isLocal(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        return name.hasSuffix(".local")
     }
 
     static func lookup(_ host: String) -> Result<[IPAddress], Failure> {

@@ -49,8 +49,8 @@ extension DiagnosisText {
                 fix: fix(of: webSocket))
         case .given:
             return DiagnosisText(
-                cause: "\(target) speaks TLS, but was given as plain ws:// (no wss:// in the URL, and gateway.tls is off in the config): a node "
-                    + "told ws:// cannot connect",
+                cause: "\(target) speaks TLS, but was given as plain ws:// (no wss:// in the URL, and gateway.tls is off in the config): "
+                    + "a node told ws:// cannot connect",
                 fix: fix(of: webSocket))
         case .givenDespiteBeacon:
             var authority = target
