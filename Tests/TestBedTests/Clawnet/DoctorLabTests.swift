@@ -51,8 +51,10 @@ struct DoctorLabTests {
     }
 
     /// Starts the stand-in on lgw (`advertise` arguments added), and BIND on lgw serving
-    /// its zone as `clawnet zone generate` writes it.
-    func startLab(_ extra: [String] = [], advertise: Bool = true, zonePort: Int? = nil) async throws -> Lab {
+    /// its zone as `clawnet zone generate` writes it (with `zoneFingerprint`, a record that kept
+    /// the certificate before a renewal).
+    func startLab(_ extra: [String] = [], advertise: Bool = true, zonePort: Int? = nil, zoneFingerprint: String? = nil) async throws -> Lab
+    {
         let bed = try TestBed.current()
         let port = testPort()
         let name = "Lab Gateway \(uniqueTag())"
@@ -68,7 +70,7 @@ struct DoctorLabTests {
             try await gateway.waitForOutput("established: \(name)", timeout: .seconds(20))
             try await bed.waitUntilHeard(name: name, from: .lgw)
         }
-        let spec = "host=lgw,ip=\(bed.ip(.lgw)),port=\(zonePort ?? port),name=\(name),tls=\(fingerprint)"
+        let spec = "host=lgw,ip=\(bed.ip(.lgw)),port=\(zonePort ?? port),name=\(name),tls=\(zoneFingerprint ?? fingerprint)"
         let zone = try await bed.clawnet(
             ["zone", "generate", "--domain", "openclaw.internal", "--gateway", spec, "--ns-address", bed.ip(.lgw)], on: .lgw)
         #expect(zone.status == 0, "\(zone.stderr)")
@@ -78,8 +80,10 @@ struct DoctorLabTests {
 
     /// Runs `body` with a lab, and stops the lab (awaited) however `body` ends, so that the
     /// next test's doctor sees none of this one's beacons.
-    func withLab(_ extra: [String] = [], advertise: Bool = true, _ body: (Lab) async throws -> Void) async throws {
-        let lab = try await startLab(extra, advertise: advertise)
+    func withLab(
+        _ extra: [String] = [], advertise: Bool = true, zoneFingerprint: String? = nil, _ body: (Lab) async throws -> Void
+    ) async throws {
+        let lab = try await startLab(extra, advertise: advertise, zoneFingerprint: zoneFingerprint)
         do {
             try await body(lab)
         } catch {
