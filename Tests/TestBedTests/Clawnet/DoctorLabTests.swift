@@ -175,7 +175,7 @@ struct DoctorLabTests {
         }
     }
 
-    @Test("a wrong --pin: gw.pin fails with expected and observed, pin-changed; the right pin passes")
+    @Test("a wrong --pin: gw.pin fails with expected and observed; the beacon advertises the one served: a renewal; the right pin passes")
     func wrongPin() async throws {
         try await withLab { lab in
             let wrong = String(repeating: "ab", count: 32)
@@ -185,7 +185,7 @@ struct DoctorLabTests {
             #expect(pin["status"] as? String == "fail")
             #expect((pin["message"] as? String)?.contains("expected \(wrong), observed \(lab.fingerprint)") == true)
             #expect(failures(document).count == 1, "\(failures(document))")
-            #expect(diagnosisIDs(document) == ["pin-changed"])
+            #expect(diagnosisIDs(document) == ["certificate-renewed"], "the stand-in's beacon advertises its certificate")
             expectFixes(document)
 
             let (rightStatus, right) = try await lab.doctor(["--pin", lab.fingerprint])
@@ -193,7 +193,7 @@ struct DoctorLabTests {
         }
     }
 
-    @Test("a beacon whose TXT fingerprint is stale: gw.pin fails and the cause is a rotated certificate or a proxy")
+    @Test("a beacon whose TXT fingerprint is stale: gw.pin fails and the cause is a stale record (a renewal) or a proxy")
     func staleTXT() async throws {
         let stale = String(repeating: "cd", count: 32)
         try await withLab(["--txt", "gatewayTlsSha256=\(stale)"]) { lab in
@@ -204,9 +204,9 @@ struct DoctorLabTests {
             let pin = try #require((try standIn(document, lab)["checks"] as? [[String: Any]])?.first { $0["id"] as? String == "gw.pin" })
             #expect(pin["status"] as? String == "fail")
             #expect((pin["message"] as? String)?.contains(stale) == true)
-            #expect(diagnosisIDs(document) == ["pin-changed"])
+            #expect(diagnosisIDs(document) == ["stale-fingerprint-record"])
             let cause = (document["diagnosis"] as? [[String: Any]])?.first?["cause"] as? String ?? ""
-            #expect(cause.contains("rotated") && cause.contains("proxy"))
+            #expect(cause.contains("renewed") && cause.contains("proxy"), "\(cause)")
         }
     }
 
