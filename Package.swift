@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "DNSWire", dependencies: ["DNSSD", "CLDNS"], swiftSettings: settings),
 
         // Conversions between clawnet's values and SwiftNIO's (socket addresses, time amounts).
-        .target(name: "NIOSupport", dependencies: ["DNSSD", nioCore], swiftSettings: settings),
+        .target(name: "NIOSupport", dependencies: ["DNSSD", "Host", nioCore], swiftSettings: settings),
 
         // A stub resolver on SwiftNIO: UDP with EDNS0, TCP on truncation, servers in order.
         .target(

@@ -1,6 +1,5 @@
 import CAvahi
 import DNSSD
-import Dispatch
 import Glibc
 import Host
 import Synchronization
@@ -19,41 +18,39 @@ public enum AvahiAddressLookup {
         case unavailable(String)
     }
 
-    /// Looks all `addresses` up at once; returns within `timeout`, whatever avahi-daemon does
-    /// (a conversation still starting then is ended once it has started).
+    /// Looks all `addresses` up at once; returns within `timeout`, whatever avahi-daemon does,
+    /// and at once when its task is cancelled (a conversation still starting then is ended once
+    /// it has started).
     public static func names(of addresses: [IPAddress], timeout: Duration) async -> [IPAddress: Answer] {
         guard !addresses.isEmpty else { return [:] }
-        return await withCheckedContinuation { continuation in
-            let lookup = Lookup(addresses: addresses, continuation: continuation)
-            lookup.start()
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.milliseconds))) {
-                lookup.deliver()
-            }
-        }
+        let lookup = Lookup(addresses: addresses)
+        lookup.start()
+        return await withDeadline(timeout) { await lookup.outcome.value(onCancel: { lookup.deliver() }) }.value
     }
 
     /// One conversation with avahi-daemon on an AvahiLoop.
     ///
     /// Threading contract, hence `@unchecked Sendable`: `client` and `boxes` are written only in
     /// the loop's setup (poll locked) and freed only in its teardown (poll thread stopped);
-    /// resolver callbacks run on the poll thread. The answers and the continuation are behind a
-    /// mutex, so `deliver` (all answered, or the timeout) may run on any thread, exactly once.
+    /// resolver callbacks run on the poll thread. The answers are behind a mutex, so `deliver` (all
+    /// answered, the timeout or a cancellation) may run on any thread; the first ends it.
     private final class Lookup: @unchecked Sendable {
         private struct State {
             var answers: [IPAddress: Answer] = [:]
-            var continuation: CheckedContinuation<[IPAddress: Answer], Never>?
+            var delivered = false
         }
 
         private let addresses: [IPAddress]
-        private let state: Mutex<State>
+        private let state = Mutex(State())
+        /// Each address's answer, once the conversation ends.
+        let outcome = Latch<[IPAddress: Answer]>()
         private let loop = AvahiLoop()
         private var client: OpaquePointer?
         /// The resolvers' userdata; kept until the client (and its resolvers) is freed.
         private var boxes: [Box] = []
 
-        init(addresses: [IPAddress], continuation: CheckedContinuation<[IPAddress: Answer], Never>) {
+        init(addresses: [IPAddress]) {
             self.addresses = addresses
-            self.state = Mutex(State(continuation: continuation))
         }
 
         func start() {
@@ -106,16 +103,16 @@ public enum AvahiAddressLookup {
             for address in addresses { self.answer(address, answer) }
         }
 
-        /// Ends the conversation (when all answered, or at the timeout): the rest had no answer.
+        /// Ends the conversation (all answered, the timeout or a cancellation): the rest had no answer.
         func deliver() {
-            let taken = state.withLock { state -> (CheckedContinuation<[IPAddress: Answer], Never>, [IPAddress: Answer])? in
-                guard let continuation = state.continuation else { return nil }
-                state.continuation = nil
+            let taken = state.withLock { state -> [IPAddress: Answer]? in
+                guard !state.delivered else { return nil }
+                state.delivered = true
                 for address in addresses where state.answers[address] == nil { state.answers[address] = .noAnswer }
-                return (continuation, state.answers)
+                return state.answers
             }
-            guard let (continuation, answers) = taken else { return }
-            continuation.resume(returning: answers)
+            guard let taken else { return }
+            outcome.deliver(taken)
             // Resolvers still pending are freed with the client, after the poll thread stopped.
             loop?.stop { [self] in
                 if let client { avahi_client_free(client) }

@@ -1,6 +1,5 @@
 import CAvahi
 import DNSSD
-import Dispatch
 import Glibc
 import Host
 import Synchronization
@@ -19,40 +18,37 @@ public enum AvahiHostLookup {
     }
 
     /// The host's IPv4 and IPv6 address, asked at once; returns within `timeout`, whatever
-    /// avahi-daemon does.
+    /// avahi-daemon does, and at once when its task is cancelled (with what it has).
     public static func addresses(of host: String, timeout: Duration) async -> Answer {
-        await withCheckedContinuation { continuation in
-            let lookup = Lookup(host: host, continuation: continuation)
-            lookup.start()
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.milliseconds))) {
-                lookup.deliver()
-            }
-        }
+        let lookup = Lookup(host: host)
+        lookup.start()
+        return await withDeadline(timeout) { await lookup.outcome.value(onCancel: { lookup.deliver() }) }.value
     }
 
     /// One conversation with avahi-daemon on an AvahiLoop: one resolver per address family.
     ///
     /// Threading contract, hence `@unchecked Sendable`: `client` is written only in the loop's
     /// setup (poll locked) and freed only in its teardown (poll thread stopped); resolver
-    /// callbacks run on the poll thread. The state and the continuation are behind a mutex, so
-    /// `deliver` (both families answered, or the timeout) may run on any thread, exactly once.
+    /// callbacks run on the poll thread. The state is behind a mutex, so `deliver` (both families
+    /// answered, a failure, the timeout or a cancellation) may run on any thread; the first ends it.
     private final class Lookup: @unchecked Sendable {
         private struct State {
             var found: [IPAddress] = []
             var answered = 0
             var unavailable: String?
-            var continuation: CheckedContinuation<Answer, Never>?
+            var delivered = false
         }
 
         private static let families = [AvahiProtocol(AVAHI_PROTO_INET), AvahiProtocol(AVAHI_PROTO_INET6)]
         private let host: String
-        private let state: Mutex<State>
+        private let state = Mutex(State())
+        /// What the conversation found, once it ends.
+        let outcome = Latch<Answer>()
         private let loop = AvahiLoop()
         private var client: OpaquePointer?
 
-        init(host: String, continuation: CheckedContinuation<Answer, Never>) {
+        init(host: String) {
             self.host = host
-            self.state = Mutex(State(continuation: continuation))
         }
 
         func start() {
@@ -98,16 +94,16 @@ public enum AvahiHostLookup {
             deliver()
         }
 
-        /// Ends the conversation (both answered, a failure, or the timeout).
+        /// Ends the conversation (both answered, a failure, the timeout or a cancellation).
         func deliver() {
-            let taken = state.withLock { state -> (CheckedContinuation<Answer, Never>, Answer)? in
-                guard let continuation = state.continuation else { return nil }
-                state.continuation = nil
-                if !state.found.isEmpty { return (continuation, .found(state.found)) }
-                return (continuation, state.unavailable.map(Answer.unavailable) ?? .noAnswer)
+            let taken = state.withLock { state -> Answer? in
+                guard !state.delivered else { return nil }
+                state.delivered = true
+                if !state.found.isEmpty { return .found(state.found) }
+                return state.unavailable.map(Answer.unavailable) ?? .noAnswer
             }
-            guard let (continuation, answer) = taken else { return }
-            continuation.resume(returning: answer)
+            guard let taken else { return }
+            outcome.deliver(taken)
             // Resolvers still pending are freed with the client, after the poll thread stopped.
             loop?.stop { [self] in
                 if let client { avahi_client_free(client) }

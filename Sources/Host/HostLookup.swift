@@ -1,7 +1,5 @@
 import DNSSD
-import Dispatch
 import Glibc
-import Synchronization
 
 /// getaddrinfo with a time limit. getaddrinfo blocks and cannot be cancelled, so each call
 /// runs on a thread of its own (`BlockingThreads.lookups`); its caller returns at the time
@@ -38,23 +36,16 @@ public enum HostLookup {
     ) async -> Result<[IPAddress], Failure> {
         let cancelled = Failure(message: "looking up \(host) was cancelled", kind: .noAnswer)
         guard !Task.isCancelled else { return .failure(cancelled) }
-        let once = ResumeOnce<Result<[IPAddress], Failure>>()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                once.arm(continuation)
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.milliseconds))) {
-                    once.resume(
-                        .failure(
-                            Failure(
-                                message: "looking up \(host) took longer than \(timeout.secondsText(fractionDigits: 1)) s "
-                                    + Self.unanswered(host),
-                                kind: .noAnswer)))
-                }
-                BlockingThreads.lookups.run { once.resume(lookup(host)) }
-            }
-        } onCancel: {
-            once.resume(.failure(cancelled))
+        let answer = Latch<Result<[IPAddress], Failure>>()
+        BlockingThreads.lookups.run { answer.deliver(lookup(host)) }
+        let (result, timedOut) = await withDeadline(timeout) {
+            await answer.value(onCancel: { answer.deliver(.failure(cancelled)) })
         }
+        // An answer that came with the deadline still counts; the cancelled wait reads as the time limit.
+        guard timedOut, case .failure = result else { return result }
+        let waited = timeout.secondsText(fractionDigits: 1)
+        let message = "looking up \(host) took longer than \(waited) s \(unanswered(host))"
+        return .failure(Failure(message: message, kind: .noAnswer))
     }
 
     /// Who did not answer: for a `.local` name mDNS, never a DNS server.
@@ -88,42 +79,5 @@ public enum HostLookup {
             node = entry.pointee.ai_next
         }
         return .success(Array(Set(addresses)).sorted())
-    }
-}
-
-/// Resumes a continuation once with the first value given, whether that value comes before
-/// the continuation exists (a task cancelled at once) or after; later values are dropped.
-final class ResumeOnce<T: Sendable>: Sendable {
-    private enum State {
-        case waiting(T?)
-        case armed(CheckedContinuation<T, Never>)
-        case done
-    }
-
-    private let state = Mutex<State>(.waiting(nil))
-
-    func arm(_ continuation: CheckedContinuation<T, Never>) {
-        let early = state.withLock { state -> T? in
-            guard case .waiting(let early) = state else { return nil }
-            state = early == nil ? .armed(continuation) : .done
-            return early
-        }
-        if let early { continuation.resume(returning: early) }
-    }
-
-    func resume(_ value: T) {
-        let armed = state.withLock { state -> CheckedContinuation<T, Never>? in
-            switch state {
-            case .waiting(.none):
-                state = .waiting(value)
-                return nil
-            case .armed(let continuation):
-                state = .done
-                return continuation
-            case .waiting, .done:
-                return nil
-            }
-        }
-        armed?.resume(returning: value)
     }
 }

@@ -47,8 +47,8 @@ public enum ZonePushLines {
         switch served.source {
         case .ledger:
             return [
-                "planned from the ledger of the last push of \(served.zone) to \(served.server) (serial \(served.serial.map(String.init) ?? "?"), "
-                    + "which it still serves): nothing read"
+                "planned from the ledger of the last push of \(served.zone) to \(served.server) "
+                    + "(serial \(served.serial.map(String.init) ?? "?"), which it still serves): nothing read"
             ]
         case .assumedEmpty:
             return [

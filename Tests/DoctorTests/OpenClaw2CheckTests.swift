@@ -120,7 +120,8 @@ struct OpenClaw2CheckTests {
     func unauthenticatedLimit() {
         var report = Recorded.healthyReport(Recorded.target())
         report.websocket = PhaseTiming(
-            outcome: .upgradeRefused(UpgradeRejection(status: 503, location: nil, retryAfter: nil, body: "Too many unauthenticated sockets")),
+            outcome: .upgradeRefused(
+                UpgradeRejection(status: 503, location: nil, retryAfter: nil, body: "Too many unauthenticated sockets")),
             elapsed: .milliseconds(2))
         report.connect = nil
         let evidence = Recorded.evidence(report)

@@ -187,7 +187,8 @@ struct ProbeHandlerTests {
             try limitedUpgrade.futureResult.wait()
             Issue.record("an HTTP 503 was taken for an upgrade")
         } catch let refused as UpgradeRefused {
-            #expect(refused.rejection.status == 503 && refused.rejection.kind == .unavailable(.tooManyUnauthenticated), "\(refused.rejection)")
+            #expect(
+                refused.rejection.status == 503 && refused.rejection.kind == .unavailable(.tooManyUnauthenticated), "\(refused.rejection)")
         }
 
         let quiet = EmbeddedChannel()

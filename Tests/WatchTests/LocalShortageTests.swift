@@ -52,8 +52,8 @@ struct LocalShortageTests {
         var loop = WatchLoopTests().loop(clock: clock, emitted: emitted, board: board)
         let beacon = WatchLoopTests.manual("10.0.0.1")
         let id = WatchedGateway(beacon).id
-        loop.apply([beacon])
-        #expect(loop.due().map(\.id) == [id])
+        loop.receive([beacon], complete: true)
+        #expect(loop.due().map(\.id) == [id], "a manual target needs no settle")
         loop.finished(id, ProbeVerdict())
         #expect(emitted.take() == ["\(id) appeared", "\(id) up"])
 

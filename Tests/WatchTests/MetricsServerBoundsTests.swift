@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Host
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -28,8 +29,14 @@ struct MetricsServerBoundsTests {
         return socket
     }
 
-    /// Everything the server sends until it closes (or the read times out: nil).
-    static func readAll(_ socket: Int32) -> String? {
+    /// Everything the server sends until it closes (or the read times out: nil). The blocking
+    /// reads run on a thread of their own: on two cores the cooperative pool has two threads,
+    /// and two tests blocked in read() would starve every task of the suite.
+    static func readAll(_ socket: Int32) async -> String? {
+        await BlockingThreads.shared.value { readBlocking(socket) }
+    }
+
+    private static func readBlocking(_ socket: Int32) -> String? {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -52,7 +59,7 @@ struct MetricsServerBoundsTests {
         defer { _ = close(scrape) }
         let request = Array("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         #expect(write(scrape, request, request.count) == request.count)
-        let answer = Self.readAll(scrape)
+        let answer = await Self.readAll(scrape)
         #expect(answer?.hasPrefix("HTTP/1.1 200 OK") == true, "\(answer ?? "no answer in time")")
         #expect(server.slots.count <= 4, "held: \(server.slots.count)")
         await server.stop()
@@ -64,7 +71,8 @@ struct MetricsServerBoundsTests {
         let lone = try Self.connect(server.port)
         defer { _ = close(lone) }
         let started = ContinuousClock.now
-        #expect(Self.readAll(lone) == "", "closed by the server, not timed out by the test")
+        let answer = await Self.readAll(lone)
+        #expect(answer == "", "closed by the server, not timed out by the test")
         let waited = ContinuousClock.now - started
         let timeout = Duration.nanoseconds(MetricsServer.requestTimeout.nanoseconds)
         #expect(waited >= timeout - .milliseconds(200) && waited < timeout + .seconds(5), "closed after \(waited)")

@@ -183,7 +183,7 @@ struct AdvertiseCommand: ClawnetCommand {
             if wideArea.noLocal {
                 for await _ in signals { break }
             } else {
-                try await MulticastBeacon(name: name, port: port, txt: txt).advertise(until: signals, terminal: terminal)
+                try await MulticastBeacon(name: name, port: port, txt: txt).advertise(until: signals, context: context)
             }
         } catch {
             // The error that ended advertising is the command's; a failed withdrawal is said too.

@@ -9,22 +9,28 @@ struct MulticastBeacon {
     let port: Int
     let txt: TXTRecord
 
-    /// What the loop waits for: news of the beacon, or a signal to stop.
-    private enum Step {
-        case beacon(AdvertiseEvent)
-        case signal(Int32)
+    /// How publishing ended: Avahi could not publish at all, a stop (the beacon withdrawn), or
+    /// Avahi's stream ended by itself.
+    private enum Ending: Sendable {
+        case unavailable(DiscoveryIssue)
+        case stopped(current: String)
+        case ended
     }
 
     /// Throws the issue when Avahi could not publish and never did: no D-Bus or no daemon.
-    func advertise(until signals: AsyncStream<Int32>, terminal: Terminal) async throws {
+    func advertise(until signals: AsyncStream<Int32>, context: CommandContext) async throws {
+        let terminal = context.terminal
         terminal.err(AdvertiseLines.advertising(name, port: port))
-        var current = name
-        var established = false
-        for await step in steps(until: signals) {
-            switch step {
-            case .beacon(.failed(let issue)) where !established && (issue.kind == .busMissing || issue.kind == .daemonMissing):
-                throw issue
-            case .beacon(let event):
+        let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
+        let name = self.name
+        // A stop cancels the loop: the stream's iteration ends, and with it the publication.
+        let ending = await context.runUntilStopped(signals: signals) { () -> Ending in
+            var current = name
+            var established = false
+            for await event in advertisements {
+                if case .failed(let issue) = event, !established, issue.kind == .busMissing || issue.kind == .daemonMissing {
+                    return .unavailable(issue)
+                }
                 switch event {
                 case .established(let published):
                     established = true
@@ -33,28 +39,13 @@ struct MulticastBeacon {
                 case .failed: break
                 }
                 terminal.print(AdvertiseLines.event(event, terminal: terminal))
-            case .signal:
-                terminal.err(AdvertiseLines.withdrawn(current))
-                return
             }
+            return Task.isCancelled ? .stopped(current: current) : .ended
         }
-    }
-
-    /// Avahi's events and the signals, as one stream.
-    private func steps(until signals: AsyncStream<Int32>) -> AsyncStream<Step> {
-        let advertisements = MulticastAdvertiser().advertise(name: name, type: .gateway, port: port, txt: txt)
-        return AsyncStream<Step> { continuation in
-            let advertiseTask = Task {
-                for await event in advertisements { continuation.yield(.beacon(event)) }
-                continuation.finish()
-            }
-            let signalTask = Task {
-                for await number in signals { continuation.yield(.signal(number)) }
-            }
-            continuation.onTermination = { _ in
-                advertiseTask.cancel()
-                signalTask.cancel()
-            }
+        switch ending {
+        case .unavailable(let issue): throw issue
+        case .stopped(let current): terminal.err(AdvertiseLines.withdrawn(current))
+        case .ended: break
         }
     }
 }

@@ -131,15 +131,13 @@ struct BrowseCommand: ClawnetCommand {
             output.show(.error(issue), collection: shown)
         }
         let watching = watch
-        let browsing = Task {
+        // Nobody reads any more (`| head -1`), or stdout is full: browsing stops (--watch would never end).
+        let snapshot = await context.runUntilStopped {
             await context.discovery.snapshot(request, timeout: deadline, untilAllForNow: !watching, initial: configIssues) {
                 event, collection in
                 output.show(event, collection: collection)
             }
         }
-        // Nobody reads any more (`| head -1`), or stdout is full: stop browsing (--watch would never end).
-        context.onOutputGone { browsing.cancel() }
-        let snapshot = await browsing.value
         let report = BrowseReport(request: request, snapshot: snapshot)
         try output.finish(report, timedOut: snapshot.timedOut, deadline: deadline)
         return report.exitStatus

@@ -186,18 +186,7 @@ struct WatchCommand: ClawnetCommand {
                 let line = WatchIssueLine(issue, date: Date())
                 show([line.text(terminal)]) { try line.json(lines) }
             })
-        let watching = Task { await service.run(hangups: hangups) }
-        let stopper = Task {
-            for await _ in signals { break }
-            watching.cancel()
-        }
-        context.onOutputGone { watching.cancel() }
-        let deadline = Task {
-            if let given = timeout.given, (try? await Task.sleep(for: given)) != nil { watching.cancel() }
-        }
-        let ended = await watching.value
-        stopper.cancel()
-        deadline.cancel()
+        let ended = await context.runUntilStopped(signals: signals, timeout: timeout.given) { await service.run(hangups: hangups) }
         await server?.stop()
         guard ended == nil else {
             terminal.err("nothing to watch: mDNS is the only path, and it cannot run here")

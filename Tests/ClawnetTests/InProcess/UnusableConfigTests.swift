@@ -77,8 +77,10 @@ struct UnusableConfigTests {
         #expect(machine.openclaw.unusable != nil, "\(broken): \(machine.openclaw.warnings)")
         for (arguments, usage) in Self.commands {
             let arguments = arguments.map { $0.replacingOccurrences(of: "{home}", with: home) }
+            // report's doctor probes the default Gateway, 127.0.0.1:18789: nothing listens there.
             let run = try await InProcessRun.run(
-                arguments, machine: machine, discovery: RecordedDiscovery(events: [.allForNow]), environment: ["HOME": home])
+                arguments, machine: machine, discovery: RecordedDiscovery(events: [.allForNow]),
+                network: .recorded(DoctorInProcessTests.refusing(["127.0.0.1:18789", "127.0.0.1:1"])), environment: ["HOME": home])
             let said = run.out + run.err
             #expect(
                 said.contains(path), "\(broken), \(arguments.joined(separator: " ")): exit \(run.status), nothing names \(path): \(said)")

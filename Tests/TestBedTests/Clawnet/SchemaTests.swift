@@ -64,9 +64,11 @@ struct SchemaTests {
             // The optional parts were really there to be checked.
             let document = try jsonObject(result.stdout)
             let merged = beacons(document).first { $0["instance"] as? String == name }
+            // Every beacon in brief when they did not merge: which path lost its addresses.
+            let seen = beacons(document).map { "\($0["id"] ?? "?") \($0["sources"] ?? "?") \($0["addresses"] ?? "?")" }
             #expect(
                 merged?["aliases"] != nil && merged?["resolvers"] != nil && strings(merged?["interfaces"]) == ["eth0"],
-                "\(String(describing: merged))")
+                "\(String(describing: merged))\nbeacons: \(seen)\nerrors: \(errors(document))")
             #expect(beacons(document).contains { $0["domain"] is NSNull }, "a manual beacon")
             #expect(errors(document).contains { $0["domain"] is String }, "an error about a domain: \(errors(document))")
         }

@@ -121,9 +121,8 @@ struct UpgradeAnswerFieldTests {
         let proxy = try await bed.startNginx(
             port: testPort(), upstream: "http://127.0.0.1:\(gateway.port)", directives: Field.passesWebSockets)
         try await Field.stopping(proxy, gateway) {
-            let run = try await InProcessRun.run([
-                "doctor", "ws://127.0.0.1:\(proxy.port)", "--no-local", "--format", "json", "--timeout", "4s",
-            ])
+            let run = try await InProcessRun.run(
+                ["doctor", "ws://127.0.0.1:\(proxy.port)", "--no-local", "--format", "json", "--timeout", "4s"], network: .live)
             let document = try jsonObject(run.out)
             let output = Field.summary(document) + "\n" + run.out + run.err
             let webSocket = try #require(Field.check(document, "gw.websocket"), "\(output)")
