@@ -91,4 +91,28 @@ extension DoctorLabTests {
             #expect(status == 1)
         }
     }
+
+    @Test("on the Gateway host, the zone naming lgw's address: the stand-in on 127.0.0.1 only binds loopback; stopped, it is not running")
+    func loopbackOnTheGatewayHost() async throws {
+        try await withLab(["--bind", "127.0.0.1"]) { lab in
+            let config = try writeConfig("{ gateway: { port: \(lab.port) } }")
+            let result = try await lab.bed.clawnet(
+                ["doctor", "--format", "json", "--timeout", "4s", "--config", config] + lab.dnsArguments, on: .lgw, timeout: .seconds(40))
+            let document = try jsonObject(result.stdout)
+            let cause = try #require(diagnosis(document, "gateway-not-listening"), "\(diagnosisIDs(document)): \(notPassing(document))")
+            let words = (cause["cause"] as? String ?? "") + " / " + (cause["fix"] as? String ?? "")
+            #expect(words.contains("answers on 127.0.0.1:\(lab.port) only") && words.contains("gateway.bind"), "\(words)")
+            #expect(!words.contains("or is not running") && !words.contains("gateway start"), "\(words)")
+
+            // Stopped: 127.0.0.1 refuses too: not running here, start it.
+            _ = try await lab.gateway?.stop()
+            let again = try await lab.bed.clawnet(
+                ["doctor", "--format", "json", "--timeout", "4s", "--config", config] + lab.dnsArguments, on: .lgw, timeout: .seconds(40))
+            let stopped = try jsonObject(again.stdout)
+            let down = try #require(diagnosis(stopped, "gateway-not-listening"), "\(diagnosisIDs(stopped)): \(notPassing(stopped))")
+            let said = (down["cause"] as? String ?? "") + " / " + (down["fix"] as? String ?? "")
+            #expect(said.contains("not running (nothing listens on 127.0.0.1:\(lab.port) either)"), "\(said)")
+            #expect(said.contains("start it here: `openclaw gateway start`") && !said.contains("gateway.bind to"), "\(said)")
+        }
+    }
 }
