@@ -98,7 +98,7 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
     }
 
     public var url: String? {
-        ConnectURL.best(host: host?.text, addresses: addresses, port: port, tls: gateway.tls)
+        ConnectURL.best(host: host?.text, addresses: addresses, port: port, tls: gateway.advertisesTLS)
     }
 
     /// Contradictions and problems a user should know about, most useful first.

@@ -17,6 +17,10 @@ public struct GatewayInfo: Hashable, Sendable {
 
     public init() {}
 
+    /// The beacon asks for wss://: gatewayTls (1, true, yes) or a gatewayTlsSha256, as OpenClaw's
+    /// Android node reads it (ConnectionManager.kt resolveTlsParamsForEndpoint).
+    public var advertisesTLS: Bool { tls || tlsSha256 != nil }
+
     /// The keys in the order OpenClaw's zone writer emits them; other keys follow in their own order.
     public static var keyOrder: [String] { GatewayTXT.Layout.wideAreaZone.keys }
 

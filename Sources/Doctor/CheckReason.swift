@@ -38,6 +38,8 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case plainGateway, tlsVersion, notTLS, tlsAlert, handshakeFailed, handshakeTimedOut
     // gw.pin
     case pinMismatch, advertisedMismatch, advertisedStale
+    // gw.pin: a record of the Gateway (another path's) advertises a certificate before the one served
+    case recordStale
     // gw.cert
     case certificateUnreadable, certificateExpired, certificateNotYetValid, certificateExpiresSoon
     // gw.http

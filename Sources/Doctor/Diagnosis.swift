@@ -44,10 +44,13 @@ public struct Diagnosis: Sendable, Equatable {
         /// A Gateway's host answers mDNS (or does not), while its beacon is not in local.
         case hostAnswer(HostAnswer)
         case advertisingOff(AdvertisingSwitch, configPath: String)
+        /// Nothing in local., and these `.local` names of Gateways got no mDNS answer.
+        case mdnsTimeout(names: [String])
         /// Nothing in local., though these interfaces carry multicast.
         case multicastBlocked(interfaces: [String])
         /// Advertised (by mDNS or DNS-SD) at these addresses, and refused.
-        case notListening(target: String, mdns: Bool, addresses: [IPAddress], port: Int)
+        /// `host`: whether that is this machine, and whether 127.0.0.1 answers there.
+        case notListening(target: String, mdns: Bool, addresses: [IPAddress], port: Int, host: GatewayHost)
         /// Silent tailnet addresses; the tailnet as this machine sees it.
         case tailnetUnreachable(target: String, lost: [IPAddress], port: Int, tailnet: Tailnet)
         /// Silent addresses this machine has no route to; whether one of them looks like a
@@ -56,10 +59,16 @@ public struct Diagnosis: Sendable, Equatable {
         /// The pinned certificate's check (nil when it matched) and gw.connect when the
         /// credentials were withheld for another certificate.
         case pinChanged(target: String, pin: Check?, withheld: Check?)
+        /// The pin is older than a renewal: the Gateway's own beacon advertises the certificate
+        /// it presents (`pin` is gw.pin's evidence); the credentials were withheld all the same.
+        case certificateRenewed(target: String, pin: PinEvidence)
+        /// Records that still advertise a certificate before the one presented (`confirmed`: one
+        /// of the Gateway's beacons advertises the new one).
+        case staleFingerprintRecord(target: String, stale: [AdvertisedFingerprint], observed: TLSFingerprint, confirmed: Bool)
         /// Plain text where TLS was expected: by the beacon (gatewayTls=1), else by the URL or config.
         case tlsExpected(target: String, byBeacon: Bool, hostHeader: String)
-        /// A TLS server probed as ws://: `advertised` when a beacon (not a manual target) named it.
-        case tlsNotAdvertised(target: String, advertised: Bool, webSocket: Check)
+        /// A TLS server probed as ws://, and why it was.
+        case tlsNotAdvertised(target: String, plain: PlainProbe, webSocket: Check)
         /// Something in front of the Gateway (a proxy, an edge) is the cause: what doctor saw of it.
         case intermediary(IntermediaryFinding)
         /// A wide-area domain that only Tailscale's resolver answers, on a machine whose
@@ -69,6 +78,16 @@ public struct Diagnosis: Sendable, Equatable {
         /// Nothing in local. on a machine in a container or WSL2 (its markers).
         case contained(PlatformFacts)
     }
+}
+
+/// Why a Gateway that speaks TLS was probed as plain ws://.
+public enum PlainProbe: Sendable, Equatable {
+    /// Its beacon advertises no TLS (neither gatewayTls nor gatewayTlsSha256).
+    case beaconWithoutTLS
+    /// It was given as ws:// (or as a host, with gateway.tls off in the config), and no beacon names it.
+    case given
+    /// It was given as ws://, though the beacon that names it advertises TLS.
+    case givenDespiteBeacon
 }
 
 /// A cause doctor can name: stable, lower-case, dashed.
@@ -139,6 +158,7 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     public static let gatewayAdvertisedTwice = DiagnosisID(rawValue: "gateway-advertised-twice")
     public static let multipleGateways = DiagnosisID(rawValue: "multiple-gateways")
     public static let phoneRefuses = DiagnosisID(rawValue: "phone-refuses")
+    public static let mdnsTimeout = DiagnosisID(rawValue: "mdns-timeout")
     // Issue 32: OpenClaw 2 at the connect level.
     public static let gatewayRestarting = DiagnosisID(rawValue: "gateway-restarting")
     public static let authRateLimited = DiagnosisID(rawValue: "auth-rate-limited")
@@ -148,6 +168,9 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     public static let operatorAccessDenied = DiagnosisID(rawValue: "operator-access-denied")
     public static let verifiedUserRequired = DiagnosisID(rawValue: "verified-user-required")
     public static let unauthenticatedLimit = DiagnosisID(rawValue: "unauthenticated-limit")
+    // Issue 31 and issue 32 case 6: a certificate renewed under a running Gateway.
+    public static let certificateRenewed = DiagnosisID(rawValue: "certificate-renewed")
+    public static let staleFingerprintRecord = DiagnosisID(rawValue: "stale-fingerprint-record")
 
     public var description: String { rawValue }
 

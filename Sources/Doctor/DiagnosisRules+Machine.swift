@@ -7,7 +7,7 @@ import Host
 extension DiagnosisRules {
     public static let machine: [DiagnosisRule] =
         [
-            noMDNS, gatewayNotAdvertising, multicastBlockedSilentHost, multicastBlocked, twoMDNSStacks, advertisingSwitchedOff,
+            noMDNS, gatewayNotAdvertising, multicastBlockedSilentHost, mdnsTimeout, multicastBlocked, twoMDNSStacks, advertisingSwitchedOff,
             noMulticastInterface, resolvedRoutingDomain, splitDNS, wideAreaDomain, tailscaleServeRoute, gatewayRestartLoop,
             containerMulticast, gatewayBindAlias,
         ] + identity + sightings + phones
@@ -37,10 +37,19 @@ extension DiagnosisRules {
         return [Diagnosis(.multicastBlocked, .hostAnswer(host), evidence: [.init(.mdnsBrowse)])]
     }
 
+    /// Nothing in local., no host to ask, and the `.local` name of the Gateway this machine is
+    /// to reach got no mDNS answer either: mDNS times out between the two (a configured node's
+    /// gateway.remote.url, a TARGET).
+    static let mdnsTimeout = DiagnosisRule.machine(.mdnsTimeout) { machine in
+        guard machine.localUnexplained, !machine.hostAsked, !machine.discovery.unansweredLocalNames.isEmpty else { return [] }
+        return [
+            Diagnosis(.mdnsTimeout, .mdnsTimeout(names: machine.discovery.unansweredLocalNames), evidence: [.init(.mdnsBrowse)])
+        ]
+    }
+
     /// Nothing in local., and no host to ask.
     static let multicastBlocked = DiagnosisRule.machine(.multicastBlocked) { machine in
-        guard machine.localUnexplained, !machine.discovery.hostAnswers.contains(where: { $0.name != nil || $0.answer == .noAnswer })
-        else { return [] }
+        guard machine.localUnexplained, !machine.hostAsked, machine.discovery.unansweredLocalNames.isEmpty else { return [] }
         return [
             Diagnosis(
                 .multicastBlocked, .multicastBlocked(interfaces: machine.facts.multicastInterfaces.map(\.name)),
@@ -98,6 +107,9 @@ extension MachineResult {
 
     /// Nothing answered in local. though mDNS could be asked, and nothing said already why: no
     /// mDNS, no interface that carries multicast, this machine's own Gateway not advertising.
+    /// A Gateway's host was asked whether it answers mDNS, and answered or stayed silent.
+    var hostAsked: Bool { discovery.hostAnswers.contains { $0.name != nil || $0.answer == .noAnswer } }
+
     var localUnexplained: Bool {
         discovery.localIsEmptyThoughUsable(facts) && !mdnsFailed && !facts.multicastInterfaces.isEmpty && facts.advertisingOff == nil
             && !facts.onContainerBridge

@@ -9,7 +9,7 @@ extension DiagnosisRules {
         [
             nameNotFound, nssMdnsMissing, magicDNSNotApplied, unknownTarget, nameUnresolved, gatewayNotListening, nothingListens,
             localShortage, tailnetUnreachable, unroutableAddress, firewall, hostUnreachable,
-        ] + intermediaries + upgradeAnswers + session + handshake + openClaw2 + layers
+        ] + renewals + intermediaries + upgradeAnswers + session + handshake + openClaw2 + layers
 
     // MARK: Its name
 
@@ -34,13 +34,15 @@ extension DiagnosisRules {
 
     // MARK: TCP
 
-    /// Advertised, and refused: the Gateway binds loopback or is not running.
+    /// Advertised, and refused: the Gateway is stopped (or, on this machine, binds loopback).
     static let gatewayNotListening = DiagnosisRule.gateway(.gatewayNotListening, explains: [.gwTCP: [.refused]]) { result, _ in
         guard let beacon = result.beacon, !beacon.isManualOnly, result.failing(.gwTCP, [.refused]) != nil else { return nil }
         let target = result.target
         return Diagnosis(
             .gatewayNotListening,
-            .notListening(target: target.label, mdns: beacon.sources.contains(.mdns), addresses: target.addresses, port: target.port),
+            .notListening(
+                target: target.label, mdns: beacon.sources.contains(.mdns), addresses: target.addresses, port: target.port,
+                host: result.evidence.host),
             evidence: [.init(.gwTCP, target: target.label)])
     }
 

@@ -30,18 +30,25 @@ extension DiagnosisRules {
         let label = result.target.label
         return Diagnosis(
             .tlsExpected,
-            .tlsExpected(target: label, byBeacon: result.beacon?.gateway.tls == true, hostHeader: GatewayProbe.hostHeader(result.target)),
+            .tlsExpected(
+                target: label, byBeacon: result.beacon?.gateway.advertisesTLS == true, hostHeader: GatewayProbe.hostHeader(result.target)),
             evidence: [.init(.gwTLS, target: label)])
     }
 
-    /// A TLS server probed as plain ws:// explains the failures of its later layers.
+    /// A TLS server probed as plain ws:// explains the failures of its later layers; whom it
+    /// blames reads the beacon the probe was made from (a TXT that says TLS is never blamed).
     static let tlsNotAdvertised = DiagnosisRule.gateway(.tlsNotAdvertised, explains: [.gwHTTP: [.wantsTLS], .gwWebSocket: [.wantsTLS]]) {
         result, _ in
         guard !result.target.tls, let webSocket = result.check(.gwWebSocket), webSocket.reason == .wantsTLS else { return nil }
         let label = result.target.label
+        let plain: PlainProbe
+        if let beacon = result.beacon, !beacon.isManualOnly {
+            plain = beacon.gateway.advertisesTLS ? .givenDespiteBeacon : .beaconWithoutTLS
+        } else {
+            plain = .given
+        }
         return Diagnosis(
-            .tlsNotAdvertised,
-            .tlsNotAdvertised(target: label, advertised: result.beacon.map { !$0.isManualOnly } ?? false, webSocket: webSocket),
+            .tlsNotAdvertised, .tlsNotAdvertised(target: label, plain: plain, webSocket: webSocket),
             evidence: [CheckID.gwHTTP, .gwWebSocket, .gwProtocol].map { .init($0, target: label) })
     }
 

@@ -13,6 +13,9 @@ public struct DiscoverySummary: Sendable {
     /// When nothing answered in local.: whether the hosts of Gateways found another way
     /// answer mDNS (reverse lookups of their LAN addresses through Avahi).
     public var hostAnswers: [HostAnswer]
+    /// The `.local` names of Gateways (a TARGET, the node's gateway.remote.url) that no host
+    /// answered by mDNS in time.
+    public var unansweredLocalNames: [String] = []
 
     public init(
         localBrowsed: Bool, domains: [DomainName], beacons: [GatewayBeacon], issues: [DiscoveryIssue], hostAnswers: [HostAnswer] = []
@@ -40,6 +43,8 @@ public struct HostAnswer: Sendable, Hashable {
     /// The Gateway that lives there, as doctor labels it.
     public let gateway: String
     public let answer: AvahiAddressLookup.Answer
+    /// Its Gateway refused every connection (nothing listens on its port): a stopped Gateway.
+    public var gatewayStopped = false
 
     public init(address: IPAddress, gateway: String, answer: AvahiAddressLookup.Answer) {
         self.address = address

@@ -1,4 +1,5 @@
 import DNSSD
+import Discovery
 import Host
 import Probes
 
@@ -18,18 +19,51 @@ extension Doctor {
         /// The default target, probed as ws:// (no config said TLS), answered TLS: probed again as wss://.
         var foundTLS = false
 
-        /// A URL or host that a discovered beacon also names (its port and one of its
-        /// addresses, as browse merges a manual target) is that Gateway: its name and TXT come along.
-        mutating func join(_ beacons: [GatewayBeacon]) {
-            let addresses = Set(probe.addresses.map(\.withoutZone))
-            guard beacon == nil,
-                let found = beacons.first(where: { beacon in
-                    !beacon.isManualOnly && beacon.port == probe.port && beacon.addresses.contains { addresses.contains($0.withoutZone) }
-                })
-            else { return }
+        /// What was typed, when the target was named as a URL or HOST[:PORT]: what it left out
+        /// (the scheme, the port) a beacon that names the same host may say.
+        var typed: EndpointSpec?
+
+        /// A URL, host or address that is a discovered Gateway by discovery's own rule
+        /// (`GatewayIdentity`, as browse and watch merge a manual target: an address in common on
+        /// its port, or its host) is that Gateway: its name and TXT come along, and what the URL
+        /// left out comes from the beacon as a node that trusts it connects: wss:// when it
+        /// advertises TLS (`GatewayInfo.advertisesTLS`), and its port when no port was typed and it
+        /// is the one Gateway there. A scheme or port typed stays. Every path's beacon counts.
+        mutating func join(_ gateways: [GatewayBeacon]) {
+            guard beacon == nil, let instance = try? InstanceName.truncating(probe.label) else { return }
+            let sightings = gateways.flatMap(Doctor.sightings).filter { !$0.isManualOnly }
+            let target = self
+            func isThis(_ sighting: GatewayBeacon, on port: Int) -> Bool {
+                GatewayIdentity.same(target.manual(instance, port: port), sighting)
+            }
+            let onPort = sightings.first { isThis($0, on: probe.port) }
+            let elsewhere = sightings.filter { sighting in sighting.port.map { isThis(sighting, on: $0) } ?? false }
+            let portless = typed?.port == nil && Set(elsewhere.map(\.gatewayID)).count == 1 ? elsewhere.first : nil
+            guard let found = onPort ?? portless else { return }
             beacon = found
             probe.advertisedFingerprint = found.gateway.tlsSha256
+            if let port = found.port { probe.port = port }
+            if typed?.scheme == nil { probe.tls = found.gateway.advertisesTLS }
         }
+
+        /// This target as a manual target on `port`, as browse's manual backend makes one.
+        func manual(_ instance: InstanceName, port: Int) -> GatewayBeacon {
+            GatewayBeacon(
+                instance: instance, serviceType: .gateway, domain: nil, source: .manual, host: probe.host, port: port,
+                addresses: probe.addresses, txt: .empty)
+        }
+    }
+
+    /// A discovered Gateway's beacons, one per path (the first its main one), each under the
+    /// Gateway's id.
+    static func sightings(_ gateway: GatewayBeacon) -> [GatewayBeacon] {
+        guard !gateway.sightings.isEmpty else { return [gateway] }
+        return [gateway]
+            + gateway.sightings.filter { $0.id != gateway.id }.map { sighting in
+                var sighting = sighting
+                sighting.assignedID = gateway.gatewayID
+                return sighting
+            }
     }
 
     /// The targets to probe, each guarded by its credential policy, and the names that match
@@ -63,6 +97,7 @@ extension Doctor {
                 group.addTask {
                     let tls = endpoint.scheme.map { $0 == .wss } ?? (config.tlsEnabled ?? false)
                     var target = await endpointTarget(endpoint, label: wanted.text, tls: tls, until: deadline)
+                    target.typed = wanted.endpoint
                     target.probe.credentials = credentials(for: endpoint)
                     target.pin = options.pin.map { Pin($0) }
                     if options.pin == nil, Self.isRemoteURL(endpoint, config), let pin = config.node.remoteTLSFingerprint {
@@ -90,7 +125,7 @@ extension Doctor {
         var targets: [Target] = []
         var unknown: [DoctorTarget] = []
         for (index, wanted) in options.targets.enumerated() {
-            if let beacon = discovery.beacons.first(where: { Self.named($0, wanted.text) }) {
+            if let beacon = discovery.beacons.lazy.flatMap(Self.sightings).first(where: { Self.named($0, wanted.text) }) {
                 var target = Target(probe: Self.probeTarget(beacon), beacon: beacon, pin: pin)
                 target.probe.credentials = ConnectCredentials(token: options.token, device: options.device)
                 targets.append(target)
@@ -142,6 +177,6 @@ extension Doctor {
             label: beacon.url ?? "\(beacon.instance.displayName)",
             host: beacon.host?.text ?? beacon.addresses.first?.description ?? beacon.instance.displayName,
             addresses: beacon.addresses, port: beacon.port ?? Endpoint.defaultGatewayPort,
-            tls: gateway.tls, advertisedFingerprint: gateway.tlsSha256)
+            tls: gateway.advertisesTLS, advertisedFingerprint: gateway.tlsSha256)
     }
 }

@@ -44,9 +44,17 @@ public struct Doctor: Sendable {
         async let lookedUp = lookUpNamed(until: lookups)
         var discovery = await discovered
         let (targets, unknown) = await resolve(discovery: discovery, lookedUp: await lookedUp)
+        discovery.unansweredLocalNames = targets.compactMap { $0.dnsProblem?.kind == .noMDNSAnswer ? $0.probe.host : nil }
         let budget = deadline.remaining
         let (reports, answers) = await probe(targets, budget: budget, discovery: discovery)
-        discovery.hostAnswers = answers
+        // A host whose Gateway refused every connection answers mDNS without a beacon because
+        // its Gateway is stopped.
+        let stopped = Set(zip(targets, reports).filter { Self.refusedAll($0.1) }.map(\.0.probe.label))
+        discovery.hostAnswers = answers.map { answer in
+            var answer = answer
+            answer.gatewayStopped = stopped.contains(answer.gateway)
+            return answer
+        }
         let probed = await settleLocalFallback(Array(zip(targets, reports)))
         var result = report(probed, unknown: unknown, discovery: discovery, budget: budget)
         result.elapsed = deadline.elapsed
@@ -88,7 +96,10 @@ public struct Doctor: Sendable {
     func report(_ probed: [(Target, ProbeReport)], unknown: [DoctorTarget], discovery: DiscoverySummary, budget: Duration)
         -> DoctorResult
     {
-        let judgement = GatewayJudgement(facts: facts, discovery: discovery, budget: budget, now: io.now())
+        var judgement = GatewayJudgement(facts: facts, discovery: discovery, budget: budget, now: io.now())
+        for (target, report) in probed where target.isLocalFallback {
+            judgement.loopback[target.probe.port] = report.tcp.contains { $0.outcome == .connected }
+        }
         let gateways =
             probed.map { target, report in
                 judgement.judge(
@@ -96,7 +107,9 @@ public struct Doctor: Sendable {
                     foundTLS: target.foundTLS)
             } + unknown.map(Self.unknownTarget)
         var machine = MachineChecks.run(facts, discovery: discovery, multicast: !options.noLocal)
-        if !options.targets.isEmpty { machine = Self.relaxUnneeded(machine, needed: Self.dependencies(of: gateways)) }
+        if !options.targets.isEmpty {
+            machine = Self.relaxUnneeded(machine, needed: Self.dependencies(of: gateways).union(options.required))
+        }
         let diagnosis = DiagnosisRules.diagnose(MachineResult(checks: machine, facts: facts, discovery: discovery), gateways: gateways)
         var result = DoctorResult(machine: machine, gateways: gateways, diagnosis: diagnosis, only: options.only.map(CheckID.closure))
         result.snippets = ZoneSnippets.make(gateways, discovery: discovery, facts: facts)
@@ -115,6 +128,11 @@ public struct Doctor: Sendable {
             }
         }
         return Array(result.prefix(maxHostLookups))
+    }
+
+    /// Every address tried refused the connection: nothing listens on the port.
+    static func refusedAll(_ report: ProbeReport) -> Bool {
+        !report.tcp.isEmpty && report.tcp.allSatisfy { $0.outcome == .refused }
     }
 
     /// mDNS reverse lookups are one Avahi resolver each: a handful tells the story.

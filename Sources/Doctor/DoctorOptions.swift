@@ -62,6 +62,9 @@ public struct DoctorOptions: Sendable {
     public var timeout: Duration = .seconds(5)
     /// Only these checks (and what they need); nil: all.
     public var only: Set<CheckID>?
+    /// Machine checks that decide the run whatever the targets depend on (`preflight --require
+    /// mdns`): never relaxed to a warning for targets that do not need them.
+    public var required: Set<CheckID> = []
     public var probeLimit = 256
 
     public init() {}

@@ -75,7 +75,8 @@ public enum GatewayChecks {
     }
 
     /// OpenClaw's rule: the user's pin decides; a TXT fingerprint is a hint and never
-    /// overrides it.
+    /// overrides it. Without a pin, a beacon whose fingerprint differs is a failure unless
+    /// another beacon of the Gateway advertises the certificate served (then a stale record).
     static func pin(_ pin: PinEvidence?) -> Check {
         guard let pin else { return Check(.gwPin, .skip, .noCertificate) }
         let (status, reason): (Check.Status, CheckReason)
@@ -85,13 +86,17 @@ public enum GatewayChecks {
             } else if case .issued? = pin.certificate {
                 // The CA renews it (Let's Encrypt every 60-90 days): the pin breaks each time.
                 (status, reason) = (.warn, .pinOnIssuedCertificate)
-            } else if let advertised = pin.advertised, advertised != pin.observed {
+            } else if pin.advertised.map({ $0 != pin.observed }) ?? false || !pin.staleRecords.isEmpty {
                 (status, reason) = (.warn, .advertisedStale)
             } else {
                 (status, reason) = (.pass, .ok)
             }
-        } else if let advertised = pin.advertised, advertised != pin.observed {
+        } else if let advertised = pin.advertised, advertised != pin.observed, !pin.renewalAdvertised {
             (status, reason) = (.fail, .advertisedMismatch)
+        } else if !pin.staleRecords.isEmpty {
+            // Another beacon of this Gateway advertises the certificate served: a renewal one
+            // record missed, not an interception.
+            (status, reason) = (.warn, .recordStale)
         } else {
             (status, reason) = (.pass, .ok)
         }

@@ -21,6 +21,8 @@ public struct GatewayEvidence: Sendable, Equatable {
     public let path: PathEvidence
     /// The instant certificates are judged against.
     public let now: Date
+    /// Whether its host is this machine (`GatewayJudgement` says).
+    public internal(set) var host = GatewayHost.elsewhere
 
     /// `routes` is the main routing table (empty when unknown); `pin` what the Gateway is
     /// pinned to, and where that pin comes from.
@@ -39,7 +41,7 @@ public struct GatewayEvidence: Sendable, Equatable {
         self.pin = report.tlsFacts.map { facts in
             PinEvidence(
                 observed: facts.fingerprint, pin: pin, advertised: target.advertisedFingerprint,
-                host: target.host, certificate: CertificateOrigin(facts))
+                host: target.host, certificate: CertificateOrigin(facts), records: AdvertisedFingerprint.all(beacon))
         }
         path = PathEvidence(report: report)
         http = report.health.map {
@@ -184,6 +186,8 @@ public struct PinEvidence: Sendable, Equatable {
     public let host: String
     /// Whose certificate it is, as its form tells (nil when it could not be read).
     public var certificate: CertificateOrigin? = nil
+    /// What each of the Gateway's beacons advertises (every path's, after a merge).
+    public var records: [AdvertisedFingerprint] = []
 }
 
 /// gw.http: /healthz and /readyz, each on its own connection.

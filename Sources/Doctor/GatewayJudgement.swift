@@ -19,6 +19,11 @@ public struct GatewayJudgement: Sendable {
     public var gatewayConfigured: Bool
     /// Discovery found Gateways: nothing on the implicit 127.0.0.1 is then no news.
     public var othersFound: Bool
+    /// This machine's addresses and name: a Gateway there is this machine's.
+    var own = GatewayHost.Own()
+    /// Whether 127.0.0.1 answered, by port (doctor's implicit target); the Gateway's unit.
+    public var loopback: [Int: Bool] = [:]
+    var service: GatewayService?
 
     /// As the machine is (`facts`) and discovery found it.
     public init(facts: MachineFacts, discovery: DiscoverySummary, budget: Duration, now: Date) {
@@ -27,6 +32,8 @@ public struct GatewayJudgement: Sendable {
         self.now = now
         self.gatewayConfigured = facts.config.exists
         self.othersFound = !discovery.beacons.isEmpty
+        self.own = GatewayHost.Own(facts)
+        self.service = facts.gatewayService
     }
 
     /// The Gateway's checks from `report`. `localFallback`: the implicit 127.0.0.1 target, not
@@ -36,7 +43,11 @@ public struct GatewayJudgement: Sendable {
         _ report: ProbeReport, beacon: GatewayBeacon?, dnsProblem: DNSProblem? = nil, pin: Pin?, localFallback: Bool = false,
         foundTLS: Bool = false
     ) -> GatewayResult {
-        let evidence = GatewayEvidence(report, beacon: beacon, dnsProblem: dnsProblem, pin: pin, budget: budget, routes: routes, now: now)
+        var evidence = GatewayEvidence(report, beacon: beacon, dnsProblem: dnsProblem, pin: pin, budget: budget, routes: routes, now: now)
+        let target = report.target
+        if !localFallback, own.owns(host: target.host, addresses: target.addresses) {
+            evidence.host = .here(loopback: loopback[target.port], service: service)
+        }
         var checks = GatewayChecks.run(evidence)
         if localFallback && othersFound { checks = Self.relaxLocalFallback(checks, configured: gatewayConfigured) }
         if foundTLS { checks = Self.markFoundTLS(checks) }

@@ -60,6 +60,8 @@ public enum Preflight {
     {
         var options = base
         options.only = checks(for: requirements)
+        // What is required fails on its own, whatever TARGETs are given and whether they need it.
+        options.required = options.only ?? []
         let doctor = await Doctor.run(options, system: system, io: io)
         return (Requirement.allCases.filter(requirements.contains).map { evaluate($0, doctor) }, doctor.elapsed)
     }

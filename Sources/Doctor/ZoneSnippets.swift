@@ -31,10 +31,13 @@ public struct ZoneSnippet: Sendable {
     public let differences: [Difference]
     /// The zone fragment: `$ORIGIN`, `$TTL`, and the Gateway's A/AAAA, PTR, SRV and TXT.
     public let records: String
-    /// The CoreDNS server block that serves the zone, when doctor knows where it runs.
+    /// The CoreDNS server block that would serve the zone, when no server answers for it yet and
+    /// doctor knows where one would run.
     public let corefile: String?
     /// The Gateway as written, for a fragment that holds several.
     public let gateway: ZoneGateway
+    /// For a stale record: nsupdate input that replaces it (the old records out, the new in).
+    public var update: String?
 }
 
 public enum ZoneSnippets {
@@ -56,17 +59,34 @@ public enum ZoneSnippets {
     }
 
     static func snippet(for result: GatewayResult, domain: DomainName, discovery: DiscoverySummary, facts: MachineFacts) -> ZoneSnippet? {
-        guard verified(result), let gateway = zoneGateway(result) else { return nil }
+        guard verified(result), var gateway = zoneGateway(result) else { return nil }
         let inDomain = discovery.beacons.filter { $0.domain == domain || $0.aliases.contains { $0.domain == domain.name } }
-        if let beacon = result.beacon, inDomain.contains(beacon) { return nil }
-        let published = inDomain.first { $0.instance == gateway.instance }
+        // The Gateway's own record in the domain (a path of it, by discovery's identity) is
+        // stale only in its certificate: a renewal the zone missed.
+        let own = result.beacon.map(Doctor.sightings)?.first { $0.domain == domain }
+        if let own {
+            guard let advertised = own.gateway.tlsSha256, let served = result.served, advertised != served else { return nil }
+        } else if let beacon = result.beacon, inDomain.contains(beacon) {
+            return nil
+        }
+        let published = own ?? inDomain.first { $0.instance == gateway.instance }
+        if let published {
+            gateway = ZoneGateway(
+                instance: published.instance, hostLabel: gateway.hostLabel, addresses: gateway.addresses, port: gateway.port,
+                txt: gateway.txt)
+        }
         let differences = published.map { differencesOf($0, gateway: gateway, served: result.served) } ?? []
         if published != nil && differences.isEmpty { return nil }
         let content = ZoneContent(domain: domain, gateways: [gateway], nameServerAddresses: [])
         guard let records = try? ZoneWriter.fragment(content).text else { return nil }
-        return ZoneSnippet(
+        // A server that already answers for the domain serves it: it needs no new server block.
+        let served = !inDomain.isEmpty
+        var snippet = ZoneSnippet(
             domain: domain, target: result.target.label, reason: published == nil ? .missing : .stale, differences: differences,
-            records: records, corefile: corefile(domain, inDomain: inDomain, asked: discovery.askedServers, facts: facts), gateway: gateway)
+            records: records,
+            corefile: served ? nil : corefile(domain, inDomain: inDomain, asked: discovery.askedServers, facts: facts), gateway: gateway)
+        snippet.update = published.flatMap { update(content, replacing: $0, differences: differences) }
+        return snippet
     }
 
     /// The Gateway from verified facts only; its name and hints from its beacon when it has one

@@ -44,8 +44,20 @@ public enum HostLookup {
         // An answer that came with the deadline still counts; the cancelled wait reads as the time limit.
         guard timedOut, case .failure = result else { return result }
         let waited = timeout.secondsText(fractionDigits: 1)
-        let message = "looking up \(host) took longer than \(waited) s (a DNS server that does not answer?)"
+        let message = "looking up \(host) took longer than \(waited) s \(unanswered(host))"
         return .failure(Failure(message: message, kind: .noAnswer))
+    }
+
+    /// Who did not answer: for a `.local` name mDNS, never a DNS server.
+    static func unanswered(_ host: String) -> String {
+        isLocal(host) ? "(an mDNS name: no host answered by mDNS in time)" : "(a DNS server that does not answer?)"
+    }
+
+    /// A `.local` name: nsswitch asks mDNS (nss-mdns), not a DNS server.
+    static func isLocal(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        return name.hasSuffix(".local")
     }
 
     static func lookup(_ host: String) -> Result<[IPAddress], Failure> {

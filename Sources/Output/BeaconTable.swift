@@ -78,7 +78,7 @@ enum BeaconTable {
     static let markIndent = 3
 
     static func tls(_ gateway: GatewayInfo) -> String {
-        guard gateway.tls else { return "no" }
+        guard gateway.advertisesTLS else { return "no" }
         return gateway.tlsSha256.map { "sha256 \($0.short)…" } ?? "yes"
     }
 

@@ -106,8 +106,9 @@ extension CheckText {
             return CheckText(
                 "connection refused: \(all) (nothing listens there)",
                 fix:
-                    "is the Gateway running, and listening on this address? On the Gateway host: "
-                    + "`ss -ltnp 'sport = :\(port)'`; gateway.bind loopback accepts local connections only")
+                    "start the Gateway on its host (`openclaw gateway start`); if `openclaw gateway status` says it runs, "
+                    + "`ss -ltnp 'sport = :\(port)'` there shows the address it listens on (gateway.bind loopback takes local "
+                    + "connections only)")
         case .timedOut:
             return CheckText(
                 "no answer within \(seconds(evidence.budget)) s: \(all): a firewall drops the packets, or the host is down",

@@ -61,24 +61,33 @@ extension CheckText {
             let notAdopted =
                 advertised == evidence.observed
                 ? "; the beacon advertises the certificate served, and doctor does not adopt it: your pin decides" : ""
+            let repin =
+                pin.source == .remoteConfig
+                ? "re-pin the node if it matches (`openclaw config set gateway.remote.tlsFingerprint sha256:\(observed)`)" : "pin that"
             return CheckText(
                 "TLS certificate pin mismatch for \(evidence.host) (expected \(pin.fingerprint.hex), observed \(observed))\(notAdopted)",
                 fix:
                     "if the Gateway's certificate was rotated, check the new one on the Gateway host (`openssl x509 -in "
-                    + "~/.openclaw/gateway/tls/gateway-cert.pem -outform DER | sha256sum`) and pin that; otherwise something intercepts TLS"
+                    + "~/.openclaw/gateway/tls/gateway-cert.pem -outform DER | sha256sum`) and \(repin); otherwise something intercepts TLS"
             )
         case (.pinOnIssuedCertificate, let pin?, _):
             return pinOnIssued(pin, evidence)
-        case (.advertisedStale, _, let advertised?):
+        case (.advertisedStale, _, _):
+            let stale = evidence.staleRecords.first?.fingerprint ?? evidence.advertised ?? evidence.observed
             return CheckText(
-                "matches your pin; the beacon's TXT advertises another fingerprint (\(advertised.hex)), not adopted: a stale beacon?",
-                fix: "restart the Gateway so it advertises its current certificate")
+                "matches your pin; \(staleWords(evidence)) advertises another fingerprint (\(stale.hex)), not adopted: a stale record",
+                fix: staleFix(evidence))
+        case (.recordStale, _, _):
+            return CheckText(
+                "the certificate served (\(observed)) is the one the Gateway's own beacon advertises; \(staleWords(evidence)) still "
+                    + "advertises the one before: a renewal that record missed",
+                fix: staleFix(evidence))
         case (.advertisedMismatch, _, let advertised?):
             return CheckText(
                 "the certificate's fingerprint \(observed) differs from the beacon's gatewayTlsSha256 \(advertised.hex)",
                 fix:
-                    "either the Gateway's certificate was rotated and its beacon is stale (restart the Gateway), or a TLS-terminating "
-                    + "proxy sits in the path: check the fingerprint on the Gateway host")
+                    "either the Gateway's certificate was renewed and \(staleWords(evidence)) is stale (\(staleFix(evidence))), or a "
+                    + "TLS-terminating proxy sits in the path: check the fingerprint on the Gateway host")
         case (_, let pin?, _):
             return CheckText("matches the pin (\(pin.source == .flag ? "--pin" : "gateway.remote.tlsFingerprint"))")
         case (_, nil, _?):
@@ -112,5 +121,24 @@ extension CheckText {
     /// A date to the minute, in UTC (`2026-01-01 00:00Z`).
     static func iso(_ date: Date) -> String {
         UTCDay.timestamp(unixSeconds: Int64(date.timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// The records that advertise another certificate, by owner name (the beacon's TXT when none is known).
+    static func staleWords(_ evidence: PinEvidence) -> String {
+        let owners = evidence.staleRecords.prefix(4).map { words($0.owner) }
+        return owners.isEmpty ? "the beacon's TXT" : "the record \(owners.joined(separator: ", "))"
+    }
+
+    /// Replace a wide-area record where its zone is served; the Gateway republishes its own
+    /// mDNS beacon (2026.9 and later).
+    static func staleFix(_ evidence: PinEvidence) -> String {
+        let wideArea = evidence.staleRecords.filter { $0.domain != nil }
+        guard !wideArea.isEmpty else {
+            return "update the Gateway to 2026.9 or later, which republishes a renewed certificate, or restart it"
+        }
+        let servers = Array(Set(wideArea.flatMap(\.servers))).sorted()
+        return "replace that TXT record with gatewayTlsSha256=\(evidence.observed.hex)"
+            + (servers.isEmpty ? "" : " on the server that serves it (\(servers.joined(separator: ", ")))")
+            + ": `clawnet doctor --emit-zone FILE` writes the records, `clawnet zone push` sends them"
     }
 }

@@ -80,15 +80,42 @@ extension DiagnosisText {
         }
     }
 
-    static func notListening(_ target: String, mdns: Bool, _ addresses: [IPAddress], _ port: Int) -> DiagnosisText {
-        DiagnosisText(
-            cause:
-                "\(target) is advertised by \(mdns ? "mDNS" : "DNS-SD") at \(addresses.map(\.description).joined(separator: ", ")) port "
-                + "\(port), but nothing listens there: the Gateway binds loopback (gateway.bind = loopback) or is not running",
-            fix:
-                "on the Gateway host set gateway.bind to \"lan\" (or \"tailnet\") in ~/.openclaw/openclaw.json and restart it; `ss -ltnp "
-                + "'sport = :\(port)'` there shows what it listens on")
+    static func notListening(_ target: String, mdns: Bool, _ addresses: [IPAddress], _ port: Int, _ host: GatewayHost) -> DiagnosisText {
+        let advertised =
+            "\(target) is advertised by \(mdns ? "mDNS" : "DNS-SD") at \(addresses.map(\.description).joined(separator: ", ")) port "
+            + "\(port), but nothing listens there"
+        switch host {
+        case .here(loopback: true, _):
+            return DiagnosisText(
+                cause: advertised + ": this machine is its host, and its Gateway answers on 127.0.0.1:\(port) only: it binds loopback "
+                    + "(gateway.bind loopback), so no other machine can connect",
+                fix: "set gateway.bind to \"lan\" (or \"tailnet\") in ~/.openclaw/openclaw.json, then `openclaw gateway restart`")
+        case .here(let loopback, let service):
+            let state = service.flatMap { unit in
+                unit.activeState.map { " (\(GatewayService.unit) is \($0)\(unit.result.map { ", \($0)" } ?? ""))" }
+            }
+            let stopped =
+                loopback == false
+                ? ": this machine is its host, and its Gateway is not running (nothing listens on 127.0.0.1:\(port) either)\(state ?? "")"
+                : ": this machine is its host, and its Gateway is not running\(state ?? "") or listens on 127.0.0.1 only"
+            return DiagnosisText(
+                cause: advertised + stopped,
+                fix: "start it here: \(startGateway)\(loopback == false ? "" : "; `ss -ltnp 'sport = :\(port)'` shows what listens")"
+                    + "; `journalctl --user -u \(GatewayService.unit)` says why it stopped")
+        case .elsewhere:
+            return DiagnosisText(
+                cause: advertised + ": the Gateway is stopped (a stopped Gateway's record stays in a zone, and mDNS caches keep its "
+                    + "beacon a while), or it listens on another address",
+                fix: "start it on the Gateway host: \(startGateway); if `openclaw gateway status` there says it runs, `ss -ltnp "
+                    + "'sport = :\(port)'` shows the address it listens on")
+        }
     }
+
+    /// How OpenClaw starts its Gateway as a service (docs/cli/gateway.md; the unit's name from
+    /// src/daemon/constants.ts, `openclaw-gateway-PROFILE` for a profile).
+    static let startGateway =
+        "`openclaw gateway start` (the systemd user unit \(GatewayService.unit): `systemctl --user start \(GatewayService.unit)`; a "
+        + "profile's is openclaw-gateway-PROFILE.service)"
 
     static func tailnetUnreachable(_ target: String, _ lost: [IPAddress], _ port: Int, _ tailnet: Tailnet) -> DiagnosisText {
         let shown = lost.map(\.description).joined(separator: ", ")

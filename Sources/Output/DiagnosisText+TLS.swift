@@ -41,12 +41,25 @@ extension DiagnosisText {
                 + "advertising gatewayTls=1")
     }
 
-    static func tlsNotAdvertised(_ target: String, advertised: Bool, _ webSocket: Check) -> DiagnosisText {
-        DiagnosisText(
-            cause: advertised
-                ? "\(target) speaks TLS, but its beacon has no gatewayTls=1: nodes that trust the beacon connect with ws:// and fail"
-                : "\(target) speaks TLS, but was given as plain ws:// (no wss:// in the URL, and gateway.tls is off in the config): a node "
-                    + "told ws:// cannot connect",
-            fix: fix(of: webSocket))
+    static func tlsNotAdvertised(_ target: String, _ plain: PlainProbe, _ webSocket: Check) -> DiagnosisText {
+        switch plain {
+        case .beaconWithoutTLS:
+            return DiagnosisText(
+                cause: "\(target) speaks TLS, but its beacon has no gatewayTls=1: nodes that trust the beacon connect with ws:// and fail",
+                fix: fix(of: webSocket))
+        case .given:
+            return DiagnosisText(
+                cause: "\(target) speaks TLS, but was given as plain ws:// (no wss:// in the URL, and gateway.tls is off in the config): "
+                    + "a node told ws:// cannot connect",
+                fix: fix(of: webSocket))
+        case .givenDespiteBeacon:
+            var authority = target
+            if case .webSocket(let evidence) = webSocket.evidence { authority = evidence.hostHeader }
+            return DiagnosisText(
+                cause: "\(target) speaks TLS, as its beacon says (gatewayTls), but was given as plain ws://: a node told ws:// cannot "
+                    + "connect",
+                fix: "connect with wss:// (`clawnet doctor wss://\(authority)`), "
+                    + "or give the host without a scheme: it then takes the beacon's")
+        }
     }
 }

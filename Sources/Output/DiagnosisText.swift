@@ -31,13 +31,17 @@ struct DiagnosisText: Equatable {
                 cause:
                     "This Gateway does not advertise _openclaw-gw._tcp in local.: \(off.setting); nodes on the LAN cannot find it by mDNS",
                 fix: off.fix(configPath: path))
+        case .mdnsTimeout(let names): mdnsTimeout(names)
         case .multicastBlocked(let interfaces): multicastBlocked(interfaces)
-        case .notListening(let target, let mdns, let addresses, let port): notListening(target, mdns: mdns, addresses, port)
+        case .notListening(let target, let mdns, let addresses, let port, let host): notListening(target, mdns: mdns, addresses, port, host)
         case .tailnetUnreachable(let target, let lost, let port, let tailnet): tailnetUnreachable(target, lost, port, tailnet)
         case .unroutable(let target, let lost, let docker, let answered): unroutable(target, lost, docker: docker, answered: answered)
         case .pinChanged(let target, let pin, let withheld): pinChanged(target, pin: pin, withheld: withheld)
+        case .certificateRenewed(let target, let pin): certificateRenewed(target, pin)
+        case .staleFingerprintRecord(let target, let stale, let observed, let confirmed):
+            staleFingerprintRecord(target, stale, observed: observed, confirmed: confirmed)
         case .tlsExpected(let target, let byBeacon, let hostHeader): tlsExpected(target, byBeacon: byBeacon, hostHeader: hostHeader)
-        case .tlsNotAdvertised(let target, let advertised, let webSocket): tlsNotAdvertised(target, advertised: advertised, webSocket)
+        case .tlsNotAdvertised(let target, let plain, let webSocket): tlsNotAdvertised(target, plain, webSocket)
         case .intermediary(let finding): intermediary(id, finding)
         case .resolvedRoute(let domain, let link, let routedBy): resolvedRoute(domain, link, routedBy: routedBy)
         case .contained(let platform): containerMulticast(platform)
@@ -92,7 +96,14 @@ struct DiagnosisText: Equatable {
     }
 
     static func hostAnswers(_ host: HostAnswer) -> DiagnosisText {
-        DiagnosisText(
+        guard !host.gatewayStopped else {
+            return DiagnosisText(
+                cause: "Gateway \(host.gateway) is not advertised in local., and its host \(host.address) answers mDNS from here as "
+                    + "\(host.name ?? "?"), but nothing listens on the Gateway's port: it is stopped, and a stopped Gateway does not "
+                    + "advertise",
+                fix: "start it on \(host.name ?? host.address.description): \(startGateway)")
+        }
+        return DiagnosisText(
             cause:
                 "Gateway \(host.gateway) is not advertised in local., yet its host \(host.address) answers mDNS from here as "
                 + "\(host.name ?? "?"): multicast crosses the network, the Gateway's own mDNS advertising is off or failing",
@@ -111,6 +122,16 @@ struct DiagnosisText: Equatable {
             fix:
                 "allow UDP 5353 on both hosts' firewalls (`sudo ufw allow 5353/udp`; nftables: `nft list ruleset | grep 5353`), turn off "
                 + "client isolation on the Wi-Fi, or keep using wide-area discovery (`clawnet zone generate`)")
+    }
+
+    static func mdnsTimeout(_ names: [String]) -> DiagnosisText {
+        DiagnosisText(
+            cause: "mDNS timed out: no beacon answered in local., and no host answered for \(names.prefix(4).joined(separator: ", ")) by "
+                + "mDNS: multicast (UDP 5353 to 224.0.0.251 / ff02::fb) does not cross between this machine and the Gateway host (a "
+                + "firewall, Wi-Fi client isolation, IGMP snooping, another subnet)",
+            fix:
+                "allow UDP 5353 on both hosts' firewalls (`sudo ufw allow 5353/udp`; nftables: `nft list ruleset | grep 5353`), turn off "
+                + "client isolation on the Wi-Fi, or give the node an address or a wide-area name instead of the .local one")
     }
 
     static func multicastBlocked(_ interfaces: [String]) -> DiagnosisText {

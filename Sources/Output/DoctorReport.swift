@@ -63,7 +63,7 @@ public struct DoctorReport: Report, Sendable {
         return terminal.paint(summary, failures > 0 ? .red : warnings > 0 ? .yellow : .green, stderr: true)
     }
 
-    /// Each zone snippet: why, the records to add, and the CoreDNS stanza.
+    /// Each zone snippet: why, the records to add (or to replace, with nsupdate's form), and the CoreDNS stanza.
     func snippetLines(_ terminal: Terminal) -> [String] {
         guard !result.snippets.isEmpty else { return [] }
         var out = ["", terminal.paint("Zone snippets", .bold)]
@@ -73,8 +73,15 @@ public struct DoctorReport: Report, Sendable {
                 snippet.reason == .missing
                 ? "is verified but missing from \(snippet.domain.name)"
                 : "is published in \(snippet.domain.name) with stale data (\(differences))"
-            out.append("  \(snippet.target) \(why); add these records to the zone (or `clawnet doctor --emit-zone FILE`):")
+            let what =
+                snippet.reason == .missing
+                ? "add these records to the zone" : "replace its records in the zone with these (the old ones out, these in)"
+            out.append("  \(snippet.target) \(why); \(what) (or `clawnet doctor --emit-zone FILE`):")
             out += snippet.records.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    \($0)" }
+            if let update = snippet.update {
+                out.append("  or by dynamic update (nsupdate):")
+                out += update.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    \($0)" }
+            }
             if let corefile = snippet.corefile {
                 out.append("  served by CoreDNS with (Corefile):")
                 out += corefile.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    \($0)" }

@@ -10,6 +10,7 @@ struct SnippetJSON: Encodable {
     let differences: [String]
     let records: String
     let corefile: String?
+    let update: String?
 
     init(_ snippet: ZoneSnippet) {
         domain = snippet.domain.name
@@ -18,6 +19,7 @@ struct SnippetJSON: Encodable {
         differences = Self.words(snippet.differences)
         records = snippet.records
         corefile = snippet.corefile
+        update = snippet.update
     }
 
     static func words(_ differences: [ZoneSnippet.Difference]) -> [String] {

@@ -60,8 +60,9 @@ public struct WatchEventLine: Encodable, Sendable {
         case .down(let check, let diagnosis, let finding):
             "\(check.rawValue) (\(check.title)): \(diagnosis)" + (finding.map { ": " + DiagnosisText($0).cause } ?? "")
         case .flapping(let changes, let window): "\(changes) up/down changes within \(window.argumentText)"
-        case .certificateChanged(let from, let to, let pinned):
+        case .certificateChanged(let from, let to, let pinned, let agrees):
             "sha256 \(from.short)… -> \(to.short)…" + (pinned ? " (this node pins the old one)" : "")
+                + (agrees.map { $0 ? "; its beacon advertises the new one: a renewal" : "; its beacon advertises another" } ?? "")
         case .pinChanged(let from, let to): "pin \(from.map(\.short) ?? "none") -> \(to.map(\.short) ?? "none")"
         case .certificateExpiring(let notAfter): "notAfter \(Self.time(notAfter))"
         case .protocolChanged(let from, let to): "protocol \(from) -> \(to)"
@@ -78,7 +79,8 @@ public struct WatchEventLine: Encodable, Sendable {
     static func time(_ date: Date) -> String { date.formatted(.iso8601) }
 
     private enum Key: String, CodingKey {
-        case event, time, gateway, source, check, diagnosis, cause, fix, changes, windowMs, from, to, pinned, notAfter, forgetAt
+        case event, time, gateway, source, check, diagnosis, cause, fix, changes, windowMs, from, to, pinned, beaconAgrees, notAfter,
+            forgetAt
         case afterMs, error
     }
 
@@ -116,10 +118,11 @@ public struct WatchEventLine: Encodable, Sendable {
         case .flapping(let changes, let window):
             try container.encode(changes, forKey: .changes)
             try container.encode(Int(window.milliseconds), forKey: .windowMs)
-        case .certificateChanged(let from, let to, let pinned):
+        case .certificateChanged(let from, let to, let pinned, let agrees):
             try container.encode(from.hex, forKey: .from)
             try container.encode(to.hex, forKey: .to)
             try container.encode(pinned, forKey: .pinned)
+            try container.encodeIfPresent(agrees, forKey: .beaconAgrees)
         case .pinChanged(let from, let to):
             try container.encode(from?.hex, forKey: .from)
             try container.encode(to?.hex, forKey: .to)

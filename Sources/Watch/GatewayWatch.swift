@@ -92,7 +92,7 @@ public struct GatewayWatch: Sendable, Equatable {
             events.append(.pinChanged(from: last.pin, to: verdict.pin))
         }
         if let now = verdict.fingerprint, let before = previous(\.fingerprint), before != now {
-            events.append(.certificateChanged(from: before, to: now, pinned: verdict.pin != nil))
+            events.append(.certificateChanged(from: before, to: now, pinned: verdict.pin != nil, beaconAgrees: verdict.beaconAgrees))
         }
         if let now = verdict.protocolVersion, let before = previous(\.protocolVersion), before != now {
             events.append(.protocolChanged(from: before, to: now))

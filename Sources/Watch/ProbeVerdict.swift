@@ -15,6 +15,8 @@ public struct ProbeVerdict: Sendable, Equatable {
     public var notAfter: Date?
     /// What this node pins the Gateway to (gateway.remote.tlsFingerprint), when it does.
     public var pin: TLSFingerprint?
+    /// The Gateway's beacons advertise the certificate it presents (nil: none advertises one).
+    public var beaconAgrees: Bool?
     /// The protocol version the Gateway answered with (hello-ok, or the one a refusal expects).
     public var protocolVersion: Int?
     public var serverVersion: String?
@@ -80,6 +82,7 @@ public struct ProbeVerdict: Sendable, Equatable {
         verdict.fingerprint = report.tlsFacts?.fingerprint
         verdict.notAfter = report.tlsFacts?.certificate?.notAfter
         verdict.pin = pin?.fingerprint
+        if let evidence = result.evidence.pin, !evidence.records.isEmpty { verdict.beaconAgrees = evidence.renewalAdvertised }
         verdict.address = report.connectedAddress
         (verdict.protocolVersion, verdict.serverVersion) = versions(report.connect?.outcome)
         if case .rejected(let error, _)? = report.connect?.outcome, error.detailCode == .authRateLimited {

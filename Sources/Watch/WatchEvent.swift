@@ -31,8 +31,10 @@ public struct WatchEvent: Sendable, Equatable {
         /// No up/down change for a whole flap window after flapping.
         case steady
         /// The certificate's fingerprint changed; `pinned` when this node pins the Gateway
-        /// (the pin now fails: a certificate renewed under a pin).
-        case certificateChanged(from: TLSFingerprint, to: TLSFingerprint, pinned: Bool)
+        /// (the pin now fails: a certificate renewed under a pin); `beaconAgrees` when the
+        /// Gateway's beacons advertise a fingerprint: whether one advertises the new certificate
+        /// (a renewal the Gateway republished, as 2026.9 does) or none does.
+        case certificateChanged(from: TLSFingerprint, to: TLSFingerprint, pinned: Bool, beaconAgrees: Bool? = nil)
         /// The pin this node keeps for the Gateway changed (the config was reread).
         case pinChanged(from: TLSFingerprint?, to: TLSFingerprint?)
         case certificateExpiring(notAfter: Date)

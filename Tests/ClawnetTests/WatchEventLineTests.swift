@@ -84,4 +84,20 @@ struct WatchEventLineTests {
         let gone = WatchEventLine(WatchEvent(Self.named, .forgotten(after: .seconds(86_400)), date: until)).text(Terminal(color: false))
         #expect(gone.hasSuffix("forgotten  Studio  no path listed it for 86400s: no longer watched"), "\(gone)")
     }
+
+    @Test("certificateChanged: both fingerprints, pinned, and beaconAgrees when a beacon advertises a fingerprint (absent otherwise)")
+    func certificateChanged() throws {
+        let (from, to) = (
+            TLSFingerprint(digest: [UInt8](repeating: 1, count: 32)), TLSFingerprint(digest: [UInt8](repeating: 2, count: 32))
+        )
+        let agreed = try json(Self.named, .certificateChanged(from: from, to: to, pinned: true, beaconAgrees: true))
+        #expect(agreed["from"] as? String == from.hex && agreed["to"] as? String == to.hex && agreed["pinned"] as? Bool == true)
+        #expect(agreed["beaconAgrees"] as? Bool == true, "\(agreed)")
+        #expect(try json(Self.named, .certificateChanged(from: from, to: to, pinned: false))["beaconAgrees"] == nil)
+        let text = WatchEventLine(
+            WatchEvent(Self.named, .certificateChanged(from: from, to: to, pinned: false, beaconAgrees: true), date: Date())
+        )
+        .text(Terminal(color: false))
+        #expect(text.contains("a renewal"), "\(text)")
+    }
 }

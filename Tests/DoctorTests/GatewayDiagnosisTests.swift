@@ -37,7 +37,7 @@ struct GatewayDiagnosisTests {
         #expect(result["gw.tls"]?.detail["sha256"] == Recorded.certificateSHA.hex)
     }
 
-    @Test("advertised by mDNS but TCP refused: gateway-not-listening names gateway.bind; a manual target does not")
+    @Test("advertised by mDNS but TCP refused: gateway-not-listening says start it (never gateway.bind); a manual target does not")
     func notListening() throws {
         let beacon = Recorded.beacon()
         let target = Recorded.target()
@@ -48,7 +48,7 @@ struct GatewayDiagnosisTests {
         let cause = try #require(diagnosis.first { $0.id == "gateway-not-listening" })
         #expect(cause.cause.contains("192.168.1.30 port 18789"))
         #expect(cause.cause.contains("mDNS"))
-        #expect(cause.fix.contains("gateway.bind"))
+        #expect(cause.fix.contains("openclaw gateway start") && !cause.fix.contains("set gateway.bind"), "\(cause.fix)")
         #expect(cause.evidence.map(\.description) == ["gw.tcp wss://studio.local:18789"])
         let manual = diagnose([self.result(Recorded.refusedReport(target), beacon: nil, checks: result)])
         #expect(!manual.contains { $0.id == "gateway-not-listening" })
@@ -147,10 +147,22 @@ struct GatewayDiagnosisTests {
         let result = checks(report)
         #expect(result.status("gw.http") == .fail && result.status("gw.websocket") == .fail)
         #expect(result["gw.websocket"]?.fix?.contains("clawnet doctor wss://studio.local:18789") == true)
-        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(txt: Recorded.tlsTXT), checks: result)])
+        let diagnosis = diagnose([self.result(report, beacon: Recorded.beacon(), checks: result)])
         let cause = try #require(diagnosis.first { $0.id == "tls-not-advertised" })
-        #expect(cause.cause.contains("gatewayTls=1"))
+        #expect(cause.cause.contains("its beacon has no gatewayTls=1"))
         #expect(!diagnosis.contains { $0.id == "gw-websocket" }, "one cause, not two")
+        // A beacon that says TLS (gatewayTls=1, or only its fingerprint) is never blamed: ws:// was given.
+        let fingerprintOnly: [(key: String, value: String?)] = [("role", "gateway"), ("gatewayTlsSha256", Recorded.certificateSHA.hex)]
+        for txt in [Recorded.tlsTXT, fingerprintOnly] {
+            let said = diagnose([self.result(report, beacon: Recorded.beacon(txt: txt), checks: result)])
+            let given = try #require(said.first { $0.id == "tls-not-advertised" })
+            guard case .tlsNotAdvertised(_, let plain, _) = given.finding else {
+                Issue.record("\(given.finding)")
+                continue
+            }
+            #expect(plain == .givenDespiteBeacon && !given.cause.contains("no gatewayTls"), "\(txt): \(given.cause)")
+            #expect(given.fix.contains("wss://studio.local:18789"), "\(given.fix)")
+        }
     }
 
     @Test("TLS 1.2 fails (Gateways require 1.3); alerts and stalls are named")

@@ -60,4 +60,13 @@ struct HostLookupCancellationTests {
         }
         #expect(addresses == [IPAddress("10.0.0.7")!])
     }
+
+    @Test(
+        "a lookup that times out blames mDNS for a .local name, a DNS server for any other",
+        arguments: [("gw.local", true), ("GW.Local.", true), ("gw.example", false), ("local.example", false)])
+    func timedOutWords(host: String, local: Bool) {
+        // The words only: a lookup held past its time limit would hold a lookup thread other suites share.
+        let words = HostLookup.unanswered(host)
+        #expect(words.contains("mDNS") == local && words.contains("DNS server") == !local, "\(host): \(words)")
+    }
 }

@@ -146,4 +146,15 @@ import Testing
         let got = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
         #expect(abs(got - seconds) < 0.001, "failures \(failures), random \(random): waited \(got) s")
     }
+
+    @Test("a renewal its beacon republished: one certificateChanged with both fingerprints and beaconAgrees, then nothing on later probes")
+    func renewalReportedOnce() {
+        var before = Self.up
+        (before.fingerprint, before.beaconAgrees) = (Self.certA, true)
+        var renewed = Self.up
+        (renewed.fingerprint, renewed.beaconAgrees) = (Self.certB, true)
+        let (_, changes) = run([(0, before), (30, renewed), (60, renewed), (90, renewed)])
+        #expect(changes[1] == [.certificateChanged(from: Self.certA, to: Self.certB, pinned: false, beaconAgrees: true)], "\(changes)")
+        #expect(changes[2].isEmpty && changes[3].isEmpty, "reported once, not every probe: \(changes)")
+    }
 }

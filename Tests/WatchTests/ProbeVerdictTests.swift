@@ -109,4 +109,22 @@ struct ProbeVerdictTests {
         #expect(verdict.durations == Dictionary(uniqueKeysWithValues: timed.map { ($0.id, $0.elapsed) }), "\(name)")
         #expect(network.unanswered.isEmpty, "\(network.unanswered)")
     }
+
+    @Test("whether the Gateway's beacon advertises the certificate served: true, false, and nil when no beacon has a fingerprint")
+    func beaconAgrees() {
+        let setup = WatchSetup.read(DiscoveryOptions(), system: QuietMachine())
+        let target = Doctor.probeTarget(Self.beacon)
+        let other = TLSFingerprint(digest: [UInt8](repeating: 0xCD, count: 32))
+        var bare = Self.beacon
+        bare.txt = try! TXTRecord(pairs: [("role", "gateway"), ("gatewayTls", "1")])
+        let cases: [(GatewayBeacon, TLSFingerprint, Bool?)] = [
+            (Self.beacon, Self.advertised, true), (Self.beacon, other, false), (bare, other, nil),
+        ]
+        for (beacon, served, agrees) in cases {
+            let verdict = ProbeVerdict.judge(
+                Self.report(target, certificate: served), beacon: beacon, pin: nil, machine: setup.machine,
+                machineCauses: setup.machineCauses, budget: .seconds(5), now: Self.now)
+            #expect(verdict.beaconAgrees == agrees, "served \(served.short): \(String(describing: verdict.beaconAgrees))")
+        }
+    }
 }

@@ -51,8 +51,10 @@ struct DoctorLabTests {
     }
 
     /// Starts the stand-in on lgw (`advertise` arguments added), and BIND on lgw serving
-    /// its zone as `clawnet zone generate` writes it.
-    func startLab(_ extra: [String] = [], advertise: Bool = true, zonePort: Int? = nil) async throws -> Lab {
+    /// its zone as `clawnet zone generate` writes it (with `zoneFingerprint`, a record that kept
+    /// the certificate before a renewal).
+    func startLab(_ extra: [String] = [], advertise: Bool = true, zonePort: Int? = nil, zoneFingerprint: String? = nil) async throws -> Lab
+    {
         let bed = try TestBed.current()
         let port = testPort()
         let name = "Lab Gateway \(uniqueTag())"
@@ -68,7 +70,7 @@ struct DoctorLabTests {
             try await gateway.waitForOutput("established: \(name)", timeout: .seconds(20))
             try await bed.waitUntilHeard(name: name, from: .lgw)
         }
-        let spec = "host=lgw,ip=\(bed.ip(.lgw)),port=\(zonePort ?? port),name=\(name),tls=\(fingerprint)"
+        let spec = "host=lgw,ip=\(bed.ip(.lgw)),port=\(zonePort ?? port),name=\(name),tls=\(zoneFingerprint ?? fingerprint)"
         let zone = try await bed.clawnet(
             ["zone", "generate", "--domain", "openclaw.internal", "--gateway", spec, "--ns-address", bed.ip(.lgw)], on: .lgw)
         #expect(zone.status == 0, "\(zone.stderr)")
@@ -78,8 +80,10 @@ struct DoctorLabTests {
 
     /// Runs `body` with a lab, and stops the lab (awaited) however `body` ends, so that the
     /// next test's doctor sees none of this one's beacons.
-    func withLab(_ extra: [String] = [], advertise: Bool = true, _ body: (Lab) async throws -> Void) async throws {
-        let lab = try await startLab(extra, advertise: advertise)
+    func withLab(
+        _ extra: [String] = [], advertise: Bool = true, zoneFingerprint: String? = nil, _ body: (Lab) async throws -> Void
+    ) async throws {
+        let lab = try await startLab(extra, advertise: advertise, zoneFingerprint: zoneFingerprint)
         do {
             try await body(lab)
         } catch {
@@ -171,7 +175,7 @@ struct DoctorLabTests {
         }
     }
 
-    @Test("a wrong --pin: gw.pin fails with expected and observed, pin-changed; the right pin passes")
+    @Test("a wrong --pin: gw.pin fails with expected and observed; the beacon advertises the one served: a renewal; the right pin passes")
     func wrongPin() async throws {
         try await withLab { lab in
             let wrong = String(repeating: "ab", count: 32)
@@ -181,7 +185,7 @@ struct DoctorLabTests {
             #expect(pin["status"] as? String == "fail")
             #expect((pin["message"] as? String)?.contains("expected \(wrong), observed \(lab.fingerprint)") == true)
             #expect(failures(document).count == 1, "\(failures(document))")
-            #expect(diagnosisIDs(document) == ["pin-changed"])
+            #expect(diagnosisIDs(document) == ["certificate-renewed"], "the stand-in's beacon advertises its certificate")
             expectFixes(document)
 
             let (rightStatus, right) = try await lab.doctor(["--pin", lab.fingerprint])
@@ -189,7 +193,7 @@ struct DoctorLabTests {
         }
     }
 
-    @Test("a beacon whose TXT fingerprint is stale: gw.pin fails and the cause is a rotated certificate or a proxy")
+    @Test("a beacon whose TXT fingerprint is stale: gw.pin fails and the cause is a stale record (a renewal) or a proxy")
     func staleTXT() async throws {
         let stale = String(repeating: "cd", count: 32)
         try await withLab(["--txt", "gatewayTlsSha256=\(stale)"]) { lab in
@@ -200,9 +204,9 @@ struct DoctorLabTests {
             let pin = try #require((try standIn(document, lab)["checks"] as? [[String: Any]])?.first { $0["id"] as? String == "gw.pin" })
             #expect(pin["status"] as? String == "fail")
             #expect((pin["message"] as? String)?.contains(stale) == true)
-            #expect(diagnosisIDs(document) == ["pin-changed"])
+            #expect(diagnosisIDs(document) == ["stale-fingerprint-record"])
             let cause = (document["diagnosis"] as? [[String: Any]])?.first?["cause"] as? String ?? ""
-            #expect(cause.contains("rotated") && cause.contains("proxy"))
+            #expect(cause.contains("renewed") && cause.contains("proxy"), "\(cause)")
         }
     }
 

@@ -156,6 +156,7 @@ extension WatchCommandTests {
                 _ = try await event(watch, "up", containing: id, from: mark)
                 let renewed = try await event(watch, "certificateChanged", containing: id, from: mark)
                 #expect(renewed["from"] as? String != renewed["to"] as? String)
+                #expect(renewed["beaconAgrees"] is Bool, "the zone advertises a fingerprint: whether a beacon agrees is said: \(renewed)")
                 let series = upSeries(try await fetch("http://\(metrics)/metrics"))
                 #expect(series[id] == "1" && series.keys.filter { $0.contains(tag) }.count <= 1, "one series: \(series)")
 
@@ -192,6 +193,7 @@ extension WatchCommandTests {
                 ]
                 #expect(inOrder(expected, in: all) && inOrder(["down", "appeared mdns", "disappeared unicast"], in: all), "\(all)")
                 #expect(all.filter { $0.hasPrefix("appeared") }.count == 3 && !all.contains("forgotten"), "\(all)")
+                #expect(all.filter { $0 == "certificateChanged" }.count == 1, "the renewal reported once: \(all)")
                 #expect(ids(watch, containing: tag) == [id], "every event of the Gateway under one id: \(watch.stdout)")
                 try await expectMatches(watch.stdout, "clawnet.watch-event.v2", lines: true, "watch --format jsonl", bed: bed)
             }
