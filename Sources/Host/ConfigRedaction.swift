@@ -30,9 +30,7 @@ public struct ConfigRedaction: Sendable {
     /// whole (OpenClaw refuses to hand out an invalid config for the same reason).
     public init?(config data: [UInt8]) {
         guard !data.isEmpty, ConfigRedaction.isUTF8(data) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.allowsJSON5 = true
-        guard let root = try? decoder.decode(JSONValue.self, from: Data(data)), case .object = root else { return nil }
+        guard let root = try? JSONValue.parse(json5: Data(data)), case .object = root else { return nil }
         var walk = Walk()
         let redacted = walk.redact(root, path: "")
         let encoder = JSONEncoder()

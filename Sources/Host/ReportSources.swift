@@ -145,10 +145,8 @@ public struct ReportSources: Sendable {
     /// Every string of a JSON file that holds secrets, else every run of non-space characters:
     /// any of them is scrubbed wherever it turns up (in every form, line by line: `SecretForms`).
     static func words(of bytes: [UInt8]) -> Set<String> {
-        let decoder = JSONDecoder()
-        decoder.allowsJSON5 = true
         var found: [String] = []
-        if ConfigRedaction.isUTF8(bytes), let root = try? decoder.decode(JSONValue.self, from: Data(bytes)) {
+        if ConfigRedaction.isUTF8(bytes), let root = try? JSONValue.parse(json5: Data(bytes)) {
             collect(root, into: &found)
         } else {
             found = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
