@@ -34,8 +34,14 @@ public struct OpenClawConfig: Sendable, Equatable {
         self.path = path
     }
 
+    /// The config OpenClaw reads in `environment` (openclaw/openclaw src/config/paths.ts
+    /// resolveConfigPath): OPENCLAW_CONFIG_PATH, else `openclaw.json` in the state folder
+    /// (OPENCLAW_STATE_DIR, a profile's `~/.openclaw-<profile>`, else `~/.openclaw`: `NodeStateDirectory`).
     public static func defaultPath(environment: [String: String]) -> String {
-        (environment["HOME"] ?? "/root") + "/.openclaw/openclaw.json"
+        if let path = environment["OPENCLAW_CONFIG_PATH"]?.trimmingSpaces(), !path.isEmpty {
+            return NodeStateDirectory.expandingHome(path, environment: environment, home: "/root") ?? path
+        }
+        return (NodeStateDirectory.path(environment: environment, home: "/root") ?? "/root/.openclaw") + "/openclaw.json"
     }
 
     /// `explicitPath` comes from --config: then a missing file is worth a warning.

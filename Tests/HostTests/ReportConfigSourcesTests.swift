@@ -18,3 +18,51 @@ struct ReportConfigSourcesTests {
         #expect(ReportSources.words(of: Array(config.utf8)).contains("DUPSECOND1xyz"))
     }
 }
+
+extension ReportConfigSourcesTests {
+    func scratch() throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("report-config-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: "\(root)/home/.openclaw", withIntermediateDirectories: true)
+        return root
+    }
+
+    func write(_ text: String, _ path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    func scrubbed(_ line: String, _ sources: ReportSources) -> String {
+        String(decoding: SecretScrubber(secrets: sources.secrets).scrub(Array(line.utf8)), as: UTF8.self)
+    }
+
+    @Test("the config OpenClaw reads: OPENCLAW_CONFIG_PATH, then OPENCLAW_STATE_DIR's, then a profile's, then ~/.openclaw's")
+    func configPathPrecedence() throws {
+        let home = ["HOME": "/home/a"]
+        #expect(OpenClawConfig.defaultPath(environment: home) == "/home/a/.openclaw/openclaw.json")
+        #expect(
+            OpenClawConfig.defaultPath(environment: home.merging(["OPENCLAW_PROFILE": "work"]) { $1 })
+                == "/home/a/.openclaw-work/openclaw.json")
+        let state = home.merging(["OPENCLAW_PROFILE": "work", "OPENCLAW_STATE_DIR": "/srv/oc"]) { $1 }
+        #expect(OpenClawConfig.defaultPath(environment: state) == "/srv/oc/openclaw.json")
+        let named = state.merging(["OPENCLAW_CONFIG_PATH": "~/cfg/main.json5"]) { $1 }
+        #expect(OpenClawConfig.defaultPath(environment: named) == "/home/a/cfg/main.json5")
+        #expect(OpenClawConfig.defaultPath(environment: [:]) == "/root/.openclaw/openclaw.json")
+    }
+
+    @Test(
+        "the state folder's config is the one read and scrubbed, not ~/.openclaw's",
+        arguments: ["OPENCLAW_STATE_DIR", "OPENCLAW_CONFIG_PATH"])
+    func stateFolderConfigIsRead(variable: String) throws {
+        let root = try scratch()
+        try write(#"{ gateway: { auth: { token: "HOMETOKEN1234" } } }"#, "\(root)/home/.openclaw/openclaw.json")
+        try write(#"{ gateway: { auth: { token: "STATETOKEN1234" } } }"#, "\(root)/state/openclaw.json")
+        let value = variable == "OPENCLAW_STATE_DIR" ? "\(root)/state" : "\(root)/state/openclaw.json"
+        let environment = ["HOME": "\(root)/home", variable: value]
+        let config = OpenClawConfig.load(environment: environment)
+        #expect(config.path == "\(root)/state/openclaw.json" && config.exists, "\(config.path)")
+        let sources = ReportSources.gather(home: "\(root)/home", configPath: config.path, environment: environment)
+        #expect(scrubbed("tok STATETOKEN1234", sources) == "tok [REDACTED]", "\(sources.secrets)")
+    }
+
+}
