@@ -29,8 +29,13 @@ public struct ConfigRedaction: Sendable {
     /// nil when the bytes are not a JSON5 object: such a config is left out of the report
     /// whole (OpenClaw refuses to hand out an invalid config for the same reason).
     public init?(config data: [UInt8]) {
-        guard !data.isEmpty, ConfigRedaction.isUTF8(data) else { return nil }
-        guard let root = try? JSONValue.parse(json5: Data(data)), case .object = root else { return nil }
+        guard !data.isEmpty, ConfigRedaction.isUTF8(data), let root = try? JSONValue.parse(json5: Data(data)) else { return nil }
+        self.init(root: root)
+    }
+
+    /// The config already read (its `$include`s merged: `ConfigIncludes`); nil when it is not an object.
+    init?(root: JSONValue) {
+        guard case .object = root else { return nil }
         var walk = Walk()
         let redacted = walk.redact(root, path: "")
         let encoder = JSONEncoder()

@@ -74,19 +74,7 @@ public struct ReportSources: Sendable {
     }
 
     mutating func openClaw(folder: String, configPath: String) {
-        // A --config pipe was read once already (for doctor): readInput gives what it held again.
-        let config = RegularFile.isStream(configPath) ? (try? RegularFile.readInput(configPath, limit: FileLimit.config))?.bytes : nil
-        if let bytes = config ?? gatewayFile(configPath) {
-            if let redaction = ConfigRedaction(config: bytes) {
-                files.append(ReportFile("openclaw.json", text: redaction.text))
-                redactions.append(("openclaw.json", redaction.redactedPaths))
-                if !redaction.shownPaths.isEmpty { shown.append(("openclaw.json", redaction.shownPaths)) }
-                secrets.formUnion(redaction.secrets)
-            } else {
-                omitted.append((configPath, "not a JSON5 object: left out whole, since its secrets cannot be found"))
-                secrets.formUnion(Self.words(of: bytes))
-            }
-        }
+        config(configPath)
         // The env file OpenClaw loads: its state folder's .env (follows openclaw/openclaw
         // src/infra/dotenv.ts loadDotEnv), wherever the config is.
         if let bytes = gatewayFile(folder + "/.env") {
@@ -109,19 +97,25 @@ public struct ReportSources: Sendable {
     /// through no link of another user than this one or root (`ProtectedPath`); nil when there is
     /// none, or (said in the manifest) when it does not count.
     mutating func gatewayFile(_ path: String) -> [UInt8]? {
+        switch Self.gatewayFile(path, user: gatewayUser) {
+        case .success(let bytes): return bytes
+        case .failure(let problem):
+            omitted.append((path, problem.why))
+            return nil
+        }
+    }
+
+    /// The same, saying why when there is none.
+    static func gatewayFile(_ path: String, user: GatewayUser) -> Result<[UInt8]?, ConfigIncludes.ReadProblem> {
         let file: RegularFile.Owned
         do {
-            guard let read = try RegularFile.readProtectedIfPresent(path, limit: FileLimit.config) else { return nil }
+            guard let read = try RegularFile.readProtectedIfPresent(path, limit: FileLimit.config) else { return .success(nil) }
             file = read
         } catch {
-            omitted.append((path, error.description))
-            return nil
+            return .failure(.init(why: error.description))
         }
-        if let problem = gatewayUser.problem(with: file) {
-            omitted.append((path, problem))
-            return nil
-        }
-        return file.bytes
+        if let problem = user.problem(with: file) { return .failure(.init(why: problem)) }
+        return .success(file.bytes)
     }
 
     /// Values of this process's environment whose names hold a secret's word (OPENCLAW_GATEWAY_TOKEN,

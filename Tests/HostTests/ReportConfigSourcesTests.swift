@@ -36,6 +36,52 @@ extension ReportConfigSourcesTests {
         String(decoding: SecretScrubber(secrets: sources.secrets).scrub(Array(line.utf8)), as: UTF8.self)
     }
 
+    @Test("$include is followed as OpenClaw follows it: the included token and env value are redacted and scrubbed from the log")
+    func includedSecrets() throws {
+        let root = try scratch()
+        let folder = "\(root)/home/.openclaw"
+        try write(#"{ "$include": "./secrets.json5", gateway: { port: 18789 } }"#, "\(folder)/openclaw.json")
+        try write(
+            #"{ gateway:{auth:{token:"INCLUDEDTOKEN123"}}, env:{vars:{PLAIN:"INCLUDEDENVVAR"}} }"#, "\(folder)/secrets.json5")
+        let environment = ["HOME": "\(root)/home"]
+        let sources = ReportSources.gather(
+            home: "\(root)/home", configPath: OpenClawConfig.defaultPath(environment: environment), environment: environment)
+        let config = try #require(sources.files.first { $0.name == "openclaw.json" }, "\(sources.files.map(\.name))")
+        let text = String(decoding: config.content, as: UTF8.self)
+        #expect(!text.contains("INCLUDEDTOKEN123") && !text.contains("INCLUDEDENVVAR") && text.contains("18789"), "\(text)")
+        let redacted = sources.redactions.first { $0.file == "openclaw.json" }?.what ?? []
+        #expect(Set(redacted).isSuperset(of: ["gateway.auth.token", "env.vars.PLAIN"]), "\(redacted)")
+        #expect(scrubbed("tok INCLUDEDTOKEN123 env INCLUDEDENVVAR", sources) == "tok [REDACTED] env [REDACTED]")
+        #expect(sources.omitted.contains { $0.path == "\(folder)/secrets.json5" && $0.why.contains("merged") }, "\(sources.omitted)")
+    }
+
+    @Test("includes merge as OpenClaw's deepMerge does, nest, and never leave the config's folder or go round in a circle")
+    func includeRules() throws {
+        let root = try scratch()
+        let folder = "\(root)/home/.openclaw"
+        try write(
+            #"{ a: { "$include": ["one.json5", "sub/two.json5"], keep: 1 }, b: { "$include": "../../outside.json5" } }"#, "\(folder)/c.json"
+        )
+        try write(#"{ list: [1], name: "ONE", deep: { x: 1 } }"#, "\(folder)/one.json5")
+        try write(#"{ list: [2], name: "TWO", deep: { y: 2 }, "$include": "./three.json5" }"#, "\(folder)/sub/two.json5")
+        try write(#"{ circle: { "$include": "../c.json" } }"#, "\(folder)/sub/three.json5")
+        try write(#"{ secret: "OUTSIDE" }"#, "\(root)/outside.json5")
+        var read: [String] = []
+        var includes = ConfigIncludes(config: "\(folder)/c.json") { path in
+            read.append(path)
+            return (try? Data(contentsOf: URL(fileURLWithPath: path))).map { .success(Array($0)) } ?? .failure(.init(why: "missing"))
+        }
+        let parsed = try JSONValue.parse(json5: Data(contentsOf: URL(fileURLWithPath: "\(folder)/c.json")))
+        let merged = includes.resolve(parsed, from: "\(folder)/c.json")
+        #expect(merged["a", "list"] == .array([.number(1), .number(2)]), "\(merged)")
+        #expect(merged["a", "name"] == .string("TWO") && merged["a", "keep"] == .number(1))
+        #expect(merged["a", "deep"] == .object(["x": .number(1), "y": .number(2)]))
+        #expect(merged["b"] == .object([:]), "the file outside the folder is not read")
+        #expect(!read.contains("\(root)/outside.json5") && !read.contains("\(folder)/c.json"), "\(read)")
+        let problems = includes.problems.map(\.why).joined(separator: "; ")
+        #expect(problems.contains("outside the config's folder") && problems.contains("circle"), "\(problems)")
+    }
+
     @Test("the config OpenClaw reads: OPENCLAW_CONFIG_PATH, then OPENCLAW_STATE_DIR's, then a profile's, then ~/.openclaw's")
     func configPathPrecedence() throws {
         let home = ["HOME": "/home/a"]
