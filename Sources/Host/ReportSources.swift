@@ -36,7 +36,7 @@ public struct ReportSources: Sendable {
         let folder = NodeStateDirectory.path(environment: environment, home: home) ?? home + "/.openclaw"
         var sources = ReportSources(gatewayUser: .owning(folder, environment: environment))
         sources.system()
-        sources.openClaw(folder: folder, configPath: configPath)
+        sources.openClaw(folder: folder, configPath: configPath, environment: environment)
         sources.environment(environment)
         sources.journal(directory: environment[journalDirectoryVariable])
         return sources
@@ -73,7 +73,7 @@ public struct ReportSources: Sendable {
         files.append(ReportFile("routes.txt", text: RouteListing.text()))
     }
 
-    mutating func openClaw(folder: String, configPath: String) {
+    mutating func openClaw(folder: String, configPath: String, environment: [String: String] = [:]) {
         config(configPath)
         // The env file OpenClaw loads: its state folder's .env (follows openclaw/openclaw
         // src/infra/dotenv.ts loadDotEnv), wherever the config is.
@@ -85,11 +85,12 @@ public struct ReportSources: Sendable {
             secrets.formUnion(env.secrets)
         }
         // Secrets kept beside the config: read for what to scrub, never archived.
-        for path in [folder + "/identity/device.json", folder + "/identity/device-auth.json", folder + "/credentials/oauth.json"]
+        for path in [folder + "/identity/device.json", folder + "/identity/device-auth.json"]
         where FileManager.default.fileExists(atPath: path) {
             if let bytes = try? RegularFile.read(path, limit: FileLimit.config) { secrets.formUnion(Self.words(of: bytes)) }
             omitted.append((path, "holds keys or credentials"))
         }
+        credentialStores(folder: folder, environment: environment)
         gatewayLog()
     }
 

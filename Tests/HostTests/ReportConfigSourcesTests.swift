@@ -111,4 +111,19 @@ extension ReportConfigSourcesTests {
         #expect(scrubbed("tok STATETOKEN1234", sources) == "tok [REDACTED]", "\(sources.secrets)")
     }
 
+    @Test("API keys of OpenClaw's credential stores are scrubbed, the files never archived")
+    func credentialStores() throws {
+        let root = try scratch()
+        let folder = "\(root)/home/.openclaw"
+        let profiles = #"{ "version": 1, "profiles": { "anthropic:default": { "type": "api_key", "key": "sk-ant-PROFILEKEY99" } } }"#
+        try write(profiles, "\(folder)/agents/main/agent/auth-profiles.json")
+        try write(#"{ "creds": { "noiseKey": { "private": "WHATSAPPNOISE77" } } }"#, "\(folder)/credentials/whatsapp/acc1/creds.json")
+        let sources = ReportSources.gather(
+            home: "\(root)/home", configPath: "\(folder)/openclaw.json", environment: ["HOME": "\(root)/home"])
+        #expect(scrubbed("key sk-ant-PROFILEKEY99 noise WHATSAPPNOISE77", sources) == "key [REDACTED] noise [REDACTED]")
+        #expect(!sources.files.contains { $0.name.contains("creds") || $0.name.contains("auth-profiles") })
+        for path in ["\(folder)/agents/main/agent/auth-profiles.json", "\(folder)/credentials/whatsapp/acc1/creds.json"] {
+            #expect(sources.omitted.contains { $0.path == path && $0.why.contains("never included") }, "\(path): \(sources.omitted)")
+        }
+    }
 }
