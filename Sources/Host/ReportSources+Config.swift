@@ -29,7 +29,7 @@ extension ReportSources {
             var found: [String] = []
             Self.collect(root, into: &found)
             secrets.formUnion(Self.words(of: bytes))
-            secrets.formUnion(found.filter { $0.utf8.count >= SecretScrubber.minimumLength })
+            secrets.formUnion(found.filter(SecretScrubber.searches))
             return
         }
         files.append(ReportFile("openclaw.json", text: redaction.text))

@@ -146,7 +146,7 @@ public struct ReportSources: Sendable {
         } else {
             found = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
         }
-        return Set(found.filter { $0.utf8.count >= SecretScrubber.minimumLength })
+        return Set(found.filter(SecretScrubber.searches))
     }
 
     static func collect(_ value: JSONValue, into found: inout [String]) {

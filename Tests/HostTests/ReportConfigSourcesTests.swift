@@ -127,3 +127,26 @@ extension ReportConfigSourcesTests {
         }
     }
 }
+
+extension ReportConfigSourcesTests {
+    @Test("a short secret that is no word and no number (what a dotenv # leaves) is searched for; short words and numbers are not")
+    func shortSecrets() {
+        let env = ReportEnvFile("HASH=S9abc#def\nMODE=true\n")
+        #expect(env.secrets.contains("S9abc"), "\(env.secrets)")
+        let scrubber = SecretScrubber(secrets: env.secrets.union(["info", "1234", "v1", "PIN5"]))
+        let line = "h S9abc true info 1234 v1 PIN5 S9abcd"
+        #expect(
+            String(decoding: scrubber.scrub(Array(line.utf8)), as: UTF8.self) == "h [REDACTED] true info 1234 v1 [REDACTED] [REDACTED]d")
+        #expect(!SecretScrubber.searches("true") && !SecretScrubber.searches("12345") && SecretScrubber.searches("ab-1"))
+    }
+
+    @Test("a number in an env map is redacted and searched for as OpenClaw sets it; counters elsewhere stay")
+    func numericEnvValues() throws {
+        let config = "{ env: { PORTPIN: 98765432, vars: { RATIO: 1.5, OPENCLAW_GATEWAY_PORT: 18789 } }, agents: { maxTokens: 4096 } }"
+        let redaction = try #require(ConfigRedaction(config: Array(config.utf8)))
+        #expect(!redaction.text.contains("98765432") && !redaction.text.contains("1.5"), "\(redaction.text)")
+        #expect(redaction.text.contains("18789") && redaction.text.contains("4096"), "\(redaction.text)")
+        #expect(redaction.secrets.isSuperset(of: ["98765432", "1.5"]), "\(redaction.secrets)")
+        #expect(Set(redaction.redactedPaths) == ["env.PORTPIN", "env.vars.RATIO"], "\(redaction.redactedPaths)")
+    }
+}
