@@ -29,10 +29,13 @@ public struct ConfigRedaction: Sendable {
     /// nil when the bytes are not a JSON5 object: such a config is left out of the report
     /// whole (OpenClaw refuses to hand out an invalid config for the same reason).
     public init?(config data: [UInt8]) {
-        guard !data.isEmpty, ConfigRedaction.isUTF8(data) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.allowsJSON5 = true
-        guard let root = try? decoder.decode(JSONValue.self, from: Data(data)), case .object = root else { return nil }
+        guard !data.isEmpty, ConfigRedaction.isUTF8(data), let root = try? JSONValue.parse(json5: Data(data)) else { return nil }
+        self.init(root: root)
+    }
+
+    /// The config already read (its `$include`s merged: `ConfigIncludes`); nil when it is not an object.
+    init?(root: JSONValue) {
+        guard case .object = root else { return nil }
         var walk = Walk()
         let redacted = walk.redact(root, path: "")
         let encoder = JSONEncoder()
@@ -92,13 +95,15 @@ public struct ConfigRedaction: Sendable {
         /// A map of variable names to values (`env.vars`, any other `env` object): each value a
         /// secret, unless its name is a plain setting.
         case envMap
+        /// A variable's value in an env map: a secret, a number too (OpenClaw sets it as its text).
+        case envValue
         /// A plain setting's value: shown.
         case plain
 
         /// Where the value under `key` sits, in an object at this place (`atRoot`: the config itself).
         func child(_ key: String, atRoot: Bool) -> Place {
             switch self {
-            case .secret: .secret
+            case .secret, .envValue: .secret
             case .plain: .plain
             case .envBlock: key == "vars" ? .envMap : key == "shellEnv" ? .ordinary : Self.variable(key)
             case .envMap: Self.variable(key)
@@ -116,7 +121,7 @@ public struct ConfigRedaction: Sendable {
             }
         }
 
-        static func variable(_ name: String) -> Place { PlainSettings.isPlain(name) ? .plain : .secret }
+        static func variable(_ name: String) -> Place { PlainSettings.isPlain(name) ? .plain : .envValue }
     }
 
     /// One walk over the tree: the redacted copy, the paths and values replaced.
@@ -143,13 +148,20 @@ public struct ConfigRedaction: Sendable {
                 case .plain:
                     shown.append(path)
                     return value
-                case .secret, .envBlock, .envMap: return replaced(text, path: path)
+                case .secret, .envValue, .envBlock, .envMap: return replaced(text, path: path)
                 case .ordinary:
                     return ConfigRedaction.holdsKeyMaterial(text) || Self.looksLikeToken(text) ? replaced(text, path: path) : value
                 }
-            case .number, .bool, .null:
+            case .number(let number):
+                return place == .envValue ? replaced(Self.text(of: number), path: path) : value
+            case .bool, .null:
                 return value
             }
+        }
+
+        /// A number as OpenClaw puts it in the environment (JavaScript's String(n) for the usual ones).
+        static func text(of number: Double) -> String {
+            number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
         }
 
         mutating func replaced(_ text: String, path: String) -> JSONValue {

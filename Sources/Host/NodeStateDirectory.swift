@@ -9,7 +9,7 @@ public enum NodeStateDirectory {
     /// system service without User=, whose home is root's).
     public static func path(environment: [String: String], home: String? = nil) -> String? {
         if let stateDir = nonEmpty(environment["OPENCLAW_STATE_DIR"]) {
-            return stateDir.hasPrefix("~/") ? base(environment, home).map { $0 + stateDir.dropFirst() } : stateDir
+            return expandingHome(stateDir, environment: environment, home: home)
         }
         guard let base = base(environment, home) else { return nil }
         if let profile = nonEmpty(environment["OPENCLAW_PROFILE"]), profile.lowercased() != "default" {
@@ -21,6 +21,12 @@ public enum NodeStateDirectory {
     /// The device identity a node host started with `environment` reads.
     public static func identityPath(environment: [String: String], home: String? = nil) -> String? {
         path(environment: environment, home: home).map { $0 + "/identity/device.json" }
+    }
+
+    /// A path OpenClaw was given in its environment, `~/` meaning the home OpenClaw uses
+    /// (src/config/paths.ts resolveUserPath); nil when that home is unknown.
+    public static func expandingHome(_ path: String, environment: [String: String], home: String? = nil) -> String? {
+        path.hasPrefix("~/") ? base(environment, home).map { $0 + path.dropFirst() } : path
     }
 
     private static func base(_ environment: [String: String], _ home: String?) -> String? {

@@ -34,8 +34,14 @@ public struct OpenClawConfig: Sendable, Equatable {
         self.path = path
     }
 
+    /// The config OpenClaw reads in `environment` (openclaw/openclaw src/config/paths.ts
+    /// resolveConfigPath): OPENCLAW_CONFIG_PATH, else `openclaw.json` in the state folder
+    /// (OPENCLAW_STATE_DIR, a profile's `~/.openclaw-<profile>`, else `~/.openclaw`: `NodeStateDirectory`).
     public static func defaultPath(environment: [String: String]) -> String {
-        (environment["HOME"] ?? "/root") + "/.openclaw/openclaw.json"
+        if let path = environment["OPENCLAW_CONFIG_PATH"]?.trimmingSpaces(), !path.isEmpty {
+            return NodeStateDirectory.expandingHome(path, environment: environment, home: "/root") ?? path
+        }
+        return (NodeStateDirectory.path(environment: environment, home: "/root") ?? "/root/.openclaw") + "/openclaw.json"
     }
 
     /// `explicitPath` comes from --config: then a missing file is worth a warning.
@@ -137,11 +143,9 @@ public struct OpenClawConfig: Sendable, Equatable {
             fail(.notUTF8, "\(path): not valid JSON5 (\(problem)); its settings are ignored")
             return
         }
-        let decoder = JSONDecoder()
-        decoder.allowsJSON5 = true
         let root: JSONValue
         do {
-            root = try decoder.decode(JSONValue.self, from: data)
+            root = try JSONValue.parse(json5: data)
         } catch {
             fail(.notJSON5, "\(path): not valid JSON5 (\(Self.describe(error))); its settings are ignored")
             return
@@ -205,41 +209,5 @@ public struct OpenClawConfig: Sendable, Equatable {
             return underlying ?? context.debugDescription
         }
         return "\(error)"
-    }
-}
-
-/// Any JSON value, to read a file whose fields may have the wrong types.
-enum JSONValue: Decodable, Equatable {
-    case object([String: JSONValue])
-    case array([JSONValue])
-    case string(String)
-    case number(Double)
-    case bool(Bool)
-    case null
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    subscript(path: String...) -> JSONValue? {
-        var current = self
-        for key in path {
-            guard case .object(let fields) = current, let next = fields[key] else { return nil }
-            current = next
-        }
-        return current
     }
 }

@@ -36,7 +36,7 @@ public struct ReportSources: Sendable {
         let folder = NodeStateDirectory.path(environment: environment, home: home) ?? home + "/.openclaw"
         var sources = ReportSources(gatewayUser: .owning(folder, environment: environment))
         sources.system()
-        sources.openClaw(folder: folder, configPath: configPath)
+        sources.openClaw(folder: folder, configPath: configPath, environment: environment)
         sources.environment(environment)
         sources.journal(directory: environment[journalDirectoryVariable])
         return sources
@@ -73,20 +73,8 @@ public struct ReportSources: Sendable {
         files.append(ReportFile("routes.txt", text: RouteListing.text()))
     }
 
-    mutating func openClaw(folder: String, configPath: String) {
-        // A --config pipe was read once already (for doctor): readInput gives what it held again.
-        let config = RegularFile.isStream(configPath) ? (try? RegularFile.readInput(configPath, limit: FileLimit.config))?.bytes : nil
-        if let bytes = config ?? gatewayFile(configPath) {
-            if let redaction = ConfigRedaction(config: bytes) {
-                files.append(ReportFile("openclaw.json", text: redaction.text))
-                redactions.append(("openclaw.json", redaction.redactedPaths))
-                if !redaction.shownPaths.isEmpty { shown.append(("openclaw.json", redaction.shownPaths)) }
-                secrets.formUnion(redaction.secrets)
-            } else {
-                omitted.append((configPath, "not a JSON5 object: left out whole, since its secrets cannot be found"))
-                secrets.formUnion(Self.words(of: bytes))
-            }
-        }
+    mutating func openClaw(folder: String, configPath: String, environment: [String: String] = [:]) {
+        config(configPath)
         // The env file OpenClaw loads: its state folder's .env (follows openclaw/openclaw
         // src/infra/dotenv.ts loadDotEnv), wherever the config is.
         if let bytes = gatewayFile(folder + "/.env") {
@@ -97,11 +85,12 @@ public struct ReportSources: Sendable {
             secrets.formUnion(env.secrets)
         }
         // Secrets kept beside the config: read for what to scrub, never archived.
-        for path in [folder + "/identity/device.json", folder + "/identity/device-auth.json", folder + "/credentials/oauth.json"]
+        for path in [folder + "/identity/device.json", folder + "/identity/device-auth.json"]
         where FileManager.default.fileExists(atPath: path) {
             if let bytes = try? RegularFile.read(path, limit: FileLimit.config) { secrets.formUnion(Self.words(of: bytes)) }
             omitted.append((path, "holds keys or credentials"))
         }
+        credentialStores(folder: folder, environment: environment)
         gatewayLog()
     }
 
@@ -109,19 +98,25 @@ public struct ReportSources: Sendable {
     /// through no link of another user than this one or root (`ProtectedPath`); nil when there is
     /// none, or (said in the manifest) when it does not count.
     mutating func gatewayFile(_ path: String) -> [UInt8]? {
+        switch Self.gatewayFile(path, user: gatewayUser) {
+        case .success(let bytes): return bytes
+        case .failure(let problem):
+            omitted.append((path, problem.why))
+            return nil
+        }
+    }
+
+    /// The same, saying why when there is none.
+    static func gatewayFile(_ path: String, user: GatewayUser) -> Result<[UInt8]?, ConfigIncludes.ReadProblem> {
         let file: RegularFile.Owned
         do {
-            guard let read = try RegularFile.readProtectedIfPresent(path, limit: FileLimit.config) else { return nil }
+            guard let read = try RegularFile.readProtectedIfPresent(path, limit: FileLimit.config) else { return .success(nil) }
             file = read
         } catch {
-            omitted.append((path, error.description))
-            return nil
+            return .failure(.init(why: error.description))
         }
-        if let problem = gatewayUser.problem(with: file) {
-            omitted.append((path, problem))
-            return nil
-        }
-        return file.bytes
+        if let problem = user.problem(with: file) { return .failure(.init(why: problem)) }
+        return .success(file.bytes)
     }
 
     /// Values of this process's environment whose names hold a secret's word (OPENCLAW_GATEWAY_TOKEN,
@@ -145,15 +140,13 @@ public struct ReportSources: Sendable {
     /// Every string of a JSON file that holds secrets, else every run of non-space characters:
     /// any of them is scrubbed wherever it turns up (in every form, line by line: `SecretForms`).
     static func words(of bytes: [UInt8]) -> Set<String> {
-        let decoder = JSONDecoder()
-        decoder.allowsJSON5 = true
         var found: [String] = []
-        if ConfigRedaction.isUTF8(bytes), let root = try? decoder.decode(JSONValue.self, from: Data(bytes)) {
+        if ConfigRedaction.isUTF8(bytes), let root = try? JSONValue.parse(json5: Data(bytes)) {
             collect(root, into: &found)
         } else {
             found = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
         }
-        return Set(found.filter { $0.utf8.count >= SecretScrubber.minimumLength })
+        return Set(found.filter(SecretScrubber.searches))
     }
 
     static func collect(_ value: JSONValue, into found: inout [String]) {

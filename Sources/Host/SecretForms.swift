@@ -12,11 +12,22 @@ import FoundationEssentials
 enum SecretForms {
     /// Secrets shorter than this are not searched for: they would match ordinary words.
     static let minimumLength = 6
+    /// Unless they are no word and no number: letters with digits or signs (`S9abc`, what a
+    /// dotenv `#` leaves of `S9abc#def`) are searched for from this length.
+    static let shortMinimumLength = 4
 
-    /// Every form of `secret` (the secret itself included), each at least `minimumLength` bytes.
+    /// Whether a secret (or one of its lines) is searched for at all.
+    static func isSearched(_ piece: some StringProtocol) -> Bool {
+        let length = piece.utf8.count
+        guard length < minimumLength else { return true }
+        return length >= shortMinimumLength && piece.contains(where: \.isLetter) && piece.contains { !$0.isLetter }
+            && !piece.contains(where: \.isWhitespace)
+    }
+
+    /// Every form of `secret` (the secret itself included), when it is searched for (`isSearched`).
     static func of(_ secret: String) -> Set<[UInt8]> {
         var forms = Set<[UInt8]>()
-        for piece in pieces(of: secret) where piece.utf8.count >= minimumLength {
+        for piece in pieces(of: secret) where isSearched(piece) {
             let bytes = Array(piece.utf8)
             forms.insert(bytes)
             let hex = bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
@@ -30,7 +41,7 @@ enum SecretForms {
             forms.formUnion(percentEncodings(bytes))
             forms.formUnion(jsonEscapings(piece))
         }
-        return forms.filter { $0.count >= minimumLength }
+        return forms.filter { $0.count >= shortMinimumLength }
     }
 
     /// The secret, each of its lines, and the body of a PEM block in it (base64 without line breaks).

@@ -3,8 +3,9 @@
 /// by line), and every PEM private-key block whatever it holds. One pass over the text: at each
 /// byte, the longest form that starts there is replaced.
 public struct SecretScrubber: Sendable {
-    /// Secrets shorter than this are not searched for: they would match ordinary words.
-    public static let minimumLength = SecretForms.minimumLength
+    /// Whether a secret is searched for: not when it is short enough to match ordinary words
+    /// (`SecretForms.isSearched`).
+    public static func searches(_ secret: String) -> Bool { SecretForms.isSearched(secret) }
 
     /// The forms, longest first, by their first two bytes.
     let forms: [UInt16: [[UInt8]]]
@@ -29,7 +30,7 @@ public struct SecretScrubber: Sendable {
     public func scrub(_ text: [UInt8], marker: String = ConfigRedaction.marker) -> [UInt8] {
         let marker = Array(marker.utf8)
         let text = Self.withoutPrivateKeys(text, marker: marker)
-        guard !forms.isEmpty, text.count >= SecretForms.minimumLength else { return text }
+        guard !forms.isEmpty, text.count >= SecretForms.shortMinimumLength else { return text }
         var result: [UInt8] = []
         result.reserveCapacity(text.count)
         var index = 0

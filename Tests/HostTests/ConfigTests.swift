@@ -33,6 +33,20 @@ struct ConfigTests {
         #expect(config.bind == .lan)
     }
 
+    @Test("a key given twice: the last counts, as JSON5.parse (and so OpenClaw) reads it, at every depth")
+    func duplicateKeysLastWins() throws {
+        let config = try load(
+            """
+            { gateway: { port: 1111, remote: { url: "wss://first.example:1" } },
+              gateway: { mode: "remote", port: 2222, remote: { url: "wss://second.example:2" } } }
+            """)
+        #expect(config.warnings.isEmpty, "\(config.warnings)")
+        #expect(config.gatewayPort == 2222, "the second gateway object replaces the first whole")
+        #expect(config.node.remoteURL?.host == "second.example", "\(String(describing: config.node.remoteURL))")
+        let nested = try load("{ gateway: { port: 1111, port: 3333, 'port': 4444 } }")
+        #expect(nested.gatewayPort == 4444)
+    }
+
     @Test("a malformed file is one warning naming the file, nothing else")
     func malformedFile() throws {
         let config = try load("{ gateway: { port: ")
