@@ -58,8 +58,12 @@ extension DiagnosisText {
     /// Per details.reason (connect-device-pairing.ts, connect-existing-device.ts).
     static func pairingRequired(_ target: String, _ connect: ConnectEvidence) -> String {
         let device = connect.offered.device.map { "device \($0.deviceId.prefix(12))…" } ?? "this device"
-        let request =
-            connect.rejection?.requestId.map { ": pairing request \(SafeText.display(Array($0.utf8.prefix(128)))) waits there" } ?? ""
+        var request = ""
+        if let id = connect.rejection?.approvableRequestId {
+            request = ": pairing request \(id) waits there"
+        } else if connect.rejection?.requestId != nil {
+            request = ": a pairing request waits there (the request id the Gateway sent is not a valid id)"
+        }
         switch connect.rejection?.pairingReason ?? .notPaired {
         case .notPaired: return "\(target) has not approved \(device)\(request)"
         case .roleUpgrade: return "\(target) approved \(device) for another role, and it now asks as a node (a role upgrade)\(request)"
