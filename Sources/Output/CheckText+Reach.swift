@@ -108,6 +108,13 @@ extension CheckText {
                 fix:
                     "is the Gateway running, and listening on this address? On the Gateway host: "
                     + "`ss -ltnp 'sport = :\(port)'`; gateway.bind loopback accepts local connections only")
+        case .connectionReset:
+            return CheckText(
+                "connection reset: \(all): the server accepted the connection and closed it at once; it holds as many connections "
+                    + "as it takes (idle ones from one address?), or something in between resets them",
+                fix:
+                    "on the Gateway host count its connections and their addresses (`ss -tn state established 'sport = :\(port)'`); "
+                    + "stop or block the client that holds them, or restart the Gateway")
         case .timedOut:
             return CheckText(
                 "no answer within \(seconds(evidence.budget)) s: \(all): a firewall drops the packets, or the host is down",
