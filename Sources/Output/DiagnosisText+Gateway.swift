@@ -28,6 +28,10 @@ extension DiagnosisText {
         case (.hostUnreachable, _): cause = "\(target): \(message): the host is down or not on this network"
         case (.localShortage, _):
             cause = "this machine could not open a connection to \(target) (\(message)): the Gateway was not tried; the cause is here"
+        case (.connectionReset, _):
+            cause =
+                "\(target) accepts connections and resets them at once: it holds as many as it takes (idle ones from one host?), or "
+                + "something in between resets them"
         case (.tlsVersion, .tls(let tls)):
             cause =
                 "\(target) answers with \(tls.facts?.version.description ?? "an older TLS") only; OpenClaw's Gateway and nodes speak TLS "
