@@ -11,6 +11,24 @@ public enum ShellWord {
         return String(text)
     }
 
+    /// Outside text as an operand of a program that ends its options at `--` (getopt, argp,
+    /// Commander): quoting keeps it one word, `--` keeps a word such as `--latest` or `-h` from
+    /// being read as an option.
+    public static func operand(_ text: some StringProtocol) -> String { "-- " + quoted(text) }
+
+    /// A name for dig, which takes no `--`: a name that dig would read as an option (`-`), a
+    /// query option (`+`) or a server (`@`) is given by `-q`.
+    public static func digName(_ name: some StringProtocol) -> String {
+        guard let first = name.first, !"-+@".contains(first) else { return "-q " + quoted(name) }
+        return quoted(name)
+    }
+
+    /// `--option value` for a swift-argument-parser option; `--option=value` when the value
+    /// starts with `-` (after a space it would be read as another option).
+    public static func option(_ option: String, _ value: some StringProtocol) -> String {
+        value.first == "-" ? option + "=" + quoted(value) : option + " " + quoted(value)
+    }
+
     /// Characters a shell takes literally anywhere in a word (no `~` or `=`: a word that starts
     /// with `~` is a home folder, one with `=` before a command is an assignment).
     static let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+,-")

@@ -29,6 +29,8 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case tlsNotConfigured
     // gw.tcp
     case nothingListensLocally, refused, timedOut, unreachable, partlyUnreachable
+    // gw.tcp: accepted, then reset at once (a server out of connections, or limiting this address)
+    case connectionReset
     // gw.tcp not tried: this machine had no descriptor or socket buffer left (EMFILE, ENOBUFS)
     case localShortage
     // gw.tcp of the default 127.0.0.1 target when Gateways were found elsewhere: nothing runs

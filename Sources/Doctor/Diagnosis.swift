@@ -123,6 +123,7 @@ public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, Cust
     public static let unroutableAddress = DiagnosisID(rawValue: "unroutable-address")
     public static let hostUnreachable = DiagnosisID(rawValue: "host-unreachable")
     public static let localShortage = DiagnosisID(rawValue: "local-shortage")
+    public static let connectionReset = DiagnosisID(rawValue: "connection-reset")
     public static let tlsVersion = DiagnosisID(rawValue: "tls-version")
     public static let tlsAlert = DiagnosisID(rawValue: "tls-alert")
     public static let tlsHandshake = DiagnosisID(rawValue: "gw-tls")

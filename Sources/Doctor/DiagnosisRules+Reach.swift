@@ -8,7 +8,7 @@ extension DiagnosisRules {
     public static let gateway: [DiagnosisRule] =
         [
             nameNotFound, nssMdnsMissing, magicDNSNotApplied, unknownTarget, nameUnresolved, gatewayNotListening, nothingListens,
-            localShortage, tailnetUnreachable, unroutableAddress, firewall, hostUnreachable,
+            localShortage, connectionReset, tailnetUnreachable, unroutableAddress, firewall, hostUnreachable,
         ] + renewals + intermediaries + upgradeAnswers + session + handshake + openClaw2 + layers
 
     // MARK: Its name
@@ -58,6 +58,10 @@ extension DiagnosisRules {
     /// This machine could not open a connection (no descriptor or socket buffer left): the
     /// cause is here, not at the Gateway.
     static let localShortage = failure(.localShortage, .gwTCP, [.localShortage])
+
+    /// Accepted and reset at once: the Gateway (or something in front of it) is out of
+    /// connections, as under idle connections from one host.
+    static let connectionReset = failure(.connectionReset, .gwTCP, [.connectionReset])
 
     /// The addresses a Gateway did not answer on, when it answered on none or a route is missing.
     static func silentAddresses(_ result: GatewayResult) -> [IPAddress] {

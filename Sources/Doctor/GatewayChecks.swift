@@ -55,6 +55,8 @@ public enum GatewayChecks {
             reason = .localShortage
         } else if tcp.attempts.allSatisfy({ $0.outcome == .refused }) {
             reason = tcp.addresses.allSatisfy(\.isLoopback) ? .nothingListensLocally : .refused
+        } else if tcp.attempts.contains(where: { $0.outcome == .reset }) {
+            reason = .connectionReset
         } else {
             reason = tcp.attempts.contains { $0.outcome == .timedOut } ? .timedOut : .unreachable
         }

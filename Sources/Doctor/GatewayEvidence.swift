@@ -137,7 +137,7 @@ public struct TCPEvidence: Sendable, Equatable {
     public let addresses: [IPAddress]
     public let port: Int
     public let budget: Duration
-    /// Addresses that neither connected nor refused (a firewall, no route, a reset).
+    /// Addresses that neither connected, refused nor reset (a firewall, no route).
     public let silent: [IPAddress]
     /// The silent addresses this machine has no specific route to; empty when the routing
     /// table is unknown.
@@ -151,7 +151,7 @@ public struct TCPEvidence: Sendable, Equatable {
         port = report.target.port
         self.budget = budget
         label = report.target.label
-        let silentAttempts = report.tcp.filter { $0.outcome != .connected && $0.outcome != .refused }.map(\.address)
+        let silentAttempts = report.tcp.filter { ![.connected, .refused, .reset].contains($0.outcome) }.map(\.address)
         silent = report.target.addresses.filter(silentAttempts.contains)
         unroutable = routes.isEmpty ? [] : silent.filter { RoutingTable.specificRoute(to: $0, in: routes) == nil }
     }

@@ -57,7 +57,7 @@ public struct Layer: Sendable {
             fails: [.noAddress, .unknownTarget, .nameNotFound, .localNameWithoutNSS, .magicDNSNotApplied, .localNameUnanswered]),
         Layer(
             .gwTCP, "TCP connect", needs: [.gwDNS], phases: .tcp, lacking: .needsTCP, isConnection: true,
-            fails: [.nothingListensLocally, .refused, .timedOut, .unreachable, .localShortage]),
+            fails: [.nothingListensLocally, .refused, .timedOut, .unreachable, .localShortage, .connectionReset]),
         Layer(
             .gwTLS, "TLS handshake", needs: [.gwTCP], phases: .tls, lacking: .needsTLS, isConnection: true,
             fails: [.tlsVersion, .notTLS, .tlsAlert, .handshakeFailed, .handshakeTimedOut]),

@@ -13,8 +13,8 @@ extension CheckText {
             return CheckText(
                 "\(place(file)): \(why): OpenClaw's node host leaves the file as it is and uses a new key at every start, so the "
                     + "Gateway sees a new device, and a new pairing request, each time",
-                fix: "move it aside (`mv \(ShellWord.quoted(file.path)) \(ShellWord.quoted(file.path + ".broken"))`), restart the node so "
-                    + "it writes a new identity, and approve that device once on the Gateway host (`openclaw devices list`, "
+                fix: "move it aside (`mv -- \(ShellWord.quoted(file.path)) \(ShellWord.quoted(file.path + ".broken"))`), restart the "
+                    + "node so it writes a new identity, and approve that device once on the Gateway host (`openclaw devices list`, "
                     + "`openclaw devices approve <requestId>`)")
         case .identityUnreadable:
             guard let file = files.first(where: \.unreadable) else { break }
@@ -22,8 +22,8 @@ extension CheckText {
             return CheckText(
                 "\(place(file)) is \(ownership(file)): \(who) may not read it, so the node host uses a new key at every start (a new "
                     + "device and a new pairing request each time); sudo or another user made it",
-                fix: "give it back to the node's user: `sudo chown \(file.deniedTo.first.map { ShellWord.quoted($0 + ":") } ?? "USER:") "
-                    + "\(ShellWord.quoted(file.path))` and `chmod 600 \(ShellWord.quoted(file.path))`, then restart the node")
+                fix: "give it back to the node's user: `sudo chown -- \(file.deniedTo.first.map { ShellWord.quoted($0 + ":") } ?? "USER:") "
+                    + "\(ShellWord.quoted(file.path))` and `chmod 600 \(ShellWord.operand(file.path))`, then restart the node")
         case .identityElsewhere:
             return CheckText(
                 "the node is started in ways that read different identities: "
@@ -42,7 +42,7 @@ extension CheckText {
             guard let file = files.first(where: \.exposed) else { break }
             return CheckText(
                 "\(place(file)) holds the device's private key and group or others may read it (\(ownership(file)))",
-                fix: "`chmod 600 \(ShellWord.quoted(file.path))`")
+                fix: "`chmod 600 \(ShellWord.operand(file.path))`")
         case .identityNotRead:
             return CheckText("a node, but no device identity file was looked at (no HOME or OPENCLAW_STATE_DIR to find it)")
         case .notNode:

@@ -7,10 +7,8 @@ import Probes
 /// request for the device over two connects.
 extension CheckText {
     static func pairing(_ error: ConnectError, said: String, evidence: ConnectEvidence) -> CheckText {
-        let request = error.requestId.map { SafeText.display(Array($0.utf8.prefix(128))) }
-        let word = request.map(ShellWord.quoted) ?? "<requestId>"
-        let approve = "on the Gateway host: `openclaw devices list`, then `openclaw devices approve \(word)`"
-        let waits = request.map { "; request \($0) waits there" } ?? ""
+        let approve = approveWords(error)
+        let waits = requestWords(error)
         let details = error.pairing ?? PairingDetails()
         let message: String
         let fix: String
@@ -39,6 +37,24 @@ extension CheckText {
         }
         let hint = error.remediationHint.map { " (the Gateway says: \(words($0)))" } ?? ""
         return CheckText("\(said): \(message)\(hint)\(repeatWords(evidence))", fix: fix)
+    }
+
+    /// The command that approves the request: its id only when it has OpenClaw's shape (a
+    /// UUID), after `--`; any other text stays out of the command, since `openclaw devices
+    /// approve --latest` would approve the newest request, whoever made it.
+    static func approveWords(_ error: ConnectError) -> String {
+        let list = "on the Gateway host: `openclaw devices list`, then "
+        if let id = error.approvableRequestId { return list + "`openclaw devices approve \(ShellWord.operand(id))`" }
+        guard error.requestId != nil else { return list + "`openclaw devices approve <requestId>`" }
+        return list + "`openclaw devices approve -- <requestId>` with the id listed there for this device (the request id the "
+            + "Gateway sent is not a valid id)"
+    }
+
+    /// `; request <id> waits there`, the id shown as text (quoted when it is not a valid id).
+    static func requestWords(_ error: ConnectError) -> String {
+        guard let id = error.requestId else { return "" }
+        if let valid = error.approvableRequestId { return "; request \(valid) waits there" }
+        return "; a request waits there, its id not a valid one (\"\(words(id))\")"
     }
 
     /// What a Gateway with SSH-verified auto-approval needs from this node to approve it by

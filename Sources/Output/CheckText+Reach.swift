@@ -19,7 +19,7 @@ extension CheckText {
         case .nameNotFound:
             return CheckText(
                 "\(message) (NXDOMAIN: the name does not exist)",
-                fix: "check the spelling, and the A/AAAA records of \(host) (`dig \(ShellWord.quoted(host))`)")
+                fix: "check the spelling, and the A/AAAA records of \(host) (`dig \(ShellWord.digName(host))`)")
         case .localNameWithoutNSS:
             return CheckText(
                 "\(message): nsswitch does not ask mDNS for .local names",
@@ -29,7 +29,7 @@ extension CheckText {
         case .localNameUnanswered:
             return CheckText(
                 "no host answered for \(host) by mDNS (avahi-daemon asked; nsswitch: \(message))",
-                fix: "is the Gateway host up and on this link (`avahi-resolve -n \(ShellWord.quoted(host))`)? A Gateway's instance "
+                fix: "is the Gateway host up and on this link (`avahi-resolve -n \(ShellWord.operand(host))`)? A Gateway's instance "
                     + "name, as `clawnet browse` lists it, works as a TARGET too")
         case .magicDNSNotApplied:
             return CheckText(
@@ -43,8 +43,8 @@ extension CheckText {
                 message,
                 fix: HostNameKind(host) == .multicastDNS
                     ? "nss-mdns resolves `.local` names through avahi-daemon: start it (`sudo systemctl start avahi-daemon`), then "
-                        + "check that the Gateway host answers (`avahi-resolve -n \(ShellWord.quoted(host))`)"
-                    : "check the A/AAAA records of \(host) (`dig \(ShellWord.quoted(host))`) and the resolver in /etc/resolv.conf")
+                        + "check that the Gateway host answers (`avahi-resolve -n \(ShellWord.operand(host))`)"
+                    : "check the A/AAAA records of \(host) (`dig \(ShellWord.digName(host))`) and the resolver in /etc/resolv.conf")
         }
     }
 
@@ -63,7 +63,7 @@ extension CheckText {
         return CheckText(
             words + ": nss-mdns did not reach avahi-daemon",
             fix: "nss-mdns asks avahi-daemon through /run/avahi-daemon/socket: restart it (`sudo systemctl restart avahi-daemon`) "
-                + "and check `getent hosts \(ShellWord.quoted(host))`")
+                + "and check `getent hosts \(ShellWord.operand(host))`")
     }
 
     /// The addresses only Tailscale's resolver gave for the name.
@@ -109,6 +109,13 @@ extension CheckText {
                     "start the Gateway on its host (`openclaw gateway start`); if `openclaw gateway status` says it runs, "
                     + "`ss -ltnp 'sport = :\(port)'` there shows the address it listens on (gateway.bind loopback takes local "
                     + "connections only)")
+        case .connectionReset:
+            return CheckText(
+                "connection reset: \(all): the server accepted the connection and closed it at once; it holds as many connections "
+                    + "as it takes (idle ones from one address?), or something in between resets them",
+                fix:
+                    "on the Gateway host count its connections and their addresses (`ss -tn state established 'sport = :\(port)'`); "
+                    + "stop or block the client that holds them, or restart the Gateway")
         case .timedOut:
             return CheckText(
                 "no answer within \(seconds(evidence.budget)) s: \(all): a firewall drops the packets, or the host is down",

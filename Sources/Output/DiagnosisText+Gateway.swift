@@ -28,6 +28,10 @@ extension DiagnosisText {
         case (.hostUnreachable, _): cause = "\(target): \(message): the host is down or not on this network"
         case (.localShortage, _):
             cause = "this machine could not open a connection to \(target) (\(message)): the Gateway was not tried; the cause is here"
+        case (.connectionReset, _):
+            cause =
+                "\(target) accepts connections and resets them at once: it holds as many as it takes (idle ones from one host?), or "
+                + "something in between resets them"
         case (.tlsVersion, .tls(let tls)):
             cause =
                 "\(target) answers with \(tls.facts?.version.description ?? "an older TLS") only; OpenClaw's Gateway and nodes speak TLS "
@@ -58,8 +62,12 @@ extension DiagnosisText {
     /// Per details.reason (connect-device-pairing.ts, connect-existing-device.ts).
     static func pairingRequired(_ target: String, _ connect: ConnectEvidence) -> String {
         let device = connect.offered.device.map { "device \($0.deviceId.prefix(12))…" } ?? "this device"
-        let request =
-            connect.rejection?.requestId.map { ": pairing request \(SafeText.display(Array($0.utf8.prefix(128)))) waits there" } ?? ""
+        var request = ""
+        if let id = connect.rejection?.approvableRequestId {
+            request = ": pairing request \(id) waits there"
+        } else if connect.rejection?.requestId != nil {
+            request = ": a pairing request waits there (the request id the Gateway sent is not a valid id)"
+        }
         switch connect.rejection?.pairingReason ?? .notPaired {
         case .notPaired: return "\(target) has not approved \(device)\(request)"
         case .roleUpgrade: return "\(target) approved \(device) for another role, and it now asks as a node (a role upgrade)\(request)"

@@ -70,6 +70,7 @@ enum ZoneNoteText {
             case .connected: "connected"
             case .refused: "refused"
             case .timedOut: "no answer"
+            case .reset: "reset at once"
             case .unreachable(let why), .localShortage(let why): why
             case .failed(let why): SafeText.display(Array(why.utf8))
             }

@@ -49,8 +49,14 @@ struct ProbeConnection: Sendable {
                     }
                 }
                 .connect(to: socketAddress).get()
-            let observer = try await channel.eventLoop.perform {
-                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: WireObserver.self), eventLoop: channel.eventLoop)
+            // Its handlers are gone when the server closed the connection as soon as it accepted it.
+            guard
+                let observer = try? await channel.eventLoop.perform({
+                    NIOLoopBound(try channel.pipeline.syncOperations.handler(type: WireObserver.self), eventLoop: channel.eventLoop)
+                })
+            else {
+                channel.close(promise: nil)
+                return .failure(.reset)
             }
             return .success(ProbeConnection(channel: channel, observer: observer))
         } catch {
@@ -64,6 +70,7 @@ struct ProbeConnection: Sendable {
         case .timedOut?: .timedOut
         case .noRoute(let why)?, .unusableAddress(let why)?: .unreachable(why)
         case .localShortage(let why)?: .localShortage(why)
+        case .reset?: .reset
         default: .failed(describe(error))
         }
     }

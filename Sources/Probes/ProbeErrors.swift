@@ -30,6 +30,9 @@ extension ProbeConnection {
                 + "where a Gateway sends connect.challenge at once"
         case is ProbeTimeout:
             return "no answer in time"
+        case is ChannelPipelineError:
+            // The handlers of a connection the other side closed are gone before the probe's are added.
+            return SocketError.closed.description
         case let ssl as NIOSSLError:
             return describe(ssl)
         case let boring as BoringSSLError:

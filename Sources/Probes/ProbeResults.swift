@@ -53,6 +53,9 @@ public struct TCPAttempt: Sendable, Hashable {
         /// This machine could not open the socket (no descriptor or buffer left): the Gateway
         /// was not tried, and nothing is known of it.
         case localShortage(String)
+        /// Accepted, then reset or closed at once: a server out of connections, or one that
+        /// holds this address to a limit.
+        case reset
         case failed(String)
     }
 
@@ -74,7 +77,7 @@ public struct TCPAttempt: Sendable, Hashable {
 }
 
 extension TCPAttempt.Outcome: Error, CustomStringConvertible {
-    /// A stable word for JSON: connected, refused, timedOut, unreachable, localShortage or failed.
+    /// A stable word for JSON: connected, refused, timedOut, unreachable, localShortage, reset or failed.
     public var word: String {
         switch self {
         case .connected: "connected"
@@ -82,6 +85,7 @@ extension TCPAttempt.Outcome: Error, CustomStringConvertible {
         case .timedOut: "timedOut"
         case .unreachable: "unreachable"
         case .localShortage: "localShortage"
+        case .reset: "reset"
         case .failed: "failed"
         }
     }
@@ -91,6 +95,7 @@ extension TCPAttempt.Outcome: Error, CustomStringConvertible {
         case .connected: "connected"
         case .refused: "refused"
         case .timedOut: "no answer"
+        case .reset: "reset at once"
         case .unreachable(let why), .localShortage(let why), .failed(let why): why
         }
     }

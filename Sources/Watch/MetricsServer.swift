@@ -8,9 +8,11 @@ import NIOPosix
 /// /sd (Prometheus's http_sd list of the Gateways found), read from the board at each request.
 /// SwiftNIO's HTTP/1 server, one request per connection, within bounds any local user may test:
 /// at most `connectionLimit` connections at once (a new one closes the oldest that has not
-/// asked yet), a request must arrive whole within `requestTimeout`, and a connection lives at
-/// most `connectionLifetime`, so that slow clients can neither hold the server nor take the
-/// descriptors watch's probes need (a Gateway would be judged down for want of one).
+/// asked yet, else the oldest whose answer stands still), a request must arrive whole within
+/// `requestTimeout`, an answer must be written within `answerTimeout` and never stand still
+/// for `stallTimeout`, and a connection lives at most `connectionLifetime`, so that slow
+/// clients (ones that never read their answer among them) can neither hold the server nor
+/// take the descriptors watch's probes need (a Gateway would be judged down for want of one).
 public struct MetricsServer: Sendable {
     let channel: any Channel
     /// The port it listens on (the one asked for, or the one the system chose for 0).
@@ -21,8 +23,18 @@ public struct MetricsServer: Sendable {
     /// A client that has not sent its whole request by then is closed (Prometheus sends its
     /// request at once; its scrape timeout is 10 s by default).
     static let requestTimeout = TimeAmount.seconds(5)
-    /// The longest a connection stays, answered or not (a client that never reads its answer).
+    /// The longest a connection stays, answered or not.
     static let connectionLifetime = TimeAmount.seconds(30)
+    /// An answer not written whole by then is closed (Prometheus's default scrape timeout).
+    static let answerTimeout = TimeAmount.seconds(10)
+    /// An answer that makes no progress for this long is closed: the client does not read it.
+    static let stallTimeout = TimeAmount.seconds(3)
+    /// An answer that has made no progress for this long may give its slot to a newcomer.
+    static let stallGrace = TimeAmount.seconds(1)
+    /// Each connection's kernel send buffer (the kernel doubles it): an answer no one reads pins
+    /// this much kernel memory, not the megabytes autotuning would give, and stands still once
+    /// it is full.
+    static let sendBuffer = 65_536
     /// Connections at once: Prometheus uses one per scrape, a few scrapers a few.
     public static let maxConnections = 64
 
@@ -33,6 +45,7 @@ public struct MetricsServer: Sendable {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 64)
+            .childChannelOption(.socketOption(.so_sndbuf), value: sendBuffer)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(ConnectionAdmission(slots: slots)) }
             }
@@ -96,72 +109,5 @@ final class ConnectionAdmission: ChannelInboundHandler {
         let slots = self.slots
         child.closeFuture.whenComplete { _ in slots.release(child) }
         context.fireChannelRead(data)
-    }
-}
-
-/// Answers GET /metrics and GET /sd; anything else is 404 (405 for another method). Closes a
-/// connection whose request is not whole within `requestTimeout`, and every connection after
-/// `connectionLifetime`.
-final class MetricsEndpoints: ChannelInboundHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
-    private let board: WatchBoard
-    private let gatewayLimit: Int
-    private let slots: ConnectionSlots
-    private var head: HTTPRequestHead?
-    private var timers: [Scheduled<Void>] = []
-
-    init(board: WatchBoard, gatewayLimit: Int, slots: ConnectionSlots) {
-        self.board = board
-        self.gatewayLimit = gatewayLimit
-        self.slots = slots
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        let channel = context.channel
-        timers = [MetricsServer.requestTimeout, MetricsServer.connectionLifetime].map { delay in
-            context.eventLoop.scheduleTask(in: delay) { channel.close(promise: nil) }
-        }
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        timers.forEach { $0.cancel() }
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body: break
-        case .end:
-            // The request is whole: only the lifetime bounds the answer, and it is not evicted.
-            timers.first?.cancel()
-            slots.answering(context.channel)
-            respond(context)
-        }
-    }
-
-    private func respond(_ context: ChannelHandlerContext) {
-        let path = head.map { String($0.uri.prefix { $0 != "?" }) }
-        let (status, type, body): (HTTPResponseStatus, String, [UInt8])
-        if head?.method != .GET {
-            (status, type, body) = (.methodNotAllowed, "text/plain", Array("only GET\n".utf8))
-        } else if path == "/metrics" {
-            (status, type, body) = (
-                .ok, MetricsText.contentType, Array(MetricsText.render(board.snapshot(), gatewayLimit: gatewayLimit).utf8)
-            )
-        } else if path == "/sd" {
-            (status, type, body) = (.ok, "application/json", ServiceDiscoveryList.json(board.snapshot(), gatewayLimit: gatewayLimit))
-        } else {
-            (status, type, body) = (.notFound, "text/plain", Array("/metrics or /sd\n".utf8))
-        }
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: type)
-        headers.add(name: "Content-Length", value: String(body.count))
-        headers.add(name: "Connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
-        head = nil
     }
 }

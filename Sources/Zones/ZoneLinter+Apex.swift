@@ -28,7 +28,7 @@ extension ZoneLinter {
                 .fail, .domainMismatch,
                 "--domain \(name) does not match the file: its SOA is at \(soa), and none of its \(records.count) records is in \(name)",
                 fix: "check the domain with `dig SOA \(ShellWord.quoted(requested.withoutTrailingDot))`; to check this file as the zone "
-                    + "\(soa), give `--domain \(ShellWord.quoted(soa.description.dropLast()))` or leave --domain out (the SOA names the "
+                    + "\(soa), give `\(ShellWord.option("--domain", soa.description.dropLast()))` or leave --domain out (the SOA names the "
                     + "zone)"))
     }
 }

@@ -31,6 +31,9 @@ struct ConnectCheckTests {
         )
     }
 
+    /// A pairing request's id as OpenClaw makes it (randomUUID in src/infra/device-pairing.ts).
+    static let requestId = "6f1c2a4e-9b3d-4c8e-a1f2-0d5e7b9c3a81"
+
     static let close1008 = CloseFrame(code: 1008, reason: "device identity required")
 
     static let outcomes: [(String, ConnectOutcome, Check.Status, CheckReason)] = [
@@ -42,7 +45,7 @@ struct ConnectCheckTests {
         ),
         (
             "pairing required",
-            .rejected(error("NOT_PAIRED", "pairing required", detail: "PAIRING_REQUIRED", requestId: "req-9"), close: nil),
+            .rejected(error("NOT_PAIRED", "pairing required", detail: "PAIRING_REQUIRED", requestId: requestId), close: nil),
             .fail, .pairingRequired
         ),
         (
@@ -96,10 +99,11 @@ struct ConnectCheckTests {
     @Test("the pairing fix names the request to approve; a refused token is named by source, never by value")
     func wording() throws {
         let pairing = connect(
-            .rejected(Self.error("NOT_PAIRED", "pairing required", detail: "PAIRING_REQUIRED", requestId: "req-9"), close: nil))
+            .rejected(Self.error("NOT_PAIRED", "pairing required", detail: "PAIRING_REQUIRED", requestId: Self.requestId), close: nil))
         #expect(
-            pairing.message.contains("req-9")
-                && pairing.fix == "on the Gateway host: `openclaw devices list`, then `openclaw devices approve req-9`")
+            pairing.message.contains(Self.requestId)
+                && pairing.fix == "on the Gateway host: `openclaw devices list`, then `openclaw devices approve -- \(Self.requestId)`",
+            "\(pairing.message) / \(pairing.fix ?? "")")
         let token = try #require(GatewayToken("hunter2", source: "gateway.remote.token"))
         let refused = connect(
             .rejected(

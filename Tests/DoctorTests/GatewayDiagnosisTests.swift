@@ -54,6 +54,24 @@ struct GatewayDiagnosisTests {
         #expect(!manual.contains { $0.id == "gateway-not-listening" })
     }
 
+    /// Issue 30's idle flood: a server out of connections accepts and resets at once, which
+    /// doctor used to call "an unexpected error (ChannelPipelineError)".
+    @Test("accepted and reset at once: gw.tcp says connection reset, names no route or firewall, and says how to count connections")
+    func resetAtOnce() throws {
+        var reset = ProbeReport(target: Recorded.target())
+        reset.tcp = [TCPAttempt(address: IPAddress("192.168.1.30")!, outcome: .reset, elapsed: .milliseconds(2))]
+        let result = checks(reset)
+        let tcp = try #require(result["gw.tcp"])
+        #expect(tcp.status == .fail && tcp.reason == .connectionReset, "\(tcp.reason): \(tcp.message)")
+        #expect(tcp.message.hasPrefix("connection reset: 192.168.1.30:18789 reset at once"), "\(tcp.message)")
+        #expect(tcp.fix?.contains("ss -tn state established") == true, "\(tcp.fix ?? "")")
+        let diagnosis = diagnose([self.result(reset, beacon: Recorded.beacon(txt: Recorded.tlsTXT), checks: result)])
+        #expect(
+            !diagnosis.contains { ["firewall", "host-unreachable", "unroutable-address"].contains($0.id.rawValue) },
+            "\(diagnosis.map(\.id))")
+        #expect(diagnosis.contains { $0.id == .connectionReset }, "\(diagnosis.map(\.id))")
+    }
+
     @Test("refused on 127.0.0.1 names this machine; timeouts point at a firewall")
     func refusedAndTimedOut() {
         let local = ProbeTarget(label: "127.0.0.1:18789", host: "127.0.0.1", addresses: [IPAddress("127.0.0.1")!], port: 18789, tls: false)
@@ -242,7 +260,7 @@ struct GatewayDiagnosisTests {
             report.websocket = PhaseTiming(outcome: outcome, elapsed: .zero)
             reports.append(report)
         }
-        for attempt: TCPAttempt.Outcome in [.refused, .timedOut, .unreachable("no route"), .failed("reset")] {
+        for attempt: TCPAttempt.Outcome in [.refused, .timedOut, .unreachable("no route"), .reset, .failed("broken")] {
             var report = ProbeReport(target: target)
             report.tcp = [TCPAttempt(address: target.addresses[0], outcome: attempt, elapsed: .zero)]
             reports.append(report)

@@ -31,7 +31,8 @@ extension GoldenScene {
                 token: Golden.token),
             connect(
                 .rejected(
-                    ConnectCheckTests.error("NOT_PAIRED", "pairing required", detail: "PAIRING_REQUIRED", requestId: "req-9"), close: nil)),
+                    ConnectCheckTests.error(
+                        "NOT_PAIRED", "pairing required", detail: "PAIRING_REQUIRED", requestId: ConnectCheckTests.requestId), close: nil)),
             connect(.rejected(ConnectCheckTests.error("NOT_PAIRED", "pairing required", detail: "PAIRING_REQUIRED"), close: nil)),
             connect(
                 .rejected(

@@ -18,7 +18,6 @@ struct FixQuotingTests {
     typealias Fix = @Sendable (String) -> String
 
     static let fixes: [(String, Fix)] = [
-        ("pairing: the Gateway's requestId", { pairing(requestId: $0) }),
         ("identity invalid: a path from a unit's OPENCLAW_STATE_DIR", { identity(.identityInvalid, path: "/srv/\($0)/device.json") }),
         ("identity unreadable: the path and the user", { identity(.identityUnreadable, path: "/srv/\($0)/device.json", user: $0) }),
         ("identity exposed: the path", { identity(.identityExposed, path: "/srv/\($0)/device.json") }),
@@ -64,7 +63,72 @@ struct FixQuotingTests {
         #expect(ShellWord.quoted("~root") == "'~root'")
         #expect(ShellWord.quoted("x`pwned`y") == "'x`pwned`y'")
         #expect(ShellWord.quoted("it's") == #"'it'\''s'"#)
-        #expect(Self.pairing(requestId: "req-9").contains("`openclaw devices approve req-9`"))
+        let id = "6f1c2a4e-9b3d-4c8e-a1f2-0d5e7b9c3a81"
+        #expect(Self.pairing(requestId: id).contains("`openclaw devices approve -- \(id)`"))
+    }
+
+    /// Issue 31: a Gateway that sent `requestId:"--latest"` had doctor print `openclaw devices
+    /// approve --latest`, which approves the newest pending request, maybe the attacker's.
+    @Test(
+        "a requestId without OpenClaw's shape (a UUID) stays out of the command",
+        arguments: ["--latest", "-h", "6f1c2a4e-9b3d-4c8e-a1f2-0d5e7b9c3a81\n--latest", "req-9", "6f1c2a4e9b3d4c8ea1f20d5e7b9c3a81"]
+            + ShellCommands.hostileValues)
+    func invalidRequestId(value: String) throws {
+        let fix = Self.pairing(requestId: value)
+        let calls = try ShellCommands.run(fix)
+        let approve = calls.filter { $0.name == "openclaw" && $0.arguments.starts(with: ["devices", "approve"]) }
+        #expect(
+            approve.count == 1 && approve.allSatisfy { $0.arguments == ["devices", "approve", "--", "placeholder"] }, "\(fix): \(calls)")
+        #expect(!calls.contains { $0.name == ShellCommands.injected }, "\(fix): \(calls)")
+        #expect(fix.contains("the request id the Gateway sent is not a valid id"), "\(fix)")
+    }
+
+    @Test(
+        "a requestId OpenClaw made is approved by its id, after `--`",
+        arguments: ["6f1c2a4e-9b3d-4c8e-a1f2-0d5e7b9c3a81", "6F1C2A4E-9B3D-4C8E-A1F2-0D5E7B9C3A81"])
+    func validRequestId(value: String) throws {
+        let fix = Self.pairing(requestId: value)
+        let calls = try ShellCommands.run(fix)
+        #expect(calls.contains { $0.name == "openclaw" && $0.arguments == ["devices", "approve", "--", value] }, "\(fix): \(calls)")
+    }
+
+    /// Outside text that starts like an option (`-h`, `--latest`), a dig query option (`+tcp`)
+    /// or a server (`@evil`): each program that gets it reads it as an operand.
+    static let optionLike = ["-h", "--latest", "+tcp", "@192.0.2.66", "-x $(pwned)"]
+
+    static let operandFixes: [(String, Fix)] = [
+        ("name not found: dig", { CheckText.dns(.nameNotFound, DNSEvidence(host: $0, addresses: [], problem: nil)).fix ?? "" }),
+        (
+            "no mDNS answer: avahi-resolve",
+            { CheckText.dns(.localNameUnanswered, DNSEvidence(host: $0, addresses: [], problem: nil)).fix ?? "" }
+        ),
+        ("no address for a DNS host: dig", { CheckText.dns(.noAddress, DNSEvidence(host: $0, addresses: [], problem: nil)).fix ?? "" }),
+        ("only avahi-daemon resolves it: getent", { onlyAvahi(host: $0) }),
+        ("identity exposed: chmod", { identity(.identityExposed, path: $0) }),
+        ("identity invalid: mv", { identity(.identityInvalid, path: $0) }),
+    ]
+
+    @Test("outside text that starts like an option lands after `--` or dig's `-q`", arguments: operandFixes.indices)
+    func operands(index: Int) throws {
+        let (name, fix) = Self.operandFixes[index]
+        for value in Self.optionLike {
+            let text = fix(value)
+            let calls = try ShellCommands.run(text)
+            let holding = calls.filter { $0.arguments.contains { $0.contains(value) } }
+            #expect(!holding.isEmpty && !calls.contains { $0.name == ShellCommands.injected }, "\(name), \(value): \(text) made \(calls)")
+            for call in holding {
+                #expect(Self.readsAsOperand(value, in: call.arguments), "\(name), \(value): \(text) made \(call)")
+            }
+        }
+    }
+
+    /// Every argument that holds `value` comes after `--` or right after dig's `-q`.
+    static func readsAsOperand(_ value: String, in arguments: [String]) -> Bool {
+        arguments.indices.allSatisfy { index in
+            let argument = arguments[index]
+            guard argument.contains(value) else { return true }
+            return arguments[..<index].contains("--") || (index > 0 && arguments[index - 1] == "-q")
+        }
     }
 
     static func pairing(requestId: String) -> String {

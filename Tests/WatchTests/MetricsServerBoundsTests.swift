@@ -13,11 +13,13 @@ import Testing
 @Suite("watch's metrics server under slow clients")
 struct MetricsServerBoundsTests {
     /// A TCP connection to 127.0.0.1:`port` that waits at most `timeout` for each read.
-    static func connect(_ port: Int, timeout: Int = 15) throws -> Int32 {
+    /// `receiveBuffer`: SO_RCVBUF, set before connecting (1: the smallest the kernel allows).
+    static func connect(_ port: Int, timeout: Int = 15, receiveBuffer: Int32? = nil) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(socket >= 0)
         var wait = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

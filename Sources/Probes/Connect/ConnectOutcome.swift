@@ -115,6 +115,23 @@ public struct ConnectError: Sendable, Hashable {
         guard detailCode == .pairingRequired else { return nil }
         return reason.map(PairingReason.init(word:)) ?? .notPaired
     }
+
+    /// `requestId` when it has the shape of the ids OpenClaw makes: `randomUUID()` in
+    /// requestDevicePairing (src/infra/device-pairing.ts), 8-4-4-4-12 hex digits. Only such an
+    /// id goes into a command an operator is told to run; any other text (`--latest`, `-h`)
+    /// could be read by `openclaw devices approve` as an option.
+    public var approvableRequestId: String? {
+        guard let id = requestId, Self.isUUID(id) else { return nil }
+        return id
+    }
+
+    static func isUUID(_ text: String) -> Bool {
+        let characters = Array(text)
+        guard characters.count == 36 else { return false }
+        return characters.enumerated().allSatisfy { index, character in
+            [8, 13, 18, 23].contains(index) ? character == "-" : character.isASCII && character.isHexDigit
+        }
+    }
 }
 
 /// The details of a PAIRING_REQUIRED refusal that say which device asked for what, and what

@@ -1,4 +1,5 @@
 import Glibc
+import NIOCore
 import Synchronization
 
 /// The process's descriptor limit (RLIMIT_NOFILE's soft value).
@@ -11,34 +12,87 @@ enum DescriptorLimit {
     }
 }
 
-/// Counts the stand-in's connections (all of them, and per address those whose WebSocket has
-/// not logged in), shared by every connection, as the Gateway's pre-auth budget does
-/// (src/gateway/server/preauth-connection-budget.ts).
+/// Counts the stand-in's connections, shared by every connection: all of them (at most
+/// `limits.connections`, so that advertise keeps descriptors to withdraw its records), per
+/// address those that have not logged in yet (at most `limits.waitingPerAddress`), and per
+/// address the WebSockets that have not logged in, as the Gateway's pre-auth budget does
+/// (src/gateway/server/preauth-connection-budget.ts). One address cannot hold the others out:
+/// past its own limit a new connection of it takes the place of its oldest waiting one, and
+/// when every place is taken a connection of another address takes the place of the oldest
+/// waiting one of the address that holds the most.
 final class StandInBudget: Sendable {
+    enum Admission {
+        /// Taken, closing `evicted` (a waiting connection) to make room.
+        case admitted(evicted: (any Channel)?)
+        /// Full of connections that logged in, or of waiting ones of this address: close it at once.
+        case refused
+    }
+
     let limits: StandInLimits
     private let state = Mutex(State())
 
     private struct State {
-        var connections = 0
+        /// Every connection, and its address.
+        var open: [ObjectIdentifier: (channel: any Channel, address: String)] = [:]
+        /// Per address, the connections that have not logged in, oldest first.
+        var waiting: [String: [ObjectIdentifier]] = [:]
         var unauthenticated: [String: Int] = [:]
+
+        /// Forgets a connection; its channel, if it was still counted.
+        mutating func remove(_ id: ObjectIdentifier) -> (any Channel)? {
+            guard let (channel, address) = open.removeValue(forKey: id) else { return nil }
+            stopWaiting(id, address)
+            return channel
+        }
+
+        mutating func stopWaiting(_ id: ObjectIdentifier, _ address: String) {
+            guard var ids = waiting[address], let index = ids.firstIndex(of: id) else { return }
+            ids.remove(at: index)
+            waiting[address] = ids.isEmpty ? nil : ids
+        }
     }
 
     init(limits: StandInLimits) {
         self.limits = limits
     }
 
-    /// A new connection; false when there are as many as the limit allows (close it at once).
-    func admitConnection() -> Bool {
+    /// A new connection from `address`, counted as waiting until it logs in.
+    func admit(_ channel: any Channel, from address: String) -> Admission {
         state.withLock { state in
-            guard state.connections < limits.connections else { return false }
-            state.connections += 1
-            return true
+            let held = state.waiting[address]?.count ?? 0
+            var evicted: ObjectIdentifier?
+            if held >= limits.waitingPerAddress {
+                evicted = state.waiting[address]?.first
+            } else if state.open.count >= limits.connections {
+                // The address that holds the most waiting connections gives up its oldest, when it holds more than this one's.
+                guard let most = state.waiting.max(by: { $0.value.count < $1.value.count }), most.value.count > held + 1 else {
+                    return .refused
+                }
+                evicted = most.value.first
+            }
+            let victim = evicted.flatMap { state.remove($0) }
+            let id = ObjectIdentifier(channel)
+            state.open[id] = (channel, address)
+            state.waiting[address, default: []].append(id)
+            return .admitted(evicted: victim)
         }
     }
 
-    func connectionClosed() {
-        state.withLock { $0.connections = max(0, $0.connections - 1) }
+    /// It logged in (hello-ok): it is no longer waiting, and never evicted.
+    func loggedIn(_ channel: any Channel) {
+        state.withLock { state in
+            let id = ObjectIdentifier(channel)
+            if let address = state.open[id]?.address { state.stopWaiting(id, address) }
+        }
     }
+
+    func connectionClosed(_ channel: any Channel) {
+        _ = state.withLock { $0.remove(ObjectIdentifier(channel)) }
+    }
+
+    /// Connections held now, and those of `address` still waiting.
+    var count: Int { state.withLock { $0.open.count } }
+    func waiting(_ address: String) -> Int { state.withLock { $0.waiting[address]?.count ?? 0 } }
 
     /// An upgrade from `address`; false when the address holds as many unauthenticated
     /// WebSockets as allowed.
@@ -64,6 +118,7 @@ final class StandInBudget: Sendable {
 /// or the close).
 final class StandInAdmissionTicket: Sendable {
     private let budget: StandInBudget
+    private let channel: any Channel
     let address: String
     private let state = Mutex(State())
 
@@ -73,8 +128,9 @@ final class StandInAdmissionTicket: Sendable {
         var refusedForBudget = false
     }
 
-    init(budget: StandInBudget, address: String) {
+    init(budget: StandInBudget, channel: any Channel, address: String) {
         self.budget = budget
+        self.channel = channel
         self.address = address
     }
 
@@ -95,6 +151,7 @@ final class StandInAdmissionTicket: Sendable {
 
     func logIn() {
         state.withLock { $0.loggedIn = true }
+        budget.loggedIn(channel)
         release()
     }
 

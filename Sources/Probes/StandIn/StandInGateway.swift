@@ -22,13 +22,19 @@ public final class StandInGateway: Sendable {
     public let fingerprint: TLSFingerprint?
     private let channel: any Channel
     private let connections: StandInConnections
+    /// The connections it holds, by address.
+    let budget: StandInBudget
 
-    private init(channel: any Channel, address: String, port: Int, fingerprint: TLSFingerprint?, connections: StandInConnections) {
+    private init(
+        channel: any Channel, address: String, port: Int, fingerprint: TLSFingerprint?, connections: StandInConnections,
+        budget: StandInBudget
+    ) {
         self.channel = channel
         self.address = address
         self.port = port
         self.fingerprint = fingerprint
         self.connections = connections
+        self.budget = budget
     }
 
     /// The stand-in's own event loop: its TLS work (an RSA signature per handshake, slow in a
@@ -70,25 +76,28 @@ public final class StandInGateway: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    // Past the limit a connection is closed at once: the descriptors it would
-                    // hold are the ones advertise needs to withdraw its records.
-                    guard budget.admitConnection() else {
+                    // Past the limit a connection is closed at once, or takes the place of a
+                    // waiting one: the descriptors beyond it are the ones advertise needs to
+                    // withdraw its records, and one address cannot hold every place.
+                    let address = channel.remoteAddress?.ipAddress ?? "?"
+                    guard case .admitted(let evicted) = budget.admit(channel, from: address) else {
                         channel.close(promise: nil)
                         return
                     }
+                    evicted?.close(promise: nil)
                     connections.add(channel)
                     channel.closeFuture.whenComplete { _ in
-                        budget.connectionClosed()
+                        budget.connectionClosed(channel)
                         connections.remove(channel)
                     }
-                    let ticket = StandInAdmissionTicket(budget: budget, address: channel.remoteAddress?.ipAddress ?? "?")
+                    let ticket = StandInAdmissionTicket(budget: budget, channel: channel, address: address)
                     try addHandlers(channel, context: context, ticket: ticket, session: session, keeper: keeper)
                 }
             }
             .bind(host: host, port: port).get()
         return StandInGateway(
             channel: channel, address: host, port: channel.localAddress?.port ?? port, fingerprint: try identity?.fingerprint(),
-            connections: connections)
+            connections: connections, budget: budget)
     }
 
     /// The deadline, TLS, HTTP (health, the 503 of a full budget, the gate's refusals) and the

@@ -27,18 +27,25 @@ public enum StandInRelease: String, Sendable, CaseIterable {
 ///   (src/gateway/server/preauth-connection-budget.ts: 32);
 /// - `connections`: every connection at once, so that a flood cannot take every descriptor of
 ///   the process (the Gateway leaves that to its host; advertise must keep some to withdraw
-///   its records).
+///   its records);
+/// - `waitingPerAddress`: connections of one address that have not logged in (silent TCP, an
+///   HTTP request, a WebSocket before hello-ok); past it a new one takes the place of the
+///   address's oldest waiting one, so that one address cannot fill `connections`. Above
+///   `unauthenticatedPerAddress`, so that the Gateway's 503 is still what a client sees first.
 public struct StandInLimits: Sendable, Hashable {
     public var handshake: Duration
     public var unauthenticatedPerAddress: Int
     public var connections: Int
+    public var waitingPerAddress: Int
 
     public init(
-        handshake: Duration = .seconds(15), unauthenticatedPerAddress: Int = 32, connections: Int = StandInLimits.defaultConnections
+        handshake: Duration = .seconds(15), unauthenticatedPerAddress: Int = 32, connections: Int = StandInLimits.defaultConnections,
+        waitingPerAddress: Int = 64
     ) {
         self.handshake = handshake
         self.unauthenticatedPerAddress = unauthenticatedPerAddress
         self.connections = connections
+        self.waitingPerAddress = max(1, waitingPerAddress)
     }
 
     /// Descriptors left to everything but the stand-in's connections (Avahi, D-Bus, DNS UPDATE, files).

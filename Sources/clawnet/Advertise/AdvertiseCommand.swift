@@ -38,7 +38,10 @@ struct AdvertiseCommand: ClawnetCommand {
             keeps the Gateway's limits: 64 KiB frames (close 1009), 15 s to log in, and 32 \
             WebSockets per address that have not logged in (then HTTP 503 "Too many \
             unauthenticated sockets"); it takes at most half the process's descriptors in \
-            connections. --connect OUTCOME answers every connect one way: \
+            connections, of which an address holds at most 64 that have not logged in (a new \
+            one takes the place of its oldest), and when all are taken a client of another \
+            address takes the place of the oldest of the address holding the most. \
+            --connect OUTCOME answers every connect one way: \
             \(StandInConnect.Outcome.allCases.map(\.rawValue).joined(separator: ", ")) (protocol-3 \
             decides as a published protocol-3 Gateway does). --starting-for DURATION answers as a \
             starting Gateway does (UNAVAILABLE, retry after 500 ms, close 1013) to every client \

@@ -44,7 +44,8 @@ struct WatchCommand: ClawnetCommand {
             and /sd, the Gateways found in Prometheus's http_sd format (Prometheus cannot browse \
             DNS-SD itself), to at most 64 connections at once (fewer when the limit of open \
             files is low: the probes' descriptors come first), each of which must send its \
-            request within 5 seconds. SIGTERM or SIGINT ends it; SIGHUP rereads the OpenClaw config.
+            request within 5 seconds and read its answer within 10 (an answer that stands \
+            still for 3 seconds is closed). SIGTERM or SIGINT ends it; SIGHUP rereads the OpenClaw config.
 
             Examples:
 
