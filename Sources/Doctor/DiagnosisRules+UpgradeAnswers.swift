@@ -38,6 +38,7 @@ extension DiagnosisID {
     public static let identityAwareProxy = DiagnosisID(rawValue: "identity-aware-proxy")
     /// 429 with Retry-After from gateway.auth.rateLimit: never asked again.
     public static let upgradeRateLimited = DiagnosisID(rawValue: "upgrade-rate-limited")
-    /// 503 while the Gateway restarts or drains, or holds too many unauthenticated connections from here.
+    /// 503 while the Gateway restarts or drains (too many unauthenticated connections from here is
+    /// unauthenticated-limit, a failure).
     public static let upgradeUnavailable = DiagnosisID(rawValue: "upgrade-unavailable")
 }

@@ -42,7 +42,8 @@ extension GatewayChecks {
     }
 
     /// What a refused upgrade says (`UpgradeRejection.kind`); a 503 in the Gateway's words is a
-    /// warning: it restarts, drains, or holds too many connections that have not logged in.
+    /// warning while it restarts or drains, and a failure when this address holds too many
+    /// connections that have not logged in (unauthenticatedLimit: it does not pass by itself).
     static func refused(_ rejection: UpgradeRejection) -> CheckReason {
         switch rejection.kind {
         case .proxyAttribution: .proxyAttributionRequired
