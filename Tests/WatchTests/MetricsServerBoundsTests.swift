@@ -1,6 +1,6 @@
+import Foundation
 import FoundationEssentials
 import Glibc
-import Host
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -34,8 +34,12 @@ struct MetricsServerBoundsTests {
     /// Everything the server sends until it closes (or the read times out: nil). The blocking
     /// reads run on a thread of their own: on two cores the cooperative pool has two threads,
     /// and two tests blocked in read() would starve every task of the suite.
+    /// A thread of its own, not the shared pool: a read queued behind other suites' work would
+    /// start late and measure the queue.
     static func readAll(_ socket: Int32) async -> String? {
-        await BlockingThreads.shared.value { readBlocking(socket) }
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: readBlocking(socket)) }.start()
+        }
     }
 
     private static func readBlocking(_ socket: Int32) -> String? {

@@ -32,20 +32,24 @@ struct SchemaTests {
         let name = "Schema Studio \(tag) (OpenClaw)"
         let escaped = name.replacingOccurrences(of: " ", with: "\\032").replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(
             of: ")", with: "\\)")
-        let fingerprint = String(repeating: "5c", count: 32)
+        // A port and a fingerprint of this test's own: tests running beside it publish on the same
+        // host, and one listener (address and port) or one certificate is one Gateway.
+        let port = testPort()
+        let tagHex = tag.utf8.map { String($0, radix: 16) }.joined()
+        let fingerprint = String((tagHex + String(repeating: "5c", count: 32)).prefix(64))
         let txt = [
-            "displayName=Schema Studio \(tag)", "role=gateway", "transport=gateway", "gatewayPort=18789", "gatewayTls=1",
+            "displayName=Schema Studio \(tag)", "role=gateway", "transport=gateway", "gatewayPort=\(port)", "gatewayTls=1",
             "gatewayTlsSha256=\(fingerprint)", "sshPort=22",
         ]
         let zone = openClawZone([
             "gw IN A \(bed.ip(.gw))",
             "_openclaw-gw._tcp IN PTR \(escaped)._openclaw-gw._tcp",
-            "\(escaped)._openclaw-gw._tcp IN SRV 0 0 18789 gw",
+            "\(escaped)._openclaw-gw._tcp IN SRV 0 0 \(port) gw",
             "\(escaped)._openclaw-gw._tcp IN TXT \(txt.map { "\"\($0)\"" }.joined(separator: " "))",
         ])
         let dns = try await bed.startBIND(zones: ["openclaw.internal": zone])
         defer { dns.terminate() }
-        let publisher = try await bed.avahiPublish(name: name, txt: txt)
+        let publisher = try await bed.avahiPublish(name: name, port: port, txt: txt)
         defer { publisher.terminate() }
         try await body(
             [
