@@ -49,10 +49,10 @@ public enum ShellCommands {
         let stub =
             "#!/bin/sh\n{ printf '%s\\037' \"${0##*/}\"; for a in \"$@\"; do printf '%s\\037' \"$a\"; done; printf '\\036'; } "
             + ">> \"$SHELL_COMMANDS_LOG\"\n"
+        // One program, written by a child (see writeExecutable), linked under every name.
+        try writeExecutable(stub, to: folder + "/stub")
         for program in programs {
-            let path = folder + "/bin/" + program
-            try stub.write(toFile: path, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+            try FileManager.default.linkItem(atPath: folder + "/stub", toPath: folder + "/bin/" + program)
         }
         let log = folder + "/calls"
         for command in commands(in: text) {

@@ -9,16 +9,10 @@ import Testing
 /// --json`; one that hangs and one that floods are stopped within their bounds, children too.
 @Suite("clawnet report: OpenClaw's own diagnostics", .testBed)
 struct ReportOpenClawTests {
-    /// A bash script named openclaw in `folder` (made, root's, mode 0755). Written through a
-    /// descriptor that no process spawned meanwhile by a parallel test keeps open (O_CLOEXEC):
-    /// exec refuses a file open for writing (ETXTBSY).
+    /// A bash script named openclaw in `folder` (made, root's, mode 0755).
     static func install(in folder: String, script: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let descriptor = open("\(folder)/openclaw", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        #expect(descriptor >= 0, "\(String(cString: strerror(errno)))")
-        let bytes = Array(("#!/bin/bash\n" + script).utf8)
-        #expect(write(descriptor, bytes, bytes.count) == bytes.count)
-        #expect(close(descriptor) == 0 && chmod("\(folder)/openclaw", 0o755) == 0)
+        try writeExecutable("#!/bin/bash\n" + script, to: "\(folder)/openclaw")
     }
 
     static func report(_ bed: TestBed, home: String) async throws -> (CommandResult, String) {
