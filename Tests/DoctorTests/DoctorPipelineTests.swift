@@ -169,12 +169,13 @@ struct DoctorPipelineTests {
             return await recorded(targets, given, limit, phases)
         }
         var options = Self.options()
-        options.timeout = .seconds(4)
+        // A minute, not a few seconds: on a loaded machine the run itself must not eat the half.
+        options.timeout = .seconds(60)
         let result = await Doctor.run(options, system: RecordedSystem(), io: io)
         let discoveryTime = try #require(discovery.given.withLock { $0 })
         let probeTime = try #require(budget.withLock { $0 })
-        #expect(discoveryTime <= .seconds(2) && discoveryTime > .zero, "\(discoveryTime)")
-        #expect(probeTime <= .seconds(4) && probeTime > discoveryTime, "\(probeTime)")
-        #expect(result.elapsed < .seconds(4), "\(result.elapsed)")
+        #expect(discoveryTime <= .seconds(30) && discoveryTime > .seconds(20), "\(discoveryTime)")
+        #expect(probeTime <= .seconds(60) && probeTime > discoveryTime, "\(probeTime)")
+        #expect(result.elapsed < .seconds(60), "\(result.elapsed)")
     }
 }
