@@ -141,8 +141,8 @@ let package = Package(
         // The command line: each command parses its flags (shared ones declared once, in
         // option groups), makes one library call with the CommandContext the entry point
         // builds, and renders through Output.
-        .executableTarget(
-            name: "clawnet",
+        .target(
+            name: "Commands",
             dependencies: [
                 "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Watch", "Archive",
                 "Output",
@@ -152,6 +152,9 @@ let package = Package(
             swiftSettings: settings,
             plugins: ["BuildInfo"]
         ),
+
+        // The binary: it calls `Clawnet.main()` and nothing else.
+        .executableTarget(name: "clawnet", dependencies: ["Commands"], swiftSettings: settings),
 
         // Writes BuildInfo.swift (the git commit of the source) before every build, for --version.
         .plugin(name: "BuildInfo", capability: .buildTool()),
@@ -209,21 +212,27 @@ let package = Package(
             name: "OutputTests",
             dependencies: ["Output", "Doctor", "Discovery", "Zones", "Probes", "Host", "Avahi", "DNSSD", "TestSupport"],
             exclude: ["Golden"], swiftSettings: settings),
+        // Runs a command in-process with a recorded context (for ClawnetTests and TestBedTests).
+        .target(
+            name: "CommandTestSupport",
+            dependencies: [
+                "Commands", "DNSSD", "Discovery", "Doctor", "Output", "Host", "Avahi", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], path: "Tests/CommandTestSupport", swiftSettings: settings),
+
         .testTarget(
             name: "ClawnetTests",
             dependencies: [
-                "clawnet", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Watch", "Zones", "Host", "Avahi", "TestSupport",
+                "Commands", "CommandTestSupport", "DNSSD", "Discovery", "Doctor", "Output", "Probes", "Watch", "Zones", "Host", "Avahi", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log"),
             ], exclude: ["Golden"], swiftSettings: settings),
 
         // Every suite that needs the test bed (scripts/testbed: namespaces, avahi-daemon, DNS
         // servers, proxies), by the area it tests; `swift test --skip TestBedTests` runs the rest.
-        // Clawnet/InProcess/RecordedContext.swift is a link to ClawnetTests' in-process runner
-        // (it needs the clawnet module, which no support library may import).
         .testTarget(
             name: "TestBedTests",
             dependencies: [
-                "clawnet", "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Zones", "Doctor",
+                "Commands", "CommandTestSupport", "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Zones", "Doctor",
                 "Output", "TestSupport", nioCore, nioPosix, .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: settings),
     ]

@@ -14,6 +14,10 @@ struct ReportArchiveTests {
     static func unpacked(_ archive: [UInt8]) async throws -> [String: String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-archive-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: "\(folder).tar.gz")
+        }
         try Data(archive).write(to: URL(fileURLWithPath: "\(folder).tar.gz"))
         let untar = try await runCommand("/usr/bin/tar", ["-xzf", "\(folder).tar.gz", "-C", folder])
         #expect(untar.status == 0, "tar reads the archive: \(untar.stderr)")

@@ -8,7 +8,7 @@ import Probes
 import TestSupport
 import Testing
 
-@testable import clawnet
+@testable import Commands
 
 /// The command line, parsed in-process (ArgumentParser's AssertParse style): every value
 /// arrives in its real type, and a bad one is an error that names the flag, the value and

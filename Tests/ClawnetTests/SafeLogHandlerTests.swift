@@ -1,7 +1,7 @@
 import Logging
 import Testing
 
-@testable import clawnet
+@testable import Commands
 
 /// `--verbose` lines reach the terminal as safely as the rest: what a log message carries
 /// from the network (a TXT value, a body) cannot clear the screen or start a line.

@@ -6,7 +6,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import clawnet
+@testable import Commands
 
 /// One word for one idea across commands: every command's `--format` values, and every field
 /// name of the newest version of each JSON schema, listed and held to the words the schemas'

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Host
@@ -7,8 +8,10 @@ import Testing
 /// Who may change a program the report runs as root or as the Gateway's user: nobody else.
 @Suite("clawnet report: the openclaw CLI is run only when nobody else can change it")
 struct ExecutableTrustTests {
+    let scratchFolder = ScratchFolder("trust")
+
     func program() throws -> (folder: String, path: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(UUID().uuidString)").path
+        let folder = try scratchFolder.make()
         try FileManager.default.createDirectory(atPath: "\(folder)/bin", withIntermediateDirectories: true)
         let path = "\(folder)/bin/openclaw"
         try Data("#!/bin/sh\necho 1\n".utf8).write(to: URL(fileURLWithPath: path))

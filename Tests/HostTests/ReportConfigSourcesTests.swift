@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Host
@@ -9,6 +10,8 @@ import Testing
 /// stores beside it; every secret there is scrubbed from the Gateway's log.
 @Suite("clawnet report: the config as OpenClaw reads it")
 struct ReportConfigSourcesTests {
+    let scratchFolder = ScratchFolder("report-config")
+
     @Test("a key given twice: the last value is the one redacted and scrubbed")
     func duplicateKeysLastWins() throws {
         let config = #"{gateway:{auth:{token:"DUPFIRST1xyz"}}, gateway:{auth:{token:"DUPSECOND1xyz"}}}"#
@@ -21,7 +24,7 @@ struct ReportConfigSourcesTests {
 
 extension ReportConfigSourcesTests {
     func scratch() throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("report-config-\(UUID().uuidString)").path
+        let root = try scratchFolder.make()
         try FileManager.default.createDirectory(atPath: "\(root)/home/.openclaw", withIntermediateDirectories: true)
         return root
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Host
@@ -9,8 +10,10 @@ import Testing
 /// user's (or root's, when that user may read it), never through another user's link.
 @Suite("clawnet report: the env file OpenClaw loads")
 struct ReportEnvFileTests {
+    let scratchFolder = ScratchFolder("report-env")
+
     func scratch() throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("report-env-\(UUID().uuidString)").path
+        let root = try scratchFolder.make()
         try FileManager.default.createDirectory(atPath: "\(root)/state", withIntermediateDirectories: true)
         return root
     }

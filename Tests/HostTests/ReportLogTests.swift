@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Host
@@ -9,10 +10,10 @@ import Testing
 /// where anyone may make it); whatever is left out is named in the manifest.
 @Suite("clawnet report: the Gateway's log")
 struct ReportLogTests {
+    let scratchFolder = ScratchFolder("report-log")
+
     func scratch() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-log-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
+        try scratchFolder.make()
     }
 
     @Test("a log larger than any read limit: its last bytes, read from the end, and the manifest says how much was left")

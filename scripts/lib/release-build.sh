@@ -9,7 +9,7 @@
 #   -z now                  bind every symbol at start, so the GOT can be read-only (full RELRO)
 release_build_flags=(-c release -Xswiftc -static-stdlib --disable-local-rpath -Xlinker -z -Xlinker now)
 # The release, as `clawnet --version` prints it.
-release_version=$(sed -n 's/^ *static let release = "\(.*\)"$/\1/p' Sources/clawnet/Support/Version.swift)
+release_version=$(sed -n 's/^ *static let release = "\(.*\)"$/\1/p' Sources/Commands/Support/Version.swift)
 
 release_build() { # release_build: builds the release binary (its output on stderr) and prints its path
     swift build "${release_build_flags[@]}" --product clawnet >&2

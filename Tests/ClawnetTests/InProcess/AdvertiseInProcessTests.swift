@@ -1,11 +1,12 @@
 import Avahi
+import CommandTestSupport
 import DNSSD
 import Foundation
 import Output
 import TestSupport
 import Testing
 
-@testable import clawnet
+@testable import Commands
 
 /// advertise run in-process: its prerequisite (avahi-daemon) asked through the context, the
 /// stand-in's TLS pair kept by `StandInIdentityStore`, the termination stream ending it.

@@ -1,3 +1,4 @@
+import CommandTestSupport
 import DNSSD
 import Discovery
 import Foundation
@@ -5,7 +6,7 @@ import Host
 import TestSupport
 import Testing
 
-@testable import clawnet
+@testable import Commands
 
 /// browse run in-process with recorded discovery: the request its flags make, what it prints
 /// for each format, and the exit status its result means. No Avahi, no DNS.

@@ -1,4 +1,5 @@
 import Avahi
+import CommandTestSupport
 import DNSSD
 import Discovery
 import Doctor
@@ -8,7 +9,7 @@ import TestSupport
 import Testing
 
 @testable import Probes
-@testable import clawnet
+@testable import Commands
 
 /// preflight and doctor run in-process with recorded machine facts and a recorded network:
 /// their exit status, their JSON, and what a missing prerequisite means. No socket opens and

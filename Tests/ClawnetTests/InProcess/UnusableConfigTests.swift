@@ -1,3 +1,4 @@
+import CommandTestSupport
 import DNSSD
 import Discovery
 import Foundation
@@ -5,7 +6,7 @@ import Glibc
 import Host
 import Testing
 
-@testable import clawnet
+@testable import Commands
 
 /// Issue 30: `browse --no-local` with a 7-byte config that is not UTF-8 said only "nothing to
 /// browse with --no-local: give --domain ..." (exit 2): the domain the config would have given

@@ -1,10 +1,11 @@
+import CommandTestSupport
 import DNSSD
 import Discovery
 import Foundation
 import TestSupport
 import Testing
 
-@testable import clawnet
+@testable import Commands
 
 /// watch run in-process with recorded discovery: a path's error is an event, and a watch that
 /// can discover nothing at all ends with 3, as browse does. No Avahi, no DNS.

@@ -1,9 +1,10 @@
+import CommandTestSupport
 import DNSSD
 import Foundation
 import Host
 import Testing
 
-@testable import clawnet
+@testable import Commands
 
 /// watch run in-process on a recorded machine: what it refuses, and what it waits for, before
 /// it watches anything.

@@ -1,9 +1,10 @@
+import CommandTestSupport
 import DNSSD
 import Discovery
 import Foundation
 import Testing
 
-@testable import clawnet
+@testable import Commands
 
 /// zone generate, check and push run in-process: an inventory saved by an in-process browse,
 /// this machine's Tailscale address recorded, the calendar fixed (the serial is known).

@@ -1,3 +1,4 @@
+import CommandTestSupport
 import DNSSD
 import Foundation
 import Probes

@@ -1,9 +1,10 @@
+import CommandTestSupport
 import Foundation
 import Output
 import TestSupport
 import Testing
 
-@testable import clawnet
+@testable import Commands
 
 /// The one registrar, through zone push and advertise --domain run in-process against BIND
 /// on the node's loopback: push --dry-run plans and sends nothing; advertise registers, and

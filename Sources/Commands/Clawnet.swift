@@ -2,9 +2,10 @@ import ArgumentParser
 import Glibc
 import Output
 
-@main
-struct Clawnet: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The root command. The `clawnet` executable only calls `main`; the commands live in this
+/// library so that tests run them in-process, exactly as the binary does.
+package struct Clawnet: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "clawnet",
         abstract: "Find OpenClaw Gateways on the network and tell why a node cannot reach one.",
         discussion: """
@@ -37,10 +38,12 @@ struct Clawnet: AsyncParsableCommand {
         ]
     )
 
+    package init() {}
+
     /// Parses, builds the one `CommandContext` of this process and runs the command with it;
     /// then the exit status: what the command's result means, or `status(after:)` of what
     /// stopped it, once its output is accounted for (`StandardStreams`).
-    static func main() async {
+    package static func main() async {
         // A reader that goes away is an EPIPE that StandardStreams handles, not a signal that
         // kills clawnet in the middle of its work.
         signal(SIGPIPE, SIG_IGN)

@@ -10,41 +10,45 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import clawnet
+// Testable: the runner builds the CommandContext the entry point would (debug builds, which
+// tests are, make every module testable).
+@testable import Commands
 
 /// The machine a command runs on in-process: recorded facts, what `LiveSystem` would read.
-struct RecordedMachine: SystemInspector {
-    var hostName = "studio.example"
-    var networkInterfaces = [
+package struct RecordedMachine: SystemInspector {
+    package var hostName = "studio.example"
+    package var networkInterfaces = [
         NetworkInterface(name: "lo", addresses: [IPAddress("127.0.0.1")!], isUp: true, isLoopback: true, supportsMulticast: false),
         NetworkInterface(name: "eth0", addresses: [IPAddress("192.168.1.20")!], isUp: true, isLoopback: false, supportsMulticast: true),
     ]
-    var avahiStatus = AvahiStatus.running(version: "avahi 0.8", hostName: "studio.local")
-    var busAddress = "unix:path=/run/dbus/system_bus_socket"
-    var openclaw = OpenClawConfig(path: "/nonexistent/openclaw.json")
-    var resolv = ResolvConf(path: "/etc/resolv.conf", text: "nameserver 127.0.0.53\n")
+    package var avahiStatus = AvahiStatus.running(version: "avahi 0.8", hostName: "studio.local")
+    package var busAddress = "unix:path=/run/dbus/system_bus_socket"
+    package var openclaw = OpenClawConfig(path: "/nonexistent/openclaw.json")
+    package var resolv = ResolvConf(path: "/etc/resolv.conf", text: "nameserver 127.0.0.53\n")
+
+    package init() {}
 
     /// This machine on a tailnet: a `tailscale0` with a Tailscale address.
-    static func onTailnet(_ address: String = "100.101.102.103") -> RecordedMachine {
+    package static func onTailnet(_ address: String = "100.101.102.103") -> RecordedMachine {
         var machine = RecordedMachine()
         machine.networkInterfaces.append(
             NetworkInterface(name: "tailscale0", addresses: [IPAddress(address)!], isUp: true, isLoopback: false, supportsMulticast: false))
         return machine
     }
 
-    func busSocketExists() -> Bool? { true }
-    func avahi() -> AvahiStatus { avahiStatus }
-    func avahiInstalled() -> Bool { true }
-    func interfaces() -> [NetworkInterface] { networkInterfaces }
-    func udp5353Holders() -> PortHolders { PortHolders(sockets: 1, holders: [PortHolders.Holder(pid: 410, name: "avahi-daemon")]) }
-    func nsswitchHosts() -> String? { "hosts: files mdns4_minimal [NOTFOUND=return] dns" }
-    func resolvConf() -> ResolvConf { resolv }
-    func usesSystemdResolved() -> Bool { false }
-    func config() -> OpenClawConfig { openclaw }
+    package func busSocketExists() -> Bool? { true }
+    package func avahi() -> AvahiStatus { avahiStatus }
+    package func avahiInstalled() -> Bool { true }
+    package func interfaces() -> [NetworkInterface] { networkInterfaces }
+    package func udp5353Holders() -> PortHolders { PortHolders(sockets: 1, holders: [PortHolders.Holder(pid: 410, name: "avahi-daemon")]) }
+    package func nsswitchHosts() -> String? { "hosts: files mdns4_minimal [NOTFOUND=return] dns" }
+    package func resolvConf() -> ResolvConf { resolv }
+    package func usesSystemdResolved() -> Bool { false }
+    package func config() -> OpenClawConfig { openclaw }
 }
 
 /// What a command run in-process asks of the network (doctor's look-ups and probes).
-enum InProcessNetwork {
+package enum InProcessNetwork {
     /// Recorded answers only: no socket, no daemon; a question without a recorded answer
     /// fails the test.
     case recorded(RecordedNetwork)
@@ -54,19 +58,19 @@ enum InProcessNetwork {
 
 /// A command run in-process: parsed from its arguments as the binary parses them, run with a
 /// recorded context (`Clawnet.execute`, as `main` runs it), its output read back.
-struct InProcessRun {
-    let status: Int32
-    let recording: TerminalRecording
+package struct InProcessRun {
+    package let status: Int32
+    package let recording: TerminalRecording
 
-    var out: String { recording.out }
-    var err: String { recording.err }
-    var outLines: [String] { out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
-    var errLines: [String] { err.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    package var out: String { recording.out }
+    package var err: String { recording.err }
+    package var outLines: [String] { out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    package var errLines: [String] { err.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 
     /// 1 January 2027, 12:00 UTC: serials are 2027010101 and so on.
-    static let fixedUnixSeconds: Int64 = 1_798_804_800
+    package static let fixedUnixSeconds: Int64 = 1_798_804_800
 
-    static func run(
+    package static func run(
         _ arguments: [String], machine: RecordedMachine = RecordedMachine(), discovery: any Discovering = RecordedDiscovery(events: []),
         network: InProcessNetwork = .recorded(RecordedNetwork()),
         environment: [String: String] = ["HOME": "/nonexistent", "XDG_STATE_HOME": testStateHome],

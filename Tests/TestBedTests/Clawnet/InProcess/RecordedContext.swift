@@ -1,1 +1,0 @@
-../../../ClawnetTests/InProcess/RecordedContext.swift
