@@ -7,8 +7,8 @@ import TestSupport
 import Testing
 import Zones
 
-@testable import Doctor
 @testable import Commands
+@testable import Doctor
 
 /// `doctor --emit-zone FILE` writes as clawnet writes files: a new path or a regular file,
 /// atomically; never through a symlink or over a directory.

@@ -8,8 +8,8 @@ import Host
 import TestSupport
 import Testing
 
-@testable import Probes
 @testable import Commands
+@testable import Probes
 
 /// preflight and doctor run in-process with recorded machine facts and a recorded network:
 /// their exit status, their JSON, and what a missing prerequisite means. No socket opens and
