@@ -40,7 +40,7 @@ struct BeaconMerger {
     private var rowOf: [GatewayBeacon.ID: Int] = [:]
     /// By creation: a lower key is an older row.
     private var rows: [Int: Row] = [:]
-    private var index: [String: [Int: Int]] = [:]  // key -> row -> number of members with it
+    private var index = IdentityIndex<Int>()  // rows by the keys of their members
     private var live: [String: Int] = [:]  // id -> row
     private var nextRow = 0
     private var memory: GatewayMemory
@@ -160,24 +160,19 @@ struct BeaconMerger {
     private mutating func join(_ id: GatewayBeacon.ID, _ row: Int) {
         rows[row]?.members.append(id)
         rowOf[id] = row
-        for key in members[id]?.keys ?? [] { index[key, default: [:]][row, default: 0] += 1 }
+        index.file(row, under: members[id]?.keys ?? [])
     }
 
     private mutating func leave(_ id: GatewayBeacon.ID, _ row: Int) {
         rows[row]?.members.removeAll { $0 == id }
         rowOf.removeValue(forKey: id)
-        for key in members[id]?.keys ?? [] {
-            index[key]?[row, default: 1] -= 1
-            if index[key]?[row] == 0 { index[key]?.removeValue(forKey: row) }
-            if index[key]?.isEmpty == true { index.removeValue(forKey: key) }
-        }
+        index.unfile(row, from: members[id]?.keys ?? [])
     }
 
     /// The oldest row (other than `excluded`) that takes `id`.
     private mutating func matchingRow(for id: GatewayBeacon.ID, excluding excluded: Int?) -> Int? {
         guard let member = members[id] else { return nil }
-        let candidates = Set(member.keys.flatMap { index[$0].map { Array($0.keys) } ?? [] })
-        return candidates.sorted().first { $0 != excluded && accepts($0, id) }
+        return index.candidates(sharing: member.keys).first { $0 != excluded && accepts($0, id) }
     }
 
     /// A row takes a beacon when none of its members came on the beacon's path and one of them

@@ -6,7 +6,7 @@ import DNSSD
 /// first.
 struct GatewayMemory {
     private var sightings: [String: [GatewayBeacon]] = [:]
-    private var index: [String: Set<String>] = [:]
+    private var index = IdentityIndex<String>()
     /// When each id was remembered last (a counter): the newest wins a recall.
     private var remembered: [String: Int] = [:]
     /// Ids oldest first, with when; an entry whose time no longer holds (forgotten, recalled or
@@ -27,7 +27,7 @@ struct GatewayMemory {
         forget(id)
         guard !kept.isEmpty else { return }
         sightings[id] = kept
-        for key in Set(kept.flatMap(GatewayIdentity.keys)) { index[key, default: []].insert(id) }
+        index.file(id, under: Self.keys(kept))
         clock += 1
         self.remembered[id] = clock
         order.append((id, clock))
@@ -46,8 +46,7 @@ struct GatewayMemory {
     /// The id of a remembered Gateway `beacon` is a sighting of, not in `live`; forgotten here
     /// (it is listed again). The most recently remembered wins.
     mutating func recall(_ beacon: GatewayBeacon, unless live: (String) -> Bool) -> String? {
-        let candidates = Set(GatewayIdentity.keys(beacon).flatMap { index[$0] ?? [] })
-        let found = candidates.filter { id in
+        let found = index.candidates(sharing: GatewayIdentity.keys(beacon)).filter { id in
             !live(id) && (sightings[id] ?? []).contains { GatewayIdentity.same($0, beacon) }
         }
         guard let id = found.max(by: { (remembered[$0] ?? 0) < (remembered[$1] ?? 0) }) else { return nil }
@@ -58,9 +57,11 @@ struct GatewayMemory {
     private mutating func forget(_ id: String) {
         remembered.removeValue(forKey: id)
         guard let gone = sightings.removeValue(forKey: id) else { return }
-        for key in Set(gone.flatMap(GatewayIdentity.keys)) {
-            index[key]?.remove(id)
-            if index[key]?.isEmpty == true { index.removeValue(forKey: key) }
-        }
+        index.unfile(id, from: Self.keys(gone))
+    }
+
+    /// Every key of an id's sightings, once.
+    private static func keys(_ sightings: [GatewayBeacon]) -> [String] {
+        Array(Set(sightings.flatMap(GatewayIdentity.keys)))
     }
 }

@@ -216,4 +216,24 @@ struct GatewayIdentityTests {
         #expect(memory.recall(gateways[2]) { $0 == "three" } == nil, "an id listed now is not given twice")
         #expect(memory.recall(gateways[2]) { _ in false } == "three")
     }
+
+    @Test("one index for every owner: grouping follows the rule, and an owner filed twice under a key stays until both leave")
+    func identityIndex() {
+        let beacons = [
+            Self.found("Studio", host: "gw.local.", addresses: ["10.0.0.1"]),
+            Self.found("Other", host: "other.local.", addresses: ["10.0.0.2"]),
+            Self.manual("10.0.0.1", addresses: ["10.0.0.1"]), Self.found("Studio (2)", host: "gw.local.", addresses: ["10.0.0.1"]),
+        ]
+        let groups = GatewayIdentity.group(beacons).map { $0.map(\.instance.displayName) }
+        #expect(groups == [["Studio", "10.0.0.1:18789", "Studio (2)"], ["Other"]], "\(groups)")
+        var index = IdentityIndex<Int>()
+        index.file(1, under: ["a", "b"])
+        index.file(1, under: ["a"])
+        index.file(2, under: ["b"])
+        index.unfile(1, from: ["a", "b"])
+        #expect(index.candidates(sharing: ["a"]) == [1], "filed twice under a, taken out once")
+        #expect(index.candidates(sharing: ["b"]) == [2])
+        index.unfile(1, from: ["a"])
+        #expect(index.candidates(sharing: ["a", "b"]) == [2])
+    }
 }

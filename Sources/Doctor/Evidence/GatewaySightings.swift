@@ -36,18 +36,7 @@ public struct GatewaysEvidence: Sendable, Equatable {
     public let collisions: [HostCollision]
 
     public init(beacons: [GatewayBeacon]) {
-        var groups: [[GatewayBeacon]] = []
-        var index: [String: [Int]] = [:]  // identity key -> groups filed under it
-        for beacon in beacons {
-            let keys = GatewayIdentity.keys(beacon)
-            let candidates = Set(keys.flatMap { index[$0] ?? [] }).sorted()
-            let found = candidates.first { groups[$0].contains { GatewayIdentity.same($0, beacon) } }
-            let group = found ?? groups.count
-            if found == nil { groups.append([]) }
-            groups[group].append(beacon)
-            for key in keys { index[key, default: []].append(group) }
-        }
-        gateways = groups.map { Sighting(identity: $0[0].gatewayID, beacons: $0) }
+        gateways = GatewayIdentity.group(beacons).map { Sighting(identity: $0[0].gatewayID, beacons: $0) }
         disagreements = beacons.flatMap(Self.disagreements)
         collisions = Self.collisions(gateways)
     }

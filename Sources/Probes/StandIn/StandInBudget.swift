@@ -174,6 +174,9 @@ final class StandInRateLimit: Sendable {
     static let maxEntries = 10_000
     private let entries = Mutex<[String: (attempts: [Int64], lockedUntil: Int64?)]>([:])
 
+    /// How many addresses it tracks.
+    var count: Int { entries.withLock { $0.count } }
+
     /// Milliseconds until the lockout of `address` ends, or nil when it may try.
     func lockedOut(_ address: String, nowMs: Int64) -> Int64? {
         guard !StandInAdmission.isLoopback(address) else { return nil }
@@ -186,7 +189,14 @@ final class StandInRateLimit: Sendable {
     func recordFailure(_ address: String, nowMs: Int64) {
         guard !StandInAdmission.isLoopback(address) else { return }
         entries.withLock { entries in
-            if entries[address] == nil, entries.count >= Self.maxEntries { entries = entries.filter { $0.value.lockedUntil != nil } }
+            if entries[address] == nil, entries.count >= Self.maxEntries {
+                // Keep what still matters (a lockout not over, a failure inside the window); with
+                // that many addresses live, a new one goes untracked: the map never outgrows its bound.
+                entries = entries.filter {
+                    ($0.value.lockedUntil ?? 0) > nowMs || $0.value.attempts.contains { $0 > nowMs - Self.windowMs }
+                }
+                if entries.count >= Self.maxEntries { return }
+            }
             var entry = entries[address] ?? (attempts: [], lockedUntil: nil)
             if let until = entry.lockedUntil, nowMs < until { return }
             entry.attempts = entry.attempts.filter { $0 > nowMs - Self.windowMs } + [nowMs]
