@@ -126,16 +126,20 @@ let package = Package(
             ],
             swiftSettings: settings),
 
-        // The archive `clawnet report` writes: ustar, gzip through zlib (the only importer of
-        // CZlib), every file scrubbed of the secrets Host found, and its manifest.
-        .target(name: "Archive", dependencies: ["Host", "CZlib"], swiftSettings: settings),
+        // ustar and gzip through zlib (the only importer of CZlib).
+        .target(name: "Archive", dependencies: ["CZlib"], swiftSettings: settings),
+
+        // `clawnet report`: what it gathers (the config read as OpenClaw reads it, the env file,
+        // the Gateway's log and journal, OpenClaw's own diagnostics), the secrets found there, and
+        // the archive with every file scrubbed of them and its manifest.
+        .target(name: "Report", dependencies: ["Host", "DNSSD", "Archive"], swiftSettings: settings),
 
         // Every report and line clawnet prints, as a table and as JSON, the Terminal they go
         // through, and the exit codes they (and the errors that stop a command) mean; the words of
         // doctor's checks and causes, written from their typed evidence.
         .target(
             name: "Output",
-            dependencies: ["DNSSD", "DNSWire", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Doctor", "Zones", "Watch"],
+            dependencies: ["DNSSD", "DNSWire", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Doctor", "Zones", "Watch", "Report"],
             swiftSettings: settings),
 
         // The command line: each command parses its flags (shared ones declared once, in
@@ -145,7 +149,7 @@ let package = Package(
             name: "Commands",
             dependencies: [
                 "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Zones", "Probes", "Doctor", "Watch", "Archive",
-                "Output",
+                "Output", "Report",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -172,7 +176,7 @@ let package = Package(
             swiftSettings: settings
         ),
         .testTarget(name: "HostTests", dependencies: ["Host", "DNSSD", "TestSupport"], swiftSettings: settings),
-        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "Host", "TestSupport"], swiftSettings: settings),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "Archive", "Host", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(name: "AvahiTests", dependencies: ["Avahi", "DNSSD", "TestSupport"], swiftSettings: settings),
         .testTarget(
             name: "DiscoveryTests",
@@ -233,7 +237,7 @@ let package = Package(
             name: "TestBedTests",
             dependencies: [
                 "Commands", "CommandTestSupport", "DNSSD", "DNSWire", "DNSClient", "DNSUpdate", "Host", "Avahi", "Discovery", "Probes", "Zones", "Doctor",
-                "Output", "TestSupport", nioCore, nioPosix, .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Output", "Report", "TestSupport", nioCore, nioPosix, .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: settings),
     ]
 )

@@ -7,8 +7,8 @@ public enum Gzip {
     }
 
     /// zlib's windowBits for a gzip wrapper instead of zlib's own: 15 + 16.
-    static let gzipWindowBits: Int32 = 15 + 16
-    static let memoryLevel: Int32 = 8
+    package static let gzipWindowBits: Int32 = 15 + 16
+    package static let memoryLevel: Int32 = 8
 
     public static func compress(_ input: [UInt8]) throws(Failure) -> [UInt8] {
         var stream = z_stream()

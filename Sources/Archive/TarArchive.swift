@@ -6,8 +6,8 @@
 public struct TarArchive: Sendable {
     private(set) var bytes: [UInt8] = []
     /// ustar's name field.
-    static let nameLimit = 100
-    static let block = 512
+    package static let nameLimit = 100
+    package static let block = 512
 
     public init() {}
 
@@ -25,7 +25,7 @@ public struct TarArchive: Sendable {
     }
 
     /// A pax record: `LENGTH KEY=VALUE\n`, LENGTH counting itself.
-    static func record(_ key: String, _ value: [UInt8]) -> [UInt8] {
+    package static func record(_ key: String, _ value: [UInt8]) -> [UInt8] {
         let rest = Array(" \(key)=".utf8) + value + [UInt8(ascii: "\n")]
         var length = rest.count + 1
         while String(length).utf8.count + rest.count != length { length = String(length).utf8.count + rest.count }

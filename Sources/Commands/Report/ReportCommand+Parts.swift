@@ -5,6 +5,7 @@ import Doctor
 import Glibc
 import Host
 import Output
+import Report
 import Zones
 
 extension ReportCommand {

@@ -8,6 +8,7 @@ import FoundationEssentials
 import Glibc
 import Host
 import Output
+import Report
 
 struct ReportCommand: ClawnetCommand {
     static let configuration = CommandConfiguration(

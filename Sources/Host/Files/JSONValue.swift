@@ -2,7 +2,7 @@ import FoundationEssentials
 import Synchronization
 
 /// Any JSON value, to read a file whose fields may have the wrong types.
-enum JSONValue: Decodable, Equatable {
+package enum JSONValue: Decodable, Equatable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)
@@ -13,7 +13,7 @@ enum JSONValue: Decodable, Equatable {
     /// JSON5 text as OpenClaw reads it (JSON5.parse): of a key given twice in one object, the
     /// last value counts. Foundation's decoder keeps the first, so each key is numbered in the
     /// order it is read (`Occurrence`) and the object is built in that order.
-    static func parse(json5 data: Data) throws -> JSONValue {
+    package static func parse(json5 data: Data) throws -> JSONValue {
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         let counter = Mutex(0)
@@ -27,7 +27,7 @@ enum JSONValue: Decodable, Equatable {
         return try decoder.decode(JSONValue.self, from: data)
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -80,5 +80,19 @@ enum JSONValue: Decodable, Equatable {
         }
 
         init?(intValue: Int) { nil }
+    }
+}
+
+extension JSONValue: Encodable {
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .object(let fields): try container.encode(fields)
+        case .array(let items): try container.encode(items)
+        case .string(let text): try container.encode(text)
+        case .number(let number): try container.encode(number)
+        case .bool(let flag): try container.encode(flag)
+        case .null: try container.encodeNil()
+        }
     }
 }

@@ -7,35 +7,39 @@ import FoundationEssentials
 /// deepMerge: arrays concatenate, objects merge, otherwise the later value wins).
 /// Where OpenClaw refuses the whole config (a missing file, a circle), this keeps what it could
 /// read and names the problem: the report still wants every secret it can find.
-struct ConfigIncludes {
-    static let key = "$include"
+package struct ConfigIncludes {
+    package static let key = "$include"
     /// OpenClaw's MAX_INCLUDE_DEPTH.
-    static let maxDepth = 10
+    package static let maxDepth = 10
     /// Files read in all, whatever their nesting: a bound OpenClaw does not need.
-    static let maxFiles = 64
+    package static let maxFiles = 64
 
     /// The folder of the top-level config: no include may leave it.
-    let folder: String
+    package let folder: String
     /// Reads an included file: its bytes, or why it was not read.
-    let read: (String) -> Result<[UInt8], ReadProblem>
+    package let read: (String) -> Result<[UInt8], ReadProblem>
     /// Every file merged, in order.
-    private(set) var files: [String] = []
+    package private(set) var files: [String] = []
     /// Files that could not be followed, and why.
-    private(set) var problems: [(path: String, why: String)] = []
+    package private(set) var problems: [(path: String, why: String)] = []
     /// Words of included files that are not JSON5: each one scrubbed as a secret.
-    private(set) var unparsed: [[UInt8]] = []
+    package private(set) var unparsed: [[UInt8]] = []
 
-    struct ReadProblem: Error {
-        let why: String
+    package struct ReadProblem: Error {
+        package let why: String
+
+        package init(why: String) {
+            self.why = why
+        }
     }
 
-    init(config path: String, read: @escaping (String) -> Result<[UInt8], ReadProblem>) {
+    package init(config path: String, read: @escaping (String) -> Result<[UInt8], ReadProblem>) {
         folder = Self.parent(of: Self.normalized(path))
         self.read = read
     }
 
     /// `value`, read from the file at `path`, with every `$include` in it replaced by its content.
-    mutating func resolve(_ value: JSONValue, from path: String, chain: [String] = []) -> JSONValue {
+    package mutating func resolve(_ value: JSONValue, from path: String, chain: [String] = []) -> JSONValue {
         switch value {
         case .array(let items): return .array(items.map { resolve($0, from: path, chain: chain) })
         case .object(var fields):
@@ -51,7 +55,7 @@ struct ConfigIncludes {
     }
 
     /// What `$include: value` stands for: one file, or several merged in order.
-    mutating func content(of value: JSONValue, from path: String, chain: [String]) -> JSONValue {
+    package mutating func content(of value: JSONValue, from path: String, chain: [String]) -> JSONValue {
         switch value {
         case .string(let name): return load(name, from: path, chain: chain)
         case .array(let names):
@@ -65,7 +69,7 @@ struct ConfigIncludes {
         }
     }
 
-    mutating func load(_ name: String, from path: String, chain: [String]) -> JSONValue {
+    package mutating func load(_ name: String, from path: String, chain: [String]) -> JSONValue {
         let target = Self.normalized(name.hasPrefix("/") ? name : Self.parent(of: path) + "/" + name)
         guard folder == "/" || target.hasPrefix(folder + "/") else {
             problems.append((target, "included by \(path) but outside the config's folder \(folder): not read (OpenClaw refuses it too)"))
@@ -87,7 +91,7 @@ struct ConfigIncludes {
             return .object([:])
         }
         files.append(target)
-        guard ConfigRedaction.isUTF8(bytes), let parsed = try? JSONValue.parse(json5: Data(bytes)) else {
+        guard String(validating: bytes, as: UTF8.self) != nil, let parsed = try? JSONValue.parse(json5: Data(bytes)) else {
             problems.append((target, "not JSON5: every word of it is scrubbed as a secret"))
             unparsed.append(bytes)
             return .object([:])
@@ -96,7 +100,7 @@ struct ConfigIncludes {
     }
 
     /// OpenClaw's deepMerge: lists concatenate, objects merge key by key, otherwise `later` wins.
-    static func merge(_ earlier: JSONValue, _ later: JSONValue) -> JSONValue {
+    package static func merge(_ earlier: JSONValue, _ later: JSONValue) -> JSONValue {
         switch (earlier, later) {
         case (.array(let first), .array(let second)): return .array(first + second)
         case (.object(let first), .object(let second)):
@@ -106,7 +110,7 @@ struct ConfigIncludes {
     }
 
     /// An absolute path without `.`, `..` or doubled slashes (node's path.normalize on one).
-    static func normalized(_ path: String) -> String {
+    package static func normalized(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }
@@ -119,7 +123,7 @@ struct ConfigIncludes {
         return "/" + parts.joined(separator: "/")
     }
 
-    static func parent(of path: String) -> String {
+    package static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
     }

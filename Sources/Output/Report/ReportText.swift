@@ -2,6 +2,7 @@ import Avahi
 import DNSSD
 import Doctor
 import Host
+import Report
 
 /// The words of the text files `clawnet report` writes into its archive.
 public enum ReportText {

@@ -1,5 +1,6 @@
 import Foundation
 import Host
+import Report
 import TestSupport
 import Testing
 

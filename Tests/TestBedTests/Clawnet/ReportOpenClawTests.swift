@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Host
+import Report
 import TestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import Host
 /// Removes known secrets from text that is about to leave the machine (`clawnet report`): every
 /// form of each secret (`SecretForms`: as it is, hex, base64, percent-encoded, JSON-escaped, line
 /// by line), and every PEM private-key block whatever it holds. One pass over the text: at each

@@ -1,3 +1,4 @@
+import Host
 /// OpenClaw's own view of this machine, for `clawnet report` (issue "OpenClaw 2", item 9): the
 /// answers of `openclaw --version`, `openclaw doctor --lint --json` (`{ok, checksRun,
 /// checksSkipped, findings[{checkId, severity, message, path, fixHint}]}`; docs/cli/doctor.md:

@@ -1,6 +1,7 @@
 import DNSSD
 import FoundationEssentials
 import Glibc
+import Host
 
 /// What `clawnet report` reads from this machine besides doctor and browse: system files as
 /// they are, the OpenClaw config and env file redacted, and the secrets beside them (never

@@ -1,4 +1,5 @@
 import Glibc
+import Host
 
 /// Whether a program may be run as a user without handing that user's rights (root's, when the
 /// report runs as root) to someone else: the program, every link on the way to it and every

@@ -1,3 +1,4 @@
+import Host
 /// Environment variables that OpenClaw documents as settings, not secrets: wherever an env map of
 /// the config or the env file sets one, the report shows its value as it is, since a helper needs
 /// it (a log level, Bonjour turned off). Every other value there is a secret, whatever its name.

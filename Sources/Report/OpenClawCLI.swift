@@ -1,6 +1,7 @@
 import DNSSD
 import FoundationEssentials
 import Glibc
+import Host
 
 /// The `openclaw` command line on this machine, as `clawnet report` runs it: found on PATH and
 /// where npm, Homebrew and OpenClaw's installer put it; run as the Gateway's user (so that it

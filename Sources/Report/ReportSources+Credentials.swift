@@ -1,6 +1,7 @@
 import DNSSD
 import FoundationEssentials
 import Glibc
+import Host
 
 extension ReportSources {
     /// Credential files read for their secrets, at most.

@@ -1,5 +1,6 @@
 import DNSSD
 import FoundationEssentials
+import Host
 
 /// The ways a secret can be written in a log or a document, each of which the report searches
 /// for: as it is; in hexadecimal (both cases); in base64 (standard and URL-safe, at each of the

@@ -1,3 +1,4 @@
+import Host
 /// The env file OpenClaw loads, for `clawnet report`: each variable as OpenClaw's dotenv reads it
 /// (`DotEnv`), its value replaced by [REDACTED] whatever its name, except the settings OpenClaw
 /// documents as plain (`PlainSettings`), shown as they are. Comments and lines that set nothing

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Host
+@testable import Report
 
 /// The report reads the env file OpenClaw loads: `.env` in OpenClaw's state folder
 /// (OPENCLAW_STATE_DIR, else ~/.openclaw), wherever the config itself is; only the Gateway's

@@ -1,6 +1,7 @@
 import DNSSD
 import FoundationEssentials
 import Glibc
+import Host
 
 extension ReportSources {
     /// Where OpenClaw's rolling log is (openclaw/openclaw src/logging/logger.ts DEFAULT_LOG_DIR).

@@ -1,5 +1,6 @@
 import DNSSD
 import FoundationEssentials
+import Host
 
 /// The OpenClaw config with every secret replaced, keys kept: for `clawnet report`, whose
 /// archive a user attaches to a public issue. A value is a secret when its key path looks like
@@ -199,20 +200,6 @@ public struct ConfigRedaction: Sendable {
             }
             let prefixes = ["sk-", "xoxb-", "xoxp-", "xapp-", "ghp_", "github_pat_", "glpat-", "AKIA", "AIza", "eyJ"]
             return text.count >= 16 && !text.contains(" ") && prefixes.contains(where: text.hasPrefix)
-        }
-    }
-}
-
-extension JSONValue: Encodable {
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .object(let fields): try container.encode(fields)
-        case .array(let items): try container.encode(items)
-        case .string(let text): try container.encode(text)
-        case .number(let number): try container.encode(number)
-        case .bool(let flag): try container.encode(flag)
-        case .null: try container.encodeNil()
         }
     }
 }

@@ -1,3 +1,4 @@
+import Archive
 import FoundationEssentials
 import Host
 

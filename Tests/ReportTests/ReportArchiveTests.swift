@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Archive
+@testable import Report
 
 /// The report's archive as `tar` reads it: names of any length (a 253-byte domain's zone file),
 /// files of this machine scrubbed of every secret, files from the network left as received, and

@@ -1,3 +1,4 @@
+import Host
 /// A file for `clawnet report`'s archive: its name inside the archive, what it holds, and where
 /// that came from, which decides how it is scrubbed.
 public struct ReportFile: Sendable {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Host
 
 extension ReportSources {
     /// The OpenClaw config as OpenClaw reads it: its `$include`s merged (`ConfigIncludes`), the

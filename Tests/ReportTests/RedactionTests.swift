@@ -2,6 +2,7 @@ import FoundationEssentials
 import Testing
 
 @testable import Host
+@testable import Report
 
 @Suite struct RedactionTests {
     @Test func configKeepsKeysPlaceholdersAndCountersAndRedactsSecrets() throws {

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Host
+@testable import Report
 
 /// The report's Gateway log: the end of the newest rolling log however large it is, never
 /// through a symbolic link, and only when the folder's owner wrote it (the folder is in /tmp,

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Host
+@testable import Report
 
 /// The report reads the config OpenClaw reads: the same file (OPENCLAW_CONFIG_PATH, the state
 /// folder, a profile's), its `$include`s, its keys as JSON5.parse reads them, and the credential

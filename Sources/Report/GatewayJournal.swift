@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Host
 
 /// The Gateway's recent journal lines, read with `journalctl` (each run bounded by SystemTool):
 /// its system units, and the user units of the Gateway's user (`GatewayUser`). `journalctl

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Host
+@testable import Report
 
 /// Who may change a program the report runs as root or as the Gateway's user: nobody else.
 @Suite("clawnet report: the openclaw CLI is run only when nobody else can change it")
