@@ -6,7 +6,9 @@ import FoundationEssentials
 /// never in a circle. Follows openclaw/openclaw src/config/includes.ts (IncludeProcessor,
 /// deepMerge: arrays concatenate, objects merge, otherwise the later value wins).
 /// Where OpenClaw refuses the whole config (a missing file, a circle), this keeps what it could
-/// read and names the problem: the report still wants every secret it can find.
+/// read and names the problem: the report still wants every secret it can find, and doctor says
+/// why the config is not what OpenClaw would run. Report, doctor, preflight and watch read
+/// includes through this one reader.
 struct ConfigIncludes {
     static let key = "$include"
     /// OpenClaw's MAX_INCLUDE_DEPTH.
@@ -22,8 +24,8 @@ struct ConfigIncludes {
     private(set) var files: [String] = []
     /// Files that could not be followed, and why.
     private(set) var problems: [(path: String, why: String)] = []
-    /// Words of included files that are not JSON5: each one scrubbed as a secret.
-    private(set) var unparsed: [[UInt8]] = []
+    /// Included files that are not JSON5 (or not UTF-8), and their bytes.
+    private(set) var unparsed: [(path: String, bytes: [UInt8])] = []
 
     struct ReadProblem: Error {
         let why: String
@@ -88,8 +90,7 @@ struct ConfigIncludes {
         }
         files.append(target)
         guard ConfigRedaction.isUTF8(bytes), let parsed = try? JSONValue.parse(json5: Data(bytes)) else {
-            problems.append((target, "not JSON5: every word of it is scrubbed as a secret"))
-            unparsed.append(bytes)
+            unparsed.append((target, bytes))
             return .object([:])
         }
         return resolve(parsed, from: target, chain: chain + [Self.normalized(path)])
