@@ -184,7 +184,7 @@ struct HostileInputTests {
     func invisibleFromDNS() async throws {
         let bed = try TestBed.current()
         // "Studio" U+202E ")walCnepO(" U+202C U+200B: renders as "Studio (OpenClaw)" where bidi is honoured.
-        let instance = #"Studio\226\128\174)walCnepO(\226\128\172\226\128\139"#
+        let instance = #"Studio\226\128\174\)walCnepO\(\226\128\172\226\128\139"#
         let zone = openClawZone([
             "gw IN A 10.0.0.2",
             "_openclaw-gw._tcp IN PTR \(instance)._openclaw-gw._tcp",
