@@ -214,7 +214,9 @@ let package = Package(
             ], swiftSettings: settings),
         .testTarget(
             name: "OutputTests",
-            dependencies: ["Output", "Doctor", "Discovery", "Zones", "Probes", "Host", "Avahi", "DNSSD", "TestSupport"],
+            dependencies: [
+                "Output", "Doctor", "Discovery", "Zones", "Probes", "Host", "Avahi", "DNSSD", "DNSWire", "DNSUpdate", "TestSupport",
+            ],
             exclude: ["Golden"], swiftSettings: settings),
         // Runs a command in-process with a recorded context (for ClawnetTests and TestBedTests).
         .target(

@@ -14,10 +14,14 @@ public struct PlannedChange: Sendable, Hashable {
 
     public let name: DNSName
     public let kind: Kind
+    /// An instance's TXT strings the server holds that the push does not write again (a key
+    /// clawnet does not write, a value it replaces), raw: each is named, never dropped unsaid.
+    public var txtRemoved: [[UInt8]] = []
 
-    public init(name: DNSName, kind: Kind) {
+    public init(name: DNSName, kind: Kind, txtRemoved: [[UInt8]] = []) {
         self.name = name
         self.kind = kind
+        self.txtRemoved = txtRemoved
     }
 }
 
@@ -118,13 +122,16 @@ public struct ChangePlanner: Sendable {
         }
         for (ptr, instance) in wantedInstances {
             var unit = Unit(change: PlannedChange(name: instance, kind: .added))
-            let types = replace(instance, [.srv, .txt], wanted: wanted, served: served, into: &unit).map(\.type)
+            let changes = replace(instance, [.srv, .txt], wanted: wanted, served: served, into: &unit)
+            let types = changes.map(\.type)
+            let removed = Self.txtRemoved(changes)
+            unit.change.txtRemoved = removed
             if !listed.contains(instance) {
                 unit.ptrAdd = ptr
             } else if types.isEmpty {
                 continue
             } else {
-                unit.change = PlannedChange(name: instance, kind: .changed(types))
+                unit.change = PlannedChange(name: instance, kind: .changed(types), txtRemoved: removed)
             }
             units.append(unit)
         }
@@ -174,6 +181,20 @@ public struct ChangePlanner: Sendable {
         }
         if !replaced.isEmpty { unit.prerequisites += absent.map { .rrsetAbsent(name, $0) } }
         return replaced
+    }
+
+    /// The TXT strings a replaced TXT RRset held that the new one does not, in the server's order.
+    static func txtRemoved(_ changes: [RRsetChange]) -> [[UInt8]] {
+        guard let txt = changes.first(where: { $0.type == .txt }) else { return [] }
+        func strings(_ data: [DNSRecord.Data]) -> [[UInt8]] {
+            data.flatMap { record -> [[UInt8]] in
+                if case .txt(let value) = record { return value.strings }
+                return []
+            }
+        }
+        let kept = Set(strings(txt.after))
+        var seen = Set<[UInt8]>()
+        return strings(txt.before).filter { !kept.contains($0) && seen.insert($0).inserted }
     }
 
     /// The same records (names compared without case, as DNS does) with the same TTLs.

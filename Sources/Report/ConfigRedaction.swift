@@ -39,16 +39,32 @@ public struct ConfigRedaction: Sendable {
         guard case .object = root else { return nil }
         var walk = Walk()
         let redacted = walk.redact(root, path: "")
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let encoded = try? encoder.encode(redacted) else { return nil }
-        text = String(decoding: encoded, as: UTF8.self) + "\n"
+        guard let text = Self.json5(redacted) else { return nil }
+        self.text = text
         redactedPaths = walk.paths
         secrets = walk.secrets
         shownPaths = walk.shown
     }
 
     static func isUTF8(_ data: [UInt8]) -> Bool { String(validating: data, as: UTF8.self) != nil }
+
+    /// `value` as JSON, but for NaN, Infinity and -Infinity, which JSON5 (and OpenClaw's config)
+    /// allows and JSON has no word for: they stay as JSON5 writes them. The encoder writes each
+    /// as a quoted marker carrying a key drawn for this call, which no string of the config can
+    /// hold, and only those become the bare words.
+    static func json5(_ value: JSONValue) -> String? {
+        let key = String(UInt64.random(in: .min ... .max), radix: 36)
+        let words = ["NaN", "Infinity", "-Infinity"]
+        let markers = words.map { "\u{F8FF}\(key)\($0)" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: markers[1], negativeInfinity: markers[2], nan: markers[0])
+        guard let encoded = try? encoder.encode(value) else { return nil }
+        var text = String(decoding: encoded, as: UTF8.self)
+        for (marker, word) in zip(markers, words) { text = text.replacing("\"\(marker)\"", with: word) }
+        return text + "\n"
+    }
 
     /// OpenClaw's SENSITIVE_PATTERNS (token$, password, secret, api.?key, encrypt.?key,
     /// private.?key, serviceaccount) and more words that name credentials.

@@ -23,7 +23,10 @@ extension ReportSources {
         let root = includes.resolve(parsed, from: path)
         for file in includes.files { omitted.append((file, "included by the config: merged into openclaw.json, redacted")) }
         omitted += includes.problems
-        for bytes in includes.unparsed { secrets.formUnion(Self.words(of: bytes)) }
+        for (file, bytes) in includes.unparsed {
+            omitted.append((file, "not JSON5: every word of it is scrubbed as a secret"))
+            secrets.formUnion(Self.words(of: bytes))
+        }
         guard let redaction = ConfigRedaction(root: root) else {
             // An include made the whole config something else than an object: OpenClaw refuses it.
             omitted.append((configPath, "not an object once its includes are merged: left out whole"))

@@ -53,6 +53,23 @@ struct ChangePlannerTests {
         #expect(plan.changes == [PlannedChange(name: name("studio._openclaw-gw._tcp"), kind: .changed([.txt]))])
     }
 
+    @Test("a TXT RRset replaced at an instance: each string the server held that the push does not write again is kept for naming")
+    func txtRemovedIsNamed() throws {
+        let before = gateway(
+            "studio", host: "studio", address: "100.64.0.1",
+            txt: ["role=gateway", "gatewayPort=18789", "note=\u{202E}keep", "role=gateway"])
+        let after = gateway("studio", host: "studio", address: "100.64.0.1", txt: ["role=gateway", "gatewayPort=18790"])
+        let plan = try ChangePlanner(zone: zone, service: service).publish(after, served: served(before), prune: false)
+        let change = try #require(plan.changes.first)
+        #expect(change.kind == .changed([.txt]))
+        #expect(change.txtRemoved == [Array("gatewayPort=18789".utf8), Array("note=\u{202E}keep".utf8)], "\(change.txtRemoved)")
+        // A TXT only added to: nothing removed, nothing to name.
+        let grown = gateway("studio", host: "studio", address: "100.64.0.1", txt: ["role=gateway", "gatewayPort=18789", "x=1"])
+        let small = gateway("studio", host: "studio", address: "100.64.0.1", txt: ["role=gateway", "gatewayPort=18789"])
+        let more = try ChangePlanner(zone: zone, service: service).publish(grown, served: served(small), prune: false)
+        #expect(more.changes.first?.txtRemoved == [], "\(more.changes)")
+    }
+
     @Test("prune removes only instances of the type: other types, other names and shared hosts stay")
     func pruneOnlyTheType() throws {
         let other = [

@@ -178,6 +178,12 @@ struct ConnectCheckTests {
             ("not allowed", settings { $0.pluginsAllow = ["slack"] }, nil, .pluginNotAllowed),
             ("container", AdvertisingSettings(), "/.dockerenv", .container("/.dockerenv")),
             ("container forced on", settings { $0.disableBonjour = "0" }, "/.dockerenv", nil),
+            ("env disables with Yes", settings { $0.disableBonjour = "Yes" }, nil, .disabledByEnvironment("Yes")),
+            ("env disables with ON", settings { $0.disableBonjour = "ON" }, "/.dockerenv", .disabledByEnvironment("ON")),
+            ("container forced on with off", settings { $0.disableBonjour = "off" }, "/.dockerenv", nil),
+            ("container forced on with No", settings { $0.disableBonjour = "No" }, "/.dockerenv", nil),
+            ("another word leaves it to the container", settings { $0.disableBonjour = "maybe" }, "/.dockerenv", .container("/.dockerenv")),
+            ("empty leaves it to the container", settings { $0.disableBonjour = "" }, "/.dockerenv", .container("/.dockerenv")),
             (
                 "mdns off wins over the env override",
                 settings {

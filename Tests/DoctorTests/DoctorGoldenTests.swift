@@ -1,3 +1,4 @@
+import DNSSD
 import Foundation
 import Testing
 
@@ -22,6 +23,9 @@ struct DoctorGoldenTests {
     }
 
     static func compare(_ produced: String, file name: String) throws {
+        // Nothing a terminal acts on or hides (U+202E, U+200B...) in a report, whoever wrote the text.
+        let raw = produced.unicodeScalars.filter { SafeText.mustEscape($0) && $0 != "\n" }
+        #expect(raw.isEmpty, "\(name) holds raw \(raw.map { "U+" + String($0.value, radix: 16, uppercase: true) })")
         let url = directory.appendingPathComponent(name)
         if recording {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

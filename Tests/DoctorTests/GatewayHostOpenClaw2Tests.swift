@@ -84,4 +84,41 @@ struct GatewayHostOpenClaw2Tests {
         let loop = try #require(causes.first { $0.id == .gatewayRestartLoop }, "\(causes.map(\.id))")
         #expect(loop.cause.contains("EADDRINUSE") && !loop.fix.contains("plugins disable bonjour"), "\(loop.cause)\n\(loop.fix)")
     }
+
+    @Test(
+        "a tailnet or custom bind needs 127.0.0.1:PORT too: nothing there is loopback-listener-missing with the restart; a listener passes",
+        arguments: [GatewayBind.tailnet, .custom])
+    func loopbackListener(_ bind: GatewayBind) throws {
+        var system = RecordedSystem()
+        system.openclaw.exists = true
+        system.openclaw.bind = bind
+        system.openclaw.gatewayPort = 18790
+        system.loopback = false
+        let config = try #require(GatewayHostTests.diagnose(system).0.first { $0.id == .openclawConfig })
+        #expect(config.status == .warn && config.reason == .loopbackListenerMissing, "\(bind): \(config)")
+        #expect(config.message.contains("127.0.0.1:18790") && config.fix?.contains("openclaw gateway restart") == true, "\(config)")
+        system.loopback = true
+        #expect(GatewayHostTests.diagnose(system).0.first { $0.id == .openclawConfig }?.status == .pass)
+        // Not known (no connect possible): not a warning.
+        system.loopback = nil
+        #expect(GatewayHostTests.diagnose(system).0.first { $0.id == .openclawConfig }?.status == .pass)
+    }
+
+    @Test("lan, loopback and auto binds are not asked about 127.0.0.1 at all, nor is a node")
+    func loopbackListenerOnlyForTailnetAndCustom() {
+        for bind in [GatewayBind.lan, .loopback, .auto] {
+            var system = RecordedSystem()
+            system.openclaw.exists = true
+            system.openclaw.bind = bind
+            system.loopback = false
+            let facts = MachineFacts.gather(system)
+            #expect(facts.loopbackListener == nil, "\(bind)")
+        }
+        var node = RecordedSystem()
+        node.openclaw.exists = true
+        node.openclaw.bind = .tailnet
+        node.openclaw.node.mode = .remote
+        node.loopback = false
+        #expect(MachineFacts.gather(node).loopbackListener == nil)
+    }
 }

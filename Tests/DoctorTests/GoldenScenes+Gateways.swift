@@ -23,6 +23,17 @@ extension GoldenScene {
         scene.gateways = [Gateway(Golden.report(Golden.target(advertised: Recorded.otherSHA)), beacon: lanBeacon)]
     }
 
+    /// A stranger's beacon whose name and TXT hold bidi overrides and isolates (Trojan Source):
+    /// shown escaped, never reordered.
+    static let trojanNames = GoldenScene("trojan-names") { scene in
+        scene.system = Golden.gatewayHost
+        let stranger = Recorded.beacon(
+            "Studio\u{202E})walCnepO(\u{202C} \u{200B}", address: "192.168.1.66",
+            txt: [("role", "gateway"), ("gatewayTls", "1"), ("displayName", "Studio\u{2066}\u{2028}x\u{2069}")])
+        scene.discovery = Recorded.discovery(beacons: [lanBeacon, stranger])
+        scene.gateways = [Gateway(Golden.report(Golden.target(advertised: Recorded.certificateSHA)), beacon: lanBeacon)]
+    }
+
     static let names = GoldenScene("names") { scene in
         scene.explicitTargets = true
         func named(_ host: String, _ problem: DNSProblem?) -> Gateway {

@@ -186,6 +186,6 @@ extension GoldenScene {
     static let all: [GoldenScene] = [
         healthy, names, tcp, tailnet, offTailnet, tls, pinAndCertificate, upperLayers, answers, credentials, noBus, noDaemon, quietLAN,
         hostAnswers, hostSilent, oddMachine, noInterfaceUp, advertisingOff, container, wsl, node, nodeWithoutURL, wideArea, localFallback,
-        localFallbackConfigured, localFallbackTLS, explicitTargets, onlyTLS, snippets,
+        localFallbackConfigured, localFallbackTLS, explicitTargets, onlyTLS, snippets, trojanNames,
     ]
 }

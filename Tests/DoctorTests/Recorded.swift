@@ -35,8 +35,11 @@ struct RecordedSystem: SystemInspector {
     /// `systemctl --user show` and the journal of the Gateway's unit, as recorded (systemd does
     /// not run in the test bed).
     var service: GatewayService?
+    /// Whether 127.0.0.1:PORT accepts; nil: not known.
+    var loopback: Bool?
 
     func busSocketExists() -> Bool? { busExists }
+    func loopbackAnswers(port: Int, within timeout: Duration) -> Bool? { loopback }
     func avahi() -> AvahiStatus { avahiStatus }
     func avahiInstalled() -> Bool { avahiProgram }
     func interfaces() -> [NetworkInterface] { networkInterfaces }

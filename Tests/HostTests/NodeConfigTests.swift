@@ -73,11 +73,23 @@ struct NodeConfigTests {
         #expect(config.advertising.mdnsMode == .off && config.advertising.pluginsEnabled == true)
         #expect(config.advertising.pluginsAllow == ["bonjour"] && config.advertising.bonjourEntryEnabled == false)
         #expect(config.advertising.disableBonjourOverride == false && config.advertising.mdnsHostname == "studio")
+    }
+
+    /// As extensions/bonjour/src/advertiser.ts reads it (src/utils/boolean.ts parseBooleanValue).
+    @Test(
+        "OPENCLAW_DISABLE_BONJOUR: 1/true/yes/on in any case disable, 0/false/no/off force on, empty and other words leave it to the rest",
+        arguments: [
+            ("1", true), ("true", true), ("TRUE", true), ("True", true), ("yes", true), ("YES", true), ("on", true), ("On", true),
+            (" 1 ", true), ("\tyes\n", true), ("\u{A0}on\u{FEFF}", true), ("0", false), ("false", false), ("FALSE", false),
+            ("no", false), ("No", false), ("off", false), ("OFF", false), (" off\r\n", false), ("", nil), ("   ", nil),
+            ("2", nil), ("y", nil), ("enabled", nil), ("disable", nil), ("1 1", nil), ("ja", nil),
+        ] as [(String, Bool?)])
+    func disableBonjour(value: String, expected: Bool?) {
         var settings = AdvertisingSettings()
-        for (value, expected) in [("1", true), ("TRUE", true), ("off", false), ("maybe", nil), ("", nil)] as [(String, Bool?)] {
-            settings.disableBonjour = value
-            #expect(settings.disableBonjourOverride == expected, "\(value)")
-        }
+        settings.disableBonjour = value
+        #expect(settings.disableBonjourOverride == expected, "\(value.debugDescription)")
+        let config = parse("{}", environment: ["OPENCLAW_DISABLE_BONJOUR": value])
+        #expect(config.advertising.disableBonjourOverride == expected, "read from the environment: \(value.debugDescription)")
     }
 
     @Test("routes from /proc/net/route and /proc/net/ipv6_route; the most specific non-default one wins")

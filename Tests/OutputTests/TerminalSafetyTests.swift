@@ -14,7 +14,7 @@ import Testing
 @Suite("Terminal safety: rendered lines and JSON")
 struct TerminalSafetyTests {
     /// Clear screen, window title, cursor home, bell, C1 CSI, a line break and a fake line, DEL.
-    static let hostile = "\u{1B}[2J\u{1B}]0;owned\u{07}\u{1B}[H\u{9B}31m\r\nPASS  gw.everything  all good\u{7F}"
+    static let hostile = "\u{1B}[2J\u{1B}]0;owned\u{07}\u{1B}[H\u{9B}31m\r\nPASS  gw.everything  all good\u{7F}\u{202E}doog\u{2066}"
 
     static let colourTerminal = Terminal(color: true, stdoutIsTTY: true, stderrIsTTY: true)
 
@@ -30,7 +30,7 @@ struct TerminalSafetyTests {
                 index += code.count
                 continue
             }
-            if SafeText.isControl(scalars[index]) { stray.append(scalars[index]) }
+            if SafeText.mustEscape(scalars[index]) { stray.append(scalars[index]) }
             index += 1
         }
         return stray
@@ -105,8 +105,8 @@ struct TerminalSafetyTests {
         var beacon = ReportTests.beacon()
         beacon.discoveryWarnings = [Self.hostile]
         let text = try JSONOutput.pretty(ReportTests.browse(beacons: [beacon]))
-        #expect(!text.unicodeScalars.contains { SafeText.isControl($0) && $0 != "\n" }, "\(text.debugDescription)")
-        #expect(text.contains("\\u009b31m") && text.contains("\\u007f"))
+        #expect(!text.unicodeScalars.contains { SafeText.mustEscape($0) && $0 != "\n" }, "\(text.debugDescription)")
+        #expect(text.contains("\\u009b31m") && text.contains("\\u007f") && text.contains("\\u202edoog\\u2066"))
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         let warnings = ((object?["beacons"] as? [[String: Any]])?.first?["warnings"] as? [String]) ?? []
         #expect(warnings.contains(Self.hostile), "\(warnings)")

@@ -121,4 +121,21 @@ import Testing
         #expect(env.shown == ["OPENCLAW_LOG_LEVEL"])
         #expect(env.secrets == ["one", "two words", "x", "-----BEGIN PRIVATE KEY-----\nMIIEbodyLine1\n-----END PRIVATE KEY-----"])
     }
+
+    @Test("JSON5's NaN, Infinity and -Infinity stay values in the redacted config, as JSON5 writes them; a string \"NaN\" stays one")
+    func nonFiniteNumbersStay() throws {
+        let config = #"{ gateway: { port: 18789 }, limits: { a: NaN, b: +Infinity, c: -Infinity, d: Infinity }, s: "NaN" }"#
+        let redaction = try #require(ConfigRedaction(config: Array(config.utf8)))
+        let text = redaction.text
+        #expect(text.contains(#""a" : NaN"#) && text.contains(#""b" : Infinity"#), "\(text)")
+        #expect(text.contains(#""c" : -Infinity"#) && text.contains(#""d" : Infinity"#), "\(text)")
+        #expect(text.contains(#""s" : "NaN""#) && text.contains(#""port" : 18789"#), "\(text)")
+        #expect(!text.contains("\u{F8FF}"), "no marker left: \(text)")
+        let again = try JSONValue.parse(json5: Data(text.utf8))
+        guard case .number(let nan) = again["limits", "a"], case .number(let minus) = again["limits", "c"] else {
+            Issue.record("not read back as numbers: \(again)")
+            return
+        }
+        #expect(nan.isNaN && minus == -.infinity, "the text reads back as the same values")
+    }
 }

@@ -75,7 +75,8 @@ struct PreflightCommand: ClawnetCommand {
         static let serversHelp = "A DNS server for the wide-area domain instead of the system's (repeatable)."
         static let timeoutHelp = "Time for the whole run (default 3s), shared as doctor shares it."
         static let defaultTimeout = Duration.seconds(3)
-        static let configHelp = "OpenClaw config to read (- reads standard input)."
+        static let configHelp =
+            "OpenClaw config to read (default: the one OpenClaw reads, as doctor's --config says; - reads standard input)."
     }
 
     var required: Set<Preflight.Requirement> { requirements.isEmpty ? [.gateway] : Set(requirements) }

@@ -6,7 +6,10 @@ protocol ConfigWording {
 }
 
 extension ConfigWording {
-    static var configHelp: String { "OpenClaw config to read (default ~/.openclaw/openclaw.json; - reads standard input)." }
+    static var configHelp: String {
+        "OpenClaw config to read, with its $include files (default: as OpenClaw finds it, OPENCLAW_CONFIG_PATH, else openclaw.json "
+            + "in OPENCLAW_STATE_DIR, in ~/.openclaw-PROFILE for OPENCLAW_PROFILE, or in ~/.openclaw; - reads standard input)."
+    }
 }
 
 /// `--config FILE`: the OpenClaw config to read instead of the default one (it must be there),

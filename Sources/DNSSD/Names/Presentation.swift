@@ -146,16 +146,16 @@ public enum Presentation {
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
 }
 
-/// Text that is safe to print to a terminal: valid UTF-8 stays readable, control characters
-/// and invalid bytes become `\DDD`.
+/// Text that is safe to print to a terminal: valid UTF-8 stays readable; control characters,
+/// invisible format characters and invalid bytes become `\DDD`.
 public enum SafeText {
     public static func display(_ bytes: some Collection<UInt8>) -> String {
         var out = ""
         var rest = Array(bytes)[...]
         while !rest.isEmpty {
             if let (scalar, length) = decodeScalar(rest) {
-                if isControl(scalar) {
-                    out.append(escaped(UInt8(truncatingIfNeeded: scalar.value)))
+                if mustEscape(scalar) {
+                    out.append(escaped(scalar))
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
@@ -168,19 +168,24 @@ public enum SafeText {
         return out
     }
 
-    /// One line of text, safe for a terminal: control characters (a newline too) become
-    /// `\DDD`, everything else stays as it is.
+    /// One line of text, safe for a terminal: control characters (a newline too) and invisible
+    /// format characters become `\DDD`, everything else stays as it is.
     public static func line(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard text.unicodeScalars.contains(where: mustEscape) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                out.append(escaped(UInt8(truncatingIfNeeded: scalar.value)))
+            if mustEscape(scalar) {
+                out.append(escaped(scalar))
             } else {
                 out.unicodeScalars.append(scalar)
             }
         }
         return out
+    }
+
+    /// What never reaches a terminal raw: a control character, or an invisible one.
+    public static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
+        isControl(scalar) || isInvisible(scalar)
     }
 
     /// What a terminal acts on instead of showing: C0 (escape, newline, carriage return,
@@ -189,16 +194,38 @@ public enum SafeText {
         scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
     }
 
+    /// What a terminal shows as nothing, or lets reorder the text around it: Unicode's format
+    /// characters (category Cf: the bidi overrides U+202A-202E and isolates U+2066-2069,
+    /// LRM/RLM, zero-width U+200B-200D, U+FEFF, the tags U+E0001-E007F...) and the line and
+    /// paragraph separators U+2028/2029. A stranger's name holding them can render as another
+    /// name (Trojan Source, CVE-2021-42574).
+    public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// The columns `scalar` takes once escaped: `\DDD` for a control character (C1 by its
+    /// value), for an invisible one each of its UTF-8 bytes.
+    public static func escapedWidth(_ scalar: Unicode.Scalar) -> Int {
+        isControl(scalar) ? 4 : 4 * UTF8.width(scalar)
+    }
+
     /// The bytes as a Swift string when they are valid UTF-8, else nil.
     public static func utf8(_ bytes: some Collection<UInt8>) -> String? {
         String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func escaped(_ scalar: Unicode.Scalar) -> String {
+        if isControl(scalar) { return escaped(UInt8(truncatingIfNeeded: scalar.value)) }
+        return String(scalar).utf8.map(escaped).joined()
     }
 
     private static func escaped(_ byte: UInt8) -> String {
         let digits = String(byte)
         return "\\" + String(repeating: "0", count: 3 - digits.count) + digits
     }
-
     /// One UTF-8 scalar at the start of `bytes`, or nil when the bytes there are not valid UTF-8.
     private static func decodeScalar(_ bytes: ArraySlice<UInt8>) -> (Unicode.Scalar, Int)? {
         guard let lead = bytes.first else { return nil }

@@ -77,6 +77,8 @@ public enum CheckReason: String, Sendable, Hashable, CaseIterable {
     case proxyAttributionRequired, identityProxy, upgradeRateLimited, upgradeUnavailable
     // openclaw.config on a Gateway host: gateway.bind is a host alias (0.0.0.0, localhost, ::), which 2026.9 refuses
     case bindHostAlias
+    // openclaw.config on a Gateway host: a tailnet or custom bind, and nothing answers on 127.0.0.1:PORT
+    case loopbackListenerMissing
     // gw.connect: hello-ok on the previous protocol (a Gateway older than current clients)
     case olderProtocol
     // gw.connect, OpenClaw 2: a Gateway draining for a restart, a suspension or a close (or

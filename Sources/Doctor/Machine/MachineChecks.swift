@@ -9,7 +9,7 @@ public enum MachineChecks {
     public static func run(_ facts: MachineFacts, discovery: DiscoverySummary, multicast: Bool = true) -> [Check] {
         Layer.checks(Layer.machine, delivered: facts.delivered) { layer in
             switch layer.id {
-            case .openclawConfig: [service(config(facts.config), facts)]
+            case .openclawConfig: [service(loopback(config(facts.config), facts), facts)]
             case .openclawAdvertising: [advertising(facts)]
             case .mdnsBrowse: [browse(facts, discovery)]
             case .dnsResolver: [resolver(facts)]

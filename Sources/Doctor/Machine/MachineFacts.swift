@@ -28,8 +28,15 @@ public struct MachineFacts: Sendable {
     public var gatewayService: GatewayService?
     /// The device identity files a node here would read (none looked at for preflight).
     public var identities: [IdentityFile] = []
+    /// On a Gateway host whose gateway.bind is tailnet or custom: whether 127.0.0.1:PORT answers,
+    /// as a 2026.9 Gateway there listens on it too; nil when not asked or not known.
+    public var loopbackListener: Bool?
 
-    public static func gather(_ system: any SystemInspector) -> MachineFacts {
+    /// The longest the loopback connect may take: 127.0.0.1 answers at once or not at all.
+    static let loopbackWait = Duration.seconds(1)
+
+    /// `deadline` bounds what takes time here beyond reading files (the loopback connect).
+    public static func gather(_ system: any SystemInspector, deadline: Deadline? = nil) -> MachineFacts {
         let hosts = system.nsswitchHosts().flatMap(NSSwitchHosts.init(line:))
         // The libraries matter only when the hosts line asks mDNS: no file system walk otherwise.
         var facts = MachineFacts(
@@ -43,6 +50,10 @@ public struct MachineFacts: Sendable {
         if facts.systemdResolved { facts.resolved = system.resolvedStatus() }
         if facts.config.tailscale.proxies { facts.tailscaleServe = system.tailscaleServe() }
         if facts.isGatewayHost { facts.gatewayService = system.gatewayService() }
+        if facts.isGatewayHost, facts.config.bind == .tailnet || facts.config.bind == .custom {
+            let port = facts.config.gatewayPort ?? Endpoint.defaultGatewayPort
+            facts.loopbackListener = system.loopbackAnswers(port: port, within: min(loopbackWait, deadline?.remaining ?? loopbackWait))
+        }
         return facts
     }
 

@@ -41,6 +41,8 @@ public protocol SystemInspector: Sendable {
     func gatewayService() -> GatewayService?
     /// The device identity files a node here would read (`NodeIdentities`).
     func nodeIdentities(asDevice: String?) -> [IdentityFile]
+    /// Whether 127.0.0.1:`port` accepts a TCP connection (`LoopbackPort`); nil when not known.
+    func loopbackAnswers(port: Int, within timeout: Duration) -> Bool?
 }
 
 extension SystemInspector {
@@ -51,6 +53,7 @@ extension SystemInspector {
     public func resolvedStatus() -> ResolvedStatus? { nil }
     public func tailscaleServe() -> TailscaleServeStatus? { nil }
     public func gatewayService() -> GatewayService? { nil }
+    public func loopbackAnswers(port: Int, within timeout: Duration) -> Bool? { nil }
 }
 
 public struct PortHolders: Sendable, Equatable {
@@ -144,6 +147,8 @@ public struct LiveSystem: SystemInspector {
     public func config() -> OpenClawConfig { OpenClawConfig.load(explicitPath: configPath, environment: environment) }
 
     public func routes() -> [Route] { RoutingTable.current() }
+
+    public func loopbackAnswers(port: Int, within timeout: Duration) -> Bool? { LoopbackPort.answers(port, within: timeout) }
 
     public func platform() -> PlatformFacts {
         var facts = PlatformFacts()

@@ -31,7 +31,7 @@ public struct Doctor: Sendable {
     public static func run(_ options: DoctorOptions, system: any SystemInspector, io: DoctorIO) async -> DoctorResult {
         let deadline = Deadline(options.timeout)
         let facts = await BlockingThreads.shared.value { () -> MachineFacts in
-            var facts = MachineFacts.gather(system)
+            var facts = MachineFacts.gather(system, deadline: deadline)
             facts.identities = system.nodeIdentities(asDevice: options.deviceFile)
             return facts
         }

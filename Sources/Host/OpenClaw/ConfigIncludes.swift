@@ -6,7 +6,9 @@ import FoundationEssentials
 /// never in a circle. Follows openclaw/openclaw src/config/includes.ts (IncludeProcessor,
 /// deepMerge: arrays concatenate, objects merge, otherwise the later value wins).
 /// Where OpenClaw refuses the whole config (a missing file, a circle), this keeps what it could
-/// read and names the problem: the report still wants every secret it can find.
+/// read and names the problem: the report still wants every secret it can find, and doctor says
+/// why the config is not what OpenClaw would run. Report, doctor, preflight and watch read
+/// includes through this one reader.
 package struct ConfigIncludes {
     package static let key = "$include"
     /// OpenClaw's MAX_INCLUDE_DEPTH.
@@ -22,8 +24,8 @@ package struct ConfigIncludes {
     package private(set) var files: [String] = []
     /// Files that could not be followed, and why.
     package private(set) var problems: [(path: String, why: String)] = []
-    /// Words of included files that are not JSON5: each one scrubbed as a secret.
-    package private(set) var unparsed: [[UInt8]] = []
+    /// Included files that are not JSON5 (or not UTF-8), and their bytes.
+    package private(set) var unparsed: [(path: String, bytes: [UInt8])] = []
 
     package struct ReadProblem: Error {
         package let why: String
@@ -92,8 +94,7 @@ package struct ConfigIncludes {
         }
         files.append(target)
         guard String(validating: bytes, as: UTF8.self) != nil, let parsed = try? JSONValue.parse(json5: Data(bytes)) else {
-            problems.append((target, "not JSON5: every word of it is scrubbed as a secret"))
-            unparsed.append(bytes)
+            unparsed.append((target, bytes))
             return .object([:])
         }
         return resolve(parsed, from: target, chain: chain + [Self.normalized(path)])

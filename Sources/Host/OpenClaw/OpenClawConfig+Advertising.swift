@@ -27,14 +27,31 @@ public struct AdvertisingSettings: Sendable, Equatable {
     public init() {}
 
     /// The advertiser's reading of OPENCLAW_DISABLE_BONJOUR: true (disabled), false (forced on,
-    /// even in a container), nil (unset or unreadable: the other rules decide).
+    /// even in a container), nil (unset, empty or another word: the other rules decide).
+    /// extensions/bonjour/src/advertiser.ts readBonjourDisableOverride reads it with
+    /// isTruthyEnvValue, src/utils/boolean.ts parseBooleanValue: trimmed as JavaScript trims,
+    /// lowercased, 1/true/yes/on or 0/false/no/off.
     public var disableBonjourOverride: Bool? {
-        guard let raw = disableBonjour?.trimmingSpaces().lowercased(), !raw.isEmpty else { return nil }
+        guard let raw = disableBonjour.map(Self.javaScriptTrimmed)?.lowercased(), !raw.isEmpty else { return nil }
         switch raw {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off": return false
         default: return nil
         }
+    }
+
+    /// `text` without what String.prototype.trim removes at either end: the spaces (category
+    /// Zs, tab, vertical tab, form feed, U+FEFF) and the line terminators (LF, CR, U+2028/2029).
+    static func javaScriptTrimmed(_ text: String) -> String {
+        let trimmed: (Unicode.Scalar) -> Bool = { scalar in
+            [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0xFEFF, 0x2028, 0x2029].contains(scalar.value)
+                || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !trimmed($0) }), let last = scalars.lastIndex(where: { !trimmed($0) }) else {
+            return ""
+        }
+        return String(scalars[first...last])
     }
 }
 

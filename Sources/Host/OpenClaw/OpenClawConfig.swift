@@ -29,6 +29,16 @@ public struct OpenClawConfig: Sendable, Equatable {
     /// The file's owner and permission bits, when it was read.
     public var fileOwner: UInt32?
     public var fileMode: UInt32?
+    /// The files its `$include`s merged in, in order (`ConfigIncludes`), and why one whose owner
+    /// or mode lets another user steer the config may not (the first such).
+    public var includedFiles: [String] = []
+    var includedFileProblem: ForeignFile?
+
+    /// A file whose owner or mode lets another user steer the config, and why.
+    struct ForeignFile: Sendable, Equatable {
+        let path: String
+        let problem: String
+    }
 
     public init(path: String) {
         self.path = path
@@ -57,14 +67,14 @@ public struct OpenClawConfig: Sendable, Equatable {
                 // A pipe has no mode others could read it by: only its owner (whoever made it) counts.
                 let piped = try RegularFile.readInput(explicitPath, limit: FileLimit.config)
                 config.exists = true
-                config.read(Data(piped.bytes))
+                config.read(Data(piped.bytes), includes: Self.protectedIncludes)
                 config.noteFile(owner: piped.owner, mode: S_IRUSR | S_IWUSR)
             } else {
                 // Owner and mode from the file that was read, never a second look at the path: another
                 // user could swap the file in between and have root trust theirs.
                 let file = try RegularFile.readProtected(path, limit: FileLimit.config)
                 config.exists = true
-                config.read(Data(file.bytes))
+                config.read(Data(file.bytes), includes: Self.protectedIncludes)
                 config.noteFile(owner: file.owner, mode: file.mode)
             }
         } catch  where error.kind == .missing {
@@ -113,13 +123,19 @@ public struct OpenClawConfig: Sendable, Equatable {
     /// send root's token where that user says. Its tokens, and OPENCLAW_GATEWAY_TOKEN with it,
     /// are withheld, with a warning naming the file and its owner.
     mutating func withholdForeignCredentials() {
-        guard let fileOwner, let fileMode, let token = node.token,
-            let problem = Ownership.fileProblem(path, owner: fileOwner, mode: mode_t(fileMode), rootToo: true)
-        else { return }
+        guard let token = node.token else { return }
+        let own = fileOwner.flatMap { owner in
+            fileMode.flatMap { Ownership.fileProblem(path, owner: owner, mode: mode_t($0), rootToo: true) }.map {
+                ForeignFile(path: path, problem: $0)
+            }
+        }
+        // A file it includes steers the config as much as the config itself.
+        guard let foreign = own ?? includedFileProblem else { return }
+        let (file, problem) = (foreign.path, foreign.problem)
         node.untrustedConfig = problem
         warnings.append(
             "\(problem): the token it names or resolves (\(token.source)) is sent nowhere; `chown` it to this user or root "
-                + "and `chmod go-w \(ShellWord.quoted(path))` to use it")
+                + "and `chmod go-w \(ShellWord.quoted(file))` to use it")
     }
 
     /// A config that holds a token itself (not a reference) and that others may read.
@@ -137,13 +153,15 @@ public struct OpenClawConfig: Sendable, Equatable {
         return config
     }
 
-    mutating func read(_ data: Data) {
+    /// `data`, the config's own bytes; `includes` reads the files its `$include`s name (nil:
+    /// they are not followed, as `parse` does).
+    mutating func read(_ data: Data, includes: IncludeReader? = nil) {
         // Foundation's JSON5 scanner traps on bytes that are not UTF-8: check them first.
         if let problem = Self.utf8Problem(data) {
             fail(.notUTF8, "\(path): not valid JSON5 (\(problem)); its settings are ignored")
             return
         }
-        let root: JSONValue
+        var root: JSONValue
         do {
             root = try JSONValue.parse(json5: data)
         } catch {
@@ -152,6 +170,11 @@ public struct OpenClawConfig: Sendable, Equatable {
         }
         guard case .object = root else {
             fail(.notObject, "\(path): the top level is not an object; its settings are ignored")
+            return
+        }
+        if let includes { root = merging(root, includes) }
+        guard case .object = root else {
+            fail(.notObject, "\(path): not an object once its $include files are merged; its settings are ignored")
             return
         }
         if let value = root["discovery", "wideArea", "domain"] {

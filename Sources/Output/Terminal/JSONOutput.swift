@@ -1,8 +1,10 @@
+import DNSSD
 import FoundationEssentials
 
 /// JSON as clawnet prints it: keys sorted, slashes as they are, and no character a terminal
-/// acts on: JSONEncoder escapes U+0000-U+001F, this also escapes DEL and C1 (U+007F-U+009F)
-/// as `\u00XX`. Values stay exact: a JSON reader gets back the same strings.
+/// acts on or hides: JSONEncoder escapes U+0000-U+001F, this also escapes DEL and C1
+/// (U+007F-U+009F) and the invisible characters (`SafeText.isInvisible`: U+202E, U+200B...) as
+/// `\uXXXX`. Values stay exact: a JSON reader gets back the same strings.
 public enum JSONOutput {
     public static func pretty(_ value: some Encodable) throws -> String {
         escapingControls(try encoder([.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]).encode(value))
@@ -30,26 +32,23 @@ public enum JSONOutput {
         return encoder
     }
 
-    /// DEL is the byte 0x7F and C1 the pairs 0xC2 0x80-0x9F in UTF-8; in JSON text they can
-    /// only stand inside strings, where `\u00XX` means the same character.
+    /// DEL is the byte 0x7F, C1 the pairs 0xC2 0x80-0x9F in UTF-8, and the invisible
+    /// characters are found as `Terminal.mayBeInvisible` finds them; in JSON text they can only
+    /// stand inside strings, where `\uXXXX` (a surrogate pair above U+FFFF) means the same character.
     static func escapingControls(_ data: Data) -> String {
-        let bytes = Array(data)
-        guard bytes.contains(where: { $0 == 0x7F || $0 == 0xC2 }) else { return String(decoding: bytes, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x7F {
-                out += Array("\\u007f".utf8)
-            } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
-                out += Array("\\u00\(String(bytes[index + 1], radix: 16))".utf8)
-                index += 1
-            } else {
-                out.append(byte)
+        let text = String(decoding: data, as: UTF8.self)
+        guard data.contains(where: { $0 == 0x7F || $0 == 0xC2 }) || Terminal.mayBeInvisible(data) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard scalar.value >= 0x7F, SafeText.mustEscape(scalar) else {
+                out.append(scalar)
+                continue
             }
-            index += 1
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16)
+                out += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars
+            }
         }
-        return String(decoding: out, as: UTF8.self)
+        return String(out)
     }
 }

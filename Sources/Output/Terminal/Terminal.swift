@@ -117,8 +117,8 @@ public struct Terminal: Sendable {
         Self.write(text, to: stream == .out ? STDOUT_FILENO : STDERR_FILENO)
     }
 
-    /// A line as it may reach a terminal: every control character escaped, then this run's
-    /// colour markers (and only those) drawn as SGR sequences.
+    /// A line as it may reach a terminal: every control and invisible character escaped, then
+    /// this run's colour markers (and only those) drawn as SGR sequences.
     func render(_ line: String) -> String {
         guard Self.mayNeedRendering(line) else { return line }
         let scalars = Array(line.unicodeScalars)
@@ -130,7 +130,7 @@ public struct Terminal: Sendable {
                 index = next
             } else {
                 let scalar = scalars[index]
-                if SafeText.isControl(scalar) { out += SafeText.line(String(scalar)).unicodeScalars } else { out.append(scalar) }
+                if SafeText.mustEscape(scalar) { out += SafeText.line(String(scalar)).unicodeScalars } else { out.append(scalar) }
                 index += 1
             }
         }
@@ -139,9 +139,27 @@ public struct Terminal: Sendable {
 
     /// A quick look at the UTF-8 bytes, so that a long clean line (a JSON document of
     /// megabytes) is not taken apart scalar by scalar: C0 controls and DEL are single bytes, C1
-    /// controls start with 0xC2, and the markers' plane 15 scalars with 0xF3.
+    /// controls start with 0xC2, the markers' plane 15 scalars with 0xF3, and the invisible
+    /// characters (`SafeText.isInvisible`) as `mayBeInvisible` says.
     static func mayNeedRendering(_ line: String) -> Bool {
-        line.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xF3 }
+        line.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xF3 } || mayBeInvisible(line.utf8)
+    }
+
+    /// Whether UTF-8 `bytes` may hold a format character or a line/paragraph separator: U+0600-06DD
+    /// start with 0xD8 or 0xDB, U+070F with 0xDC, U+0890-08E2 with 0xE0, U+180E with 0xE1,
+    /// U+200B-206F with 0xE2 then 0x80 or 0x81 (not the arrows and marks after them), U+FEFF and
+    /// U+FFF9-FFFB with 0xEF, plane 1's with 0xF0, the tags U+E0001-E007F with 0xF3. A test walks
+    /// every scalar.
+    static func mayBeInvisible(_ bytes: some Sequence<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            switch byte {
+            case 0xD8, 0xDB, 0xDC, 0xE0, 0xE1, 0xEF, 0xF0, 0xF3: return true
+            case 0x80...0x81 where previous == 0xE2: return true
+            default: previous = byte
+            }
+        }
+        return false
     }
 
     /// `key` `digits` `m`: what `paint` leaves where a colour starts or ends.

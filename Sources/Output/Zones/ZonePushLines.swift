@@ -109,9 +109,13 @@ public enum ZonePushLines {
 
     static func describe(_ change: PlannedChange) -> String {
         let name = change.name.first.map { SafeText.display($0) } ?? "\(change.name)"
+        // TXT strings the server held that this push does not write again (another writer's key,
+        // a value it replaces): named, as a host's replaced addresses are.
+        let values = change.txtRemoved.map { "\"\(SafeText.display($0))\"" }
+        let removed = values.isEmpty ? "" : "; removes TXT " + values.joined(separator: ", ")
         switch change.kind {
-        case .added: return "+ \(name)"
-        case .changed(let types): return "~ \(name): \(types.map(\.description).joined(separator: ", "))"
+        case .added: return "+ \(name)\(removed)"
+        case .changed(let types): return "~ \(name): \(types.map(\.description).joined(separator: ", "))\(removed)"
         case .removed: return "- \(name)"
         case .host(let sets): return "~ host \(name): \(sets.map(\.description).joined(separator: "; "))"
         }

@@ -179,4 +179,32 @@ struct HostileInputTests {
         #expect(check.stdout.contains("'\\027[2J99' is not a port number"), "\(check.stdout)")
         #expect(Self.controls(check.stdout + check.stderr).isEmpty, "\(check.stdout.debugDescription)")
     }
+
+    @Test("bidi overrides and zero-width characters in a name and a TXT value from DNS: browse escapes them, JSON keeps them exact")
+    func invisibleFromDNS() async throws {
+        let bed = try TestBed.current()
+        // "Studio" U+202E ")walCnepO(" U+202C U+200B: renders as "Studio (OpenClaw)" where bidi is honoured.
+        let instance = #"Studio\226\128\174\)walCnepO\(\226\128\172\226\128\139"#
+        let zone = openClawZone([
+            "gw IN A 10.0.0.2",
+            "_openclaw-gw._tcp IN PTR \(instance)._openclaw-gw._tcp",
+            "\(instance)._openclaw-gw._tcp IN SRV 0 0 18789 gw",
+            #"\#(instance)._openclaw-gw._tcp IN TXT "role=gateway" "displayName=Studio\226\129\166x\226\128\168""#,
+        ])
+        let bind = try await bed.startBIND(zones: ["openclaw.internal": zone], host: .bare)
+        defer { bind.terminate() }
+        let arguments = ["browse", "--no-local", "--domain", "openclaw.internal", "--server", bind.endpoint]
+        let table = try await bed.clawnet(arguments, on: .bare)
+        #expect(table.status == 0, "\(table.stderr)")
+        let output = table.stdout + table.stderr
+        let raw = output.unicodeScalars.filter { $0.properties.generalCategory == .format || [0x2028, 0x2029].contains($0.value) }
+        #expect(raw.isEmpty, "raw: \(raw.map { String($0.value, radix: 16) }) in \(output.debugDescription)")
+        #expect(table.stdout.contains(#"Studio\226\128\174)walCnepO(\226\128\172\226\128\139"#), "\(table.stdout)")
+
+        let json = try await bed.clawnet(arguments + ["--format", "json"], on: .bare)
+        #expect(json.stdout.contains(#"Studio\u202e)walCnepO(\u202c\u200b"#), "\(json.stdout)")
+        let document = try jsonObject(json.stdout)
+        let names = (document["beacons"] as? [[String: Any]] ?? []).compactMap { $0["instance"] as? String }
+        #expect(names == ["Studio\u{202E})walCnepO(\u{202C}\u{200B}"], "exact in JSON: \(names)")
+    }
 }

@@ -110,10 +110,38 @@ struct ZonePushLedgerTests {
         #expect(
             result.stderr.contains("~ host studio: replaces A 100.101.102.103 with 100.64.0.10; removes AAAA fd7a:115c:a1e0::1"),
             "\(result.stderr)")
+        // The TXT values someone else wrote at the instance clawnet now writes are named too.
+        #expect(
+            result.stderr.contains(#"removes TXT "#) && result.stderr.contains(#""cliPath=/usr/local/bin/openclaw""#), "\(result.stderr)")
         let records = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
         #expect(records.contains { $0.hasSuffix("PTR lab-gateway._openclaw-gw._tcp.openclaw.internal.") }, "another instance stays")
         let again = try await Self.push(bed, dns, key, state: state, [Self.studio])
         #expect(again.stderr.contains("planned from the ledger") && again.stderr.contains("nothing sent"), "\(again.stderr)")
+    }
+
+    @Test("a TXT value another writer put on clawnet's own instance, a bidi override in it: the push that replaces it names it, escaped")
+    func foreignTXTValueNamed() async throws {
+        let bed = try TestBed.current()
+        let key = try await bed.makeTSIGKey()
+        let dns = try await dynamicBIND(bed, key: key)
+        defer { dns.terminate() }
+        let state = try temporaryDirectory(bed)
+        #expect(try await Self.push(bed, dns, key, state: state, [Self.studio]).status == 0)
+        // Another writer (nsupdate with the same key) adds a TXT record beside clawnet's: U+202E in UTF-8.
+        let script = [
+            "server \(dns.address) \(dns.port)", "zone openclaw.internal.",
+            #"update add Studio\032\(OpenClaw\)._openclaw-gw._tcp.openclaw.internal. 60 TXT "note=\226\128\174evil""#, "send", "",
+        ].joined(separator: "\n")
+        let update = try await bed.nsupdate(script, key: key)
+        #expect(update.status == 0, "nsupdate: \(update.stderr)")
+        let again = try await Self.push(bed, dns, key, state: state, [Self.studio])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains(#"changed since the last push"#), "\(again.stderr)")
+        let named = #"~ Studio (OpenClaw): TXT; removes TXT "note=\226\128\174evil""#
+        #expect(again.stderr.contains(named), "the foreign value named: \(again.stderr)")
+        #expect(!again.stderr.contains("\u{202E}"), "never raw")
+        let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
+        #expect(!after.contains { $0.contains("note=") }, "\(after)")
     }
 
     @Test("a ledger lost, or wrong at the same serial: the prerequisite fails (YXRRSET, NXRRSET), the push reads and converges")

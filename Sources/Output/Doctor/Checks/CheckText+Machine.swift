@@ -23,6 +23,7 @@ extension CheckText {
             return CheckText(
                 config.warnings.joined(separator: "; "), fix: "correct \(path) (JSON5); until then its broken settings are ignored")
         case .bindHostAlias: return bindHostAlias(config)
+        case .loopbackListenerMissing: return loopbackListenerMissing(config)
         case .bindLoopback:
             return CheckText(
                 "gateway.bind is \(config.bind == nil ? "not set (loopback by default)" : "loopback"): a Gateway here accepts connections "

@@ -68,6 +68,23 @@ extension CheckText {
 }
 
 extension CheckText {
+    /// A tailnet or custom bind, and nothing accepts on 127.0.0.1:PORT: the Gateway is not running
+    /// as configured (a 2026.9 Gateway listens there too and does not start without it), or it
+    /// predates that. Local clients (the CLI, Tailscale Serve, an SSH tunnel's far end) connect
+    /// there (docs/gateway/remote.md: "ws://127.0.0.1:18789").
+    static func loopbackListenerMissing(_ config: OpenClawConfig) -> CheckText {
+        let port = config.gatewayPort ?? Endpoint.defaultGatewayPort
+        let bind = config.bind ?? .loopback
+        return CheckText(
+            "\(config.path): gateway.bind \(bind), port \(port), but nothing accepts connections on 127.0.0.1:\(port): a 2026.9 "
+                + "Gateway with a tailnet or custom bind listens there as well and does not start when it cannot, so this one is not "
+                + "running as configured (or predates 2026.9), and this machine's own clients (the CLI, Tailscale Serve, SSH tunnels) "
+                + "find nothing there",
+            fix: "restart the Gateway (`openclaw gateway restart`) and read why it stops (`journalctl --user -u \(GatewayService.unit) "
+                + "-n 50 --no-pager`; `ss -ltnp 'sport = :\(port)'` shows what listens on the port); a Gateway older than 2026.9 "
+                + "listens on its tailnet or custom address only: upgrade OpenClaw so that this machine's clients reach it on 127.0.0.1")
+    }
+
     /// A tailnet or custom bind: OpenClaw 2026.9 listens on 127.0.0.1 too, for this machine's own
     /// clients, and does not start when it cannot (the OpenClaw 2 notes; the listener code itself was
     /// not found in the stored sources).
