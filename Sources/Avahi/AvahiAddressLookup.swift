@@ -63,7 +63,7 @@ public enum AvahiAddressLookup {
             guard running else { return answerAll(.unavailable("could not start the Avahi event loop thread")) }
             var error: Int32 = 0
             guard let client = avahi_client_new(loop.api, AvahiClientFlags(0), { _, _, _ in }, nil, &error) else {
-                return answerAll(.unavailable(AvahiDiagnosis.issue(for: error).message))
+                return answerAll(.unavailable(AvahiDiagnosis.message(for: error)))
             }
             self.client = client
             for address in addresses {

@@ -49,7 +49,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         AsyncStream(bufferingPolicy: .bufferingOldest(bufferLimit)) { continuation in
             guard let loop = AvahiLoop() else {
                 continuation.yield(
-                    .error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))
+                    .error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, .eventLoopFailed)))
                 continuation.finish()
                 return
             }
@@ -80,7 +80,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// The loop's setup: on a blocking thread, the poll locked.
     private func start(_ running: Bool) {
         guard running else {
-            emit(.error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not start the Avahi event loop thread")))
+            emit(.error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, .eventLoopThreadFailed)))
             return finish()
         }
         connect()
@@ -134,7 +134,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         guard !reportedOutage else { return }
         reportedOutage = true
         var waiting = issue
-        waiting.message += "; waiting for it to come back"
+        waiting.waitsForReturn = true
         emit(.error(waiting))
     }
 

@@ -21,50 +21,29 @@ enum AvahiDiagnosis {
 
     /// Why a client could not be created or was lost.
     static func issue(for code: Int32, lost: Bool = false, purpose: AvahiPurpose = .browse) -> DiscoveryIssue {
-        let alternatives =
+        let meanwhile: DiscoveryIssue.Meanwhile =
             switch purpose {
-            case .browse: "Meanwhile, wide-area DNS-SD (--domain) and manual targets (--manual) work without Avahi."
-            case .publish: "Meanwhile, `clawnet advertise --serve-only` answers like a Gateway without publishing a beacon."
+            case .browse: .otherPaths
+            case .publish: .serveOnly
             }
         let installed = AvahiDaemonProgram.isInstalled()
         if let socket = SystemBus.socketPath(of: busAddress), !FileManager.default.fileExists(atPath: socket) {
-            let fix =
-                installed
-                ? "start D-Bus: `sudo systemctl start dbus` (containers without systemd: `mkdir -p /run/dbus && dbus-daemon --system "
-                    + "--fork`), then avahi-daemon"
-                : "avahi-daemon is not installed: \(AvahiDaemonFix.install)"
             return DiscoveryIssue(
                 source: .mdns, kind: lost ? .daemonLost : .busMissing,
-                message: "the D-Bus system bus is not running (no socket at \(socket)); Avahi is reached over D-Bus",
-                fix: "\(fix). \(alternatives)"
-            )
+                .busNotRunning(socket: socket, installed: installed, meanwhile: meanwhile))
         }
-        let start = installed ? AvahiDaemonFix.start : AvahiDaemonFix.install
         switch code {
         case Int32(AVAHI_ERR_NO_DAEMON):
             return DiscoveryIssue(
-                source: .mdns, kind: .daemonMissing,
-                message: "avahi-daemon is not running (nothing answers for org.freedesktop.Avahi on \(busAddress))",
-                fix: "\(start). \(alternatives)"
-            )
+                source: .mdns, kind: .daemonMissing, .daemonNotRunning(bus: busAddress, installed: installed, meanwhile: meanwhile))
         case Int32(AVAHI_ERR_DISCONNECTED):
-            return DiscoveryIssue(
-                source: .mdns, kind: .daemonLost,
-                message: "lost the connection to avahi-daemon (it stopped or restarted)",
-                fix: "check `systemctl status avahi-daemon`; \(start)"
-            )
+            return DiscoveryIssue(source: .mdns, kind: .daemonLost, .daemonDisconnected(installed: installed))
         case Int32(AVAHI_ERR_ACCESS_DENIED):
-            return DiscoveryIssue(
-                source: .mdns, kind: .busMissing,
-                message: "D-Bus policy denies access to avahi-daemon",
-                fix: "check /usr/share/dbus-1/system.d/avahi-dbus.conf (reinstall avahi-daemon) and reload D-Bus"
-            )
+            return DiscoveryIssue(source: .mdns, kind: .busMissing, .busAccessDenied)
         default:
             return DiscoveryIssue(
                 source: .mdns, kind: lost ? .daemonLost : .daemonMissing,
-                message: "cannot talk to avahi-daemon over D-Bus at \(busAddress): \(message(for: code))",
-                fix: "\(start). \(alternatives)"
-            )
+                .daemonUnreachable(bus: busAddress, error: message(for: code), installed: installed, meanwhile: meanwhile))
         }
     }
 }

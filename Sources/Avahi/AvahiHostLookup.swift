@@ -61,7 +61,7 @@ public enum AvahiHostLookup {
             guard running else { return fail("could not start the Avahi event loop thread") }
             var error: Int32 = 0
             guard let client = avahi_client_new(loop.api, AvahiClientFlags(0), { _, _, _ in }, nil, &error) else {
-                return fail(AvahiDiagnosis.issue(for: error).message)
+                return fail(AvahiDiagnosis.message(for: error))
             }
             self.client = client
             let userdata = Unmanaged.passUnretained(self).toOpaque()

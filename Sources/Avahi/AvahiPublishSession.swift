@@ -32,7 +32,7 @@ final class AvahiPublishSession: @unchecked Sendable {
         AsyncStream(bufferingPolicy: .bufferingNewest(bufferLimit)) { continuation in
             guard let loop = AvahiLoop() else {
                 continuation.yield(
-                    .failed(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop")))
+                    .failed(DiscoveryIssue(source: .mdns, kind: .daemonMissing, .eventLoopFailed)))
                 continuation.finish()
                 return
             }
@@ -40,7 +40,7 @@ final class AvahiPublishSession: @unchecked Sendable {
             continuation.onTermination = { _ in loop.stop { session.release() } }
             loop.start { running in
                 guard running else {
-                    let issue = DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not start the Avahi event loop thread")
+                    let issue = DiscoveryIssue(source: .mdns, kind: .daemonMissing, .eventLoopThreadFailed)
                     continuation.yield(.failed(issue))
                     return continuation.finish()
                 }
@@ -110,7 +110,7 @@ final class AvahiPublishSession: @unchecked Sendable {
                 }, userdata)
         }
         guard let group else {
-            continuation.yield(.failed(issue("could not create an Avahi entry group", client)))
+            continuation.yield(.failed(issue(.entryGroupFailed(error: Self.error(client)))))
             return
         }
         guard avahi_entry_group_is_empty(group) != 0 else { return }
@@ -124,7 +124,7 @@ final class AvahiPublishSession: @unchecked Sendable {
             return
         }
         guard added == 0, avahi_entry_group_commit(group) == 0 else {
-            continuation.yield(.failed(issue("Avahi refused to publish '\(service.name)'", client)))
+            continuation.yield(.failed(issue(.publishRefused(name: service.name, error: Self.error(client)))))
             return
         }
     }
@@ -136,7 +136,7 @@ final class AvahiPublishSession: @unchecked Sendable {
         case AVAHI_ENTRY_GROUP_COLLISION:
             rename()
         case AVAHI_ENTRY_GROUP_FAILURE:
-            if let client { continuation.yield(.failed(issue("publishing '\(service.name)' failed", client))) }
+            if let client { continuation.yield(.failed(issue(.publishFailed(name: service.name, error: Self.error(client))))) }
         default:
             break
         }
@@ -164,8 +164,13 @@ final class AvahiPublishSession: @unchecked Sendable {
         }
     }
 
-    private func issue(_ what: String, _ client: OpaquePointer) -> DiscoveryIssue {
-        DiscoveryIssue(source: .mdns, kind: .browseFailed, message: "\(what): \(AvahiDiagnosis.message(for: avahi_client_errno(client)))")
+    private func issue(_ code: DiscoveryIssue.Code) -> DiscoveryIssue {
+        DiscoveryIssue(source: .mdns, kind: .browseFailed, code)
+    }
+
+    /// What Avahi says of the client's last error.
+    private static func error(_ client: OpaquePointer) -> String {
+        AvahiDiagnosis.message(for: avahi_client_errno(client))
     }
 
     /// Avahi puts a list on the wire last node first (as avahi-publish's arguments, which it

@@ -18,7 +18,7 @@ public enum AvahiStatus: Sendable, Equatable {
     /// (MachineFacts.gather runs on BlockingThreads), never for the cooperative pool.
     public static func blockingQuery(for purpose: AvahiPurpose = .browse) -> AvahiStatus {
         guard let poll = avahi_threaded_poll_new(), let api = avahi_threaded_poll_get(poll) else {
-            return .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "could not create an Avahi event loop"))
+            return .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, .eventLoopFailed))
         }
         defer { avahi_threaded_poll_free(poll) }
         var error: Int32 = 0

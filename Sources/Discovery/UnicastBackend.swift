@@ -89,7 +89,7 @@ public struct UnicastBackend: Sendable {
         let servers = explicit ? configuration.servers : resolvConf!.servers
         let resolver = StubResolver(client: client, servers: servers)
         var round = Round()
-        round.issues += (resolvConf?.problems ?? []).map { DiscoveryIssue(source: .unicast, kind: .dnsError, message: $0) }
+        round.issues += (resolvConf?.problems ?? []).map { DiscoveryIssue(source: .unicast, kind: .dnsError, .resolvConf(problem: $0)) }
         await withTaskGroup(of: (String, UnicastBrowse.Result).self) { group in
             for domain in domains {
                 for type in types {
@@ -134,15 +134,7 @@ public struct UnicastBackend: Sendable {
         }
         result.issues.append(
             DiscoveryIssue(
-                source: .unicast, kind: .splitDNS,
-                message:
-                    "\(domain.name) answers at Tailscale's resolver \(tailscale.address) but not through this machine's resolver "
-                    + "(\(systemNames)): split DNS is not applied here",
-                fix:
-                    "let Tailscale manage DNS (`sudo tailscale set --accept-dns=true`); on Linux that needs systemd-resolved "
-                    + "(/etc/resolv.conf -> /run/systemd/resolve/stub-resolv.conf) or NetworkManager, otherwise Tailscale cannot "
-                    + "install the route for \(domain.withoutTrailingDot). Check the tailnet's DNS settings list "
-                    + "\(domain.withoutTrailingDot) as a split-DNS domain.",
+                source: .unicast, kind: .splitDNS, .splitDNS(tailscale: "\(tailscale.address)", system: systemServers.map(\.description)),
                 domain: domain.name))
         return result
     }

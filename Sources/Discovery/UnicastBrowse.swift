@@ -38,7 +38,7 @@ struct UnicastBrowse: Sendable {
         var result = Result()
         let serviceName: DNSName
         do { serviceName = try DNSName(instance: nil, type: type, domain: domain) } catch {
-            result.issues.append(issue("cannot form the service name: \(error.message)"))
+            result.issues.append(issue(.serviceNameInvalid(error: error.message)))
             return result
         }
 
@@ -46,34 +46,21 @@ struct UnicastBrowse: Sendable {
         if case .failed = ptr { result.unreachable = true }
         guard case .records(let records, let response) = ptr else {
             result.issues.append(
-                issue(
-                    "PTR \(serviceName): \(ptr.explanation)",
-                    fix: ptrFix(ptr)))
+                issue(.ptrUnanswered(service: "\(serviceName)", type: type.name, explanation: ptr.explanation, answer: Self.ptrAnswer(ptr)))
+            )
             return result
         }
         result.ptrAnswered = true
         result.ttl = records.map(\.ttl).min()
         if response.message.truncated {
-            result.issues.append(
-                issue(
-                    "the PTR answer from \(response.server) was truncated even over TCP (\(records.count) records arrived): the RRset of "
-                        + "\(serviceName) does not fit in one DNS message (64 KiB)",
-                    fix:
-                        "split the Gateways across several domains (at most about 1,000 per domain), e.g. with `clawnet zone generate` per "
-                        + "domain"
-                ))
+            result.issues.append(issue(.ptrTruncated(service: "\(serviceName)", server: "\(response.server)", records: records.count)))
         }
         let known = KnownRecords(inBailiwick: domain)
         known.add(response.message.additional)
 
         var instances = self.instances(listedBy: records, under: serviceName, issues: &result.issues)
         if instances.count > Self.instanceLimit {
-            result.issues.append(
-                issue(
-                    "\(serviceName) lists \(instances.count) instances; only the first \(Self.instanceLimit) are resolved",
-                    fix:
-                        "a fleet this large belongs in several domains (`clawnet zone generate` per domain); if it is not yours, the "
-                        + "server floods"))
+            result.issues.append(issue(.tooManyInstances(service: "\(serviceName)", count: instances.count, limit: Self.instanceLimit)))
             instances = Array(instances.prefix(Self.instanceLimit))
         }
         await resolveAll(instances, known: known, answeredBy: response.server, into: &result, onBeacon: onBeacon)
@@ -87,10 +74,7 @@ struct UnicastBrowse: Sendable {
         for record in records {
             guard case .ptr(let target) = record.data else { continue }
             guard target.labels.count == serviceName.labels.count + 1, target.parent == serviceName else {
-                issues.append(
-                    issue(
-                        "PTR \(serviceName) points to \(target), which is not an instance of \(type.name) in \(domain.name); ignored",
-                        fix: "PTR targets must be <instance>.\(type.name).\(domain.name)"))
+                issues.append(issue(.ptrNotInstance(service: "\(serviceName)", target: "\(target)", type: type.name)))
                 continue
             }
             if seen.insert(target).inserted { instances.append(target) }
@@ -141,7 +125,7 @@ struct UnicastBrowse: Sendable {
 
     private func service(_ name: DNSName, srv: DNSLookup, txt: DNSLookup, known: KnownRecords) -> Swift.Result<Service, DiscoveryIssue> {
         guard let label = name.first, let instance = try? InstanceName(bytes: label) else {
-            return .failure(issue("instance name \(name) is not a valid label"))
+            return .failure(issue(.instanceLabelInvalid(name: "\(name)")))
         }
         let services: [(priority: UInt16, weight: UInt16, port: UInt16, target: DNSName)] = srv.records.compactMap {
             if case .srv(let priority, let weight, let port, let target) = $0.data { return (priority, weight, port, target) }
@@ -187,13 +171,10 @@ struct UnicastBrowse: Sendable {
     /// 8bit-dns (SERVFAIL on names with such bytes) or a record left out.
     private func missingSRV(_ name: DNSName, _ instance: InstanceName, _ srv: DNSLookup) -> DiscoveryIssue {
         if case .negative(.servFail, _, _) = srv, PowerDNSNames.needEightBitDNS(name.labels) {
-            return issue(
-                "'\(instance.displayName)' is listed by PTR, but its SRV question got \(srv.explanation): " + PowerDNSNames.cause,
-                fix: PowerDNSNames.fix, kind: .eightBitNames)
+            return issue(.eightBitNamesRefused(instance: instance.displayName, explanation: srv.explanation), kind: .eightBitNames)
         }
         return issue(
-            "'\(instance.displayName)' is listed by PTR but has no SRV record: \(srv.explanation)",
-            fix: "add `\(instance.presentation).\(type.name) IN SRV 0 0 <port> <host>` to the \(domain.name) zone, or remove its PTR")
+            .srvMissing(instance: instance.displayName, presentation: instance.presentation, type: type.name, explanation: srv.explanation))
     }
 
     /// The instance's first TXT record, at most `txtLimit` bytes of it; what is odd about its
@@ -214,8 +195,8 @@ struct UnicastBrowse: Sendable {
         return kept.record
     }
 
-    private func issue(_ message: String, fix: String? = nil, kind: DiscoveryIssue.Kind = .dnsError) -> DiscoveryIssue {
-        DiscoveryIssue(source: .unicast, kind: kind, message: "\(domain.name): \(message)", fix: fix, domain: domain.name)
+    private func issue(_ code: DiscoveryIssue.Code, kind: DiscoveryIssue.Kind = .dnsError) -> DiscoveryIssue {
+        DiscoveryIssue(source: .unicast, kind: kind, code, domain: domain.name)
     }
 
     /// dig's words for asking `server`: `@ADDRESS`, and `-p PORT` off port 53.
@@ -223,23 +204,15 @@ struct UnicastBrowse: Sendable {
         "@\(server.address)" + (server.port == 53 ? "" : " -p \(server.port)")
     }
 
-    private func ptrFix(_ lookup: DNSLookup) -> String {
+    /// How the PTR question went, for the fix.
+    private static func ptrAnswer(_ lookup: DNSLookup) -> DiscoveryIssue.PTRAnswer {
         switch lookup {
-        case .negative(.nxDomain, let server, false):
-            "no \(type.name) in \(domain.name) on \(server), or no such domain there: check its spelling (--domain, "
-                + "discovery.wideArea.domain) with `dig SOA \(domain.withoutTrailingDot) \(Self.digServer(server))`; if the zone exists, "
-                + "check it (`clawnet zone check`) and that the server loaded it"
-        case .negative(.nxDomain, _, _), .negative(_, _, true):
-            "no \(type.name) is published in \(domain.name) on that server: check the zone (`clawnet zone check`) and that the server "
-                + "loaded it"
-        case .negative(.refused, _, _):
-            "the server refuses \(domain.name): it does not serve or forward it (split DNS not set up for this domain?)"
-        case .negative(.servFail, _, _):
-            "the server failed to answer for \(domain.name): check its logs (zone not loaded, upstream unreachable)"
-        case .failed(let failure):
-            failure.fix
-        default:
-            "check that the DNS server serves \(domain.name)"
+        case .negative(.nxDomain, let server, false): .noSuchDomain(server: "\(server)", dig: digServer(server))
+        case .negative(.nxDomain, _, _), .negative(_, _, true): .noRecords
+        case .negative(.refused, _, _): .refused
+        case .negative(.servFail, _, _): .serverFailure
+        case .failed(let failure): .failed(fix: failure.fix)
+        default: .other
         }
     }
 }

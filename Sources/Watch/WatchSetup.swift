@@ -41,7 +41,7 @@ public struct WatchSetup: Sendable {
     /// What could not be read of the OpenClaw config (as browse reports it): said at the start
     /// and at each reread.
     public var configIssues: [DiscoveryIssue] {
-        machine.facts.config.warnings.map { DiscoveryIssue(source: .config, kind: .config, message: $0) }
+        machine.facts.config.warnings.map { DiscoveryIssue(source: .config, kind: .config, .config(warning: $0)) }
     }
 
     /// True when `other` discovers on the same paths (types, local., domains and their servers,

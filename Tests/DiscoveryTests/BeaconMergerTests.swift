@@ -127,7 +127,7 @@ struct BeaconMergerTests {
     @Test("errors and allForNow pass through")
     func passThrough() {
         var merger = BeaconMerger()
-        let issue = DiscoveryIssue(source: .unicast, kind: .dnsError, message: "x")
+        let issue = DiscoveryIssue(source: .unicast, kind: .dnsError, .resolvConf(problem: "x"))
         #expect(merger.apply(.error(issue)) == [.error(issue)])
         #expect(merger.apply(.allForNow) == [.allForNow])
     }

@@ -77,7 +77,7 @@ struct DiscoverySessionTests {
     @Test("a backend that ends without all-for-now has said all it will")
     func endedWithoutAllForNow() async {
         let (events, _) = await drain([
-            Self.scripted([.error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "no daemon"))]), Self.scripted([.allForNow]),
+            Self.scripted([.error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, .eventLoopFailed))]), Self.scripted([.allForNow]),
         ])
         #expect(events.count == 2 && events.last == .allForNow, "\(events)")
     }

@@ -168,8 +168,13 @@ struct UnicastBrowseTests {
         let result = await browse(resolver)
         #expect(result.beacons.map(\.instance.displayName) == ["good"])
         let issue = try #require(result.issues.first)
-        #expect(issue.message.contains("'ghost' is listed by PTR but has no SRV record: NXDOMAIN from 127.0.0.1#5303"))
-        #expect(issue.fix?.contains("IN SRV") == true)
+        guard case .srvMissing(let instance, _, let type, let explanation) = issue.code else {
+            Issue.record("not an instance without SRV: \(issue)")
+            return
+        }
+        #expect(instance == "ghost" && type == "_openclaw-gw._tcp", "\(issue)")
+        #expect(explanation.hasPrefix("NXDOMAIN from 127.0.0.1#5303"), "the server's answer, with the server: \(issue)")
+        #expect(issue.domain == "openclaw.internal.")
     }
 
     @Test("a PTR pointing at itself or outside the type is refused")
@@ -183,7 +188,10 @@ struct UnicastBrowseTests {
         let result = await browse(resolver)
         #expect(result.beacons.isEmpty)
         #expect(result.issues.count == 2)
-        #expect(result.issues.allSatisfy { $0.message.contains("is not an instance of _openclaw-gw._tcp") })
+        #expect(
+            result.issues.allSatisfy {
+                if case .ptrNotInstance(_, _, let type) = $0.code { type == "_openclaw-gw._tcp" } else { false }
+            }, "\(result.issues)")
     }
 
     @Test("several SRV records: lowest priority, then highest weight; noted")
@@ -235,8 +243,11 @@ struct UnicastBrowseTests {
         let result = await browse(RecordedResolver(["\(service) PTR": lookup]))
         #expect(result.beacons.isEmpty)
         let issue = try #require(result.issues.first)
-        #expect(issue.message.contains(text), "\(issue.message)")
-        #expect(issue.fix != nil)
+        guard case .ptrUnanswered(let service, _, let explanation, _) = issue.code else {
+            Issue.record("not a PTR without records: \(issue)")
+            return
+        }
+        #expect(service == service && explanation.contains(text), "\(issue)")
         #expect(!result.ptrAnswered)
     }
 
@@ -244,9 +255,11 @@ struct UnicastBrowseTests {
     func noSuchDomain() async throws {
         let result = await browse(RecordedResolver(["\(service) PTR": .negative(.nxDomain, server: server, nodata: false)]))
         #expect(result.issues.count == 1, "\(result.issues)")
-        let fix = try #require(result.issues.first?.fix)
-        #expect(fix.contains("dig SOA openclaw.internal @127.0.0.1 -p 5303"), "\(fix)")
-        #expect(fix.contains("--domain"), "\(fix)")
+        guard case .ptrUnanswered(_, _, _, let answer)? = result.issues.first?.code else {
+            Issue.record("not a PTR without records: \(result.issues)")
+            return
+        }
+        #expect(answer == .noSuchDomain(server: "127.0.0.1#5303", dig: "@127.0.0.1 -p 5303"), "the fix names how to ask that server")
     }
 
     @Test("a PTR set truncated even over TCP is reported with what arrived")
@@ -256,8 +269,7 @@ struct UnicastBrowseTests {
         ])
         let result = await browse(resolver)
         let issue = try #require(result.issues.first)
-        #expect(issue.message.contains("truncated even over TCP (0 records arrived)"))
-        #expect(issue.fix?.contains("split the Gateways across several domains") == true)
+        #expect(issue.code == .ptrTruncated(service: service, server: "127.0.0.1#5303", records: 0), "\(issue)")
     }
 
     @Test("a PTR set of more instances than a browse resolves: the first 1,000 are asked about, and the rest is named")
@@ -268,7 +280,7 @@ struct UnicastBrowseTests {
         let asked = resolver.questions.filter { $0.hasSuffix(" SRV") }
         #expect(asked.count == UnicastBrowse.instanceLimit, "\(asked.count) SRV questions")
         #expect(!asked.contains("g1000.\(service) SRV") && asked.contains("g999.\(service) SRV"))
-        let issue = result.issues.first { $0.message.contains("lists 1200 instances") }
-        #expect(issue?.message.contains("only the first 1000 are resolved") == true, "\(result.issues.map(\.message))")
+        #expect(
+            result.issues.map(\.code).contains(.tooManyInstances(service: service, count: 1_200, limit: 1_000)), "\(result.issues)")
     }
 }

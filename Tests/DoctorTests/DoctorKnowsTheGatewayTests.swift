@@ -2,6 +2,7 @@ import Avahi
 import DNSSD
 import Foundation
 import Host
+import TestSupport
 import Testing
 
 @testable import Discovery
@@ -21,7 +22,7 @@ struct DoctorKnowsTheGatewayTests {
         options.discovery.local = false
         options.timeout = .seconds(2)
         var noDaemon = RecordedSystem()
-        noDaemon.avahiStatus = .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "not running", fix: "start it"))
+        noDaemon.avahiStatus = .unavailable(DiscoveryIssue.noDaemon)
         let report = await preflight([.mdns], options: options, system: noDaemon)
         let mdns = report.requirements.first
         #expect(report.exitStatus.rawValue == 3 && mdns?.ok == false, "\(String(describing: mdns?.message))")

@@ -3,6 +3,7 @@ import DNSSD
 import Discovery
 import Foundation
 import Host
+import TestSupport
 import Testing
 
 @testable import Doctor
@@ -353,7 +354,7 @@ struct CheckSelectionTests {
         #expect(missing.requirements.first?.fix?.contains("dbus") == true)
 
         var noDaemon = RecordedSystem()
-        noDaemon.avahiStatus = .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "not running", fix: "start it"))
+        noDaemon.avahiStatus = .unavailable(DiscoveryIssue.noDaemon)
         #expect(await preflight([.mdns], options: options, system: noDaemon).exitStatus.rawValue == 3)
 
         var noInterface = RecordedSystem()

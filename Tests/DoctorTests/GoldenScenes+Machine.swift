@@ -2,6 +2,7 @@ import Avahi
 import DNSSD
 import Discovery
 import Foundation
+import TestSupport
 
 @testable import Doctor
 @testable import Host
@@ -13,15 +14,12 @@ extension GoldenScene {
 
     static let noBus = GoldenScene("machine-no-bus") { scene in
         scene.system.busExists = false
-        scene.system.avahiStatus = .unavailable(
-            DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "cannot reach the D-Bus system bus", fix: "start dbus"))
+        scene.system.avahiStatus = .unavailable(DiscoveryIssue.noBus)
         scene.gateways = [Gateway(Golden.report(), beacon: Recorded.beacon(source: .manual))]
     }
 
     static let noDaemon = GoldenScene("machine-no-daemon") { scene in
-        scene.system.avahiStatus = .unavailable(
-            DiscoveryIssue(
-                source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running", fix: "sudo systemctl start avahi-daemon"))
+        scene.system.avahiStatus = .unavailable(DiscoveryIssue.noDaemon)
         scene.system.resolv = ResolvConf(path: "/etc/resolv.conf", text: nil)
         scene.system.hostsLine = "hosts: files dns"
     }
@@ -122,12 +120,14 @@ extension GoldenScene {
 
     static let wideArea = GoldenScene("machine-wide-area") { scene in
         let split = DiscoveryIssue(
-            source: .unicast, kind: .splitDNS,
-            message: "openclaw.internal. answers at Tailscale's resolver 100.100.100.100 but not through this machine's resolver",
-            fix: "`sudo tailscale set --accept-dns=true`", domain: "openclaw.internal.")
+            source: .unicast, kind: .splitDNS, .splitDNS(tailscale: "100.100.100.100", system: ["192.168.1.1#53"]),
+            domain: "openclaw.internal.")
         let other = try! DomainName(validating: "gw.example.org")
         let nx = DiscoveryIssue(
-            source: .unicast, kind: .dnsError, message: "gw.example.org.: NXDOMAIN from 192.168.1.1#53", fix: "publish the zone",
+            source: .unicast, kind: .dnsError,
+            .ptrUnanswered(
+                service: "_openclaw-gw._tcp.gw.example.org.", type: "_openclaw-gw._tcp", explanation: "NXDOMAIN from 192.168.1.1#53",
+                answer: .noSuchDomain(server: "192.168.1.1#53", dig: "@192.168.1.1")),
             domain: "gw.example.org.")
         let empty = try! DomainName(validating: "empty.example.org")
         scene.discovery = Recorded.discovery(local: false, domains: [Recorded.domain, other, empty], issues: [split, nx])
@@ -159,8 +159,7 @@ extension GoldenScene {
     }
 
     static let explicitTargets = GoldenScene("explicit-targets") { scene in
-        scene.system.avahiStatus = .unavailable(
-            DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running", fix: "start it"))
+        scene.system.avahiStatus = .unavailable(DiscoveryIssue.noDaemon)
         scene.discovery = Recorded.discovery(domains: [Recorded.domain])
         scene.explicitTargets = true
         scene.gateways = [Gateway(Golden.report(Golden.target("wss://10.0.0.9:18789", host: "10.0.0.9", addresses: ["10.0.0.9"])))]

@@ -55,7 +55,7 @@ struct LayerTests {
     func machineSkips() {
         var system = RecordedSystem()
         system.busExists = false
-        system.avahiStatus = .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "no bus"))
+        system.avahiStatus = .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, .eventLoopFailed))
         let facts = MachineFacts.gather(system)
         let checks = MachineChecks.run(facts, discovery: Recorded.discovery())
         #expect(checks[.mdnsDaemon]?.reason == .needsBus && checks[.mdnsBrowse]?.reason == .needsDaemon)

@@ -2,6 +2,7 @@ import Avahi
 import DNSSD
 import Discovery
 import Host
+import TestSupport
 import Testing
 
 @testable import Doctor
@@ -45,15 +46,12 @@ struct MachineDiagnosisTests {
     @Test("D-Bus but no avahi-daemon: mdns.daemon fails with Avahi's own fix; no-mdns; browse is skipped")
     func noDaemon() {
         var system = RecordedSystem()
-        system.avahiStatus = .unavailable(
-            DiscoveryIssue(
-                source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running",
-                fix: "sudo systemctl start avahi-daemon"))
+        system.avahiStatus = .unavailable(DiscoveryIssue.noDaemon)
         let (checks, diagnosis) = diagnose(system, Recorded.discovery())
         #expect(checks.status("mdns.daemon") == .fail)
         #expect(checks.status("mdns.browse") == .skip)
         #expect(diagnosis.map(\.id) == ["no-mdns"])
-        #expect(diagnosis.first?.fix == "sudo systemctl start avahi-daemon")
+        #expect(diagnosis.first?.fix.contains("sudo systemctl start avahi-daemon") == true, "\(diagnosis)")
     }
 
     /// One row per state of the mDNS stack: is the program installed, is the bus there, does the
@@ -73,8 +71,7 @@ struct MachineDiagnosisTests {
         system.busExists = row.bus
         // Avahi's own fix is a start line whatever the machine: doctor must not repeat it blindly.
         if !row.running {
-            system.avahiStatus = .unavailable(
-                DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running", fix: AvahiDaemonFix.start))
+            system.avahiStatus = .unavailable(DiscoveryIssue.noDaemon)
         }
         let (checks, diagnosis) = diagnose(system, Recorded.discovery())
         #expect(checks["mdns.daemon"]?.reason == row.reason, "mdns.daemon: \(String(describing: checks["mdns.daemon"]))")
@@ -232,10 +229,8 @@ struct MachineDiagnosisTests {
     @Test("the domain answers only at 100.100.100.100: dns.widearea fails and the cause is split-dns")
     func splitDNS() {
         let issue = DiscoveryIssue(
-            source: .unicast, kind: .splitDNS,
-            message:
-                "openclaw.internal. answers at Tailscale's resolver 100.100.100.100 but not through this machine's resolver (192.168.1.1#53): split DNS is not applied here",
-            fix: "let Tailscale manage DNS (`sudo tailscale set --accept-dns=true`)", domain: "openclaw.internal.")
+            source: .unicast, kind: .splitDNS, .splitDNS(tailscale: "100.100.100.100", system: ["192.168.1.1#53"]),
+            domain: "openclaw.internal.")
         var beacon = Recorded.beacon(source: .unicast, txt: Recorded.tlsTXT)
         beacon.resolvers = ["100.100.100.100#53"]
         let (checks, diagnosis) = diagnose(
@@ -255,7 +250,10 @@ struct MachineDiagnosisTests {
         #expect(found.first?.message.contains("via 127.0.0.1#5300") == true)
 
         let nx = DiscoveryIssue(
-            source: .unicast, kind: .dnsError, message: "openclaw.internal.: NXDOMAIN from 127.0.0.1#53", fix: "publish the zone",
+            source: .unicast, kind: .dnsError,
+            .ptrUnanswered(
+                service: "_openclaw-gw._tcp.openclaw.internal.", type: "_openclaw-gw._tcp", explanation: "NXDOMAIN from 127.0.0.1#53",
+                answer: .failed(fix: "publish the zone")),
             domain: "openclaw.internal.")
         let failing = MachineChecks.wideArea(
             MachineFacts.gather(RecordedSystem()), Recorded.discovery(domains: [Recorded.domain], issues: [nx]))
@@ -305,7 +303,7 @@ struct MachineDiagnosisTests {
         var system = RecordedSystem()
         switch variant {
         case 0: system.busExists = false
-        case 1: system.avahiStatus = .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "gone", fix: "start it"))
+        case 1: system.avahiStatus = .unavailable(DiscoveryIssue.noDaemon)
         case 2:
             system.networkInterfaces = []
             system.hostsLine = nil

@@ -59,9 +59,8 @@ struct SplitDNSResolvedTests {
             NetworkInterface(
                 name: "tailscale0", addresses: [IPAddress("100.101.102.103")!], isUp: true, isLoopback: false, supportsMulticast: false))
         let issue = DiscoveryIssue(
-            source: .unicast, kind: .splitDNS,
-            message: "openclaw.internal. answers at Tailscale's resolver 100.100.100.100 but not through this machine's resolver",
-            fix: "let Tailscale manage DNS", domain: "openclaw.internal.")
+            source: .unicast, kind: .splitDNS, .splitDNS(tailscale: "100.100.100.100", system: ["192.168.1.1#53"]),
+            domain: "openclaw.internal.")
         let discovery = DiscoverySummary(localBrowsed: false, domains: [Recorded.domain], beacons: [], issues: [issue])
         let facts = MachineFacts.gather(system)
         let checks = MachineChecks.run(facts, discovery: discovery, multicast: false)

@@ -2,6 +2,7 @@ import Avahi
 import DNSSD
 import Foundation
 import Host
+import TestSupport
 import Testing
 
 @testable import Discovery
@@ -30,7 +31,7 @@ struct ReportTests {
         return BrowseReport(request: request, snapshot: snapshot)
     }
 
-    static let noDaemon = DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running", fix: "start it")
+    static let noDaemon = DiscoveryIssue.noDaemon
 
     @Test("browse exits 3 when nothing could be done (only mDNS asked, Avahi missing), 1 when nothing was found, 0 with a Gateway")
     func browseExit() throws {
@@ -57,7 +58,8 @@ struct ReportTests {
         let lines = report.table(Self.plain)
         #expect(lines.out.first?.hasPrefix("INSTANCE") == true)
         #expect(lines.out.contains { $0.hasPrefix("Studio (OpenClaw)  ws://studio.local:18789") }, "\(lines.out)")
-        #expect(lines.err == ["error (mdns): avahi-daemon is not running", "  fix: start it", "1 Gateway in local. (1.23 s)"])
+        let words = DiscoveryIssueText(Self.noDaemon)
+        #expect(lines.err == ["error (mdns): \(words.message)", "  fix: \(words.fix ?? "")", "1 Gateway in local. (1.23 s)"])
     }
 
     static func result(_ requirements: [(Preflight.Requirement, Bool, Bool)]) -> PreflightReport {
@@ -89,12 +91,17 @@ struct ReportTests {
         return DoctorReport(DoctorResult(status: status, checks: checks, gateways: gateways, diagnosis: [], elapsed: .seconds(1)))
     }
 
-    /// A check whose words come from outside (Avahi's): its message and its fix.
+    /// A check whose words come from outside (a DNS server's answer and the DNS client's fix, as a
+    /// domain's browse met them): `message` after "PTR <service>: ", and `fix`.
     static func said(_ id: CheckID, _ status: Check.Status, message: String, fix: String) -> Check {
-        Check(
-            id, status, .daemonUnavailable,
-            evidence: .daemon(.unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: message, fix: fix))))
+        let issue = DiscoveryIssue(
+            source: .mdns, kind: .dnsError,
+            .ptrUnanswered(service: Self.saidService, type: "_openclaw-gw._tcp", explanation: message, answer: .failed(fix: fix)))
+        return Check(id, status, .domainError, evidence: .wideArea(WideAreaEvidence(domain: .local, found: [], issue: issue)))
     }
+
+    /// The service `said` names.
+    static let saidService = "_openclaw-gw._tcp.local."
 
     @Test("browse's URL column: the URL a node opens (IPv6 in brackets, no root dot), else HOST:PORT without the root dot")
     func urlColumn() throws {
@@ -143,7 +150,7 @@ struct ReportTests {
         #expect(machine["fixHint"] as? String == "restart it" && machine["fix"] as? String == "restart it")
         let checks = try #require(((json["gateways"] as? [[String: Any]])?.first?["checks"]) as? [[String: Any]])
         #expect(checks.map { $0["severity"] as? String } == ["error", "info"], "\(checks)")
-        #expect(checks[0]["message"] as? String == "refused" && checks[0]["fixHint"] as? String == "start it")
+        #expect(checks[0]["message"] as? String == "PTR \(Self.saidService): refused" && checks[0]["fixHint"] as? String == "start it")
         #expect(checks[1]["fixHint"] == nil, "no fix, no fixHint")
         let diagnosis = try #require((json["diagnosis"] as? [[String: Any]])?.first)
         #expect(diagnosis["checkId"] as? String == "clawnet/diagnosis/\(DiagnosisID.checkFailed)", "\(diagnosis)")
@@ -188,7 +195,7 @@ struct ReportTests {
 struct CommandErrorTests {
     @Test("no D-Bus or no avahi-daemon is a missing prerequisite (3); any other error, Avahi's or not, is a failure (1)")
     func statuses() {
-        let issue = { (kind: DiscoveryIssue.Kind) in DiscoveryIssue(source: .mdns, kind: kind, message: "m") }
+        let issue = { (kind: DiscoveryIssue.Kind) in DiscoveryIssue(source: .mdns, kind: kind, .eventLoopFailed) }
         #expect(ExitStatus.of(issue(.busMissing)) == .environment && ExitStatus.of(issue(.daemonMissing)) == .environment)
         #expect(ExitStatus.of(issue(.browseFailed)) == .failure)
         #expect(ExitStatus.of(ZoneError(.corefileUnreadable)) == .failure && ExitStatus.of(CommandError("c")) == .failure)
@@ -204,7 +211,11 @@ struct CommandErrorTests {
                 "error: no address for CoreDNS to listen on", "  fix: give --bind IP (this machine has no Tailscale address)",
             ])
         #expect(ErrorLines.lines(CommandError("gone"), terminal: terminal) == ["error: gone"])
-        let issue = DiscoveryIssue(source: .mdns, kind: .busMissing, message: "no bus", fix: "start dbus")
-        #expect(ErrorLines.lines(issue, terminal: terminal) == ["error (mdns): no bus", "  fix: start dbus"])
+        let issue = DiscoveryIssue(source: .mdns, kind: .busMissing, .busAccessDenied)
+        #expect(
+            ErrorLines.lines(issue, terminal: terminal) == [
+                "error (mdns): D-Bus policy denies access to avahi-daemon",
+                "  fix: check /usr/share/dbus-1/system.d/avahi-dbus.conf (reinstall avahi-daemon) and reload D-Bus",
+            ])
     }
 }

@@ -119,7 +119,10 @@ struct TerminalSafetyTests {
             instance: try InstanceName(bytes: Array(Self.hostile.utf8.prefix(40))), serviceType: .gateway, domain: .local, source: .mdns,
             interfaces: [Self.hostile], host: Self.hostile, port: 18789, addresses: [], txt: try TXTRecord(pairs: [("role", Self.hostile)]))
         beacon.resolvers = [Self.hostile]
-        let issue = DiscoveryIssue(source: .unicast, kind: .dnsError, message: Self.hostile, fix: Self.hostile)
+        let issue = DiscoveryIssue(
+            source: .unicast, kind: .dnsError,
+            .ptrUnanswered(service: Self.hostile, type: Self.hostile, explanation: Self.hostile, answer: .failed(fix: Self.hostile)),
+            domain: Self.hostile)
         let check = ReportTests.said(.gwHTTP, .fail, message: Self.hostile, fix: Self.hostile)
         let doctor = DoctorResult(
             status: .fail, checks: [check],

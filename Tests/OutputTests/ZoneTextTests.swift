@@ -25,11 +25,11 @@ struct ZoneTextTests {
                 .zoneFile(path: "/srv/z.db"),
                 sources: [
                     GatheredGateways.Listing(
-                        source: .browse, found: 0, failures: [.browse(DiscoveryIssue(source: .mdns, kind: .busMissing, message: "no bus"))]),
+                        source: .browse, found: 0, failures: [.browse(DiscoveryIssue(source: .mdns, kind: .busMissing, .busAccessDenied))]),
                     GatheredGateways.Listing(source: .inventory(path: "f.json"), found: 0, failures: []),
                 ]),
-            "--from-browse failed (browse: no bus); --inventory f.json gave no Gateway that can be published: a failed or empty source "
-                + "is no reason to remove Gateways, so /srv/z.db is left as it is",
+            "--from-browse failed (browse: D-Bus policy denies access to avahi-daemon); --inventory f.json gave no Gateway that can be "
+                + "published: a failed or empty source is no reason to remove Gateways, so /srv/z.db is left as it is",
             "check what browse finds (`clawnet browse`) or the inventory; to write the zone anyway, print it (no --out)"
         ),
         (
@@ -140,7 +140,7 @@ struct ZoneTextTests {
             "--from-browse: browse: stopped at the 5s timeout before every path reported all it knows"
         ),
         (
-            .sourceFailed(.browse, failure: .browse(DiscoveryIssue(source: .unicast, kind: .dnsError, message: "no answer"))),
+            .sourceFailed(.browse, failure: .browse(DiscoveryIssue(source: .unicast, kind: .dnsError, .resolvConf(problem: "no answer")))),
             "--from-browse: browse: no answer"
         ),
         (

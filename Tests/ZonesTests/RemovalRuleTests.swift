@@ -1,5 +1,6 @@
 import DNSSD
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Zones
@@ -31,10 +32,10 @@ struct RemovalRuleTests {
     @Test(
         "a source that failed, wholly or in part, or found nothing, removes nothing; the refusal names the source and the failure",
         arguments: [
-            ("no D-Bus", [], [.browse(DiscoveryIssue(source: .mdns, kind: .busMissing, message: "no D-Bus system bus"))]),
+            ("no D-Bus", [], [.browse(DiscoveryIssue.noBus)]),
             (
                 "one domain of two failed", ["a"],
-                [.browse(DiscoveryIssue(source: .unicast, kind: .dnsError, message: "127.0.0.1#53 answered REFUSED"))]
+                [.browse(DiscoveryIssue(source: .unicast, kind: .dnsError, .resolvConf(problem: "127.0.0.1#53 answered REFUSED")))]
             ),
             ("timed out", ["a"], [.browseTimedOut(.seconds(5))]),
             ("empty", [], []),

@@ -182,11 +182,18 @@ struct AdvertiseCommand: ClawnetCommand {
             reserve?.release()
             try await registration?.withdraw()
         }
-        do {
+        func publish() async throws {
             if wideArea.noLocal {
                 for await _ in signals { break }
             } else {
                 try await MulticastBeacon(name: name, port: port, txt: txt).advertise(until: signals, context: context)
+            }
+        }
+        do {
+            if let registration {
+                try await registration.keptRegistered(refreshEvery: wideArea.refresh ?? WideAreaOptions.defaultRefresh, during: publish)
+            } else {
+                try await publish()
             }
         } catch {
             // The error that ended advertising is the command's; a failed withdrawal is said too.
@@ -196,7 +203,8 @@ struct AdvertiseCommand: ClawnetCommand {
         try await withdraw()
     }
 
-    /// With --domain: the beacon registered on the domain's primary (nil without it).
+    /// With --domain: the beacon registered on the domain's primary (nil without it); it is kept
+    /// (refreshed) while `advertise` publishes.
     private func registerWideArea(name: String, txt: TXTRecord, bindAddress: String?, context: CommandContext) async throws
         -> WideAreaRegistration?
     {
@@ -208,7 +216,7 @@ struct AdvertiseCommand: ClawnetCommand {
                 name: name, port: port, txt: txt, bindAddress: bindAddress, context: context,
                 observer: { terminal.print(AdvertiseLines.registration($1, of: $0)) })
         else { return nil }
-        try await beacon.register(refreshEvery: wideArea.refresh ?? WideAreaOptions.defaultRefresh)
+        try await beacon.register()
         return beacon
     }
 }

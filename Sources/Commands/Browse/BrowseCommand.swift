@@ -122,7 +122,7 @@ struct BrowseCommand: ClawnetCommand {
         try DiscoveryPaths.requireSomething(
             DiscoveryPaths.Given(options, config: config, targets: false, nodeGateway: false), verb: "browse")
         let deadline: Duration? = watch ? timeout.given : timeout.duration
-        let configIssues = config.warnings.map { DiscoveryIssue(source: .config, kind: .config, message: $0) }
+        let configIssues = config.warnings.map { DiscoveryIssue(source: .config, kind: .config, .config(warning: $0)) }
         let width = TextWrap.terminalWidth(environment: context.environment, terminalColumns: context.terminal.columns)
         let output = BrowseOutput(format: self.output, watch: watch, terminal: context.terminal, started: context.clock.now(), width: width)
         var shown = BeaconCollection()

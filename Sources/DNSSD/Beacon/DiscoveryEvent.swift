@@ -8,8 +8,9 @@ public enum DiscoveryEvent: Sendable, Equatable {
     case allForNow
 }
 
-/// A problem a backend ran into, with its cause and a fix a user can act on.
-public struct DiscoveryIssue: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+/// A problem a backend ran into: where, what kind, and its code with the values a message and
+/// a fix need (Output's `DiscoveryIssueText` words them; its JSON is `DiscoveryIssueJSON`).
+public struct DiscoveryIssue: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where the problem arose: a discovery path, or the configuration.
     public enum Source: String, Sendable, Codable {
         case mdns, unicast, manual, config
@@ -53,32 +54,20 @@ public struct DiscoveryIssue: Error, Sendable, Hashable, Codable, CustomStringCo
 
     public var source: Source
     public var kind: Kind
-    public var message: String
-    public var fix: String?
+    /// What happened, with its values; Output's `DiscoveryIssueText` says it in words.
+    public var code: Code
     /// The wide-area domain it concerns, for unicast issues.
     public var domain: String?
+    /// The path keeps trying (watch mode) and waits for what went away to come back.
+    public var waitsForReturn = false
 
-    public init(source: Source, kind: Kind, message: String, fix: String? = nil, domain: String? = nil) {
+    public init(source: Source, kind: Kind, _ code: Code, domain: String? = nil) {
         self.source = source
         self.kind = kind
-        self.message = message
-        self.fix = fix
+        self.code = code
         self.domain = domain
     }
 
-    public var description: String { fix.map { "\(message) (fix: \($0))" } ?? message }
-
-    private enum CodingKeys: String, CodingKey { case source, kind, message, fix, domain }
-    /// What is written: the decoded fields, and doctor's id for the kind (derived, never read).
-    private enum EncodingKeys: String, CodingKey { case source, kind, message, fix, domain, diagnosis }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: EncodingKeys.self)
-        try container.encode(source, forKey: .source)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(message, forKey: .message)
-        try container.encode(fix, forKey: .fix)
-        try container.encodeIfPresent(domain, forKey: .domain)
-        try container.encodeIfPresent(kind.diagnosis, forKey: .diagnosis)
-    }
+    /// For logs and debugging only: a person reads `DiscoveryIssueText`.
+    public var description: String { "DiscoveryIssue.\(code)" }
 }

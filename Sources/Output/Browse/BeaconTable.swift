@@ -94,8 +94,9 @@ enum BeaconTable {
 public enum IssueLines {
     public static func lines(_ issues: [DiscoveryIssue], terminal: Terminal) -> [String] {
         issues.flatMap { issue -> [String] in
-            var lines = [terminal.paint("error", .red, stderr: true) + " (\(issue.source.rawValue)): \(issue.message)"]
-            if let fix = issue.fix { lines.append("  fix: \(fix)") }
+            let words = DiscoveryIssueText(issue)
+            var lines = [terminal.paint("error", .red, stderr: true) + " (\(issue.source.rawValue)): \(words.message)"]
+            if let fix = words.fix { lines.append("  fix: \(fix)") }
             return lines
         }
     }

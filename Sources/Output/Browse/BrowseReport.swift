@@ -56,6 +56,6 @@ public struct BrowseReport: Report, Sendable {
         try container.encode(domains, forKey: .domains)
         try container.encode(Int(elapsed.milliseconds), forKey: .elapsedMs)
         try container.encode(beacons, forKey: .beacons)
-        try container.encode(errors, forKey: .errors)
+        try container.encode(errors.map(DiscoveryIssueJSON.init), forKey: .errors)
     }
 }

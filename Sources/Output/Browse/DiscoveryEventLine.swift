@@ -42,7 +42,7 @@ public struct DiscoveryEventLine: Encodable, Sendable {
             try container.encode(beacon, forKey: .beacon)
         case .error(let issue):
             try container.encode("error", forKey: .event)
-            try container.encode(issue, forKey: .error)
+            try container.encode(DiscoveryIssueJSON(issue), forKey: .error)
         case .allForNow:
             try container.encode("allForNow", forKey: .event)
         }

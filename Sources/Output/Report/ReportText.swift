@@ -11,7 +11,8 @@ public enum ReportText {
         switch status {
         case .running(let version, let host): "avahi-daemon is running: \(version), this host is \(host) in mDNS\n"
         case .unavailable(let issue):
-            "avahi-daemon is not available: \(issue.message)\n" + (issue.fix.map { "fix: \($0)\n" } ?? "")
+            "avahi-daemon is not available: \(DiscoveryIssueText(issue).message)\n"
+                + (DiscoveryIssueText(issue).fix.map { "fix: \($0)\n" } ?? "")
         }
     }
 

@@ -18,8 +18,9 @@ public struct WatchIssueLine: Encodable, Sendable {
     public func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
 
     public func text(_ terminal: Terminal) -> String {
-        let fix = issue.fix.map { " (fix: \($0))" } ?? ""
-        return [WatchEventLine.time(date), terminal.paint("error", .red), issue.source.rawValue, SafeText.line(issue.message + fix)]
+        let words = DiscoveryIssueText(issue)
+        let fix = words.fix.map { " (fix: \($0))" } ?? ""
+        return [WatchEventLine.time(date), terminal.paint("error", .red), issue.source.rawValue, SafeText.line(words.message + fix)]
             .joined(separator: "  ")
     }
 
@@ -29,6 +30,6 @@ public struct WatchIssueLine: Encodable, Sendable {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode("error", forKey: .event)
         try container.encode(WatchEventLine.time(date), forKey: .time)
-        try container.encode(issue, forKey: .error)
+        try container.encode(DiscoveryIssueJSON(issue), forKey: .error)
     }
 }

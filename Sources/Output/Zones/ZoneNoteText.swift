@@ -50,7 +50,7 @@ enum ZoneNoteText {
     static func failure(_ failure: SourceFailure) -> String {
         switch failure {
         case .browse(let issue):
-            return "browse: \(issue.message)"
+            return "browse: \(DiscoveryIssueText(issue).message)"
         case .browseTimedOut(let timeout):
             return "browse: stopped at the \(timeout.argumentText) timeout before every path reported all it knows"
         case .saved(let source, let message):

@@ -5,10 +5,10 @@ import Host
 import Synchronization
 
 /// This host's beacon in a wide-area domain while `advertise --domain` runs, through the
-/// `Registrar`: registered at start, checked and put back every `refresh`, withdrawn at the
-/// end. The withdrawal takes out exactly what the registration put in (`RegistrationLedger`,
-/// kept in a `LedgerFile` so that a restart after a crash knows it too); a record that was in
-/// the zone before stays.
+/// `Registrar`: registered at start, checked and put back every `refresh` while advertise runs
+/// (`keptRegistered`), withdrawn at the end. The withdrawal takes out exactly what the
+/// registration put in (`RegistrationLedger`, kept in a `LedgerFile` so that a restart after a
+/// crash knows it too); a record that was in the zone before stays.
 public final class WideAreaRegistration: Sendable {
     /// What happened, for the command to show.
     public enum Event: Sendable {
@@ -45,7 +45,6 @@ public final class WideAreaRegistration: Sendable {
     public let ledgerFile: LedgerFile
     private let observer: @Sendable (WideAreaRegistration, Event) -> Void
     private let ledger: Mutex<RegistrationLedger>
-    private let refresher = LockedTask()
 
     public var displayName: String { gateway.instance.displayName }
     public var domain: DomainName { registrar.domain }
@@ -77,9 +76,8 @@ public final class WideAreaRegistration: Sendable {
         return ZoneGateway.routable(tailscale.isEmpty ? interfaces.flatMap(\.addresses) : tailscale)
     }
 
-    /// Registers the beacon, then refreshes it every `interval` until `withdraw`. Throws when
-    /// another host holds the name or the server says no.
-    public func register(refreshEvery interval: Duration) async throws {
+    /// Registers the beacon. Throws when another host holds the name or the server says no.
+    public func register() async throws {
         if gateway.addresses.isEmpty { onEvent(.noAddress(host: gateway.hostLabel)) }
         let served = try await registrar.read(for: records, transfer: false)
         if let holder = served.rrset(instance, .srv).first, Self.endpoint(holder) != ourEndpoint {
@@ -87,15 +85,25 @@ public final class WideAreaRegistration: Sendable {
         }
         adopt(served)
         try await apply(served, first: true)
-        refresher.start { [self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard !Task.isCancelled else { return }
-                do throws(UpdateFailure) {
-                    try await apply(try await registrar.read(for: records, transfer: false), first: false)
-                } catch {
-                    onEvent(.refreshFailed(error))
-                }
+    }
+
+    /// Runs `body` while a child task checks the registration every `interval` and puts it
+    /// back. The checks stop (cancelled and awaited) before this returns, however `body` ends,
+    /// so that no refresh lands after a withdrawal's read.
+    public func keptRegistered<Value>(refreshEvery interval: Duration, during body: () async throws -> Value) async throws -> Value {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.refresh(every: interval) }
+            defer { group.cancelAll() }
+            return try await body()
+        }
+    }
+
+    private func refresh(every interval: Duration) async {
+        while (try? await Task.sleep(for: interval)) != nil {
+            do throws(UpdateFailure) {
+                try await apply(try await registrar.read(for: records, transfer: false), first: false)
+            } catch {
+                onEvent(.refreshFailed(error))
             }
         }
     }
@@ -157,7 +165,6 @@ public final class WideAreaRegistration: Sendable {
     /// Takes out what the registration put in (`RegistrationLedger`). Throws, naming the
     /// records that remain, when the server refuses it or does not answer.
     public func withdraw() async throws {
-        await refresher.stop()
         let ledger = self.ledger.withLock { $0 }
         var remaining = ledger.added
         do throws(UpdateFailure) {
@@ -184,21 +191,5 @@ public final class WideAreaRegistration: Sendable {
     private static func endpoint(_ record: DNSRecord) -> String {
         guard case .srv(_, _, let port, let target) = record.data else { return "\(record.name)" }
         return "\(target):\(port)"
-    }
-}
-
-/// A task that can be started once, and stopped (cancelled and awaited) from any thread.
-private final class LockedTask: Sendable {
-    private let task = Mutex<Task<Void, Never>?>(nil)
-
-    func start(_ body: @escaping @Sendable () async -> Void) {
-        task.withLock { $0 = Task(operation: body) }
-    }
-
-    /// Cancels the task and waits for it, so that no refresh lands after a withdrawal's read.
-    func stop() async {
-        let running = task.withLock { $0 }
-        running?.cancel()
-        await running?.value
     }
 }

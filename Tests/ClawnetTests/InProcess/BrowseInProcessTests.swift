@@ -69,7 +69,7 @@ struct BrowseInProcessTests {
     func statuses() async throws {
         let nothing = try await InProcessRun.run(["browse"], discovery: RecordedDiscovery(events: [.allForNow]))
         #expect(nothing.status == 1)
-        let missing = DiscoveryIssue(source: .mdns, kind: .daemonMissing, message: "avahi-daemon is not running", fix: "start it")
+        let missing = DiscoveryIssue.noDaemon
         let noDaemon = try await InProcessRun.run(["browse"], discovery: RecordedDiscovery(events: [.error(missing), .allForNow]))
         #expect(noDaemon.status == 3, "\(noDaemon.err)")
         #expect(noDaemon.err.contains("error (mdns): avahi-daemon is not running") && noDaemon.err.contains("fix: start it"))

@@ -19,8 +19,7 @@ import Testing
 struct DoctorInProcessTests {
     static var withoutBus: RecordedMachine {
         var machine = RecordedMachine()
-        machine.avahiStatus = .unavailable(
-            DiscoveryIssue(source: .mdns, kind: .busMissing, message: "no D-Bus system bus", fix: "start dbus"))
+        machine.avahiStatus = .unavailable(DiscoveryIssue.noBus)
         return machine
     }
 

@@ -65,7 +65,7 @@ struct ZoneInProcessTests {
     func generateRefused() async throws {
         let directory = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let failed = DiscoveryIssue(source: .unicast, kind: .dnsError, message: "127.0.0.1#5300 did not answer")
+        let failed = DiscoveryIssue(source: .unicast, kind: .dnsError, .resolvConf(problem: "127.0.0.1#5300 did not answer"))
         try await Self.inventory(
             [.added(BrowseInProcessTests.beacon("Studio")), .error(failed), .allForNow], at: "\(directory)/fleet.json")
         try "; the zone today\n".write(toFile: "\(directory)/zone.db", atomically: true, encoding: .utf8)
@@ -96,14 +96,14 @@ struct ZoneInProcessTests {
 
     @Test("push --from-browse --prune with a browse path that failed: exit 1 before the server is asked, the refusal said")
     func pushPruneRefused() async throws {
-        let failed = DiscoveryIssue(source: .mdns, kind: .daemonLost, message: "avahi-daemon went away")
+        let failed = DiscoveryIssue(source: .mdns, kind: .daemonLost, .daemonDisconnected(installed: true))
         let discovery = RecordedDiscovery(events: [.added(BrowseInProcessTests.beacon("Studio")), .error(failed), .allForNow])
         // 127.0.0.1:9 (discard): nothing answers there; the push must stop before asking.
         let run = try await InProcessRun.run(
             ["zone", "push", "--domain", "openclaw.internal", "--server", "127.0.0.1:9", "--from-browse", "--prune", "--timeout", "2s"],
             discovery: discovery)
         #expect(run.status == 1)
-        #expect(run.err.contains("note: --from-browse: browse: avahi-daemon went away"), "\(run.err)")
+        #expect(run.err.contains("note: --from-browse: browse: lost the connection to avahi-daemon"), "\(run.err)")
         #expect(run.err.contains("error: --from-browse failed") && run.err.contains("every instance in openclaw.internal."), "\(run.err)")
         #expect(!run.out.contains("read "), "nothing was read from the server: \(run.out)")
         let request = try #require(discovery.requests.first)

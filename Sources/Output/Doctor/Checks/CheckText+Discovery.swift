@@ -58,7 +58,8 @@ extension CheckText {
         let domain = evidence.domain
         switch reason {
         case .splitDNS, .domainError:
-            return CheckText(evidence.issue?.message ?? domain.name, fix: evidence.issue?.fix)
+            let words = evidence.issue.map(DiscoveryIssueText.init)
+            return CheckText(words?.message ?? domain.name, fix: words?.fix)
         case .domainEmpty:
             return CheckText(
                 "no Gateway is published in \(domain.name)",

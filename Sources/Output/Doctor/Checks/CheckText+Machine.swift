@@ -105,7 +105,8 @@ extension CheckText {
         case .running(let version, let host): CheckText("\(version) is running (this host is \(host))")
         case .unavailable where reason == .daemonNotInstalled:
             CheckText("avahi-daemon is not installed, so nothing on this machine answers or browses mDNS", fix: AvahiDaemonFix.install)
-        case .unavailable(let issue): CheckText(issue.message, fix: issue.fix ?? AvahiDaemonFix.start)
+        case .unavailable(let issue):
+            CheckText(DiscoveryIssueText(issue).message, fix: DiscoveryIssueText(issue).fix ?? AvahiDaemonFix.start)
         }
     }
 

@@ -1,0 +1,26 @@
+import DNSSD
+
+/// A discovery issue as browse's and watch's JSON give it (clawnet.browse.v1 `issue`): its
+/// source, kind and code, the words `DiscoveryIssueText` makes of it, its domain, and doctor's
+/// id for the kind.
+public struct DiscoveryIssueJSON: Encodable, Sendable {
+    public let issue: DiscoveryIssue
+
+    public init(_ issue: DiscoveryIssue) {
+        self.issue = issue
+    }
+
+    private enum Key: String, CodingKey { case source, kind, code, message, fix, domain, diagnosis }
+
+    public func encode(to encoder: any Encoder) throws {
+        let text = DiscoveryIssueText(issue)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(issue.source, forKey: .source)
+        try container.encode(issue.kind, forKey: .kind)
+        try container.encode(issue.code.name, forKey: .code)
+        try container.encode(text.message, forKey: .message)
+        try container.encode(text.fix, forKey: .fix)
+        try container.encodeIfPresent(issue.domain, forKey: .domain)
+        try container.encodeIfPresent(issue.kind.diagnosis, forKey: .diagnosis)
+    }
+}
