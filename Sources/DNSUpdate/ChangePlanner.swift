@@ -104,8 +104,9 @@ public struct ChangePlanner: Sendable {
         var units: [Unit] = []
         // Hosts first: when the plan is split, an instance never arrives before its host.
         var hosts: [DNSName] = []
-        for key in order where key.type == .a || key.type == .aaaa {
-            if !hosts.contains(key.name) { hosts.append(key.name) }
+        var seen = Set<DNSName>()
+        for key in order where (key.type == .a || key.type == .aaaa) && seen.insert(key.name).inserted {
+            hosts.append(key.name)
         }
         for host in hosts {
             var unit = Unit(change: PlannedChange(name: host, kind: .host([])))
@@ -212,6 +213,9 @@ public struct ChangePlanner: Sendable {
     private func pack(_ units: ArraySlice<Unit>, ptrBefore: [DNSRecord]) throws(UpdateFailure) -> [ChangeSet] {
         guard !units.isEmpty else { return [] }
         let set = changeSet(units, ptrBefore: ptrBefore)
+        // Encoding a large UPDATE only to measure it costs as much as planning it: a set
+        // that fits even with no name compressed is not encoded here.
+        if let bound = set.wireLengthBound, bound <= maxMessageBytes { return [set] }
         let size: Int
         do { size = try set.wire(id: 0).count } catch {
             throw UpdateFailure(.tooLarge, "cannot encode the UPDATE: \(error.message)")

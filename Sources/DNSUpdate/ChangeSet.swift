@@ -29,7 +29,18 @@ public struct ChangeSet: Sendable {
     }
 
     public func wire(id: UInt16) throws(DNSWireError) -> [UInt8] {
-        let prerequisites = prerequisites.flatMap { prerequisite -> [UpdateRecord] in
+        try DNSWireCodec.update(zone: zone, prerequisites: prerequisiteRecords, updates: updateRecords, id: id)
+    }
+
+    /// The most bytes `wire` can be (no name compressed), found without encoding; nil when
+    /// only encoding tells.
+    public var wireLengthBound: Int? {
+        DNSWireCodec.updateLengthBound(zone: zone, prerequisites: prerequisiteRecords, updates: updateRecords)
+    }
+
+    /// The prerequisites as records of the UPDATE's prerequisite section (RFC 2136 §2.4).
+    private var prerequisiteRecords: [UpdateRecord] {
+        prerequisites.flatMap { prerequisite -> [UpdateRecord] in
             switch prerequisite {
             case .rrsetEquals(let name, let type, let values):
                 values.map { UpdateRecord(name: name, type: type, rrClass: .inet, ttl: 0, data: $0) }
@@ -37,14 +48,17 @@ public struct ChangeSet: Sendable {
                 [UpdateRecord(name: name, type: type, rrClass: .none, ttl: 0, data: nil)]
             }
         }
-        let updates = updates.map { update -> UpdateRecord in
+    }
+
+    /// The updates as records of the UPDATE's update section (RFC 2136 §2.5).
+    private var updateRecords: [UpdateRecord] {
+        updates.map { update -> UpdateRecord in
             switch update {
             case .add(let record): UpdateRecord(name: record.name, type: record.type, rrClass: .inet, ttl: record.ttl, data: record.data)
             case .deleteRRset(let name, let type): UpdateRecord(name: name, type: type, rrClass: .any, ttl: 0, data: nil)
             case .delete(let record): UpdateRecord(name: record.name, type: record.type, rrClass: .none, ttl: 0, data: record.data)
             }
         }
-        return try DNSWireCodec.update(zone: zone, prerequisites: prerequisites, updates: updates, id: id)
     }
 
     /// The same UPDATE as nsupdate commands (after `server` and `zone` lines, before `send`).

@@ -60,9 +60,20 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
         return true
     }
 
-    /// Uncompressed wire form.
+    /// The length of `wire`, without building it.
+    public var wireLength: Int { labels.reduce(1) { $0 + 1 + $1.count } }
+
+    /// Uncompressed wire form, built in one buffer: record stores and ledgers ask it of every
+    /// owner name they index.
     public var wire: [UInt8] {
-        labels.flatMap { [UInt8($0.count)] + $0 } + [0]
+        var wire: [UInt8] = []
+        wire.reserveCapacity(wireLength)
+        for label in labels {
+            wire.append(UInt8(label.count))
+            wire += label
+        }
+        wire.append(0)
+        return wire
     }
 
     // Equality and hashing run for every look-up in a zone's index (ZoneIndex), so they are

@@ -45,6 +45,32 @@ extension DNSWireCodec {
         return try wire(packet, what: "the UPDATE for \(zone)")
     }
 
+    /// The length `update` would have if no name were compressed, which the message ldns
+    /// writes never exceeds (a pointer replaces at least one label and the root); nil when
+    /// a record's RDATA length is not known without encoding it. A plan that fits in one
+    /// message by this bound needs no trial encoding.
+    public static func updateLengthBound(zone: DNSName, prerequisites: [UpdateRecord], updates: [UpdateRecord]) -> Int? {
+        // Header, then the zone section's one question (name, type, class).
+        var length = 12 + zone.wireLength + 4
+        for record in [prerequisites, updates].joined() {
+            guard let rdata = rdataLength(record.data) else { return nil }
+            // Owner, type, class, TTL, RDLENGTH, RDATA.
+            length += record.name.wireLength + 10 + rdata
+        }
+        return length
+    }
+
+    private static func rdataLength(_ data: DNSRecord.Data?) -> Int? {
+        switch data {
+        case nil: 0
+        case .a(let address)?, .aaaa(let address)?: address.bytes.count
+        case .ptr(let target)?, .cname(let target)?, .ns(let target)?: target.wireLength
+        case .srv(_, _, _, let target)?: 6 + target.wireLength
+        case .txt(let txt)?: txt.strings.isEmpty ? 1 : txt.strings.reduce(0) { $0 + 1 + $1.count }
+        case .soa?, .other?: nil
+        }
+    }
+
     /// A zone transfer question (AXFR) for `zone`: no recursion, no EDNS, as dig and kdig ask.
     public static func transferQuery(zone: DNSName, id: UInt16) throws(DNSWireError) -> [UInt8] {
         guard let owner = ldnsName(zone), let packet = ldns_pkt_query_new(owner, LDNS_RR_TYPE_AXFR, LDNS_RR_CLASS_IN, 0) else {

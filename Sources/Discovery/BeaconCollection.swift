@@ -24,9 +24,9 @@ public struct BeaconCollection: Sendable {
 
     /// Beacons sorted for output: by domain, then case-insensitive instance name.
     public var beacons: [GatewayBeacon] {
-        order.compactMap { beaconsByID[$0] }.sorted {
-            ($0.domain?.name ?? "~", $0.instance.key, $0.serviceType.name) < ($1.domain?.name ?? "~", $1.instance.key, $1.serviceType.name)
-        }
+        // Each beacon's sort key is made once, not at every comparison.
+        order.compactMap { beaconsByID[$0] }.map { (key: ($0.domain?.name ?? "~", $0.instance.key, $0.serviceType.name), beacon: $0) }
+            .sorted { $0.key < $1.key }.map(\.beacon)
     }
 
     public var count: Int { beaconsByID.count }

@@ -23,12 +23,11 @@ enum JSONNesting {
                 while index < bytes.count && bytes[index] != UInt8(ascii: "\"") {
                     index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
                 }
-                if expectingKey, !path.isEmpty {
-                    path[path.count - 1].key = SafeText.display(Array(bytes[start..<Swift.min(index, bytes.count)].prefix(64)))
-                }
+                // Only where the key is: its text is made when the document is too deep.
+                if expectingKey, !path.isEmpty { path[path.count - 1].key = start..<Swift.min(index, bytes.count) }
                 index += 1
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                guard path.count < limit else { return describe(path) }
+                guard path.count < limit else { return describe(path, in: bytes) }
                 path.append(Level(isObject: byte == UInt8(ascii: "{")))
                 expectingKey = byte == UInt8(ascii: "{")
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
@@ -48,12 +47,16 @@ enum JSONNesting {
 
     private struct Level {
         let isObject: Bool
-        var key = "?"
+        /// Where the object's last key is in the document; nil before its first.
+        var key: Range<Int>?
         var index = 0
     }
 
-    private static func describe(_ path: [Level]) -> String {
-        let place = path.map { $0.isObject ? "." + $0.key : "[\($0.index)]" }.joined()
+    private static func describe(_ path: [Level], in bytes: [UInt8]) -> String {
+        let place = path.map { level in
+            guard level.isObject else { return "[\(level.index)]" }
+            return "." + (level.key.map { SafeText.display(Array(bytes[$0].prefix(64))) } ?? "?")
+        }.joined()
         return "the JSON nests deeper than \(limit) levels (at \(place.hasPrefix(".") ? String(place.dropFirst()) : place)); a "
             + "browse document nests 4"
     }

@@ -155,6 +155,21 @@ struct NetworkTests {
         #expect(ConnectURL.make(host: "Studio.Local.", port: 18789, tls: false) == "ws://Studio.Local:18789", "the spelling stays")
     }
 
+    @Test("an address gives the URL its text would: public and private, IPv4 and IPv6, with a zone, with and without TLS")
+    func urlOfAddress() throws {
+        let texts = ["10.0.0.5", "100.64.1.2", "192.168.1.1", "8.8.8.8", "127.0.0.1", "fd00::1", "fe80::1%eth0", "2001:db8::1", "::1"]
+        for text in texts {
+            let address = try #require(IPAddress(text))
+            for tls in [false, true] {
+                let fromText = ConnectURL.make(host: address.description, port: 18789, tls: tls)
+                #expect(ConnectURL.best(host: nil, addresses: [address], port: 18789, tls: tls) == fromText, "\(text) tls \(tls)")
+                // Without TLS a public host name gives no URL: the address decides.
+                let plain = ConnectURL.make(host: address.description, port: 18789, tls: false)
+                #expect(ConnectURL.best(host: "gw.example.com.", addresses: [address], port: 18789, tls: false) == plain, "\(text)")
+            }
+        }
+    }
+
     @Test(
         "a URL names its Gateway by scheme and authority only: user info, path, query and fragment (credentials) are dropped",
         arguments: [

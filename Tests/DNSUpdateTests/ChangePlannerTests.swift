@@ -253,4 +253,19 @@ struct ChangePlannerTests {
         }
         #expect(listed == 12)
     }
+
+    @Test("the length bound is never below the encoded UPDATE, and a plan that fits only with names compressed is still one UPDATE")
+    func lengthBound() throws {
+        var planner = ChangePlanner(zone: zone, service: service)
+        let wanted = (0..<12).flatMap { gateway("g\($0)", host: "h\($0)", address: "100.64.0.\($0 + 1)") }
+        let plan = try planner.publish(wanted, served: served([]), prune: false)
+        let set = try #require(plan.changeSets.first)
+        let encoded = try set.wire(id: 1).count
+        let bound = try #require(set.wireLengthBound)
+        #expect(plan.changeSets.count == 1 && encoded < bound, "encoded \(encoded), bound \(bound)")
+        planner.maxMessageBytes = encoded
+        #expect(try planner.publish(wanted, served: served([]), prune: false).changeSets.count == 1)
+        planner.maxMessageBytes = encoded - 1
+        #expect(try planner.publish(wanted, served: served([]), prune: false).changeSets.count > 1)
+    }
 }

@@ -100,6 +100,16 @@ struct TerminalSafetyTests {
         #expect(Terminal.lines(of: "a\n\nb") == ["a", "", "b"])
     }
 
+    @Test("Splitting over the bytes cuts where splitting by Characters does: a CR LF pair is one Character, not a line end")
+    func linesOfAsCharacters() {
+        let texts = ["", "\n", "\n\n", "a", "a\r\nb", "a\r\n", "\r\n\n", "a\rb\nc", "é\n\u{301}x\n", "🦞\n🦞\r\n🦞\n", "\n\u{1B}[2K\nz"]
+        for text in texts {
+            var expected = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if text.hasSuffix("\n") { expected.removeLast() }
+            #expect(Terminal.lines(of: text) == expected, "\(text.debugDescription)")
+        }
+    }
+
     @Test("JSON keeps exact values, with DEL and C1 escaped as \\u00XX like the C0 controls")
     func json() throws {
         var beacon = ReportTests.beacon()

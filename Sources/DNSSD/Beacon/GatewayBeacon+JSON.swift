@@ -33,8 +33,9 @@ extension GatewayBeacon: Codable {
         }
         if !notUTF8.isEmpty { try container.encode(Dictionary(notUTF8) { first, _ in first }, forKey: .txtPresentation) }
         try container.encode(GatewayJSON(gateway), forKey: .gateway)
+        let url = url
         try container.encode(url, forKey: .url)
-        try container.encode(warnings, forKey: .warnings)
+        try container.encode(warnings(url: url), forKey: .warnings)
         if !aliases.isEmpty { try container.encode(aliases, forKey: .aliases) }
         if !resolvers.isEmpty { try container.encode(resolvers, forKey: .resolvers) }
         if !isManualOnly { try container.encode(PhonesJSON(phones), forKey: .phones) }
@@ -133,6 +134,15 @@ struct TXTJSON: Codable {
         return strings
     }
 
+    /// OpenClaw's keys, lower-cased, in its order.
+    private static let order = GatewayInfo.keyOrder.map { $0.lowercased() }
+
+    /// Where a key goes: its place in OpenClaw's order, after all of them when it is not one.
+    private static func place(_ key: String) -> Int {
+        let lowered = key.lowercased()
+        return order.firstIndex(of: lowered) ?? order.count
+    }
+
     private struct AnyKey: CodingKey {
         let stringValue: String
         init(stringValue: String) { self.stringValue = stringValue }
@@ -153,12 +163,10 @@ struct TXTJSON: Codable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
-        let order = GatewayInfo.keyOrder.map { $0.lowercased() }
-        let keys = container.allKeys.sorted { lhs, rhs in
-            let left = order.firstIndex(of: lhs.stringValue.lowercased()) ?? order.count
-            let right = order.firstIndex(of: rhs.stringValue.lowercased()) ?? order.count
-            return left != right ? left < right : lhs.stringValue < rhs.stringValue
-        }
+        // Each key's place is found once, not at every comparison of the sort.
+        let keys = container.allKeys.map { (place: Self.place($0.stringValue), key: $0) }.sorted { lhs, rhs in
+            lhs.place != rhs.place ? lhs.place < rhs.place : lhs.key.stringValue < rhs.key.stringValue
+        }.map(\.key)
         entries = try keys.map { key in
             if let text = try? container.decode(String.self, forKey: key) { return Entry(key: key.stringValue, value: text) }
             if let number = try? container.decode(Int.self, forKey: key) { return Entry(key: key.stringValue, value: String(number)) }

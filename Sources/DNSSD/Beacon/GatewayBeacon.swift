@@ -102,7 +102,10 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
     }
 
     /// Contradictions and problems a user should know about, most useful first.
-    public var warnings: [String] {
+    public var warnings: [String] { warnings(url: url) }
+
+    /// `warnings`, given the beacon's `url` (JSON writes both and makes the URL once).
+    func warnings(url: String?) -> [String] {
         var warnings = discoveryWarnings
         if !isManualOnly {
             warnings += reading.issues.map(\.message)

@@ -107,7 +107,8 @@ public struct TXTAttributes: Hashable, Sendable {
     init(parsing strings: [[UInt8]]) {
         var ordered: [TXTAttribute] = []
         var issues: [TXTIssue] = []
-        var seen = Set<String>()
+        // A TXT has a handful of keys: a list is searched faster than a set is built.
+        var foldedKeys: [String] = []
         for string in strings where !string.isEmpty {
             let keyBytes = string.prefix { $0 != UInt8(ascii: "=") }
             if keyBytes.isEmpty {
@@ -120,7 +121,7 @@ public struct TXTAttributes: Hashable, Sendable {
                 continue
             }
             let folded = Self.fold(key)
-            guard seen.insert(folded).inserted else {
+            guard !foldedKeys.contains(folded) else {
                 issues.append(TXTIssue(.duplicateKey(key), "TXT key '\(key)' appears more than once; the first one counts"))
                 continue
             }
@@ -129,10 +130,11 @@ public struct TXTAttributes: Hashable, Sendable {
                 issues.append(TXTIssue(.valueNotUTF8(key), "TXT value of '\(key)' is not UTF-8; shown with \\DDD escapes"))
             }
             ordered.append(TXTAttribute(key: key, value: value))
+            foldedKeys.append(folded)
         }
         self.ordered = ordered
         self.issues = issues
-        self.foldedKeys = ordered.map { Self.fold($0.key) }
+        self.foldedKeys = foldedKeys
     }
 
     /// The attribute for `key`, compared case-insensitively.

@@ -37,16 +37,18 @@ public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertibl
         guard trimmed.utf8.count <= 253 else {
             throw DNSSDError(.domain, "domain '\(text)' is longer than 253 characters")
         }
-        for label in trimmed.split(separator: ".", omittingEmptySubsequences: false) {
+        // Over the bytes, not Characters: every byte a name may hold is ASCII, and an inventory
+        // or a browse reads thousands of names.
+        for label in trimmed.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
             guard !label.isEmpty else { throw DNSSDError(.domain, "domain '\(text)' has an empty label") }
-            guard label.utf8.count <= 63 else {
-                throw DNSSDError(.domain, "label '\(label)' of domain '\(text)' is longer than 63 bytes")
+            guard label.count <= 63 else {
+                throw DNSSDError(.domain, "label '\(String(decoding: label, as: UTF8.self))' of domain '\(text)' is longer than 63 bytes")
             }
-            guard label.utf8.allSatisfy({ Self.allowed($0) }) else {
+            guard label.allSatisfy({ Self.allowed($0) }) else {
                 throw DNSSDError(.domain, "domain '\(text)' may hold only letters, digits, '-' and '_'")
             }
-            guard !label.hasPrefix("-"), !label.hasSuffix("-") else {
-                throw DNSSDError(.domain, "label '\(label)' of domain '\(text)' starts or ends with '-'")
+            guard label.first != UInt8(ascii: "-"), label.last != UInt8(ascii: "-") else {
+                throw DNSSDError(.domain, "label '\(String(decoding: label, as: UTF8.self))' of domain '\(text)' starts or ends with '-'")
             }
         }
         self.init(trusted: trimmed + ".")

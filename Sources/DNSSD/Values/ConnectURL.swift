@@ -22,10 +22,11 @@ public enum ConnectURL {
     /// The first URL that works for a Gateway: its host name, else one of its addresses.
     public static func best(host: String?, addresses: [IPAddress], port: Int?, tls: Bool) -> String? {
         guard let port else { return nil }
-        let candidates = (host.map { [$0] } ?? []) + addresses.map(\.description)
-        for candidate in candidates {
-            if let url = make(host: candidate, port: port, tls: tls) { return url }
-        }
-        return nil
+        if let host, let url = make(host: host, port: port, tls: tls) { return url }
+        guard (1...65535).contains(port) else { return nil }
+        // What `make` makes of an address's text, without reading it back from the text: a
+        // browse asks this of every beacon several times.
+        guard let address = addresses.first(where: { tls || $0.isPrivate }) else { return nil }
+        return "\(tls ? "wss" : "ws")://\(address.urlHost):\(port)"
     }
 }

@@ -94,8 +94,25 @@ public struct Terminal: Sendable {
         err(lines: Self.lines(of: text))
     }
 
+    /// `text` split at its line feeds, as `split(separator: "\n")` splits it (a CR LF pair is
+    /// one Character, not a line end), but over the UTF-8 bytes: browse's JSON is one text of
+    /// hundreds of kilobytes, and splitting it by Characters cost more than making it.
     static func lines(of text: String) -> [String] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let bytes = text.utf8
+        var lines: [String] = []
+        var start = bytes.startIndex
+        var previous: UInt8 = 0
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") && previous != UInt8(ascii: "\r") {
+                lines.append(String(text[start..<index]))
+                start = bytes.index(after: index)
+            }
+            previous = byte
+            index = bytes.index(after: index)
+        }
+        lines.append(String(text[start...]))
         if text.hasSuffix("\n") { lines.removeLast() }
         return lines
     }
