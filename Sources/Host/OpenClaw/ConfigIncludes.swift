@@ -22,8 +22,10 @@ struct ConfigIncludes {
     private(set) var files: [String] = []
     /// Files that could not be followed, and why.
     private(set) var problems: [(path: String, why: String)] = []
-    /// Words of included files that are not JSON5: each one scrubbed as a secret.
+    /// Included files that are not JSON5: their secrets are found by a lexical pass.
     private(set) var unparsed: [[UInt8]] = []
+    /// The earlier values of keys given twice in included files.
+    let shadowed = ShadowedValues()
 
     struct ReadProblem: Error {
         let why: String
@@ -87,8 +89,8 @@ struct ConfigIncludes {
             return .object([:])
         }
         files.append(target)
-        guard ConfigRedaction.isUTF8(bytes), let parsed = try? JSONValue.parse(json5: Data(bytes)) else {
-            problems.append((target, "not JSON5: every word of it is scrubbed as a secret"))
+        guard ConfigRedaction.isUTF8(bytes), let parsed = try? JSONValue.parse(json5: Data(bytes), shadowed: shadowed) else {
+            problems.append((target, "not JSON5: the values under its secrets' keys are searched for"))
             unparsed.append(bytes)
             return .object([:])
         }
