@@ -65,6 +65,7 @@ struct ReportUnparsedConfigTests {
     func inDoubt(config: String) throws {
         let sources = try sources(config: config, log: "W1tokenvalue1 W2apikeyvalue2\n")
         #expect(!sources.unsure.isEmpty, "\(config)")
+        #expect(!sources.secrets.contains("gateway"), "keys name settings; they are not searched for: \(sources.secrets)")
         #expect(!sources.files.contains { $0.name == "gateway-log.txt" }, "\(sources.files.map(\.name))")
         #expect(sources.omitted.contains { $0.path == "gateway log" && $0.why == ReportSources.unsureWhy }, "\(sources.omitted)")
         let scrubber = SecretScrubber(secrets: sources.secrets)

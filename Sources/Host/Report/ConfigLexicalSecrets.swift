@@ -9,7 +9,7 @@
 struct ConfigLexicalSecrets {
     /// The values found where secrets sit.
     private(set) var secrets: Set<String> = []
-    /// Every value, keys aside: what to search for when in doubt.
+    /// Every value, keys aside, and every word of each string: what to search for when in doubt.
     private(set) var values: Set<String> = []
     /// Why some secret may have been missed; nil when every value's place was known.
     private(set) var doubt: String?
@@ -74,7 +74,9 @@ struct ConfigLexicalSecrets {
         case (.colon(let key), .colon):
             frames[frames.count - 1].state = .value(key)
         case (.colon(let key), _):
+            // A missing quote before it may have made a value of what reads as a key.
             note("a key has no colon")
+            values.insert(key)
             frames[frames.count - 1].state = .value(key)
             take(token)
         case (.value, .close):
@@ -130,6 +132,7 @@ struct ConfigLexicalSecrets {
 
     private mutating func scalar(_ text: String, quoted: Bool, place: ConfigRedaction.Place) {
         if !text.isEmpty { values.insert(text) }
+        if quoted { values.formUnion(Self.words(text)) }
         if quoted && ConfigRedaction.isPlaceholder(text) { return }
         switch place {
         case .plain: return
@@ -147,10 +150,9 @@ struct ConfigLexicalSecrets {
     }
 
     /// Every run of characters between white space, brackets, colons, commas and quotes: what a
-    /// value whose quote is missing leaves of it.
-    static func words(_ bytes: [UInt8]) -> Set<String> {
-        let text = String(decoding: bytes, as: UTF8.self)
-        return Set(text.split { $0.isWhitespace || "{}[]:,\"'`".contains($0) }.map(String.init))
+    /// string whose quote is missing holds of the values after it.
+    static func words(_ text: String) -> [String] {
+        text.split { $0.isWhitespace || "{}[]:,\"'`".contains($0) }.map(String.init)
     }
 
     private mutating func note(_ problem: String) {

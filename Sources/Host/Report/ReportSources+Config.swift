@@ -46,14 +46,15 @@ extension ReportSources {
     }
 
     /// A config (or an included file) that does not parse: the values under its secrets' keys
-    /// (`ConfigLexicalSecrets`). When the pass cannot be sure it found them all, every value and
-    /// word in it is searched for too, and OpenClaw's own output, which could hold the others, is
-    /// left out (`unsure`).
+    /// (`ConfigLexicalSecrets`). When the pass cannot be sure it found them all, every value in
+    /// it (and every word of its strings, what a missing quote leaves) is searched for too, and
+    /// OpenClaw's own output, which could hold the others, is left out (`unsure`). Keys are not:
+    /// they name settings, and would blank out the words of every other file.
     mutating func unparsed(_ bytes: [UInt8], path: String) {
         let lexical = ConfigLexicalSecrets(bytes)
         secrets.formUnion(lexical.secrets)
         guard let doubt = lexical.doubt else { return }
-        secrets.formUnion(lexical.values.union(ConfigLexicalSecrets.words(bytes)).filter(SecretScrubber.searches))
+        secrets.formUnion(lexical.values.filter(SecretScrubber.searches))
         unsure.append("\(path) does not parse and its secrets may not all be found: \(doubt)")
     }
 }

@@ -36,7 +36,7 @@ struct ReportUnparsedTests {
         return (root, result.stderr, everything)
     }
 
-    @Test("a config with a missing comma: its token, escaped password, number, URL password and gateway.env token are scrubbed from the journal")
+    @Test("a missing comma: the token, an escaped password, a number, a URL's password and gateway.env's token leave the journal")
     func missingComma() async throws {
         let tag = uniqueTag()
         let secrets = [
@@ -75,6 +75,7 @@ struct ReportUnparsedTests {
         #expect((manifest["incomplete"] as? [String])?.first?.contains("a bracket is never closed") == true, "\(manifest)")
         let omitted = manifest["omitted"] as? [[String: Any]] ?? []
         #expect(omitted.contains { $0["item"] as? String == "gateway journal" && $0["why"] as? String == ReportSources.unsureWhy })
-        #expect(!stderr.contains("every secret of this machine redacted") && stderr.contains("not every secret could be found"), "\(stderr)")
+        #expect(!stderr.contains("every secret of this machine redacted"), "\(stderr)")
+        #expect(stderr.contains("not every secret could be found"), "\(stderr)")
     }
 }
