@@ -139,6 +139,24 @@ public struct ConfigRedaction: Sendable {
         }
 
         static func variable(_ name: String) -> Place { PlainSettings.isPlain(name) ? .plain : .envValue }
+
+        /// Whether every value here is a secret, whatever its name or look.
+        var holdsSecrets: Bool { self == .secret || self == .envValue || self == .envBlock || self == .envMap }
+
+        /// Where a value under these keys (from the config's top) sits.
+        static func at(_ keys: [String]) -> Place {
+            keys.enumerated().reduce(Place.ordinary) { place, key in place.child(key.element, atRoot: key.offset == 0) }
+        }
+    }
+
+    /// The secrets of values the config holds but OpenClaw drops (the earlier of a key given
+    /// twice: `ShadowedValues`), each judged where it sits; `place` instead, when given.
+    static func secrets(of shadowed: [(keys: [String], value: JSONValue)], place: Place? = nil) -> Set<String> {
+        var walk = Walk()
+        for (keys, value) in shadowed {
+            _ = walk.redact(value, path: keys.joined(separator: "."), place: place ?? .at(keys))
+        }
+        return walk.secrets
     }
 
     /// One walk over the tree: the redacted copy, the paths and values replaced.
@@ -169,16 +187,15 @@ public struct ConfigRedaction: Sendable {
                 case .ordinary:
                     return ConfigRedaction.holdsKeyMaterial(text) || Self.looksLikeToken(text) ? replaced(text, path: path) : value
                 }
+            // Every scalar where a secret sits, whatever its type: a number as OpenClaw writes it
+            // into the environment or its log (`JavaScriptNumber`), so that it is searched for.
             case .number(let number):
-                return place == .envValue ? replaced(Self.text(of: number), path: path) : value
-            case .bool, .null:
+                return place.holdsSecrets ? replaced(JavaScriptNumber.text(number), path: path) : value
+            case .bool(let flag):
+                return place.holdsSecrets ? replaced("\(flag)", path: path) : value
+            case .null:
                 return value
             }
-        }
-
-        /// A number as OpenClaw puts it in the environment (JavaScript's String(n) for the usual ones).
-        static func text(of number: Double) -> String {
-            number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
         }
 
         mutating func replaced(_ text: String, path: String) -> JSONValue {

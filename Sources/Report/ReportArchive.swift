@@ -33,9 +33,17 @@ public struct ReportArchive: Sendable {
         var files: [File] = []
         var redactions: [Redaction] = []
         var omitted: [Omitted] = []
-        let note =
+        /// Whether every secret of this machine was known, and so searched for; when not, why
+        /// (`ReportSources.unsure`), and the files that could hold the others are left out.
+        var complete = true
+        var incomplete: [String] = []
+        var note =
             "Every secret in a file of this machine is replaced by [REDACTED]; keys are kept. Files from the network are as "
             + "received and not searched for secrets. No option turns redaction off."
+        static let incompleteNote =
+            "Every secret found in this machine's files is replaced by [REDACTED], but not every secret could be found "
+            + "(see incomplete): the Gateway's log and journal and OpenClaw's own reports, which could hold the others, "
+            + "are left out. Files from the network are as received and not searched for secrets. No option turns redaction off."
     }
 
     /// The folder every file is in, inside the archive.
@@ -56,6 +64,9 @@ public struct ReportArchive: Sendable {
         let shown = Dictionary(sources.shown.map { ($0.file, $0.what) }, uniquingKeysWith: +)
         manifest.redactions = sources.redactions.map { .init(file: $0.file, redacted: $0.what, shown: shown[$0.file] ?? []) }
         manifest.omitted = sources.omitted.map { .init(item: $0.path, why: $0.why) }
+        if !sources.unsure.isEmpty {
+            (manifest.complete, manifest.incomplete, manifest.note) = (false, sources.unsure, Manifest.incompleteNote)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // The manifest names paths and keys only; it is scrubbed like everything else.

@@ -14,6 +14,7 @@ extension ReportSources {
     /// when it is the Gateway's user's or root's, and so does each log in it (a regular file, no
     /// symbolic link); what does not count is named in the manifest.
     mutating func gatewayLog(folder: String = logFolder) {
+        guard unsure.isEmpty else { return omitted.append(("gateway log", Self.unsureWhy)) }
         var folderStatus = stat()
         guard lstat(folder, &folderStatus) == 0, folderStatus.st_mode & S_IFMT == S_IFDIR else {
             omitted.append(("gateway log", "no OpenClaw log in \(folder) (a Gateway writes openclaw-YYYY-MM-DD.log there)"))

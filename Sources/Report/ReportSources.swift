@@ -18,6 +18,10 @@ public struct ReportSources: Sendable {
     public var omitted: [(path: String, why: String)] = []
     /// Every secret found, to scrub from everything that goes into the archive.
     public var secrets: Set<String> = []
+    /// Why some secret of this machine may not be known (a config that does not parse): then the
+    /// files that could hold it (the Gateway's log and journal, OpenClaw's own reports) are left
+    /// out, and the report does not claim that every secret was redacted.
+    public var unsure: [String] = []
     /// Whose files and units count.
     public let gatewayUser: GatewayUser
 
@@ -38,10 +42,15 @@ public struct ReportSources: Sendable {
         var sources = ReportSources(gatewayUser: .owning(folder, environment: environment))
         sources.system()
         sources.openClaw(folder: folder, configPath: configPath, environment: environment)
+        sources.otherEnvFiles(home: home)
         sources.environment(environment)
         sources.journal(directory: environment[journalDirectoryVariable])
         return sources
     }
+
+    /// Why the Gateway's own output is left out when some secret may not be known.
+    public static let unsureWhy =
+        "left out: the config (or a file it includes) does not parse, so not every secret in it is known (see `incomplete`)"
 
     /// Names a journal folder for the report to read instead of the machine's journal (a copy
     /// from another machine; the tests' journal made by systemd-journal-remote).
@@ -50,6 +59,7 @@ public struct ReportSources: Sendable {
     /// The Gateway's recent journal lines (GatewayJournal); where none can be read, the manifest
     /// says why they are absent.
     mutating func journal(tool: String = "/usr/bin/journalctl", directory: String?) {
+        guard unsure.isEmpty else { return omitted.append(("gateway journal", Self.unsureWhy)) }
         switch GatewayJournal(tool: tool, directory: directory, user: gatewayUser).read() {
         case .success(let text): files.append(ReportFile("gateway-journal.txt", text: text))
         case .failure(let absence): omitted.append(("gateway journal", absence.why))
@@ -78,13 +88,7 @@ public struct ReportSources: Sendable {
         config(configPath)
         // The env file OpenClaw loads: its state folder's .env (follows openclaw/openclaw
         // src/infra/dotenv.ts loadDotEnv), wherever the config is.
-        if let bytes = gatewayFile(folder + "/.env") {
-            let env = ReportEnvFile(String(decoding: bytes, as: UTF8.self))
-            files.append(ReportFile("openclaw.env", text: env.text))
-            redactions.append(("openclaw.env", env.redacted))
-            if !env.shown.isEmpty { shown.append(("openclaw.env", env.shown)) }
-            secrets.formUnion(env.secrets)
-        }
+        if let bytes = gatewayFile(folder + "/.env") { envFile(bytes, name: "openclaw.env") }
         // Secrets kept beside the config: read for what to scrub, never archived.
         for path in [folder + "/identity/device.json", folder + "/identity/device-auth.json"]
         where FileManager.default.fileExists(atPath: path) {

@@ -27,8 +27,13 @@ enum SecretForms {
 
     /// Every form of `secret` (the secret itself included), when it is searched for (`isSearched`).
     static func of(_ secret: String) -> Set<[UInt8]> {
+        pieces(of: secret).reduce(into: Set<[UInt8]>()) { forms, piece in forms.formUnion(of(piece: piece)) }
+    }
+
+    /// Every form of one piece of a secret (`pieces(of:)`), none when it is not searched for.
+    static func of(piece: String) -> Set<[UInt8]> {
         var forms = Set<[UInt8]>()
-        for piece in pieces(of: secret) where isSearched(piece) {
+        if isSearched(piece) {
             let bytes = Array(piece.utf8)
             forms.insert(bytes)
             let hex = bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
@@ -45,12 +50,57 @@ enum SecretForms {
         return forms.filter { $0.count >= shortMinimumLength }
     }
 
-    /// The secret, each of its lines, and the body of a PEM block in it (base64 without line breaks).
+    /// The secret, each of its lines, the body of a PEM block in it (base64 without line breaks),
+    /// and the credentials of a URL in it (`credentials(inURL:)`).
     static func pieces(of secret: String) -> [String] {
         let lines = secret.split(whereSeparator: \.isNewline).map { String($0).trimmingSpaces() }
-        guard lines.count > 1 else { return [secret] }
+        let inURL = credentials(inURL: secret)
+        guard lines.count > 1 else { return [secret] + inURL }
         let body = secret.contains("-----BEGIN") ? [lines.filter { !$0.hasPrefix("-----") }.joined()] : []
-        return [secret] + lines + body
+        return [secret] + lines + body + inURL
+    }
+
+    /// The credentials inside a URL, each a secret on its own wherever it turns up: the password
+    /// of `user:password@` (the user itself when there is no password: a Sentry DSN's key), and
+    /// the value of each query or fragment parameter named like a credential (`?token=`,
+    /// `&api_key=`, `#access_token=`, `sig=`); each as written and percent-decoded.
+    static func credentials(inURL text: String) -> [String] {
+        guard let scheme = text.firstRange(of: "://") else { return [] }
+        let rest = text[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        var found: [Substring] = []
+        if let at = authority.lastIndex(of: "@") {
+            let userinfo = authority[..<at]
+            found.append(userinfo.firstIndex(of: ":").map { userinfo[userinfo.index(after: $0)...] } ?? userinfo)
+        }
+        let parameters = rest.drop { $0 != "?" && $0 != "#" }.dropFirst()
+        for pair in parameters.split(whereSeparator: { "&;?#".contains($0) }) {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "sig" || ReportSources.namesSecret(String(parts[0])) else { continue }
+            found.append(parts[1])
+        }
+        return found.flatMap { [String($0), percentDecoded($0)] }.filter { !$0.isEmpty }
+    }
+
+    /// `%41` as `A`, `+` kept; an invalid escape left as it is.
+    static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var index = text.utf8.startIndex
+        let utf8 = text.utf8
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            let next = utf8.index(after: index)
+            if byte == UInt8(ascii: "%"), utf8.distance(from: next, to: utf8.endIndex) >= 2,
+                let value = UInt8(String(decoding: utf8[next..<utf8.index(next, offsetBy: 2)], as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                index = utf8.index(next, offsetBy: 2)
+            } else {
+                bytes.append(byte)
+                index = next
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The base64 characters that depend on `bytes` alone when they follow `shift` other

@@ -1,25 +1,49 @@
 import Host
 /// Removes known secrets from text that is about to leave the machine (`clawnet report`): every
 /// form of each secret (`SecretForms`: as it is, hex, base64, percent-encoded, JSON-escaped, line
-/// by line), and every PEM private-key block whatever it holds. One pass over the text: at each
-/// byte, the longest form that starts there is replaced.
+/// by line, a URL's credentials), and every PEM private-key block whatever it holds. One pass
+/// over the text: at each byte, the longest form that starts there is replaced. The forms of a
+/// secret of `caseBlindLength` bytes or more match in any ASCII case (a log that upper-cases a
+/// token, a header lower-cased): that long, a chance match of ordinary text is not a worry.
 public struct SecretScrubber: Sendable {
     /// Whether a secret is searched for: not when it is short enough to match ordinary words
     /// (`SecretForms.isSearched`).
     public static func searches(_ secret: String) -> Bool { SecretForms.isSearched(secret) }
 
-    /// The forms, longest first, by their first two bytes.
-    let forms: [UInt16: [[UInt8]]]
+    /// From this length, a secret's forms match whatever their letters' case.
+    static let caseBlindLength = 12
+
+    struct Form {
+        /// The bytes to find; lower-cased when `caseBlind`.
+        let bytes: [UInt8]
+        let caseBlind: Bool
+    }
+
+    /// The forms, longest first, by their first two bytes lower-cased.
+    let forms: [UInt16: [Form]]
 
     public init(secrets: some Sequence<String>) {
-        var all = Set<[UInt8]>()
-        for secret in secrets { all.formUnion(SecretForms.of(secret)) }
-        var forms: [UInt16: [[UInt8]]] = [:]
-        for form in all.sorted(by: { $0.count > $1.count }) { forms[Self.key(form[0], form[1]), default: []].append(form) }
+        var all: [[UInt8]: Bool] = [:]
+        for secret in secrets {
+            for piece in SecretForms.pieces(of: secret) {
+                let caseBlind = piece.utf8.count >= Self.caseBlindLength
+                for form in SecretForms.of(piece: piece) {
+                    let bytes = caseBlind ? form.map(Self.lowered) : form
+                    all[bytes] = all[bytes] == true || caseBlind
+                }
+            }
+        }
+        var forms: [UInt16: [Form]] = [:]
+        for (bytes, caseBlind) in all.sorted(by: { $0.key.count > $1.key.count }) {
+            forms[Self.key(bytes[0], bytes[1]), default: []].append(Form(bytes: bytes, caseBlind: caseBlind))
+        }
         self.forms = forms
     }
 
-    static func key(_ first: UInt8, _ second: UInt8) -> UInt16 { UInt16(first) << 8 | UInt16(second) }
+    static func key(_ first: UInt8, _ second: UInt8) -> UInt16 { UInt16(lowered(first)) << 8 | UInt16(lowered(second)) }
+
+    /// An ASCII capital as its small letter; any other byte as it is.
+    static func lowered(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
 
     /// `text` with every private-key block replaced by `marker`, and nothing else: for text whose
     /// other content must not depend on which secrets are known.
@@ -40,7 +64,7 @@ public struct SecretScrubber: Sendable {
                 let form = candidates.first(where: { Self.matches($0, in: text, at: index) })
             {
                 result += marker
-                index += form.count
+                index += form.bytes.count
             } else {
                 result.append(text[index])
                 index += 1
@@ -49,11 +73,14 @@ public struct SecretScrubber: Sendable {
         return result
     }
 
-    static func matches(_ form: [UInt8], in text: [UInt8], at index: Int) -> Bool {
-        guard index + form.count <= text.count else { return false }
-        var offset = 2
-        while offset < form.count {
-            guard text[index + offset] == form[offset] else { return false }
+    static func matches(_ form: Form, in text: [UInt8], at index: Int) -> Bool {
+        let bytes = form.bytes
+        guard index + bytes.count <= text.count else { return false }
+        // The key matched the first two bytes in any case: an exact form checks them again.
+        var offset = form.caseBlind ? 2 : 0
+        while offset < bytes.count {
+            let byte = text[index + offset]
+            guard (form.caseBlind ? lowered(byte) : byte) == bytes[offset] else { return false }
             offset += 1
         }
         return true

@@ -84,3 +84,18 @@ struct ReportArchiveTests {
         #expect(entries.allSatisfy { $0["scrubbed"] == nil }, "no count of hits: \(entries)")
     }
 }
+
+extension ReportArchiveTests {
+    @Test("when some secret may not be known, the manifest says redaction is not complete, and why")
+    func incompleteManifest() async throws {
+        var sources = ReportSources()
+        sources.unsure = ["/x/openclaw.json does not parse and its secrets may not all be found: a bracket is never closed"]
+        let unpacked = try await Self.unpacked(try ReportArchive.make([], sources: sources, created: Date()))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data((unpacked["manifest.json"] ?? "").utf8)) as? [String: Any])
+        #expect(manifest["complete"] as? Bool == false, "\(manifest)")
+        #expect(manifest["incomplete"] as? [String] == sources.unsure, "\(manifest)")
+        #expect((manifest["note"] as? String)?.contains("not every secret could be found") == true, "\(manifest)")
+        let complete = try await Self.unpacked(try ReportArchive.make([], sources: ReportSources(), created: Date()))
+        #expect(complete["manifest.json"]?.contains("\"complete\" : true") == true, "\(complete["manifest.json"] ?? "")")
+    }
+}

@@ -31,7 +31,10 @@ extension ReportCommand {
         var versions = ["clawnet: \(Version.line)", line]
         if let absence { sources.omitted.append(absence) }
         var files: [ReportFile] = []
-        if case .ran(_, _, _, let doctor, let status) = outcome {
+        if case .ran = outcome, !sources.unsure.isEmpty {
+            // Some secret of the config is not known: what OpenClaw says of it could hold it.
+            sources.omitted.append(("openclaw doctor and gateway status", ReportSources.unsureWhy))
+        } else if case .ran(_, _, _, let doctor, let status) = outcome {
             for (name, run, arguments) in [
                 ("openclaw-doctor.json", doctor, OpenClawDiagnostics.doctorArguments),
                 ("openclaw-gateway-status.json", status, OpenClawDiagnostics.statusArguments),

@@ -20,9 +20,9 @@ struct ReportCommand: ClawnetCommand {
             browse.json, versions.txt (clawnet, OpenClaw, Avahi), the kernel and the \
             distribution, the OpenClaw config with every secret replaced by [REDACTED] (tokens, \
             passwords, SecretRef ids, private keys, every value of an env map such as env.vars or \
-            skills.entries.*.env; the keys kept), the env file OpenClaw loads (.env in its state \
-            folder, ~/.openclaw or OPENCLAW_STATE_DIR) read as OpenClaw reads it, every value \
-            redacted; settings OpenClaw documents as plain (OPENCLAW_LOG_LEVEL, \
+            skills.entries.*.env; the keys kept), the env files OpenClaw loads (.env in its state \
+            folder, ~/.openclaw or OPENCLAW_STATE_DIR, and ~/.config/openclaw/gateway.env) read as \
+            OpenClaw reads them, every value redacted; settings OpenClaw documents as plain (OPENCLAW_LOG_LEVEL, \
             OPENCLAW_DISABLE_BONJOUR, ...) are shown. Also resolv.conf, the nsswitch hosts line, \
             interfaces and routes (as `ip route` writes them), avahi-daemon's state, each \
             wide-area domain's zone as served (by AXFR, else its Gateways' RRsets), the end of the \
@@ -32,12 +32,15 @@ struct ReportCommand: ClawnetCommand {
             and every part left out and why.
 
             Device identities and credential files are never included. Every secret found (in the \
-            config, the env file, the identity and credential files, this process's environment) \
+            config, the env files and the .env of the Gateway's working directory, the identity and \
+            credential files, this process's environment) \
             is searched for in every file of this machine: as it is, in hexadecimal, base64, \
             percent-encoded and JSON-escaped, line by line, and replaced. What came from the \
             network (beacons, DNS answers, Gateways' answers) is left as received, never searched: \
-            a [REDACTED] there would tell whoever planted a guess that it was right. No option \
-            turns redaction off.
+            a [REDACTED] there would tell whoever planted a guess that it was right. A config that \
+            does not parse is left out, the values under its secrets' keys still searched for; when \
+            not all of them can be found, the Gateway's log and journal and OpenClaw's own reports \
+            are left out too, and the report says so. No option turns redaction off.
 
             TARGET, --domain, --server, --no-local, --manual and --pin aim doctor and browse as \
             they do in `clawnet doctor`. FILE must not exist: the report never replaces a file, \
@@ -137,11 +140,12 @@ struct ReportCommand: ClawnetCommand {
         await servedZones(request.domains, into: &sources)
         context.terminal.clearProgress()
         let archive = try ReportArchive.make(files + sources.files, sources: sources, created: Date())
-        return write(archive, to: path, files: files.count + sources.files.count + 1, terminal: context.terminal)
+        return write(
+            archive, to: path, files: files.count + sources.files.count + 1, complete: sources.unsure.isEmpty, terminal: context.terminal)
     }
 
     /// The archive at --out, made there only if nothing has appeared at that path since the start.
-    func write(_ archive: [UInt8], to path: String, files: Int, terminal: Terminal) -> ExitStatus {
+    func write(_ archive: [UInt8], to path: String, files: Int, complete: Bool, terminal: Terminal) -> ExitStatus {
         do { try AtomicFile.writeNew(bytes: archive, to: path, mode: 0o600) } catch {
             guard error.exists else {
                 terminal.error("cannot write \(out): \(error)", fix: nil)
@@ -151,6 +155,13 @@ struct ReportCommand: ClawnetCommand {
                 "\(out) appeared while the report ran, made by something else: it was left as it is and the archive was not written",
                 fix: "run the report again with --out naming a new file")
             return .failure
+        }
+        guard complete else {
+            terminal.err(
+                "wrote \(out): \(files) files, \(archive.count) bytes; every secret found redacted, but the config does not parse, "
+                    + "so not every secret could be found: the Gateway's log and journal and OpenClaw's own reports are left out "
+                    + "(manifest.json says why)")
+            return .success
         }
         terminal.err("wrote \(out): \(files) files, \(archive.count) bytes; every secret of this machine redacted")
         return .success

@@ -12,10 +12,14 @@ package enum JSONValue: Decodable, Equatable {
 
     /// JSON5 text as OpenClaw reads it (JSON5.parse): of a key given twice in one object, the
     /// last value counts. Foundation's decoder keeps the first, so each key is numbered in the
-    /// order it is read (`Occurrence`) and the object is built in that order.
-    package static func parse(json5 data: Data) throws -> JSONValue {
+    /// order it is read (`Occurrence`) and the object is built in that order. Unquoted keys are
+    /// read as JSON5 reads them, escapes decoded (`JSON5Keys`). The earlier value of a key given
+    /// twice goes to `shadowed`, when given.
+    package static func parse(json5 data: Data, shadowed: ShadowedValues? = nil) throws -> JSONValue {
+        let data = try JSON5Keys.unescaped(data)
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
+        if let shadowed { decoder.userInfo[ShadowedValues.key] = shadowed }
         let counter = Mutex(0)
         decoder.keyDecodingStrategy = .custom { path in
             let number = counter.withLock { count in
@@ -43,7 +47,10 @@ package enum JSONValue: Decodable, Equatable {
             let object = try decoder.container(keyedBy: Occurrence.self)
             var fields: [String: JSONValue] = [:]
             for key in object.allKeys.sorted(by: { $0.number < $1.number }) {
-                fields[key.key] = try object.decode(JSONValue.self, forKey: key)
+                let value = try object.decode(JSONValue.self, forKey: key)
+                if let earlier = fields.updateValue(value, forKey: key.key), let shadowed = decoder.userInfo[ShadowedValues.key] {
+                    (shadowed as? ShadowedValues)?.add(earlier, at: decoder.codingPath + [key as any CodingKey])
+                }
             }
             self = .object(fields)
         }
@@ -94,5 +101,24 @@ extension JSONValue: Encodable {
         case .bool(let flag): try container.encode(flag)
         case .null: try container.encodeNil()
         }
+    }
+}
+
+/// The values JSON5 reads and drops: the earlier of a key given twice in one object (OpenClaw
+/// ignores it, but it is in the file). Filled while one text is read (`JSONValue.parse`).
+package final class ShadowedValues: Sendable {
+    package static let key = CodingUserInfoKey(rawValue: "clawnet.shadowedValues")!
+
+    package init() {}
+
+    private let found = Mutex<[(keys: [String], value: JSONValue)]>([])
+
+    /// Each value dropped, with the keys of its place (no array indices: an array's items sit
+    /// where the array does).
+    package var values: [(keys: [String], value: JSONValue)] { found.withLock { $0 } }
+
+    package func add(_ value: JSONValue, at path: [any CodingKey]) {
+        let keys = path.filter { $0.intValue == nil }.map { JSONValue.Occurrence(stringValue: $0.stringValue).key }
+        found.withLock { $0.append((keys, value)) }
     }
 }

@@ -24,8 +24,11 @@ package struct ConfigIncludes {
     package private(set) var files: [String] = []
     /// Files that could not be followed, and why.
     package private(set) var problems: [(path: String, why: String)] = []
-    /// Included files that are not JSON5 (or not UTF-8), and their bytes.
+    /// Included files that are not JSON5 (or not UTF-8), and their bytes: report finds their
+    /// secrets by a lexical pass.
     package private(set) var unparsed: [(path: String, bytes: [UInt8])] = []
+    /// The earlier values of keys given twice in included files.
+    package let shadowed = ShadowedValues()
 
     package struct ReadProblem: Error {
         package let why: String
@@ -93,7 +96,8 @@ package struct ConfigIncludes {
             return .object([:])
         }
         files.append(target)
-        guard String(validating: bytes, as: UTF8.self) != nil, let parsed = try? JSONValue.parse(json5: Data(bytes)) else {
+        guard String(validating: bytes, as: UTF8.self) != nil, let parsed = try? JSONValue.parse(json5: Data(bytes), shadowed: shadowed)
+        else {
             unparsed.append((target, bytes))
             return .object([:])
         }
