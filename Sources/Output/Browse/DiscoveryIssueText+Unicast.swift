@@ -22,14 +22,14 @@ extension DiscoveryIssueText {
             return DiscoveryIssueText(
                 "the PTR answer from \(server) was truncated even over TCP (\(records) records arrived): the RRset of "
                     + "\(service) does not fit in one DNS message (64 KiB)",
-                fix:
-                    "split the Gateways across several domains (at most about 1,000 per domain), e.g. with `clawnet zone generate` per domain"
+                fix: "split the Gateways across several domains (at most about 1,000 per domain), e.g. with "
+                    + "`clawnet zone generate` per domain"
             )
         case .tooManyInstances(let service, let count, let limit):
             return DiscoveryIssueText(
                 "\(service) lists \(count) instances; only the first \(limit) are resolved",
-                fix:
-                    "a fleet this large belongs in several domains (`clawnet zone generate` per domain); if it is not yours, the server floods"
+                fix: "a fleet this large belongs in several domains (`clawnet zone generate` per domain); if it is not yours, "
+                    + "the server floods"
             )
         case .ptrNotInstance(let service, let target, let type):
             return DiscoveryIssueText(
