@@ -1,16 +1,16 @@
 import CZlib
 
 /// gzip (RFC 1952) through zlib's deflate.
-public enum Gzip {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+package enum Gzip {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// zlib's windowBits for a gzip wrapper instead of zlib's own: 15 + 16.
     package static let gzipWindowBits: Int32 = 15 + 16
     package static let memoryLevel: Int32 = 8
 
-    public static func compress(_ input: [UInt8]) throws(Failure) -> [UInt8] {
+    package static func compress(_ input: [UInt8]) throws(Failure) -> [UInt8] {
         var stream = z_stream()
         guard
             deflateInit2_(

@@ -3,18 +3,18 @@
 /// owner 0, the given time. A name longer than ustar's 100 bytes is carried whole in a `path`
 /// record of an extended header before the file, as GNU tar, bsdtar and Python's tarfile read it;
 /// the ustar header then holds its first 100 bytes (what a reader without pax support extracts).
-public struct TarArchive: Sendable {
+package struct TarArchive: Sendable {
     private(set) var bytes: [UInt8] = []
     /// ustar's name field.
     package static let nameLimit = 100
     package static let block = 512
 
-    public init() {}
+    package init() {}
 
-    public struct EmptyName: Error {}
+    package struct EmptyName: Error {}
 
     /// Appends a regular file.
-    public mutating func add(_ name: String, _ content: [UInt8], modified: Int64) throws(EmptyName) {
+    package mutating func add(_ name: String, _ content: [UInt8], modified: Int64) throws(EmptyName) {
         let nameBytes = Array(name.utf8)
         guard !nameBytes.isEmpty else { throw EmptyName() }
         if nameBytes.count > Self.nameLimit {
@@ -62,5 +62,5 @@ public struct TarArchive: Sendable {
     }
 
     /// The archive, ended by two zero blocks.
-    public var finished: [UInt8] { bytes + [UInt8](repeating: 0, count: 2 * Self.block) }
+    package var finished: [UInt8] { bytes + [UInt8](repeating: 0, count: 2 * Self.block) }
 }

@@ -8,8 +8,8 @@ import Synchronization
 /// reverse lookup, like `avahi-resolve -a`). Doctor uses it to tell "multicast does not
 /// cross the network" (no answer from the Gateway host) from "multicast works but no
 /// Gateway advertises" (the host answers, no beacon).
-public enum AvahiAddressLookup {
-    public enum Answer: Sendable, Hashable {
+package enum AvahiAddressLookup {
+    package enum Answer: Sendable, Hashable {
         /// The host's mDNS responder answered with this name.
         case name(String)
         /// No responder answered in time.
@@ -21,7 +21,7 @@ public enum AvahiAddressLookup {
     /// Looks all `addresses` up at once; returns within `timeout`, whatever avahi-daemon does,
     /// and at once when its task is cancelled (a conversation still starting then is ended once
     /// it has started).
-    public static func names(of addresses: [IPAddress], timeout: Duration) async -> [IPAddress: Answer] {
+    package static func names(of addresses: [IPAddress], timeout: Duration) async -> [IPAddress: Answer] {
         guard !addresses.isEmpty else { return [:] }
         let lookup = Lookup(addresses: addresses)
         lookup.start()

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Host
 
 /// What clawnet wanted from Avahi: the fix names the way around it that the command has.
-public enum AvahiPurpose: Sendable {
+package enum AvahiPurpose: Sendable {
     /// browse, doctor: wide-area DNS-SD and manual targets work without Avahi.
     case browse
     /// advertise: publishing goes through avahi-daemon; serving works without it.

@@ -7,8 +7,8 @@ import Synchronization
 /// Asks the LAN, through avahi-daemon, for the addresses of a `.local` host name (an mDNS
 /// lookup, like `avahi-resolve -n`), without nsswitch: doctor resolves a `.local` TARGET this
 /// way when getaddrinfo cannot (no nss-mdns, or nss-mdns that cannot reach the daemon).
-public enum AvahiHostLookup {
-    public enum Answer: Sendable, Hashable {
+package enum AvahiHostLookup {
+    package enum Answer: Sendable, Hashable {
         /// The host answered with these addresses (IPv4 and IPv6, each asked once).
         case found([IPAddress])
         /// No responder answered in time.
@@ -19,7 +19,7 @@ public enum AvahiHostLookup {
 
     /// The host's IPv4 and IPv6 address, asked at once; returns within `timeout`, whatever
     /// avahi-daemon does, and at once when its task is cancelled (with what it has).
-    public static func addresses(of host: String, timeout: Duration) async -> Answer {
+    package static func addresses(of host: String, timeout: Duration) async -> Answer {
         let lookup = Lookup(host: host)
         lookup.start()
         return await withDeadline(timeout) { await lookup.outcome.value(onCancel: { lookup.deliver() }) }.value

@@ -4,19 +4,19 @@ import Host
 
 /// Whether avahi-daemon answers over D-Bus, and its version: one short, synchronous
 /// conversation on one thread (the poll thread is never started).
-public enum AvahiStatus: Sendable, Equatable {
+package enum AvahiStatus: Sendable, Equatable {
     case running(version: String, hostName: String)
     case unavailable(DiscoveryIssue)
 
     /// Asked from a thread of its own (BlockingThreads): the conversation is a blocking D-Bus
     /// round trip, never for the cooperative pool.
-    public static func query(for purpose: AvahiPurpose = .browse) async -> AvahiStatus {
+    package static func query(for purpose: AvahiPurpose = .browse) async -> AvahiStatus {
         await BlockingThreads.shared.value { blockingQuery(for: purpose) }
     }
 
     /// The conversation on the calling thread, which it blocks: only for a thread that may block
     /// (MachineFacts.gather runs on BlockingThreads), never for the cooperative pool.
-    public static func blockingQuery(for purpose: AvahiPurpose = .browse) -> AvahiStatus {
+    package static func blockingQuery(for purpose: AvahiPurpose = .browse) -> AvahiStatus {
         guard let poll = avahi_threaded_poll_new(), let api = avahi_threaded_poll_get(poll) else {
             return .unavailable(DiscoveryIssue(source: .mdns, kind: .daemonMissing, .eventLoopFailed))
         }

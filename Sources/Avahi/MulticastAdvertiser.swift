@@ -1,7 +1,7 @@
 import DNSSD
 
 /// What happened to an advertisement.
-public enum AdvertiseEvent: Sendable, Equatable {
+package enum AdvertiseEvent: Sendable, Equatable {
     /// The service is on the network under this name.
     case established(name: String)
     /// The name was taken; Avahi's alternative is tried next.
@@ -12,10 +12,10 @@ public enum AdvertiseEvent: Sendable, Equatable {
 }
 
 /// Publishing a beacon in `local.` through avahi-daemon.
-public struct MulticastAdvertiser: Sendable {
-    public init() {}
+package struct MulticastAdvertiser: Sendable {
+    package init() {}
 
-    public func advertise(name: String, type: ServiceType, port: Int, txt: TXTRecord) -> AsyncStream<AdvertiseEvent> {
+    package func advertise(name: String, type: ServiceType, port: Int, txt: TXTRecord) -> AsyncStream<AdvertiseEvent> {
         AvahiPublishSession.events(service: .init(name: name, type: type, port: port, txt: txt))
     }
 }

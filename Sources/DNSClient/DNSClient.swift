@@ -8,7 +8,7 @@ import NIOSupport
 
 /// Why a query got no usable answer. Answers with an error code (NXDOMAIN, SERVFAIL, ...)
 /// are not failures here: they come back as responses and the caller reads the code.
-public enum DNSQueryFailure: Error, Hashable, Sendable, CustomStringConvertible {
+package enum DNSQueryFailure: Error, Hashable, Sendable, CustomStringConvertible {
     case timeout(DNSServer, attempts: Int)
     /// Nothing listens on the server's port (ICMP port unreachable, or a TCP reset).
     case refused(DNSServer)
@@ -16,13 +16,13 @@ public enum DNSQueryFailure: Error, Hashable, Sendable, CustomStringConvertible 
     case unreachable(DNSServer, String)
     case malformed(DNSServer, String)
 
-    public var server: DNSServer {
+    package var server: DNSServer {
         switch self {
         case .timeout(let server, _), .refused(let server), .unreachable(let server, _), .malformed(let server, _): server
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .timeout(let server, let attempts): "no answer from \(server) (\(Plural.counted(attempts, "try", plural: "tries")))"
         case .refused(let server): "nothing listens on port \(server.port) of \(server.address) (connection refused)"
@@ -32,7 +32,7 @@ public enum DNSQueryFailure: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// What to do about it: a refused port and a server out of reach need different fixes.
-    public var fix: String {
+    package var fix: String {
         switch self {
         case .timeout:
             "the server does not answer: is it running and reachable (firewall, Tailscale up)?"
@@ -60,12 +60,12 @@ public enum DNSQueryFailure: Error, Hashable, Sendable, CustomStringConvertible 
     }
 }
 
-public struct DNSResponse: Sendable {
-    public let message: DNSMessage
-    public let server: DNSServer
-    public let overTCP: Bool
+package struct DNSResponse: Sendable {
+    package let message: DNSMessage
+    package let server: DNSServer
+    package let overTCP: Bool
 
-    public init(message: DNSMessage, server: DNSServer, overTCP: Bool) {
+    package init(message: DNSMessage, server: DNSServer, overTCP: Bool) {
         self.message = message
         self.server = server
         self.overTCP = overTCP
@@ -74,42 +74,42 @@ public struct DNSResponse: Sendable {
 
 /// A stub DNS client: UDP with EDNS0, TCP when the answer is truncated, a bounded number of
 /// queries in flight per server, each with a timeout and bounded retries.
-public final class DNSClient: Sendable {
-    public struct Options: Sendable {
-        public var attemptTimeout: Duration = .milliseconds(800)
-        public var attempts = 3
-        public var maxInFlight = 100
-        public init() {}
+package final class DNSClient: Sendable {
+    package struct Options: Sendable {
+        package var attemptTimeout: Duration = .milliseconds(800)
+        package var attempts = 3
+        package var maxInFlight = 100
+        package init() {}
 
         /// Options whose every query ends within `bound`: its UDP tries, or the TCP query a
         /// truncated answer leads to (which gets `attemptTimeout * attempts`). Never slower to
         /// retry than the defaults.
-        public init(within bound: Duration) {
+        package init(within bound: Duration) {
             attemptTimeout = min(attemptTimeout, bound / attempts)
         }
     }
 
     /// What one question got from one server.
-    public typealias Answer = Result<DNSResponse, DNSQueryFailure>
+    package typealias Answer = Result<DNSResponse, DNSQueryFailure>
 
     let group: any EventLoopGroup
     let options: Options
     private let channels = NIOLockedValueBox<[DNSServer: EventLoopFuture<UDPQueryChannel>]>([:])
     private let logger = Logger(label: "clawnet.dns")
 
-    public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, options: Options = Options()) {
+    package init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, options: Options = Options()) {
         self.group = group
         self.options = options
     }
 
-    public func query(_ name: DNSName, _ type: RRType, server: DNSServer) async throws(DNSQueryFailure) -> DNSResponse {
+    package func query(_ name: DNSName, _ type: RRType, server: DNSServer) async throws(DNSQueryFailure) -> DNSResponse {
         try await query([(name, type)], server: server)[0].get()
     }
 
     /// Every question asked of `server` at once: the queries are written together and flushed
     /// once, at most `maxInFlight` of them outstanding, each with its own tries; an answer
     /// truncated over UDP is asked again over TCP (RFC 7766). Results in the questions' order.
-    public func query(_ questions: [DNSQuestionKey], server: DNSServer) async -> [Answer] {
+    package func query(_ questions: [DNSQuestionKey], server: DNSServer) async -> [Answer] {
         var results = [Answer?](repeating: nil, count: questions.count)
         var asked: [(index: Int, question: DNSQuestion)] = []
         for (index, key) in questions.enumerated() {
@@ -179,7 +179,7 @@ public final class DNSClient: Sendable {
         }
     }
 
-    public func shutdown() async {
+    package func shutdown() async {
         let open = channels.withLockedValue { channels in
             defer { channels.removeAll() }
             return Array(channels.values)
@@ -212,7 +212,7 @@ public final class DNSClient: Sendable {
 }
 
 /// A question by name and type, before it is encoded.
-public typealias DNSQuestionKey = (name: DNSName, type: RRType)
+package typealias DNSQuestionKey = (name: DNSName, type: RRType)
 
 /// One question, encoded with id 0; the transport writes its own id into the first two bytes.
 struct DNSQuestion: Sendable {

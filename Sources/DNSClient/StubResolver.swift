@@ -3,7 +3,7 @@ import DNSWire
 import NIOSupport
 
 /// What one question got: records, or the reason there are none, and who said so.
-public enum DNSLookup: Sendable {
+package enum DNSLookup: Sendable {
     case records([DNSRecord], response: DNSResponse)
     /// The server answered with an error code or without records of the type (NODATA).
     case negative(RCode, server: DNSServer, nodata: Bool)
@@ -11,7 +11,7 @@ public enum DNSLookup: Sendable {
 
     /// NXDOMAIN, NODATA (name exists, type does not), SERVFAIL, REFUSED or a transport failure,
     /// with the server that said it: the words an operator searches for.
-    public var explanation: String {
+    package var explanation: String {
         switch self {
         case .records(let records, let response): "\(Plural.counted(records.count, "record")) from \(response.server)"
         case .negative(_, let server, true): "NODATA from \(server) (the name exists, the record type does not)"
@@ -22,17 +22,17 @@ public enum DNSLookup: Sendable {
     }
 
     /// Why no answer came, when none did.
-    public var failure: DNSQueryFailure? {
+    package var failure: DNSQueryFailure? {
         if case .failed(let failure) = self { return failure }
         return nil
     }
 
-    public var records: [DNSRecord] {
+    package var records: [DNSRecord] {
         if case .records(let records, _) = self { return records }
         return []
     }
 
-    public var server: DNSServer? {
+    package var server: DNSServer? {
         switch self {
         case .records(_, let response): response.server
         case .negative(_, let server, _): server
@@ -48,7 +48,7 @@ public enum DNSLookup: Sendable {
 }
 
 /// Asks DNS questions. The real one is `StubResolver`; tests replay recorded answers.
-public protocol DNSResolving: Sendable {
+package protocol DNSResolving: Sendable {
     func lookup(_ name: DNSName, _ type: RRType) async -> DNSLookup
     /// Every question at once, the lookups in the questions' order.
     func lookup(_ questions: [DNSQuestionKey]) async -> [DNSLookup]
@@ -56,7 +56,7 @@ public protocol DNSResolving: Sendable {
 
 extension DNSResolving {
     /// One lookup per question, all at once.
-    public func lookup(_ questions: [DNSQuestionKey]) async -> [DNSLookup] {
+    package func lookup(_ questions: [DNSQuestionKey]) async -> [DNSLookup] {
         await withTaskGroup(of: (Int, DNSLookup).self) { group in
             for (index, question) in questions.enumerated() {
                 group.addTask { (index, await lookup(question.name, question.type)) }
@@ -71,22 +71,22 @@ extension DNSResolving {
 /// A stub resolver over a list of servers, tried in order like the C library does: the next
 /// one only after a timeout, an unreachable server, SERVFAIL or REFUSED. CNAMEs are followed
 /// (at most 8), using records already in the answer before asking again.
-public struct StubResolver: DNSResolving {
-    public let client: DNSClient
-    public let servers: [DNSServer]
+package struct StubResolver: DNSResolving {
+    package let client: DNSClient
+    package let servers: [DNSServer]
 
-    public init(client: DNSClient, servers: [DNSServer]) {
+    package init(client: DNSClient, servers: [DNSServer]) {
         self.client = client
         self.servers = servers
     }
 
-    public func lookup(_ name: DNSName, _ type: RRType) async -> DNSLookup {
+    package func lookup(_ name: DNSName, _ type: RRType) async -> DNSLookup {
         await lookup([(name, type)])[0]
     }
 
     /// The questions go to each server together (one round trip for all of them); those a
     /// server fails go on to the next. An answer that is a CNAME is followed on its own.
-    public func lookup(_ questions: [DNSQuestionKey]) async -> [DNSLookup] {
+    package func lookup(_ questions: [DNSQuestionKey]) async -> [DNSLookup] {
         var lookups: [DNSLookup] = []
         for (question, answer) in zip(questions, await ask(questions)) {
             lookups.append(await following(question, answer))

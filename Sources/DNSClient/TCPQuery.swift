@@ -68,12 +68,12 @@ enum TCPQuery {
 
 /// Splits a TCP stream into length-prefixed DNS messages (also used for zone transfers and
 /// dynamic updates).
-public struct LengthPrefixedDecoder: ByteToMessageDecoder {
-    public typealias InboundOut = ByteBuffer
+package struct LengthPrefixedDecoder: ByteToMessageDecoder {
+    package typealias InboundOut = ByteBuffer
 
-    public init() {}
+    package init() {}
 
-    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt16.self),
             buffer.readableBytes >= 2 + Int(length)
         else { return .needMoreData }
@@ -82,7 +82,7 @@ public struct LengthPrefixedDecoder: ByteToMessageDecoder {
         return .continue
     }
 
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    package mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         try decode(context: context, buffer: &buffer)
     }
 }

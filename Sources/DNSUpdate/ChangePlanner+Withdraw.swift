@@ -10,7 +10,7 @@ extension ChangePlanner {
     /// replaced, and the addresses it gave a host that an SRV this registration did not add
     /// points to (another Gateway, or another service, uses it). An RRset it removed whole
     /// (the host's `AAAA` when it gave only an `A`) is put back in every case.
-    public func withdraw(_ ledger: RegistrationLedger, served: ServedRecords) throws(UpdateFailure) -> UpdatePlan {
+    package func withdraw(_ ledger: RegistrationLedger, served: ServedRecords) throws(UpdateFailure) -> UpdatePlan {
         let instance = ledger.instance
         var units: [Unit] = []
         // Someone else took the name over: the SRV the registration added is gone, another is there.
@@ -69,7 +69,7 @@ extension ChangePlanner {
     }
 
     /// True when an SRV the ledger does not hold names `host` as its target.
-    public static func pointedTo(_ host: DNSName, byOtherThan ledger: RegistrationLedger, in served: ServedRecords) -> Bool {
+    package static func pointedTo(_ host: DNSName, byOtherThan ledger: RegistrationLedger, in served: ServedRecords) -> Bool {
         served.records.contains { record in
             guard record.type == .srv, case .srv(_, _, _, let target) = record.data, target == host else { return false }
             return !ledger.holds(record)

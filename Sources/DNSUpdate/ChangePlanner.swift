@@ -2,8 +2,8 @@ import DNSSD
 import DNSWire
 
 /// What a push or a withdrawal changes, instance by instance, for people to read.
-public struct PlannedChange: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct PlannedChange: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case added
         /// The instance exists; these of its RRsets (SRV, TXT) change.
         case changed([RRType])
@@ -12,13 +12,13 @@ public struct PlannedChange: Sendable, Hashable {
         case host([RRsetChange])
     }
 
-    public let name: DNSName
-    public let kind: Kind
+    package let name: DNSName
+    package let kind: Kind
     /// An instance's TXT strings the server holds that the push does not write again (a key
     /// clawnet does not write, a value it replaces), raw: each is named, never dropped unsaid.
-    public var txtRemoved: [[UInt8]] = []
+    package var txtRemoved: [[UInt8]] = []
 
-    public init(name: DNSName, kind: Kind, txtRemoved: [[UInt8]] = []) {
+    package init(name: DNSName, kind: Kind, txtRemoved: [[UInt8]] = []) {
         self.name = name
         self.kind = kind
         self.txtRemoved = txtRemoved
@@ -27,18 +27,18 @@ public struct PlannedChange: Sendable, Hashable {
 
 /// One RRset a plan changes, from the records it holds to the records it will hold; read as
 /// "replaces A 10.0.0.5 with 10.0.0.7", so that no record someone else wrote goes unannounced.
-public struct RRsetChange: Sendable, Hashable, CustomStringConvertible {
-    public let type: RRType
-    public let before: [DNSRecord.Data]
-    public let after: [DNSRecord.Data]
+package struct RRsetChange: Sendable, Hashable, CustomStringConvertible {
+    package let type: RRType
+    package let before: [DNSRecord.Data]
+    package let after: [DNSRecord.Data]
 
-    public init(type: RRType, before: [DNSRecord.Data], after: [DNSRecord.Data]) {
+    package init(type: RRType, before: [DNSRecord.Data], after: [DNSRecord.Data]) {
         self.type = type
         self.before = before
         self.after = after
     }
 
-    public var description: String {
+    package var description: String {
         func values(_ data: [DNSRecord.Data]) -> String { data.map { $0.presentation ?? "?" }.joined(separator: ", ") }
         if before.isEmpty { return "adds \(type) \(values(after))" }
         if after.isEmpty { return "removes \(type) \(values(before))" }
@@ -48,10 +48,10 @@ public struct RRsetChange: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The change sets that turn what a server serves into what is wanted, and what they change.
-public struct UpdatePlan: Sendable {
-    public let changeSets: [ChangeSet]
-    public let changes: [PlannedChange]
-    public var isEmpty: Bool { changeSets.isEmpty }
+package struct UpdatePlan: Sendable {
+    package let changeSets: [ChangeSet]
+    package let changes: [PlannedChange]
+    package var isEmpty: Bool { changeSets.isEmpty }
 }
 
 /// Compares the service records a server has with those wanted (the records `zone generate`
@@ -66,14 +66,14 @@ public struct UpdatePlan: Sendable {
 /// Everything goes into one UPDATE unless it does not fit in one DNS message; then it is
 /// split between instances, each part with the prerequisites of the state the previous
 /// parts leave.
-public struct ChangePlanner: Sendable {
-    public let zone: DNSName
-    public let service: DNSName
+package struct ChangePlanner: Sendable {
+    package let zone: DNSName
+    package let service: DNSName
     /// A DNS message is at most 65,535 bytes; TSIG needs room at the end (a 512-bit MAC and
     /// two names of up to 255 bytes fit in 700).
-    public var maxMessageBytes = 65_535 - 700
+    package var maxMessageBytes = 65_535 - 700
 
-    public init(zone: DNSName, service: DNSName) {
+    package init(zone: DNSName, service: DNSName) {
         self.zone = zone
         self.service = service
     }
@@ -91,7 +91,7 @@ public struct ChangePlanner: Sendable {
     /// Publishes `desired` (PTR, SRV, TXT, host A/AAAA records). Other instances of the type
     /// stay unless `prune` (and then those in `keeping` stay too); other names and types are
     /// never touched.
-    public func publish(_ desired: [DNSRecord], served: ServedRecords, prune: Bool, keeping: Set<DNSName> = [])
+    package func publish(_ desired: [DNSRecord], served: ServedRecords, prune: Bool, keeping: Set<DNSName> = [])
         throws(UpdateFailure) -> UpdatePlan
     {
         var order: [RRsetKey] = []

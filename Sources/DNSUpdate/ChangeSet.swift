@@ -3,13 +3,13 @@ import DNSWire
 
 /// An RFC 2136 §2.4 prerequisite: an RRset is exactly these records (value-dependent), or
 /// does not exist.
-public enum Prerequisite: Hashable, Sendable {
+package enum Prerequisite: Hashable, Sendable {
     case rrsetEquals(DNSName, RRType, [DNSRecord.Data])
     case rrsetAbsent(DNSName, RRType)
 }
 
 /// An RFC 2136 §2.5 update: add a record, delete an RRset, delete one record.
-public enum Update: Hashable, Sendable {
+package enum Update: Hashable, Sendable {
     case add(DNSRecord)
     case deleteRRset(DNSName, RRType)
     case delete(DNSRecord)
@@ -17,24 +17,24 @@ public enum Update: Hashable, Sendable {
 
 /// What one UPDATE message carries: applied all at once, or not at all when a prerequisite
 /// no longer holds.
-public struct ChangeSet: Sendable {
-    public let zone: DNSName
-    public let prerequisites: [Prerequisite]
-    public let updates: [Update]
+package struct ChangeSet: Sendable {
+    package let zone: DNSName
+    package let prerequisites: [Prerequisite]
+    package let updates: [Update]
 
-    public init(zone: DNSName, prerequisites: [Prerequisite], updates: [Update]) {
+    package init(zone: DNSName, prerequisites: [Prerequisite], updates: [Update]) {
         self.zone = zone
         self.prerequisites = prerequisites
         self.updates = updates
     }
 
-    public func wire(id: UInt16) throws(DNSWireError) -> [UInt8] {
+    package func wire(id: UInt16) throws(DNSWireError) -> [UInt8] {
         try DNSWireCodec.update(zone: zone, prerequisites: prerequisiteRecords, updates: updateRecords, id: id)
     }
 
     /// The most bytes `wire` can be (no name compressed), found without encoding; nil when
     /// only encoding tells.
-    public var wireLengthBound: Int? {
+    package var wireLengthBound: Int? {
         DNSWireCodec.updateLengthBound(zone: zone, prerequisites: prerequisiteRecords, updates: updateRecords)
     }
 
@@ -63,7 +63,7 @@ public struct ChangeSet: Sendable {
 
     /// The same UPDATE as nsupdate commands (after `server` and `zone` lines, before `send`).
     /// Names and RDATA are in presentation format, so any label survives the round trip.
-    public var nsupdateLines: [String] {
+    package var nsupdateLines: [String] {
         var lines: [String] = []
         for prerequisite in prerequisites {
             switch prerequisite {

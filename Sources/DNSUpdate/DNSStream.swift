@@ -8,15 +8,15 @@ import NIOSupport
 
 /// Length-prefixed DNS messages over one TCP connection (RFC 1035 §4.2.2, RFC 7766): the
 /// many answers of a zone transfer, or an UPDATE and its answer.
-public enum DNSStream {
+package enum DNSStream {
     /// One open connection, inside `exchange`.
-    public struct Session {
+    package struct Session {
         let server: DNSServer
         let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
         var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
         let timedOut: NIOLockedValueBox<Bool>
 
-        public func send(_ message: [UInt8]) async throws(DNSQueryFailure) {
+        package func send(_ message: [UInt8]) async throws(DNSQueryFailure) {
             var buffer = ByteBuffer()
             buffer.writeInteger(UInt16(message.count))
             buffer.writeBytes(message)
@@ -26,7 +26,7 @@ public enum DNSStream {
         }
 
         /// The next message; a connection that ends (or times out) first is a failure.
-        public mutating func receive() async throws(DNSQueryFailure) -> [UInt8] {
+        package mutating func receive() async throws(DNSQueryFailure) -> [UInt8] {
             // Past the deadline, messages the connection buffered before it closed are not
             // handed out: each costs its caller a parse, and ten of a hostile transfer's took
             // seconds past --timeout.
@@ -46,7 +46,7 @@ public enum DNSStream {
 
     /// Connects to `server`, runs `body`, closes. The whole exchange is bounded by `timeout`:
     /// then the connection is closed under `body`, whose next receive fails with a timeout.
-    public static func exchange<Result>(
+    package static func exchange<Result>(
         with server: DNSServer, timeout: Duration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         _ body: (inout Session) async throws -> Result
     ) async throws -> Result {

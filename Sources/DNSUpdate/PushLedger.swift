@@ -11,13 +11,13 @@ import DNSWire
 /// every RRset an UPDATE changes carries the prerequisite that it is what the ledger says, so a
 /// ledger that is wrong makes the server refuse the UPDATE (and the push reads), never lose a
 /// record someone else wrote.
-public struct PushLedger: Sendable {
-    public let zone: DNSName
-    public let service: DNSName
-    public let serial: UInt32
-    public let records: [DNSRecord]
+package struct PushLedger: Sendable {
+    package let zone: DNSName
+    package let service: DNSName
+    package let serial: UInt32
+    package let records: [DNSRecord]
 
-    public init(zone: DNSName, service: DNSName, serial: UInt32, records: [DNSRecord]) {
+    package init(zone: DNSName, service: DNSName, serial: UInt32, records: [DNSRecord]) {
         self.zone = zone
         self.service = service
         self.serial = serial
@@ -26,7 +26,7 @@ public struct PushLedger: Sendable {
 
     /// The ledger of a push that applied `plan` over `served`, after which the server serves
     /// `serial`: the RRsets a push of `desired` relies on, as the plan left them.
-    public init(after plan: UpdatePlan, over served: ServedRecords, desired: [DNSRecord], service: DNSName, serial: UInt32) {
+    package init(after plan: UpdatePlan, over served: ServedRecords, desired: [DNSRecord], service: DNSName, serial: UInt32) {
         var sets = RRsets(served: served)
         for key in Self.keys(of: desired, service: service, zone: served.zone, in: sets.rrset) { sets.load(key) }
         for update in plan.changeSets.flatMap(\.updates) { sets.apply(update) }
@@ -35,7 +35,7 @@ public struct PushLedger: Sendable {
     }
 
     /// The ledger as what `server` serves, to plan from.
-    public func served(by server: DNSServer) throws(RecordStore.Full) -> ServedRecords {
+    package func served(by server: DNSServer) throws(RecordStore.Full) -> ServedRecords {
         try ServedRecords(zone: zone, server: server, serial: serial, source: .ledger, records: records)
     }
 

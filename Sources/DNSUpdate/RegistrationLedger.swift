@@ -9,19 +9,19 @@ import DNSWire
 /// A restart after a crash adopts what an earlier run of the same registration left, as that
 /// run's ledger (kept in a file by its caller) says; records that only look the same (the same
 /// instance, host and port, written by `zone push`) were there before, and stay.
-public struct RegistrationLedger: Sendable, Equatable {
-    public let instance: DNSName
-    public private(set) var added: [DNSRecord]
-    public private(set) var replaced: [DNSRecord]
+package struct RegistrationLedger: Sendable, Equatable {
+    package let instance: DNSName
+    package private(set) var added: [DNSRecord]
+    package private(set) var replaced: [DNSRecord]
 
-    public init(instance: DNSName, added: [DNSRecord] = [], replaced: [DNSRecord] = []) {
+    package init(instance: DNSName, added: [DNSRecord] = [], replaced: [DNSRecord] = []) {
         self.instance = instance
         self.added = added
         self.replaced = replaced
     }
 
     /// True when `record` (name, type and RDATA; TTLs aside) is one this registration added.
-    public func holds(_ record: DNSRecord) -> Bool {
+    package func holds(_ record: DNSRecord) -> Bool {
         added.contains { $0.sameRecord(as: record) }
     }
 
@@ -29,7 +29,7 @@ public struct RegistrationLedger: Sendable, Equatable {
     /// every wanted record that was not there was added; every record of an RRset it replaces
     /// that was not its own is kept to be put back. What the ledger holds already stays, so a
     /// refresh that puts a deleted record back keeps it the registration's.
-    public mutating func note(_ desired: [DNSRecord], over served: ServedRecords) {
+    package mutating func note(_ desired: [DNSRecord], over served: ServedRecords) {
         for record in desired where !holds(record) && !served.rrset(record.name, record.type).contains(where: record.sameRecord) {
             added.append(record)
         }
@@ -57,20 +57,20 @@ public struct RegistrationLedger: Sendable, Equatable {
 
     /// What an earlier run of this registration noted (its ledger file), as far as `served`
     /// still holds it; what it replaced is still to be put back.
-    public mutating func adopt(_ earlier: RegistrationLedger, from served: ServedRecords) {
+    package mutating func adopt(_ earlier: RegistrationLedger, from served: ServedRecords) {
         for record in earlier.present(in: served) where !holds(record) { added.append(record) }
         for record in earlier.replaced where !replaced.contains(where: record.sameRecord) { replaced.append(record) }
     }
 
     /// The records it added that `served` still holds: what is left to withdraw.
-    public func present(in served: ServedRecords) -> [DNSRecord] {
+    package func present(in served: ServedRecords) -> [DNSRecord] {
         added.filter { record in served.rrset(record.name, record.type).contains(where: record.sameRecord) }
     }
 }
 
 extension DNSRecord {
     /// The same record as DNS deletes it (RFC 2136 §2.5.4): name (without case), type, RDATA.
-    public func sameRecord(as other: DNSRecord) -> Bool {
+    package func sameRecord(as other: DNSRecord) -> Bool {
         name == other.name && type == other.type && data == other.data
     }
 }

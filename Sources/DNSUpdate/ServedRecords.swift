@@ -3,11 +3,11 @@ import DNSSD
 import DNSWire
 
 /// A name and a record type: the unit DNS (and RFC 2136's prerequisites) compares.
-public struct RRsetKey: Hashable, Sendable {
-    public let name: DNSName
-    public let type: RRType
+package struct RRsetKey: Hashable, Sendable {
+    package let name: DNSName
+    package let type: RRType
 
-    public init(_ name: DNSName, _ type: RRType) {
+    package init(_ name: DNSName, _ type: RRType) {
         self.name = name
         self.type = type
     }
@@ -17,8 +17,8 @@ public struct RRsetKey: Hashable, Sendable {
 /// RRsets of the service type and its hosts (asked one by one when transfers are refused or
 /// the zone is too large to hold). The records are held compactly and within
 /// `RecordStore.Bounds.zone`, indexed by name.
-public struct ServedRecords: Sendable {
-    public enum Source: Sendable, Hashable {
+package struct ServedRecords: Sendable {
+    package enum Source: Sendable, Hashable {
         case transfer(messages: Int)
         /// Transfers were refused (the reason says how) or not asked for; the RRsets were asked instead.
         case queries(transferRefused: String?)
@@ -34,21 +34,21 @@ public struct ServedRecords: Sendable {
     }
 
     /// True when the records were asked of the server (AXFR or queries), not taken from a ledger.
-    public var wasRead: Bool {
+    package var wasRead: Bool {
         switch source {
         case .transfer, .queries, .queriesPastBound: true
         case .ledger, .assumedEmpty: false
         }
     }
 
-    public let zone: DNSName
-    public let server: DNSServer
-    public let serial: UInt32?
-    public let source: Source
-    public let records: RecordStore
+    package let zone: DNSName
+    package let server: DNSServer
+    package let serial: UInt32?
+    package let source: Source
+    package let records: RecordStore
     private let index: OwnerIndex
 
-    public init(zone: DNSName, server: DNSServer, serial: UInt32?, source: Source, records: RecordStore) {
+    package init(zone: DNSName, server: DNSServer, serial: UInt32?, source: Source, records: RecordStore) {
         self.zone = zone
         self.server = server
         self.serial = serial
@@ -58,27 +58,27 @@ public struct ServedRecords: Sendable {
     }
 
     /// From a few records (a test, a plan's own view); more than a zone's bound is a failure.
-    public init(zone: DNSName, server: DNSServer, serial: UInt32?, source: Source, records: [DNSRecord]) throws(RecordStore.Full) {
+    package init(zone: DNSName, server: DNSServer, serial: UInt32?, source: Source, records: [DNSRecord]) throws(RecordStore.Full) {
         self.init(zone: zone, server: server, serial: serial, source: source, records: try RecordStore(records))
     }
 
-    public func rrset(_ name: DNSName, _ type: RRType) -> [DNSRecord] {
+    package func rrset(_ name: DNSName, _ type: RRType) -> [DNSRecord] {
         Array(lazyRRset(name, type))
     }
 
     /// The records of one RRset, each made when it is read: an RRset of a transferred zone
     /// can hold as many records as the zone.
-    public func lazyRRset(_ name: DNSName, _ type: RRType) -> LazyMapCollection<[Int], DNSRecord> {
+    package func lazyRRset(_ name: DNSName, _ type: RRType) -> LazyMapCollection<[Int], DNSRecord> {
         index.positions(of: name, in: records).filter { records.type(at: $0) == type }.lazy.map { records[$0] }
     }
 
     /// The instances the service's PTR RRset lists (only those directly under it).
-    public func instances(of service: DNSName) -> [DNSName] {
+    package func instances(of service: DNSName) -> [DNSName] {
         Array(lazyInstances(of: service))
     }
 
     /// `instances(of:)`, each made when it is read.
-    public func lazyInstances(of service: DNSName) -> some Sequence<DNSName> {
+    package func lazyInstances(of service: DNSName) -> some Sequence<DNSName> {
         lazyRRset(service, .ptr).compactMap { Self.instance(listedBy: $0, of: service) }
     }
 
@@ -94,16 +94,16 @@ public struct ServedRecords: Sendable {
 /// Reads what the server has now: AXFR first; when transfers are refused, the PTR RRset of
 /// the service type, SRV and TXT of every instance listed or wanted, A and AAAA of every
 /// host named, each asked as an ordinary question.
-public struct ZoneReader: Sendable {
-    public let server: DNSServer
-    public let key: TSIGKey?
-    public let timeout: Duration
+package struct ZoneReader: Sendable {
+    package let server: DNSServer
+    package let key: TSIGKey?
+    package let timeout: Duration
     /// What the records read may hold together (a transfer past it falls back to the RRsets).
-    public let bounds: RecordStore.Bounds
+    package let bounds: RecordStore.Bounds
     let client: DNSClient
     let clock: @Sendable () -> UInt64
 
-    public init(
+    package init(
         server: DNSServer, key: TSIGKey?, timeout: Duration, bounds: RecordStore.Bounds = .zone, client: DNSClient,
         clock: @escaping @Sendable () -> UInt64 = unixNow
     ) {
@@ -116,7 +116,7 @@ public struct ZoneReader: Sendable {
     }
 
     /// `instances` and `hosts`: names to ask for besides what the PTR RRset lists.
-    public func read(zone: DNSName, service: DNSName, instances: [DNSName], hosts: [DNSName], transfer: Bool = true)
+    package func read(zone: DNSName, service: DNSName, instances: [DNSName], hosts: [DNSName], transfer: Bool = true)
         async throws(UpdateFailure) -> ServedRecords
     {
         var source = ServedRecords.Source.queries(transferRefused: nil)

@@ -5,19 +5,19 @@ import DNSWire
 /// One service type's records in one zone on its primary server: read what is served, plan
 /// the change sets, send them. `zone push` and `advertise --domain` both work through it;
 /// reading and sending are separate steps so a caller (or a test) can act between them.
-public struct ServiceRegistration: Sendable {
-    public let zone: DNSName
-    public let service: DNSName
-    public let server: DNSServer
-    public let key: TSIGKey?
+package struct ServiceRegistration: Sendable {
+    package let zone: DNSName
+    package let service: DNSName
+    package let server: DNSServer
+    package let key: TSIGKey?
     /// Bounds each transfer, question and UPDATE (a caller with a deadline lowers it as time passes).
-    public var timeout: Duration
+    package var timeout: Duration
     /// TSIG's clock: seconds since the epoch (tests move it to make a skew).
-    public var clock: @Sendable () -> UInt64 = unixNow
+    package var clock: @Sendable () -> UInt64 = unixNow
     /// What the records read may hold (tests lower it to pass it with a small zone).
-    public var bounds = RecordStore.Bounds.zone
+    package var bounds = RecordStore.Bounds.zone
 
-    public init(zone: DNSName, service: DNSName, server: DNSServer, key: TSIGKey?, timeout: Duration) {
+    package init(zone: DNSName, service: DNSName, server: DNSServer, key: TSIGKey?, timeout: Duration) {
         self.zone = zone
         self.service = service
         self.server = server
@@ -25,11 +25,11 @@ public struct ServiceRegistration: Sendable {
         self.timeout = timeout
     }
 
-    public var planner: ChangePlanner { ChangePlanner(zone: zone, service: service) }
+    package var planner: ChangePlanner { ChangePlanner(zone: zone, service: service) }
 
     /// What the server has for these records: AXFR, or (`transfer` false, or transfers
     /// refused) the RRsets of the service type and of the names in `desired`.
-    public func read(for desired: [DNSRecord], transfer: Bool = true) async throws(UpdateFailure) -> ServedRecords {
+    package func read(for desired: [DNSRecord], transfer: Bool = true) async throws(UpdateFailure) -> ServedRecords {
         let (instances, hosts) = Self.names(in: desired, service: service)
         let client = DNSClient(options: .init(within: timeout))
         do throws(UpdateFailure) {
@@ -44,7 +44,7 @@ public struct ServiceRegistration: Sendable {
     }
 
     /// The instances (PTR targets of `service`) and hosts (A, AAAA owners) `desired` names.
-    public static func names(in desired: [DNSRecord], service: DNSName) -> (instances: [DNSName], hosts: [DNSName]) {
+    package static func names(in desired: [DNSRecord], service: DNSName) -> (instances: [DNSName], hosts: [DNSName]) {
         var instances: [DNSName] = []
         var hosts: [DNSName] = []
         for record in desired {
@@ -60,13 +60,13 @@ public struct ServiceRegistration: Sendable {
     /// The zone's serial as the server serves it now: one SOA question over TCP, signed with the
     /// key as an UPDATE is, answered with authority (`UpdateSender.serial`). A push trusts its
     /// ledger only while this is the serial the ledger was written at.
-    public func serial() async throws(UpdateFailure) -> UInt32 {
+    package func serial() async throws(UpdateFailure) -> UInt32 {
         try await UpdateSender(server: server, key: key, timeout: timeout, clock: clock).serial(of: zone)
     }
 
     /// Sends the plan's change sets in order; stops at the first that fails. Returns how many
     /// were applied before a failure (all of them when nothing failed) and the failure.
-    public func send(_ plan: UpdatePlan) async -> (applied: Int, failure: UpdateFailure?) {
+    package func send(_ plan: UpdatePlan) async -> (applied: Int, failure: UpdateFailure?) {
         let sender = UpdateSender(server: server, key: key, timeout: timeout, clock: clock)
         for (index, changeSet) in plan.changeSets.enumerated() {
             do throws(UpdateFailure) { try await sender.send(changeSet) } catch {

@@ -10,17 +10,17 @@ import DNSWire
 /// is off) and does not check the time; and a transfer of many messages is left to the
 /// caller anyway. So the protocol is here, over the exact wire bytes, and the MACs are
 /// swift-crypto's HMACs (SHA-224 through OpenSSL, see OpenSSLHMAC).
-public struct TSIGSigner: Sendable {
-    public let key: TSIGKey
+package struct TSIGSigner: Sendable {
+    package let key: TSIGKey
     /// Seconds the two clocks may differ; BIND and Knot use 300.
-    public var fudge: UInt16 = 300
+    package var fudge: UInt16 = 300
 
-    public init(key: TSIGKey) {
+    package init(key: TSIGKey) {
         self.key = key
     }
 
     /// The message with a TSIG record appended, and the MAC the answer's MAC depends on.
-    public func sign(_ message: [UInt8], time: UInt64) throws(UpdateFailure) -> (wire: [UInt8], mac: [UInt8]) {
+    package func sign(_ message: [UInt8], time: UInt64) throws(UpdateFailure) -> (wire: [UInt8], mac: [UInt8]) {
         let digest = message + TSIGDigest.variables(key: key, time: time, fudge: fudge, error: .none, other: [])
         guard let mac = key.algorithm.mac(key: key.secret.bytes, message: digest) else {
             throw UpdateFailure(
@@ -41,7 +41,7 @@ public struct TSIGSigner: Sendable {
 }
 
 /// Why an answer's signature does not hold.
-public enum TSIGFailure: Error, Hashable, Sendable {
+package enum TSIGFailure: Error, Hashable, Sendable {
     /// The MAC is wrong: the answer was changed on the way, or signed with another secret.
     case badMAC
     /// The answer is signed with another key or algorithm than the request.
@@ -56,8 +56,8 @@ public enum TSIGFailure: Error, Hashable, Sendable {
 
 /// Verifies the answers to one signed request: a single answer, or every message of a
 /// transfer in order (each signed one covers the unsigned ones before it).
-public struct TSIGVerifier: Sendable {
-    public enum Outcome: Sendable, Equatable, CustomStringConvertible {
+package struct TSIGVerifier: Sendable {
+    package enum Outcome: Sendable, Equatable, CustomStringConvertible {
         case verified
         /// The server reports a TSIG error (BADSIG, BADKEY, BADTIME ...); such answers carry
         /// no MAC to check. BADTIME brings the server's clock.
@@ -66,7 +66,7 @@ public struct TSIGVerifier: Sendable {
         case unsigned
 
         /// For --verbose: words, never a Swift value.
-        public var description: String {
+        package var description: String {
             switch self {
             case .verified: "verified"
             case .serverError(let error, let time?): "error \(error) (server time \(time))"
@@ -77,7 +77,7 @@ public struct TSIGVerifier: Sendable {
     }
 
     /// RFC 8945 §5.3.1: a client must accept up to 99 unsigned messages between signed ones.
-    public static let maxUnsignedInARow = 99
+    package static let maxUnsignedInARow = 99
 
     let key: TSIGKey
     private var priorMAC: [UInt8]
@@ -85,15 +85,15 @@ public struct TSIGVerifier: Sendable {
     private var unsignedSince: [UInt8] = []
     private var unsignedCount = 0
 
-    public init(key: TSIGKey, requestMAC: [UInt8]) {
+    package init(key: TSIGKey, requestMAC: [UInt8]) {
         self.key = key
         self.priorMAC = requestMAC
     }
 
     /// True when the last message seen was signed and verified: a transfer may end there.
-    public var endsSigned: Bool { unsignedCount == 0 && !first }
+    package var endsSigned: Bool { unsignedCount == 0 && !first }
 
-    public mutating func verify(_ wire: [UInt8], now: UInt64) throws(TSIGFailure) -> Outcome {
+    package mutating func verify(_ wire: [UInt8], now: UInt64) throws(TSIGFailure) -> Outcome {
         guard let (record, offset) = TSIGRecord.find(in: wire) else {
             guard !first else { return .unsigned }
             unsignedCount += 1

@@ -4,7 +4,7 @@ import DNSWire
 
 /// The TSIG algorithms (RFC 8945 §6) that BIND's `tsig-keygen -a` and Knot's `keymgr -t`
 /// make keys for.
-public enum TSIGAlgorithm: String, CaseIterable, Sendable {
+package enum TSIGAlgorithm: String, CaseIterable, Sendable {
     case hmacMD5 = "hmac-md5.sig-alg.reg.int"
     case hmacSHA1 = "hmac-sha1"
     case hmacSHA224 = "hmac-sha224"
@@ -13,7 +13,7 @@ public enum TSIGAlgorithm: String, CaseIterable, Sendable {
     case hmacSHA512 = "hmac-sha512"
 
     /// As key files spell it: any case, `hmac-md5` for the long MD5 name, a trailing dot allowed.
-    public init?(name: String) {
+    package init?(name: String) {
         var text = name.lowercased()
         if text.hasSuffix(".") { text.removeLast() }
         if text == "hmac-md5" { text = Self.hmacMD5.rawValue }
@@ -21,16 +21,16 @@ public enum TSIGAlgorithm: String, CaseIterable, Sendable {
     }
 
     /// The algorithm's domain name, as it goes into the TSIG record.
-    public var dnsName: DNSName {
+    package var dnsName: DNSName {
         (try? DNSName(presentation: rawValue + ".")) ?? .root
     }
 
     /// The short name for messages and nsupdate (`hmac-md5`, `hmac-sha256`, ...).
-    public var shortName: String { self == .hmacMD5 ? "hmac-md5" : rawValue }
+    package var shortName: String { self == .hmacMD5 ? "hmac-md5" : rawValue }
 
     /// nil only when OpenSSL cannot compute HMAC-SHA224 (out of memory): never an empty MAC,
     /// which a server would answer with BADSIG and a verifier could mistake for an answer.
-    public func mac(key: [UInt8], message: [UInt8]) -> [UInt8]? {
+    package func mac(key: [UInt8], message: [UInt8]) -> [UInt8]? {
         let symmetric = SymmetricKey(data: key)
         switch self {
         case .hmacMD5: return Array(HMAC<Insecure.MD5>.authenticationCode(for: message, using: symmetric))

@@ -4,12 +4,12 @@ import FoundationEssentials
 
 /// A TSIG key: its name, algorithm and secret. The secret never appears in any text clawnet
 /// prints: `description` names the key, and the secret bytes have no text form at all.
-public struct TSIGKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
-    public let name: DNSName
-    public let algorithm: TSIGAlgorithm
+package struct TSIGKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    package let name: DNSName
+    package let algorithm: TSIGAlgorithm
     let secret: Secret
     /// The file it was read from (to warn when others can read it), nil when made in code.
-    public let file: String?
+    package let file: String?
 
     /// Bytes that print as `<secret>`, in every interpolation, dump and log line.
     struct Secret: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -19,24 +19,24 @@ public struct TSIGKey: Sendable, CustomStringConvertible, CustomDebugStringConve
         var customMirror: Mirror { Mirror(self, children: []) }
     }
 
-    public init(name: DNSName, algorithm: TSIGAlgorithm, secret: [UInt8], file: String? = nil) {
+    package init(name: DNSName, algorithm: TSIGAlgorithm, secret: [UInt8], file: String? = nil) {
         self.name = name
         self.algorithm = algorithm
         self.secret = Secret(bytes: secret)
         self.file = file
     }
 
-    public var description: String {
+    package var description: String {
         "key \(name) (\(algorithm.shortName))"
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 }
 
 /// Why a key file could not be used. The message names the file and never holds the secret.
-public struct TSIGKeyFileError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct TSIGKeyFileError: Error, Sendable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Key files as BIND and Knot write them:
@@ -52,10 +52,10 @@ public struct TSIGKeyFileError: Error, Sendable, CustomStringConvertible {
 ///         secret: base64...
 ///
 /// and the one-line `[algorithm:]name:secret` that `nsupdate -y` and `kdig -y` take.
-public enum TSIGKeyFile {
+package enum TSIGKeyFile {
     /// The key in a key file's bytes (read by the caller, within `FileLimit.tsigKey`: see
     /// RegularFile); `file` names it in messages.
-    public static func parse(bytes: [UInt8], file: String) throws(TSIGKeyFileError) -> TSIGKey {
+    package static func parse(bytes: [UInt8], file: String) throws(TSIGKeyFileError) -> TSIGKey {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw TSIGKeyFileError("the TSIG key file \(file) is not text")
         }
@@ -65,7 +65,7 @@ public enum TSIGKeyFile {
     /// Every message names the file and the field, never a value read from it: in a file
     /// whose fields are swapped (`hmac-sha256:SECRET:name`), the "name" or the "algorithm" is
     /// the secret. Only an algorithm name that is a known TSIG algorithm is repeated.
-    public static func parse(_ text: String, file: String) throws(TSIGKeyFileError) -> TSIGKey {
+    package static func parse(_ text: String, file: String) throws(TSIGKeyFileError) -> TSIGKey {
         let found: [(name: String, algorithm: String?, secret: String?)]
         if text.split(separator: "\n").contains(where: { String($0).trimmingSpaces() == "key:" }) {
             found = knotKeys(text)

@@ -2,17 +2,17 @@ import DNSSD
 import DNSWire
 
 /// TSIG's own error codes (RFC 8945 §5.2), carried in the TSIG record of an answer.
-public struct TSIGError: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+package struct TSIGError: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    public static let none = TSIGError(rawValue: 0)
-    public static let badSig = TSIGError(rawValue: 16)
-    public static let badKey = TSIGError(rawValue: 17)
-    public static let badTime = TSIGError(rawValue: 18)
-    public static let badTrunc = TSIGError(rawValue: 22)
+    package static let none = TSIGError(rawValue: 0)
+    package static let badSig = TSIGError(rawValue: 16)
+    package static let badKey = TSIGError(rawValue: 17)
+    package static let badTime = TSIGError(rawValue: 18)
+    package static let badTrunc = TSIGError(rawValue: 22)
 
-    public var description: String {
+    package var description: String {
         [
             0: "NOERROR", 16: "BADSIG", 17: "BADKEY", 18: "BADTIME", 19: "BADMODE", 20: "BADNAME", 21: "BADALG", 22: "BADTRUNC",
             23: "BADCOOKIE",
@@ -22,25 +22,25 @@ public struct TSIGError: RawRepresentable, Hashable, Sendable, CustomStringConve
 }
 
 /// The TSIG record at the end of a message (RFC 8945 §4.2), and where it starts.
-public struct TSIGRecord: Sendable {
-    public let keyName: DNSName
-    public let algorithm: DNSName
+package struct TSIGRecord: Sendable {
+    package let keyName: DNSName
+    package let algorithm: DNSName
     /// Seconds since the epoch (48 bits on the wire).
-    public let timeSigned: UInt64
-    public let fudge: UInt16
-    public let mac: [UInt8]
-    public let originalID: UInt16
-    public let error: TSIGError
-    public let otherData: [UInt8]
+    package let timeSigned: UInt64
+    package let fudge: UInt16
+    package let mac: [UInt8]
+    package let originalID: UInt16
+    package let error: TSIGError
+    package let otherData: [UInt8]
 
     /// For BADTIME the server puts its own clock in Other Data (RFC 8945 §5.2.3).
-    public var serverTime: UInt64? {
+    package var serverTime: UInt64? {
         otherData.count == 6 ? otherData.reduce(0) { $0 << 8 | UInt64($1) } : nil
     }
 
     /// The TSIG record of `wire` and the offset where it starts; nil when the message does not
     /// end with one. Every length is checked: a hostile message yields nil, never a trap.
-    public static func find(in wire: [UInt8]) -> (record: TSIGRecord, offset: Int)? {
+    package static func find(in wire: [UInt8]) -> (record: TSIGRecord, offset: Int)? {
         var reader = WireReader(wire)
         guard let counts = reader.header(), counts.additional > 0 else { return nil }
         for _ in 0..<counts.questions {

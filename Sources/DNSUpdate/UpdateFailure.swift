@@ -4,8 +4,8 @@ import DNSWire
 
 /// Why reading a zone or changing it did not work: a reason to decide on, a message that
 /// names the server's RCODE and the cause, and a fix. No message ever holds a key's secret.
-public struct UpdateFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Reason: Sendable, Hashable {
+package struct UpdateFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Reason: Sendable, Hashable {
         /// YXRRSET, NXRRSET, YXDOMAIN, NXDOMAIN: the zone is no longer what was read.
         case prerequisiteFailed
         /// NOTAUTH without a TSIG error: not the zone's server, or the key is not for this zone.
@@ -33,19 +33,19 @@ public struct UpdateFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case sharedHost
     }
 
-    public let reason: Reason
-    public let rcode: RCode?
-    public let message: String
-    public let fix: String?
+    package let reason: Reason
+    package let rcode: RCode?
+    package let message: String
+    package let fix: String?
 
-    public init(_ reason: Reason, rcode: RCode? = nil, _ message: String, fix: String? = nil) {
+    package init(_ reason: Reason, rcode: RCode? = nil, _ message: String, fix: String? = nil) {
         self.reason = reason
         self.rcode = rcode
         self.message = message
         self.fix = fix
     }
 
-    public var description: String { fix.map { "\(message) (fix: \($0))" } ?? message }
+    package var description: String { fix.map { "\(message) (fix: \($0))" } ?? message }
 
     /// What was asked of the server when it answered with an error.
     enum Operation: Sendable, CustomStringConvertible {

@@ -4,7 +4,7 @@ import DNSWire
 extension UpdatePlan {
     /// The plan as nsupdate input (`zone push --dry-run`): comments, server, zone, then each
     /// change set and `send`. The key is named by its file, never written: nsupdate reads it with -k.
-    public func nsupdateScript(server: DNSServer, zone: DNSName, key: TSIGKey?) -> String {
+    package func nsupdateScript(server: DNSServer, zone: DNSName, key: TSIGKey?) -> String {
         var lines = [
             "; clawnet zone push --dry-run for \(zone)",
             "; apply with: nsupdate \(key.map { "-k \(Self.keyFileWord($0)) " } ?? "")< this file",

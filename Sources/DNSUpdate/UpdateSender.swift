@@ -6,10 +6,10 @@ import Logging
 /// Sends change sets to the zone's primary over TCP, signed when a key is given, and reads
 /// the answer: NOERROR, or a failure that names the RCODE and the cause. It asks the zone's
 /// serial the same way, so that the answer a push trusts its ledger on is the primary's own.
-public struct UpdateSender: Sendable {
-    public let server: DNSServer
-    public let key: TSIGKey?
-    public let timeout: Duration
+package struct UpdateSender: Sendable {
+    package let server: DNSServer
+    package let key: TSIGKey?
+    package let timeout: Duration
     /// TSIG's clock (tests move it to make a skew).
     let clock: @Sendable () -> UInt64
     private let logger = Logger(label: "clawnet.update")
@@ -17,14 +17,14 @@ public struct UpdateSender: Sendable {
     static let updateOpcode: UInt8 = 5
     static let queryOpcode: UInt8 = 0
 
-    public init(server: DNSServer, key: TSIGKey?, timeout: Duration, clock: @escaping @Sendable () -> UInt64 = unixNow) {
+    package init(server: DNSServer, key: TSIGKey?, timeout: Duration, clock: @escaping @Sendable () -> UInt64 = unixNow) {
         self.server = server
         self.key = key
         self.timeout = timeout
         self.clock = clock
     }
 
-    public func send(_ changeSet: ChangeSet) async throws(UpdateFailure) {
+    package func send(_ changeSet: ChangeSet) async throws(UpdateFailure) {
         let id = UInt16.random(in: .min ... .max)
         let message: [UInt8]
         do { message = try changeSet.wire(id: id) } catch { throw UpdateFailure(.tooLarge, error.message) }
@@ -44,7 +44,7 @@ public struct UpdateSender: Sendable {
 
     /// The SOA serial `zone` has on the server now, asked (and signed, with a key) as an UPDATE
     /// is sent: an answer with authority, verified with the key when one is given.
-    public func serial(of zone: DNSName) async throws(UpdateFailure) -> UInt32 {
+    package func serial(of zone: DNSName) async throws(UpdateFailure) -> UInt32 {
         let id = UInt16.random(in: .min ... .max)
         let message: [UInt8]
         do { message = try DNSWireCodec.query(name: zone, type: .soa, id: id) } catch { throw UpdateFailure(.tooLarge, error.message) }

@@ -4,24 +4,24 @@ import DNSWire
 import Glibc
 
 /// A whole zone as one server serves it, read by AXFR (RFC 5936).
-public struct TransferredZone: Sendable {
+package struct TransferredZone: Sendable {
     /// Every record once, the opening SOA first (the closing SOA is dropped), held compactly.
-    public let records: RecordStore
-    public let serial: UInt32
-    public let messages: Int
-    public let server: DNSServer
+    package let records: RecordStore
+    package let serial: UInt32
+    package let messages: Int
+    package let server: DNSServer
 }
 
 /// AXFR over TCP, each message's TSIG verified when a key is given. Each message is parsed as
 /// it arrives and its records go straight into a RecordStore, so what a transfer holds is
 /// bounded by `bounds` (a million records, 64 MiB of them), whatever the server sends.
-public enum ZoneTransfer {
+package enum ZoneTransfer {
     /// Bounds for a hostile or runaway server on what it sends: a zone of 1,000 Gateways is
     /// about 300 KB in a few messages.
-    public static let maxMessages = 100_000
-    public static let maxBytes = 64 * 1024 * 1024
+    package static let maxMessages = 100_000
+    package static let maxBytes = 64 * 1024 * 1024
 
-    public static func run(
+    package static func run(
         zone: DNSName, server: DNSServer, key: TSIGKey?, timeout: Duration, bounds: RecordStore.Bounds = .zone,
         clock: @escaping @Sendable () -> UInt64 = unixNow
     ) async throws(UpdateFailure) -> TransferredZone {
@@ -155,6 +155,6 @@ struct TransferReader {
 }
 
 /// Seconds since the epoch, as TSIG signs them.
-public func unixNow() -> UInt64 {
+package func unixNow() -> UInt64 {
     UInt64(max(0, time(nil)))
 }

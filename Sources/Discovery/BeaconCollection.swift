@@ -1,15 +1,15 @@
 import DNSSD
 
 /// The current set of beacons and errors, built by applying DiscoveryEvents in order.
-public struct BeaconCollection: Sendable {
+package struct BeaconCollection: Sendable {
     /// By Gateway id (`gatewayID`): after merging, a row keeps it while its paths change.
     private var beaconsByID: [String: GatewayBeacon] = [:]
     private var order: [String] = []
-    public private(set) var errors: [DiscoveryIssue] = []
+    package private(set) var errors: [DiscoveryIssue] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func apply(_ event: DiscoveryEvent) {
+    package mutating func apply(_ event: DiscoveryEvent) {
         switch event {
         case .added(let beacon), .updated(let beacon):
             if beaconsByID.updateValue(beacon, forKey: beacon.gatewayID) == nil { order.append(beacon.gatewayID) }
@@ -23,11 +23,11 @@ public struct BeaconCollection: Sendable {
     }
 
     /// Beacons sorted for output: by domain, then case-insensitive instance name.
-    public var beacons: [GatewayBeacon] {
+    package var beacons: [GatewayBeacon] {
         // Each beacon's sort key is made once, not at every comparison.
         order.compactMap { beaconsByID[$0] }.map { (key: ($0.domain?.name ?? "~", $0.instance.key, $0.serviceType.name), beacon: $0) }
             .sorted { $0.key < $1.key }.map(\.beacon)
     }
 
-    public var count: Int { beaconsByID.count }
+    package var count: Int { beaconsByID.count }
 }

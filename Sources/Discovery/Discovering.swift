@@ -4,7 +4,7 @@ import Synchronization
 /// Discovery as a command asks for it: `LiveDiscovery` runs a `DiscoverySession` on this
 /// machine's paths; `RecordedDiscovery` replays events, so that what a command makes of them
 /// (its request from the flags, its output, its exit status) is tested without Avahi or DNS.
-public protocol Discovering: Sendable {
+package protocol Discovering: Sendable {
     /// As `DiscoverySession.snapshot`.
     func snapshot(
         _ request: DiscoveryRequest, timeout: Duration?, untilAllForNow: Bool, initial: [DiscoveryIssue],
@@ -14,16 +14,16 @@ public protocol Discovering: Sendable {
 
 extension Discovering {
     /// Until every path has reported all it knows, or `timeout`.
-    public func snapshot(_ request: DiscoveryRequest, timeout: Duration?) async -> DiscoverySnapshot {
+    package func snapshot(_ request: DiscoveryRequest, timeout: Duration?) async -> DiscoverySnapshot {
         await snapshot(request, timeout: timeout, untilAllForNow: true, initial: [], onEvent: { _, _ in })
     }
 }
 
 /// The paths of this machine: mDNS through avahi-daemon, unicast DNS-SD, manual targets.
-public struct LiveDiscovery: Discovering {
-    public init() {}
+package struct LiveDiscovery: Discovering {
+    package init() {}
 
-    public func snapshot(
+    package func snapshot(
         _ request: DiscoveryRequest, timeout: Duration?, untilAllForNow: Bool, initial: [DiscoveryIssue],
         onEvent: (DiscoveryEvent, BeaconCollection) -> Void
     ) async -> DiscoverySnapshot {
@@ -33,21 +33,21 @@ public struct LiveDiscovery: Discovering {
 
 /// Events recorded from a discovery (or written by a test), replayed in order whatever is
 /// asked; it keeps the requests it was given, for the test to check what the command asked.
-public final class RecordedDiscovery: Discovering {
+package final class RecordedDiscovery: Discovering {
     private let events: [DiscoveryEvent]
     private let timesOut: Bool
     private let asked = Mutex<[DiscoveryRequest]>([])
 
     /// `timesOut`: the replay ends as a discovery that ran out of time does (after every event).
-    public init(events: [DiscoveryEvent], timesOut: Bool = false) {
+    package init(events: [DiscoveryEvent], timesOut: Bool = false) {
         self.events = events
         self.timesOut = timesOut
     }
 
     /// The requests it was given, in order.
-    public var requests: [DiscoveryRequest] { asked.withLock { $0 } }
+    package var requests: [DiscoveryRequest] { asked.withLock { $0 } }
 
-    public func snapshot(
+    package func snapshot(
         _ request: DiscoveryRequest, timeout: Duration?, untilAllForNow: Bool, initial: [DiscoveryIssue],
         onEvent: (DiscoveryEvent, BeaconCollection) -> Void
     ) async -> DiscoverySnapshot {

@@ -8,7 +8,7 @@ import DNSSD
 ///
 /// Backends hand their events to the session through one bounded buffer: a consumer that
 /// falls behind (a terminal that prints slowly) makes them wait, it never makes a queue grow.
-public enum DiscoverySession {
+package enum DiscoverySession {
     /// One path of discovery, run as a child task: it emits what it finds (waiting while the
     /// buffer is full) and returns when it has said all it will.
     typealias Backend = @Sendable (_ emit: @escaping @Sendable (DiscoveryEvent) async -> Void) async -> Void

@@ -3,11 +3,11 @@ import DNSSD
 
 /// What one discovery found: the merged beacons and the problems, and whether the time
 /// ran out before every path had reported.
-public struct DiscoverySnapshot: Sendable {
-    public var beacons: [GatewayBeacon]
-    public var issues: [DiscoveryIssue]
-    public var timedOut: Bool
-    public var elapsed: Duration
+package struct DiscoverySnapshot: Sendable {
+    package var beacons: [GatewayBeacon]
+    package var issues: [DiscoveryIssue]
+    package var timedOut: Bool
+    package var elapsed: Duration
 }
 
 extension DiscoverySession {
@@ -15,7 +15,7 @@ extension DiscoverySession {
     /// false: then until every path has ended, or this task is cancelled) or `timeout` passes.
     /// `onEvent` sees each event and the collection so far, for output while it runs.
     /// `initial` issues (the config's) come first among the issues.
-    public static func snapshot(
+    package static func snapshot(
         _ request: DiscoveryRequest, timeout: Duration?, untilAllForNow: Bool = true, initial: [DiscoveryIssue] = [],
         onEvent: (DiscoveryEvent, BeaconCollection) -> Void = { _, _ in }
     ) async -> DiscoverySnapshot {

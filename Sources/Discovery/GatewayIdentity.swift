@@ -22,9 +22,9 @@ import DNSSD
 ///
 /// Every rule is a shared key (`keys`), so a merger finds a beacon's twins through an index
 /// instead of comparing it with every other beacon.
-public enum GatewayIdentity {
+package enum GatewayIdentity {
     /// Rule by rule, as the doc comment of the type says.
-    public static func same(_ a: GatewayBeacon, _ b: GatewayBeacon) -> Bool {
+    package static func same(_ a: GatewayBeacon, _ b: GatewayBeacon) -> Bool {
         guard let port = a.port, port == b.port else { return false }
         let (left, right) = (addresses(a), addresses(b))
         if !left.isDisjoint(with: right) { return true }
@@ -40,7 +40,7 @@ public enum GatewayIdentity {
 
     /// The keys a beacon is filed under, one per rule that can link it: two beacons that are
     /// the same Gateway share at least one.
-    public static func keys(_ beacon: GatewayBeacon) -> [String] {
+    package static func keys(_ beacon: GatewayBeacon) -> [String] {
         guard let port = beacon.port else { return [] }
         var keys = addresses(beacon).map { "address|\($0)|\(port)" }
         if let host = hostKey(beacon) { keys.append("host|\(host)|\(port)") }

@@ -4,16 +4,16 @@ import DNSSD
 /// their beacons (`GatewayIdentity.keys`), so that a beacon is compared only with the few owners
 /// that share a key with it, never with every other. Counted: an owner filed under one key by
 /// two of its beacons stays filed there until both are taken out.
-public struct IdentityIndex<Owner: Hashable & Comparable & Sendable>: Sendable {
+package struct IdentityIndex<Owner: Hashable & Comparable & Sendable>: Sendable {
     private var filed: [String: [Owner: Int]] = [:]
 
-    public init() {}
+    package init() {}
 
-    public mutating func file(_ owner: Owner, under keys: [String]) {
+    package mutating func file(_ owner: Owner, under keys: [String]) {
         for key in keys { filed[key, default: [:]][owner, default: 0] += 1 }
     }
 
-    public mutating func unfile(_ owner: Owner, from keys: [String]) {
+    package mutating func unfile(_ owner: Owner, from keys: [String]) {
         for key in keys {
             filed[key]?[owner, default: 1] -= 1
             if filed[key]?[owner] == 0 { filed[key]?.removeValue(forKey: owner) }
@@ -22,14 +22,14 @@ public struct IdentityIndex<Owner: Hashable & Comparable & Sendable>: Sendable {
     }
 
     /// The owners filed under any of `keys`, in order (the oldest row first, for a merger).
-    public func candidates(sharing keys: [String]) -> [Owner] {
+    package func candidates(sharing keys: [String]) -> [Owner] {
         Set(keys.flatMap { filed[$0].map { Array($0.keys) } ?? [] }).sorted()
     }
 }
 
 extension GatewayIdentity {
     /// `beacons` as Gateways: each group one Gateway's beacons, in the order first seen.
-    public static func group(_ beacons: [GatewayBeacon]) -> [[GatewayBeacon]] {
+    package static func group(_ beacons: [GatewayBeacon]) -> [[GatewayBeacon]] {
         var groups: [[GatewayBeacon]] = []
         var index = IdentityIndex<Int>()
         for beacon in beacons {

@@ -7,16 +7,16 @@ import Synchronization
 /// Targets typed by a user (`--manual HOST[:PORT]`, `ws://` and `wss://` URLs): resolved to
 /// addresses with the system's resolver (getaddrinfo, so /etc/hosts and nss-mdns count) and
 /// reported as beacons with source `manual`.
-public struct ManualBackend: Sendable {
-    public var lookupTimeout: Duration
+package struct ManualBackend: Sendable {
+    package var lookupTimeout: Duration
 
-    public init(lookupTimeout: Duration = .seconds(3)) {
+    package init(lookupTimeout: Duration = .seconds(3)) {
         self.lookupTimeout = lookupTimeout
     }
 
     /// Emits a beacon for each target as its name resolves, then `.allForNow`. `defaultTLS`
     /// is what the OpenClaw config says for targets without a scheme.
-    public func run(_ targets: [Endpoint], defaultTLS: Bool?, emit: @Sendable (DiscoveryEvent) async -> Void) async {
+    package func run(_ targets: [Endpoint], defaultTLS: Bool?, emit: @Sendable (DiscoveryEvent) async -> Void) async {
         let timeout = lookupTimeout
         await withTaskGroup(of: DiscoveryEvent?.self) { group in
             for target in targets {

@@ -5,31 +5,31 @@ import Host
 
 /// Wide-area discovery: unicast DNS-SD of service types in one or more domains, against the
 /// system's resolvers or named servers.
-public struct UnicastBackend: Sendable {
-    public struct Configuration: Sendable {
+package struct UnicastBackend: Sendable {
+    package struct Configuration: Sendable {
         /// Servers to ask; empty means the system's (resolv.conf).
-        public var servers: [DNSServer] = []
-        public var resolvConfPath = ResolvConf.defaultPath
+        package var servers: [DNSServer] = []
+        package var resolvConfPath = ResolvConf.defaultPath
         /// Asked as well when the system resolvers find nothing and this machine is on a
         /// tailnet: an answer only there means split DNS is not applied. nil: never.
-        public var tailscaleResolver: DNSServer?
-        public var client = DNSClient.Options()
+        package var tailscaleResolver: DNSServer?
+        package var client = DNSClient.Options()
         /// How often a watch asks again (bounded by the PTR TTL).
-        public var pollInterval: ClosedRange<Duration> = .seconds(5) ... .seconds(60)
+        package var pollInterval: ClosedRange<Duration> = .seconds(5) ... .seconds(60)
 
-        public init() {}
+        package init() {}
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
 
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
     /// Browses every (type, domain) and emits what it finds: the first round as beacons
     /// resolve, later rounds (`watch`) as what changed. Returns after the first round, or with
     /// `watch` when its task is cancelled.
-    public func run(types: [ServiceType], domains: [DomainName], watch: Bool, emit: @escaping @Sendable (DiscoveryEvent) async -> Void)
+    package func run(types: [ServiceType], domains: [DomainName], watch: Bool, emit: @escaping @Sendable (DiscoveryEvent) async -> Void)
         async
     {
         let configuration = self.configuration

@@ -5,7 +5,7 @@ extension EventLoop {
     /// task prefers its channel's loop, `EventLoopTaskExecutor`), else submitted. A submit from
     /// the loop's own thread costs a task, a promise and a turn of the loop for nothing, and
     /// watch makes several per probe.
-    public func perform<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    package func perform<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
         if inEventLoop { return try body() }
         return try await submit(body).get()
     }

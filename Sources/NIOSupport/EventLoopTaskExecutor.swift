@@ -5,14 +5,14 @@ import NIOCore
 /// so awaiting a future of a channel on the same loop resumes there, with no hand-off to and
 /// from the cooperative pool (two futex wake-ups per await). The NIO in use offers the loop
 /// only as a serial executor, hence this adapter.
-public final class EventLoopTaskExecutor: TaskExecutor {
-    public let loop: any EventLoop
+package final class EventLoopTaskExecutor: TaskExecutor {
+    package let loop: any EventLoop
 
-    public init(_ loop: any EventLoop) {
+    package init(_ loop: any EventLoop) {
         self.loop = loop
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }

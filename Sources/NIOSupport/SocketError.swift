@@ -4,7 +4,7 @@ import NIOCore
 /// What a socket error means, in words an operator can act on. NIO's own descriptions name
 /// its functions (`connect(descriptor:addr:size:)`) and carry the C library's errno text;
 /// neither reaches the user.
-public enum SocketError: Hashable, Sendable, CustomStringConvertible {
+package enum SocketError: Hashable, Sendable, CustomStringConvertible {
     /// Nothing listens on that port: a TCP reset answering the SYN, or for UDP an ICMP
     /// "port unreachable" (ECONNREFUSED on a connected socket).
     case refused
@@ -25,7 +25,7 @@ public enum SocketError: Hashable, Sendable, CustomStringConvertible {
     case other(String)
 
     /// The meaning of an error from a socket, or nil when `error` is not one.
-    public init?(_ error: any Error) {
+    package init?(_ error: any Error) {
         if let io = error as? IOError {
             self.init(errno: io.errnoCode)
         } else if let channel = error as? ChannelError {
@@ -40,7 +40,7 @@ public enum SocketError: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public init(errno code: Int32) {
+    package init(errno code: Int32) {
         switch code {
         case ECONNREFUSED: self = .refused
         case ECONNRESET, ECONNABORTED: self = .reset
@@ -60,7 +60,7 @@ public enum SocketError: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .refused: "connection refused (nothing listens on that port)"
         case .reset: "the other side reset the connection"

@@ -14,22 +14,22 @@ import Host
 /// Follows openclaw/openclaw src/config/redact-snapshot.ts (redactObjectGuessing, SecretRef
 /// ids, env placeholders) and src/config/sensitive-paths.ts (SENSITIVE_PATTERNS and the
 /// whitelist of counters such as maxTokens).
-public struct ConfigRedaction: Sendable {
+package struct ConfigRedaction: Sendable {
     /// What stands in for every secret.
-    public static let marker = "[REDACTED]"
+    package static let marker = "[REDACTED]"
 
     /// The redacted config, as JSON (JSON5 comments are not kept).
-    public let text: String
+    package let text: String
     /// The dotted path of every value replaced.
-    public let redactedPaths: [String]
+    package let redactedPaths: [String]
     /// The values replaced, so that the same text is scrubbed from every other file.
-    public let secrets: Set<String>
+    package let secrets: Set<String>
     /// The dotted path of every plain setting shown in an env map (`PlainSettings`).
-    public let shownPaths: [String]
+    package let shownPaths: [String]
 
     /// nil when the bytes are not a JSON5 object: such a config is left out of the report
     /// whole (OpenClaw refuses to hand out an invalid config for the same reason).
-    public init?(config data: [UInt8]) {
+    package init?(config data: [UInt8]) {
         guard !data.isEmpty, ConfigRedaction.isUTF8(data), let root = try? JSONValue.parse(json5: Data(data)) else { return nil }
         self.init(root: root)
     }

@@ -7,9 +7,9 @@ import Host
 /// where npm, Homebrew and OpenClaw's installer put it; run as the Gateway's user (so that it
 /// reads that user's config; `setpriv` drops root's rights), and only when nobody but that user
 /// or root can change the program: a root-run report must not run what another user can rewrite.
-public struct OpenClawCLI: Sendable {
+package struct OpenClawCLI: Sendable {
     /// The program found (a link, as found).
-    public let path: String
+    package let path: String
     /// Who it runs as.
     let user: GatewayUser
     /// Its environment: a plain one, the user's home, OpenClaw's own location variables.
@@ -20,7 +20,7 @@ public struct OpenClawCLI: Sendable {
     /// The folders looked in, in order: PATH; npm's global prefix (NPM_CONFIG_PREFIX, `prefix=`
     /// in ~/.npmrc, ~/.npm-global, npm's default /usr/local); nvm's and pnpm's; Homebrew's
     /// (HOMEBREW_PREFIX, /home/linuxbrew/.linuxbrew, ~/.linuxbrew, /opt/homebrew).
-    public static func folders(environment: [String: String], homes: [String]) -> [String] {
+    package static func folders(environment: [String: String], homes: [String]) -> [String] {
         var folders = (environment["PATH"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         for prefix in [environment["NPM_CONFIG_PREFIX"], environment["npm_config_prefix"], environment["HOMEBREW_PREFIX"]] {
             if let prefix, prefix.hasPrefix("/") { folders.append(prefix + "/bin") }
@@ -54,7 +54,7 @@ public struct OpenClawCLI: Sendable {
     }
 
     /// The first `openclaw` program in `folders`, or nil.
-    public static func find(in folders: [String]) -> String? {
+    package static func find(in folders: [String]) -> String? {
         folders.lazy.map { $0 + "/openclaw" }.first { path in
             var status = stat()
             return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
@@ -62,7 +62,7 @@ public struct OpenClawCLI: Sendable {
     }
 
     /// The program at `path`, to run as `user`; or why it is not run.
-    public static func prepare(_ path: String, as user: GatewayUser, environment: [String: String]) -> Result<OpenClawCLI, Refusal> {
+    package static func prepare(_ path: String, as user: GatewayUser, environment: [String: String]) -> Result<OpenClawCLI, Refusal> {
         let runAs = geteuid() == 0 ? user : GatewayUser(uid: geteuid())
         if let problem = ExecutableTrust.problem(path, runAs: runAs.uid) { return .failure(Refusal(why: problem)) }
         if runAs.uid != geteuid(), access(setpriv, X_OK) != 0 {
@@ -80,12 +80,12 @@ public struct OpenClawCLI: Sendable {
         return .success(OpenClawCLI(path: path, user: runAs, environment: lines))
     }
 
-    public struct Refusal: Error, Sendable {
-        public let why: String
+    package struct Refusal: Error, Sendable {
+        package let why: String
     }
 
     /// One run, bounded in time and output; nil when it could not start.
-    public func run(_ arguments: [String], limit: Int, timeout: Duration) -> SystemTool.Run? {
+    package func run(_ arguments: [String], limit: Int, timeout: Duration) -> SystemTool.Run? {
         guard user.uid != geteuid() else {
             return SystemTool.run(path, arguments, environment: environment, limit: limit, timeout: timeout)
         }

@@ -5,17 +5,17 @@ import Host
 /// `--json` is a lint option, and lint neither prompts nor writes) and `openclaw gateway status
 /// --json`, each run bounded in time and output. Their text is this machine's: it is scrubbed of
 /// every secret like the rest.
-public enum OpenClawDiagnostics {
-    public static let versionArguments = ["--version"]
-    public static let doctorArguments = ["doctor", "--lint", "--json"]
-    public static let statusArguments = ["gateway", "status", "--json"]
+package enum OpenClawDiagnostics {
+    package static let versionArguments = ["--version"]
+    package static let doctorArguments = ["doctor", "--lint", "--json"]
+    package static let statusArguments = ["gateway", "status", "--json"]
     /// Node starts in a second or two and OpenClaw's doctor reads its config and state: seconds,
     /// never this long. A CLI that hangs is stopped here (with its children) and named as such.
-    public static let minimumTime = Duration.seconds(15)
+    package static let minimumTime = Duration.seconds(15)
     /// More than any doctor report; a CLI that prints more is stopped and left out.
-    public static let outputLimit = 1 << 20
+    package static let outputLimit = 1 << 20
 
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// No `openclaw` in any of these folders.
         case notFound(looked: [String])
         /// Found, and not run: why.
@@ -25,7 +25,7 @@ public enum OpenClawDiagnostics {
     }
 
     /// Finds the CLI in `folders` and runs it three times at once, each within `timeout`.
-    public static func gather(folders: [String], user: GatewayUser, environment: [String: String], timeout: Duration) async -> Outcome {
+    package static func gather(folders: [String], user: GatewayUser, environment: [String: String], timeout: Duration) async -> Outcome {
         guard let path = OpenClawCLI.find(in: folders) else { return .notFound(looked: folders) }
         let cli: OpenClawCLI
         switch OpenClawCLI.prepare(path, as: user, environment: environment) {

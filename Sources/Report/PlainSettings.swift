@@ -2,8 +2,8 @@ import Host
 /// Environment variables that OpenClaw documents as settings, not secrets: wherever an env map of
 /// the config or the env file sets one, the report shows its value as it is, since a helper needs
 /// it (a log level, Bonjour turned off). Every other value there is a secret, whatever its name.
-public enum PlainSettings {
-    public static let names: Set<String> = [
+package enum PlainSettings {
+    package static let names: Set<String> = [
         // openclaw/openclaw docs/help/environment.md: "Logging", "Path-related env vars", "Shell env
         // import", "UI env vars", "Runtime-injected env vars".
         "OPENCLAW_LOG_LEVEL", "OPENCLAW_HOME", "OPENCLAW_STATE_DIR", "OPENCLAW_CONFIG_PATH", "OPENCLAW_LOAD_SHELL_ENV",
@@ -16,5 +16,5 @@ public enum PlainSettings {
         "OPENCLAW_GATEWAY_PORT",
     ]
 
-    public static func isPlain(_ name: String) -> Bool { names.contains(name) }
+    package static func isPlain(_ name: String) -> Bool { names.contains(name) }
 }

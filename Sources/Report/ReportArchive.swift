@@ -5,16 +5,16 @@ import Host
 /// The archive `clawnet report` writes: each file of this machine scrubbed of every known
 /// secret, each file from the network as received (`ReportFile.Origin`), a manifest naming each
 /// file and each redaction, in a gzip-compressed pax archive under one folder.
-public struct ReportArchive: Sendable {
-    public struct Manifest: Encodable, Sendable {
-        public struct File: Encodable, Sendable {
+package struct ReportArchive: Sendable {
+    package struct Manifest: Encodable, Sendable {
+        package struct File: Encodable, Sendable {
             let name: String
             let bytes: Int
             /// `machine`: searched for every secret, each replaced; `network`: as received, never
             /// searched (a [REDACTED] there would confirm a stranger's guess). Never a count of hits.
             let origin: ReportFile.Origin
         }
-        public struct Redaction: Encodable, Sendable {
+        package struct Redaction: Encodable, Sendable {
             let file: String
             let redacted: [String]
             /// Settings OpenClaw documents as plain, shown as they are.
@@ -22,7 +22,7 @@ public struct ReportArchive: Sendable {
         }
         /// `item`: a file's path, or the name of a part ("gateway journal"); not `path`, which the
         /// JSON of the other commands retired for a discovery path.
-        public struct Omitted: Encodable, Sendable {
+        package struct Omitted: Encodable, Sendable {
             let item: String
             let why: String
         }
@@ -47,10 +47,10 @@ public struct ReportArchive: Sendable {
     }
 
     /// The folder every file is in, inside the archive.
-    public static let folder = "clawnet-report"
+    package static let folder = "clawnet-report"
 
     /// `files` (name, content), each of this machine scrubbed of `sources`' secrets, plus manifest.json; gzip'd tar.
-    public static func make(_ files: [ReportFile], sources: ReportSources, created: Date) throws -> [UInt8] {
+    package static func make(_ files: [ReportFile], sources: ReportSources, created: Date) throws -> [UInt8] {
         let scrubber = SecretScrubber(secrets: sources.secrets)
         var manifest = Manifest(created: created.formatted(.iso8601), gatewayUser: Ownership.user(sources.gatewayUser.uid))
         var tar = TarArchive()

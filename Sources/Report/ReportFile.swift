@@ -1,9 +1,9 @@
 import Host
 /// A file for `clawnet report`'s archive: its name inside the archive, what it holds, and where
 /// that came from, which decides how it is scrubbed.
-public struct ReportFile: Sendable {
+package struct ReportFile: Sendable {
     /// Where a file's text came from.
-    public enum Origin: String, Sendable, Encodable {
+    package enum Origin: String, Sendable, Encodable {
         /// This machine: the config, the env file, the Gateway's own log and journal, system files,
         /// tools run here. Searched for every secret known, each replaced by [REDACTED].
         case machine
@@ -13,17 +13,17 @@ public struct ReportFile: Sendable {
         case network
     }
 
-    public let name: String
-    public let content: [UInt8]
-    public let origin: Origin
+    package let name: String
+    package let content: [UInt8]
+    package let origin: Origin
 
-    public init(_ name: String, _ content: [UInt8], origin: Origin = .machine) {
+    package init(_ name: String, _ content: [UInt8], origin: Origin = .machine) {
         self.name = name
         self.content = content
         self.origin = origin
     }
 
-    public init(_ name: String, text: String, origin: Origin = .machine) {
+    package init(_ name: String, text: String, origin: Origin = .machine) {
         self.init(name, Array(text.utf8), origin: origin)
     }
 
@@ -31,7 +31,7 @@ public struct ReportFile: Sendable {
     /// file name can hold anywhere (anything else, `/` first, as `_`). A name longer than a file
     /// name may be (255 bytes) keeps its start and gains a hash of the whole, so that two long
     /// domains never share a file.
-    public static func zoneName(_ domain: String) -> String {
+    package static func zoneName(_ domain: String) -> String {
         let safe = domain.unicodeScalars.map { scalar -> String in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
                 ? String(scalar) : "_"

@@ -7,35 +7,35 @@ import Host
 /// they are, the OpenClaw config and env file redacted, and the secrets beside them (never
 /// put in the archive; only searched for, so that none leaves inside another file). Files of
 /// the Gateway's user and of root only (`GatewayUser`).
-public struct ReportSources: Sendable {
+package struct ReportSources: Sendable {
     /// Files for the archive.
-    public var files: [ReportFile] = []
+    package var files: [ReportFile] = []
     /// What each redacted file had replaced (dotted config paths, env keys).
-    public var redactions: [(file: String, what: [String])] = []
+    package var redactions: [(file: String, what: [String])] = []
     /// The plain settings each redacted file shows as they are (`PlainSettings`).
-    public var shown: [(file: String, what: [String])] = []
+    package var shown: [(file: String, what: [String])] = []
     /// Files read only for their secrets, or left out, and why.
-    public var omitted: [(path: String, why: String)] = []
+    package var omitted: [(path: String, why: String)] = []
     /// Every secret found, to scrub from everything that goes into the archive.
-    public var secrets: Set<String> = []
+    package var secrets: Set<String> = []
     /// Why some secret of this machine may not be known (a config that does not parse): then the
     /// files that could hold it (the Gateway's log and journal, OpenClaw's own reports) are left
     /// out, and the report does not claim that every secret was redacted.
-    public var unsure: [String] = []
+    package var unsure: [String] = []
     /// Whose files and units count.
-    public let gatewayUser: GatewayUser
+    package let gatewayUser: GatewayUser
 
     /// Recent lines of the Gateway's own log: at most this many bytes of its end.
     static let logTail = 128 << 10
 
-    public init(gatewayUser: GatewayUser = GatewayUser(uid: geteuid())) {
+    package init(gatewayUser: GatewayUser = GatewayUser(uid: geteuid())) {
         self.gatewayUser = gatewayUser
     }
 
     /// Reads it all; `home` is the user's home (the OpenClaw folder is `home/.openclaw` unless the
     /// environment names another),
     /// `configPath` the config when named elsewhere. A blocking call (BlockingThreads).
-    public static func gather(home: String, configPath: String, environment: [String: String]) -> ReportSources {
+    package static func gather(home: String, configPath: String, environment: [String: String]) -> ReportSources {
         // The folder OpenClaw keeps its state, env file and identity in (OPENCLAW_STATE_DIR, a
         // profile's, else ~/.openclaw), as OpenClaw itself resolves it.
         let folder = NodeStateDirectory.path(environment: environment, home: home) ?? home + "/.openclaw"
@@ -49,12 +49,12 @@ public struct ReportSources: Sendable {
     }
 
     /// Why the Gateway's own output is left out when some secret may not be known.
-    public static let unsureWhy =
+    package static let unsureWhy =
         "left out: the config (or a file it includes) does not parse, so not every secret in it is known (see `incomplete`)"
 
     /// Names a journal folder for the report to read instead of the machine's journal (a copy
     /// from another machine; the tests' journal made by systemd-journal-remote).
-    public static let journalDirectoryVariable = "CLAWNET_JOURNAL_DIRECTORY"
+    package static let journalDirectoryVariable = "CLAWNET_JOURNAL_DIRECTORY"
 
     /// The Gateway's recent journal lines (GatewayJournal); where none can be read, the manifest
     /// says why they are absent.

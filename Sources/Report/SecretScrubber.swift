@@ -5,10 +5,10 @@ import Host
 /// over the text: at each byte, the longest form that starts there is replaced. The forms of a
 /// secret of `caseBlindLength` bytes or more match in any ASCII case (a log that upper-cases a
 /// token, a header lower-cased): that long, a chance match of ordinary text is not a worry.
-public struct SecretScrubber: Sendable {
+package struct SecretScrubber: Sendable {
     /// Whether a secret is searched for: not when it is short enough to match ordinary words
     /// (`SecretForms.isSearched`).
-    public static func searches(_ secret: String) -> Bool { SecretForms.isSearched(secret) }
+    package static func searches(_ secret: String) -> Bool { SecretForms.isSearched(secret) }
 
     /// From this length, a secret's forms match whatever their letters' case.
     static let caseBlindLength = 12
@@ -22,7 +22,7 @@ public struct SecretScrubber: Sendable {
     /// The forms, longest first, by their first two bytes lower-cased.
     let forms: [UInt16: [Form]]
 
-    public init(secrets: some Sequence<String>) {
+    package init(secrets: some Sequence<String>) {
         var all: [[UInt8]: Bool] = [:]
         for secret in secrets {
             for piece in SecretForms.pieces(of: secret) {
@@ -47,12 +47,12 @@ public struct SecretScrubber: Sendable {
 
     /// `text` with every private-key block replaced by `marker`, and nothing else: for text whose
     /// other content must not depend on which secrets are known.
-    public func withoutPrivateKeys(_ text: [UInt8], marker: String = ConfigRedaction.marker) -> [UInt8] {
+    package func withoutPrivateKeys(_ text: [UInt8], marker: String = ConfigRedaction.marker) -> [UInt8] {
         Self.withoutPrivateKeys(text, marker: Array(marker.utf8))
     }
 
     /// `text` with every form of every secret and every private-key block replaced by `marker`.
-    public func scrub(_ text: [UInt8], marker: String = ConfigRedaction.marker) -> [UInt8] {
+    package func scrub(_ text: [UInt8], marker: String = ConfigRedaction.marker) -> [UInt8] {
         let marker = Array(marker.utf8)
         let text = Self.withoutPrivateKeys(text, marker: marker)
         guard !forms.isEmpty, text.count >= SecretForms.shortMinimumLength else { return text }

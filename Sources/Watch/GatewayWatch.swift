@@ -4,19 +4,19 @@ import FoundationEssentials
 
 /// The state of one watched Gateway and the events each probe makes of it. Pure: times are
 /// durations since the watch began, handed in, so that a table of probes and times is a test.
-public struct GatewayWatch: Sendable, Equatable {
-    public enum Health: String, Sendable, Equatable {
+package struct GatewayWatch: Sendable, Equatable {
+    package enum Health: String, Sendable, Equatable {
         case unknown, up, down
     }
 
-    public private(set) var health = Health.unknown
+    package private(set) var health = Health.unknown
     /// Consecutive failed probes (the backoff and the hysteresis count them).
-    public private(set) var failures = 0
-    public private(set) var flapping = false
+    package private(set) var failures = 0
+    package private(set) var flapping = false
     /// When health last changed (since the watch began); nil before the first verdict.
-    public private(set) var lastChange: Duration?
+    package private(set) var lastChange: Duration?
     /// The last probe's verdict.
-    public private(set) var last: ProbeVerdict?
+    package private(set) var last: ProbeVerdict?
     /// Up/down changes within the flap window, oldest first (at most `policy.flapChanges`).
     private var changes: [Duration] = []
     /// The certificate an expiry was reported for, so that it is reported once.
@@ -29,10 +29,10 @@ public struct GatewayWatch: Sendable, Equatable {
         let diagnosis: DiagnosisID
     }
 
-    public init() {}
+    package init() {}
 
     /// Takes one probe's verdict at `now` (`date` on the wall clock) and returns what changed.
-    public mutating func observe(_ verdict: ProbeVerdict, at now: Duration, date: Date, policy: WatchPolicy) -> [WatchEvent.Change] {
+    package mutating func observe(_ verdict: ProbeVerdict, at now: Duration, date: Date, policy: WatchPolicy) -> [WatchEvent.Change] {
         // A probe this machine could not run says nothing of the Gateway.
         guard verdict.isJudged else { return [] }
         var events = facts(verdict, date: date, policy: policy)

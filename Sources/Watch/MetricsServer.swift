@@ -13,10 +13,10 @@ import NIOPosix
 /// for `stallTimeout`, and a connection lives at most `connectionLifetime`, so that slow
 /// clients (ones that never read their answer among them) can neither hold the server nor
 /// take the descriptors watch's probes need (a Gateway would be judged down for want of one).
-public struct MetricsServer: Sendable {
+package struct MetricsServer: Sendable {
     let channel: any Channel
     /// The port it listens on (the one asked for, or the one the system chose for 0).
-    public let port: Int
+    package let port: Int
     /// The connections it holds now.
     let slots: ConnectionSlots
 
@@ -36,9 +36,9 @@ public struct MetricsServer: Sendable {
     /// it is full.
     static let sendBuffer = 65_536
     /// Connections at once: Prometheus uses one per scrape, a few scrapers a few.
-    public static let maxConnections = 64
+    package static let maxConnections = 64
 
-    public static func start(
+    package static func start(
         host: String, port: Int, board: WatchBoard, gatewayLimit: Int, connectionLimit: Int = maxConnections
     ) async throws -> MetricsServer {
         let slots = ConnectionSlots(limit: connectionLimit)
@@ -63,12 +63,12 @@ public struct MetricsServer: Sendable {
     /// How many connections the server may hold when the process may open `descriptorLimit`
     /// files and `reserved` of them are kept for everything else (the probes, discovery): at
     /// most `maxConnections`, at least a few, so that /metrics still answers.
-    public static func connectionLimit(descriptorLimit: Int, reserved: Int) -> Int {
+    package static func connectionLimit(descriptorLimit: Int, reserved: Int) -> Int {
         min(maxConnections, max(minimumConnections, descriptorLimit - reserved))
     }
 
     /// `connectionLimit` for this process's limit of open files (RLIMIT_NOFILE, soft).
-    public static func connectionLimit(reserved: Int) -> Int {
+    package static func connectionLimit(reserved: Int) -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return maxConnections }
         return connectionLimit(descriptorLimit: Int(clamping: limit.rlim_cur), reserved: reserved)
@@ -77,12 +77,12 @@ public struct MetricsServer: Sendable {
     static let minimumConnections = 4
 
     /// Why `start` failed, in words (the errno's text, not NIO's type name).
-    public static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let error = error as? IOError { return error.description }
         return "\(error)"
     }
 
-    public func stop() async {
+    package func stop() async {
         try? await channel.close()
     }
 }

@@ -6,14 +6,14 @@ import FoundationEssentials
 /// come from the network (instance names, hosts), so each is cut to `labelLimit` bytes and
 /// escaped as the format says, and at most `gatewayLimit` Gateways are exported (the rest are
 /// counted in clawnet_watch_gateways_dropped).
-public enum MetricsText {
+package enum MetricsText {
     /// The Content-Type Prometheus expects for this format.
-    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
-    public static let defaultGatewayLimit = 2_000
+    package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+    package static let defaultGatewayLimit = 2_000
     /// Long enough for any URL a Gateway's beacon forms (a host name is at most 253 bytes).
     static let labelLimit = 300
 
-    public static func render(_ snapshot: WatchSnapshot, gatewayLimit: Int = defaultGatewayLimit) -> String {
+    package static func render(_ snapshot: WatchSnapshot, gatewayLimit: Int = defaultGatewayLimit) -> String {
         let all = snapshot.sorted
         let gateways = Array(all.prefix(gatewayLimit))
         var text = ""
@@ -67,7 +67,7 @@ public enum MetricsText {
     }
 
     /// Backslash, double quote and line feed escaped, as the exposition format requires.
-    public static func escaped(_ value: String) -> String {
+    package static func escaped(_ value: String) -> String {
         var result = ""
         for character in value.unicodeScalars {
             switch character {

@@ -6,59 +6,59 @@ import Probes
 /// What one probe of one Gateway says, as watch keeps it: doctor's judgement of every layer
 /// (its checks, from the same evidence, and its diagnoses, from its rules) reduced to the facts
 /// that change over time.
-public struct ProbeVerdict: Sendable, Equatable {
+package struct ProbeVerdict: Sendable, Equatable {
     /// The first check that failed and the diagnosis doctor gives for it; nil when the Gateway is up.
-    public var failure: Failure?
+    package var failure: Failure?
     /// Every diagnosis doctor gave for this Gateway in this probe (counted in the metrics).
-    public var diagnoses: [DiagnosisID] = []
-    public var fingerprint: TLSFingerprint?
-    public var notAfter: Date?
+    package var diagnoses: [DiagnosisID] = []
+    package var fingerprint: TLSFingerprint?
+    package var notAfter: Date?
     /// What this node pins the Gateway to (gateway.remote.tlsFingerprint), when it does.
-    public var pin: TLSFingerprint?
+    package var pin: TLSFingerprint?
     /// The Gateway's beacons advertise the certificate it presents (nil: none advertises one).
-    public var beaconAgrees: Bool?
+    package var beaconAgrees: Bool?
     /// The protocol version the Gateway answered with (hello-ok, or the one a refusal expects).
-    public var protocolVersion: Int?
-    public var serverVersion: String?
+    package var protocolVersion: Int?
+    package var serverVersion: String?
     /// The address TCP connected to (of every address tried, the one that answered).
-    public var address: IPAddress?
+    package var address: IPAddress?
     /// How long each layer took, by check id (gw.tcp, gw.tls, gw.http, gw.websocket, gw.connect).
-    public var durations: [CheckID: Duration] = [:]
+    package var durations: [CheckID: Duration] = [:]
     /// How long the Gateway locked this address out (AUTH_RATE_LIMITED's retryAfterMs): no
     /// probe before then, another try would only extend the lockout.
-    public var lockedOutFor: Duration?
+    package var lockedOutFor: Duration?
     /// Why the probe could not run on this machine (no descriptor or socket memory left): no
     /// verdict at all, the Gateway keeps the health it had and is probed again soon.
-    public var localShortage: String?
+    package var localShortage: String?
 
     /// In doctor's words: the failing check's id, the diagnosis's id, and the diagnosis itself.
-    public struct Failure: Sendable, Equatable {
-        public let check: CheckID
-        public let diagnosis: DiagnosisID
+    package struct Failure: Sendable, Equatable {
+        package let check: CheckID
+        package let diagnosis: DiagnosisID
         /// Doctor's finding, for the words of its cause and fix.
-        public var finding: Diagnosis?
+        package var finding: Diagnosis?
 
-        public init(check: CheckID, diagnosis: DiagnosisID, finding: Diagnosis? = nil) {
+        package init(check: CheckID, diagnosis: DiagnosisID, finding: Diagnosis? = nil) {
             self.check = check
             self.diagnosis = diagnosis
             self.finding = finding
         }
     }
 
-    public init(failure: Failure? = nil) {
+    package init(failure: Failure? = nil) {
         self.failure = failure
     }
 
-    public var isUp: Bool { failure == nil && localShortage == nil }
+    package var isUp: Bool { failure == nil && localShortage == nil }
 
     /// The probe said something of the Gateway (it was not cut short on this machine).
-    public var isJudged: Bool { localShortage == nil }
+    package var isJudged: Bool { localShortage == nil }
 
     /// Judges `report` as doctor does (`GatewayJudgement`, from this machine's facts), then
     /// names its causes with `DiagnosisRules`; only this Gateway's diagnoses are kept.
     /// `machineCauses`: the machine's own, `DiagnosisRules.diagnose(machine)`, found once for
     /// every probe.
-    public static func judge(
+    package static func judge(
         _ report: ProbeReport, beacon: GatewayBeacon?, pin: Pin?, machine: MachineResult, machineCauses: [Diagnosis], budget: Duration,
         now: Date
     ) -> ProbeVerdict {

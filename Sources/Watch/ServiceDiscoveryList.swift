@@ -5,13 +5,13 @@ import FoundationEssentials
 /// one per Gateway, with its names as `__meta_clawnet_*` labels. Prometheus's DNS-SD reads SRV
 /// only and cannot browse PTR; this is how a fleet found by mDNS or DNS-SD reaches Prometheus
 /// and blackbox_exporter. At most `MetricsText.defaultGatewayLimit` groups.
-public enum ServiceDiscoveryList {
+package enum ServiceDiscoveryList {
     struct Group: Encodable {
         let targets: [String]
         let labels: [String: String]
     }
 
-    public static func json(_ snapshot: WatchSnapshot, gatewayLimit: Int = MetricsText.defaultGatewayLimit) -> [UInt8] {
+    package static func json(_ snapshot: WatchSnapshot, gatewayLimit: Int = MetricsText.defaultGatewayLimit) -> [UInt8] {
         let groups = snapshot.sorted.prefix(gatewayLimit).map { gateway in
             Group(
                 targets: [gateway.target],

@@ -5,12 +5,12 @@ import Synchronization
 
 /// The watch's current picture, shared between the loop that writes it and the HTTP server
 /// that reads it (/metrics, /sd): a snapshot behind a lock, copied out whole.
-public final class WatchBoard: Sendable {
+package final class WatchBoard: Sendable {
     private let state = Mutex(WatchSnapshot())
 
-    public init() {}
+    package init() {}
 
-    public func snapshot() -> WatchSnapshot { state.withLock { $0 } }
+    package func snapshot() -> WatchSnapshot { state.withLock { $0 } }
 
     func update(_ body: (inout WatchSnapshot) -> Void) { state.withLock { body(&$0) } }
 }

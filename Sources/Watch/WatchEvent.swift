@@ -3,19 +3,19 @@ import Doctor
 import FoundationEssentials
 
 /// One change watch reports about one Gateway.
-public struct WatchEvent: Sendable, Equatable {
-    public let gateway: WatchedGateway
-    public let change: Change
+package struct WatchEvent: Sendable, Equatable {
+    package let gateway: WatchedGateway
+    package let change: Change
     /// When it was seen (wall clock, for the output).
-    public let date: Date
+    package let date: Date
 
-    public init(_ gateway: WatchedGateway, _ change: Change, date: Date) {
+    package init(_ gateway: WatchedGateway, _ change: Change, date: Date) {
         self.gateway = gateway
         self.change = change
         self.date = date
     }
 
-    public enum Change: Sendable, Equatable {
+    package enum Change: Sendable, Equatable {
         /// A discovery path began to list the Gateway.
         case appeared(BeaconSource)
         /// A discovery path stopped listing it; `forgetAt` when it was the last: the Gateway is
@@ -45,7 +45,7 @@ public struct WatchEvent: Sendable, Equatable {
         case probeNotRun(reason: String)
 
         /// The name the JSON Lines output and the schema use.
-        public var name: String {
+        package var name: String {
             switch self {
             case .appeared: "appeared"
             case .disappeared: "disappeared"
@@ -67,20 +67,20 @@ public struct WatchEvent: Sendable, Equatable {
 
 /// A Gateway as watch names it: its id (stable across paths, restarts and renewals: the merged
 /// beacon's `gatewayID`) and where it is reached, as first announced (metric labels stay put).
-public struct WatchedGateway: Sendable, Hashable {
-    public let id: String
+package struct WatchedGateway: Sendable, Hashable {
+    package let id: String
     /// What doctor calls it (its `target`): the URL a node opens, else the instance name.
-    public let label: String
+    package let label: String
     /// The instance name for people and metrics (a control character escaped).
-    public let instance: String
+    package let instance: String
     /// The URL a node opens, as browse gives it; nil when no safe URL can be formed.
-    public let url: String?
+    package let url: String?
     /// The instance name as browse's JSON carries it: exact text, and the presentation form of
     /// a name that is not UTF-8.
-    public let exactInstance: String
-    public let instancePresentation: String?
+    package let exactInstance: String
+    package let instancePresentation: String?
 
-    public init(id: String, label: String, instance: String, url: String? = nil, exact: InstanceName? = nil) {
+    package init(id: String, label: String, instance: String, url: String? = nil, exact: InstanceName? = nil) {
         self.id = id
         self.label = label
         self.instance = instance
@@ -89,7 +89,7 @@ public struct WatchedGateway: Sendable, Hashable {
         self.instancePresentation = exact?.exactPresentation
     }
 
-    public init(_ beacon: GatewayBeacon) {
+    package init(_ beacon: GatewayBeacon) {
         let instance = beacon.instance.displayName
         self.init(id: beacon.gatewayID, label: beacon.url ?? instance, instance: instance, url: beacon.url, exact: beacon.instance)
     }

@@ -11,18 +11,18 @@ import Probes
 /// hands over its roster; each Gateway is probed on its own schedule (`WatchPolicy`), at most
 /// `concurrentProbes` at once, up to the connect handshake and never with credentials; each
 /// verdict goes through the Gateway's `GatewayWatch`, and what changed goes to `emit`.
-public struct WatchService: Sendable {
-    public let policy: WatchPolicy
-    public let discovery: any Discovering
-    public let board: WatchBoard
+package struct WatchService: Sendable {
+    package let policy: WatchPolicy
+    package let discovery: any Discovering
+    package let board: WatchBoard
     /// Reads the setup: at the start, and again on each hangup.
-    public let setup: @Sendable () async -> WatchSetup
-    public let emit: @Sendable (WatchEvent) -> Void
+    package let setup: @Sendable () async -> WatchSetup
+    package let emit: @Sendable (WatchEvent) -> Void
     /// A discovery path's error (a missing D-Bus, a DNS server that does not answer), as it
     /// comes.
-    public let report: @Sendable (DiscoveryIssue) -> Void
+    package let report: @Sendable (DiscoveryIssue) -> Void
 
-    public init(
+    package init(
         policy: WatchPolicy, discovery: any Discovering, board: WatchBoard, setup: @escaping @Sendable () async -> WatchSetup,
         emit: @escaping @Sendable (WatchEvent) -> Void, report: @escaping @Sendable (DiscoveryIssue) -> Void = { _ in }
     ) {
@@ -39,7 +39,7 @@ public struct WatchService: Sendable {
     /// no avahi-daemon) before it found anything: nothing would ever be watched. Every task it
     /// starts (the ticks, the hangups, discovery, the probes) is a child of one group.
     @discardableResult
-    public func run(hangups: AsyncStream<Void>) async -> DiscoveryIssue? {
+    package func run(hangups: AsyncStream<Void>) async -> DiscoveryIssue? {
         let mailbox = Mailbox()
         var loop = WatchLoop(service: self, setup: await setup())
         loop.setup.configIssues.forEach(report)

@@ -7,16 +7,16 @@ import Probes
 /// What a watch reads from this machine, at the start and again on SIGHUP: the discovery
 /// request (the node's configured Gateway added as a manual target), the machine as doctor's
 /// rules need it, and the pin this node keeps for its Gateway.
-public struct WatchSetup: Sendable {
-    public var request: DiscoveryRequest
-    public let machine: MachineResult
+package struct WatchSetup: Sendable {
+    package var request: DiscoveryRequest
+    package let machine: MachineResult
     /// The causes doctor's rules find in `machine` alone (every probe's verdict keeps those
     /// that name its Gateway).
-    public let machineCauses: [Diagnosis]
+    package let machineCauses: [Diagnosis]
     /// The node's configured Gateway (gateway.remote.url) and its pin, when it has one.
-    public var pinned: (endpoint: Endpoint, pin: Pin)?
+    package var pinned: (endpoint: Endpoint, pin: Pin)?
 
-    public init(request: DiscoveryRequest, machine: MachineResult, pinned: (endpoint: Endpoint, pin: Pin)? = nil) {
+    package init(request: DiscoveryRequest, machine: MachineResult, pinned: (endpoint: Endpoint, pin: Pin)? = nil) {
         self.request = request
         self.machine = machine
         machineCauses = DiagnosisRules.diagnose(machine)
@@ -25,7 +25,7 @@ public struct WatchSetup: Sendable {
 
     /// The setup from `options` and the machine `system` shows: its config's domain and its
     /// node's Gateway join the paths.
-    public static func read(_ options: DiscoveryOptions, system: any SystemInspector) -> WatchSetup {
+    package static func read(_ options: DiscoveryOptions, system: any SystemInspector) -> WatchSetup {
         let facts = MachineFacts.gather(system)
         var request = DiscoveryRequest(options, config: facts.config, interfaces: facts.interfaces)
         var pinned: (endpoint: Endpoint, pin: Pin)?
@@ -40,7 +40,7 @@ public struct WatchSetup: Sendable {
 
     /// What could not be read of the OpenClaw config (as browse reports it): said at the start
     /// and at each reread.
-    public var configIssues: [DiscoveryIssue] {
+    package var configIssues: [DiscoveryIssue] {
         machine.facts.config.warnings.map { DiscoveryIssue(source: .config, kind: .config, .config(warning: $0)) }
     }
 

@@ -4,20 +4,20 @@ import FoundationEssentials
 
 /// What the metrics and the service-discovery list show at one moment: every watched Gateway
 /// and the counters of the run.
-public struct WatchSnapshot: Sendable, Equatable {
-    public struct Gateway: Sendable, Equatable {
-        public let watched: WatchedGateway
+package struct WatchSnapshot: Sendable, Equatable {
+    package struct Gateway: Sendable, Equatable {
+        package let watched: WatchedGateway
         /// The address (or host) and port Prometheus would scrape or blackbox_exporter probe:
         /// the one the last probe connected to, else the first discovery gave.
-        public var target: String
-        public let tls: Bool
-        public var sources: Set<BeaconSource>
-        public var health = GatewayWatch.Health.unknown
-        public var verdict: ProbeVerdict?
+        package var target: String
+        package let tls: Bool
+        package var sources: Set<BeaconSource>
+        package var health = GatewayWatch.Health.unknown
+        package var verdict: ProbeVerdict?
         /// When health last changed, on the wall clock.
-        public var lastChange: Date?
+        package var lastChange: Date?
 
-        public init(watched: WatchedGateway, target: String, tls: Bool, sources: Set<BeaconSource>) {
+        package init(watched: WatchedGateway, target: String, tls: Bool, sources: Set<BeaconSource>) {
             self.watched = watched
             self.target = target
             self.tls = tls
@@ -26,17 +26,17 @@ public struct WatchSnapshot: Sendable, Equatable {
     }
 
     /// By id, in id order when read through `sorted`.
-    public var gateways: [String: Gateway] = [:]
+    package var gateways: [String: Gateway] = [:]
     /// Diagnoses doctor gave, by id, over the whole run.
-    public var diagnoses: [DiagnosisID: Int] = [:]
-    public var probes = 0
+    package var diagnoses: [DiagnosisID: Int] = [:]
+    package var probes = 0
 
-    public init() {}
+    package init() {}
 
-    public var sorted: [Gateway] { gateways.values.sorted { $0.watched.id < $1.watched.id } }
+    package var sorted: [Gateway] { gateways.values.sorted { $0.watched.id < $1.watched.id } }
 
     /// Instances each discovery path lists now.
-    public var sourceInstances: [BeaconSource: Int] {
+    package var sourceInstances: [BeaconSource: Int] {
         var counts = Dictionary(uniqueKeysWithValues: BeaconSource.allCases.map { ($0, 0) })
         for gateway in gateways.values {
             for source in gateway.sources { counts[source, default: 0] += 1 }

@@ -4,9 +4,9 @@ import DNSUpdate
 /// Why a zone command cannot go on: `code` names what stopped it and carries the values its
 /// words need (names, paths, counts), for code and tests to decide on; Output's `ZoneErrorText`
 /// makes the message and the fix. The model is async-http-client's `HTTPClientError`.
-public struct ZoneError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ZoneError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What stopped the command. Tests and callers match these, never the words.
-    public enum Code: Sendable, Hashable {
+    package enum Code: Sendable, Hashable {
         // The sources of Gateways (GatewayCollector, ThisHost, GatheredGateways)
         /// `--inventory PATH` cannot be read, or is not a browse document (`reason`, as Inventory says it).
         case inventoryUnusable(path: String, reason: String)
@@ -55,14 +55,14 @@ public struct ZoneError: Error, Sendable, Hashable, CustomStringConvertible {
         case withdrawFailed(name: String, domain: DomainName, failure: UpdateFailure, remaining: [String], ledger: String)
     }
 
-    public let code: Code
+    package let code: Code
 
-    public init(_ code: Code) {
+    package init(_ code: Code) {
         self.code = code
     }
 
     /// Something the command line must give and did not (exit 2), rather than a zone that cannot be made.
-    public var isUsage: Bool {
+    package var isUsage: Bool {
         switch code {
         case .noNameServerAddress, .noListenAddress: true
         default: false
@@ -70,5 +70,5 @@ public struct ZoneError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// For logs and debugging only: a person reads `ZoneErrorText`.
-    public var description: String { "ZoneError.\(code)" }
+    package var description: String { "ZoneError.\(code)" }
 }

@@ -4,7 +4,7 @@ import Probes
 /// Something worth telling the operator about the zone being made, that stops nothing: a
 /// Gateway skipped or renamed, an address nodes cannot reach, a size a server refuses. `code`
 /// with its values is for code and tests; Output's `ZoneNoteText` says it in words.
-public enum ZoneNote: Sendable, Hashable {
+package enum ZoneNote: Sendable, Hashable {
     // The sources (ThisHost, GatheredGateways, GatewayCollector, Inventory)
     /// `--this-host` with TLS on, but no readable certificate at `path`: no fingerprint published.
     case certificateUnreadable(path: String)

@@ -5,15 +5,15 @@ import Probes
 /// where: the path, the record's owner name, the DNS servers that served it. Since 2026.9 a
 /// Gateway reloads a renewed certificate and republishes the new fingerprint in its own beacon
 /// (openclaw/openclaw PR #146267); a wide-area record someone else keeps can stay behind.
-public struct AdvertisedFingerprint: Sendable, Equatable {
-    public let fingerprint: TLSFingerprint
-    public let source: BeaconSource
+package struct AdvertisedFingerprint: Sendable, Equatable {
+    package let fingerprint: TLSFingerprint
+    package let source: BeaconSource
     /// The wide-area domain (nil for mDNS's `local.`).
-    public let domain: DomainName?
+    package let domain: DomainName?
     /// `Instance._openclaw-gw._tcp.domain.`, the owner of the TXT record.
-    public let owner: String
+    package let owner: String
     /// The DNS servers that answered with it, as `address#port` (unicast only).
-    public let servers: [String]
+    package let servers: [String]
 
     /// Every fingerprint `beacon`'s Gateway advertises, one per path (its sightings after a merge).
     static func all(_ beacon: GatewayBeacon?) -> [AdvertisedFingerprint] {
@@ -33,8 +33,8 @@ public struct AdvertisedFingerprint: Sendable, Equatable {
 extension PinEvidence {
     /// The Gateway's own beacons advertise the certificate it presents: a pin that differs is
     /// older than a renewal, not an interception.
-    public var renewalAdvertised: Bool { records.contains { $0.fingerprint == observed } }
+    package var renewalAdvertised: Bool { records.contains { $0.fingerprint == observed } }
 
     /// The Gateway's records that advertise another certificate than the one presented.
-    public var staleRecords: [AdvertisedFingerprint] { records.filter { $0.fingerprint != observed } }
+    package var staleRecords: [AdvertisedFingerprint] { records.filter { $0.fingerprint != observed } }
 }

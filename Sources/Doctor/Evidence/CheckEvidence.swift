@@ -5,7 +5,7 @@ import Probes
 
 /// What a check was judged from: the facts of its one layer, typed. A skip for want of a layer
 /// below carries none; its reason says it all.
-public enum CheckEvidence: Sendable, Equatable {
+package enum CheckEvidence: Sendable, Equatable {
     case none
     // This machine
     case config(ConfigEvidence)
@@ -38,78 +38,78 @@ public enum CheckEvidence: Sendable, Equatable {
 }
 
 /// openclaw.config: the config, read as a node's or as a Gateway host's.
-public struct ConfigEvidence: Sendable, Equatable {
-    public let config: OpenClawConfig
+package struct ConfigEvidence: Sendable, Equatable {
+    package let config: OpenClawConfig
     /// Read as a node's (gateway.mode remote, and the file is sound).
-    public let asNode: Bool
+    package let asNode: Bool
     /// On a Gateway host: its systemd unit and recent journal, when systemd could be asked.
-    public var service: GatewayService? = nil
+    package var service: GatewayService? = nil
 }
 
 /// openclaw.advertising: the settings that decide whether this machine's Gateway advertises.
-public struct AdvertisingEvidence: Sendable, Equatable {
+package struct AdvertisingEvidence: Sendable, Equatable {
     /// Not a Gateway host because it is a node (else: no config).
-    public let isNode: Bool
-    public let settings: AdvertisingSettings
-    public let container: String?
-    public let wsl2: Bool
+    package let isNode: Bool
+    package let settings: AdvertisingSettings
+    package let container: String?
+    package let wsl2: Bool
     /// The switch that is off, when one is.
-    public let off: AdvertisingSwitch?
-    public let configPath: String
+    package let off: AdvertisingSwitch?
+    package let configPath: String
 }
 
 /// mdns.interfaces: where multicast can go, and what else is up.
-public struct InterfaceEvidence: Sendable, Equatable {
-    public let usable: [NetworkInterface]
+package struct InterfaceEvidence: Sendable, Equatable {
+    package let usable: [NetworkInterface]
     /// Interfaces that are up, besides loopback.
-    public let up: [String]
+    package let up: [String]
 }
 
 /// mdns.port5353: who holds UDP 5353, and who besides avahi-daemon.
-public struct PortEvidence: Sendable, Equatable {
-    public let holders: PortHolders
-    public let others: [PortHolders.Holder]
+package struct PortEvidence: Sendable, Equatable {
+    package let holders: PortHolders
+    package let others: [PortHolders.Holder]
 }
 
 /// mdns.nss: the hosts line, and the libraries of the modules it asks that are missing.
-public struct NSSEvidence: Sendable, Equatable {
-    public let hosts: NSSwitchHosts?
-    public let missing: [String]
+package struct NSSEvidence: Sendable, Equatable {
+    package let hosts: NSSwitchHosts?
+    package let missing: [String]
 }
 
 /// mdns.browse: the Gateways in local., or which hosts answered mDNS when none did.
-public struct BrowseEvidence: Sendable, Equatable {
-    public let found: [GatewayBeacon]
+package struct BrowseEvidence: Sendable, Equatable {
+    package let found: [GatewayBeacon]
     /// A Gateway's host that answered with a name.
-    public let answered: HostAnswer?
+    package let answered: HostAnswer?
     /// Gateways' hosts that did not answer.
-    public let silent: [HostAnswer]
+    package let silent: [HostAnswer]
 }
 
-public struct ResolverEvidence: Sendable, Equatable {
-    public let conf: ResolvConf
-    public let systemdResolved: Bool
+package struct ResolverEvidence: Sendable, Equatable {
+    package let conf: ResolvConf
+    package let systemdResolved: Bool
     /// systemd-resolved's links, when it could be asked.
-    public var resolved: ResolvedStatus? = nil
+    package var resolved: ResolvedStatus? = nil
 }
 
 /// dns.widearea: one domain, what it gave and what went wrong.
-public struct WideAreaEvidence: Sendable, Equatable {
-    public let domain: DomainName
-    public let found: [GatewayBeacon]
+package struct WideAreaEvidence: Sendable, Equatable {
+    package let domain: DomainName
+    package let found: [GatewayBeacon]
     /// The discovery issue that decided the check.
-    public let issue: DiscoveryIssue?
+    package let issue: DiscoveryIssue?
 }
 
 /// tailscale.interface: this machine's tailnet addresses and the interfaces that hold them.
-public struct TailnetEvidence: Sendable, Equatable {
-    public let addresses: [IPAddress]
-    public let interfaces: [String]
+package struct TailnetEvidence: Sendable, Equatable {
+    package let addresses: [IPAddress]
+    package let interfaces: [String]
     /// A wide-area domain is configured.
-    public let wideArea: Bool
+    package let wideArea: Bool
     /// gateway.tailscale.* of this machine's Gateway, and what Serve proxies (when asked).
-    public var settings = TailscaleSettings()
-    public var serve: TailscaleServeStatus? = nil
+    package var settings = TailscaleSettings()
+    package var serve: TailscaleServeStatus? = nil
     /// The port the Gateway listens on behind Serve (gateway.port, default 18789).
-    public var gatewayPort = Endpoint.defaultGatewayPort
+    package var gatewayPort = Endpoint.defaultGatewayPort
 }

@@ -8,34 +8,34 @@ import Discovery
 /// "… (2)", or several interfaces each announced it). Two Gateways on one host (profiles,
 /// ports) are two. `openclaw gateway probe` warns `multiple_gateways` only for distinct
 /// Gateways (docs/cli/gateway.md), and so does this.
-public struct GatewaysEvidence: Sendable, Equatable {
+package struct GatewaysEvidence: Sendable, Equatable {
     /// One Gateway and the beacons that advertise it.
-    public struct Sighting: Sendable, Equatable {
-        public let identity: String
-        public let beacons: [GatewayBeacon]
-        public var names: [String] { beacons.map(\.instance.displayName) }
+    package struct Sighting: Sendable, Equatable {
+        package let identity: String
+        package let beacons: [GatewayBeacon]
+        package var names: [String] { beacons.map(\.instance.displayName) }
     }
 
     /// A beacon whose TXT says another port or host than its SRV (what a phone or a node that
     /// reads the TXT dials is not what DNS-SD resolves).
-    public struct Disagreement: Sendable, Equatable {
-        public let name: String
-        public let field: String
-        public let txt: String
-        public let srv: String
+    package struct Disagreement: Sendable, Equatable {
+        package let name: String
+        package let field: String
+        package let txt: String
+        package let srv: String
     }
 
     /// One SRV host name, claimed by Gateways at different addresses (two machines, one name).
-    public struct HostCollision: Sendable, Equatable {
-        public let host: String
-        public let addresses: [[IPAddress]]
+    package struct HostCollision: Sendable, Equatable {
+        package let host: String
+        package let addresses: [[IPAddress]]
     }
 
-    public let gateways: [Sighting]
-    public let disagreements: [Disagreement]
-    public let collisions: [HostCollision]
+    package let gateways: [Sighting]
+    package let disagreements: [Disagreement]
+    package let collisions: [HostCollision]
 
-    public init(beacons: [GatewayBeacon]) {
+    package init(beacons: [GatewayBeacon]) {
         gateways = GatewayIdentity.group(beacons).map { Sighting(identity: $0[0].gatewayID, beacons: $0) }
         disagreements = beacons.flatMap(Self.disagreements)
         collisions = Self.collisions(gateways)
@@ -72,7 +72,7 @@ public struct GatewaysEvidence: Sendable, Equatable {
     }
 
     /// Gateways advertised under more than one instance name.
-    public var advertisedTwice: [Sighting] { gateways.filter { $0.beacons.count > 1 } }
+    package var advertisedTwice: [Sighting] { gateways.filter { $0.beacons.count > 1 } }
 }
 
 extension MachineChecks {

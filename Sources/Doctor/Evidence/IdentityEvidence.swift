@@ -3,7 +3,7 @@ import Probes
 
 /// Who starts a node host that reads a device identity file: the one user and environment
 /// that decide which file it is (src/config/paths.ts resolveStateDir).
-public enum IdentityReader: Sendable, Hashable {
+package enum IdentityReader: Sendable, Hashable {
     /// The file given to --as-device.
     case asDevice
     /// `openclaw node` started here and now, in this environment (HOME, OPENCLAW_STATE_DIR):
@@ -14,12 +14,12 @@ public enum IdentityReader: Sendable, Hashable {
     /// A systemd unit, run as this user.
     case service(unit: String, user: String)
 
-    public var isThisShell: Bool {
+    package var isThisShell: Bool {
         if case .thisShell = self { return true }
         return false
     }
 
-    public var user: String? {
+    package var user: String? {
         switch self {
         case .asDevice: nil
         case .thisShell(let user), .sudoUser(let user), .service(_, let user): user
@@ -29,19 +29,19 @@ public enum IdentityReader: Sendable, Hashable {
 
 /// One device identity file as the node host that reads it would take it: what it makes of
 /// it (`IdentityFileState`), and whether its user may read it at all.
-public struct IdentityFile: Sendable, Hashable {
-    public let path: String
-    public var readers: [IdentityReader]
-    public let state: IdentityFileState
-    public let owner: UInt32?
+package struct IdentityFile: Sendable, Hashable {
+    package let path: String
+    package var readers: [IdentityReader]
+    package let state: IdentityFileState
+    package let owner: UInt32?
     /// The owner's name, when the password database has it.
-    public var ownerName: String?
+    package var ownerName: String?
     /// The permission bits (st_mode & 07777).
-    public let mode: UInt32?
+    package let mode: UInt32?
     /// The readers' users the file's owner, group and mode keep out.
-    public let deniedTo: [String]
+    package let deniedTo: [String]
 
-    public init(path: String, readers: [IdentityReader], state: IdentityFileState, owner: UInt32?, mode: UInt32?, deniedTo: [String]) {
+    package init(path: String, readers: [IdentityReader], state: IdentityFileState, owner: UInt32?, mode: UInt32?, deniedTo: [String]) {
         self.path = path
         self.readers = readers
         self.state = state
@@ -52,35 +52,35 @@ public struct IdentityFile: Sendable, Hashable {
 
     /// The node host cannot read it (or its user may not), though it is there: it makes a new
     /// key at every start.
-    public var unreadable: Bool {
+    package var unreadable: Bool {
         if case .unreadable = state { return true }
         return state != .missing && !deniedTo.isEmpty
     }
 
-    public var invalid: Bool {
+    package var invalid: Bool {
         if case .invalid = state { return true }
         return false
     }
 
     /// Group or others may read the private key.
-    public var exposed: Bool { state.deviceId != nil && (mode ?? 0) & 0o077 != 0 }
+    package var exposed: Bool { state.deviceId != nil && (mode ?? 0) & 0o077 != 0 }
 }
 
 /// openclaw.identity: the device identity files the node on this machine would use, the
 /// first the one that decides (--as-device, else the user's own, else this shell's), then
 /// those of other ways to start it (sudo, systemd units).
-public struct IdentityEvidence: Sendable, Equatable {
-    public let files: [IdentityFile]
+package struct IdentityEvidence: Sendable, Equatable {
+    package let files: [IdentityFile]
     /// The machine is a node: its config (gateway.mode remote), --as-device, or a node service.
-    public let isNode: Bool
+    package let isNode: Bool
 
-    public var primary: IdentityFile? { files.first }
+    package var primary: IdentityFile? { files.first }
 
     /// The devices the Gateway would see from this machine: one per usable file, one per file
     /// a node host would replace or make anew (each start of a broken one is another device).
     /// This shell's file, when missing beside the --as-device one, is no device yet: nothing
     /// says a node is started from this shell.
-    public var distinctDevices: Int {
+    package var distinctDevices: Int {
         var ids = Set<String>()
         var fresh = 0
         for (index, file) in files.enumerated() {

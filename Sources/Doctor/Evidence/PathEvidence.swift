@@ -7,13 +7,13 @@ import Probes
 /// adds none), whose certificate the address presents, and a WebSocket held idle behind a
 /// proxy. What it cannot see: the proxy's upstream address and scheme, and its idle timeout
 /// beyond `GatewayProbe.idleWatch`.
-public struct PathEvidence: Sendable, Equatable {
-    public let server: String?
-    public let via: String?
-    public let certificate: CertificateOrigin?
+package struct PathEvidence: Sendable, Equatable {
+    package let server: String?
+    package let via: String?
+    package let certificate: CertificateOrigin?
     /// The target's host as given (`*.ts.net` on 443 is Tailscale Serve).
-    public let host: String
-    public let port: Int
+    package let host: String
+    package let port: Int
 
     init(report: ProbeReport) {
         if case .response(_, _, let server, let via)? = report.health?.outcome {
@@ -28,7 +28,7 @@ public struct PathEvidence: Sendable, Equatable {
 
     /// The intermediary doctor names: from the Server header, else the Via header, else the
     /// certificate's issuer or the host.
-    public var intermediary: Intermediary? {
+    package var intermediary: Intermediary? {
         if let server { return Intermediary(server: server) }
         if let via { return .other(via) }
         if case .issued(let issuer, _)? = certificate, issuer.lowercased().contains("cloudflare") { return .cloudflare }
@@ -38,11 +38,11 @@ public struct PathEvidence: Sendable, Equatable {
 
     /// A `*.ts.net` name on 443 with TLS: Tailscale Serve answers there, the Gateway binds
     /// loopback behind it (docs/gateway/tailscale.md).
-    public var isTailscaleServe: Bool { host.hasSuffix(".ts.net") && port == 443 && certificate != nil }
+    package var isTailscaleServe: Bool { host.hasSuffix(".ts.net") && port == 443 && certificate != nil }
 }
 
 /// A program in front of the Gateway, named where doctor gives its exact directive.
-public enum Intermediary: Sendable, Equatable, CustomStringConvertible {
+package enum Intermediary: Sendable, Equatable, CustomStringConvertible {
     case nginx, caddy, cloudflare, tailscaleServe
     case other(String)
 
@@ -59,7 +59,7 @@ public enum Intermediary: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .nginx: "nginx"
         case .caddy: "Caddy"
@@ -75,7 +75,7 @@ public enum Intermediary: Sendable, Equatable, CustomStringConvertible {
 /// issued is renewed on the CA's schedule (Let's Encrypt: every 60-90 days), and is most often
 /// an edge's or a proxy's (Cloudflare, Caddy, Tailscale Serve), unless gateway.tls.certPath
 /// points the Gateway at it.
-public enum CertificateOrigin: Sendable, Equatable {
+package enum CertificateOrigin: Sendable, Equatable {
     case selfSigned
     /// The issuer's name, and when the certificate ends (it is renewed before).
     case issued(issuer: String, notAfter: Date)

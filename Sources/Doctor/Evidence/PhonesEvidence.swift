@@ -2,18 +2,18 @@ import DNSSD
 
 /// discovery.phones: what OpenClaw's phone nodes would do with each discovered beacon (each
 /// path's sighting of each Gateway), on a first connect; `PhoneVerdicts` follows the apps.
-public struct PhonesEvidence: Sendable, Equatable {
-    public struct Beacon: Sendable, Equatable {
-        public let name: String
-        public let android: PhoneVerdict
-        public let ios: PhoneVerdict
-        public var refused: Bool { android.isRefused || ios.isRefused }
+package struct PhonesEvidence: Sendable, Equatable {
+    package struct Beacon: Sendable, Equatable {
+        package let name: String
+        package let android: PhoneVerdict
+        package let ios: PhoneVerdict
+        package var refused: Bool { android.isRefused || ios.isRefused }
     }
 
-    public let beacons: [Beacon]
+    package let beacons: [Beacon]
 
     /// `beacons` as discovery merged them: a phone sees each path's beacon apart.
-    public init(beacons: [GatewayBeacon]) {
+    package init(beacons: [GatewayBeacon]) {
         let discovered = beacons.flatMap { $0.sightings.isEmpty ? [$0] : $0.sightings }.filter { !$0.isManualOnly }
         self.beacons = discovered.map { beacon in
             let verdicts = beacon.phones

@@ -3,22 +3,22 @@ import DNSSD
 /// One layer's verdict: a status, the reason as a code to decide on, and the typed evidence it
 /// was judged from. Rules match on `reason` and read `evidence`; the words a user reads (the
 /// message, the fix, the JSON detail) are written from them by the output.
-public struct Check: Sendable, Equatable {
-    public enum Status: String, Sendable, Codable, Comparable {
+package struct Check: Sendable, Equatable {
+    package enum Status: String, Sendable, Codable, Comparable {
         case skip, pass, warn, fail
 
-        public static func < (lhs: Status, rhs: Status) -> Bool {
+        package static func < (lhs: Status, rhs: Status) -> Bool {
             [skip, pass, warn, fail].firstIndex(of: lhs)! < [skip, pass, warn, fail].firstIndex(of: rhs)!
         }
     }
 
-    public let id: CheckID
-    public var status: Status
-    public var reason: CheckReason
-    public var elapsed: Duration
-    public var evidence: CheckEvidence
+    package let id: CheckID
+    package var status: Status
+    package var reason: CheckReason
+    package var elapsed: Duration
+    package var evidence: CheckEvidence
 
-    public init(_ id: CheckID, _ status: Status, _ reason: CheckReason, elapsed: Duration = .zero, evidence: CheckEvidence = .none) {
+    package init(_ id: CheckID, _ status: Status, _ reason: CheckReason, elapsed: Duration = .zero, evidence: CheckEvidence = .none) {
         self.id = id
         self.status = status
         self.reason = reason
@@ -26,6 +26,6 @@ public struct Check: Sendable, Equatable {
         self.evidence = evidence
     }
 
-    public var title: String { id.title }
-    public var elapsedMs: Int { Int(elapsed.milliseconds) }
+    package var title: String { id.title }
+    package var elapsedMs: Int { Int(elapsed.milliseconds) }
 }

@@ -1,6 +1,6 @@
 /// Why a check came out as it did. One code per distinct outcome that a rule, a relaxation or
 /// a test can tell apart; the output says the same in words.
-public enum CheckReason: String, Sendable, Hashable, CaseIterable {
+package enum CheckReason: String, Sendable, Hashable, CaseIterable {
     /// The check passed.
     case ok
     /// The check did not run: its phase was not asked for, or it does not apply.

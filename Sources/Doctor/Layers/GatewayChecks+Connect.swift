@@ -67,7 +67,7 @@ extension GatewayChecks {
 
 extension CredentialDecision.Withheld {
     /// The status and reason gw.connect takes when the credentials were withheld for this.
-    public var verdict: (status: Check.Status, reason: CheckReason) {
+    package var verdict: (status: Check.Status, reason: CheckReason) {
         switch self {
         case .pinMismatch: (.fail, .withheldPinMismatch)
         case .pinWithoutTLS, .plainText: (.warn, .withheldPlainText)

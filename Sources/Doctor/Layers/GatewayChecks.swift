@@ -5,8 +5,8 @@ import Probes
 /// The checks of one Gateway, judged layer by layer from its evidence: gw.dns, gw.tcp, gw.tls,
 /// gw.pin, gw.cert, gw.http, gw.websocket, gw.protocol, gw.connect. A layer whose need gave
 /// nothing is skipped as the table says; each judge gives a status and a reason, never words.
-public enum GatewayChecks {
-    public static func run(_ evidence: GatewayEvidence) -> [Check] {
+package enum GatewayChecks {
+    package static func run(_ evidence: GatewayEvidence) -> [Check] {
         Layer.checks(Layer.gateway, delivered: evidence.delivered) { layer in [judge(layer.id, evidence)] }
     }
 

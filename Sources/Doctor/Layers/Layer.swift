@@ -4,20 +4,20 @@ import Probes
 /// phases it takes, what the layers above lack when it gives nothing, and what it fails with.
 /// `--check` closures, the probe phases to run and the skips of a layer whose need failed are
 /// all read from here.
-public struct Layer: Sendable {
-    public let id: CheckID
-    public let title: String
+package struct Layer: Sendable {
+    package let id: CheckID
+    package let title: String
     /// The layers that must have run (and given something) before this one can.
-    public let needs: [CheckID]
+    package let needs: [CheckID]
     /// The probe phases this layer itself reads; with those of its needs, what it takes.
-    public let phases: GatewayProbe.Phases
+    package let phases: GatewayProbe.Phases
     /// What a layer above says when this one gave nothing (`needs a TCP connection`).
-    public let lacking: CheckReason?
+    package let lacking: CheckReason?
     /// Part of the connection every probe phase opens for itself (an address, TCP, TLS): when
     /// it gives nothing, every layer above says so, not only the next one.
-    public let isConnection: Bool
+    package let isConnection: Bool
     /// The reasons this layer fails with; each is some rule's to explain (`DiagnosisRule.explains`).
-    public let failures: Set<CheckReason>
+    package let failures: Set<CheckReason>
 
     init(
         _ id: CheckID, _ title: String, needs: [CheckID] = [], phases: GatewayProbe.Phases = [], lacking: CheckReason? = nil,
@@ -33,7 +33,7 @@ public struct Layer: Sendable {
     }
 
     /// The machine's layers, in report order.
-    public static let machine: [Layer] = [
+    package static let machine: [Layer] = [
         Layer(.openclawConfig, "OpenClaw configuration", fails: [.bindHostAlias]),
         Layer(.openclawAdvertising, "This Gateway's mDNS advertising"),
         Layer(.mdnsDBus, "D-Bus system bus", lacking: .needsBus, fails: [.busMissing]),
@@ -51,7 +51,7 @@ public struct Layer: Sendable {
     ]
 
     /// Each Gateway's layers, in report (and probe) order.
-    public static let gateway: [Layer] = [
+    package static let gateway: [Layer] = [
         Layer(
             .gwDNS, "Name and addresses", lacking: .needsAddress, isConnection: true,
             fails: [.noAddress, .unknownTarget, .nameNotFound, .localNameWithoutNSS, .magicDNSNotApplied, .localNameUnanswered]),
@@ -85,12 +85,12 @@ public struct Layer: Sendable {
             ]),
     ]
 
-    public static let all = machine + gateway
+    package static let all = machine + gateway
 
     static let byID = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
 
     /// The requested layers and everything they need.
-    public static func closure(of requested: Set<CheckID>) -> Set<CheckID> {
+    package static func closure(of requested: Set<CheckID>) -> Set<CheckID> {
         var result = requested
         var queue = Array(requested)
         while let id = queue.popLast() {
@@ -100,18 +100,18 @@ public struct Layer: Sendable {
     }
 
     /// The probe phases the requested layers take (all of them when nothing is requested).
-    public static func phases(for requested: Set<CheckID>?) -> GatewayProbe.Phases {
+    package static func phases(for requested: Set<CheckID>?) -> GatewayProbe.Phases {
         guard let requested else { return .all }
         return closure(of: requested).reduce(into: []) { phases, id in phases.formUnion(byID[id]?.phases ?? []) }
     }
 }
 
 extension CheckID {
-    public var title: String { Layer.byID[self]?.title ?? rawValue }
+    package var title: String { Layer.byID[self]?.title ?? rawValue }
 
     /// What this check needs to have run first.
-    public var needs: [CheckID] { Layer.byID[self]?.needs ?? [] }
+    package var needs: [CheckID] { Layer.byID[self]?.needs ?? [] }
 
     /// The requested checks and everything they need.
-    public static func closure(of requested: Set<CheckID>) -> Set<CheckID> { Layer.closure(of: requested) }
+    package static func closure(of requested: Set<CheckID>) -> Set<CheckID> { Layer.closure(of: requested) }
 }

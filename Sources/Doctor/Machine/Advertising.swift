@@ -6,7 +6,7 @@ import Host
 /// (src/plugins/config-state.ts), then the advertiser's own environment check
 /// (extensions/bonjour/src/advertiser.ts, isDisabledByEnv: OPENCLAW_DISABLE_BONJOUR wins either
 /// way, else a container turns it off).
-public enum AdvertisingSwitch: Sendable, Equatable {
+package enum AdvertisingSwitch: Sendable, Equatable {
     case mdnsModeOff
     case disabledByEnvironment(String)
     case pluginsDisabled
@@ -19,7 +19,7 @@ public enum AdvertisingSwitch: Sendable, Equatable {
     case advertiserStopped(GatewayService.AdvertiserStop)
 
     /// The switch that is off; nil when this machine's Gateway advertises.
-    public static func off(_ settings: AdvertisingSettings, container: String?) -> AdvertisingSwitch? {
+    package static func off(_ settings: AdvertisingSettings, container: String?) -> AdvertisingSwitch? {
         if settings.mdnsMode == .off { return .mdnsModeOff }
         let override = settings.disableBonjourOverride
         if override == true { return .disabledByEnvironment(settings.disableBonjour ?? "1") }
@@ -34,19 +34,19 @@ public enum AdvertisingSwitch: Sendable, Equatable {
 
 /// This machine's side of advertising: whether it is a container (the advertiser's markers) or
 /// WSL2 (mDNS stays inside WSL's NAT network).
-public struct PlatformFacts: Sendable, Equatable {
+package struct PlatformFacts: Sendable, Equatable {
     /// The first container marker found: FLY_MACHINE_ID with FLY_APP_NAME, /.dockerenv,
     /// /run/.containerenv, /var/run/.containerenv, or a container cgroup of PID 1.
-    public var container: String?
-    public var wsl2: Bool
+    package var container: String?
+    package var wsl2: Bool
 
-    public init(container: String? = nil, wsl2: Bool = false) {
+    package init(container: String? = nil, wsl2: Bool = false) {
         self.container = container
         self.wsl2 = wsl2
     }
 
     /// The cgroup paths extensions/bonjour/src/advertiser.ts takes for a container.
-    public static func cgroupMarker(_ cgroup: String) -> String? {
+    package static func cgroupMarker(_ cgroup: String) -> String? {
         let lines = cgroup.split(separator: "\n")
         if lines.contains(where: { $0.contains("/docker/") }) { return "/proc/1/cgroup (docker)" }
         if lines.contains(where: { $0.contains("cri-containerd-") || $0.contains("containerd/") }) { return "/proc/1/cgroup (containerd)" }
@@ -58,7 +58,7 @@ public struct PlatformFacts: Sendable, Equatable {
 
     /// LXC, podman and systemd-nspawn set `container=` in PID 1's environment
     /// (`/proc/1/environ`, NUL-separated).
-    public static func environMarker(_ environ: [UInt8]) -> String? {
+    package static func environMarker(_ environ: [UInt8]) -> String? {
         for entry in environ.split(separator: 0) where entry.starts(with: Array("container=".utf8)) {
             let kind = String(decoding: entry.dropFirst("container=".utf8.count).prefix(32), as: UTF8.self)
             return "/proc/1/environ (container=\(kind))"
@@ -67,7 +67,7 @@ public struct PlatformFacts: Sendable, Equatable {
     }
 
     /// WSL2 kernels name themselves in their release (`...-microsoft-standard-WSL2`).
-    public static func isWSL2(osRelease: String) -> Bool {
+    package static func isWSL2(osRelease: String) -> Bool {
         let release = osRelease.lowercased()
         return release.contains("wsl2") || release.contains("microsoft-standard")
     }

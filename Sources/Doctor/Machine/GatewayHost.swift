@@ -5,7 +5,7 @@ import Host
 /// Whether a Gateway's host is this machine (one of its addresses, or its mDNS host name), and
 /// what 127.0.0.1 said on the Gateway's port: on its own host, doctor tells a Gateway that binds
 /// loopback (127.0.0.1 answers) from one that is not running (it does not).
-public enum GatewayHost: Sendable, Equatable {
+package enum GatewayHost: Sendable, Equatable {
     case elsewhere
     /// `loopback`: 127.0.0.1 answered on the port (nil: not asked); `service`: its systemd unit.
     case here(loopback: Bool?, service: GatewayService?)

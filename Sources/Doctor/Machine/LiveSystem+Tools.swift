@@ -7,18 +7,18 @@ import Host
 /// run, the answer is nil and the checks say nothing about it.
 extension LiveSystem {
     /// `resolvectl status`: systemd-resolved's links.
-    public func resolvedStatus() -> ResolvedStatus? {
+    package func resolvedStatus() -> ResolvedStatus? {
         SystemTool.output("/usr/bin/resolvectl", ["status", "--no-pager"]).map { ResolvedStatus(text: String(decoding: $0, as: UTF8.self)) }
     }
 
     /// `tailscale serve status --json`.
-    public func tailscaleServe() -> TailscaleServeStatus? {
+    package func tailscaleServe() -> TailscaleServeStatus? {
         SystemTool.output("/usr/bin/tailscale", ["serve", "status", "--json"]).flatMap { TailscaleServeStatus(json: $0) }
     }
 
     /// The Gateway's user unit: `systemctl --user show` (as root, in the user manager of the
     /// config file's owner), and its last journal lines.
-    public func gatewayService() -> GatewayService? {
+    package func gatewayService() -> GatewayService? {
         guard FileManager.default.fileExists(atPath: "/run/systemd/system") else { return nil }  // systemd is not PID 1
         var scope = ["--user"]
         if getuid() == 0, let owner = config().fileOwner, owner != 0, let entry = getpwuid(owner), let name = entry.pointee.pw_name {

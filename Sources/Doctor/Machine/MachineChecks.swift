@@ -5,8 +5,8 @@ import Host
 /// The checks of the machine: configuration, D-Bus and Avahi, interfaces, UDP 5353,
 /// nss-mdns, the resolver and each wide-area domain, Tailscale. `multicast` false (--no-local):
 /// mDNS is not checked.
-public enum MachineChecks {
-    public static func run(_ facts: MachineFacts, discovery: DiscoverySummary, multicast: Bool = true) -> [Check] {
+package enum MachineChecks {
+    package static func run(_ facts: MachineFacts, discovery: DiscoverySummary, multicast: Bool = true) -> [Check] {
         Layer.checks(Layer.machine, delivered: facts.delivered) { layer in
             switch layer.id {
             case .openclawConfig: [service(loopback(config(facts.config), facts), facts)]

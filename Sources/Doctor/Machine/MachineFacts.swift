@@ -4,39 +4,39 @@ import Discovery
 import Host
 
 /// Facts about this machine, read once.
-public struct MachineFacts: Sendable {
-    public var busAddress: String
-    public var busSocketExists: Bool?
-    public var avahi: AvahiStatus
+package struct MachineFacts: Sendable {
+    package var busAddress: String
+    package var busSocketExists: Bool?
+    package var avahi: AvahiStatus
     /// avahi-daemon's program is installed (when it does not run: start it, or install it).
-    public var avahiInstalled: Bool
-    public var interfaces: [NetworkInterface]
-    public var port5353: PortHolders
-    public var nsswitchHosts: NSSwitchHosts?
+    package var avahiInstalled: Bool
+    package var interfaces: [NetworkInterface]
+    package var port5353: PortHolders
+    package var nsswitchHosts: NSSwitchHosts?
     /// The nss-mdns services whose library is installed; nil when not known.
-    public var nssMDNSModules: Set<String>?
-    public var resolvConf: ResolvConf
-    public var systemdResolved: Bool
-    public var config: OpenClawConfig
-    public var routes: [Route] = []
-    public var platform = PlatformFacts()
+    package var nssMDNSModules: Set<String>?
+    package var resolvConf: ResolvConf
+    package var systemdResolved: Bool
+    package var config: OpenClawConfig
+    package var routes: [Route] = []
+    package var platform = PlatformFacts()
     /// systemd-resolved's links, when resolv.conf is its and it could be asked.
-    public var resolved: ResolvedStatus?
+    package var resolved: ResolvedStatus?
     /// Tailscale Serve's routes, asked only when this Gateway's config puts it behind Serve.
-    public var tailscaleServe: TailscaleServeStatus?
+    package var tailscaleServe: TailscaleServeStatus?
     /// The Gateway's systemd unit, asked only on a Gateway host.
-    public var gatewayService: GatewayService?
+    package var gatewayService: GatewayService?
     /// The device identity files a node here would read (none looked at for preflight).
-    public var identities: [IdentityFile] = []
+    package var identities: [IdentityFile] = []
     /// On a Gateway host whose gateway.bind is tailnet or custom: whether 127.0.0.1:PORT answers,
     /// as a 2026.9 Gateway there listens on it too; nil when not asked or not known.
-    public var loopbackListener: Bool?
+    package var loopbackListener: Bool?
 
     /// The longest the loopback connect may take: 127.0.0.1 answers at once or not at all.
     static let loopbackWait = Duration.seconds(1)
 
     /// `deadline` bounds what takes time here beyond reading files (the loopback connect).
-    public static func gather(_ system: any SystemInspector, deadline: Deadline? = nil) -> MachineFacts {
+    package static func gather(_ system: any SystemInspector, deadline: Deadline? = nil) -> MachineFacts {
         let hosts = system.nsswitchHosts().flatMap(NSSwitchHosts.init(line:))
         // The libraries matter only when the hosts line asks mDNS: no file system walk otherwise.
         var facts = MachineFacts(
@@ -58,16 +58,16 @@ public struct MachineFacts: Sendable {
     }
 
     /// The tailnet as this machine sees it (its interface, its ranges).
-    public var tailnet: Tailnet { Tailnet(interfaces: interfaces, routes: routes) }
+    package var tailnet: Tailnet { Tailnet(interfaces: interfaces, routes: routes) }
 
     /// A node: its config points at a remote Gateway (gateway.mode = "remote").
-    public var isNode: Bool { config.node.isRemote }
+    package var isNode: Bool { config.node.isRemote }
 
     /// A Gateway host: it has an OpenClaw config that does not make it a node.
-    public var isGatewayHost: Bool { config.exists && !isNode }
+    package var isGatewayHost: Bool { config.exists && !isNode }
 
     /// The switch that keeps this machine's Gateway from advertising, when one does.
-    public var advertisingOff: AdvertisingSwitch? {
+    package var advertisingOff: AdvertisingSwitch? {
         guard isGatewayHost else { return nil }
         return AdvertisingSwitch.off(config.advertising, container: platform.container)
             ?? gatewayService?.advertiserStop.map(AdvertisingSwitch.advertiserStopped)

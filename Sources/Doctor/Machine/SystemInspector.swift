@@ -7,7 +7,7 @@ import Host
 
 /// What doctor reads about the machine. The live one looks at this machine; tests give
 /// recorded facts to check the diagnosis rules one by one.
-public protocol SystemInspector: Sendable {
+package protocol SystemInspector: Sendable {
     var busAddress: String { get }
     /// True or false for a `unix:path=` bus (does the socket exist), nil otherwise.
     func busSocketExists() -> Bool?
@@ -46,60 +46,60 @@ public protocol SystemInspector: Sendable {
 }
 
 extension SystemInspector {
-    public func nodeIdentities(asDevice: String?) -> [IdentityFile] { [] }
-    public func routes() -> [Route] { [] }
-    public func platform() -> PlatformFacts { PlatformFacts() }
-    public func nssMDNSModules() -> Set<String>? { nil }
-    public func resolvedStatus() -> ResolvedStatus? { nil }
-    public func tailscaleServe() -> TailscaleServeStatus? { nil }
-    public func gatewayService() -> GatewayService? { nil }
-    public func loopbackAnswers(port: Int, within timeout: Duration) -> Bool? { nil }
+    package func nodeIdentities(asDevice: String?) -> [IdentityFile] { [] }
+    package func routes() -> [Route] { [] }
+    package func platform() -> PlatformFacts { PlatformFacts() }
+    package func nssMDNSModules() -> Set<String>? { nil }
+    package func resolvedStatus() -> ResolvedStatus? { nil }
+    package func tailscaleServe() -> TailscaleServeStatus? { nil }
+    package func gatewayService() -> GatewayService? { nil }
+    package func loopbackAnswers(port: Int, within timeout: Duration) -> Bool? { nil }
 }
 
-public struct PortHolders: Sendable, Equatable {
-    public struct Holder: Sendable, Equatable {
-        public let pid: Int32
-        public let name: String
-        public init(pid: Int32, name: String) {
+package struct PortHolders: Sendable, Equatable {
+    package struct Holder: Sendable, Equatable {
+        package let pid: Int32
+        package let name: String
+        package init(pid: Int32, name: String) {
             self.pid = pid
             self.name = name
         }
     }
 
     /// Sockets bound to the port (from /proc/net/udp and udp6).
-    public let sockets: Int
+    package let sockets: Int
     /// The processes found holding them (all of them only when running as root).
-    public let holders: [Holder]
+    package let holders: [Holder]
 
-    public init(sockets: Int, holders: [Holder]) {
+    package init(sockets: Int, holders: [Holder]) {
         self.sockets = sockets
         self.holders = holders
     }
 }
 
 /// The machine clawnet runs on.
-public struct LiveSystem: SystemInspector {
+package struct LiveSystem: SystemInspector {
     let configPath: String?
     let environment: [String: String]
 
-    public init(configPath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(configPath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.configPath = configPath
         self.environment = environment
     }
 
-    public var busAddress: String { SystemBus.address(environment: environment) }
+    package var busAddress: String { SystemBus.address(environment: environment) }
 
-    public func busSocketExists() -> Bool? {
+    package func busSocketExists() -> Bool? {
         SystemBus.socketPath(of: busAddress).map { FileManager.default.fileExists(atPath: $0) }
     }
 
-    public func avahi() -> AvahiStatus { AvahiStatus.blockingQuery() }
+    package func avahi() -> AvahiStatus { AvahiStatus.blockingQuery() }
 
-    public func avahiInstalled() -> Bool { AvahiDaemonProgram.isInstalled() }
+    package func avahiInstalled() -> Bool { AvahiDaemonProgram.isInstalled() }
 
-    public func interfaces() -> [NetworkInterface] { NetworkInterface.current() }
+    package func interfaces() -> [NetworkInterface] { NetworkInterface.current() }
 
-    public func udp5353Holders() -> PortHolders {
+    package func udp5353Holders() -> PortHolders {
         var inodes = Set<String>()
         for table in ["/proc/net/udp", "/proc/net/udp6"] {
             guard let text = RegularFile.text(table, limit: FileLimit.kernelTable) else { continue }
@@ -128,29 +128,29 @@ public struct LiveSystem: SystemInspector {
         return PortHolders(sockets: inodes.count, holders: holders.sorted { $0.pid < $1.pid })
     }
 
-    public func nsswitchHosts() -> String? {
+    package func nsswitchHosts() -> String? {
         guard let text = RegularFile.text("/etc/nsswitch.conf", limit: FileLimit.systemFile) else { return nil }
         return NSSwitchHosts.parse(file: text)?.line
     }
 
-    public func nssMDNSModules() -> Set<String>? {
+    package func nssMDNSModules() -> Set<String>? {
         NSSwitchHosts.installedMDNSModules(in: NSSwitchHosts.libraryDirectories())
     }
 
-    public func resolvConf() -> ResolvConf { ResolvConf() }
+    package func resolvConf() -> ResolvConf { ResolvConf() }
 
-    public func usesSystemdResolved() -> Bool {
+    package func usesSystemdResolved() -> Bool {
         let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/resolv.conf")) ?? ""
         return target.contains("/run/systemd/resolve/") || resolvConf().servers.contains { $0.address == IPAddress("127.0.0.53") }
     }
 
-    public func config() -> OpenClawConfig { OpenClawConfig.load(explicitPath: configPath, environment: environment) }
+    package func config() -> OpenClawConfig { OpenClawConfig.load(explicitPath: configPath, environment: environment) }
 
-    public func routes() -> [Route] { RoutingTable.current() }
+    package func routes() -> [Route] { RoutingTable.current() }
 
-    public func loopbackAnswers(port: Int, within timeout: Duration) -> Bool? { LoopbackPort.answers(port, within: timeout) }
+    package func loopbackAnswers(port: Int, within timeout: Duration) -> Bool? { LoopbackPort.answers(port, within: timeout) }
 
-    public func platform() -> PlatformFacts {
+    package func platform() -> PlatformFacts {
         var facts = PlatformFacts()
         let fly =
             environment["FLY_MACHINE_ID"].map { !$0.trimmingSpaces().isEmpty } == true

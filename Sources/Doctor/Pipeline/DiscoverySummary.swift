@@ -2,22 +2,22 @@ import Avahi
 import DNSSD
 
 /// What discovery found, as doctor needs it.
-public struct DiscoverySummary: Sendable {
-    public var localBrowsed: Bool
-    public var domains: [DomainName]
-    public var beacons: [GatewayBeacon]
-    public var issues: [DiscoveryIssue]
+package struct DiscoverySummary: Sendable {
+    package var localBrowsed: Bool
+    package var domains: [DomainName]
+    package var beacons: [GatewayBeacon]
+    package var issues: [DiscoveryIssue]
     /// The DNS servers given with --server for the wide-area domains (empty: the system's).
-    public var askedServers: [DNSServer] = []
+    package var askedServers: [DNSServer] = []
 
     /// When nothing answered in local.: whether the hosts of Gateways found another way
     /// answer mDNS (reverse lookups of their LAN addresses through Avahi).
-    public var hostAnswers: [HostAnswer]
+    package var hostAnswers: [HostAnswer]
     /// The `.local` names of Gateways (a TARGET, the node's gateway.remote.url) that no host
     /// answered by mDNS in time.
-    public var unansweredLocalNames: [String] = []
+    package var unansweredLocalNames: [String] = []
 
-    public init(
+    package init(
         localBrowsed: Bool, domains: [DomainName], beacons: [GatewayBeacon], issues: [DiscoveryIssue], hostAnswers: [HostAnswer] = []
     ) {
         self.localBrowsed = localBrowsed
@@ -38,21 +38,21 @@ public struct DiscoverySummary: Sendable {
 }
 
 /// Does a Gateway's host, found by DNS-SD or named by the user, answer mDNS from here?
-public struct HostAnswer: Sendable, Hashable {
-    public let address: IPAddress
+package struct HostAnswer: Sendable, Hashable {
+    package let address: IPAddress
     /// The Gateway that lives there, as doctor labels it.
-    public let gateway: String
-    public let answer: AvahiAddressLookup.Answer
+    package let gateway: String
+    package let answer: AvahiAddressLookup.Answer
     /// Its Gateway refused every connection (nothing listens on its port): a stopped Gateway.
-    public var gatewayStopped = false
+    package var gatewayStopped = false
 
-    public init(address: IPAddress, gateway: String, answer: AvahiAddressLookup.Answer) {
+    package init(address: IPAddress, gateway: String, answer: AvahiAddressLookup.Answer) {
         self.address = address
         self.gateway = gateway
         self.answer = answer
     }
 
-    public var name: String? {
+    package var name: String? {
         if case .name(let name) = answer { return name }
         return nil
     }

@@ -171,7 +171,7 @@ extension Doctor {
 
     /// What a discovered beacon is probed as: its SRV host (for SNI and Host), addresses, port,
     /// TLS as advertised, and the advertised fingerprint as a hint.
-    public static func probeTarget(_ beacon: GatewayBeacon) -> ProbeTarget {
+    package static func probeTarget(_ beacon: GatewayBeacon) -> ProbeTarget {
         let gateway = beacon.gateway
         return ProbeTarget(
             label: beacon.url ?? "\(beacon.instance.displayName)",

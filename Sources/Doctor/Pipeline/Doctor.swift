@@ -11,7 +11,7 @@ import Probes
 /// token policy in `Doctor+Credentials`), probing them, judging every layer
 /// (`GatewayJudgement`, `MachineChecks`, the relaxations) and diagnosing (`DiagnosisRules`);
 /// the output writes the report.
-public struct Doctor: Sendable {
+package struct Doctor: Sendable {
     let options: DoctorOptions
     let facts: MachineFacts
     let io: DoctorIO
@@ -28,7 +28,7 @@ public struct Doctor: Sendable {
     }
 
     /// `--timeout` bounds the whole run, the reading of this machine's facts included.
-    public static func run(_ options: DoctorOptions, system: any SystemInspector, io: DoctorIO) async -> DoctorResult {
+    package static func run(_ options: DoctorOptions, system: any SystemInspector, io: DoctorIO) async -> DoctorResult {
         let deadline = Deadline(options.timeout)
         let facts = await BlockingThreads.shared.value { () -> MachineFacts in
             var facts = MachineFacts.gather(system, deadline: deadline)

@@ -10,7 +10,7 @@ import Probes
 /// This process's network: the only file of doctor that reaches it.
 extension DoctorIO {
     /// `discovery` as the command context has it (browse and the others use the same).
-    public static func live(discovery: any Discovering) -> DoctorIO {
+    package static func live(discovery: any Discovering) -> DoctorIO {
         DoctorIO(
             discovery: discovery,
             hostAddresses: { host, timeout in await HostLookup.addresses(of: host, timeout: timeout) },

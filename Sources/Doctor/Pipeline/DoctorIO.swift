@@ -9,26 +9,26 @@ import Probes
 /// netcheck `Client` holds its I/O so): `live` for this process, or a recording
 /// (`RecordedNetwork`) for tests that run doctor in-process without a socket. Doctor reaches
 /// the network no other way; each function takes the time it may use, and answers within it.
-public struct DoctorIO: Sendable {
+package struct DoctorIO: Sendable {
     /// mDNS, unicast DNS-SD and manual targets.
-    public var discovery: any Discovering
+    package var discovery: any Discovering
     /// A host name's addresses through nsswitch (getaddrinfo, as `HostLookup` asks it).
-    public var hostAddresses: @Sendable (_ host: String, _ timeout: Duration) async -> Result<[IPAddress], HostLookup.Failure>
+    package var hostAddresses: @Sendable (_ host: String, _ timeout: Duration) async -> Result<[IPAddress], HostLookup.Failure>
     /// A `.local` name's addresses, asked of avahi-daemon without nsswitch.
-    public var mdnsAddresses: @Sendable (_ host: String, _ timeout: Duration) async -> AvahiHostLookup.Answer
+    package var mdnsAddresses: @Sendable (_ host: String, _ timeout: Duration) async -> AvahiHostLookup.Answer
     /// Which `.local` host answers for each address, asked of avahi-daemon (mDNS reverse look-ups).
-    public var mdnsNames: @Sendable (_ addresses: [IPAddress], _ timeout: Duration) async -> [IPAddress: AvahiAddressLookup.Answer]
+    package var mdnsNames: @Sendable (_ addresses: [IPAddress], _ timeout: Duration) async -> [IPAddress: AvahiAddressLookup.Answer]
     /// A MagicDNS name's addresses as Tailscale's resolver (100.100.100.100) gives them; none
     /// when it does not answer.
-    public var magicDNSAddresses: @Sendable (_ host: DomainName, _ timeout: Duration) async -> [IPAddress]
+    package var magicDNSAddresses: @Sendable (_ host: DomainName, _ timeout: Duration) async -> [IPAddress]
     /// The Gateways probed at once, within one budget (`GatewayProbe.runAll`); reports in the
     /// targets' order.
-    public var probe:
+    package var probe:
         @Sendable (_ targets: [ProbeTarget], _ budget: Duration, _ limit: Int, _ phases: GatewayProbe.Phases) async -> [ProbeReport]
     /// The calendar, which certificates' validity is judged against.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
 
-    public init(
+    package init(
         discovery: any Discovering,
         hostAddresses: @escaping @Sendable (String, Duration) async -> Result<[IPAddress], HostLookup.Failure>,
         mdnsAddresses: @escaping @Sendable (String, Duration) async -> AvahiHostLookup.Answer,

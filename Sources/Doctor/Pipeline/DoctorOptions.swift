@@ -4,15 +4,15 @@ import Probes
 
 /// A Gateway named on doctor's command line: a URL or HOST[:PORT], or an instance name that
 /// `clawnet browse` shows.
-public struct DoctorTarget: Sendable, Hashable {
+package struct DoctorTarget: Sendable, Hashable {
     /// As typed; a URL without its user info, path, query and fragment (`EndpointSpec.text`).
-    public let text: String
+    package let text: String
     /// nil when the text is neither a URL nor a host (then only an instance name can match).
-    public let endpoint: EndpointSpec?
+    package let endpoint: EndpointSpec?
 
     /// Throws when the text is meant as a URL or HOST:PORT (a scheme, or a port after a host)
     /// and is a bad one: a port out of range is a mistake to name, not an instance to look for.
-    public init(_ text: String) throws(DNSSDError) {
+    package init(_ text: String) throws(DNSSDError) {
         do {
             self.endpoint = try EndpointSpec(parsing: text)
         } catch {
@@ -23,7 +23,7 @@ public struct DoctorTarget: Sendable, Hashable {
     }
 
     /// A Gateway given by hand (`--manual HOST[:PORT]`), already parsed.
-    public init(_ endpoint: EndpointSpec) {
+    package init(_ endpoint: EndpointSpec) {
         self.endpoint = endpoint
         self.text = endpoint.text
     }
@@ -37,41 +37,41 @@ public struct DoctorTarget: Sendable, Hashable {
     }
 }
 
-public struct DoctorOptions: Sendable {
+package struct DoctorOptions: Sendable {
     /// Empty: everything discovered plus the configured (or default) manual target.
-    public var targets: [DoctorTarget] = []
+    package var targets: [DoctorTarget] = []
     /// Domains, servers and whether to browse local. (types and manual targets are doctor's own).
-    public var discovery = DiscoveryOptions()
+    package var discovery = DiscoveryOptions()
     /// --no-local: mDNS is neither browsed nor checked (no D-Bus or Avahi finding can fail).
-    public var noLocal = false
-    public var pin: TLSFingerprint?
+    package var noLocal = false
+    package var pin: TLSFingerprint?
     /// A token for the Gateways doctor is told about (--token-file): the named targets, or
     /// gateway.remote.url on a node. Never sent to Gateways discovery finds.
-    public var token: GatewayToken?
+    package var token: GatewayToken?
     /// The node's device identity (--as-device), shown to the same Gateways as the token.
-    public var device: DeviceIdentity?
+    package var device: DeviceIdentity?
     /// The file --as-device named: openclaw.identity looks at it beside the node's own.
-    public var deviceFile: String?
+    package var deviceFile: String?
     /// Where a CA-issued certificate is checked (SSL_CERT_FILE, else the system's store).
-    public var trustRoots = TrustRoots.system
+    package var trustRoots = TrustRoots.system
     /// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1: credentials over plain ws:// to any private address.
-    public var allowPrivatePlainText = false
+    package var allowPrivatePlainText = false
     /// --origin: the WebSocket upgrades carry it, as a browser page's at that origin would.
-    public var origin: BrowserOrigin?
+    package var origin: BrowserOrigin?
     /// The whole run (see `Doctor.run`).
-    public var timeout: Duration = .seconds(5)
+    package var timeout: Duration = .seconds(5)
     /// Only these checks (and what they need); nil: all.
-    public var only: Set<CheckID>?
+    package var only: Set<CheckID>?
     /// Machine checks that decide the run whatever the targets depend on (`preflight --require
     /// mdns`): never relaxed to a warning for targets that do not need them.
-    public var required: Set<CheckID> = []
-    public var probeLimit = 256
+    package var required: Set<CheckID> = []
+    package var probeLimit = 256
 
-    public init() {}
+    package init() {}
 
     /// What the environment says about sending credentials: SSL_CERT_FILE and OpenClaw's
     /// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS.
-    public mutating func read(environment: [String: String]) {
+    package mutating func read(environment: [String: String]) {
         trustRoots = TrustRoots(environment: environment)
         allowPrivatePlainText = environment["OPENCLAW_ALLOW_INSECURE_PRIVATE_WS"] == "1"
     }

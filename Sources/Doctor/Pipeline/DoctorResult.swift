@@ -2,14 +2,14 @@ import DNSSD
 import Probes
 
 /// What doctor found: the machine's checks, each Gateway's, and the causes they add up to.
-public struct DoctorResult: Sendable {
-    public struct Gateway: Sendable {
+package struct DoctorResult: Sendable {
+    package struct Gateway: Sendable {
         /// How the report names it: its URL, or what the user typed.
-        public let target: String
-        public let beacon: GatewayBeacon?
-        public let checks: [Check]
+        package let target: String
+        package let beacon: GatewayBeacon?
+        package let checks: [Check]
 
-        public init(target: String, beacon: GatewayBeacon?, checks: [Check]) {
+        package init(target: String, beacon: GatewayBeacon?, checks: [Check]) {
             self.target = target
             self.beacon = beacon
             self.checks = checks
@@ -17,23 +17,23 @@ public struct DoctorResult: Sendable {
 
         /// The implicit 127.0.0.1 target where nothing listens, while Gateways were found
         /// elsewhere: where a Gateway of this machine would be, not a Gateway (never counted).
-        public var isVacant: Bool { checks.contains { $0.reason == .noLocalGateway } }
+        package var isVacant: Bool { checks.contains { $0.reason == .noLocalGateway } }
 
         /// The worst of its checks, as its line in the table is marked; skip when none ran, or vacant.
-        public var status: Check.Status { isVacant ? .skip : checks.map(\.status).max() ?? .skip }
+        package var status: Check.Status { isVacant ? .skip : checks.map(\.status).max() ?? .skip }
     }
 
-    public let status: Check.Status
-    public let checks: [Check]
-    public let gateways: [Gateway]
-    public let diagnosis: [Diagnosis]
+    package let status: Check.Status
+    package let checks: [Check]
+    package let gateways: [Gateway]
+    package let diagnosis: [Diagnosis]
     /// How many Gateways were checked: a vacant 127.0.0.1 is not one.
-    public var gatewaysChecked: Int { gateways.filter { !$0.isVacant }.count }
+    package var gatewaysChecked: Int { gateways.filter { !$0.isVacant }.count }
     /// Records to add to a wide-area zone for verified Gateways it lacks or has stale.
-    public var snippets: [ZoneSnippet] = []
-    public var elapsed: Duration
+    package var snippets: [ZoneSnippet] = []
+    package var elapsed: Duration
 
-    public init(status: Check.Status, checks: [Check], gateways: [Gateway], diagnosis: [Diagnosis], elapsed: Duration) {
+    package init(status: Check.Status, checks: [Check], gateways: [Gateway], diagnosis: [Diagnosis], elapsed: Duration) {
         self.status = status
         self.checks = checks
         self.gateways = gateways

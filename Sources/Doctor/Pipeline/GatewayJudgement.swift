@@ -7,26 +7,26 @@ import Probes
 /// the golden scenes. Its evidence (the report, and what was known before the probe),
 /// `GatewayChecks` on that evidence, then the relaxations what was asked calls for; the
 /// diagnosis rules take it from there.
-public struct GatewayJudgement: Sendable {
+package struct GatewayJudgement: Sendable {
     /// What the probes were given: the evidence says "no answer within" it.
-    public var budget: Duration
+    package var budget: Duration
     /// This machine's routes (a Gateway reached through a VPN, a container's bridge...).
-    public var routes: [Route]
+    package var routes: [Route]
     /// The instant certificates are judged against.
-    public var now: Date
+    package var now: Date
     /// This machine is set up to run a Gateway (its OpenClaw config exists): nothing on
     /// 127.0.0.1 is then a warning rather than nothing.
-    public var gatewayConfigured: Bool
+    package var gatewayConfigured: Bool
     /// Discovery found Gateways: nothing on the implicit 127.0.0.1 is then no news.
-    public var othersFound: Bool
+    package var othersFound: Bool
     /// This machine's addresses and name: a Gateway there is this machine's.
     var own = GatewayHost.Own()
     /// Whether 127.0.0.1 answered, by port (doctor's implicit target); the Gateway's unit.
-    public var loopback: [Int: Bool] = [:]
+    package var loopback: [Int: Bool] = [:]
     var service: GatewayService?
 
     /// As the machine is (`facts`) and discovery found it.
-    public init(facts: MachineFacts, discovery: DiscoverySummary, budget: Duration, now: Date) {
+    package init(facts: MachineFacts, discovery: DiscoverySummary, budget: Duration, now: Date) {
         self.budget = budget
         self.routes = facts.routes
         self.now = now
@@ -39,7 +39,7 @@ public struct GatewayJudgement: Sendable {
     /// The Gateway's checks from `report`. `localFallback`: the implicit 127.0.0.1 target, not
     /// a Gateway anyone named or advertised; `foundTLS`: that target, probed as ws://, answered
     /// TLS and was probed again as wss://.
-    public func judge(
+    package func judge(
         _ report: ProbeReport, beacon: GatewayBeacon?, dnsProblem: DNSProblem? = nil, pin: Pin?, localFallback: Bool = false,
         foundTLS: Bool = false
     ) -> GatewayResult {

@@ -2,22 +2,22 @@ import DNSSD
 
 /// `clawnet preflight`: can this machine discover and reach a Gateway? A yes or no per
 /// requirement, from the doctor checks that decide it.
-public enum Preflight {
-    public enum Requirement: String, Sendable, CaseIterable, Codable {
+package enum Preflight {
+    package enum Requirement: String, Sendable, CaseIterable, Codable {
         case mdns
         case wideArea = "wide-area"
         case gateway
     }
 
-    public struct Result: Sendable {
-        public let name: Requirement
-        public let ok: Bool
+    package struct Result: Sendable {
+        package let name: Requirement
+        package let ok: Bool
         /// Could not even be tried: a prerequisite is missing (no Avahi, no domain).
-        public let missingPrerequisite: Bool
+        package let missingPrerequisite: Bool
         /// What decided it, for the words.
-        public let finding: Finding
+        package let finding: Finding
 
-        public init(name: Requirement, ok: Bool, missingPrerequisite: Bool = false, _ finding: Finding) {
+        package init(name: Requirement, ok: Bool, missingPrerequisite: Bool = false, _ finding: Finding) {
             self.name = name
             self.ok = ok
             self.missingPrerequisite = missingPrerequisite
@@ -26,7 +26,7 @@ public enum Preflight {
     }
 
     /// What decided a requirement.
-    public enum Finding: Sendable, Equatable {
+    package enum Finding: Sendable, Equatable {
         /// The check that decided it (its fix shown when the requirement is not met).
         case check(Check)
         /// mDNS holds, and no avahi-daemon check says how.
@@ -55,7 +55,7 @@ public enum Preflight {
 
     /// One result per requirement, in a fixed order, and how long it took: doctor's run,
     /// asked only the checks that decide them.
-    public static func run(_ requirements: Set<Requirement>, options base: DoctorOptions, system: any SystemInspector, io: DoctorIO)
+    package static func run(_ requirements: Set<Requirement>, options base: DoctorOptions, system: any SystemInspector, io: DoctorIO)
         async -> ([Result], Duration)
     {
         var options = base

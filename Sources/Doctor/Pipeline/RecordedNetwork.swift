@@ -10,32 +10,32 @@ import Synchronization
 /// once, whatever its time limit; nothing opens a socket or asks a daemon. Every question is
 /// kept (`asked`); one the recording has no answer for is kept in `unanswered` too, for the
 /// test to fail on, and gets the answer of a network where nothing answers.
-public final class RecordedNetwork: Sendable {
-    public struct Answers: Sendable {
+package final class RecordedNetwork: Sendable {
+    package struct Answers: Sendable {
         /// What getaddrinfo says of a host name.
-        public var hosts: [String: Result<[IPAddress], HostLookup.Failure>] = [:]
+        package var hosts: [String: Result<[IPAddress], HostLookup.Failure>] = [:]
         /// What avahi-daemon says of a `.local` name.
-        public var mdnsHosts: [String: AvahiHostLookup.Answer] = [:]
+        package var mdnsHosts: [String: AvahiHostLookup.Answer] = [:]
         /// What avahi-daemon says of an address (a reverse look-up).
-        public var mdnsNames: [IPAddress: AvahiAddressLookup.Answer] = [:]
+        package var mdnsNames: [IPAddress: AvahiAddressLookup.Answer] = [:]
         /// What Tailscale's resolver says of a MagicDNS name.
-        public var magicDNS: [String: [IPAddress]] = [:]
+        package var magicDNS: [String: [IPAddress]] = [:]
         /// Each Gateway's probe by what was probed (`probeKey`: `ws://HOST:PORT`, `wss://HOST:PORT`),
         /// made for the very target asked (its label, credentials and policy).
-        public var probes: [String: @Sendable (ProbeTarget) -> ProbeReport] = [:]
+        package var probes: [String: @Sendable (ProbeTarget) -> ProbeReport] = [:]
 
-        public init() {}
+        package init() {}
     }
 
     /// A question doctor asked of the network.
-    public enum Question: Sendable, Hashable, CustomStringConvertible {
+    package enum Question: Sendable, Hashable, CustomStringConvertible {
         case host(String)
         case mdnsHost(String)
         case mdnsName(IPAddress)
         case magicDNS(String)
         case probe(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .host(let name): "getaddrinfo \(name)"
             case .mdnsHost(let name): "avahi-daemon: addresses of \(name)"
@@ -51,24 +51,24 @@ public final class RecordedNetwork: Sendable {
     private let log = Mutex<[(question: Question, answered: Bool)]>([])
 
     /// `now`: the instant certificates are judged against.
-    public init(_ answers: Answers = Answers(), now: Date = Date()) {
+    package init(_ answers: Answers = Answers(), now: Date = Date()) {
         self.answers = answers
         self.now = now
     }
 
     /// Every question, in the order asked.
-    public var asked: [Question] { log.withLock { $0.map(\.question) } }
+    package var asked: [Question] { log.withLock { $0.map(\.question) } }
     /// The questions the recording had no answer for.
-    public var unanswered: [Question] { log.withLock { $0.filter { !$0.answered }.map(\.question) } }
+    package var unanswered: [Question] { log.withLock { $0.filter { !$0.answered }.map(\.question) } }
 
     /// How `Answers.probes` names what was probed.
-    public static func probeKey(_ target: ProbeTarget) -> String {
+    package static func probeKey(_ target: ProbeTarget) -> String {
         let host = target.host.contains(":") ? "[\(target.host)]" : target.host
         return "\(target.tls ? "wss" : "ws")://\(host):\(target.port)"
     }
 
     /// Doctor's I/O on these answers, with `discovery` (recorded too: nothing found, by default).
-    public func io(discovery: any Discovering = RecordedDiscovery(events: [])) -> DoctorIO {
+    package func io(discovery: any Discovering = RecordedDiscovery(events: [])) -> DoctorIO {
         DoctorIO(
             discovery: discovery,
             hostAddresses: { host, _ in

@@ -3,31 +3,31 @@ import Host
 
 /// A cause a user needs, made from several checks: which rule found it, the checks that show
 /// it, and the typed facts its words are written from.
-public struct Diagnosis: Sendable, Equatable {
-    public let id: DiagnosisID
+package struct Diagnosis: Sendable, Equatable {
+    package let id: DiagnosisID
     /// The checks that show it, each with the gateway's target when one is concerned.
-    public let evidence: [Evidence]
-    public let finding: Finding
+    package let evidence: [Evidence]
+    package let finding: Finding
 
-    public init(_ id: DiagnosisID, _ finding: Finding, evidence: [Evidence]) {
+    package init(_ id: DiagnosisID, _ finding: Finding, evidence: [Evidence]) {
         self.id = id
         self.finding = finding
         self.evidence = evidence
     }
 
     /// A check that shows the cause; printed `gw.tcp wss://host:port` for a Gateway's check.
-    public struct Evidence: Sendable, Hashable, Encodable, CustomStringConvertible {
-        public let check: CheckID
-        public let target: String?
+    package struct Evidence: Sendable, Hashable, Encodable, CustomStringConvertible {
+        package let check: CheckID
+        package let target: String?
 
-        public init(_ check: CheckID, target: String? = nil) {
+        package init(_ check: CheckID, target: String? = nil) {
             self.check = check
             self.target = target
         }
 
-        public var description: String { target.map { "\(check) \($0)" } ?? check.rawValue }
+        package var description: String { target.map { "\(check) \($0)" } ?? check.rawValue }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(description)
         }
@@ -35,7 +35,7 @@ public struct Diagnosis: Sendable, Equatable {
 
     /// What a rule found, typed: the cause's words are written from it (and from the checks it
     /// names), never read back. `target` is a Gateway's label in the report.
-    public enum Finding: Sendable, Equatable {
+    package enum Finding: Sendable, Equatable {
         /// The cause is what one check found (of a Gateway when `target` is set).
         case check(Check, target: String?)
         /// No mDNS daemon: the bus is missing, else Avahi; the failing check has the fix, unless
@@ -81,7 +81,7 @@ public struct Diagnosis: Sendable, Equatable {
 }
 
 /// Why a Gateway that speaks TLS was probed as plain ws://.
-public enum PlainProbe: Sendable, Equatable {
+package enum PlainProbe: Sendable, Equatable {
     /// Its beacon advertises no TLS (neither gatewayTls nor gatewayTlsSha256).
     case beaconWithoutTLS
     /// It was given as ws:// (or as a host, with gateway.tls off in the config), and no beacon names it.
@@ -91,91 +91,91 @@ public enum PlainProbe: Sendable, Equatable {
 }
 
 /// A cause doctor can name: stable, lower-case, dashed.
-public struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, CustomStringConvertible {
-    public let rawValue: String
+package struct DiagnosisID: RawRepresentable, Hashable, Sendable, Encodable, CustomStringConvertible {
+    package let rawValue: String
 
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
     }
 
-    public static let noMDNS = DiagnosisID(rawValue: "no-mdns")
-    public static let gatewayNotAdvertising = DiagnosisID(rawValue: "gateway-not-advertising")
-    public static let multicastBlocked = DiagnosisID(rawValue: "multicast-blocked")
-    public static let twoMDNSStacks = DiagnosisID(rawValue: "two-mdns-stacks")
-    public static let splitDNS = DiagnosisID(rawValue: "split-dns")
-    public static let gatewayNotListening = DiagnosisID(rawValue: "gateway-not-listening")
-    public static let firewall = DiagnosisID(rawValue: "firewall")
-    public static let pinChanged = DiagnosisID(rawValue: "pin-changed")
-    public static let tlsExpected = DiagnosisID(rawValue: "tls-expected")
-    public static let tlsNotAdvertised = DiagnosisID(rawValue: "tls-not-advertised")
-    public static let certificate = DiagnosisID(rawValue: "gw-cert")
-    public static let webSocket = DiagnosisID(rawValue: "gw-websocket")
-    public static let gatewayProtocol = DiagnosisID(rawValue: "gw-protocol")
-    public static let noMulticastInterface = DiagnosisID(rawValue: "no-multicast-interface")
-    public static let wideAreaDomain = DiagnosisID(rawValue: "wide-area-domain")
-    public static let nameNotFound = DiagnosisID(rawValue: "name-not-found")
-    public static let nssMdnsMissing = DiagnosisID(rawValue: "nss-mdns-missing")
-    public static let magicDNSNotApplied = DiagnosisID(rawValue: "magicdns-not-applied")
-    public static let nameUnresolved = DiagnosisID(rawValue: "name-unresolved")
-    public static let unknownTarget = DiagnosisID(rawValue: "unknown-target")
-    public static let nothingListens = DiagnosisID(rawValue: "nothing-listens")
-    public static let tailnetUnreachable = DiagnosisID(rawValue: "tailnet-unreachable")
-    public static let unroutableAddress = DiagnosisID(rawValue: "unroutable-address")
-    public static let hostUnreachable = DiagnosisID(rawValue: "host-unreachable")
-    public static let localShortage = DiagnosisID(rawValue: "local-shortage")
-    public static let connectionReset = DiagnosisID(rawValue: "connection-reset")
-    public static let tlsVersion = DiagnosisID(rawValue: "tls-version")
-    public static let tlsAlert = DiagnosisID(rawValue: "tls-alert")
-    public static let tlsHandshake = DiagnosisID(rawValue: "gw-tls")
-    public static let anotherProgram = DiagnosisID(rawValue: "another-program")
-    public static let health = DiagnosisID(rawValue: "gw-http")
-    public static let pairingRequired = DiagnosisID(rawValue: "pairing-required")
-    public static let gatewayAuth = DiagnosisID(rawValue: "gateway-auth")
-    public static let protocolMismatch = DiagnosisID(rawValue: "protocol-mismatch")
-    public static let connect = DiagnosisID(rawValue: "gw-connect")
+    package static let noMDNS = DiagnosisID(rawValue: "no-mdns")
+    package static let gatewayNotAdvertising = DiagnosisID(rawValue: "gateway-not-advertising")
+    package static let multicastBlocked = DiagnosisID(rawValue: "multicast-blocked")
+    package static let twoMDNSStacks = DiagnosisID(rawValue: "two-mdns-stacks")
+    package static let splitDNS = DiagnosisID(rawValue: "split-dns")
+    package static let gatewayNotListening = DiagnosisID(rawValue: "gateway-not-listening")
+    package static let firewall = DiagnosisID(rawValue: "firewall")
+    package static let pinChanged = DiagnosisID(rawValue: "pin-changed")
+    package static let tlsExpected = DiagnosisID(rawValue: "tls-expected")
+    package static let tlsNotAdvertised = DiagnosisID(rawValue: "tls-not-advertised")
+    package static let certificate = DiagnosisID(rawValue: "gw-cert")
+    package static let webSocket = DiagnosisID(rawValue: "gw-websocket")
+    package static let gatewayProtocol = DiagnosisID(rawValue: "gw-protocol")
+    package static let noMulticastInterface = DiagnosisID(rawValue: "no-multicast-interface")
+    package static let wideAreaDomain = DiagnosisID(rawValue: "wide-area-domain")
+    package static let nameNotFound = DiagnosisID(rawValue: "name-not-found")
+    package static let nssMdnsMissing = DiagnosisID(rawValue: "nss-mdns-missing")
+    package static let magicDNSNotApplied = DiagnosisID(rawValue: "magicdns-not-applied")
+    package static let nameUnresolved = DiagnosisID(rawValue: "name-unresolved")
+    package static let unknownTarget = DiagnosisID(rawValue: "unknown-target")
+    package static let nothingListens = DiagnosisID(rawValue: "nothing-listens")
+    package static let tailnetUnreachable = DiagnosisID(rawValue: "tailnet-unreachable")
+    package static let unroutableAddress = DiagnosisID(rawValue: "unroutable-address")
+    package static let hostUnreachable = DiagnosisID(rawValue: "host-unreachable")
+    package static let localShortage = DiagnosisID(rawValue: "local-shortage")
+    package static let connectionReset = DiagnosisID(rawValue: "connection-reset")
+    package static let tlsVersion = DiagnosisID(rawValue: "tls-version")
+    package static let tlsAlert = DiagnosisID(rawValue: "tls-alert")
+    package static let tlsHandshake = DiagnosisID(rawValue: "gw-tls")
+    package static let anotherProgram = DiagnosisID(rawValue: "another-program")
+    package static let health = DiagnosisID(rawValue: "gw-http")
+    package static let pairingRequired = DiagnosisID(rawValue: "pairing-required")
+    package static let gatewayAuth = DiagnosisID(rawValue: "gateway-auth")
+    package static let protocolMismatch = DiagnosisID(rawValue: "protocol-mismatch")
+    package static let connect = DiagnosisID(rawValue: "gw-connect")
     /// A failing check that no rule explains: named after the check, never silent.
-    public static let checkFailed = DiagnosisID(rawValue: "check-failed")
+    package static let checkFailed = DiagnosisID(rawValue: "check-failed")
     // In front of the Gateway: certificates that are not its own, proxies.
-    public static let pinOnRenewingCertificate = DiagnosisID(rawValue: "pin-on-renewing-certificate")
-    public static let edgeCertificate = DiagnosisID(rawValue: "edge-certificate")
-    public static let proxyUpstream = DiagnosisID(rawValue: "proxy-upstream")
-    public static let proxyDropsUpgrade = DiagnosisID(rawValue: "proxy-drops-upgrade")
-    public static let proxyIdleTimeout = DiagnosisID(rawValue: "proxy-idle-timeout")
-    public static let originNotAllowed = DiagnosisID(rawValue: "origin-not-allowed")
-    public static let proxyNotTrusted = DiagnosisID(rawValue: "proxy-not-trusted")
-    public static let resolvedRoutingDomain = DiagnosisID(rawValue: "resolved-routing-domain")
-    public static let tailscaleServeIdentity = DiagnosisID(rawValue: "tailscale-serve-identity")
-    public static let tailscaleServeRoute = DiagnosisID(rawValue: "tailscale-serve-route")
-    public static let tailscaleServeUpgrade = DiagnosisID(rawValue: "tailscale-serve-upgrade")
-    public static let gatewayRestartLoop = DiagnosisID(rawValue: "gateway-restart-loop")
-    public static let containerMulticast = DiagnosisID(rawValue: "container-multicast")
+    package static let pinOnRenewingCertificate = DiagnosisID(rawValue: "pin-on-renewing-certificate")
+    package static let edgeCertificate = DiagnosisID(rawValue: "edge-certificate")
+    package static let proxyUpstream = DiagnosisID(rawValue: "proxy-upstream")
+    package static let proxyDropsUpgrade = DiagnosisID(rawValue: "proxy-drops-upgrade")
+    package static let proxyIdleTimeout = DiagnosisID(rawValue: "proxy-idle-timeout")
+    package static let originNotAllowed = DiagnosisID(rawValue: "origin-not-allowed")
+    package static let proxyNotTrusted = DiagnosisID(rawValue: "proxy-not-trusted")
+    package static let resolvedRoutingDomain = DiagnosisID(rawValue: "resolved-routing-domain")
+    package static let tailscaleServeIdentity = DiagnosisID(rawValue: "tailscale-serve-identity")
+    package static let tailscaleServeRoute = DiagnosisID(rawValue: "tailscale-serve-route")
+    package static let tailscaleServeUpgrade = DiagnosisID(rawValue: "tailscale-serve-upgrade")
+    package static let gatewayRestartLoop = DiagnosisID(rawValue: "gateway-restart-loop")
+    package static let containerMulticast = DiagnosisID(rawValue: "container-multicast")
     // Issue 20: what OpenClaw users hit.
-    public static let gatewayStarting = DiagnosisID(rawValue: "gateway-starting")
-    public static let gatewayProtocolOlder = DiagnosisID(rawValue: "gateway-protocol-older")
-    public static let deviceIdentityUnstable = DiagnosisID(rawValue: "device-identity-unstable")
-    public static let deviceIdentityElsewhere = DiagnosisID(rawValue: "device-identity-elsewhere")
-    public static let beaconDisagrees = DiagnosisID(rawValue: "beacon-disagrees")
-    public static let hostNameCollision = DiagnosisID(rawValue: "host-name-collision")
-    public static let gatewayAdvertisedTwice = DiagnosisID(rawValue: "gateway-advertised-twice")
-    public static let multipleGateways = DiagnosisID(rawValue: "multiple-gateways")
-    public static let phoneRefuses = DiagnosisID(rawValue: "phone-refuses")
-    public static let mdnsTimeout = DiagnosisID(rawValue: "mdns-timeout")
+    package static let gatewayStarting = DiagnosisID(rawValue: "gateway-starting")
+    package static let gatewayProtocolOlder = DiagnosisID(rawValue: "gateway-protocol-older")
+    package static let deviceIdentityUnstable = DiagnosisID(rawValue: "device-identity-unstable")
+    package static let deviceIdentityElsewhere = DiagnosisID(rawValue: "device-identity-elsewhere")
+    package static let beaconDisagrees = DiagnosisID(rawValue: "beacon-disagrees")
+    package static let hostNameCollision = DiagnosisID(rawValue: "host-name-collision")
+    package static let gatewayAdvertisedTwice = DiagnosisID(rawValue: "gateway-advertised-twice")
+    package static let multipleGateways = DiagnosisID(rawValue: "multiple-gateways")
+    package static let phoneRefuses = DiagnosisID(rawValue: "phone-refuses")
+    package static let mdnsTimeout = DiagnosisID(rawValue: "mdns-timeout")
     // Issue 32: OpenClaw 2 at the connect level.
-    public static let gatewayRestarting = DiagnosisID(rawValue: "gateway-restarting")
-    public static let authRateLimited = DiagnosisID(rawValue: "auth-rate-limited")
-    public static let frameTooLarge = DiagnosisID(rawValue: "frame-too-large")
-    public static let pairingRejected = DiagnosisID(rawValue: "pairing-rejected")
-    public static let pairingExpired = DiagnosisID(rawValue: "pairing-expired")
-    public static let operatorAccessDenied = DiagnosisID(rawValue: "operator-access-denied")
-    public static let verifiedUserRequired = DiagnosisID(rawValue: "verified-user-required")
-    public static let unauthenticatedLimit = DiagnosisID(rawValue: "unauthenticated-limit")
+    package static let gatewayRestarting = DiagnosisID(rawValue: "gateway-restarting")
+    package static let authRateLimited = DiagnosisID(rawValue: "auth-rate-limited")
+    package static let frameTooLarge = DiagnosisID(rawValue: "frame-too-large")
+    package static let pairingRejected = DiagnosisID(rawValue: "pairing-rejected")
+    package static let pairingExpired = DiagnosisID(rawValue: "pairing-expired")
+    package static let operatorAccessDenied = DiagnosisID(rawValue: "operator-access-denied")
+    package static let verifiedUserRequired = DiagnosisID(rawValue: "verified-user-required")
+    package static let unauthenticatedLimit = DiagnosisID(rawValue: "unauthenticated-limit")
     // Issue 31 and issue 32 case 6: a certificate renewed under a running Gateway.
-    public static let certificateRenewed = DiagnosisID(rawValue: "certificate-renewed")
-    public static let staleFingerprintRecord = DiagnosisID(rawValue: "stale-fingerprint-record")
+    package static let certificateRenewed = DiagnosisID(rawValue: "certificate-renewed")
+    package static let staleFingerprintRecord = DiagnosisID(rawValue: "stale-fingerprint-record")
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

@@ -4,18 +4,18 @@ import Probes
 /// reason it failed with) it can be the cause of, and how it finds the cause. Rules read typed
 /// checks and evidence, never words; the words are written from what they find.
 /// (After swift-certificates' verifier policies, which each declare what they cover.)
-public struct DiagnosisRule: Sendable {
+package struct DiagnosisRule: Sendable {
     /// A failure a rule explains.
-    public struct Explained: Sendable, Hashable, CustomStringConvertible {
-        public let check: CheckID
-        public let reason: CheckReason
+    package struct Explained: Sendable, Hashable, CustomStringConvertible {
+        package let check: CheckID
+        package let reason: CheckReason
 
-        public init(_ check: CheckID, _ reason: CheckReason) {
+        package init(_ check: CheckID, _ reason: CheckReason) {
             self.check = check
             self.reason = reason
         }
 
-        public var description: String { "\(check) \(reason)" }
+        package var description: String { "\(check) \(reason)" }
     }
 
     enum Finder: Sendable {
@@ -25,11 +25,11 @@ public struct DiagnosisRule: Sendable {
         case layer(CheckID)
     }
 
-    public let id: DiagnosisID
-    public let explains: Set<Explained>
+    package let id: DiagnosisID
+    package let explains: Set<Explained>
     /// The warnings (a check and the reason it warned with) whose cause it names: a working
     /// Gateway with something to fix, such as one a phone would refuse.
-    public let warns: Set<Explained>
+    package let warns: Set<Explained>
     let finder: Finder
 
     init(_ id: DiagnosisID, explains: [CheckID: Set<CheckReason>] = [:], warns: [CheckID: Set<CheckReason>] = [:], _ finder: Finder) {
@@ -83,23 +83,23 @@ public struct DiagnosisRule: Sendable {
 
 /// The rules, in the order their causes are reported. A failing check that no rule explains
 /// still gets a cause, `check-failed`, naming the check: no failure ends a run without one.
-public enum DiagnosisRules {
-    public static let all: [DiagnosisRule] = machine + gateway
+package enum DiagnosisRules {
+    package static let all: [DiagnosisRule] = machine + gateway
 
-    public static func diagnose(_ machine: MachineResult, gateways: [GatewayResult]) -> [Diagnosis] {
+    package static func diagnose(_ machine: MachineResult, gateways: [GatewayResult]) -> [Diagnosis] {
         diagnose(machine) + gateways.flatMap { diagnose($0, on: machine) }
     }
 
     /// The causes about the machine alone: they need no Gateway's evidence (watch finds them
     /// once per setup, not once per probe).
-    public static func diagnose(_ machine: MachineResult) -> [Diagnosis] {
+    package static func diagnose(_ machine: MachineResult) -> [Diagnosis] {
         let found = self.machine.flatMap { $0.apply(machine, nil, after: []) }
         return found + unexplained(machine.checks, target: nil, explained: found)
     }
 
     /// The causes about one Gateway, reached from `machine`; the machine's own causes do not
     /// change them.
-    public static func diagnose(_ result: GatewayResult, on machine: MachineResult) -> [Diagnosis] {
+    package static func diagnose(_ result: GatewayResult, on machine: MachineResult) -> [Diagnosis] {
         var causes: [Diagnosis] = []
         for rule in gateway { causes += rule.apply(machine, result, after: causes) }
         return causes + unexplained(result.checks, target: result.target.label, explained: causes)

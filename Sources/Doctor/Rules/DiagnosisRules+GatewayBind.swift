@@ -9,5 +9,5 @@ extension DiagnosisRules {
 }
 
 extension DiagnosisID {
-    public static let gatewayBindAlias = DiagnosisID(rawValue: "gateway-bind-alias")
+    package static let gatewayBindAlias = DiagnosisID(rawValue: "gateway-bind-alias")
 }

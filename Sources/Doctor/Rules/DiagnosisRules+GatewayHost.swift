@@ -25,7 +25,7 @@ extension DiagnosisRules {
 
 extension PlatformFacts {
     /// A container or WSL2.
-    public var isContained: Bool { container != nil || wsl2 }
+    package var isContained: Bool { container != nil || wsl2 }
 }
 
 extension MachineFacts {

@@ -97,17 +97,17 @@ extension DiagnosisRules {
 /// What a rule found in front of a Gateway: the check that shows it, what doctor saw of the
 /// path, and, on the Gateway's own host, whether the Gateway itself speaks TLS (which scheme a
 /// proxy's upstream needs).
-public struct IntermediaryFinding: Sendable, Equatable {
-    public let target: String
-    public let check: Check
-    public let path: PathEvidence
+package struct IntermediaryFinding: Sendable, Equatable {
+    package let target: String
+    package let check: Check
+    package let path: PathEvidence
     /// gateway.tls.enabled of this machine's Gateway; nil when this is not its host.
-    public let gatewayTLS: Bool?
+    package let gatewayTLS: Bool?
     /// gateway.port of this machine's Gateway; nil when this is not its host.
-    public let gatewayPort: Int?
+    package let gatewayPort: Int?
     /// doctor reached the proxy on loopback: it runs on this host (the Gateway sees it as 127.0.0.1
     /// when the Gateway runs here too).
-    public let loopback: Bool
+    package let loopback: Bool
 }
 
 /// The answers by which a TLS server tells that it was spoken to in plain HTTP.

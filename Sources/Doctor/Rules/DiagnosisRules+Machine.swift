@@ -5,7 +5,7 @@ import Host
 /// The causes found on this machine: its mDNS stack, why nothing answers in local., and its
 /// wide-area domains.
 extension DiagnosisRules {
-    public static let machine: [DiagnosisRule] =
+    package static let machine: [DiagnosisRule] =
         [
             noMDNS, gatewayNotAdvertising, multicastBlockedSilentHost, mdnsTimeout, multicastBlocked, twoMDNSStacks, advertisingSwitchedOff,
             noMulticastInterface, resolvedRoutingDomain, splitDNS, wideAreaDomain, tailscaleServeRoute, gatewayRestartLoop,

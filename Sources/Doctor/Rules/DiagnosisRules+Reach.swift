@@ -5,7 +5,7 @@ import Probes
 /// The causes found for each Gateway, in report order; first those of reaching it: its name,
 /// then TCP.
 extension DiagnosisRules {
-    public static let gateway: [DiagnosisRule] =
+    package static let gateway: [DiagnosisRule] =
         [
             nameNotFound, nssMdnsMissing, magicDNSNotApplied, unknownTarget, nameUnresolved, gatewayNotListening, nothingListens,
             localShortage, connectionReset, tailnetUnreachable, unroutableAddress, firewall, hostUnreachable,

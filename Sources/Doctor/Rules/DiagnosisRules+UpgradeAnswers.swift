@@ -33,12 +33,12 @@ extension DiagnosisRules {
 
 extension DiagnosisID {
     /// 403 proxy_attribution_required: a proxy the Gateway does not trust, or a chain that ends on loopback.
-    public static let proxyAttribution = DiagnosisID(rawValue: "proxy-attribution")
+    package static let proxyAttribution = DiagnosisID(rawValue: "proxy-attribution")
     /// An identity-aware proxy (Cloudflare Access, oauth2-proxy, ...) answers the upgrade with its login.
-    public static let identityAwareProxy = DiagnosisID(rawValue: "identity-aware-proxy")
+    package static let identityAwareProxy = DiagnosisID(rawValue: "identity-aware-proxy")
     /// 429 with Retry-After from gateway.auth.rateLimit: never asked again.
-    public static let upgradeRateLimited = DiagnosisID(rawValue: "upgrade-rate-limited")
+    package static let upgradeRateLimited = DiagnosisID(rawValue: "upgrade-rate-limited")
     /// 503 while the Gateway restarts or drains (too many unauthenticated connections from here is
     /// unauthenticated-limit, a failure).
-    public static let upgradeUnavailable = DiagnosisID(rawValue: "upgrade-unavailable")
+    package static let upgradeUnavailable = DiagnosisID(rawValue: "upgrade-unavailable")
 }

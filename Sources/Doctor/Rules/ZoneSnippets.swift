@@ -7,8 +7,8 @@ import Zones
 /// connect.challenge, no failing check) that the zone lacks or publishes with other facts.
 /// Written by the same writer as `zone generate`, from what the probe saw: the addresses that
 /// answered, the port, the certificate actually served.
-public struct ZoneSnippet: Sendable {
-    public enum Reason: String, Sendable, Encodable {
+package struct ZoneSnippet: Sendable {
+    package enum Reason: String, Sendable, Encodable {
         /// The domain does not publish this Gateway.
         case missing
         /// The domain publishes it with another port, other addresses or another fingerprint.
@@ -16,35 +16,35 @@ public struct ZoneSnippet: Sendable {
     }
 
     /// What the published records say that the Gateway does not.
-    public enum Difference: Sendable, Equatable {
+    package enum Difference: Sendable, Equatable {
         case port(published: Int, answers: Int)
         /// The routable addresses published (sorted), and those the Gateway answered at.
         case addresses(published: [IPAddress], answers: [IPAddress])
         case fingerprint(published: TLSFingerprint?, served: TLSFingerprint?)
     }
 
-    public let domain: DomainName
+    package let domain: DomainName
     /// The Gateway, as doctor's report names it.
-    public let target: String
-    public let reason: Reason
+    package let target: String
+    package let reason: Reason
     /// What the published records say that the Gateway does not (for `stale`).
-    public let differences: [Difference]
+    package let differences: [Difference]
     /// The zone fragment: `$ORIGIN`, `$TTL`, and the Gateway's A/AAAA, PTR, SRV and TXT.
-    public let records: String
+    package let records: String
     /// The CoreDNS server block that would serve the zone, when no server answers for it yet and
     /// doctor knows where one would run.
-    public let corefile: String?
+    package let corefile: String?
     /// The Gateway as written, for a fragment that holds several.
-    public let gateway: ZoneGateway
+    package let gateway: ZoneGateway
     /// For a stale record: nsupdate input that replaces it (the old records out, the new in).
-    public var update: String?
+    package var update: String?
 }
 
-public enum ZoneSnippets {
+package enum ZoneSnippets {
     /// Where `zone generate --corefile` users usually keep the zone; the stanza names it.
     static func zonePath(_ domain: DomainName) -> String { "/etc/coredns/\(domain.withoutTrailingDot).db" }
 
-    public static func make(_ gateways: [GatewayResult], discovery: DiscoverySummary, facts: MachineFacts) -> [ZoneSnippet] {
+    package static func make(_ gateways: [GatewayResult], discovery: DiscoverySummary, facts: MachineFacts) -> [ZoneSnippet] {
         discovery.domains.flatMap { domain in
             gateways.compactMap { snippet(for: $0, domain: domain, discovery: discovery, facts: facts) }
         }
@@ -144,7 +144,7 @@ public enum ZoneSnippets {
     static let notCoreDNS = ["127.0.0.53", "127.0.0.54"].compactMap { IPAddress($0) } + [DNSServer.tailscale.address]
 
     /// One fragment with every snippet of `domain`, as `doctor --emit-zone` writes it.
-    public static func fragment(_ snippets: [ZoneSnippet], domain: DomainName) throws(ZoneError) -> String {
+    package static func fragment(_ snippets: [ZoneSnippet], domain: DomainName) throws(ZoneError) -> String {
         let gateways = snippets.filter { $0.domain == domain }.map(\.gateway)
         return try ZoneWriter.fragment(ZoneContent(domain: domain, gateways: gateways, nameServerAddresses: [])).text
     }

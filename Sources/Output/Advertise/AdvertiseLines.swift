@@ -7,13 +7,13 @@ import Zones
 /// What `advertise` prints while it runs: the mDNS beacon, the stand-in Gateway, the
 /// wide-area registration. All of it is status, on stderr, as every command's status lines are
 /// (advertise has no product for stdout).
-public enum AdvertiseLines {
-    public static func advertising(_ name: String, port: Int) -> String {
+package enum AdvertiseLines {
+    package static func advertising(_ name: String, port: Int) -> String {
         "advertising \"\(name)\" as \(ServiceType.gateway.name) on port \(port) in local. (Ctrl-C to stop)"
     }
 
     /// News of the mDNS beacon.
-    public static func event(_ event: AdvertiseEvent, terminal: Terminal) -> Transcript {
+    package static func event(_ event: AdvertiseEvent, terminal: Terminal) -> Transcript {
         var transcript = Transcript()
         switch event {
         case .established(let published): transcript.err("established: \(published)")
@@ -23,29 +23,29 @@ public enum AdvertiseLines {
         return transcript
     }
 
-    public static func withdrawn(_ name: String) -> String {
+    package static func withdrawn(_ name: String) -> String {
         "withdrawn: \(name)"
     }
 
-    public static let serveOnly = "no beacon is published (--serve-only); Ctrl-C to stop"
-    public static let stoppedServing = "stopped serving"
+    package static let serveOnly = "no beacon is published (--serve-only); Ctrl-C to stop"
+    package static let stoppedServing = "stopped serving"
 
-    public static func serving(_ gateway: StandInGateway, port: Int) -> String {
+    package static func serving(_ gateway: StandInGateway, port: Int) -> String {
         let security = gateway.fingerprint.map { "TLS 1.3, sha256 \($0.hex)" } ?? "plain, no TLS"
         return "serving on \(Endpoint(host: gateway.address, port: port)) like a Gateway (\(security))"
     }
 
     /// A connect request as the stand-in read it: what a node showed (never the token itself).
-    public static func connect(from client: String, _ received: StandInConnect.Received) -> String {
+    package static func connect(from client: String, _ received: StandInConnect.Received) -> String {
         "connect from \(client): \(received)"
     }
 
-    public static func madeCertificate(_ store: StandInIdentityStore) -> String {
+    package static func madeCertificate(_ store: StandInIdentityStore) -> String {
         "made a certificate: \(store.certificatePath) (key \(store.keyPath))"
     }
 
     /// News of the wide-area registration.
-    public static func registration(_ event: WideAreaRegistration.Event, of beacon: WideAreaRegistration) -> Transcript {
+    package static func registration(_ event: WideAreaRegistration.Event, of beacon: WideAreaRegistration) -> Transcript {
         var transcript = Transcript()
         let name = "\"\(beacon.displayName)\" in \(beacon.domain.name)"
         switch event {

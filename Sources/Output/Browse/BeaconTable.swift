@@ -91,8 +91,8 @@ enum BeaconTable {
 }
 
 /// Discovery errors for stderr, each with its fix.
-public enum IssueLines {
-    public static func lines(_ issues: [DiscoveryIssue], terminal: Terminal) -> [String] {
+package enum IssueLines {
+    package static func lines(_ issues: [DiscoveryIssue], terminal: Terminal) -> [String] {
         issues.flatMap { issue -> [String] in
             let words = DiscoveryIssueText(issue)
             var lines = [terminal.paint("error", .red, stderr: true) + " (\(issue.source.rawValue)): \(words.message)"]

@@ -2,23 +2,23 @@ import DNSSD
 import Discovery
 
 /// How browse prints its result: jsonl streams events as they happen.
-public enum BrowseFormat: String, CaseIterable, Sendable {
+package enum BrowseFormat: String, CaseIterable, Sendable {
     case table, json, jsonl
 }
 
 /// What browse prints: while events arrive, jsonl lines, watch-mode rows or a progress line;
 /// at the end, the document or the table, and a note when the time ran out first.
-public struct BrowseOutput: Sendable {
-    public let format: BrowseFormat
-    public let watch: Bool
-    public let terminal: Terminal
-    public let started: ContinuousClock.Instant
+package struct BrowseOutput: Sendable {
+    package let format: BrowseFormat
+    package let watch: Bool
+    package let terminal: Terminal
+    package let started: ContinuousClock.Instant
     /// The width tables wrap to (`TextWrap.terminalWidth`); nil: rows stay whole.
-    public let width: Int?
+    package let width: Int?
     /// Every jsonl line is encoded by this one encoder.
     private let jsonLines = JSONOutput.LineEncoder()
 
-    public init(format: BrowseFormat, watch: Bool, terminal: Terminal, started: ContinuousClock.Instant, width: Int? = nil) {
+    package init(format: BrowseFormat, watch: Bool, terminal: Terminal, started: ContinuousClock.Instant, width: Int? = nil) {
         self.format = format
         self.watch = watch
         self.terminal = terminal
@@ -26,7 +26,7 @@ public struct BrowseOutput: Sendable {
         self.width = width
     }
 
-    public func show(_ event: DiscoveryEvent, collection: BeaconCollection) {
+    package func show(_ event: DiscoveryEvent, collection: BeaconCollection) {
         let line = DiscoveryEventLine(event, elapsed: ContinuousClock.now - started)
         switch format {
         case .jsonl:
@@ -41,7 +41,7 @@ public struct BrowseOutput: Sendable {
     }
 
     /// The result once browsing ended (`deadline`: the time it had, if any).
-    public func finish(_ report: BrowseReport, timedOut: Bool, deadline: Duration?) throws {
+    package func finish(_ report: BrowseReport, timedOut: Bool, deadline: Duration?) throws {
         terminal.clearProgress()
         switch format {
         case .json: try report.print(.json, to: terminal)

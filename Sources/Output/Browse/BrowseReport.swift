@@ -3,19 +3,19 @@ import Discovery
 
 /// The `clawnet.browse.v1` document that `browse --format json` prints and
 /// `zone generate --inventory` reads; as a table, one row per Gateway.
-public struct BrowseReport: Report, Sendable {
-    public let domains: [String]
-    public let elapsed: Duration
-    public let beacons: [GatewayBeacon]
-    public let errors: [DiscoveryIssue]
+package struct BrowseReport: Report, Sendable {
+    package let domains: [String]
+    package let elapsed: Duration
+    package let beacons: [GatewayBeacon]
+    package let errors: [DiscoveryIssue]
     /// What was browsed, for the summary line: the domains, and "manual targets".
     let places: [String]
     /// Only mDNS was asked for (no domain, no manual target): without Avahi nothing could be done.
     let onlyMulticast: Bool
     /// The width the table wraps to (a terminal's, or COLUMNS); nil: rows stay whole.
-    public var width: Int?
+    package var width: Int?
 
-    public init(request: DiscoveryRequest, snapshot: DiscoverySnapshot) {
+    package init(request: DiscoveryRequest, snapshot: DiscoverySnapshot) {
         domains = request.browsedDomains.map(\.name)
         elapsed = snapshot.elapsed
         beacons = snapshot.beacons
@@ -26,7 +26,7 @@ public struct BrowseReport: Report, Sendable {
 
     /// 3 when nothing could be done (nothing found, only mDNS asked for, and Avahi or its bus
     /// missing); 1 when nothing was found, or every path failed; 0 when a Gateway was found.
-    public var exitStatus: ExitStatus {
+    package var exitStatus: ExitStatus {
         let missing: Set<DiscoveryIssue.Kind> = [.busMissing, .daemonMissing]
         if beacons.isEmpty, onlyMulticast, errors.contains(where: { missing.contains($0.kind) }) { return .environment }
         // A manual target that did not resolve is listed (with why), but nothing was found there.
@@ -34,7 +34,7 @@ public struct BrowseReport: Report, Sendable {
         return found ? .success : .failure
     }
 
-    public func table(_ terminal: Terminal) -> Lines {
+    package func table(_ terminal: Terminal) -> Lines {
         var lines = Lines()
         if !beacons.isEmpty { lines.out = BeaconTable.lines(beacons, terminal: terminal, width: width) }
         lines.err = IssueLines.lines(errors, terminal: terminal)
@@ -50,7 +50,7 @@ public struct BrowseReport: Report, Sendable {
 
     private enum CodingKeys: String, CodingKey { case schema, domains, elapsedMs, beacons, errors }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Schema.browse, forKey: .schema)
         try container.encode(domains, forKey: .domains)

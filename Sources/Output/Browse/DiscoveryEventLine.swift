@@ -2,21 +2,21 @@ import DNSSD
 import Discovery
 
 /// One event as it happens: a line of `--format jsonl`, or a `+`/`~`/`-` row in watch mode.
-public struct DiscoveryEventLine: Encodable, Sendable {
-    public let event: DiscoveryEvent
-    public let elapsed: Duration
+package struct DiscoveryEventLine: Encodable, Sendable {
+    package let event: DiscoveryEvent
+    package let elapsed: Duration
 
-    public init(_ event: DiscoveryEvent, elapsed: Duration) {
+    package init(_ event: DiscoveryEvent, elapsed: Duration) {
         self.event = event
         self.elapsed = elapsed
     }
 
     /// The jsonl line, from the stream's one encoder.
-    public func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
+    package func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
 
     /// What watch mode prints for it: rows on stdout (wrapped to `width` when there is one),
     /// errors and all-for-now on stderr.
-    public func table(_ terminal: Terminal, collection: BeaconCollection, width: Int? = nil) -> Lines {
+    package func table(_ terminal: Terminal, collection: BeaconCollection, width: Int? = nil) -> Lines {
         switch event {
         case .added(let beacon): Lines(out: BeaconTable.eventLines(terminal.paint("+", .green), beacon, width: width))
         case .updated(let beacon): Lines(out: BeaconTable.eventLines("~", beacon, width: width))
@@ -28,7 +28,7 @@ public struct DiscoveryEventLine: Encodable, Sendable {
 
     private enum Key: String, CodingKey { case event, beacon, error, elapsedMs }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         switch event {
         case .added(let beacon):

@@ -3,16 +3,16 @@ import DNSSD
 /// A discovery issue as browse's and watch's JSON give it (clawnet.browse.v1 `issue`): its
 /// source, kind and code, the words `DiscoveryIssueText` makes of it, its domain, and doctor's
 /// id for the kind.
-public struct DiscoveryIssueJSON: Encodable, Sendable {
-    public let issue: DiscoveryIssue
+package struct DiscoveryIssueJSON: Encodable, Sendable {
+    package let issue: DiscoveryIssue
 
-    public init(_ issue: DiscoveryIssue) {
+    package init(_ issue: DiscoveryIssue) {
         self.issue = issue
     }
 
     private enum Key: String, CodingKey { case source, kind, code, message, fix, domain, diagnosis }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         let text = DiscoveryIssueText(issue)
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(issue.source, forKey: .source)

@@ -3,16 +3,16 @@ import DNSSD
 
 /// The words of a discovery issue, written from its code and values: the message, and the fix.
 /// The one place a `DiscoveryIssue` becomes English, as `ZoneErrorText` is for zone errors.
-public struct DiscoveryIssueText: Equatable, Sendable {
-    public let message: String
-    public let fix: String?
+package struct DiscoveryIssueText: Equatable, Sendable {
+    package let message: String
+    package let fix: String?
 
     init(_ message: String, fix: String? = nil) {
         self.message = message
         self.fix = fix
     }
 
-    public init(_ issue: DiscoveryIssue) {
+    package init(_ issue: DiscoveryIssue) {
         let words = Self.avahi(issue.code) ?? Self.unicast(issue.code, domain: issue.domain ?? "") ?? Self.other(issue.code)
         // What one browse of a domain met starts with the domain's name.
         let prefixed = issue.source == .unicast && Self.namesItsDomain(issue.code)

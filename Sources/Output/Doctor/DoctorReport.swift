@@ -2,22 +2,22 @@ import DNSSD
 import Doctor
 
 /// The `clawnet.doctor.v1` document; as a table: the machine, each Gateway, the diagnosis.
-public struct DoctorReport: Report, Sendable {
-    public let result: DoctorResult
+package struct DoctorReport: Report, Sendable {
+    package let result: DoctorResult
     /// The short form (`DoctorBrief`) wrapped to this width; nil: every check (`--all`).
-    public var briefWidth: Int?
+    package var briefWidth: Int?
     /// The width every check's lines are wrapped to (`--all`); nil: each line as it is.
-    public var width: Int?
+    package var width: Int?
 
-    public init(_ result: DoctorResult, briefWidth: Int? = nil, width: Int? = nil) {
+    package init(_ result: DoctorResult, briefWidth: Int? = nil, width: Int? = nil) {
         self.result = result
         self.briefWidth = briefWidth
         self.width = width
     }
 
-    public var exitStatus: ExitStatus { result.status == .fail ? .failure : .success }
+    package var exitStatus: ExitStatus { result.status == .fail ? .failure : .success }
 
-    public func table(_ terminal: Terminal) -> Lines {
+    package func table(_ terminal: Terminal) -> Lines {
         guard let briefWidth else { return full(terminal) }
         let brief = DoctorBrief(result: result, terminal: terminal, width: briefWidth).lines()
         return Lines(out: brief + snippetLines(terminal))
@@ -52,7 +52,7 @@ public struct DoctorReport: Report, Sendable {
 
     /// "doctor: 1 failure, 0 warnings, 2 Gateways checked (0.23 s)", coloured by the worst: on
     /// stderr after the table, as every command's summary line.
-    public func summary(_ terminal: Terminal, exit: Int32) -> String? {
+    package func summary(_ terminal: Terminal, exit: Int32) -> String? {
         let all = result.checks + result.gateways.flatMap(\.checks)
         let failures = all.filter { $0.status == .fail }.count
         let warnings = all.filter { $0.status == .warn }.count
@@ -115,7 +115,7 @@ public struct DoctorReport: Report, Sendable {
         return failed ? .error : .warning
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Schema.doctor, forKey: .schema)
         try container.encode(result.status, forKey: .status)

@@ -3,31 +3,31 @@ import Doctor
 
 /// The `clawnet.preflight.v2` document: a status per requirement (pass or fail, doctor's
 /// words), and the exit code.
-public struct PreflightReport: Report, Sendable {
-    public let requirements: [Preflight.Result]
-    public let elapsed: Duration
+package struct PreflightReport: Report, Sendable {
+    package let requirements: [Preflight.Result]
+    package let elapsed: Duration
     /// What preflight fell back on or warns about: a config it could not read (defaults were
     /// used), a secret file others can read. Printed to stderr as well.
-    public let warnings: [String]
+    package let warnings: [String]
     /// The width the table's lines are wrapped to; nil: each line as it is.
-    public var width: Int?
+    package var width: Int?
 
-    public init(requirements: [Preflight.Result], elapsed: Duration, warnings: [String] = [], width: Int? = nil) {
+    package init(requirements: [Preflight.Result], elapsed: Duration, warnings: [String] = [], width: Int? = nil) {
         self.requirements = requirements
         self.elapsed = elapsed
         self.warnings = warnings
         self.width = width
     }
 
-    public var ok: Bool { requirements.allSatisfy(\.ok) }
+    package var ok: Bool { requirements.allSatisfy(\.ok) }
 
     /// 0: all good; 3: every unmet requirement lacks a prerequisite; 1: otherwise.
-    public var exitStatus: ExitStatus {
+    package var exitStatus: ExitStatus {
         if ok { return .success }
         return requirements.filter { !$0.ok }.allSatisfy(\.missingPrerequisite) ? .environment : .failure
     }
 
-    public func table(_ terminal: Terminal) -> Lines {
+    package func table(_ terminal: Terminal) -> Lines {
         var lines = Lines()
         for result in requirements {
             let text = PreflightText(result)
@@ -43,7 +43,7 @@ public struct PreflightReport: Report, Sendable {
 
     /// `preflight: ready (exit 0)`, with the status the command ends with once its output is
     /// accounted for: never "exit 0" when the table could not be written.
-    public func summary(_ terminal: Terminal, exit: Int32) -> String? {
+    package func summary(_ terminal: Terminal, exit: Int32) -> String? {
         terminal.paint("preflight: \(ok ? "ready" : "not ready") (exit \(exit))", .dim, stderr: true)
     }
 
@@ -54,7 +54,7 @@ public struct PreflightReport: Report, Sendable {
 
     private enum CodingKeys: String, CodingKey { case schema, status, exitCode, requirements, elapsedMs, warnings }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Schema.preflight, forKey: .schema)
         try container.encode(ok ? Check.Status.pass : .fail, forKey: .status)

@@ -5,9 +5,9 @@ import Host
 import Report
 
 /// The words of the text files `clawnet report` writes into its archive.
-public enum ReportText {
+package enum ReportText {
     /// avahi.txt: avahi-daemon's state, as doctor's avahi check says it.
-    public static func avahi(_ status: AvahiStatus) -> String {
+    package static func avahi(_ status: AvahiStatus) -> String {
         switch status {
         case .running(let version, let host): "avahi-daemon is running: \(version), this host is \(host) in mDNS\n"
         case .unavailable(let issue):
@@ -21,7 +21,7 @@ public enum ReportText {
 
     /// doctor.txt: every check, the diagnosis and the snippets as `clawnet doctor --all` prints
     /// them, without colour, and its summary line.
-    public static func doctor(_ result: DoctorResult) -> String {
+    package static func doctor(_ result: DoctorResult) -> String {
         let recording = TerminalRecording()
         let terminal = Terminal(recordingTo: recording)
         let report = DoctorReport(result, width: doctorWidth)
@@ -32,14 +32,14 @@ public enum ReportText {
     }
 
     /// A line of versions.txt for a tool: its answer, or why there is none.
-    public static func version(_ tool: String, _ run: SystemTool.Run?, looked: [String]) -> String {
+    package static func version(_ tool: String, _ run: SystemTool.Run?, looked: [String]) -> String {
         guard let run else { return "\(tool): not installed (looked in \(looked.joined(separator: ", ")))" }
         let text = SafeText.line(String(decoding: run.output.prefix(512), as: UTF8.self).trimmingSpaces())
         return run.end == .exited(0) ? "\(tool): \(text)" : "\(tool): `--version` \(ended(run.end))"
     }
 
     /// versions.txt's line for the openclaw CLI, and the manifest's note when it was not run.
-    public static func openClaw(_ outcome: OpenClawDiagnostics.Outcome) -> (version: String, omitted: (path: String, why: String)?) {
+    package static func openClaw(_ outcome: OpenClawDiagnostics.Outcome) -> (version: String, omitted: (path: String, why: String)?) {
         switch outcome {
         case .notFound(let looked):
             return (
@@ -56,8 +56,9 @@ public enum ReportText {
     /// What the archive keeps of one run of the openclaw CLI: its output when it exited (its exit
     /// status is the finding's, 1 for `doctor --lint` with findings), and the manifest's note when
     /// it did not exit 0 or did not finish.
-    public static func openClawRun(_ run: SystemTool.Run?, file: String, timeout: Duration, limit: Int) -> (output: [UInt8]?, note: String?)
-    {
+    package static func openClawRun(_ run: SystemTool.Run?, file: String, timeout: Duration, limit: Int) -> (
+        output: [UInt8]?, note: String?
+    ) {
         guard let run else { return (nil, "could not be started") }
         switch run.end {
         case .exited(0): return (run.output, nil)
@@ -67,7 +68,7 @@ public enum ReportText {
     }
 
     /// How a run ended, for the manifest: "exited with status 2", "did not finish within 15 s".
-    public static func ended(_ end: SystemTool.Run.End, timeout: Duration? = nil, limit: Int? = nil) -> String {
+    package static func ended(_ end: SystemTool.Run.End, timeout: Duration? = nil, limit: Int? = nil) -> String {
         switch end {
         case .exited(let status): "exited with status \(status)"
         case .signalled(let signal): "was killed by signal \(signal)"

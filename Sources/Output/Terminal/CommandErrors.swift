@@ -4,7 +4,7 @@ import Zones
 
 /// An error that tells the operator what went wrong and how to fix it, printed as
 /// `error: MESSAGE` and `  fix: FIX`.
-public protocol ExplainedError: Error {
+package protocol ExplainedError: Error {
     var message: String { get }
     var fix: String? { get }
     /// The command line lacks something only the user can give (exit 2, as a usage error).
@@ -12,7 +12,7 @@ public protocol ExplainedError: Error {
 }
 
 extension ExplainedError {
-    public var isUsage: Bool { false }
+    package var isUsage: Bool { false }
 }
 
 extension ZoneError: ExplainedError {}
@@ -20,16 +20,16 @@ extension UpdateFailure: ExplainedError {}
 
 /// What stopped a command that is neither a zone's nor a DNS server's error: a file it cannot
 /// read or write, a name another host holds, a port that is taken.
-public struct CommandError: ExplainedError, Sendable, CustomStringConvertible {
-    public let message: String
-    public let fix: String?
+package struct CommandError: ExplainedError, Sendable, CustomStringConvertible {
+    package let message: String
+    package let fix: String?
 
-    public init(_ message: String, fix: String? = nil) {
+    package init(_ message: String, fix: String? = nil) {
         self.message = message
         self.fix = fix
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 extension ExitStatus {
@@ -38,7 +38,7 @@ extension ExitStatus {
     /// go on throws, and this says what that means: no D-Bus or no avahi-daemon is a missing
     /// prerequisite (3); something only the command line can give and did not is a usage error
     /// (2, as ArgumentParser's at the entry point); everything else is a failure (1).
-    public static func of(_ error: any Error) -> ExitStatus {
+    package static func of(_ error: any Error) -> ExitStatus {
         switch error {
         case let explained as any ExplainedError where explained.isUsage: .usage
         case let issue as DiscoveryIssue where issue.kind == .busMissing || issue.kind == .daemonMissing: .environment
@@ -48,8 +48,8 @@ extension ExitStatus {
 }
 
 /// What a command's error prints on stderr.
-public enum ErrorLines {
-    public static func lines(_ error: any Error, terminal: Terminal) -> [String] {
+package enum ErrorLines {
+    package static func lines(_ error: any Error, terminal: Terminal) -> [String] {
         switch error {
         case let issue as DiscoveryIssue:
             return IssueLines.lines([issue], terminal: terminal)

@@ -1,6 +1,6 @@
 /// clawnet's exit codes (the README's table), the same for every command; each report says which one
 /// it means (`Report.exitStatus`), so the policy lives here and nowhere else.
-public enum ExitStatus: Int32, Sendable {
+package enum ExitStatus: Int32, Sendable {
     /// Success; for doctor and preflight: nothing failed.
     case success = 0
     /// A check failed or a required thing was not found.
@@ -14,7 +14,7 @@ public enum ExitStatus: Int32, Sendable {
     /// means by each code it can end with. A long meaning goes on under itself (ArgumentParser
     /// would start its next line at the margin). scripts/manpages makes it the man page's EXIT
     /// STATUS, joining those lines again.
-    public static func status(_ meanings: (ExitStatus, String)...) -> String {
+    package static func status(_ meanings: (ExitStatus, String)...) -> String {
         // A command whose usage errors include more says so in its own line, which replaces this one.
         let usageLine = meanings.contains { $0.0 == usage } ? [] : [(usage, "usage error: a bad flag or value")]
         let lines = (meanings + usageLine)
@@ -29,7 +29,7 @@ public enum ExitStatus: Int32, Sendable {
     static let helpWidth = 79
 
     /// The contract every command keeps (each command's help says which codes it uses).
-    public static let contract = status(
+    package static let contract = status(
         (success, "success (doctor, preflight, zone check: nothing failed; warnings allowed)"),
         (failure, "a check failed or a required thing was not found"),
         (environment, "a prerequisite is missing, nothing could be done (no D-Bus or avahi-daemon)"))

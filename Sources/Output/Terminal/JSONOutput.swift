@@ -5,23 +5,23 @@ import FoundationEssentials
 /// acts on or hides: JSONEncoder escapes U+0000-U+001F, this also escapes DEL and C1
 /// (U+007F-U+009F) and the invisible characters (`SafeText.isInvisible`: U+202E, U+200B...) as
 /// `\uXXXX`. Values stay exact: a JSON reader gets back the same strings.
-public enum JSONOutput {
-    public static func pretty(_ value: some Encodable) throws -> String {
+package enum JSONOutput {
+    package static func pretty(_ value: some Encodable) throws -> String {
         escapingControls(try encoder([.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]).encode(value))
     }
 
     /// One line, for streams of events.
-    public static func compact(_ value: some Encodable) throws -> String {
+    package static func compact(_ value: some Encodable) throws -> String {
         try LineEncoder().line(value)
     }
 
     /// One encoder for a stream of lines (`browse --format jsonl`), made once, not per line.
-    public struct LineEncoder: Sendable {
+    package struct LineEncoder: Sendable {
         private let encoder = JSONOutput.encoder([.sortedKeys, .withoutEscapingSlashes])
 
-        public init() {}
+        package init() {}
 
-        public func line(_ value: some Encodable) throws -> String {
+        package func line(_ value: some Encodable) throws -> String {
             escapingControls(try encoder.encode(value))
         }
     }

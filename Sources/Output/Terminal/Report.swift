@@ -1,14 +1,14 @@
 /// How a command prints its one result.
-public enum ReportFormat: String, CaseIterable, Sendable {
+package enum ReportFormat: String, CaseIterable, Sendable {
     case table, json
 }
 
 /// Lines for people, split by stream: results on stdout, errors and summaries on stderr.
-public struct Lines: Sendable {
-    public var out: [String] = []
-    public var err: [String] = []
+package struct Lines: Sendable {
+    package var out: [String] = []
+    package var err: [String] = []
 
-    public init(out: [String] = [], err: [String] = []) {
+    package init(out: [String] = [], err: [String] = []) {
         self.out = out
         self.err = err
     }
@@ -16,7 +16,7 @@ public struct Lines: Sendable {
 
 /// Something a command prints when it is done: as one JSON document (its schema in
 /// `Schema`), or as a table for people; and the exit code it means.
-public protocol Report: Encodable {
+package protocol Report: Encodable {
     func table(_ terminal: Terminal) -> Lines
     var exitStatus: ExitStatus { get }
     /// A last line for stderr after the table, given the exit status the command will really
@@ -25,7 +25,7 @@ public protocol Report: Encodable {
 }
 
 extension Report {
-    public func print(_ format: ReportFormat, to terminal: Terminal) throws {
+    package func print(_ format: ReportFormat, to terminal: Terminal) throws {
         switch format {
         case .json:
             terminal.out(linesOf: try JSONOutput.pretty(self))
@@ -37,5 +37,5 @@ extension Report {
         }
     }
 
-    public func summary(_ terminal: Terminal, exit: Int32) -> String? { nil }
+    package func summary(_ terminal: Terminal, exit: Int32) -> String? { nil }
 }

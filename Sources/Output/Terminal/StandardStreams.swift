@@ -17,8 +17,8 @@ import Synchronization
 ///
 /// Process-wide by nature: the streams are the process's own. A Mutex keeps it safe to use
 /// from any thread.
-public enum StandardStreams {
-    public enum Failure: Sendable, Equatable {
+package enum StandardStreams {
+    package enum Failure: Sendable, Equatable {
         /// EPIPE: the reader closed its end.
         case readerGone
         /// Any other errno.
@@ -33,7 +33,7 @@ public enum StandardStreams {
     private static let state = Mutex(State())
 
     /// The first failure of writing to `descriptor`, nil while writes succeed.
-    public static func failure(of descriptor: Int32) -> Failure? {
+    package static func failure(of descriptor: Int32) -> Failure? {
         state.withLock { $0.failures[descriptor] }
     }
 
@@ -52,7 +52,7 @@ public enum StandardStreams {
 
     /// Runs `handler` once when stdout first fails (at once when it already has): a command
     /// that runs until it is stopped ends then.
-    public static func onStdoutFailure(_ handler: @escaping @Sendable () -> Void) {
+    package static func onStdoutFailure(_ handler: @escaping @Sendable () -> Void) {
         let failed = state.withLock { state -> Bool in
             guard state.failures[STDOUT_FILENO] == nil else { return true }
             state.onStdoutFailure.append(handler)
@@ -64,7 +64,7 @@ public enum StandardStreams {
     /// The exit status a command that would end with `status` ends with, once its output is
     /// accounted for: a lost write (not a reader that went away) makes a success a failure,
     /// and says so on stderr when stderr still takes it.
-    public static func exitStatus(_ status: Int32) -> Int32 {
+    package static func exitStatus(_ status: Int32) -> Int32 {
         if case .error(let code) = failure(of: STDOUT_FILENO) {
             Terminal.write("clawnet: cannot write to standard output: \(String(cString: strerror(code)))\n", to: STDERR_FILENO)
         }
@@ -73,7 +73,7 @@ public enum StandardStreams {
 
     /// `exitStatus` without a word: what a summary written after the output ("preflight: ready
     /// (exit 0)") may claim.
-    public static func settled(_ status: Int32) -> Int32 {
+    package static func settled(_ status: Int32) -> Int32 {
         var lost = false
         if case .error = failure(of: STDOUT_FILENO) { lost = true }
         if case .error = failure(of: STDERR_FILENO) { lost = true }

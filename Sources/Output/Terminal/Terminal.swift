@@ -14,16 +14,16 @@ import Glibc
 ///
 /// The lines go to the process's stdout and stderr, or to a `TerminalRecording` (a command run
 /// in-process by a test): the same rendering either way.
-public struct Terminal: Sendable {
-    public let stdoutIsTTY: Bool
-    public let stderrIsTTY: Bool
-    public let color: Bool
+package struct Terminal: Sendable {
+    package let stdoutIsTTY: Bool
+    package let stderrIsTTY: Bool
+    package let color: Bool
     /// Starts a colour marker: four scalars from Unicode's private use plane 15 (64 random bits).
     private let markerKey: [Unicode.Scalar]
     /// nil: the standard streams.
     private let recording: TerminalRecording?
 
-    public init(color: Bool) {
+    package init(color: Bool) {
         self.init(color: color, stdoutIsTTY: isatty(STDOUT_FILENO) == 1, stderrIsTTY: isatty(STDERR_FILENO) == 1)
     }
 
@@ -38,11 +38,11 @@ public struct Terminal: Sendable {
 
     /// A terminal whose lines go to `recording` instead of the standard streams; `ttys` says
     /// whether it acts as a terminal would (progress lines, colour when `color`).
-    public init(recordingTo recording: TerminalRecording, color: Bool = false, ttys: Bool = false) {
+    package init(recordingTo recording: TerminalRecording, color: Bool = false, ttys: Bool = false) {
         self.init(color: color, stdoutIsTTY: ttys, stderrIsTTY: ttys, recording: recording)
     }
 
-    public enum Style: String, Sendable {
+    package enum Style: String, Sendable {
         case bold = "1"
         case dim = "2"
         case red = "31"
@@ -52,45 +52,45 @@ public struct Terminal: Sendable {
     }
 
     /// The width of the terminal stdout is, nil when it is none (or a recording).
-    public var columns: Int? {
+    package var columns: Int? {
         guard recording == nil, stdoutIsTTY else { return nil }
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 
-    public func paint(_ text: String, _ style: Style, stderr: Bool = false) -> String {
+    package func paint(_ text: String, _ style: Style, stderr: Bool = false) -> String {
         guard color, stderr ? stderrIsTTY : stdoutIsTTY else { return text }
         return marker(style.rawValue) + text + marker("0")
     }
 
     /// One line on stdout.
-    public func out(_ line: String) {
+    package func out(_ line: String) {
         out(lines: [line])
     }
 
     /// One line on stderr.
-    public func err(_ line: String) {
+    package func err(_ line: String) {
         err(lines: [line])
     }
 
     /// Lines on stdout, in one write.
-    public func out(lines: [String]) {
+    package func out(lines: [String]) {
         emit(lines.map { render($0) + "\n" }.joined(), to: .out)
     }
 
     /// Lines on stderr, in one write.
-    public func err(lines: [String]) {
+    package func err(lines: [String]) {
         emit(lines.map { render($0) + "\n" }.joined(), to: .err)
     }
 
     /// Several lines that clawnet wrote itself (a zone, usage, next steps), split at their
     /// newlines; never text from outside, whose newlines must stay escaped.
-    public func out(linesOf text: String) {
+    package func out(linesOf text: String) {
         out(lines: Self.lines(of: text))
     }
 
-    public func err(linesOf text: String) {
+    package func err(linesOf text: String) {
         err(lines: Self.lines(of: text))
     }
 
@@ -118,12 +118,12 @@ public struct Terminal: Sendable {
     }
 
     /// A one-line status on stderr, redrawn in place; no-op unless stderr is a terminal.
-    public func progress(_ line: String) {
+    package func progress(_ line: String) {
         guard stderrIsTTY else { return }
         emit("\r\u{1B}[2K" + render(line), to: .err)
     }
 
-    public func clearProgress() {
+    package func clearProgress() {
         guard stderrIsTTY else { return }
         emit("\r\u{1B}[2K", to: .err)
     }
@@ -202,7 +202,7 @@ public struct Terminal: Sendable {
     /// is: callers pass what `render` made, or clawnet's own escape sequences. A failed write
     /// is reported to `StandardStreams` (which decides what it means for the command), and
     /// nothing more goes to a stream that failed.
-    public static func write(_ text: String, to descriptor: Int32) {
+    package static func write(_ text: String, to descriptor: Int32) {
         guard StandardStreams.failure(of: descriptor) == nil else { return }
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
@@ -220,12 +220,12 @@ public struct Terminal: Sendable {
 
 extension Terminal {
     /// An error and its fix, on stderr.
-    public func error(_ message: String, fix: String?) {
+    package func error(_ message: String, fix: String?) {
         err(lines: errorLines(message, fix: fix))
     }
 
     /// `error: MESSAGE` and, when there is one, `  fix: FIX`.
-    public func errorLines(_ message: String, fix: String?) -> [String] {
+    package func errorLines(_ message: String, fix: String?) -> [String] {
         [paint("error", .red, stderr: true) + ": \(message)"] + (fix.map { ["  fix: \($0)"] } ?? [])
     }
 }

@@ -3,8 +3,8 @@ import Synchronization
 /// What a `Terminal` made with `init(recordingTo:)` wrote, stream by stream, in order: a test
 /// runs a command in-process and reads its output here, rendered exactly as it would reach the
 /// standard streams, or waits for a line of it.
-public final class TerminalRecording: Sendable {
-    public enum Stream: Sendable, Equatable {
+package final class TerminalRecording: Sendable {
+    package enum Stream: Sendable, Equatable {
         case out, err
     }
 
@@ -17,7 +17,7 @@ public final class TerminalRecording: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     func append(_ text: String, to stream: Stream) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
@@ -31,14 +31,14 @@ public final class TerminalRecording: Sendable {
     }
 
     /// Everything written to stdout.
-    public var out: String { text(of: .out) }
+    package var out: String { text(of: .out) }
 
     /// Everything written to stderr.
-    public var err: String { text(of: .err) }
+    package var err: String { text(of: .err) }
 
     /// Returns once `text` has been written to either stream (at once when it has), or when
     /// the task is cancelled.
-    public func written(_ text: String) async {
+    package func written(_ text: String) async {
         let id = state.withLock { state in
             defer { state.nextWaiter += 1 }
             return state.nextWaiter

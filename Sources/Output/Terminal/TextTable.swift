@@ -1,22 +1,22 @@
 import DNSSD
 
 /// Columns of text lined up by display width (wide characters such as emoji take two cells).
-public struct TextTable: Sendable {
-    public var header: [String]
-    public var rows: [[String]] = []
+package struct TextTable: Sendable {
+    package var header: [String]
+    package var rows: [[String]] = []
     /// Columns whose words are never cut (addresses): narrowed to their longest word at most,
     /// even when the table then stays wider than the terminal.
-    public var unbreakable: Set<Int> = []
+    package var unbreakable: Set<Int> = []
 
     /// Columns are this far apart.
     static let gap = 2
 
-    public init(header: [String], rows: [[String]] = []) {
+    package init(header: [String], rows: [[String]] = []) {
         self.header = header
         self.rows = rows
     }
 
-    public func render() -> [String] {
+    package func render() -> [String] {
         renderRows(width: nil).flatMap { $0 }
     }
 
@@ -24,7 +24,7 @@ public struct TextTable: Sendable {
     /// narrows its widest columns, first down to their longest word, then (a long host name)
     /// to their header, and their cells go on in lines of their own column; without one
     /// (piped), every row stays one line for grep.
-    public func renderRows(width: Int?) -> [[String]] {
+    package func renderRows(width: Int?) -> [[String]] {
         let all = [header] + rows
         let natural = header.indices.map { column in all.map { displayWidth($0[column]) }.max() ?? 0 }
         guard let width else { return all.map { [line(of: $0, widths: natural)] } }
@@ -92,7 +92,7 @@ public struct TextTable: Sendable {
 /// Terminal cells a string takes: 2 for East Asian wide characters and emoji, 0 for combining marks,
 /// and for a control or invisible character its escape (`Terminal.render` writes `\226\128\174`
 /// for U+202E), so that a column holding one still lines up.
-public func displayWidth(_ text: String) -> Int {
+package func displayWidth(_ text: String) -> Int {
     text.unicodeScalars.reduce(0) { width, scalar in
         if SafeText.mustEscape(scalar) { return width + SafeText.escapedWidth(scalar) }
         switch scalar.value {

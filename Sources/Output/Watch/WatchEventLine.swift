@@ -6,22 +6,22 @@ import Watch
 /// One event of `clawnet watch`: a text line (time, what changed, the Gateway, the detail), or
 /// a line of `--format jsonl` (schema clawnet.watch-event.v2, in doctor's and browse's words).
 /// Names and hosts come from the network: the text line shows them through SafeText.
-public struct WatchEventLine: Encodable, Sendable {
-    public let event: WatchEvent
+package struct WatchEventLine: Encodable, Sendable {
+    package let event: WatchEvent
 
-    public init(_ event: WatchEvent) {
+    package init(_ event: WatchEvent) {
         self.event = event
     }
 
-    public func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
+    package func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
 
-    public func text(_ terminal: Terminal) -> String {
+    package func text(_ terminal: Terminal) -> String {
         lines(terminal, width: nil)[0]
     }
 
     /// The text line; with a `width` (a terminal's, or COLUMNS) and wider than it, the Gateway
     /// and the detail go on under the change's name.
-    public func lines(_ terminal: Terminal, width: Int?) -> [String] {
+    package func lines(_ terminal: Terminal, width: Int?) -> [String] {
         let name = event.change.name
         let painted: String
         switch event.change {
@@ -90,7 +90,7 @@ public struct WatchEventLine: Encodable, Sendable {
     /// browse's beacon names its id, instance and url; doctor names what it checked its target.
     private enum GatewayKey: String, CodingKey { case id, target, instance, instancePresentation, url }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(event.change.name, forKey: .event)
         try container.encode(Self.time(event.date), forKey: .time)

@@ -6,18 +6,18 @@ import FoundationEssentials
 /// `--format jsonl`: `{"event":"error","time":...,"error":{...}}`, the error as browse's JSON
 /// gives it. The message may name what the network said: the text line shows it through
 /// SafeText.
-public struct WatchIssueLine: Encodable, Sendable {
-    public let issue: DiscoveryIssue
-    public let date: Date
+package struct WatchIssueLine: Encodable, Sendable {
+    package let issue: DiscoveryIssue
+    package let date: Date
 
-    public init(_ issue: DiscoveryIssue, date: Date) {
+    package init(_ issue: DiscoveryIssue, date: Date) {
         self.issue = issue
         self.date = date
     }
 
-    public func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
+    package func json(_ lines: JSONOutput.LineEncoder) throws -> String { try lines.line(self) }
 
-    public func text(_ terminal: Terminal) -> String {
+    package func text(_ terminal: Terminal) -> String {
         let words = DiscoveryIssueText(issue)
         let fix = words.fix.map { " (fix: \($0))" } ?? ""
         return [WatchEventLine.time(date), terminal.paint("error", .red), issue.source.rawValue, SafeText.line(words.message + fix)]
@@ -26,7 +26,7 @@ public struct WatchIssueLine: Encodable, Sendable {
 
     private enum Key: String, CodingKey { case event, time, error }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode("error", forKey: .event)
         try container.encode(WatchEventLine.time(date), forKey: .time)

@@ -3,19 +3,19 @@ import DNSWire
 import Zones
 
 /// The `clawnet.zonecheck.v3` document; as a table, one line per finding with its line number.
-public struct ZoneCheckReport: Report, Sendable {
-    public let result: ZoneCheck.Result
+package struct ZoneCheckReport: Report, Sendable {
+    package let result: ZoneCheck.Result
     /// The width the table's lines are wrapped to; nil: each line as it is.
-    public var width: Int?
+    package var width: Int?
 
-    public init(_ result: ZoneCheck.Result, width: Int? = nil) {
+    package init(_ result: ZoneCheck.Result, width: Int? = nil) {
         self.result = result
         self.width = width
     }
 
-    public var exitStatus: ExitStatus { result.status == .fail ? .failure : .success }
+    package var exitStatus: ExitStatus { result.status == .fail ? .failure : .success }
 
-    public func table(_ terminal: Terminal) -> Lines {
+    package func table(_ terminal: Terminal) -> Lines {
         var lines = Lines()
         for finding in result.findings {
             let line = finding.line.map { "line \($0)" } ?? ""
@@ -43,7 +43,7 @@ public struct ZoneCheckReport: Report, Sendable {
 
     private enum CodingKeys: String, CodingKey { case schema, file, domain, status, findings }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Schema.zoneCheck, forKey: .schema)
         try container.encodeIfPresent(result.file, forKey: .file)

@@ -131,8 +131,8 @@ struct ZoneErrorText: Equatable {
 
 /// What makes `ZoneError` an `ExplainedError` (CommandErrors.swift).
 extension ZoneError {
-    public var message: String { ZoneErrorText(self).message }
-    public var fix: String? { ZoneErrorText(self).fix }
+    package var message: String { ZoneErrorText(self).message }
+    package var fix: String? { ZoneErrorText(self).fix }
 }
 
 extension GatheredGateways.Source {

@@ -2,11 +2,11 @@ import DNSSD
 import Zones
 
 /// What `zone generate` prints: the zone, or what it wrote and the next steps.
-public enum ZoneGenerateLines {
+package enum ZoneGenerateLines {
     /// Notes first, then the zone (stdout) or what was written (stderr, a status line), then, when the
     /// Corefile's stanza was written, how to serve it (once: not again on every run that changes
     /// nothing). A refusal prints its notes; its error is the command's.
-    public static func transcript(_ outcome: ZoneGeneration.Outcome, domain: DomainName) -> Transcript {
+    package static func transcript(_ outcome: ZoneGeneration.Outcome, domain: DomainName) -> Transcript {
         var transcript = Transcript()
         switch outcome {
         case .printed(let rendered, let notes):

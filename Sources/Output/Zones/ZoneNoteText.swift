@@ -80,14 +80,14 @@ enum ZoneNoteText {
 
 extension Transcript {
     /// Notes on a zone, each as `note: NOTE`.
-    public mutating func notes(_ notes: [ZoneNote]) {
+    package mutating func notes(_ notes: [ZoneNote]) {
         self.notes(notes.map(ZoneNoteText.text))
     }
 }
 
 extension Terminal {
     /// Notes on a zone on stderr, each as `note: NOTE`.
-    public func notes(_ notes: [ZoneNote]) {
+    package func notes(_ notes: [ZoneNote]) {
         self.notes(notes.map(ZoneNoteText.text))
     }
 }

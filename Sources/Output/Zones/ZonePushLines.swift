@@ -4,10 +4,10 @@ import DNSWire
 import Zones
 
 /// What `zone push` prints: what it read, what it changes, and how it went.
-public enum ZonePushLines {
+package enum ZonePushLines {
     /// What was read and what will change, or that nothing needs sending; BIND's limit when it
     /// is passed. All on stderr, like every command's status lines: stdout is a dry run's script.
-    public static func plan(_ push: Registrar.Push, server: DNSServer, zone: DNSName) -> Transcript {
+    package static func plan(_ push: Registrar.Push, server: DNSServer, zone: DNSName) -> Transcript {
         var transcript = Transcript()
         transcript.err(lines: basis(push))
         guard !push.plan.isEmpty else {
@@ -27,7 +27,7 @@ public enum ZonePushLines {
     }
 
     /// The UPDATE in nsupdate syntax on stdout, and what it holds on stderr.
-    public static func dryRun(_ push: Registrar.Push, server: DNSServer, zone: DNSName, key: TSIGKey?) -> Transcript {
+    package static func dryRun(_ push: Registrar.Push, server: DNSServer, zone: DNSName, key: TSIGKey?) -> Transcript {
         var transcript = Transcript()
         let plan = push.plan
         transcript.out(linesOf: plan.nsupdateScript(server: server, zone: zone, key: key))
@@ -37,7 +37,7 @@ public enum ZonePushLines {
         return transcript
     }
 
-    public static func pushed(_ push: Registrar.Push, server: DNSServer, applied: Int) -> String {
+    package static func pushed(_ push: Registrar.Push, server: DNSServer, applied: Int) -> String {
         "pushed \(Plural.counted(push.plan.changes.count, "change")) to \(server) in \(Plural.counted(applied, "UPDATE"))"
     }
 
@@ -76,7 +76,7 @@ public enum ZonePushLines {
     }
 
     /// A ledger problem, as a warning.
-    public static func ledger(_ problem: ZonePush.LedgerProblem) -> String {
+    package static func ledger(_ problem: ZonePush.LedgerProblem) -> String {
         switch problem {
         case .ignored(let reason):
             return "warning: ignoring the ledger of the last push: \(reason); clawnet reads back only a file this user alone could have "

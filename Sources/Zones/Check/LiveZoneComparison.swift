@@ -5,18 +5,18 @@ import DNSWire
 /// Compares a zone file with what a DNS server serves for it: a lower served serial means
 /// the server has not loaded the file; the same serial with other content means the file
 /// changed without a serial bump, which CoreDNS (and BIND on reload) will never pick up.
-public enum LiveZoneComparison {
+package enum LiveZoneComparison {
     /// Service types compared, one question each: OpenClaw's zones have one or a few.
     static let maxServices = 100
 
     /// What one server said about the file, and whether it answered at all: a server that did not
     /// is one failure, and nothing more is asked of it.
-    public struct Comparison: Sendable {
-        public let findings: [Finding]
-        public let answered: Bool
+    package struct Comparison: Sendable {
+        package let findings: [Finding]
+        package let answered: Bool
     }
 
-    public static func compare(_ zone: ZoneFile, apex: DNSName, server: DNSServer, client: DNSClient) async -> Comparison {
+    package static func compare(_ zone: ZoneFile, apex: DNSName, server: DNSServer, client: DNSClient) async -> Comparison {
         let resolver = StubResolver(client: client, servers: [server])
         let fileSerial = zone.records.lazy.compactMap { record -> UInt32? in
             if record.name == apex, case .soa(_, _, let serial, _, _, _, _) = record.data { return serial }

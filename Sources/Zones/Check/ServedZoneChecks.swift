@@ -6,7 +6,7 @@ import Probes
 /// `zone check --server`: the zone as each server serves it (by AXFR with --axfr, else its
 /// service RRsets), linted like a file, compared across servers, and every served Gateway's
 /// SRV target tried over TCP.
-public enum ServedZoneChecks {
+package enum ServedZoneChecks {
     /// More instances than one PTR answer carries (BIND stops between 1,200 and 2,000): a
     /// service past it cannot be browsed anyway (the linter says so), so no more are tried.
     static let maxProbed = 2_000
@@ -15,7 +15,7 @@ public enum ServedZoneChecks {
 
     /// `timeout` bounds each server's answers; `deadline` (the command's) what comes after the
     /// reads: past it, the zone as served is not linted, compared or probed, and a failure says so.
-    public static func run(
+    package static func run(
         servers: [DNSServer], zone: DNSName, key: TSIGKey?, transfer: Bool, timeout: Duration,
         deadline: ContinuousClock.Instant? = nil, today: SerialPolicy.Day
     ) async -> [Finding] {

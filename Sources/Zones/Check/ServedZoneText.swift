@@ -6,13 +6,13 @@ import DNSWire
 /// AXFR where the server allows it, else the Gateways' RRsets by queries (as `zone check
 /// --server` reads it). Bounded in records, bytes and time; every name and string is in
 /// presentation format, escaped, so nothing from the zone reaches the archive raw.
-public enum ServedZoneText {
+package enum ServedZoneText {
     /// Less than `zone check` holds: a report carries the zone to be read by a person.
     static let bounds = RecordStore.Bounds(records: 20_000, bytes: 4 << 20)
 
     /// The zone's text from the first of `servers` that answers within `timeout` (each), or
     /// why none did.
-    public static func read(_ domain: DomainName, servers: [DNSServer], timeout: Duration) async -> Result<String, UpdateFailure> {
+    package static func read(_ domain: DomainName, servers: [DNSServer], timeout: Duration) async -> Result<String, UpdateFailure> {
         let zone: DNSName
         let service: DNSName
         do {

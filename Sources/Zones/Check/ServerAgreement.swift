@@ -3,19 +3,19 @@ import DNSWire
 
 /// Several servers of one zone (a primary and its secondaries): the same serial and the same
 /// records, or which one lags behind.
-public enum ServerAgreement {
-    public struct Served: Sendable {
-        public let server: String
-        public let serial: UInt32?
+package enum ServerAgreement {
+    package struct Served: Sendable {
+        package let server: String
+        package let serial: UInt32?
         /// Every record (a transfer), or the RRsets asked one by one; the SOA is left out of
         /// every comparison.
-        public let records: RecordStore
+        package let records: RecordStore
         /// A hash of each record but the SOA, sorted: two servers' records are compared in 8 bytes
         /// a record, never as sets of DNSRecord values. Hasher is seeded per process, so a
         /// server cannot choose records whose hashes collide.
         let digests: [Int]
 
-        public init(server: String, serial: UInt32?, records: RecordStore) {
+        package init(server: String, serial: UInt32?, records: RecordStore) {
             self.server = server
             self.serial = serial
             self.records = records
@@ -39,7 +39,7 @@ public enum ServerAgreement {
         }
     }
 
-    public static func compare(_ servers: [Served], zone: DNSName) -> [Finding] {
+    package static func compare(_ servers: [Served], zone: DNSName) -> [Finding] {
         guard servers.count > 1 else { return [] }
         let serials = servers.compactMap(\.serial)
         guard let newest = serials.first(where: { candidate in !serials.contains { SerialPolicy.isNewer($0, than: candidate) } }) else {

@@ -6,38 +6,38 @@ import Host
 
 /// `zone check`: a zone file linted the way DNS-SD clients use it, and, with a server,
 /// compared with what that server serves.
-public enum ZoneCheck {
+package enum ZoneCheck {
     /// What the served checks get when comparing the file took the whole --timeout: enough
     /// for a server on this network to answer, little enough to stay near the bound.
     static let leastServerTimeout = Duration.milliseconds(200)
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The zone file, when one was checked.
-        public let file: String?
+        package let file: String?
         /// The servers asked, as `address#port`.
-        public let servers: [String]
+        package let servers: [String]
         /// The zone's apex: --domain, else the owner of its SOA; nil when neither is known.
-        public let apex: DNSName?
-        public let status: Finding.Severity
+        package let apex: DNSName?
+        package let status: Finding.Severity
         /// Failures first, then warnings, then passes; within each, by line.
-        public let findings: [Finding]
+        package let findings: [Finding]
     }
 
     /// What to check: a file, the servers that serve the zone, or both.
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// The zone file; `-` with `text` for standard input.
-        public var path: String?
+        package var path: String?
         /// The zone's bytes when they did not come from a file.
-        public var text: [UInt8]?
-        public var domain: DomainName?
-        public var servers: [DNSServer] = []
+        package var text: [UInt8]?
+        package var domain: DomainName?
+        package var servers: [DNSServer] = []
         /// Read the zone by AXFR and lint it as served.
-        public var transfer = false
-        public var key: TSIGKey?
+        package var transfer = false
+        package var key: TSIGKey?
         /// Bound for all the servers' answers (each query, and the checks together).
-        public var timeout: Duration = .seconds(5)
+        package var timeout: Duration = .seconds(5)
 
-        public init(path: String?, domain: DomainName?) {
+        package init(path: String?, domain: DomainName?) {
             self.path = path
             self.domain = domain
         }
@@ -45,7 +45,7 @@ public enum ZoneCheck {
 
     /// Fails only when the file cannot be read: it must be a regular file of at most
     /// `FileLimit.zone` bytes, or a pipe (a directory or /dev/zero is refused at once).
-    public static func run(_ request: Request, today: SerialPolicy.Day) async throws(RegularFile.Failure) -> Result {
+    package static func run(_ request: Request, today: SerialPolicy.Day) async throws(RegularFile.Failure) -> Result {
         // One bound for all that is asked of the servers: the file's comparison, then the rest.
         let deadline = ContinuousClock.now + request.timeout
         var bytes = request.text

@@ -22,7 +22,7 @@ public enum CorefileEdit {
 
     /// The Corefile with clawnet's stanza for `domain` inserted (appended) or updated (its
     /// marked lines replaced). `existing` is the file's text, nil when there is none.
-    public static func apply(_ stanza: String, domain: DomainName, to existing: String?) throws(ZoneError) -> String {
+    package static func apply(_ stanza: String, domain: DomainName, to existing: String?) throws(ZoneError) -> String {
         let block = marked(stanza, domain: domain)
         guard let existing, !existing.isEmpty else { return block }
         // Split on "\n" scalars: as Characters, "\r\n" would not split.

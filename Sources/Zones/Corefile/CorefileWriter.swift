@@ -30,12 +30,12 @@ public enum CorefileWriter {
     public static let autoOriginTemplate = "{1}"
 
     /// The stanza serving `zonePath` with `file` (what doctor's snippets and `--coredns file` write).
-    public static func stanza(domain: DomainName, bind: [IPAddress], zonePath: String) throws(ZoneError) -> String {
+    package static func stanza(domain: DomainName, bind: [IPAddress], zonePath: String) throws(ZoneError) -> String {
         try stanza(domain: domain, bind: bind, serving: .file(zonePath))
     }
 
     /// The stanza; a path must pass `pathToken` (the command checks it first).
-    public static func stanza(domain: DomainName, bind: [IPAddress], serving: Serving) throws(ZoneError) -> String {
+    package static func stanza(domain: DomainName, bind: [IPAddress], serving: Serving) throws(ZoneError) -> String {
         let plugin: String
         switch serving {
         case .file(let path):
@@ -65,7 +65,7 @@ public enum CorefileWriter {
     /// `#`, and inside quotes escapes only `"`, keeping any other `\`; `{$NAME}` and
     /// `{%NAME%}` are replaced by environment variables even in quotes. So: control characters,
     /// `"`, `\`, `{$` and `{%` are refused; a path with white space, `#`, `{` or `}` is quoted.
-    public static func pathToken(_ path: String) throws(ZoneError) -> String {
+    package static func pathToken(_ path: String) throws(ZoneError) -> String {
         if let bad = path.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
             throw ZoneError(.pathControlCharacter(String(bad)))
         }

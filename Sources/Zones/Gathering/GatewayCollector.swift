@@ -4,42 +4,42 @@ import Host
 
 /// Where the Gateways of a zone come from, combined: Gateways named one by one (`--gateway`),
 /// an inventory that `browse --format json` saved, a browse now, this machine's own Gateway.
-public struct GatewaySources: Sendable {
+package struct GatewaySources: Sendable {
     /// `--from-browse`: what browse would find with these paths, as zone Gateways.
-    public struct Browse: Sendable {
-        public var local = true
-        public var domains: [DomainName] = []
-        public var servers: [DNSServer] = []
-        public var manual: [EndpointSpec] = []
+    package struct Browse: Sendable {
+        package var local = true
+        package var domains: [DomainName] = []
+        package var servers: [DNSServer] = []
+        package var manual: [EndpointSpec] = []
         /// Only Tailscale addresses are published, never LAN ones.
-        public var tailnetOnly = false
+        package var tailnetOnly = false
         /// How long browsing and checking that the Gateways answer may take, together.
-        public var timeout: Duration = .seconds(5)
+        package var timeout: Duration = .seconds(5)
 
-        public init() {}
+        package init() {}
     }
 
-    public var named: [ZoneGateway] = []
-    public var inventory: String?
-    public var browse: Browse?
-    public var thisHost = false
+    package var named: [ZoneGateway] = []
+    package var inventory: String?
+    package var browse: Browse?
+    package var thisHost = false
 
-    public init() {}
+    package init() {}
 
-    public var isEmpty: Bool { named.isEmpty && inventory == nil && browse == nil && !thisHost }
+    package var isEmpty: Bool { named.isEmpty && inventory == nil && browse == nil && !thisHost }
 }
 
 /// The one collector of Gateways for `zone generate` and `zone push`: every source asked, what
 /// each gave and what failed, so that a command removes Gateways only as
 /// `GatheredGateways.removalRefusal` allows.
-public struct GatewayCollector: Sendable {
-    public let discovery: any Discovering
-    public let config: OpenClawConfig
-    public let environment: [String: String]
-    public let interfaces: [NetworkInterface]
-    public let hostName: String
+package struct GatewayCollector: Sendable {
+    package let discovery: any Discovering
+    package let config: OpenClawConfig
+    package let environment: [String: String]
+    package let interfaces: [NetworkInterface]
+    package let hostName: String
 
-    public init(
+    package init(
         discovery: any Discovering, config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface], hostName: String
     ) {
         self.discovery = discovery
@@ -53,7 +53,7 @@ public struct GatewayCollector: Sendable {
     /// (skipped beacons, browse errors, Gateways that did not answer). Browsed Gateways that
     /// cannot be written are skipped with a note; the ones the operator gave (--gateway,
     /// --this-host) are checked when the zone is written.
-    public func gather(_ sources: GatewaySources, domain: DomainName) async throws -> GatheredGateways {
+    package func gather(_ sources: GatewaySources, domain: DomainName) async throws -> GatheredGateways {
         var gathered = GatheredGateways()
         gathered.add(named: sources.named)
         if let inventory = sources.inventory {

@@ -3,7 +3,7 @@ import DNSSD
 /// What one source of Gateways gave: an inventory, a browse.
 public struct GatewayYield: Sendable {
     public var gateways: [ZoneGateway] = []
-    public var notes: [ZoneNote] = []
+    package var notes: [ZoneNote] = []
     /// Instances the source saw but cannot publish (each skipped with a note): never pruned on
     /// its word, since they exist.
     public var skipped: [InstanceName] = []
@@ -11,7 +11,7 @@ public struct GatewayYield: Sendable {
     /// out of time, errors the browse that wrote an inventory saved in it.
     public var failures: [SourceFailure] = []
 
-    public init(
+    package init(
         gateways: [ZoneGateway] = [], notes: [ZoneNote] = [], skipped: [InstanceName] = [], failures: [SourceFailure] = []
     ) {
         self.gateways = gateways
@@ -65,7 +65,7 @@ public struct GatheredGateways: Sendable {
     }
 
     public private(set) var gateways: [ZoneGateway] = []
-    public private(set) var notes: [ZoneNote] = []
+    package private(set) var notes: [ZoneNote] = []
     public private(set) var skipped: [InstanceName] = []
     /// The sources that list what exists (`--inventory FILE`, `--from-browse`), with how many
     /// Gateways each gave and what failed.
@@ -74,7 +74,7 @@ public struct GatheredGateways: Sendable {
     public init() {}
 
     /// Gateways the operator named one by one (--gateway, --this-host): they cannot fail silently.
-    public mutating func add(named: [ZoneGateway], notes: [ZoneNote] = []) {
+    package mutating func add(named: [ZoneGateway], notes: [ZoneNote] = []) {
         gateways += named
         self.notes += notes
     }
@@ -92,7 +92,7 @@ public struct GatheredGateways: Sendable {
     /// or in part, or that gave no Gateway, removes nothing. Partial failures count: a domain
     /// that did not answer would otherwise lose every Gateway it serves. nil when removing is
     /// safe; otherwise the error to stop with (exit 1), naming the sources at fault.
-    public func removalRefusal(_ removal: Removal) -> ZoneError? {
+    package func removalRefusal(_ removal: Removal) -> ZoneError? {
         let atFault = listings.filter { !$0.failures.isEmpty || $0.found == 0 }
         guard !atFault.isEmpty else { return nil }
         return ZoneError(.removalRefused(removal, sources: atFault))

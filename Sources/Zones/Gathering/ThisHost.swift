@@ -23,7 +23,7 @@ public enum ThisHost {
 
     /// The Gateway of this host: `<hostname>-gateway` on `<hostname>`, its Tailscale
     /// addresses, the configured port, TLS and the certificate's fingerprint.
-    public static func gateway(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface], hostName: String)
+    package static func gateway(config: OpenClawConfig, environment: [String: String], interfaces: [NetworkInterface], hostName: String)
         throws -> (ZoneGateway, [ZoneNote])
     {
         var notes: [ZoneNote] = []

@@ -12,7 +12,7 @@ public enum ZoneFileUpdate {
         public let serial: UInt32
         public let previousSerial: UInt32?
         public let changed: Bool
-        public let notes: [ZoneNote]
+        package let notes: [ZoneNote]
         /// The text to write when `changed`, and what the file held before (nil: no file).
         public let text: String
         public let previous: [UInt8]?

@@ -59,7 +59,7 @@ public struct ZoneGateway: Sendable, Hashable {
     /// kept, so nodes show the same name on the LAN and across the tailnet. nil, with the
     /// reason, for a manual target (no name or TXT to publish) and for a beacon a zone cannot
     /// use (no port, no routable address, or a value no zone can hold).
-    public static func from(_ beacon: GatewayBeacon, domain: DomainName) -> (gateway: ZoneGateway?, note: ZoneNote?) {
+    package static func from(_ beacon: GatewayBeacon, domain: DomainName) -> (gateway: ZoneGateway?, note: ZoneNote?) {
         guard !beacon.isManualOnly else {
             return (nil, .manualTargetSkipped(name: beacon.instance.displayName))
         }

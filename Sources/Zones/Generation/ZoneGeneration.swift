@@ -23,7 +23,7 @@ public struct ZoneGeneration: Sendable {
         self.domain = domain
     }
 
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The zone, for stdout, and notes on it (the sources' too).
         case printed(ZoneWriter.Rendered, notes: [ZoneNote])
         case written(Written)
@@ -37,7 +37,7 @@ public struct ZoneGeneration: Sendable {
         public let gateways: Int
         public let corefile: CorefileChange?
         /// The sources' notes, then the zone's.
-        public let notes: [ZoneNote]
+        package let notes: [ZoneNote]
     }
 
     public struct CorefileChange: Sendable {
@@ -51,7 +51,7 @@ public struct ZoneGeneration: Sendable {
     /// file as it is (`GatheredGateways.removalRefusal`): writing the file replaces every Gateway
     /// it holds, and a browse that failed or found nothing (the network down, a filter too
     /// strict) must not empty a zone that serves Gateways today.
-    public func run(_ gathered: GatheredGateways, tailscale: [IPAddress], today: SerialPolicy.Day) throws -> Outcome {
+    package func run(_ gathered: GatheredGateways, tailscale: [IPAddress], today: SerialPolicy.Day) throws -> Outcome {
         let content = ZoneContent(
             domain: domain, gateways: gathered.gateways, nameServerAddresses: nameServers.isEmpty ? tailscale : nameServers,
             browseRecords: browseRecords)

@@ -6,7 +6,7 @@ import DNSSD
 extension ZoneWriter {
     public static let fragmentMarker = "; clawnet zone fragment for "
 
-    public static func fragment(_ content: ZoneContent) throws(ZoneError) -> Rendered {
+    package static func fragment(_ content: ZoneContent) throws(ZoneError) -> Rendered {
         let (gateways, notes) = try validatedPlan(content)
         let lines =
             [

@@ -34,10 +34,10 @@ public enum ZoneWriter {
     public struct Rendered: Sendable {
         public let text: String
         /// Things worth telling the operator (renamed duplicates, sizes).
-        public let notes: [ZoneNote]
+        package let notes: [ZoneNote]
     }
 
-    public static func render(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> Rendered {
+    package static func render(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> Rendered {
         let (lines, notes) = try renderLines(content, serial: serial)
         return Rendered(text: lines.joined(separator: "\n") + "\n", notes: notes)
     }
@@ -45,7 +45,7 @@ public enum ZoneWriter {
     /// The zone as `zone generate --out` writes it to a file: `render`'s text under the
     /// content-hash comment OpenClaw's Gateway writes (`OpenClawContentHash`), so that a Gateway
     /// keeping the same file finds it unchanged while its own records are.
-    public static func renderFile(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> Rendered {
+    package static func renderFile(_ content: ZoneContent, serial: UInt32) throws(ZoneError) -> Rendered {
         var (lines, notes) = try renderLines(content, serial: serial)
         let body = lines.joined(separator: "\n") + "\n"
         lines[soaLineIndex] = soaLine(serial: "SERIAL")
@@ -65,7 +65,7 @@ public enum ZoneWriter {
     /// AAAA (once per host), the PTR, the SRV and the TXT, in the same order, with the same
     /// names, TTLs and TXT order. SOA, NS and ns1 are left out: `zone push` registers these
     /// records in a zone the operator's server already has.
-    public static func serviceRecords(_ content: ZoneContent) throws(ZoneError) -> (records: [DNSRecord], notes: [ZoneNote]) {
+    package static func serviceRecords(_ content: ZoneContent) throws(ZoneError) -> (records: [DNSRecord], notes: [ZoneNote]) {
         let (gateways, notes) = try validatedPlan(content)
         func name(_ labels: [[UInt8]]) throws(ZoneError) -> DNSName {
             do { return try DNSName(labels: labels) } catch { throw ZoneError(.invalidName(error)) }

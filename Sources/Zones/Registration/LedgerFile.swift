@@ -12,9 +12,9 @@ import Host
 /// The folder: `$XDG_STATE_HOME/clawnet`, else `/var/lib/clawnet` for root, else
 /// `~/.local/state/clawnet`, made 0700; one file per server and instance, written as clawnet
 /// writes files, and read back only when this user alone could have written it (`StateFile`).
-public struct LedgerFile: Sendable {
-    public let path: String
-    public let server: DNSServer
+package struct LedgerFile: Sendable {
+    package let path: String
+    package let server: DNSServer
 
     /// The largest ledger read: a few records, far below this.
     static let limit = 64 << 10
@@ -28,7 +28,7 @@ public struct LedgerFile: Sendable {
         var replaced: [String]
     }
 
-    public init(server: DNSServer, instance: DNSName, environment: [String: String]) {
+    package init(server: DNSServer, instance: DNSName, environment: [String: String]) {
         path = "\(Self.folder(environment))/wide-area-\(Self.fingerprint("\(server) \(instance)")).json"
         self.server = server
     }
@@ -53,7 +53,7 @@ public struct LedgerFile: Sendable {
     /// The ledger an earlier run left for `instance`, nil when there is none (or it is of
     /// another server or instance). Throws, saying why, when the file is not one this user
     /// alone could have written (`StateFile`): it is then neither adopted nor removed.
-    public func load(instance: DNSName) throws -> RegistrationLedger? {
+    package func load(instance: DNSName) throws -> RegistrationLedger? {
         guard let bytes = try StateFile.read(path, limit: Self.limit),
             let document = try? JSONDecoder().decode(Document.self, from: Data(bytes)),
             document.server == server.description, let named = try? DNSName(presentation: document.instance), named == instance
@@ -61,7 +61,7 @@ public struct LedgerFile: Sendable {
         return RegistrationLedger(instance: instance, added: Self.records(document.added), replaced: Self.records(document.replaced))
     }
 
-    public func save(_ ledger: RegistrationLedger) throws {
+    package func save(_ ledger: RegistrationLedger) throws {
         let document = Document(
             server: server.description, instance: ledger.instance.description, added: ledger.added.compactMap(Self.line),
             replaced: ledger.replaced.compactMap(Self.line))
@@ -73,12 +73,12 @@ public struct LedgerFile: Sendable {
     }
 
     /// Removes the ledger, when it is this user's own (`StateFile`).
-    public func remove() {
+    package func remove() {
         try? StateFile.remove(path)
     }
 
     /// `NAME TTL IN TYPE RDATA`, as a zone file holds it.
-    public static func line(_ record: DNSRecord) -> String? {
+    package static func line(_ record: DNSRecord) -> String? {
         record.data.presentation.map { "\(record.name) \(record.ttl) IN \(record.type) \($0)" }
     }
 

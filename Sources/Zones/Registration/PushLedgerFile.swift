@@ -9,12 +9,12 @@ import Host
 /// `~/.local/state/clawnet`), one file per server, zone and service type, read back only when
 /// this user alone could have written it (`StateFile`). A file of another server or zone, or
 /// one that does not parse, is no ledger: the push then plans as for a first push.
-public struct PushLedgerFile: Sendable {
-    public let path: String
+package struct PushLedgerFile: Sendable {
+    package let path: String
     let folder: String
-    public let server: DNSServer
-    public let zone: DNSName
-    public let service: DNSName
+    package let server: DNSServer
+    package let zone: DNSName
+    package let service: DNSName
 
     static let schema = "clawnet.push-ledger.v1"
 
@@ -34,7 +34,7 @@ public struct PushLedgerFile: Sendable {
     /// Records per message of `encode`.
     static let recordsPerMessage = 500
 
-    public init(server: DNSServer, zone: DNSName, service: DNSName, environment: [String: String]) {
+    package init(server: DNSServer, zone: DNSName, service: DNSName, environment: [String: String]) {
         folder = LedgerFile.folder(environment)
         path = "\(folder)/zone-push-\(LedgerFile.fingerprint("\(server) \(zone) \(service)")).json"
         self.server = server
@@ -45,7 +45,7 @@ public struct PushLedgerFile: Sendable {
     /// The ledger the last push left, nil when there is none (or it is of another server, zone
     /// or service, or does not parse). Throws, saying why, when the file is not one this user
     /// alone could have written (`StateFile`): it is then neither used nor replaced.
-    public func load() throws -> PushLedger? {
+    package func load() throws -> PushLedger? {
         guard let bytes = try StateFile.read(path, limit: Self.limit),
             let document = try? JSONDecoder().decode(Document.self, from: Data(bytes)),
             document.schema == Self.schema,
@@ -55,7 +55,7 @@ public struct PushLedgerFile: Sendable {
         return PushLedger(zone: zone, service: service, serial: document.serial, records: records)
     }
 
-    public func save(_ ledger: PushLedger) throws {
+    package func save(_ ledger: PushLedger) throws {
         guard let records = Self.encode(ledger.records, zone: zone) else { return remove() }
         let document = Document(
             server: server.description, zone: zone.description, service: service.description, serial: ledger.serial, records: records)
@@ -68,7 +68,7 @@ public struct PushLedgerFile: Sendable {
     }
 
     /// Removes the ledger, when it is this user's own (`StateFile`): the next push reads.
-    public func remove() {
+    package func remove() {
         try? StateFile.remove(path)
     }
 

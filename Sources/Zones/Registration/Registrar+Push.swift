@@ -5,24 +5,24 @@ import DNSWire
 /// `zone push`: the Gateways of the sources registered in one UPDATE with prerequisites.
 extension Registrar {
     /// What a push will do: what the plan was made from, the plan, and the Gateways it is about.
-    public struct Push: Sendable {
+    package struct Push: Sendable {
         /// What the plan was made from: the zone as read, the ledger of the last push, or nothing
         /// known (`ServedRecords.Source`).
-        public let served: ServedRecords
-        public let plan: UpdatePlan
+        package let served: ServedRecords
+        package let plan: UpdatePlan
         /// The Gateways the sources gave (instances in the wanted PTR set).
-        public let gateways: Int
+        package let gateways: Int
         /// Instances of the type in the zone once the plan is applied.
-        public let instancesAfter: Int
+        package let instancesAfter: Int
         /// Why the zone was read, when it was.
-        public let readBecause: ReadCause?
+        package let readBecause: ReadCause?
 
         /// BIND 9.18.28+ refuses more than this many records of one type at one name.
-        public var exceedsBINDLimit: Bool { instancesAfter > ZoneWriter.bindRecordsPerType }
+        package var exceedsBINDLimit: Bool { instancesAfter > ZoneWriter.bindRecordsPerType }
     }
 
     /// Why a push read the zone instead of planning from what it knew (`ZonePush`).
-    public enum ReadCause: Sendable {
+    package enum ReadCause: Sendable {
         /// A dry run without a ledger: it sends nothing, so nothing would tell it what is there.
         case noLedger
         /// The zone's serial is not the one the ledger of the last push was written at.
@@ -36,7 +36,7 @@ extension Registrar {
     /// The records to register for what the sources gave, and the instances a source saw but
     /// could not publish (never pruned: they exist). With `prune`, sources that failed or gave
     /// nothing stop the push here (`GatheredGateways.removalRefusal`): nothing is sent.
-    public func pushRecords(_ gathered: GatheredGateways, prune: Bool) throws(ZoneError) -> (
+    package func pushRecords(_ gathered: GatheredGateways, prune: Bool) throws(ZoneError) -> (
         records: [DNSRecord], keeping: Set<DNSName>, notes: [ZoneNote]
     ) {
         if prune, let refusal = gathered.removalRefusal(.prune(zone: domain)) {
@@ -49,7 +49,7 @@ extension Registrar {
 
     /// The UPDATEs that make what `served` holds hold `records`; other instances of the type go
     /// only with `prune` (and those in `keeping` stay).
-    public func planPush(_ records: [DNSRecord], served: ServedRecords, prune: Bool, keeping: Set<DNSName>, readBecause: ReadCause?)
+    package func planPush(_ records: [DNSRecord], served: ServedRecords, prune: Bool, keeping: Set<DNSName>, readBecause: ReadCause?)
         throws(UpdateFailure) -> Push
     {
         let plan = try registration.planner.publish(records, served: served, prune: prune, keeping: keeping)
@@ -63,7 +63,7 @@ extension Registrar {
     }
 
     /// The zone's serial as the server serves it now.
-    public func serial(until deadline: ContinuousClock.Instant) async throws(UpdateFailure) -> UInt32 {
+    package func serial(until deadline: ContinuousClock.Instant) async throws(UpdateFailure) -> UInt32 {
         try await bounded(until: deadline).serial()
     }
 

@@ -9,9 +9,9 @@ import Synchronization
 /// (`keptRegistered`), withdrawn at the end. The withdrawal takes out exactly what the
 /// registration put in (`RegistrationLedger`, kept in a `LedgerFile` so that a restart after a
 /// crash knows it too); a record that was in the zone before stays.
-public final class WideAreaRegistration: Sendable {
+package final class WideAreaRegistration: Sendable {
     /// What happened, for the command to show.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         /// The beacon has no address to publish for its host.
         case noAddress(host: String)
         /// Registered; `alreadyThere`: the server had it as it is.
@@ -29,7 +29,7 @@ public final class WideAreaRegistration: Sendable {
     }
 
     /// How a withdrawal that the server accepted went.
-    public enum Withdrawal: Sendable, Equatable {
+    package enum Withdrawal: Sendable, Equatable {
         /// What the registration added is taken out.
         case taken
         /// Its records were in the zone before advertise ran: they stay.
@@ -38,19 +38,19 @@ public final class WideAreaRegistration: Sendable {
         case nothingLeft
     }
 
-    public let registrar: Registrar
-    public let records: [DNSRecord]
-    public let instance: DNSName
-    public let gateway: ZoneGateway
-    public let ledgerFile: LedgerFile
+    package let registrar: Registrar
+    package let records: [DNSRecord]
+    package let instance: DNSName
+    package let gateway: ZoneGateway
+    package let ledgerFile: LedgerFile
     private let observer: @Sendable (WideAreaRegistration, Event) -> Void
     private let ledger: Mutex<RegistrationLedger>
 
-    public var displayName: String { gateway.instance.displayName }
-    public var domain: DomainName { registrar.domain }
+    package var displayName: String { gateway.instance.displayName }
+    package var domain: DomainName { registrar.domain }
 
     /// `environment` decides where the ledger is kept (`LedgerFile`); `observer` hears every event.
-    public init(
+    package init(
         registrar: Registrar, gateway: ZoneGateway, environment: [String: String],
         observer: @escaping @Sendable (WideAreaRegistration, Event) -> Void
     ) throws {
@@ -69,7 +69,7 @@ public final class WideAreaRegistration: Sendable {
 
     /// The addresses to publish for this host: those given, else the one the stand-in listens
     /// on (when routable), else the Tailscale addresses, else every routable one.
-    public static func addresses(given: [IPAddress], bound: String?, interfaces: [NetworkInterface]) -> [IPAddress] {
+    package static func addresses(given: [IPAddress], bound: String?, interfaces: [NetworkInterface]) -> [IPAddress] {
         if !given.isEmpty { return given }
         if let bound = bound.flatMap(IPAddress.init), !ZoneGateway.routable([bound]).isEmpty { return [bound] }
         let tailscale = NetworkInterface.tailscaleAddresses(interfaces)
@@ -77,7 +77,7 @@ public final class WideAreaRegistration: Sendable {
     }
 
     /// Registers the beacon. Throws when another host holds the name or the server says no.
-    public func register() async throws {
+    package func register() async throws {
         if gateway.addresses.isEmpty { onEvent(.noAddress(host: gateway.hostLabel)) }
         let served = try await registrar.read(for: records, transfer: false)
         if let holder = served.rrset(instance, .srv).first, Self.endpoint(holder) != ourEndpoint {
@@ -90,7 +90,7 @@ public final class WideAreaRegistration: Sendable {
     /// Runs `body` while a child task checks the registration every `interval` and puts it
     /// back. The checks stop (cancelled and awaited) before this returns, however `body` ends,
     /// so that no refresh lands after a withdrawal's read.
-    public func keptRegistered<Value>(refreshEvery interval: Duration, during body: () async throws -> Value) async throws -> Value {
+    package func keptRegistered<Value>(refreshEvery interval: Duration, during body: () async throws -> Value) async throws -> Value {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await self.refresh(every: interval) }
             defer { group.cancelAll() }
@@ -164,7 +164,7 @@ public final class WideAreaRegistration: Sendable {
 
     /// Takes out what the registration put in (`RegistrationLedger`). Throws, naming the
     /// records that remain, when the server refuses it or does not answer.
-    public func withdraw() async throws {
+    package func withdraw() async throws {
         let ledger = self.ledger.withLock { $0 }
         var remaining = ledger.added
         do throws(UpdateFailure) {

@@ -16,14 +16,14 @@ import DNSWire
 /// 3. It keeps the ledger of the zone as the plan left it, at the serial the plan was made at
 ///    plus one per UPDATE applied: what the server serves unless someone else changed the zone
 ///    in between (or the server moves serials by more), and then the next push reads.
-public struct ZonePush: Sendable {
-    public let registrar: Registrar
-    public let records: [DNSRecord]
-    public let keeping: Set<DNSName>
+package struct ZonePush: Sendable {
+    package let registrar: Registrar
+    package let records: [DNSRecord]
+    package let keeping: Set<DNSName>
     /// Where the ledger is kept; nil: none is (every push plans as a first push, or reads).
-    public let ledgerFile: PushLedgerFile?
+    package let ledgerFile: PushLedgerFile?
 
-    public init(registrar: Registrar, records: [DNSRecord], keeping: Set<DNSName>, ledgerFile: PushLedgerFile?) {
+    package init(registrar: Registrar, records: [DNSRecord], keeping: Set<DNSName>, ledgerFile: PushLedgerFile?) {
         self.registrar = registrar
         self.records = records
         self.keeping = keeping
@@ -32,14 +32,14 @@ public struct ZonePush: Sendable {
 
     /// How the zone went: the push that was (or, in a dry run, would be) sent, the UPDATEs
     /// applied, the failure that stopped it (which says how many were applied before it).
-    public struct Outcome: Sendable {
-        public var push: Registrar.Push?
-        public var applied = 0
-        public var failure: UpdateFailure?
-        public var ledgerProblems: [LedgerProblem] = []
+    package struct Outcome: Sendable {
+        package var push: Registrar.Push?
+        package var applied = 0
+        package var failure: UpdateFailure?
+        package var ledgerProblems: [LedgerProblem] = []
     }
 
-    public enum LedgerProblem: Sendable, Equatable {
+    package enum LedgerProblem: Sendable, Equatable {
         /// The ledger file is not one this user alone could have written: not used.
         case ignored(reason: String)
         /// The ledger could not be written: the next push reads the zone.
@@ -47,7 +47,7 @@ public struct ZonePush: Sendable {
     }
 
     /// Plans and, unless `send` is false (a dry run), sends; see the type's steps.
-    public func run(prune: Bool, send: Bool, until deadline: ContinuousClock.Instant) async -> Outcome {
+    package func run(prune: Bool, send: Bool, until deadline: ContinuousClock.Instant) async -> Outcome {
         var outcome = Outcome()
         do throws(UpdateFailure) {
             var push = try await plan(prune: prune, send: send, until: deadline, problems: &outcome.ledgerProblems)
@@ -70,12 +70,12 @@ public struct ZonePush: Sendable {
     }
 
     /// Sends the push's UPDATEs (none when its plan is empty).
-    public func send(_ push: Registrar.Push, until deadline: ContinuousClock.Instant) async -> (applied: Int, failure: UpdateFailure?) {
+    package func send(_ push: Registrar.Push, until deadline: ContinuousClock.Instant) async -> (applied: Int, failure: UpdateFailure?) {
         push.plan.isEmpty ? (0, nil) : await registrar.send(push.plan, until: deadline)
     }
 
     /// The plan from the ledger, from nothing known, or from a read (step 1).
-    public func plan(prune: Bool, send: Bool, until deadline: ContinuousClock.Instant, problems: inout [LedgerProblem])
+    package func plan(prune: Bool, send: Bool, until deadline: ContinuousClock.Instant, problems: inout [LedgerProblem])
         async throws(UpdateFailure) -> Registrar.Push
     {
         let serial: UInt32
@@ -97,7 +97,7 @@ public struct ZonePush: Sendable {
     }
 
     /// The plan from the zone as read now, and why it was read.
-    public func read(prune: Bool, because cause: Registrar.ReadCause, until deadline: ContinuousClock.Instant)
+    package func read(prune: Bool, because cause: Registrar.ReadCause, until deadline: ContinuousClock.Instant)
         async throws(UpdateFailure) -> Registrar.Push
     {
         let served = try await registrar.read(for: records, until: deadline)
@@ -109,7 +109,7 @@ public struct ZonePush: Sendable {
     /// UPDATE moves the serial up by one; another change moves it further, and the next push
     /// finds a serial other than the ledger's and reads). A plan from the ledger that sent
     /// nothing leaves it as it is.
-    public func keepLedger(_ push: Registrar.Push, applied: Int) -> LedgerProblem? {
+    package func keepLedger(_ push: Registrar.Push, applied: Int) -> LedgerProblem? {
         guard let ledgerFile, push.served.wasRead || applied > 0, let basis = push.served.serial else { return nil }
         let serial = basis &+ UInt32(applied)
         do {

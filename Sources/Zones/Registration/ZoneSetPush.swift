@@ -8,14 +8,14 @@ import Host
 /// several zones at a time, so the server applies one zone's UPDATE while the next is planned;
 /// a zone that fails leaves the others theirs (each push is one UPDATE with prerequisites, so
 /// a rerun converges). One process serves every zone: a run per zone pays a process start each.
-public enum ZoneSetPush {
+package enum ZoneSetPush {
     /// How many zones are worked on at once: a primary applies several zones' UPDATEs in
     /// parallel, and a fleet of hundreds of zones must not open hundreds of connections.
-    public static let zonesAtOnce = 8
+    package static let zonesAtOnce = 8
 
     /// Plans every zone and, unless `send` is false (a dry run), sends its UPDATEs; the
     /// outcomes in the order of `zones`.
-    public static func run(_ zones: [ZonePush], prune: Bool, send: Bool, until deadline: ContinuousClock.Instant) async
+    package static func run(_ zones: [ZonePush], prune: Bool, send: Bool, until deadline: ContinuousClock.Instant) async
         -> [ZonePush.Outcome]
     {
         await zones.concurrentMap(atMost: zonesAtOnce) { zone in
