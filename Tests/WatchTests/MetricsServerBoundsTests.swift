@@ -93,30 +93,42 @@ struct MetricsServerBoundsTests {
         #expect(MetricsServer.connectionLimit(descriptorLimit: 256, reserved: reserve) == MetricsServer.minimumConnections)
     }
 
-    @Test("evicting: the oldest connection still waiting goes, one being answered stays; all answering refuses")
+    @Test(
+        "evicting: a connection silent past idleGrace goes first, then one standing still, then one answered past slowAnswer; else refused")
     func eviction() {
-        let slots = ConnectionSlots(limit: 2)
-        let (a, b, c, d) = (EmbeddedChannel(), EmbeddedChannel(), EmbeddedChannel(), EmbeddedChannel())
-        guard case .admitted(nil) = slots.admit(a), case .admitted(nil) = slots.admit(b) else {
+        let slots = ConnectionSlots(limit: 3)
+        #expect(slots.servedLimit == 2 && slots.refusalLimit == 1)
+        let start = NIODeadline.now()
+        let (a, b, c, d, e) = (EmbeddedChannel(), EmbeddedChannel(), EmbeddedChannel(), EmbeddedChannel(), EmbeddedChannel())
+        guard case .admitted(nil) = slots.admit(a, now: start), case .admitted(nil) = slots.admit(b, now: start) else {
             Issue.record("not admitted")
             return
         }
-        slots.answering(a)
-        guard case .admitted(let evicted?) = slots.admit(c) else {
+        slots.answering(a, now: start)
+        // b has been silent for less than idleGrace, a is answered since just now: no room.
+        guard case .refused(pause: true) = slots.admit(c, now: start + .milliseconds(100)) else {
+            Issue.record("room made though nothing may be evicted yet")
+            return
+        }
+        #expect(slots.isRefused(c))
+        #expect(slots.release(c), "the refusal slot is free again: accepting resumes")
+        guard case .admitted(let evicted?) = slots.admit(c, now: start + MetricsServer.idleGrace) else {
             Issue.record("no room made")
             return
         }
-        #expect(evicted === b, "the oldest waiting, not the one being answered")
-        slots.answering(c)
-        guard case .refused = slots.admit(d) else {
-            Issue.record("admitted past the limit with every slot answering")
+        #expect(evicted === b, "the silent one, not the one being answered")
+        slots.answering(c, now: start + MetricsServer.idleGrace)
+        guard case .admitted(let slow?) = slots.admit(d, now: start + MetricsServer.slowAnswer) else {
+            Issue.record("a slow answer kept its slot")
             return
         }
-        slots.release(a)
-        guard case .admitted(nil) = slots.admit(d) else {
-            Issue.record("a released slot is free")
+        #expect(slow === a, "the oldest answer past slowAnswer")
+        slots.stalled(c, true)
+        guard case .admitted(let stalled?) = slots.admit(e, now: start + MetricsServer.slowAnswer) else {
+            Issue.record("an answer standing still kept its slot")
             return
         }
+        #expect(stalled === c)
         #expect(slots.count == 2)
     }
 }
