@@ -15,10 +15,20 @@ struct MetricsServerBoundsTests {
     /// A TCP connection to 127.0.0.1:`port` that waits at most `timeout` for each read.
     /// `receiveBuffer`: SO_RCVBUF, set before connecting (1: the smallest the kernel allows).
     static func connect(_ port: Int, timeout: Int = 15, receiveBuffer: Int32? = nil) throws -> Int32 {
+        let (socket, failure) = open(port, timeout: timeout, receiveBuffer: receiveBuffer)
+        try #require(failure == nil, "connect: errno \(failure ?? 0)")
+        return socket
+    }
+
+    /// `connect` without recording an issue (for a thread of its own): the socket, and the
+    /// errno when it could not connect (the socket is then closed). The timeout bounds the
+    /// connect too (SO_SNDTIMEO).
+    static func open(_ port: Int, timeout: Int, receiveBuffer: Int32? = nil) -> (socket: Int32, errno: Int32?) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(socket >= 0)
+        guard socket >= 0 else { return (socket, errno) }
         var wait = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         if var size = receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -27,8 +37,12 @@ struct MetricsServerBoundsTests {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        try #require(connected == 0, "connect: errno \(errno)")
-        return socket
+        guard connected == 0 else {
+            let failure = errno
+            _ = close(socket)
+            return (socket, failure)
+        }
+        return (socket, nil)
     }
 
     /// Everything the server sends until it closes (or the read times out: nil). The blocking

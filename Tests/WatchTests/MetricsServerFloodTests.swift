@@ -48,19 +48,9 @@ struct MetricsServerFloodTests {
     }
 
     private static func askBlocking(_ port: Int, _ request: String) -> Outcome {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (socket, failure) = Bounds.open(port, timeout: 20)
+        if let failure { return .failed(errno: failure) }
         defer { _ = close(socket) }
-        var wait = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return .failed(errno: errno) }
         let bytes = Array(request.utf8)
         guard write(socket, bytes, bytes.count) == bytes.count else { return .failed(errno: errno) }
         var received: [UInt8] = []
