@@ -1,103 +1,66 @@
 import NIOCore
 import Synchronization
 
-/// The connections the metrics server holds, at most `limit`: most are served, a few
-/// (`refusalLimit`) are kept for connections that find no room, each answered 503 with
-/// Retry-After once its request is read (closing one unread would reset it). A connection past
-/// the served ones takes the place of the oldest that sent nothing for `idleGrace`, else of the
-/// oldest whose answer stands still, else of the oldest still being answered after `slowAnswer`
-/// (a client that reads too slowly): a slow client cannot keep a scraper out for long. When the
-/// refusal slots are full too, accepting pauses (the kernel's backlog holds the newcomers, no
-/// reset) until a connection ends. Called from each connection's event loop: behind a lock.
+/// The connections the metrics server holds, at most `limit`. A connection past the limit
+/// takes the place of the oldest one that has not sent its whole request yet, else of the
+/// oldest whose answer stands still (a client that does not read it): a slow client cannot
+/// keep a scraper out for long. When every connection is being answered and read, the new one
+/// is refused. Called from each connection's event loop, so the table is behind a lock.
 final class ConnectionSlots: Sendable {
     enum Admission {
-        /// Served, closing `evicted` to make room.
+        /// Taken, closing `evicted` (the oldest still waiting for its request, or the oldest
+        /// whose answer stands still) to make room.
         case admitted(evicted: (any Channel)?)
-        /// Answered 503; `pause`: the last refusal slot is taken, accept no more for now.
-        case refused(pause: Bool)
+        case refused
     }
 
     private struct Slot {
         let channel: any Channel
-        let accepted: NIODeadline
-        /// When its request arrived whole; nil before.
-        var answering: NIODeadline?
+        var answering = false
         var stalled = false
     }
 
-    private struct State {
-        var served: [Slot] = []
-        var refused: [ObjectIdentifier] = []
-        var paused = false
-    }
-
     let limit: Int
-    let refusalLimit: Int
     /// In the order they were accepted.
-    private let state = Mutex(State())
+    private let slots = Mutex<[Slot]>([])
 
     init(limit: Int) {
-        self.limit = max(2, limit)
-        refusalLimit = max(1, self.limit / 8)
+        self.limit = max(1, limit)
     }
 
-    var servedLimit: Int { limit - refusalLimit }
-
-    func admit(_ channel: any Channel, now: NIODeadline = .now()) -> Admission {
-        state.withLock { state in
+    func admit(_ channel: any Channel) -> Admission {
+        slots.withLock { slots in
             var evicted: (any Channel)?
-            if state.served.count >= servedLimit {
-                guard let index = Self.evictable(state.served, now: now) else {
-                    state.refused.append(ObjectIdentifier(channel))
-                    state.paused = state.refused.count >= refusalLimit
-                    return .refused(pause: state.paused)
+            if slots.count >= limit {
+                guard let oldest = slots.firstIndex(where: { !$0.answering }) ?? slots.firstIndex(where: \.stalled) else {
+                    return .refused
                 }
-                evicted = state.served.remove(at: index).channel
+                evicted = slots.remove(at: oldest).channel
             }
-            state.served.append(Slot(channel: channel, accepted: now))
+            slots.append(Slot(channel: channel))
             return .admitted(evicted: evicted)
         }
     }
 
-    /// The slot a newcomer may take: the oldest silent past `idleGrace`, else the oldest standing
-    /// still, else the oldest answered for longer than `slowAnswer`.
-    private static func evictable(_ served: [Slot], now: NIODeadline) -> Int? {
-        served.firstIndex { $0.answering == nil && now - $0.accepted >= MetricsServer.idleGrace }
-            ?? served.firstIndex(where: \.stalled)
-            ?? served.firstIndex { $0.answering.map { now - $0 >= MetricsServer.slowAnswer } ?? false }
-    }
-
-    func isRefused(_ channel: any Channel) -> Bool {
-        state.withLock { $0.refused.contains(ObjectIdentifier(channel)) }
-    }
-
-    /// Its request arrived whole: it is answered.
-    func answering(_ channel: any Channel, now: NIODeadline = .now()) {
-        state.withLock { state in
-            if let index = state.served.firstIndex(where: { $0.channel === channel }) { state.served[index].answering = now }
+    /// Its request arrived whole: it is answered, evicted only while its answer stands still.
+    func answering(_ channel: any Channel) {
+        slots.withLock { slots in
+            if let index = slots.firstIndex(where: { $0.channel === channel }) { slots[index].answering = true }
         }
     }
 
     /// Its answer has stood still for `MetricsServer.stallGrace` (or moves again): while it
     /// stands still, a newcomer may take its place.
     func stalled(_ channel: any Channel, _ isStalled: Bool) {
-        state.withLock { state in
-            if let index = state.served.firstIndex(where: { $0.channel === channel }) { state.served[index].stalled = isStalled }
+        slots.withLock { slots in
+            if let index = slots.firstIndex(where: { $0.channel === channel }) { slots[index].stalled = isStalled }
         }
     }
 
-    /// It ended; true when accepting was paused and may resume.
-    @discardableResult
-    func release(_ channel: any Channel) -> Bool {
-        state.withLock { state in
-            state.served.removeAll { $0.channel === channel }
-            state.refused.removeAll { $0 == ObjectIdentifier(channel) }
-            guard state.paused, state.refused.count < refusalLimit else { return false }
-            state.paused = false
-            return true
-        }
+    func release(_ channel: any Channel) {
+        slots.withLock { slots in slots.removeAll { $0.channel === channel } }
     }
 
-    var count: Int { state.withLock { $0.served.count + $0.refused.count } }
-    var stalledCount: Int { state.withLock { $0.served.count(where: \.stalled) } }
+    var count: Int { slots.withLock { $0.count } }
+    var stalledCount: Int { slots.withLock { $0.count(where: \.stalled) } }
 }

@@ -2,8 +2,7 @@ import NIOCore
 import NIOHTTP1
 
 /// Answers GET /metrics and GET /sd; anything else is 404 (405 for another method, 400 at once
-/// for a request that does not parse or is not HTTP/1), and a connection that found no room
-/// 503 with Retry-After once its request is read. Closes a connection whose request is not
+/// for a request that does not parse or is not HTTP/1). Closes a connection whose request is not
 /// whole within `requestTimeout`, whose answer is not written within `answerTimeout` or stands
 /// still for `stallTimeout`, and every connection after `connectionLifetime`.
 final class MetricsEndpoints: ChannelInboundHandler {
@@ -15,8 +14,6 @@ final class MetricsEndpoints: ChannelInboundHandler {
     private var head: HTTPRequestHead?
     private var timers: [Scheduled<Void>] = []
     private var writeWatch: RepeatedTask?
-    /// No room for it: its answer is 503.
-    private var refused = false
     /// One answer per connection, whatever else comes (a parser error after a bad line).
     private var answered = false
 
@@ -31,11 +28,7 @@ final class MetricsEndpoints: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
-        refused = slots.isRefused(channel)
-        // A refused connection that sends nothing is closed soon (no request: nothing to answer,
-        // nothing unread to reset it).
-        let wait = refused ? MetricsServer.refusalWait : MetricsServer.requestTimeout
-        timers = [wait, MetricsServer.connectionLifetime].map { delay in
+        timers = [MetricsServer.requestTimeout, MetricsServer.connectionLifetime].map { delay in
             context.eventLoop.scheduleTask(in: delay) { channel.close(promise: nil) }
         }
     }
@@ -56,7 +49,6 @@ final class MetricsEndpoints: ChannelInboundHandler {
         case .end:
             // The request is whole: from now on the answer's own bounds apply.
             timers.first?.cancel()
-            if refused { return refuse(context) }
             slots.answering(context.channel)
             respond(context)
         }
@@ -66,11 +58,6 @@ final class MetricsEndpoints: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard error is HTTPParserError, !answered else { return context.close(promise: nil) }
         answer(context, .badRequest, "text/plain", Array("not an HTTP request\n".utf8))
-    }
-
-    /// No room: 503 with Retry-After, never a reset.
-    private func refuse(_ context: ChannelHandlerContext) {
-        answer(context, .serviceUnavailable, "text/plain", Array("busy: too many connections\n".utf8), retryAfter: MetricsServer.retryAfter)
     }
 
     private func respond(_ context: ChannelHandlerContext) {
@@ -91,15 +78,12 @@ final class MetricsEndpoints: ChannelInboundHandler {
     }
 
     /// Writes the answer in pieces, its progress watched, and closes once it is written.
-    private func answer(
-        _ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ type: String, _ body: [UInt8], retryAfter: Int? = nil
-    ) {
+    private func answer(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ type: String, _ body: [UInt8]) {
         answered = true
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: type)
         headers.add(name: "Content-Length", value: String(body.count))
         headers.add(name: "Connection", value: "close")
-        if let retryAfter { headers.add(name: "Retry-After", value: String(retryAfter)) }
         let progress = watchWrites(context)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         for start in stride(from: 0, to: body.count, by: Self.piece) {

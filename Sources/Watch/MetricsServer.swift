@@ -7,13 +7,12 @@ import NIOPosix
 /// The HTTP endpoint `watch --metrics-listen` serves: /metrics (the Prometheus text format) and
 /// /sd (Prometheus's http_sd list of the Gateways found), read from the board at each request.
 /// SwiftNIO's HTTP/1 server, one request per connection, within bounds any local user may test:
-/// at most `connectionLimit` connections at once (`ConnectionSlots`: a new one takes the place
-/// of a silent, stalled or too slow one, else is answered 503 with Retry-After, else waits in
-/// the backlog; none is reset), a request must arrive whole within `requestTimeout`, an answer
-/// must be written within `answerTimeout` and never stand still for `stallTimeout`, and a
-/// connection lives at most `connectionLifetime`, so that slow clients (ones that never read
-/// their answer among them) can neither hold the server nor take the descriptors watch's
-/// probes need (a Gateway would be judged down for want of one).
+/// at most `connectionLimit` connections at once (a new one closes the oldest that has not
+/// asked yet, else the oldest whose answer stands still), a request must arrive whole within
+/// `requestTimeout`, an answer must be written within `answerTimeout` and never stand still
+/// for `stallTimeout`, and a connection lives at most `connectionLifetime`, so that slow
+/// clients (ones that never read their answer among them) can neither hold the server nor
+/// take the descriptors watch's probes need (a Gateway would be judged down for want of one).
 public struct MetricsServer: Sendable {
     let channel: any Channel
     /// The port it listens on (the one asked for, or the one the system chose for 0).
@@ -32,16 +31,6 @@ public struct MetricsServer: Sendable {
     static let stallTimeout = TimeAmount.seconds(3)
     /// An answer that has made no progress for this long may give its slot to a newcomer.
     static let stallGrace = TimeAmount.seconds(1)
-    /// A connection that has sent nothing for this long may give its slot to a newcomer
-    /// (Prometheus sends its request as soon as it connects).
-    static let idleGrace = TimeAmount.seconds(1)
-    /// An answer still being written after this long may give its slot to a newcomer: a
-    /// scrape takes milliseconds, a client that reads a byte at a time takes minutes.
-    static let slowAnswer = TimeAmount.seconds(2)
-    /// A connection that found no room: how long it may take to send its request (answered
-    /// 503) before it is closed, and the Retry-After it is given (seconds).
-    static let refusalWait = TimeAmount.seconds(1)
-    static let retryAfter = 1
     /// Each connection's kernel send buffer (the kernel doubles it): an answer no one reads pins
     /// this much kernel memory, not the megabytes autotuning would give, and stands still once
     /// it is full.
@@ -112,17 +101,14 @@ final class ConnectionAdmission: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let child = unwrapInboundIn(data)
-        switch slots.admit(child) {
-        case .admitted(let evicted): evicted?.close(promise: nil)
-        case .refused(let pause):
-            // Answered 503 once its request is read (MetricsEndpoints); with the last refusal
-            // slot taken, newcomers wait in the kernel's backlog until a connection ends.
-            if pause { context.channel.setOption(.autoRead, value: false).whenFailure { _ in } }
+        guard case .admitted(let evicted) = slots.admit(child) else {
+            // Every slot is being answered: this one is closed before it is set up, as NIO closes one it cannot set up.
+            child.close(promise: nil)
+            return
         }
-        let (slots, listener) = (self.slots, context.channel)
-        child.closeFuture.whenComplete { _ in
-            if slots.release(child) { listener.setOption(.autoRead, value: true).whenFailure { _ in } }
-        }
+        evicted?.close(promise: nil)
+        let slots = self.slots
+        child.closeFuture.whenComplete { _ in slots.release(child) }
         context.fireChannelRead(data)
     }
 }

@@ -15,20 +15,10 @@ struct MetricsServerBoundsTests {
     /// A TCP connection to 127.0.0.1:`port` that waits at most `timeout` for each read.
     /// `receiveBuffer`: SO_RCVBUF, set before connecting (1: the smallest the kernel allows).
     static func connect(_ port: Int, timeout: Int = 15, receiveBuffer: Int32? = nil) throws -> Int32 {
-        let (socket, failure) = open(port, timeout: timeout, receiveBuffer: receiveBuffer)
-        try #require(failure == nil, "connect: errno \(failure ?? 0)")
-        return socket
-    }
-
-    /// `connect` without recording an issue (for a thread of its own): the socket, and the
-    /// errno when it could not connect (the socket is then closed). The timeout bounds the
-    /// connect too (SO_SNDTIMEO).
-    static func open(_ port: Int, timeout: Int, receiveBuffer: Int32? = nil) -> (socket: Int32, errno: Int32?) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return (socket, errno) }
+        try #require(socket >= 0)
         var wait = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         if var size = receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -37,12 +27,8 @@ struct MetricsServerBoundsTests {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else {
-            let failure = errno
-            _ = close(socket)
-            return (socket, failure)
-        }
-        return (socket, nil)
+        try #require(connected == 0, "connect: errno \(errno)")
+        return socket
     }
 
     /// Everything the server sends until it closes (or the read times out: nil). The blocking
@@ -107,42 +93,30 @@ struct MetricsServerBoundsTests {
         #expect(MetricsServer.connectionLimit(descriptorLimit: 256, reserved: reserve) == MetricsServer.minimumConnections)
     }
 
-    @Test(
-        "evicting: a connection silent past idleGrace goes first, then one standing still, then one answered past slowAnswer; else refused")
+    @Test("evicting: the oldest connection still waiting goes, one being answered stays; all answering refuses")
     func eviction() {
-        let slots = ConnectionSlots(limit: 3)
-        #expect(slots.servedLimit == 2 && slots.refusalLimit == 1)
-        let start = NIODeadline.now()
-        let (a, b, c, d, e) = (EmbeddedChannel(), EmbeddedChannel(), EmbeddedChannel(), EmbeddedChannel(), EmbeddedChannel())
-        guard case .admitted(nil) = slots.admit(a, now: start), case .admitted(nil) = slots.admit(b, now: start) else {
+        let slots = ConnectionSlots(limit: 2)
+        let (a, b, c, d) = (EmbeddedChannel(), EmbeddedChannel(), EmbeddedChannel(), EmbeddedChannel())
+        guard case .admitted(nil) = slots.admit(a), case .admitted(nil) = slots.admit(b) else {
             Issue.record("not admitted")
             return
         }
-        slots.answering(a, now: start)
-        // b has been silent for less than idleGrace, a is answered since just now: no room.
-        guard case .refused(pause: true) = slots.admit(c, now: start + .milliseconds(100)) else {
-            Issue.record("room made though nothing may be evicted yet")
-            return
-        }
-        #expect(slots.isRefused(c))
-        #expect(slots.release(c), "the refusal slot is free again: accepting resumes")
-        guard case .admitted(let evicted?) = slots.admit(c, now: start + MetricsServer.idleGrace) else {
+        slots.answering(a)
+        guard case .admitted(let evicted?) = slots.admit(c) else {
             Issue.record("no room made")
             return
         }
-        #expect(evicted === b, "the silent one, not the one being answered")
-        slots.answering(c, now: start + MetricsServer.idleGrace)
-        guard case .admitted(let slow?) = slots.admit(d, now: start + MetricsServer.slowAnswer) else {
-            Issue.record("a slow answer kept its slot")
+        #expect(evicted === b, "the oldest waiting, not the one being answered")
+        slots.answering(c)
+        guard case .refused = slots.admit(d) else {
+            Issue.record("admitted past the limit with every slot answering")
             return
         }
-        #expect(slow === a, "the oldest answer past slowAnswer")
-        slots.stalled(c, true)
-        guard case .admitted(let stalled?) = slots.admit(e, now: start + MetricsServer.slowAnswer) else {
-            Issue.record("an answer standing still kept its slot")
+        slots.release(a)
+        guard case .admitted(nil) = slots.admit(d) else {
+            Issue.record("a released slot is free")
             return
         }
-        #expect(stalled === c)
         #expect(slots.count == 2)
     }
 }
