@@ -30,7 +30,7 @@ enum HTTPProbe {
         let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(ProbeTimeout()) }
         defer { timer.cancel() }
         do {
-            let response = try await promise.futureResult.get()
+            let response = try await promise.valueUnlessCancelled()
             return .response(status: response.status, body: response.body, server: response.server, via: response.via)
         } catch is ProbeTimeout {
             return .timedOut(bytesReceived: await connection.wire().bytes)

@@ -1,5 +1,6 @@
 import DNSSD
 import NIOCore
+import NIOSupport
 
 /// A WebSocket held idle behind a proxy. OpenClaw's Gateway sends a tick every 30 s
 /// (TICK_INTERVAL_MS, src/gateway/server-constants.ts): a proxy whose idle timeout is shorter
@@ -36,7 +37,7 @@ extension GatewayProbe {
         channel.closeFuture.whenComplete { _ in promise.succeed(true) }
         let timer = channel.eventLoop.scheduleTask(in: TimeAmount(watch)) { promise.succeed(false) }
         defer { timer.cancel() }
-        let closed = (try? await promise.futureResult.get()) ?? false
+        let closed = (try? await promise.valueUnlessCancelled()) ?? false
         return closed ? .closed(after: ContinuousClock.now - started) : .heldOpen(watch)
     }
 }

@@ -40,15 +40,22 @@ struct ProbeConnection: Sendable {
         // On the loop this task runs on, when it runs on one (watch's probes prefer theirs):
         // the phases then await the channel's futures without leaving the loop's thread.
         let group: any EventLoopGroup = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton
-        do {
-            let channel = try await ClientBootstrap(group: group)
-                .connectTimeout(TimeAmount(timeout))
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(WireObserver(), name: "observer")
-                    }
+        let connecting = ClientBootstrap(group: group)
+            .connectTimeout(TimeAmount(timeout))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(WireObserver(), name: "observer")
                 }
-                .connect(to: socketAddress).get()
+            }
+            .connect(to: socketAddress)
+        do {
+            // A cancelled probe (SIGTERM, --timeout) stops waiting at once; a connection that
+            // opens after that is closed (the connect timeout bounds one that never does).
+            let channel: any Channel
+            do { channel = try await connecting.valueUnlessCancelled() } catch {
+                connecting.whenSuccess { $0.close(promise: nil) }
+                throw error
+            }
             // Its handlers are gone when the server closed the connection as soon as it accepted it.
             guard
                 let observer = try? await channel.eventLoop.perform({
@@ -107,7 +114,7 @@ struct ProbeConnection: Sendable {
         let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(ProbeTimeout()) }
         defer { timer.cancel() }
         do {
-            try await promise.futureResult.get()
+            try await promise.valueUnlessCancelled()
         } catch {
             let wire = await wire()
             switch wire.hello {

@@ -58,13 +58,13 @@ public enum WebSocketProbe {
         }
         defer { timer.cancel() }
         do {
-            try await upgradePromise.futureResult.get()
+            try await upgradePromise.valueUnlessCancelled()
         } catch {
             return (await failure(error, upgraded: false, connection), nil)
         }
         let frame: FirstFrame
         do {
-            frame = try await framePromise.futureResult.get()
+            frame = try await framePromise.valueUnlessCancelled()
         } catch {
             return (await failure(error, upgraded: true, connection), nil)
         }
@@ -122,7 +122,7 @@ public enum WebSocketProbe {
             closed.fail(ProbeTimeout())
         }
         defer { closeTimer.cancel() }
-        return (try? await closed.futureResult.get()) != nil
+        return (try? await closed.valueUnlessCancelled()) != nil
     }
 
     private static func failure(_ error: any Error, upgraded: Bool, _ connection: ProbeConnection) async -> WebSocketOutcome {

@@ -1,10 +1,10 @@
 import NIOCore
 import NIOHTTP1
 
-/// Answers GET /metrics and GET /sd; anything else is 404 (405 for another method). Closes a
-/// connection whose request is not whole within `requestTimeout`, whose answer is not written
-/// within `answerTimeout` or stands still for `stallTimeout`, and every connection after
-/// `connectionLifetime`.
+/// Answers GET /metrics and GET /sd; anything else is 404 (405 for another method, 400 at once
+/// for a request that does not parse or is not HTTP/1). Closes a connection whose request is not
+/// whole within `requestTimeout`, whose answer is not written within `answerTimeout` or stands
+/// still for `stallTimeout`, and every connection after `connectionLifetime`.
 final class MetricsEndpoints: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -14,6 +14,8 @@ final class MetricsEndpoints: ChannelInboundHandler {
     private var head: HTTPRequestHead?
     private var timers: [Scheduled<Void>] = []
     private var writeWatch: RepeatedTask?
+    /// One answer per connection, whatever else comes (a parser error after a bad line).
+    private var answered = false
 
     /// The answer goes out in pieces this large; each one written is progress.
     static let piece = 8192
@@ -37,7 +39,11 @@ final class MetricsEndpoints: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !answered else { return }
         switch unwrapInboundIn(data) {
+        case .head(let head) where head.version.major != 1:
+            // HTTP/0.9 (a request line without a version) or a version this server does not speak.
+            answer(context, .badRequest, "text/plain", Array("HTTP/1.0 or HTTP/1.1 only\n".utf8))
         case .head(let head): self.head = head
         case .body: break
         case .end:
@@ -46,6 +52,12 @@ final class MetricsEndpoints: ChannelInboundHandler {
             slots.answering(context.channel)
             respond(context)
         }
+    }
+
+    /// A request that does not parse is answered 400 at once, once; any other error closes.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard error is HTTPParserError, !answered else { return context.close(promise: nil) }
+        answer(context, .badRequest, "text/plain", Array("not an HTTP request\n".utf8))
     }
 
     private func respond(_ context: ChannelHandlerContext) {
@@ -62,6 +74,12 @@ final class MetricsEndpoints: ChannelInboundHandler {
         } else {
             (status, type, body) = (.notFound, "text/plain", Array("/metrics or /sd\n".utf8))
         }
+        answer(context, status, type, body)
+    }
+
+    /// Writes the answer in pieces, its progress watched, and closes once it is written.
+    private func answer(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ type: String, _ body: [UInt8]) {
+        answered = true
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: type)
         headers.add(name: "Content-Length", value: String(body.count))

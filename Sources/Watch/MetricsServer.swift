@@ -52,7 +52,8 @@ package struct MetricsServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
-                    try sync.configureHTTPServerPipeline(withErrorHandling: true)
+                    // Its own error handling: one 400, at once (NIO's answered an HTTP/0.9 line twice).
+                    try sync.configureHTTPServerPipeline(withErrorHandling: false)
                     try sync.addHandler(MetricsEndpoints(board: board, gatewayLimit: gatewayLimit, slots: slots))
                 }
             }

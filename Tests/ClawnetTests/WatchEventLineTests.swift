@@ -71,6 +71,15 @@ struct WatchEventLineTests {
         #expect(manual.hasSuffix("up  wss://10.0.0.1:18789"), "\(manual)")
     }
 
+    @Test("an instance name holding quotes and backslashes reads as one quoted token: both escaped with a backslash")
+    func textLineEscapesQuotes() {
+        let quoting = WatchedGateway(
+            id: "_openclaw-gw._tcp|local.|q", label: "wss://gw.local:18789", instance: #"Say "hi" \ there\007"#, url: "wss://gw.local:18789"
+        )
+        let text = WatchEventLine(WatchEvent(quoting, .up, date: Date(timeIntervalSince1970: 0))).text(Terminal(color: false))
+        #expect(text.hasSuffix(#"up  wss://gw.local:18789 "Say \"hi\" \\ there\\007""#), "\(text)")
+    }
+
     @Test("a Gateway no path lists: disappeared says until when it is probed (forgetAt), forgotten after how long (afterMs)")
     func keptAndForgotten() throws {
         let until = Date(timeIntervalSince1970: 1_800_086_400)

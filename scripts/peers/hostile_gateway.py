@@ -15,6 +15,7 @@ Modes:
   reset       accepts, then resets the connection (RST) when the request arrives
   bodyflood   answers every request with 200 and a body that never ends
   headerflood answers every request with 200 and headers that never end
+  silent      accepts, prints "accepted", reads the request and never answers (a blackhole)
   escapes     /healthz answers 500 and the first frame is not connect.challenge, both full of
               terminal escape sequences and line breaks; with --escape-cert, its certificate's
               subject is too (made on the fly)
@@ -76,6 +77,10 @@ def escape_certificate(directory):
 
 async def handle(mode, reader, writer):
     try:
+        if mode == "silent":
+            print("accepted", flush=True)
+            await asyncio.sleep(3600)
+            return
         if mode == "reset":
             await reader.readuntil(b"\r\n\r\n")
             sock = writer.get_extra_info("socket")
@@ -143,7 +148,7 @@ async def serve(args):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["pingflood", "bigping", "fragping", "noupgrade", "badhttp", "reset", "bodyflood",
-                                         "headerflood", "escapes"])
+                                         "headerflood", "escapes", "silent"])
     parser.add_argument("--address", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--cert")

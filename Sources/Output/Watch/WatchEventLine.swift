@@ -41,12 +41,12 @@ package struct WatchEventLine: Encodable, Sendable {
     }
 
     /// What a person knows the Gateway by: its URL and, when the URL does not already say it,
-    /// its instance name in quotes (a manual target's name is its host:port, in the URL).
+    /// its instance name in quotes, escaped (a manual target's name is its host:port, in the URL).
     var gatewayText: String {
         let gateway = event.gateway
         let label = SafeText.line(gateway.label)
         guard gateway.url != nil, !gateway.label.contains(gateway.instance) else { return label }
-        return "\(label) \"\(SafeText.line(gateway.instance))\""
+        return "\(label) \(QuotedText.line(gateway.instance))"
     }
 
     /// The change in words (the cause and fix of a down come from doctor's own words).

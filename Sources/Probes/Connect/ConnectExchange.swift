@@ -1,4 +1,5 @@
 import NIOCore
+import NIOSupport
 import NIOWebSocket
 
 /// The connect request after `connect.challenge`, on the WebSocket the probe opened: the
@@ -39,13 +40,13 @@ enum ConnectExchange {
         }
         let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { answer.succeed(.timedOut) }
         defer { timer.cancel() }
-        let outcome = (try? await answer.futureResult.get()) ?? .timedOut
+        let outcome = (try? await answer.valueUnlessCancelled()) ?? .timedOut
         switch outcome {
         case .rejected(let error, _):
             // The Gateway closes right after a rejection (1008, 1002, 1013): wait for its reason.
             let wait = channel.eventLoop.scheduleTask(in: closeWait) { closed.fail(ProbeTimeout()) }
             defer { wait.cancel() }
-            let closing = try? await closed.futureResult.get()
+            let closing = try? await closed.valueUnlessCancelled()
             return .rejected(error.resolved(closing?.resolution), close: closing?.frame)
         case .helloOk:
             var payload = channel.allocator.buffer(capacity: 2)
@@ -53,7 +54,7 @@ enum ConnectExchange {
             channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload), promise: nil)
             let wait = channel.eventLoop.scheduleTask(in: closeWait) { closed.fail(ProbeTimeout()) }
             defer { wait.cancel() }
-            _ = try? await closed.futureResult.get()
+            _ = try? await closed.valueUnlessCancelled()
             return outcome
         default:
             return outcome
