@@ -74,6 +74,11 @@ package struct UpdateFailure: Error, Sendable, Hashable, CustomStringConvertible
                 error, serverTime: serverTime, rcode: rcode, server: server, keyText: keyText, operation: operation, now: now)
         }
         switch rcode {
+        case .nxDomain where operation != .update:
+            // A question, not an UPDATE: no prerequisite was asked; the server has no such zone.
+            return UpdateFailure(
+                .notZone, rcode: rcode, "\(server) answered NXDOMAIN to the \(operation): it serves no zone \(zone)",
+                fix: "check the zone (--domain) and the server (its primary or a secondary that has the zone)")
         case .yxRRSet, .nxRRSet, .yxDomain, .nxDomain:
             return UpdateFailure(
                 .prerequisiteFailed, rcode: rcode,
