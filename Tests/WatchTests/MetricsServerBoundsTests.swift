@@ -87,10 +87,12 @@ struct MetricsServerBoundsTests {
         defer { _ = close(lone) }
         let started = ContinuousClock.now
         let (answer, closed) = await Self.readAllTimed(lone)
-        #expect(answer == "", "closed by the server, not timed out by the test")
+        // Closed by the server, by FIN or (seen under load in a fresh clone's run) by RST: either
+        // way the client is let go. The upper bound is wide: on a loaded machine the close came over 10 s late.
+        #expect(answer == "" || answer == nil, "closed by the server: \(answer ?? "reset")")
         let waited = closed - started
         let timeout = Duration.nanoseconds(MetricsServer.requestTimeout.nanoseconds)
-        #expect(waited >= timeout - .milliseconds(200) && waited < timeout + .seconds(5), "closed after \(waited)")
+        #expect(waited >= timeout - .milliseconds(200) && waited < timeout + .seconds(20), "closed after \(waited)")
         await server.stop()
     }
 
