@@ -77,6 +77,13 @@ package struct Clawnet: AsyncParsableCommand {
         Glibc.exit(StandardStreams.exitStatus(status))
     }
 
+    /// Runs what `parseAsRoot` returned with `context`, as `main` would (a test's in-process run);
+    /// nil when it is not a command that runs.
+    package static func execute(parsed: any ParsableCommand, context: CommandContext) async -> Int32? {
+        guard let command = parsed as? any ClawnetCommand else { return nil }
+        return await execute(command, context: context)
+    }
+
     /// Runs a parsed command with `context`: the status its result means, or `status(after:)`
     /// of what stopped it.
     static func execute(_ command: any ClawnetCommand, context: CommandContext) async -> Int32 {

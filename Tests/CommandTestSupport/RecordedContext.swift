@@ -1,5 +1,6 @@
 import ArgumentParser
 import Avahi
+import Commands
 import DNSSD
 import Discovery
 import Doctor
@@ -8,11 +9,6 @@ import Host
 import Output
 import Synchronization
 import TestSupport
-import Testing
-
-// Testable: the runner builds the CommandContext the entry point would (debug builds, which
-// tests are, make every module testable).
-@testable import Commands
 
 /// The machine a command runs on in-process: recorded facts, what `LiveSystem` would read.
 package struct RecordedMachine: SystemInspector {
@@ -75,7 +71,7 @@ package struct InProcessRun {
         network: InProcessNetwork = .recorded(RecordedNetwork()),
         environment: [String: String] = ["HOME": "/nonexistent", "XDG_STATE_HOME": testStateHome],
         standardInput: [UInt8]? = nil, workingDirectory: String = "/tmp", termination: AsyncStream<Int32> = AsyncStream { _ in },
-        recording: TerminalRecording = TerminalRecording(), sourceLocation: SourceLocation = #_sourceLocation
+        recording: TerminalRecording = TerminalRecording()
     ) async throws -> InProcessRun {
         let io: DoctorIO
         switch network {
@@ -92,15 +88,29 @@ package struct InProcessRun {
             standardInput: StandardInput(isTerminal: false, read: { _ in standardInput ?? [] }),
             workingDirectory: workingDirectory, termination: { termination }, onOutputGone: { _ in })
         let command = try Clawnet.parseAsRoot(arguments)
-        let runnable = try #require(command as? any ClawnetCommand, "\(arguments) is not a command that runs")
-        let status = await Clawnet.execute(runnable, context: context)
-        if case .recorded(let recorded) = network {
-            for question in recorded.unanswered {
-                Issue.record(
-                    "\(arguments.joined(separator: " ")) asked the network, with no recorded answer: \(question)",
-                    sourceLocation: sourceLocation)
-            }
+        guard let status = await Clawnet.execute(parsed: command, context: context) else {
+            throw InProcessRunError.notRunnable(arguments)
+        }
+        if case .recorded(let recorded) = network, !recorded.unanswered.isEmpty {
+            throw InProcessRunError.askedUnanswered(arguments, questions: recorded.unanswered.map { "\($0)" })
         }
         return InProcessRun(status: status, recording: recording)
+    }
+}
+
+/// Why an in-process run could not be trusted. A library target, so no `Testing` here: the
+/// release build (the man-page plugin builds every target) has no Testing module; the test
+/// that called `run` fails on the thrown error and prints it.
+package enum InProcessRunError: Error, CustomStringConvertible {
+    case notRunnable([String])
+    case askedUnanswered([String], questions: [String])
+
+    package var description: String {
+        switch self {
+        case .notRunnable(let arguments): "\(arguments) is not a command that runs"
+        case .askedUnanswered(let arguments, let questions):
+            "\(arguments.joined(separator: " ")) asked the network, with no recorded answer: "
+                + questions.joined(separator: "; ")
+        }
     }
 }

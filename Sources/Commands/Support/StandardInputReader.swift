@@ -1,8 +1,8 @@
 import Host
 
 /// Why standard input could not be read.
-struct StandardInputFailure: Error, CustomStringConvertible {
-    let description: String
+package struct StandardInputFailure: Error, CustomStringConvertible {
+    package let description: String
 }
 
 /// Standard input read to its end, with a size bound: `zone check -` reads a zone from a pipe.
