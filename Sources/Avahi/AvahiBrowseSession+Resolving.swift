@@ -3,6 +3,11 @@ import DNSSD
 /// How a browse keeps names that never resolve from starving the others (`ResolveQueue`), and
 /// how it counts them: one issue, never a line per name.
 extension AvahiBrowseSession {
+    /// Whether a last try may take a slot (see `ResolveQueue.lastTryLimit`).
+    var retrying: Bool {
+        resolvers.values.count { $0.deadline == nil } < ResolveQueue.lastTryLimit
+    }
+
     func armPatience(after delay: Duration) {
         guard !patienceArmed else { return }
         patienceArmed = true

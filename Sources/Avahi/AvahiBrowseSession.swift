@@ -246,14 +246,16 @@ final class AvahiBrowseSession: @unchecked Sendable {
     }
 
     private func scheduleNextResolver() {
-        guard !resolveArmed, !gaveUp, !resolveQueue.isEmpty, resolvers.count < ResolveQueue.inFlightLimit else { return }
+        guard !resolveArmed, !gaveUp, resolveQueue.hasNext(retrying: retrying), resolvers.count < ResolveQueue.inFlightLimit else {
+            return
+        }
         resolveArmed = true
         arm(&resolveTimer, after: .zero) { $0.startNextResolver() }
     }
 
     private func startNextResolver() {
         resolveArmed = false
-        while let item = resolveQueue.next() {
+        while let item = resolveQueue.next(retrying: retrying) {
             guard table.wantsResolver(item.key, on: item.link), resolverOfLink[item.key]?[item.link] == nil else { continue }
             startResolver(item.key, item.link, patient: item.patient)
             break
@@ -355,7 +357,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
             if resolvers.isEmpty, resolveQueue.isEmpty { reportUnresolved() }
             return
         }
-        guard gaveUp || (!browsers.isEmpty && waiting.isEmpty && table.pendingCount == 0) else { return }
+        // Giving up on resolves never cuts short a browser that has not said all it knows: then
+        // the command's deadline ends it, and says that results may be incomplete.
+        guard !browsers.isEmpty, waiting.isEmpty, gaveUp || table.pendingCount == 0 else { return }
         reportedAllForNow = true
         // Avahi's all-for-now can come before a freshly restarted daemon has heard the
         // network; a beacon not reported again is removed only if resolving it fails.

@@ -11,7 +11,8 @@
 /// - a resolver that has not answered within `patience` gives its slot back and its link goes to
 ///   the back, behind every fresh link, for one more try with Avahi's own timeout;
 /// - at most `inFlightLimit` resolvers exist at once, well below avahi-daemon's
-///   objects-per-client-max (1,024 by default), and at most `waitingLimit` links wait.
+///   objects-per-client-max (1,024 by default), and at most `waitingLimit` links wait; last
+///   tries hold at most half of the slots, so a name announced during a flood finds one free.
 ///
 /// Pure and single-threaded (the session's poll thread), so it is tested without a daemon.
 struct ResolveQueue {
@@ -23,6 +24,7 @@ struct ResolveQueue {
     }
 
     static let inFlightLimit = 64
+    static let lastTryLimit = inFlightLimit / 2
     static let waitingLimit = 4_096
     /// A live responder answers within about 120 ms (RFC 6762's 20-120 ms delay) and avahi-daemon
     /// answers from its cache at once; a second is ample on a loaded machine.
@@ -53,8 +55,14 @@ struct ResolveQueue {
         return true
     }
 
-    /// The next link to resolve: fresh ones first, alternately the oldest and the newest.
-    mutating func next() -> Item? {
+    /// True when `next(retrying:)` has an item.
+    func hasNext(retrying: Bool) -> Bool {
+        freshHead < fresh.count || (retrying && retryHead < retries.count)
+    }
+
+    /// The next link to resolve: fresh ones first, alternately the oldest and the newest; a
+    /// last try only when `retrying`.
+    mutating func next(retrying: Bool = true) -> Item? {
         if freshHead < fresh.count {
             fromNewest.toggle()
             let item: Item
@@ -67,7 +75,7 @@ struct ResolveQueue {
             compact()
             return item
         }
-        guard retryHead < retries.count else { return nil }
+        guard retrying, retryHead < retries.count else { return nil }
         defer {
             retryHead += 1
             compact()

@@ -25,7 +25,8 @@ struct ResolveQueueTests {
             var queue = ResolveQueue()
             var names = (0..<500).map { "Flood \($0)" }
             names.insert("Studio", at: position)
-            for name in names { #expect(queue.add(key(name), link)) }
+            let added = names.map { queue.add(key($0), link) }
+            #expect(added.allSatisfy { $0 })
             let order = drain(&queue)
             #expect(order.prefix(2).contains("Studio"), "Studio at \(position): resolved in order \(order.prefix(4))")
             #expect(order.count == 501 && Set(order).count == 501, "every name exactly once: \(order.count)")
@@ -37,18 +38,25 @@ struct ResolveQueueTests {
         var queue = ResolveQueue()
         for name in ["a", "b", "c", "d"] { _ = queue.add(key(name), link) }
         #expect(queue.next()?.key.name.displayName == "d")
-        #expect(queue.retry(key("d"), link))
+        let requeued = queue.retry(key("d"), link)
+        #expect(requeued)
         _ = queue.add(key("e"), link)
+        #expect(queue.hasNext(retrying: false))
         #expect(drain(&queue) == ["a", "e", "b", "c", "d (last try)"])
         #expect(queue.isEmpty && queue.waiting == 0)
+        _ = queue.retry(key("f"), link)
+        #expect(!queue.hasNext(retrying: false) && queue.next(retrying: false) == nil, "last tries wait while their slots are taken")
+        #expect(queue.next(retrying: true)?.key == key("f"))
     }
 
     @Test("the queue holds at most waitingLimit links; past it, add and retry say no")
     func bounded() {
         var queue = ResolveQueue()
-        for index in 0..<ResolveQueue.waitingLimit { #expect(queue.add(key("n\(index)"), link)) }
-        #expect(!queue.add(key("one too many"), link))
-        #expect(!queue.retry(key("n0"), link))
+        let added = (0..<ResolveQueue.waitingLimit).map { queue.add(key("n\($0)"), link) }
+        #expect(added.allSatisfy { $0 })
+        let overflow = queue.add(key("one too many"), link)
+        let overRetry = queue.retry(key("n0"), link)
+        #expect(!overflow && !overRetry)
         #expect(queue.waiting == ResolveQueue.waitingLimit)
         #expect(drain(&queue).count == ResolveQueue.waitingLimit)
         #expect(ResolveQueue.inFlightLimit < 1_024, "below avahi-daemon's objects-per-client-max")
