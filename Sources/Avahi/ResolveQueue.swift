@@ -23,12 +23,13 @@ struct ResolveQueue {
         var patient: Bool
     }
 
-    static let inFlightLimit = 64
+    /// With `patience`, slots free faster than resolvers can be created (a few ms each).
+    static let inFlightLimit = 256
     static let lastTryLimit = inFlightLimit / 2
     static let waitingLimit = 4_096
     /// A live responder answers within about 120 ms (RFC 6762's 20-120 ms delay) and avahi-daemon
-    /// answers from its cache at once; a second is ample on a loaded machine.
-    static let patience: Duration = .seconds(1)
+    /// answers from its cache at once; half a second leaves room for a loaded machine.
+    static let patience: Duration = .milliseconds(500)
 
     private var fresh: [Item] = []
     private var freshHead = 0
