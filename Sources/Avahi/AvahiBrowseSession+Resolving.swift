@@ -3,6 +3,18 @@ import DNSSD
 /// How a browse keeps names that never resolve from starving the others (`ResolveQueue`), and
 /// how it counts them: one issue, never a line per name.
 extension AvahiBrowseSession {
+    func endListing(_ type: ServiceType) {
+        listing.remove(type)
+        scheduleNextResolver()
+    }
+
+    func scheduleNextResolver() {
+        guard !resolveArmed, !gaveUp, listing.isEmpty, resolveQueue.hasNext(retrying: retrying) else { return }
+        guard resolvers.count < ResolveQueue.inFlightLimit else { return }
+        resolveArmed = true
+        arm(&resolveTimer, after: .zero) { $0.startNextResolver() }
+    }
+
     /// Whether a last try may take a slot (see `ResolveQueue.lastTryLimit`).
     var retrying: Bool {
         resolvers.values.count { $0.deadline == nil } < ResolveQueue.lastTryLimit

@@ -28,6 +28,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var browsers: [OpaquePointer: ServiceType] = [:]
     /// Types whose browser has not yet said all it knows (see `browserEvent`).
     private var waiting: Set<ServiceType> = []
+    /// Types whose browser is still listing avahi-daemon's cache: resolving starts once the whole
+    /// list is in `resolveQueue`, so its order (not the order of arrival) decides what goes first.
+    var listing: Set<ServiceType> = []
     var resolvers: [OpaquePointer: Flight] = [:]
     private var resolverOfLink: [MulticastInstanceKey: [AvahiLink: OpaquePointer]] = [:]
     /// Resolvers checking whether a beacon from before a reconnect still exists.
@@ -35,9 +38,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
     var table = MulticastInstanceTable()
     /// Links waiting for a resolver (see `startNextResolver`).
     var resolveQueue = ResolveQueue()
-    private var resolveArmed = false
+    var resolveArmed = false
     private var reconnectTimer: PollTimer?
-    private var resolveTimer: PollTimer?
+    var resolveTimer: PollTimer?
     /// Frees resolvers past their `ResolveQueue.patience`.
     var patienceTimer: PollTimer?
     var patienceArmed = false
@@ -193,6 +196,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             }
             browsers[browser] = type
             waiting.insert(type)
+            listing.insert(type)
         }
         checkCompletion()
     }
@@ -221,12 +225,15 @@ final class AvahiBrowseSession: @unchecked Sendable {
             // nothing of the type: then only Avahi's all-for-now, a second after its first
             // query, tells us the network has answered.
             if table.count(of: type) > 0 { waiting.remove(type) }
+            endListing(type)
         case AVAHI_BROWSER_ALL_FOR_NOW:
             waiting.remove(type)
+            endListing(type)
         case AVAHI_BROWSER_FAILURE:
             let code = client.map { avahi_client_errno($0) } ?? 0
             emit(.error(Self.browseFailed(type, code: code)))
             waiting.remove(type)
+            endListing(type)
         default:
             break
         }
@@ -245,15 +252,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         scheduleNextResolver()
     }
 
-    private func scheduleNextResolver() {
-        guard !resolveArmed, !gaveUp, resolveQueue.hasNext(retrying: retrying), resolvers.count < ResolveQueue.inFlightLimit else {
-            return
-        }
-        resolveArmed = true
-        arm(&resolveTimer, after: .zero) { $0.startNextResolver() }
-    }
-
-    private func startNextResolver() {
+    func startNextResolver() {
         resolveArmed = false
         while let item = resolveQueue.next(retrying: retrying) {
             guard table.wantsResolver(item.key, on: item.link), resolverOfLink[item.key]?[item.link] == nil else { continue }
@@ -386,6 +385,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         resolverOfLink.removeAll()
         resolveQueue.removeAll()
         resolveArmed = false
+        listing.removeAll()
         existenceChecks.removeAll()
         waiting.removeAll()
         table.dropAllLinks()

@@ -3,7 +3,9 @@
 ///
 /// Creating a resolver is a blocking D-Bus round trip (a few ms on a loaded machine, see
 /// `AvahiBrowseSession.enqueueResolve`), so hundreds of names ahead of a Gateway cost seconds
-/// whatever else is done. Three rules keep the Gateway near the front:
+/// whatever else is done. The session fills the queue with avahi-daemon's whole cache listing
+/// before the first resolver (creating resolvers while the listing arrives slowed the listing
+/// itself to a crawl: 1,000 names took seconds). Three rules keep the Gateway near the front:
 /// - fresh links are taken from both ends of the queue in turn: the oldest (on a warm cache, what
 ///   avahi-daemon heard first: a Gateway that was there before the flood began) and the newest
 ///   (Avahi's cache walk lists the newest entries first, and a Gateway that announces itself
