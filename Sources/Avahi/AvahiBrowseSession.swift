@@ -32,6 +32,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// list is in `resolveQueue`, so its order (not the order of arrival) decides what goes first.
     var listing: Set<ServiceType> = []
     var resolvers: [OpaquePointer: Flight] = [:]
+    var flightCounts = FlightCounts()
     private var resolverOfLink: [MulticastInstanceKey: [AvahiLink: OpaquePointer]] = [:]
     /// Resolvers checking whether a beacon from before a reconnect still exists.
     private var existenceChecks: [OpaquePointer: MulticastInstanceKey] = [:]
@@ -281,8 +282,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
             if code == Int32(AVAHI_ERR_TOO_MANY_OBJECTS) { reportTooManyObjects(key) }
             return
         }
-        let deadline = patient ? ContinuousClock.now + ResolveQueue.patience : nil
-        resolvers[resolver] = Flight(key: key, link: link, deadline: deadline)
+        let phase: Flight.Phase = patient ? .patient(until: ContinuousClock.now + ResolveQueue.patience) : .lastTry
+        resolvers[resolver] = Flight(key: key, link: link, phase: phase)
+        flightCounts.add(phase)
         resolverOfLink[key, default: [:]][link] = resolver
         if patient { armPatience(after: ResolveQueue.patience) }
     }
@@ -311,7 +313,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
 
     func freeResolver(_ key: MulticastInstanceKey, _ link: AvahiLink) {
         guard let resolver = resolverOfLink[key]?.removeValue(forKey: link) else { return }
-        resolvers.removeValue(forKey: resolver)
+        if let flight = resolvers.removeValue(forKey: resolver) { flightCounts.remove(flight.phase) }
         avahi_service_resolver_free(resolver)
         scheduleNextResolver()
     }
@@ -338,6 +340,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 txt: Self.txtRecord(txt),
                 interfaceName: interfaceName
             )
+            // A resolver that answered stays to report changes, and no longer holds a slot.
+            setPhase(resolver, .answered)
             emit(table.resolved(key, on: link, resolution))
         } else {
             freeResolver(key, link)
@@ -353,7 +357,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
     func checkCompletion() {
         guard !reportedAllForNow else {
             // Watch mode: a later burst of names that did not resolve is counted once it settled.
-            if resolvers.isEmpty, resolveQueue.isEmpty { reportUnresolved() }
+            if flightCounts.unanswered == 0, resolveQueue.isEmpty { reportUnresolved() }
             return
         }
         // Giving up on resolves never cuts short a browser that has not said all it knows: then
@@ -382,6 +386,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
         }
         browsers.removeAll()
         resolvers.removeAll()
+        flightCounts = FlightCounts()
         resolverOfLink.removeAll()
         resolveQueue.removeAll()
         resolveArmed = false

@@ -10,8 +10,9 @@
 ///   avahi-daemon heard first: a Gateway that was there before the flood began) and the newest
 ///   (Avahi's cache walk lists the newest entries first, and a Gateway that announces itself
 ///   during a flood arrives last);
-/// - a resolver that has not answered within `patience` gives its slot back and its link goes to
-///   the back, behind every fresh link, for one more try with Avahi's own timeout;
+/// - a resolver that has not answered within `patience` gives its slot back: it runs on (at most
+///   `lateLimit` do), or else its link goes to the back, behind every fresh link, for one more
+///   try with Avahi's own timeout;
 /// - at most `inFlightLimit` resolvers exist at once, well below avahi-daemon's
 ///   objects-per-client-max (1,024 by default), and at most `waitingLimit` links wait; last
 ///   tries hold at most half of the slots, so a name announced during a flood finds one free.
@@ -28,6 +29,9 @@ struct ResolveQueue {
     /// With `patience`, slots free faster than resolvers can be created (a few ms each).
     static let inFlightLimit = 256
     static let lastTryLimit = inFlightLimit / 2
+    /// Resolvers past their patience that run on to Avahi's own timeout without a slot; with
+    /// the slots, below avahi-daemon's objects-per-client-max.
+    static let lateLimit = 512
     static let waitingLimit = 4_096
     /// A live responder answers within about 120 ms (RFC 6762's 20-120 ms delay) and avahi-daemon
     /// answers from its cache at once; half a second leaves room for a loaded machine.
