@@ -20,12 +20,13 @@ extension AvahiBrowseSession {
             source: .mdns, kind: .resolveFailed, .tooManyObjects(instance: key.name.displayName, type: key.type.name, objects: objects))
     }
 
-    static func resolveFailed(_ key: MulticastInstanceKey, on link: AvahiLink, code: Int32) -> DiscoveryIssue {
-        let family = link.protocolFamily == AvahiProtocol(AVAHI_PROTO_INET6) ? "IPv6" : "IPv4"
+    /// Instances no resolve answered for: counted, with a few names as examples (a flood would
+    /// otherwise fill the terminal).
+    static func unresolved(_ keys: [MulticastInstanceKey]) -> DiscoveryIssue {
+        let names = keys.map(\.name.displayName).sorted()
         return DiscoveryIssue(
-            source: .mdns, kind: .resolveFailed,
-            .resolveFailed(
-                instance: key.name.displayName, type: key.type.name, interface: interfaceName(link.interface), family: family,
-                error: AvahiDiagnosis.message(for: code)))
+            source: .mdns, kind: .resolveFailed, .unresolved(instances: names.count, examples: Array(names.prefix(unresolvedExamples))))
     }
+
+    static let unresolvedExamples = 3
 }

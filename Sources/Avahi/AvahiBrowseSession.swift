@@ -16,6 +16,9 @@ final class AvahiBrowseSession: @unchecked Sendable {
         var watch: Bool
         /// How long to wait before trying again when D-Bus itself is gone (watch mode).
         var retryInterval: Duration
+        /// A one-shot browse stops resolving after this long and reports what it has, with a
+        /// count of the names still unresolved, before the command's own deadline cuts it off.
+        var resolveBudget: Duration?
     }
 
     private let options: Options
@@ -25,15 +28,28 @@ final class AvahiBrowseSession: @unchecked Sendable {
     private var browsers: [OpaquePointer: ServiceType] = [:]
     /// Types whose browser has not yet said all it knows (see `browserEvent`).
     private var waiting: Set<ServiceType> = []
-    private var resolvers: [OpaquePointer: (MulticastInstanceKey, AvahiLink)] = [:]
+    /// Types whose browser is still listing avahi-daemon's cache: resolving starts once the whole
+    /// list is in `resolveQueue`, so its order (not the order of arrival) decides what goes first.
+    var listing: Set<ServiceType> = []
+    var resolvers: [OpaquePointer: Flight] = [:]
+    var flightCounts = FlightCounts()
     private var resolverOfLink: [MulticastInstanceKey: [AvahiLink: OpaquePointer]] = [:]
     /// Resolvers checking whether a beacon from before a reconnect still exists.
     private var existenceChecks: [OpaquePointer: MulticastInstanceKey] = [:]
-    private var table = MulticastInstanceTable()
+    var table = MulticastInstanceTable()
     /// Links waiting for a resolver (see `startNextResolver`).
-    private var resolveQueue: [(MulticastInstanceKey, AvahiLink)] = []
+    var resolveQueue = ResolveQueue()
+    var resolveArmed = false
     private var reconnectTimer: PollTimer?
-    private var resolveTimer: PollTimer?
+    var resolveTimer: PollTimer?
+    /// Frees resolvers past their `ResolveQueue.patience`.
+    var patienceTimer: PollTimer?
+    var patienceArmed = false
+    private var budgetTimer: PollTimer?
+    /// The resolve budget ran out: what is unresolved stays so.
+    var gaveUp = false
+    /// Unresolved instances already counted in an issue (watch mode counts each once).
+    var reportedUnresolved: Set<MulticastInstanceKey> = []
     private var reportedAllForNow = false
     private var reportedOutage = false
     /// Instances avahi-daemon would not let this client resolve (its objects-per-client limit).
@@ -83,12 +99,13 @@ final class AvahiBrowseSession: @unchecked Sendable {
             emit(.error(DiscoveryIssue(source: .mdns, kind: .daemonMissing, .eventLoopThreadFailed)))
             return finish()
         }
+        if let budget = options.resolveBudget, !options.watch { arm(&budgetTimer, after: budget) { $0.giveUp() } }
         connect()
     }
 
     /// After the poll thread stopped.
     private func release() {
-        for timer in [reconnectTimer, resolveTimer] { timer?.free() }
+        for timer in [reconnectTimer, resolveTimer, patienceTimer, budgetTimer] { timer?.free() }
         if let client { avahi_client_free(client) }  // frees its browsers and resolvers
         client = nil
     }
@@ -101,7 +118,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
 
     /// Yields `event`; at the buffer's bound browsing stops, saying why in the last place (the
     /// poll thread is never blocked on a slow reader).
-    private func emit(_ event: DiscoveryEvent?) {
+    func emit(_ event: DiscoveryEvent?) {
         guard let event, !finished else { return }
         if !continuation.yield(event, orEndWith: .error(Self.fellBehind)) { finished = true }
     }
@@ -180,6 +197,7 @@ final class AvahiBrowseSession: @unchecked Sendable {
             }
             browsers[browser] = type
             waiting.insert(type)
+            listing.insert(type)
         }
         checkCompletion()
     }
@@ -208,12 +226,15 @@ final class AvahiBrowseSession: @unchecked Sendable {
             // nothing of the type: then only Avahi's all-for-now, a second after its first
             // query, tells us the network has answered.
             if table.count(of: type) > 0 { waiting.remove(type) }
+            endListing(type)
         case AVAHI_BROWSER_ALL_FOR_NOW:
             waiting.remove(type)
+            endListing(type)
         case AVAHI_BROWSER_FAILURE:
             let code = client.map { avahi_client_errno($0) } ?? 0
             emit(.error(Self.browseFailed(type, code: code)))
             waiting.remove(type)
+            endListing(type)
         default:
             break
         }
@@ -224,21 +245,26 @@ final class AvahiBrowseSession: @unchecked Sendable {
     /// queued ItemNew before any resolver's Found. Creating all resolvers inside the browse
     /// callbacks would hold back the first beacon until the last resolver exists; creating
     /// one per poll iteration lets Found signals through in between.
-    private func enqueueResolve(_ key: MulticastInstanceKey, _ link: AvahiLink) {
-        resolveQueue.append((key, link))
-        if resolveQueue.count == 1 { arm(&resolveTimer, after: .zero) { $0.startNextResolver() } }
+    /// `ResolveQueue` decides the order, so that names that never resolve cannot starve others.
+    func enqueueResolve(_ key: MulticastInstanceKey, _ link: AvahiLink, retry: Bool = false) {
+        let queued = retry ? resolveQueue.retry(key, link) : resolveQueue.add(key, link)
+        // Past the queue's bound the link stays unresolved, and is counted as such.
+        if !queued { table.resolveFailed(key, on: link) }
+        scheduleNextResolver()
     }
 
-    private func startNextResolver() {
-        guard !resolveQueue.isEmpty else { return }
-        let (key, link) = resolveQueue.removeFirst()
-        if !resolveQueue.isEmpty { arm(&resolveTimer, after: .zero) { $0.startNextResolver() } }
-        guard table.wantsResolver(key, on: link), resolverOfLink[key]?[link] == nil else { return }
-        startResolver(key, link)
+    func startNextResolver() {
+        resolveArmed = false
+        while let item = resolveQueue.next(retrying: retrying) {
+            guard table.wantsResolver(item.key, on: item.link), resolverOfLink[item.key]?[item.link] == nil else { continue }
+            startResolver(item.key, item.link, patient: item.patient)
+            break
+        }
+        scheduleNextResolver()
         checkCompletion()
     }
 
-    private func startResolver(_ key: MulticastInstanceKey, _ link: AvahiLink) {
+    private func startResolver(_ key: MulticastInstanceKey, _ link: AvahiLink, patient: Bool) {
         guard let client else { return }
         // Resolve each address family on its own: with AVAHI_PROTO_UNSPEC a resolve of an
         // IPv4 entry sometimes returns only the IPv6 link-local address.
@@ -256,8 +282,11 @@ final class AvahiBrowseSession: @unchecked Sendable {
             if code == Int32(AVAHI_ERR_TOO_MANY_OBJECTS) { reportTooManyObjects(key) }
             return
         }
-        resolvers[resolver] = (key, link)
+        let phase: Flight.Phase = patient ? .patient(until: ContinuousClock.now + ResolveQueue.patience) : .lastTry
+        resolvers[resolver] = Flight(key: key, link: link, phase: phase)
+        flightCounts.add(phase)
         resolverOfLink[key, default: [:]][link] = resolver
+        if patient { armPatience(after: ResolveQueue.patience) }
     }
 
     /// avahi-daemon gives one client at most `objects-per-client-max` (1,024 by default)
@@ -282,10 +311,11 @@ final class AvahiBrowseSession: @unchecked Sendable {
         if let resolver { existenceChecks[resolver] = key }
     }
 
-    private func freeResolver(_ key: MulticastInstanceKey, _ link: AvahiLink) {
+    func freeResolver(_ key: MulticastInstanceKey, _ link: AvahiLink) {
         guard let resolver = resolverOfLink[key]?.removeValue(forKey: link) else { return }
-        resolvers.removeValue(forKey: resolver)
+        if let flight = resolvers.removeValue(forKey: resolver) { flightCounts.remove(flight.phase) }
         avahi_service_resolver_free(resolver)
+        scheduleNextResolver()
     }
 
     private func resolverEvent(
@@ -299,7 +329,8 @@ final class AvahiBrowseSession: @unchecked Sendable {
             if event != AVAHI_RESOLVER_FOUND { emit(table.removeIfUnconfirmed(key)) }
             return
         }
-        guard let (key, link) = resolvers[resolver] else { return }
+        guard let flight = resolvers[resolver] else { return }
+        let (key, link) = (flight.key, flight.link)
         if event == AVAHI_RESOLVER_FOUND {
             let interfaceName = Self.interfaceName(interface)
             let resolution = AvahiResolution(
@@ -309,35 +340,40 @@ final class AvahiBrowseSession: @unchecked Sendable {
                 txt: Self.txtRecord(txt),
                 interfaceName: interfaceName
             )
+            // A resolver that answered stays to report changes, and no longer holds a slot.
+            setPhase(resolver, .answered)
             emit(table.resolved(key, on: link, resolution))
         } else {
-            let code = client.map { avahi_client_errno($0) } ?? 0
             freeResolver(key, link)
-            if table.resolveFailed(key, on: link) {
-                // It resolved before: keep that answer and ask again.
-                enqueueResolve(key, link)
-                checkCompletion()
-                return
-            }
-            emit(.error(Self.resolveFailed(key, on: link, code: code)))
+            // It resolved before: keep that answer and ask again. Otherwise it is counted
+            // among the unresolved (`reportUnresolved`), never said one line per name.
+            if table.resolveFailed(key, on: link) { enqueueResolve(key, link) }
         }
         checkCompletion()
     }
 
     // MARK: Completion and timers
 
-    private func checkCompletion() {
-        guard !reportedAllForNow, !browsers.isEmpty, waiting.isEmpty, table.pendingCount == 0 else { return }
+    func checkCompletion() {
+        guard !reportedAllForNow else {
+            // Watch mode: a later burst of names that did not resolve is counted once it settled.
+            if flightCounts.unanswered == 0, resolveQueue.isEmpty { reportUnresolved() }
+            return
+        }
+        // Giving up on resolves never cuts short a browser that has not said all it knows: then
+        // the command's deadline ends it, and says that results may be incomplete.
+        guard !browsers.isEmpty, waiting.isEmpty, gaveUp || table.pendingCount == 0 else { return }
         reportedAllForNow = true
         // Avahi's all-for-now can come before a freshly restarted daemon has heard the
         // network; a beacon not reported again is removed only if resolving it fails.
-        for key in table.unconfirmed { checkExistence(key) }
+        if !gaveUp { for key in table.unconfirmed { checkExistence(key) } }
+        reportUnresolved()
         emit(.allForNow)
         if !options.watch { finish() }
     }
 
     /// Arms `timer` (creating it on first use) to run `action` on the poll thread after `delay`.
-    private func arm(_ timer: inout PollTimer?, after delay: Duration, _ action: @escaping (AvahiBrowseSession) -> Void) {
+    func arm(_ timer: inout PollTimer?, after delay: Duration, _ action: @escaping (AvahiBrowseSession) -> Void) {
         if timer == nil { timer = PollTimer(api: api) }
         timer?.arm(after: delay) { [unowned self] in action(self) }
     }
@@ -350,8 +386,11 @@ final class AvahiBrowseSession: @unchecked Sendable {
         }
         browsers.removeAll()
         resolvers.removeAll()
+        flightCounts = FlightCounts()
         resolverOfLink.removeAll()
         resolveQueue.removeAll()
+        resolveArmed = false
+        listing.removeAll()
         existenceChecks.removeAll()
         waiting.removeAll()
         table.dropAllLinks()

@@ -128,6 +128,12 @@ struct MulticastInstanceTable {
 
     var publishedBeacons: [GatewayBeacon] { entries.values.compactMap(\.published) }
 
+    /// Instances Avahi reports that no resolve has answered for yet: every link failed, was
+    /// never tried, or is still resolving.
+    var unresolved: [MulticastInstanceKey] {
+        entries.filter { !$0.value.links.isEmpty && $0.value.published == nil }.map(\.key)
+    }
+
     /// Recompute the beacon of `key` and report it when it changed. A new instance is reported
     /// at its first resolve (the first beacon comes fast); a known one only once none of its
     /// links is still resolving, so a reconnect or a second address family does not show a

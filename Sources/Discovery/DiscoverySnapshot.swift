@@ -1,3 +1,4 @@
+import Avahi
 import DNSClient
 import DNSSD
 
@@ -23,6 +24,9 @@ extension DiscoverySession {
         var request = request
         // A name that does not resolve is still reported: lookups give up before the deadline.
         if let timeout { request.lookupTimeout = min(request.lookupTimeout, timeout * 3 / 4) }
+        // Names that never resolve (a flood, hosts gone without a goodbye) are counted, and what
+        // did resolve is reported, before the deadline cuts the browse off.
+        if let timeout { request.multicast.resolveBudget = timeout * 3 / 4 }
         // A server that does not answer is reported as such, not taken for an empty domain: its
         // tries end before the time does (doctor's --timeout 4s gives discovery 2 s).
         if let timeout {

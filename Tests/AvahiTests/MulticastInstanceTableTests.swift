@@ -99,6 +99,21 @@ struct MulticastInstanceTableTests {
         #expect(again && !once, "one more try per answer, not a loop")
     }
 
+    @Test("unresolved: instances with no answer on any link, failed or still resolving; not one that resolved on a link")
+    func unresolvedInstances() {
+        let ghost = MulticastInstanceKey(type: .gateway, domain: .local, name: try! InstanceName(decoded: "Ghost"))
+        let late = MulticastInstanceKey(type: .gateway, domain: .local, name: try! InstanceName(decoded: "Late"))
+        var table = MulticastInstanceTable()
+        for instance in [key, ghost, late] { _ = table.itemNew(instance, on: v4) }
+        _ = table.itemNew(key, on: v6)
+        _ = table.resolved(key, on: v4, resolution("192.168.1.20"))
+        table.resolveFailed(key, on: v6)
+        table.resolveFailed(ghost, on: v4)
+        #expect(Set(table.unresolved) == [ghost, late], "\(table.unresolved)")
+        _ = table.itemRemoved(ghost, on: v4)
+        #expect(table.unresolved == [late])
+    }
+
     @Test("an instance never resolved is removed silently")
     func unresolvedRemoval() {
         var table = MulticastInstanceTable()

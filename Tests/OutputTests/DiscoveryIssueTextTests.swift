@@ -38,9 +38,13 @@ struct DiscoveryIssueTextTests {
         #expect(
             Self.words(.publishRefused(name: "Studio", error: "Not permitted")).message
                 == "Avahi refused to publish 'Studio': Not permitted")
-        let resolve = Self.words(
-            .resolveFailed(instance: "Studio", type: "_openclaw-gw._tcp", interface: nil, family: "IPv6", error: "Timeout"))
-        #expect(resolve.message == "could not resolve 'Studio' (_openclaw-gw._tcp) on ? over IPv6: Timeout")
+        #expect(
+            Self.words(.unresolved(instances: 1, examples: ["Studio"])).message
+                == "1 instance announced by mDNS could not be resolved (no SRV, TXT or address answered in time): 'Studio'")
+        let flood = Self.words(.unresolved(instances: 500, examples: ["Flood 0", "Flood 1", "Flood 10"]))
+        #expect(flood.message.hasPrefix("500 instances announced by mDNS could not be resolved"), "\(flood)")
+        #expect(flood.message.hasSuffix(": 'Flood 0', 'Flood 1', 'Flood 10' and 497 more"), "\(flood)")
+        #expect(flood.fix?.contains("avahi-browse -at") == true, "\(flood)")
         #expect(Self.words(.fellBehind(events: 4096)).message.hasPrefix("clawnet fell 4096 events behind avahi-daemon"))
     }
 

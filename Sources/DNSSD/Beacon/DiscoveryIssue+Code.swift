@@ -29,8 +29,9 @@ extension DiscoveryIssue {
         case browseFailed(type: String, error: String)
         /// avahi-daemon's limit of `objects` browsers and resolvers per client was reached at `instance`.
         case tooManyObjects(instance: String, type: String, objects: Int)
-        /// One instance could not be resolved on `interface` over `family` ("IPv4", "IPv6").
-        case resolveFailed(instance: String, type: String, interface: String?, family: String, error: String)
+        /// `instances` names announced by mDNS that no resolve answered for (no SRV, TXT or
+        /// address came, or the browse's time to resolve ran out); `examples`: a few of them.
+        case unresolved(instances: Int, examples: [String])
 
         // Publishing by mDNS (AvahiPublishSession)
         case entryGroupFailed(error: String)
@@ -101,7 +102,7 @@ extension DiscoveryIssue.Code {
         case .browseRefused: "browseRefused"
         case .browseFailed: "browseFailed"
         case .tooManyObjects: "tooManyObjects"
-        case .resolveFailed: "resolveFailed"
+        case .unresolved: "unresolved"
         case .entryGroupFailed: "entryGroupFailed"
         case .publishRefused: "publishRefused"
         case .publishFailed: "publishFailed"

@@ -76,12 +76,21 @@ package struct DiscoveryIssueText: Equatable, Sendable {
                     "more instances are announced on this LAN than a Gateway fleet has: count them with `avahi-browse -pt "
                     + "\(type) | wc -l` and find the host that floods; or raise objects-per-client-max in "
                     + "/etc/avahi/avahi-daemon.conf")
-        case .resolveFailed(let instance, let type, let interface, let family, let error):
-            DiscoveryIssueText(
-                "could not resolve '\(instance)' (\(type)) on \(interface ?? "?") over \(family): \(error)",
-                fix: "the Gateway host may have gone away without a goodbye, or multicast replies do not reach this host")
+        case .unresolved(let instances, let examples):
+            unresolved(instances, examples: examples)
         default: nil
         }
+    }
+
+    /// One counted line however many names a flood announces; the examples are SafeText already.
+    private static func unresolved(_ count: Int, examples: [String]) -> DiscoveryIssueText {
+        let listed = examples.map { "'\($0)'" }.joined(separator: ", ")
+        let more = count > examples.count ? " and \(count - examples.count) more" : ""
+        let names = count == 1 ? "1 instance announced by mDNS" : "\(count) instances announced by mDNS"
+        return DiscoveryIssueText(
+            "\(names) could not be resolved (no SRV, TXT or address answered in time): \(listed)\(more)",
+            fix: "the Gateways that resolved are listed; names that never resolve belong to hosts gone without a goodbye, "
+                + "or to a host flooding the LAN with names: `avahi-browse -at` shows them")
     }
 
     private static func start(_ installed: Bool) -> String {
