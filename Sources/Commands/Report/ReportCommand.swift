@@ -133,7 +133,7 @@ struct ReportCommand: ClawnetCommand {
         let request = DiscoveryRequest(browseOptions, config: openClaw, interfaces: context.machine.interfaces())
         let snapshot = await context.discovery.snapshot(request, timeout: timeout.duration)
         let browse = BrowseReport(request: request, snapshot: snapshot)
-        files.append(ReportFile("browse.json", text: try JSONOutput.pretty(browse) + "\n", origin: .network))
+        files.append(ReportFile("browse.json", text: try browse.json() + "\n", origin: .network))
         files.append(ReportFile("avahi.txt", text: ReportText.avahi(await context.machine.avahi(.browse))))
         var sources = await gather(context, configPath: openClaw.path)
         files += await openClawCLI(context, into: &sources)

@@ -24,3 +24,30 @@ package struct DiscoveryIssueJSON: Encodable, Sendable {
         try container.encodeIfPresent(issue.kind.diagnosis, forKey: .diagnosis)
     }
 }
+
+extension DiscoveryIssueJSON {
+    /// As `encode(to:)` writes it, for `BrowseReport.json()`.
+    func write(to json: inout PrettyJSON) {
+        let text = DiscoveryIssueText(issue)
+        json.object { json in
+            json.key("code")
+            json.string(issue.code.name)
+            if let diagnosis = issue.kind.diagnosis {
+                json.key("diagnosis")
+                json.string(diagnosis)
+            }
+            if let domain = issue.domain {
+                json.key("domain")
+                json.string(domain)
+            }
+            json.key("fix")
+            json.string(text.fix)
+            json.key("kind")
+            json.string(issue.kind.rawValue)
+            json.key("message")
+            json.string(text.message)
+            json.key("source")
+            json.string(issue.source.rawValue)
+        }
+    }
+}

@@ -35,7 +35,7 @@ package enum JSONOutput {
     /// DEL is the byte 0x7F, C1 the pairs 0xC2 0x80-0x9F in UTF-8, and the invisible
     /// characters are found as `Terminal.mayBeInvisible` finds them; in JSON text they can only
     /// stand inside strings, where `\uXXXX` (a surrogate pair above U+FFFF) means the same character.
-    static func escapingControls(_ data: Data) -> String {
+    static func escapingControls(_ data: some Collection<UInt8>) -> String {
         let text = String(decoding: data, as: UTF8.self)
         guard data.contains(where: { $0 == 0x7F || $0 == 0xC2 }) || Terminal.mayBeInvisible(data) else { return text }
         var out = String.UnicodeScalarView()

@@ -22,13 +22,15 @@ package protocol Report: Encodable {
     /// A last line for stderr after the table, given the exit status the command will really
     /// end with (a lost stdout turns 0 into 1); nil: none.
     func summary(_ terminal: Terminal, exit: Int32) -> String?
+    /// The JSON document (`JSONOutput.pretty` of the report, unless a report writes it faster).
+    func json() throws -> String
 }
 
 extension Report {
     package func print(_ format: ReportFormat, to terminal: Terminal) throws {
         switch format {
         case .json:
-            terminal.out(linesOf: try JSONOutput.pretty(self))
+            terminal.out(linesOf: try json())
         case .table:
             let lines = table(terminal)
             terminal.out(lines: lines.out)
@@ -38,4 +40,6 @@ extension Report {
     }
 
     package func summary(_ terminal: Terminal, exit: Int32) -> String? { nil }
+
+    package func json() throws -> String { try JSONOutput.pretty(self) }
 }
