@@ -8,7 +8,8 @@ import NIOPosix
 /// /sd (Prometheus's http_sd list of the Gateways found), read from the board at each request.
 /// SwiftNIO's HTTP/1 server, one request per connection, within bounds any local user may test:
 /// at most `connectionLimit` connections at once (a new one closes the oldest that has not
-/// asked yet, else the oldest whose answer stands still), a request must arrive whole within
+/// asked yet, else the oldest whose answer stands still, else it is answered 503 and let go
+/// without a reset, at most a quarter as many of those at once), a request must arrive whole within
 /// `requestTimeout`, an answer must be written within `answerTimeout` and never stand still
 /// for `stallTimeout`, and a connection lives at most `connectionLifetime`, so that slow
 /// clients (ones that never read their answer among them) can neither hold the server nor
@@ -38,11 +39,16 @@ package struct MetricsServer: Sendable {
     /// Connections at once: Prometheus uses one per scrape, a few scrapers a few.
     package static let maxConnections = 64
 
+    /// The server's own event loop: the probes' TLS work (slow in a debug build of BoringSSL)
+    /// and watch's probing tasks run on the shared loops, and on a loaded machine held them
+    /// long enough to fire `requestTimeout` seconds late.
+    private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
     package static func start(
         host: String, port: Int, board: WatchBoard, gatewayLimit: Int, connectionLimit: Int = maxConnections
     ) async throws -> MetricsServer {
         let slots = ConnectionSlots(limit: connectionLimit)
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 64)
             .childChannelOption(.socketOption(.so_sndbuf), value: sendBuffer)
@@ -52,6 +58,7 @@ package struct MetricsServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
+                    if slots.isRefused(channel) { return try sync.addHandler(LingeringRefusal()) }
                     // Its own error handling: one 400, at once (NIO's answered an HTTP/0.9 line twice).
                     try sync.configureHTTPServerPipeline(withErrorHandling: false)
                     try sync.addHandler(MetricsEndpoints(board: board, gatewayLimit: gatewayLimit, slots: slots))
@@ -64,8 +71,9 @@ package struct MetricsServer: Sendable {
     /// How many connections the server may hold when the process may open `descriptorLimit`
     /// files and `reserved` of them are kept for everything else (the probes, discovery): at
     /// most `maxConnections`, at least a few, so that /metrics still answers.
+    /// The refusals that linger (`ConnectionSlots.refusalLimit`, a quarter more) come out of the same budget.
     package static func connectionLimit(descriptorLimit: Int, reserved: Int) -> Int {
-        min(maxConnections, max(minimumConnections, descriptorLimit - reserved))
+        min(maxConnections, max(minimumConnections, (descriptorLimit - reserved) * 4 / 5))
     }
 
     /// `connectionLimit` for this process's limit of open files (RLIMIT_NOFILE, soft).
@@ -101,12 +109,10 @@ final class ConnectionAdmission: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let child = unwrapInboundIn(data)
-        guard case .admitted(let evicted) = slots.admit(child) else {
-            // Every slot is being answered: this one is closed before it is set up, as NIO closes one it cannot set up.
-            child.close(promise: nil)
-            return
-        }
-        evicted?.close(promise: nil)
+        // A refused one is set up as a `LingeringRefusal`: a 503, never a reset.
+        let admission = slots.admit(child)
+        admission.closed.forEach { $0.close(promise: nil) }
+        admission.refused?.pipeline.fireUserInboundEventTriggered(LingeringRefusal.Refused())
         let slots = self.slots
         child.closeFuture.whenComplete { _ in slots.release(child) }
         context.fireChannelRead(data)
