@@ -7,9 +7,10 @@ import NIOPosix
 /// The HTTP endpoint `watch --metrics-listen` serves: /metrics (the Prometheus text format) and
 /// /sd (Prometheus's http_sd list of the Gateways found), read from the board at each request.
 /// SwiftNIO's HTTP/1 server, one request per connection, within bounds any local user may test:
-/// at most `connectionLimit` connections at once (a new one closes the oldest that has not
-/// asked yet, else the oldest whose answer stands still, else it is answered 503 and let go
-/// without a reset, at most a quarter as many of those at once), a request must arrive whole within
+/// at most `connectionLimit` connections at once (`ConnectionSlots`: a new one takes the place
+/// of the oldest that has not asked yet, else of the oldest whose answer stands still; one
+/// that gives its place while it waits, or finds none, is answered 503 and let go without a
+/// reset, a quarter as many of those at once), a request must arrive whole within
 /// `requestTimeout`, an answer must be written within `answerTimeout` and never stand still
 /// for `stallTimeout`, and a connection lives at most `connectionLifetime`, so that slow
 /// clients (ones that never read their answer among them) can neither hold the server nor

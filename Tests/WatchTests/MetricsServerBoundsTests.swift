@@ -20,15 +20,20 @@ struct MetricsServerBoundsTests {
         var wait = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         if var size = receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
+        let connected = Self.connect(socket, to: port)
+        try #require(connected == 0, "connect: errno \(errno)")
+        return socket
+    }
+
+    /// Connects `socket` to 127.0.0.1:`port`: connect(2)'s result.
+    static func connect(_ socket: Int32, to port: Int) -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
+        return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        try #require(connected == 0, "connect: errno \(errno)")
-        return socket
     }
 
     /// What a read until the end brought: the bytes, and the errno that ended it (nil: the
