@@ -17,6 +17,7 @@ import NIOPosix
 /// take the descriptors watch's probes need (a Gateway would be judged down for want of one).
 package struct MetricsServer: Sendable {
     let channel: any Channel
+    let group: MultiThreadedEventLoopGroup
     /// The port it listens on (the one asked for, or the one the system chose for 0).
     package let port: Int
     /// The connections it holds now.
@@ -40,13 +41,23 @@ package struct MetricsServer: Sendable {
     /// Connections at once: Prometheus uses one per scrape, a few scrapers a few.
     package static let maxConnections = 64
 
-    /// The server's own event loop: the probes' TLS work (slow in a debug build of BoringSSL)
-    /// and watch's probing tasks run on the shared loops, and on a loaded machine held them
-    /// long enough to fire `requestTimeout` seconds late.
-    private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-
     package static func start(
         host: String, port: Int, board: WatchBoard, gatewayLimit: Int, connectionLimit: Int = maxConnections
+    ) async throws -> MetricsServer {
+        // Each server's own event loop, so that its timers fire on time: on the shared loops the
+        // probes' TLS work (slow in a debug build of BoringSSL), watch's probing tasks and, in
+        // the tests, other servers' answers held them past 10 s on a loaded machine.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            return try await start(host: host, port: port, board: board, gatewayLimit: gatewayLimit, connectionLimit, on: group)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    private static func start(
+        host: String, port: Int, board: WatchBoard, gatewayLimit: Int, _ connectionLimit: Int, on group: MultiThreadedEventLoopGroup
     ) async throws -> MetricsServer {
         let slots = ConnectionSlots(limit: connectionLimit)
         let channel = try await ServerBootstrap(group: group)
@@ -66,7 +77,7 @@ package struct MetricsServer: Sendable {
                 }
             }
             .bind(host: host, port: port).get()
-        return MetricsServer(channel: channel, port: channel.localAddress?.port ?? port, slots: slots)
+        return MetricsServer(channel: channel, group: group, port: channel.localAddress?.port ?? port, slots: slots)
     }
 
     /// How many connections the server may hold when the process may open `descriptorLimit`
@@ -92,8 +103,10 @@ package struct MetricsServer: Sendable {
         return "\(error)"
     }
 
+    /// Stops listening and ends every connection (and the server's thread).
     package func stop() async {
         try? await channel.close()
+        try? await group.shutdownGracefully()
     }
 }
 
