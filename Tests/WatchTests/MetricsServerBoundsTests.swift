@@ -103,8 +103,9 @@ struct MetricsServerBoundsTests {
 
     /// The margin over `requestTimeout`: the timer fires on the server's own loop and the read
     /// returns on a thread of its own, so only two wake-ups lie between them, a few milliseconds
-    /// even on a loaded 2-core machine; 2 s leaves room for a descheduled thread, far below
-    /// the 10 s late (and the read timing out) seen when the server shared the probes' loops.
+    /// even on a loaded 2-core machine; 2 s leaves room for a descheduled thread. The 10-20 s
+    /// seen before came from children of the test process that inherited the server's socket
+    /// (ChildProcess now closes them), and the read timing out (EAGAIN) looked like a reset.
     static let closeMargin = Duration.seconds(2)
 
     @Test("a client that sends nothing is closed (FIN, not a reset) after requestTimeout, not before and not much after")
