@@ -54,6 +54,16 @@ final class MetricsEndpoints: ChannelInboundHandler {
         }
     }
 
+    /// It gave its place while it waited for its request: answered 503, without a reset. A
+    /// connection already answered goes on (its request was read as its place was taken).
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is LingeringRefusal.Refused else { return context.fireUserInboundEventTriggered(event) }
+        guard !answered else { return }
+        answered = true
+        timers.first?.cancel()
+        try? context.pipeline.syncOperations.addHandler(LingeringRefusal(), position: .first)
+    }
+
     /// A request that does not parse is answered 400 at once, once; any other error closes.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard error is HTTPParserError, !answered else { return context.close(promise: nil) }

@@ -55,6 +55,14 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdoutFDs[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrFDs[1], 2)
         for fd in stdinFDs + stdoutFDs + stderrFDs { posix_spawn_file_actions_addclose(&actions, fd) }
+        // Nothing else of this process: NIO accepts sockets without close-on-exec, and a child
+        // holding one keeps its connection open after the test's server closed it (a silent
+        // client of watch's metrics server saw its FIN only when some other test's child exited).
+        // (glibc 2.34's closefrom action; Swift's Glibc module does not declare it.)
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -15,8 +15,10 @@ each, printing one JSON line with what happened. Run it inside a test-bed namesp
                                                      no-client; prints the error and the close
     openclaw_clients.py hold URL COUNT SECONDS       opens COUNT WebSockets that never log in, prints how many
                                                      opened and how many got HTTP 503, holds them SECONDS
-    openclaw_clients.py flood HOST PORT COUNT SECONDS   opens COUNT TCP connections that send nothing, holds
-                                                     them SECONDS (issue 30's idle flood)
+    openclaw_clients.py flood HOST PORT COUNT SECONDS [ADDRESSES]
+                                                     opens COUNT TCP connections that send nothing, holds
+                                                     them SECONDS (issue 30's idle flood); with ADDRESSES
+                                                     (at most 1000), from that many sources 127.1.x.y in turn
 
 Every wait is bounded; the result line is the last line printed.
 """
@@ -187,11 +189,14 @@ async def hold(url: str, count: int, seconds: float) -> dict:
     return {"opened": len(sockets), "refused503": refused, "stillOpen": alive}
 
 
-async def flood(host: str, port: int, count: int, seconds: float) -> dict:
+async def flood(host: str, port: int, count: int, seconds: float, addresses: int = 0) -> dict:
     held = []
-    for _ in range(count):
+    addresses = min(addresses, 1000)
+    for index in range(min(count, 2000)):
+        # 127.0.0.0/8 is all local: each source a host of its own to the server.
+        source = (f"127.1.{1 + index % addresses // 250}.{1 + index % addresses % 250}", 0) if addresses else None
         try:
-            held.append(await asyncio.wait_for(asyncio.open_connection(host, port), LIMIT))
+            held.append(await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=source), LIMIT))
         except (OSError, asyncio.TimeoutError):
             break
     print(json.dumps({"flooding": len(held)}), flush=True)
@@ -214,7 +219,8 @@ def main() -> None:
     elif mode == "invalid":
         result = asyncio.run(invalid(arguments[0], arguments[1]))
     elif mode == "flood":
-        result = asyncio.run(flood(arguments[0], int(arguments[1]), int(arguments[2]), float(arguments[3])))
+        spread = int(arguments[4]) if len(arguments) > 4 else 0
+        result = asyncio.run(flood(arguments[0], int(arguments[1]), int(arguments[2]), float(arguments[3]), spread))
     elif mode == "hold":
         result = asyncio.run(hold(arguments[0], int(arguments[1]), float(arguments[2])))
     else:

@@ -19,12 +19,15 @@ enum DescriptorLimit {
 /// (src/gateway/server/preauth-connection-budget.ts). One address cannot hold the others out:
 /// past its own limit a new connection of it takes the place of its oldest waiting one, and
 /// when every place is taken a connection of another address takes the place of the oldest
-/// waiting one of the address that holds the most.
+/// waiting one of the address that holds the most. Nor can many addresses holding a few each:
+/// when none holds more than the newcomer's would, the oldest waiting connection of all gives
+/// way (a client that logs in at once is the newest, far from its turn), so a fresh client
+/// always gets in, and the bound keeps descriptors for the withdrawal.
 final class StandInBudget: Sendable {
     enum Admission {
         /// Taken, closing `evicted` (a waiting connection) to make room.
         case admitted(evicted: (any Channel)?)
-        /// Full of connections that logged in, or of waiting ones of this address: close it at once.
+        /// Every place holds a connection that logged in: close it at once.
         case refused
     }
 
@@ -32,17 +35,23 @@ final class StandInBudget: Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        /// Every connection, and its address.
-        var open: [ObjectIdentifier: (channel: any Channel, address: String)] = [:]
+        /// Every connection, its address, and its place in the order of arrival.
+        var open: [ObjectIdentifier: (channel: any Channel, address: String, order: Int)] = [:]
+        var arrivals = 0
         /// Per address, the connections that have not logged in, oldest first.
         var waiting: [String: [ObjectIdentifier]] = [:]
         var unauthenticated: [String: Int] = [:]
 
         /// Forgets a connection; its channel, if it was still counted.
         mutating func remove(_ id: ObjectIdentifier) -> (any Channel)? {
-            guard let (channel, address) = open.removeValue(forKey: id) else { return nil }
+            guard let (channel, address, _) = open.removeValue(forKey: id) else { return nil }
             stopWaiting(id, address)
             return channel
+        }
+
+        /// The connection that has waited longest, of any address (each address's list is oldest first).
+        var oldestWaiting: ObjectIdentifier? {
+            waiting.values.compactMap(\.first).min { (open[$0]?.order ?? 0) < (open[$1]?.order ?? 0) }
         }
 
         mutating func stopWaiting(_ id: ObjectIdentifier, _ address: String) {
@@ -64,15 +73,15 @@ final class StandInBudget: Sendable {
             if held >= limits.waitingPerAddress {
                 evicted = state.waiting[address]?.first
             } else if state.open.count >= limits.connections {
-                // The address that holds the most waiting connections gives up its oldest, when it holds more than this one's.
-                guard let most = state.waiting.max(by: { $0.value.count < $1.value.count }), most.value.count > held + 1 else {
-                    return .refused
-                }
-                evicted = most.value.first
+                // The address that holds the most waiting connections gives up its oldest, when it holds more than this one's;
+                // else the oldest waiting connection of all.
+                guard let most = state.waiting.max(by: { $0.value.count < $1.value.count }) else { return .refused }
+                evicted = most.value.count > held + 1 ? most.value.first : state.oldestWaiting
             }
             let victim = evicted.flatMap { state.remove($0) }
             let id = ObjectIdentifier(channel)
-            state.open[id] = (channel, address)
+            state.arrivals += 1
+            state.open[id] = (channel, address, state.arrivals)
             state.waiting[address, default: []].append(id)
             return .admitted(evicted: victim)
         }

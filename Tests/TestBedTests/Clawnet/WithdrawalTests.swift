@@ -298,8 +298,10 @@ struct WithdrawalTests {
 /// Issue 30's "advertise --serve under idle WebSockets": connections the stand-in cannot serve
 /// are bounded, so the withdrawal on SIGTERM finds descriptors and takes the records out.
 extension WithdrawalTests {
-    @Test("issue 30: 300 idle connections against advertise --serve under `ulimit -n 256`; SIGTERM still withdraws the records")
-    func floodThenWithdraw() async throws {
+    @Test(
+        "issue 30: 300 idle connections from 1 or 250 addresses, `ulimit -n 256`: a client still gets in, SIGTERM still withdraws",
+        arguments: [1, 250])
+    func floodThenWithdraw(addresses: Int) async throws {
         let bed = try TestBed.current()
         let (dns, key) = try await updatablePrimary("bind", bed, zone: openClawZone([]))
         defer { dns.terminate() }
@@ -312,9 +314,14 @@ extension WithdrawalTests {
         defer { advertiser.terminate() }
         try await advertiser.waitForOutput("registered \"\(name)\"", timeout: .seconds(20))
         let flood = try bed.spawn(
-            on: .node, [bed.python, bed.scripts + "/peers/openclaw_clients.py", "flood", "127.0.0.1", port, "300", "40"])
+            on: .node,
+            [bed.python, bed.scripts + "/peers/openclaw_clients.py", "flood", "127.0.0.1", port, "300", "40", String(addresses)])
         defer { flood.terminate() }
         try await flood.waitForOutput("flooding", timeout: .seconds(40))
+        // Every place is taken by connections that never log in: a client that asks at once is served.
+        let health = try await bed.run(
+            on: .node, ["curl", "-sS", "--max-time", "10", "http://127.0.0.1:\(port)/healthz"], timeout: .seconds(20))
+        #expect(health.status == 0, "GET /healthz during a flood from \(addresses) address(es): \(health.stderr)")
         #expect(try await stopped(advertiser) == 0, "\(advertiser.output)")
         #expect(advertiser.stderr.contains("withdrawn from openclaw.internal.: \(name)"), "\(advertiser.output)")
         let after = try await bed.kdigTransfer(dns, zone: "openclaw.internal", key: key)
