@@ -1,5 +1,6 @@
 import Avahi
 import DNSSD
+import DNSWire
 import Foundation
 import Host
 import TestSupport
@@ -177,11 +178,18 @@ struct ReportTests {
 
     @Test("zone check exits 1 on a failing finding; the table puts line numbers in a column, the JSON each finding's code")
     func zoneCheckOutput() throws {
-        let findings = [Finding(.fail, .srvMissing, line: 7, "broken", fix: "mend it"), Finding(.pass, .instancesComplete, "fine")]
+        let service = try DNSName(presentation: "_openclaw-gw._tcp.openclaw.internal.")
+        let instance = try DNSName(presentation: "gw._openclaw-gw._tcp.openclaw.internal.")
+        let findings = [Finding(.fail, line: 7, .srvMissing(instance: instance)), Finding(.pass, .instancesComplete(1, service: service))]
         let report = ZoneCheckReport(ZoneCheck.Result(file: "z.db", servers: [], apex: nil, status: .fail, findings: findings))
         #expect(report.exitStatus == .failure)
         let lines = report.table(Self.plain)
-        #expect(lines.out == ["FAIL  line 7     broken", "                 fix: mend it", "PASS             fine"])
+        #expect(
+            lines.out == [
+                "FAIL  line 7     'gw' is listed by PTR but has no SRV record",
+                "                 fix: add `gw._openclaw-gw._tcp.openclaw.internal. IN SRV 0 0 <port> <host>`",
+                "PASS             1 instance of _openclaw-gw._tcp.openclaw.internal. with SRV, TXT and addresses",
+            ], "\(lines.out)")
         #expect(lines.err == ["z.db (unknown zone): 1 failure, 0 warnings"])
         let json = try JSONOutput.compact(report)
         #expect(

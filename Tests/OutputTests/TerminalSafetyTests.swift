@@ -140,7 +140,7 @@ struct TerminalSafetyTests {
             diagnosis: [], elapsed: .seconds(1))
         let zone = ZoneCheck.Result(
             file: Self.hostile, servers: [Self.hostile], apex: nil, status: .fail,
-            findings: [Finding(.fail, .syntax, line: 3, Self.hostile, fix: Self.hostile)])
+            findings: [Finding(.fail, line: 3, .syntax(Self.hostile)), Finding(.warn, .transferPastBound(Self.hostile))])
         let preflight = PreflightReport(
             requirements: [
                 Preflight.Result(name: .gateway, ok: false, .gatewayFailed(target: Self.hostile, check))

@@ -29,7 +29,8 @@ struct ZoneBoundsTests {
         )
         let findings = ZoneLinter.check(zone, domain: nil, today: SerialPolicy.Day(year: 2026, month: 11, day: 22))
         #expect(
-            findings.first?.code == .syntax && findings.first?.message.contains("more than 100 records") == true, "\(findings.first!)")
+            findings.first?.code == .syntax && findings.first?.values.first?.contains("more than 100 records") == true, "\(findings.first!)"
+        )
     }
 
     @Test("5,000 records with TTL 0 and 5,000 outside the zone: 200 findings of each kind listed, the rest counted")
@@ -44,14 +45,12 @@ struct ZoneBoundsTests {
         #expect(ttl.first?.line == 6 && outside.first?.line == 5_006, "the first lines are the ones listed")
         #expect(
             findings.contains {
-                $0.severity == .warn && $0.code == .notListed
-                    && $0.message == "4800 more warnings of this kind are not listed (the first 200 are)"
+                $0.severity == .warn && $0.detail == .notListed(more: 4800, of: .warn, listed: 200)
             }
         )
         #expect(
             findings.contains {
-                $0.severity == .fail && $0.code == .notListed
-                    && $0.message == "4800 more failures of this kind are not listed (the first 200 are)"
+                $0.severity == .fail && $0.detail == .notListed(more: 4800, of: .fail, listed: 200)
             }
         )
         #expect(findings.count < 500, "\(findings.count) findings")
@@ -65,11 +64,13 @@ struct ZoneBoundsTests {
             + "lost._openclaw-gw._tcp IN SRV 0 0 18789 ns1\n"
         let findings = ZoneLinter.check(ZoneFile.read(text: text), domain: nil, today: SerialPolicy.Day(year: 2026, month: 11, day: 22))
         #expect(findings.filter { $0.code == .srvMissing }.count == FindingList.limit)
-        #expect(findings.contains { $0.code == .notListed && $0.message.contains("4800") }, "\(findings.filter { $0.code == .notListed })")
-        #expect(findings.contains { $0.code == .instanceListedTwice && $0.message.contains("gw7._openclaw-gw._tcp.openclaw.internal.") })
-        let unlisted = findings.filter { $0.code == .instanceUnlisted }
-        #expect(unlisted.count == 1 && unlisted.first?.message.contains("lost._openclaw-gw._tcp.openclaw.internal.") == true, "\(unlisted)")
         #expect(
-            findings.contains { $0.code == .ptrTooLarge && $0.message.contains("5000 instances") })
+            findings.contains { $0.detail == .notListed(more: 4800, of: .fail, listed: 200) },
+            "\(findings.filter { $0.code == .notListed })")
+        #expect(findings.contains { $0.code == .instanceListedTwice && $0.values.contains("gw7._openclaw-gw._tcp.openclaw.internal.") })
+        let unlisted = findings.filter { $0.code == .instanceUnlisted }
+        #expect(unlisted.count == 1 && unlisted.first?.values.contains("lost._openclaw-gw._tcp.openclaw.internal.") == true, "\(unlisted)")
+        #expect(
+            findings.contains { $0.code == .ptrTooLarge && $0.values.first == "5000" })
     }
 }

@@ -217,7 +217,7 @@ struct ZoneSafetyTests {
             let failures = ZoneLinter.check(
                 ZoneFile.read(text: text, origin: origin), domain: content.domain, today: SerialPolicy.Day(year: 2026, month: 11, day: 22)
             ).filter { $0.severity == .fail }
-            #expect(failures.isEmpty, "\(failures.map(\.message)) in\n\(text)\n\(random.seedNote)")
+            #expect(failures.isEmpty, "\(failures.map(\.detail)) in\n\(text)\n\(random.seedNote)")
         }
         #expect(
             written > 10 && refused > 10, "the inputs exercise both outcomes (\(written) written, \(refused) refused) \(random.seedNote)")
@@ -267,19 +267,20 @@ struct ZoneRefusalTests {
     func dollarTTL(value: String, accepted: Bool) {
         let findings = lint(withTTL(value))
         let failed = findings.contains { $0.severity == .fail }
-        #expect(failed == !accepted, "$TTL \(value): \(findings.filter { $0.severity != .pass }.map(\.message))")
+        #expect(failed == !accepted, "$TTL \(value): \(findings.filter { $0.severity != .pass }.map(\.detail))")
     }
 
     @Test("record TTLs too", arguments: ttls.filter { !$0.0.isEmpty && $0.0.first!.isNumber && !$0.0.contains(" ") })
     func recordTTL(value: String, accepted: Bool) {
         let findings = lint(goodZone + "\nextra \(value) IN A 100.64.0.9\n")
-        #expect(findings.contains { $0.severity == .fail } == !accepted, "TTL \(value): \(findings.map(\.message))")
+        #expect(findings.contains { $0.severity == .fail } == !accepted, "TTL \(value): \(findings.map(\.detail))")
     }
 
     @Test("a TTL above 2^31-1 is a warning: BIND serves it as 0")
     func servedAsZero() {
         let findings = lint(withTTL("2147483648"))
-        #expect(findings.contains { $0.code == .syntaxWarning && $0.message.contains("serves it as 0") }, "\(findings.map(\.message))")
+        #expect(
+            findings.contains { $0.code == .syntaxWarning && $0.values.joined().contains("serves it as 0") }, "\(findings.map(\.detail))")
     }
 
     @Test("a TXT too large for one DNS message fails; a large one that fits passes")
@@ -288,12 +289,12 @@ struct ZoneRefusalTests {
         let failing = lint(goodZone + "\nbig IN TXT \(big)\n")
         // ldns would cut this record's text short; the text itself is measured.
         #expect(
-            failing.contains { $0.code == .syntax && $0.message.contains("73") && $0.message.contains("RDATA") },
-            "\(failing.map(\.message))")
+            failing.contains { $0.code == .syntax && $0.values.joined().contains("73") && $0.values.joined().contains("RDATA") },
+            "\(failing.map(\.detail))")
         // 65,517 bytes: under the record limit, over what one answer can carry (BIND refuses it).
         let near = (0..<266).map { "\"k\($0)=" + String(repeating: "x", count: 240) + "\"" }.joined(separator: " ")
         let tight = lint(goodZone + "\nbig IN TXT \(near) \"\(String(repeating: "y", count: 190))\"\n")
-        #expect(tight.contains { $0.code == .syntax }, "\(tight.map(\.message))")
+        #expect(tight.contains { $0.code == .syntax }, "\(tight.map(\.detail))")
         let fits = (0..<200).map { "\"k\($0)=" + String(repeating: "x", count: 240) + "\"" }.joined(separator: " ")
         #expect(!lint(goodZone + "\nbig IN TXT \(fits)\n").contains { $0.severity == .fail })
     }
@@ -301,7 +302,7 @@ struct ZoneRefusalTests {
     @Test("a label that starts with \\[ fails (BIND: bad label type); the writer escapes [ as \\091")
     func bitstringLabel() throws {
         let findings = lint(goodZone + "\n\\[x IN A 100.64.0.9\nok\\[x IN A 100.64.0.9\n")
-        #expect(findings.filter { $0.code == .syntax && $0.message.contains("bitstring") }.count == 1, "\(findings.map(\.message))")
+        #expect(findings.filter { $0.code == .syntax && $0.values.joined().contains("bitstring") }.count == 1, "\(findings.map(\.detail))")
         #expect(Presentation.escapeLabel(Array("[x".utf8)) == "\\091x")
     }
 

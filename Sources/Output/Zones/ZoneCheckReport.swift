@@ -20,8 +20,9 @@ package struct ZoneCheckReport: Report, Sendable {
         for finding in result.findings {
             let line = finding.line.map { "line \($0)" } ?? ""
             let head = "\(StatusMark.mark(finding.severity, terminal))  \(line.padding(Self.lineWidth))  "
-            lines.out += TextWrap.hanging(head, indent: Self.messageColumn, finding.message, width: width)
-            if let fix = finding.fix, finding.severity != .pass {
+            let words = FindingText(finding)
+            lines.out += TextWrap.hanging(head, indent: Self.messageColumn, words.message, width: width)
+            if let fix = words.fix, finding.severity != .pass {
                 lines.out += TextWrap.hanging(
                     String(repeating: " ", count: Self.messageColumn) + "fix: ", indent: Self.messageColumn + 5, fix, width: width)
             }
@@ -49,6 +50,24 @@ package struct ZoneCheckReport: Report, Sendable {
         try container.encodeIfPresent(result.file, forKey: .file)
         try container.encodeIfPresent(result.apex?.description, forKey: .domain)
         try container.encode(result.status, forKey: .status)
-        try container.encode(result.findings, forKey: .findings)
+        try container.encode(result.findings.map(FindingJSON.init), forKey: .findings)
+    }
+}
+
+/// One finding in `clawnet.zonecheck.v3`: `status` (as doctor's checks and preflight's
+/// requirements say it; v2 said `severity`), its code and line, and its words.
+private struct FindingJSON: Encodable {
+    let finding: Finding
+
+    private enum CodingKeys: String, CodingKey { case status, code, line, message, fix }
+
+    func encode(to encoder: any Encoder) throws {
+        let words = FindingText(finding)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(finding.severity, forKey: .status)
+        try container.encode(finding.code, forKey: .code)
+        try container.encode(finding.line, forKey: .line)
+        try container.encode(words.message, forKey: .message)
+        try container.encode(words.fix, forKey: .fix)
     }
 }

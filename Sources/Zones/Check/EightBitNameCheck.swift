@@ -19,11 +19,7 @@ enum EightBitNameCheck {
         let lookup = await StubResolver(client: client, servers: [served.server]).lookup(instance, .srv)
         await client.shutdown()
         guard case .negative(.servFail, _, _) = lookup else { return nil }
-        let display = instance.first.map { SafeText.display($0) } ?? "\(instance)"
-        return Finding(
-            .fail, .eightBitNamesRefused,
-            "\(served.server) holds '\(display)' but answers SERVFAIL to the SRV question for it: \(PowerDNSNames.cause); nodes "
-                + "cannot browse such instances",
-            fix: PowerDNSNames.fix)
+        return Finding(.fail, .eightBitNamesRefused(served.server, instance: instance))
+
     }
 }

@@ -1,6 +1,7 @@
 /// One result of `zone check`, from the linter, the comparison with a server or the checks of
-/// the zone as served: a code for tests and scripts to match, and the words for a person.
-public struct Finding: Sendable, Hashable, Codable {
+/// the zone as served: a code for tests and scripts to match, and the values Output's
+/// `FindingText` makes the words from.
+public struct Finding: Sendable, Hashable {
     public enum Severity: String, Sendable, Codable, Comparable {
         case pass, warn, fail
 
@@ -10,34 +11,17 @@ public struct Finding: Sendable, Hashable, Codable {
     }
 
     public let severity: Severity
-    /// What was found, stable across releases (the message's wording is not).
-    public let code: FindingCode
     /// The line in the file, when one record is to blame.
     public let line: Int?
-    public let message: String
-    public let fix: String?
+    /// What was found, with its values.
+    package let detail: Detail
 
-    public init(_ severity: Severity, _ code: FindingCode, line: Int? = nil, _ message: String, fix: String? = nil) {
+    package init(_ severity: Severity, line: Int? = nil, _ detail: Detail) {
         self.severity = severity
-        self.code = code
         self.line = line
-        self.message = message
-        self.fix = fix
+        self.detail = detail
     }
 
-    /// `status`, as doctor's checks and preflight's requirements say it (clawnet.zonecheck.v3;
-    /// v2 said `severity`).
-    private enum CodingKeys: String, CodingKey {
-        case severity = "status"
-        case code, line, message, fix
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(severity, forKey: .severity)
-        try container.encode(code, forKey: .code)
-        try container.encode(line, forKey: .line)
-        try container.encode(message, forKey: .message)
-        try container.encode(fix, forKey: .fix)
-    }
+    /// What was found, stable across releases (the message's wording is not).
+    public var code: FindingCode { detail.code }
 }

@@ -24,8 +24,8 @@ struct FindingList {
             + [Finding.Severity.fail, .warn, .pass].compactMap { severity in
                 let more = counts[severity, default: 0] - Self.limit
                 guard more > 0 else { return nil }
-                let kind = severity == .fail ? "failures" : severity == .warn ? "warnings" : "passes"
-                return Finding(severity, .notListed, "\(more) more \(kind) of this kind are not listed (the first \(Self.limit) are)")
+                return Finding(severity, .notListed(more: more, of: severity, listed: Self.limit))
+
             }
     }
 }

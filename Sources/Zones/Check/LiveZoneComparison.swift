@@ -16,6 +16,15 @@ package enum LiveZoneComparison {
         package let answered: Bool
     }
 
+    /// Instances of `service` the file lists and the server does not (`inFile`), or the
+    /// other way round: how many, and the first name in text order.
+    package struct Difference: Sendable, Hashable {
+        package let service: DNSName
+        package let inFile: Bool
+        package let count: Int
+        package let first: String
+    }
+
     package static func compare(_ zone: ZoneFile, apex: DNSName, server: DNSServer, client: DNSClient) async -> Comparison {
         let resolver = StubResolver(client: client, servers: [server])
         let fileSerial = zone.records.lazy.compactMap { record -> UInt32? in
@@ -31,21 +40,17 @@ package enum LiveZoneComparison {
         else {
             // It answered, refusing: one finding that says so, and nothing more is asked of it.
             if case .negative(let rcode, _, _) = soa,
-                let refusal = RefusingServer.finding(rcode, server: server, zone: apex, question: "SOA \(apex)")
+                let refusal = RefusingServer.finding(rcode, server: server, zone: apex, question: .soa)
             {
                 return Comparison(findings: [refusal], answered: false)
             }
             if let failure = soa.failure {
                 return Comparison(
-                    findings: [Finding(.fail, .serverUnreadable, "\(server) cannot be asked about \(apex): \(failure)", fix: failure.fix)],
+                    findings: [Finding(.fail, .serverNotAsked(server, zone: apex, failure: "\(failure)", fix: failure.fix))],
                     answered: false)
             }
             return Comparison(
-                findings: [
-                    Finding(
-                        .fail, .zoneNotServed, "\(server) does not serve \(apex): SOA \(soa.explanation)",
-                        fix: "check that the server is running, listens there, and loaded the zone (its log says why not)")
-                ], answered: true)
+                findings: [Finding(.fail, .zoneNotServed(server, zone: apex, explanation: soa.explanation))], answered: true)
         }
         guard let fileSerial else { return Comparison(findings: [], answered: true) }
 
@@ -53,7 +58,7 @@ package enum LiveZoneComparison {
         // Same serial: the content must be the same too.
         let index = ZoneIndex(zone)
         let services = index.serviceTypes(apex: apex)
-        var differences: [String] = []
+        var differences: [Difference] = []
         var instanceCount = 0
         for head in services.prefix(maxServices) {
             let compared = await compareInstances(of: zone.records.name(at: head), zone: zone, index: index, resolver: resolver)
@@ -61,23 +66,14 @@ package enum LiveZoneComparison {
             instanceCount += compared.instances
         }
         if served == fileSerial && !differences.isEmpty {
-            findings.append(
-                Finding(
-                    .fail, .contentWithoutSerialBump,
-                    "\(server) serves serial \(served) like the file, but other content: \(differences.joined(separator: "; ")). The file "
-                        + "changed without a serial bump, so the server keeps the old zone",
-                    fix: "bump the SOA serial (`clawnet zone generate --out` does it) and let the server reload"))
+            findings.append(Finding(.fail, .contentWithoutSerialBump(server, serial: served, differences)))
         } else if !differences.isEmpty && findings.isEmpty {
-            findings.append(Finding(.warn, .contentDiffers, "\(server): \(differences.joined(separator: "; "))"))
+            findings.append(Finding(.warn, .contentDiffers(server, differences)))
         } else if findings.isEmpty {
-            let same = Plural.counted(instanceCount, "instance")
-            findings.append(Finding(.pass, .serverMatchesFile, "\(server) serves serial \(served) and the same \(same) as the file"))
+            findings.append(Finding(.pass, .serverMatchesFile(server, serial: served, instances: instanceCount)))
         }
         if services.count > maxServices {
-            findings.append(
-                Finding(
-                    .warn, .servicesNotCompared,
-                    "the file has \(services.count) service types; the first \(maxServices) were compared with \(server)"))
+            findings.append(Finding(.warn, .servicesNotCompared(services: services.count, compared: maxServices, server)))
         }
         return Comparison(findings: findings, answered: true)
     }
@@ -85,22 +81,10 @@ package enum LiveZoneComparison {
     /// A served serial behind the file's (not loaded) or ahead of it (another file?).
     private static func serialFindings(file: UInt32, served: UInt32, server: DNSServer, apex: DNSName) -> [Finding] {
         if SerialPolicy.isNewer(file, than: served) {
-            return [
-                Finding(
-                    .fail, .serverBehindFile,
-                    "\(server) serves serial \(served), the file has \(file): the server has not loaded this file",
-                    fix:
-                        "CoreDNS's file plugin reloads within its `reload` interval once the serial changes; BIND needs `rndc reload "
-                        + "\(ShellWord.quoted(apex.description))`; otherwise the server's log says why the file did not load"
-                )
-            ]
+            return [Finding(.fail, .serverBehindFile(server, served: served, file: file, zone: apex))]
         }
         if SerialPolicy.isNewer(served, than: file) {
-            return [
-                Finding(
-                    .warn, .serverAheadOfFile,
-                    "\(server) serves serial \(served), newer than the file's \(file): is it serving another file?")
-            ]
+            return [Finding(.warn, .serverAheadOfFile(server, served: served, file: file))]
         }
         return []
     }
@@ -108,7 +92,7 @@ package enum LiveZoneComparison {
     /// One service type's instances, the file's against the server's PTR answer; the file's
     /// held as hashes of their names.
     private static func compareInstances(of service: DNSName, zone: ZoneFile, index: ZoneIndex, resolver: StubResolver) async -> (
-        differences: [String], instances: Int
+        differences: [Difference], instances: Int
     ) {
         let lookup = await resolver.lookup(service, .ptr)
         let onServer = Set(
@@ -123,16 +107,15 @@ package enum LiveZoneComparison {
             guard !onServer.contains(target) else { continue }
             missing = (missing.count + 1, min(missing.first ?? target.description, target.description))
         }
-        var differences: [String] = []
+        var differences: [Difference] = []
         if let first = missing.first {
-            let are = missing.count == 1 ? "is" : "are"
-            differences.append("\(Plural.counted(missing.count, "instance")) of \(service) in the file \(are) not served (e.g. \(first))")
+            differences.append(Difference(service: service, inFile: true, count: missing.count, first: first))
         }
         let extra = onServer.filter { !inFile.contains($0.hashValue) }
-        if !extra.isEmpty {
-            let (are, first) = (extra.count == 1 ? "is" : "are", extra.map(\.description).sorted().first!)
-            differences.append("\(Plural.counted(extra.count, "served instance")) of \(service) \(are) not in the file (e.g. \(first))")
+        if let first = extra.map(\.description).min() {
+            differences.append(Difference(service: service, inFile: false, count: extra.count, first: first))
         }
+
         return (differences, inFile.count)
     }
 }

@@ -13,6 +13,16 @@ package enum ServedZoneChecks {
     /// The addresses of one host tried.
     static let maxAddresses = 16
 
+    /// What --timeout left no time for, once the zone was read.
+    package enum Skipped: Sendable, Hashable {
+        /// Linting the zone as served.
+        case lint
+        /// Comparing the servers.
+        case comparison
+        /// Trying its Gateways' addresses.
+        case probes
+    }
+
     /// `timeout` bounds each server's answers; `deadline` (the command's) what comes after the
     /// reads: past it, the zone as served is not linted, compared or probed, and a failure says so.
     package static func run(
@@ -29,14 +39,12 @@ package enum ServedZoneChecks {
             case .success(let records): served.append(records)
             case .failure(let failure):
                 // A server that answered a question about the zone with REFUSED, NOTAUTH...: said as such.
-                let refusal = failure.rcode.flatMap {
-                    RefusingServer.finding($0, server: server, zone: zone, question: "a question about \(zone)")
-                }
-                findings.append(refusal ?? Finding(.fail, .serverUnreadable, failure.message, fix: failure.fix))
+                let refusal = failure.rcode.flatMap { RefusingServer.finding($0, server: server, zone: zone, question: .aboutZone) }
+                findings.append(refusal ?? Finding(.fail, .serverUnreadable(failure)))
             }
         }
         if let deadline, ContinuousClock.now >= deadline, !served.isEmpty {
-            findings.append(ranOut(zone, served, "the zone as served was not checked"))
+            findings.append(ranOut(zone, served, .lint))
             return findings
         }
         if transfer, let first = served.first {
@@ -46,7 +54,7 @@ package enum ServedZoneChecks {
         // transfer of a million records at a deep name took seconds past --timeout).
         if served.count > 1 {
             if let deadline, ContinuousClock.now >= deadline {
-                findings.append(ranOut(zone, served, "the servers were not compared"))
+                findings.append(ranOut(zone, served, .comparison))
                 return findings
             }
             findings += ServerAgreement.compare(
@@ -63,7 +71,7 @@ package enum ServedZoneChecks {
         if let first = served.first {
             let left = deadline.map { $0 - ContinuousClock.now } ?? timeout
             if left <= .zero {
-                findings.append(ranOut(zone, served, "its Gateways' addresses were not tried"))
+                findings.append(ranOut(zone, served, .probes))
             } else {
                 findings += await reachability(first, service: service, budget: min(timeout, left, .seconds(3)))
             }
@@ -97,11 +105,8 @@ package enum ServedZoneChecks {
     }
 
     /// The failure of a check the command's --timeout left no time for.
-    private static func ranOut(_ zone: DNSName, _ served: [ServedRecords], _ what: String) -> Finding {
-        Finding(
-            .fail, .timeoutAfterRead,
-            "--timeout ran out once \(zone) was read from \(served.map { "\($0.server)" }.joined(separator: ", ")): \(what)",
-            fix: "give a longer --timeout")
+    private static func ranOut(_ zone: DNSName, _ served: [ServedRecords], _ skipped: Skipped) -> Finding {
+        Finding(.fail, .timeoutAfterRead(zone: zone, servers: served.map(\.server), skipped: skipped))
     }
 
     /// The ZoneLinter on a transferred zone; a "line" is the record's place in the transfer.
@@ -110,33 +115,17 @@ package enum ServedZoneChecks {
         case .transfer, .ledger, .assumedEmpty:
             break
         case .queries(let refusal):
-            let answer = refusal.map { " (it answered \($0)\($0.hasSuffix("(BADKEY)") ? ": a Knot acl without `transfer`" : ""))" } ?? ""
-            return [
-                Finding(
-                    .fail, .transferRefused,
-                    "\(served.server) refuses zone transfers of \(zone)\(answer): the zone as served cannot be linted (its Gateways' "
-                        + "RRsets were read by queries)",
-                    fix:
-                        "allow AXFR for the key: BIND `allow-transfer { key NAME; };`, Knot an acl with `action: transfer`, PowerDNS "
-                        + "`pdnsutil set-meta ZONE TSIG-ALLOW-AXFR NAME`")
-            ]
+            return [Finding(.fail, .transferRefused(served.server, zone: zone, answer: refusal))]
         case .queriesPastBound(let why):
-            return [
-                Finding(
-                    .fail, .transferPastBound, "\(why): the zone as served cannot be linted (its Gateways' RRsets were checked instead)",
-                    fix: "lint the zone's file (`clawnet zone check FILE`), or split the records across several zones")
-            ]
+            return [Finding(.fail, .transferPastBound(why))]
         }
         guard let soa = served.serial.map({ _ in served.records.first { $0.type == .soa } }) ?? nil else { return [] }
         let file = ZoneFile(transferred: served.records, origin: soa.name)
         return ZoneLinter.check(file, domain: nil, today: today).map { finding in
-            let place = finding.line.map { " (record \($0) of the transfer)" } ?? ""
             // The date form is OpenClaw's for the file it writes; a served zone that UPDATEs feed
             // (zone push, advertise) counts its serial up from whatever it was: nothing to fix.
-            if finding.code == .serialNotDated {
-                return Finding(.pass, finding.code, "served by \(served.server): \(finding.message), as UPDATEs count it up\(place)")
-            }
-            return Finding(finding.severity, finding.code, "served by \(served.server): \(finding.message)\(place)", fix: finding.fix)
+            let severity = finding.code == .serialNotDated ? .pass : finding.severity
+            return Finding(severity, .served(finding.detail, server: served.server, record: finding.line))
         }
     }
 
@@ -147,10 +136,7 @@ package enum ServedZoneChecks {
         var findings: [Finding] = []
         for (index, instance) in served.lazyInstances(of: service).enumerated() {
             guard index < maxProbed else {
-                findings.append(
-                    Finding(
-                        .warn, .probesCapped,
-                        "\(served.server) serves more than \(maxProbed) instances of \(service); the first \(maxProbed) were tried"))
+                findings.append(Finding(.warn, .probesCapped(served.server, limit: maxProbed, service: service)))
                 break
             }
             guard case .srv(_, _, let port, let host)? = served.rrset(instance, .srv).first?.data else { continue }
@@ -172,32 +158,18 @@ package enum ServedZoneChecks {
         var reachable = 0
         for report in reports {
             let target = report.target
-            let tried = report.tcp.map { "\(Endpoint(host: "\($0.address)", port: target.port))" }.joined(separator: ", ")
+            let tried = report.tcp.map { "\(Endpoint(host: "\($0.address)", port: target.port))" }
+
             if report.connectedAddress != nil {
                 reachable += 1
             } else if !report.tcp.isEmpty, report.tcp.allSatisfy({ $0.outcome == .refused }) {
-                findings.append(
-                    Finding(
-                        .fail, .gatewayRefused,
-                        "'\(target.label)' is served at \(target.host):\(target.port), but nothing accepts TCP there (\(tried): connection "
-                            + "refused): a record left behind by a Gateway that is not running (a crashed `clawnet advertise "
-                            + "--domain`?)",
-                        fix: "start the Gateway, or remove its record: `clawnet zone push --prune` with the Gateways that remain"))
+                findings.append(Finding(.fail, .gatewayRefused(target.label, host: target.host, port: target.port, tried: tried)))
             } else {
-                findings.append(
-                    Finding(
-                        .warn, .gatewayUnreachable,
-                        "'\(target.label)' at \(tried) does not answer TCP from here (no answer or no route): a firewall, or this machine "
-                            + "is not on the Gateway's network"
-                    ))
+                findings.append(Finding(.warn, .gatewayUnreachable(target.label, tried: tried)))
             }
         }
         if reachable > 0 {
-            findings.append(
-                Finding(
-                    .pass, .gatewaysReachable,
-                    "\(Plural.counted(reachable, "served Gateway")) \(reachable == 1 ? "accepts" : "accept") TCP on the SRV port")
-            )
+            findings.append(Finding(.pass, .gatewaysReachable(reachable)))
         }
         return findings
     }

@@ -48,41 +48,26 @@ package enum ServerAgreement {
         var findings: [Finding] = []
         let leaders = servers.filter { $0.serial == newest }
         for lagging in servers where lagging.serial != newest {
-            let serial = lagging.serial.map { "serial \($0)" } ?? "no SOA"
             findings.append(
                 Finding(
-                    .fail, .serverLags,
-                    "\(lagging.server) serves \(zone) with \(serial), \(leaders.map(\.server).joined(separator: ", ")) with \(newest): "
-                        + "\(lagging.server) lags behind",
-                    fix:
-                        "on the primary: `notify yes;` and `allow-transfer` for \(lagging.server) (Knot: `notify:` and an acl with "
-                        + "`action: transfer`); on \(lagging.server): the zone is `type secondary` with the primary in `primaries`; "
-                        + "its log says why the transfer failed"
-                ))
+                    .fail, .serverLags(lagging.server, zone: zone, serial: lagging.serial, leaders: leaders.map(\.server), newest: newest)))
         }
         if let reference = leaders.first {
             for other in leaders.dropFirst() where other.digests != reference.digests {
                 let missing = lacking(reference, in: other)
                 let extra = lacking(other, in: reference)
-                let example = [missing.first.map { "missing \($0)" }, extra.first.map { "extra \($0)" }].compactMap { $0 }.min() ?? ""
                 findings.append(
                     Finding(
-                        .fail, .serversDiffer,
-                        "\(other.server) and \(reference.server) both serve serial \(newest) of \(zone) but differ in "
-                            + "\(Plural.counted(missing.count + extra.count, "record")) (\(other.server): \(example))",
-                        fix:
-                            "the zone changed without a serial bump somewhere: bump the serial on the primary (dynamic updates do it) and "
-                            + "let the secondaries transfer again"
-                    ))
+                        .fail,
+                        .serversDiffer(
+                            other.server, reference: reference.server, serial: newest, zone: zone, records: missing.count + extra.count,
+                            missing: missing.first, extra: extra.first)))
             }
         }
         if findings.isEmpty {
             findings.append(
-                Finding(
-                    .pass, .serversAgree,
-                    "\(servers.map(\.server).joined(separator: ", ")) serve \(zone) with serial \(newest) and the same "
-                        + "\(servers[0].digests.count) records"
-                ))
+                Finding(.pass, .serversAgree(servers.map(\.server), zone: zone, serial: newest, records: servers[0].digests.count)))
+
         }
         return findings
     }

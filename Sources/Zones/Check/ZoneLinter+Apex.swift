@@ -13,22 +13,14 @@ extension ZoneLinter {
     static func apex(_ records: RecordStore, soas: [Int], requested: DomainName?) -> Apex {
         guard let requested, let name = try? DNSName(instance: nil, type: nil, domain: requested) else {
             guard let first = soas.first else {
-                return .missing(
-                    Finding(
-                        .fail, .noApex, "no SOA record, and no --domain to say which zone this is",
-                        fix: "add `@ IN SOA ns1 hostmaster <serial> 7200 3600 1209600 60`"))
+                return .missing(Finding(.fail, .noApex))
             }
             return .found(records.name(at: first))
         }
         guard let soa = soas.first.map({ records.name(at: $0) }), !soa.isSubdomain(of: name),
             !records.indices.contains(where: { records.name(at: $0).isSubdomain(of: name) })
         else { return .found(name) }
-        return .missing(
-            Finding(
-                .fail, .domainMismatch,
-                "--domain \(name) does not match the file: its SOA is at \(soa), and none of its \(records.count) records is in \(name)",
-                fix: "check the domain with `dig SOA \(ShellWord.quoted(requested.withoutTrailingDot))`; to check this file as the zone "
-                    + "\(soa), give `\(ShellWord.option("--domain", soa.description.dropLast()))` or leave --domain out (the SOA names the "
-                    + "zone)"))
+        return .missing(Finding(.fail, .domainMismatch(requested: requested, name: name, soa: soa, records: records.count)))
+
     }
 }

@@ -10,12 +10,8 @@ public enum ZoneLinter {
     public static func check(_ zone: ZoneFile, domain requested: DomainName?, today: SerialPolicy.Day, fragment: Bool = false)
         -> [Finding]
     {
-        var findings: [Finding] = zone.problems.map {
-            Finding(
-                .fail, .syntax, line: $0.line, "syntax: \($0.message)",
-                fix: "this line does not parse (named-checkzone and kzonecheck will refuse it too)")
-        }
-        findings += zone.warnings.map { Finding(.warn, .syntaxWarning, line: $0.line, $0.message) }
+        var findings: [Finding] = zone.problems.map { Finding(.fail, line: $0.line, .syntax($0.message)) }
+        findings += zone.warnings.map { Finding(.warn, line: $0.line, .syntaxWarning($0.message)) }
         let index = ZoneIndex(zone)
         let records = zone.records
 
@@ -35,15 +31,12 @@ public enum ZoneLinter {
             }
             inside.position = position
             guard !inside.answer else { continue }
-            outside.append(
-                Finding(
-                    .fail, .outsideZone, line: zone.line(of: position), "\(records.name(at: position)) is outside the zone \(apex)",
-                    fix: "check $ORIGIN and trailing dots"))
+            outside.append(Finding(.fail, line: zone.line(of: position), .outsideZone(records.name(at: position), apex: apex)))
         }
         findings += outside.findings
 
         if fragment {
-            findings.append(Finding(.pass, .fragment, "a fragment: records to add to the zone \(apex) (its SOA and NS are the zone's)"))
+            findings.append(Finding(.pass, .fragment(apex: apex)))
         } else {
             findings += checkApex(index, apex: apex, soas: soas, today: today)
         }
@@ -62,48 +55,32 @@ public enum ZoneLinter {
         let zone = index.zone
         let apexSOA = index.positions(apex, .soa)
         if apexSOA.count != 1 {
-            findings.append(
-                Finding(
-                    .fail, apexSOA.isEmpty ? .soaMissing : .soaDuplicate, line: soas.dropFirst().first.map { zone.line(of: $0) },
-                    apexSOA.isEmpty ? "no SOA record at \(apex)" : "\(apexSOA.count) SOA records at \(apex); a zone has exactly one",
-                    fix: "keep one `@ IN SOA ns1 hostmaster <serial> 7200 3600 1209600 60`"))
+            findings.append(Finding(.fail, line: soas.dropFirst().first.map { zone.line(of: $0) }, .soaCount(apexSOA.count, apex: apex)))
         }
         if let soa = apexSOA.first.map({ zone.entries[$0] }), case .soa(_, _, let serial, _, _, _, let minimum) = soa.record.data {
             if SerialPolicy.isDateSerial(serial) {
                 let date = Int(serial / 100)
                 let todayNumber = today.year * 10_000 + today.month * 100 + today.day
                 if date > todayNumber + 1 {
-                    findings.append(
-                        Finding(
-                            .warn, .serialInFuture, line: soa.line, "serial \(serial) is dated in the future",
-                            fix: "harmless, but `zone generate` can only count up from it"))
+                    findings.append(Finding(.warn, line: soa.line, .serialInFuture(serial)))
                 } else {
-                    findings.append(Finding(.pass, .serialDated, line: soa.line, "SOA serial \(serial) (YYYYMMDDnn)"))
+                    findings.append(Finding(.pass, line: soa.line, .serialDated(serial)))
                 }
             } else {
-                findings.append(
-                    Finding(
-                        .warn, .serialNotDated, line: soa.line, "serial \(serial) is not in OpenClaw's YYYYMMDDnn form",
-                        fix: "fine for DNS; `zone generate` moves it to the date form, never lower"))
+                findings.append(Finding(.warn, line: soa.line, .serialNotDated(serial)))
             }
             if minimum > 3600 {
-                findings.append(
-                    Finding(
-                        .warn, .soaMinimumLong, line: soa.line, "SOA minimum \(minimum) s: resolvers remember a missing name that long",
-                        fix: "OpenClaw uses 60"))
+                findings.append(Finding(.warn, line: soa.line, .soaMinimumLong(minimum)))
             }
         }
         let nameServers = index.entries(apex, .ns)
         if nameServers.isEmpty {
-            findings.append(Finding(.fail, .nsMissing, "no NS record at \(apex)", fix: "add `@ IN NS ns1` and `ns1 IN A <address>`"))
+            findings.append(Finding(.fail, .nsMissing(apex: apex)))
         }
         for entry in nameServers {
             guard case .ns(let target) = entry.record.data, target.isSubdomain(of: apex) else { continue }
             if !index.hasAddress(target) {
-                findings.append(
-                    Finding(
-                        .fail, .nsWithoutAddress, line: entry.line, "name server \(target) is in the zone but has no A or AAAA record",
-                        fix: "add `\(target.labels.first.map { Presentation.escapeLabel($0) } ?? "ns1") IN A <address>`"))
+                findings.append(Finding(.fail, line: entry.line, .nsWithoutAddress(target)))
             }
         }
         return findings.findings
@@ -133,19 +110,11 @@ public enum ZoneLinter {
                 let line = zone.line(of: position)
                 guard let target = ptrTarget(position) else { continue }
                 guard target.labels.count == service.labels.count + 1, target.parent == service else {
-                    findings.append(
-                        Finding(
-                            .fail, .ptrNotInstance, line: line,
-                            "PTR \(service) points to \(target), which is not an instance of \(service)",
-                            fix: "PTR targets must be <instance>.\(service)"))
+                    findings.append(Finding(.fail, line: line, .ptrNotInstance(service: service, target: target)))
                     continue
                 }
                 if let first = listed[target.hashValue], ptrTarget(first) == target {
-                    findings.append(
-                        Finding(
-                            .warn, .instanceListedTwice, line: line,
-                            "instance \(target) is listed twice (first on line \(zone.line(of: first))); names compare without case",
-                            fix: "keep one PTR per instance"))
+                    findings.append(Finding(.warn, line: line, .instanceListedTwice(target, firstLine: zone.line(of: first))))
                     continue
                 }
                 listed[target.hashValue] = position
@@ -158,16 +127,12 @@ public enum ZoneLinter {
             }
             perService += sizeFindings(service: service, size: size, line: zone.line(of: head))
             if complete > 0 {
-                perService.append(
-                    Finding(.pass, .instancesComplete, "\(Plural.counted(complete, "instance")) of \(service) with SRV, TXT and addresses"))
+                perService.append(Finding(.pass, .instancesComplete(complete, service: service)))
             }
         }
         unlistedInstances(zone, apex: apex, listed: { listed[$0.hashValue].flatMap(ptrTarget) == $0 }, into: &findings)
         if services.isEmpty {
-            perService.append(
-                Finding(
-                    .warn, .noServices, "no service PTR records: the zone publishes no Gateway",
-                    fix: "`clawnet zone generate` writes `_openclaw-gw._tcp IN PTR <instance>._openclaw-gw._tcp`"))
+            perService.append(Finding(.warn, .noServices))
         }
         return perService + findings.findings
     }
@@ -177,11 +142,7 @@ public enum ZoneLinter {
         for position in zone.records.indices where [.srv, .txt].contains(zone.records.type(at: position)) {
             let name = zone.records.name(at: position)
             guard isInstance(name, apex: apex), !listed(name) else { continue }
-            findings.append(
-                Finding(
-                    .warn, .instanceUnlisted, line: zone.line(of: position),
-                    "\(name) has \(zone.records.type(at: position)) but no PTR lists it: nodes will not see it",
-                    fix: "add `\(name.parent) IN PTR \(name)` or remove it"))
+            findings.append(Finding(.warn, line: zone.line(of: position), .instanceUnlisted(name, type: zone.records.type(at: position))))
         }
     }
 
@@ -189,63 +150,41 @@ public enum ZoneLinter {
     private static func checkInstance(
         _ name: DNSName, ptrLine: Int, index: ZoneIndex, apex: DNSName, openClaw: Bool, into findings: inout [Finding]
     ) -> Bool {
-        let display = name.labels.first.map { SafeText.display($0) } ?? "?"
         let srvs = index.entries(name, .srv)
         let txts = index.entries(name, .txt)
         guard let srv = srvs.first, case .srv(_, _, let port, let target) = srv.record.data else {
-            findings.append(
-                Finding(
-                    .fail, .srvMissing, line: ptrLine, "'\(display)' is listed by PTR but has no SRV record",
-                    fix: "add `\(name) IN SRV 0 0 <port> <host>`"))
+            findings.append(Finding(.fail, line: ptrLine, .srvMissing(instance: name)))
             return false
         }
         var complete = true
         if port == 0 {
-            findings.append(
-                Finding(
-                    .warn, .srvPortZero, line: srv.line, "'\(display)' has SRV port 0: it says it is not available",
-                    fix: "use the gateway port (18789)"))
+            findings.append(Finding(.warn, line: srv.line, .srvPortZero(instance: name)))
         }
-        if !checkSRVTarget(target, of: display, line: srv.line, index: index, apex: apex, into: &findings) { complete = false }
+        if !checkSRVTarget(target, of: name, line: srv.line, index: index, apex: apex, into: &findings) { complete = false }
         guard let txt = txts.first, case .txt(let record) = txt.record.data else {
-            findings.append(
-                Finding(
-                    .fail, .txtMissing, line: ptrLine,
-                    "'\(display)' has no TXT record (RFC 6763 requires one; OpenClaw nodes read their hints from it)",
-                    fix: openClaw ? "add `\(name) IN TXT \"role=gateway\" \"gatewayPort=\(port)\" ...`" : "add `\(name) IN TXT \"\"`"))
+            findings.append(Finding(.fail, line: ptrLine, .txtMissing(instance: name, port: port, openClaw: openClaw)))
             return false
         }
-        if !checkTXT(txts, record, of: display, srvPort: port, openClaw: openClaw, into: &findings) { complete = false }
+        if !checkTXT(txts, record, of: name, srvPort: port, openClaw: openClaw, into: &findings) { complete = false }
         return complete
     }
 
     /// The SRV target of an instance: in the zone, a host with an address (not a CNAME);
     /// outside it, unchecked. False when a node could not reach it.
     private static func checkSRVTarget(
-        _ target: DNSName, of display: String, line: Int, index: ZoneIndex, apex: DNSName, into findings: inout [Finding]
+        _ target: DNSName, of instance: DNSName, line: Int, index: ZoneIndex, apex: DNSName, into findings: inout [Finding]
     ) -> Bool {
         if target.isSubdomain(of: apex) {
             if index.has(target, .cname) {
-                findings.append(
-                    Finding(
-                        .fail, .srvTargetCNAME, line: line,
-                        "SRV target \(target) of '\(display)' is a CNAME; RFC 2782 wants the real host name",
-                        fix: "point the SRV at the host's own name"))
+                findings.append(Finding(.fail, line: line, .srvTargetCNAME(target, instance: instance)))
                 return false
             }
             if !index.hasAddress(target) {
-                findings.append(
-                    Finding(
-                        .fail, .srvTargetWithoutAddress, line: line,
-                        "SRV target \(target) of '\(display)' has no A or AAAA record in the zone",
-                        fix: "add `\(target.labels.first.map { Presentation.escapeLabel($0) } ?? "host") IN A <address>`"))
+                findings.append(Finding(.fail, line: line, .srvTargetWithoutAddress(target, instance: instance)))
                 return false
             }
         } else if !target.isRoot {
-            findings.append(
-                Finding(
-                    .warn, .srvTargetOutside, line: line,
-                    "SRV target \(target) of '\(display)' is outside the zone: its address cannot be checked here"))
+            findings.append(Finding(.warn, line: line, .srvTargetOutside(target, instance: instance)))
         }
         return true
     }
@@ -253,46 +192,24 @@ public enum ZoneLinter {
     /// An instance's TXT records (the first is `record`): one, values a node can use, its
     /// gatewayPort the SRV's. False when a node would be misled.
     private static func checkTXT(
-        _ txts: LazyMapCollection<[Int], ZoneFile.Entry>, _ record: TXTRecord, of display: String, srvPort port: UInt16,
+        _ txts: LazyMapCollection<[Int], ZoneFile.Entry>, _ record: TXTRecord, of instance: DNSName, srvPort port: UInt16,
         openClaw: Bool, into findings: inout [Finding]
     ) -> Bool {
         let line = txts[0].line
         if txts.count > 1 {
-            findings.append(
-                Finding(
-                    .warn, .txtMultiple, line: txts[1].line, "'\(display)' has \(txts.count) TXT records; clients read one",
-                    fix: "merge them into one"))
+            findings.append(Finding(.warn, line: txts[1].line, .txtMultiple(instance: instance, count: txts.count)))
         }
         // Another service's TXT (an `_http._tcp` beside the Gateways) follows its own rules.
         guard openClaw else { return true }
         let reading = TXTReading(record)
         for issue in reading.issues {
-            findings.append(
-                Finding(
-                    issue.severity == .error ? .fail : .warn, FindingCode(issue.kind), line: line, "'\(display)': \(issue.message)",
-                    fix: fix(for: issue)))
+            findings.append(Finding(issue.severity == .error ? .fail : .warn, line: line, .txtIssue(instance: instance, issue)))
         }
         if let advertised = reading.info.gatewayPort, advertised != Int(port) {
-            findings.append(
-                Finding(
-                    .fail, .txtPortMismatch, line: line, "'\(display)': TXT gatewayPort \(advertised) differs from SRV port \(port)",
-                    fix: "make them equal; nodes connect to the SRV port"))
+            findings.append(Finding(.fail, line: line, .txtPortMismatch(instance: instance, txt: advertised, srv: port)))
             return false
         }
         return true
-    }
-
-    /// How to repair a TXT value a node cannot use; warnings need no fix.
-    private static func fix(for issue: TXTIssue) -> String? {
-        switch issue.kind {
-        case .fingerprintMalformed:
-            "gatewayTlsSha256 is 64 lower-case hex digits, the SHA-256 of the certificate's DER: `openssl x509 -in cert.pem -outform DER | "
-                + "sha256sum`"
-        case .notAPort:
-            "write the port as a number (1-65535)"
-        default:
-            nil
-        }
     }
 
     /// `size`: how many instances the service's PTR RRset lists, the bytes of the answer that
@@ -303,28 +220,13 @@ public enum ZoneLinter {
         let bytes = 12 + service.wire.count + 4 + size.answer
         let slab = size.slab
         if bytes > ZoneWriter.maxMessageBytes {
-            return [
-                Finding(
-                    .fail, .ptrTooLarge, line: line,
-                    "\(count) instances of \(service): the PTR RRset may not fit in one DNS message (\(ZoneWriter.maxMessageBytes) bytes)",
-                    fix: "split the Gateways across several domains (at most about 1,000 per domain)")
-            ]
+            return [Finding(.fail, line: line, .ptrTooLarge(instances: count, service: service))]
         }
         if slab > ZoneWriter.maxMessageBytes {
-            return [
-                Finding(
-                    .warn, .bindSlabTooLarge, line: line, ZoneWriter.bindSlabNote(count: count, bytes: slab),
-                    fix: "serve the zone with CoreDNS, or split the Gateways across more domains")
-            ]
+            return [Finding(.warn, line: line, .bindSlabTooLarge(instances: count, bytes: slab))]
         }
         if count > ZoneWriter.bindRecordsPerType {
-            return [
-                Finding(
-                    .warn, .bindRecordsPerType, line: line,
-                    "\(count) instances of \(service): BIND 9.18.28+ refuses more than \(ZoneWriter.bindRecordsPerType) records of one "
-                        + "type at one name by default",
-                    fix: "in named.conf options: `max-records-per-type 0;` (CoreDNS has no such limit)")
-            ]
+            return [Finding(.warn, line: line, .bindRecordsPerType(instances: count, service: service))]
         }
         return []
     }
@@ -336,17 +238,9 @@ public enum ZoneLinter {
             let type = records.type(at: position)
             let ttl = records.ttl(at: position)
             if ttl == 0 {
-                findings.append(
-                    Finding(
-                        .warn, .ttlZero, line: zone.line(of: position),
-                        "\(records.name(at: position)) \(type) has TTL 0: every lookup goes to the server",
-                        fix: "OpenClaw uses 60"))
+                findings.append(Finding(.warn, line: zone.line(of: position), .ttlZero(records.name(at: position), type: type)))
             } else if [.ptr, .srv, .txt].contains(type), ttl > 86_400 {
-                findings.append(
-                    Finding(
-                        .warn, .ttlLong, line: zone.line(of: position),
-                        "\(records.name(at: position)) \(type) has TTL \(ttl): nodes keep a Gateway that moved for that long",
-                        fix: "OpenClaw uses 60"))
+                findings.append(Finding(.warn, line: zone.line(of: position), .ttlLong(records.name(at: position), type: type, ttl: ttl)))
             }
         }
         return findings.findings
@@ -363,18 +257,10 @@ public enum ZoneLinter {
             let rdata = txt.wire.count
             let answer = ZoneWriter.answerBytes(owner: entry.record.name, rdata: rdata)
             if rdata > ZoneFile.bindMaxTXTRDATA {
-                findings.append(
-                    Finding(
-                        .fail, .txtTooLarge, line: entry.line,
-                        "TXT of \(entry.record.name) has \(rdata) bytes of RDATA: BIND refuses more than \(ZoneFile.bindMaxTXTRDATA)",
-                        fix: "keep the TXT small: OpenClaw's keys take a few hundred bytes"))
+                findings.append(Finding(.fail, line: entry.line, .txtTooLarge(entry.record.name, rdata: rdata)))
             } else if answer > ZoneWriter.maxMessageBytes {
-                findings.append(
-                    Finding(
-                        .warn, .txtAnswerTooLarge, line: entry.line,
-                        "TXT of \(entry.record.name) has \(rdata) bytes of RDATA: its answer (\(answer) bytes) does not fit in one DNS "
-                            + "message, so no server can send it",
-                        fix: "keep the TXT small: OpenClaw's keys take a few hundred bytes"))
+                findings.append(Finding(.warn, line: entry.line, .txtAnswerTooLarge(entry.record.name, rdata: rdata, answer: answer)))
+
             }
         }
         return findings.findings

@@ -273,11 +273,6 @@ public enum ZoneWriter {
         return gateways.reduce(0) { $0 + 2 + 1 + $1.instance.bytes.count + suffix }
     }
 
-    static func bindSlabNote(count: Int, bytes: Int) -> String {
-        "\(count) instances make a PTR RRset of \(bytes) bytes uncompressed: BIND refuses to load more than 65535 (\"ran out of space\"); "
-            + "CoreDNS serves it, or split the Gateways across more domains"
-    }
-
     /// The wire size of the PTR RRset in an answer: header, question, and per record a
     /// compressed owner (2), type/class/ttl/length (10) and the target (its instance label,
     /// then a pointer).

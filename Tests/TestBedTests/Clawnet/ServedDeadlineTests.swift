@@ -22,11 +22,13 @@ struct ServedDeadlineTests {
         let dns = try await bed.startBIND(zones: ["openclaw.internal": studioZone])
         defer { dns.terminate() }
         let late = try await run(dns, deadline: .now - .seconds(1))
-        #expect(late.count == 1 && late[0].severity == .fail, "\(late.map(\.message))")
+        #expect(late.count == 1 && late[0].severity == .fail, "\(late.map(\.detail))")
         #expect(late.first?.code == .timeoutAfterRead, "\(late.map(\.code))")
-        #expect(late.first?.message.contains("--timeout ran out once openclaw.internal. was read from") == true, "\(late.map(\.message))")
+        let server = DNSServer(address: try #require(IPAddress(dns.address)), port: dns.port)
+        let zone = try DNSName(presentation: "openclaw.internal.")
+        #expect(late.first?.detail == .timeoutAfterRead(zone: zone, servers: [server], skipped: .lint), "\(late.map(\.detail))")
         let inTime = try await run(dns, deadline: .now + .seconds(30))
-        #expect(!inTime.contains { $0.code == .timeoutAfterRead }, "\(inTime.map(\.message))")
+        #expect(!inTime.contains { $0.code == .timeoutAfterRead }, "\(inTime.map(\.detail))")
         #expect(!inTime.isEmpty, "the zone as served was checked")
     }
 }
