@@ -123,4 +123,15 @@ struct VocabularyTests {
         let shared = Set(diagnoses.map(letters)).intersection(kinds.map(letters))
         #expect(shared == ["splitdns"], "ideas named in both lists: \(shared.sorted())")
     }
+
+    @Test("every diagnosis a rule can give is an id the doctor schema lists (watch's events and doctor's JSON validate against it)")
+    func everyDiagnosisInSchema() throws {
+        let schema = try publishedSchema("clawnet.doctor.v1.schema.json")
+        let ids = try #require(
+            ((((schema["$defs"] as? [String: Any])?["diagnosis"] as? [String: Any])?["properties"] as? [String: Any])?["id"]
+                as? [String: Any])?["enum"] as? [String])
+        let given = Set(DiagnosisRules.all.map(\.id.rawValue) + [DiagnosisID.checkFailed.rawValue])
+        let unlisted = given.subtracting(ids).sorted()
+        #expect(unlisted.isEmpty, "diagnosis ids the schema does not list: \(unlisted)")
+    }
 }
