@@ -459,7 +459,7 @@ struct WideAreaTests {
         ])
         let dns = try await bed.startBIND(zones: ["openclaw.internal": zone])
         defer { dns.terminate() }
-        let (status, document, _) = try await browseJSON(bed, ["--domain", "openclaw.internal", "--server", dns.endpoint])
+        let (status, document, stderr) = try await browseJSON(bed, ["--domain", "openclaw.internal", "--server", dns.endpoint])
         #expect(status == 0)
         #expect(document["domains"] as? [String] == ["local.", "openclaw.internal."])
         let merged = beacons(document).filter {
@@ -468,7 +468,7 @@ struct WideAreaTests {
         #expect(merged.count == 1, "\(merged.map { $0["instance"] ?? "" })")
         let row = try #require(merged.first)
         #expect(row["instance"] as? String == "Merge \(tag) (OpenClaw)")
-        #expect(row["sources"] as? [String] == ["mdns", "unicast"])
+        #expect(row["sources"] as? [String] == ["mdns", "unicast"], "errors: \(errors(document)); stderr: \(stderr)")
         let alias = try #require((row["aliases"] as? [[String: Any]])?.first)
         #expect(alias["domain"] as? String == "openclaw.internal.")
         #expect(alias["instance"] as? String == "merge-\(tag)-gateway")
