@@ -6,13 +6,14 @@ import Testing
 /// SRV, TXT or address: no resolver can finish one) from python-zeroconf's packet writer on lgw,
 /// beside one real beacon from avahi-publish. A browse on lnode must still list the real one with
 /// a timeout well below Avahi's 5 s resolve timeout, and count the rest in one line. On the quiet
-/// LAN, so that the flood does not slow the browses of tests running beside it on the main one.
-@Suite("browse under an mDNS flood of names that never resolve", .testBed)
-struct BrowseFloodTests {
+/// LAN, so that the flood does not slow the browses of tests running beside it on the main one;
+/// in the lab's serialized suite, since its browses fill lnode's cache (the cold-cache test there
+/// restarts that avahi-daemon and needs it to have heard nothing).
+extension DoctorLabTests {
     static let floodSize = 500
 
     /// Sends the flood's names (or their goodbyes: other tests browse the same LAN).
-    func send(_ bed: TestBed, prefix: String, goodbye: Bool) async throws {
+    func sendPTRFlood(_ bed: TestBed, prefix: String, goodbye: Bool) async throws {
         let arguments = ["--address", bed.ip(.lgw), "--count", String(Self.floodSize), "--prefix", prefix] + (goodbye ? ["--goodbye"] : [])
         let flood = try bed.spawn(on: .lgw, [bed.python, bed.scripts + "/peers/ptr_flood.py"] + arguments)
         try await flood.waitForOutput("\(goodbye ? "withdrew" : "flooded") \(Self.floodSize)", timeout: .seconds(30))
@@ -21,11 +22,11 @@ struct BrowseFloodTests {
     /// Publishes the real beacon first (the flood then sits ahead of it in Avahi's cache walk,
     /// which lists the newest first), then the flood; returns once lnode's avahi-daemon holds both
     /// ends of the flood.
-    func flood(_ bed: TestBed, tag: String) async throws -> (real: String, publisher: ChildProcess) {
+    func publishUnderFlood(_ bed: TestBed, tag: String) async throws -> (real: String, publisher: ChildProcess) {
         let real = "Studio under flood \(tag)"
         let publisher = try await bed.avahiPublish(name: real, txt: ["role=gateway", "gatewayPort=18789"], on: .lgw)
         let prefix = "Flood \(tag)"
-        try await send(bed, prefix: prefix, goodbye: false)
+        try await sendPTRFlood(bed, prefix: prefix, goodbye: false)
         for index in [0, Self.floodSize - 1] { try await bed.waitUntilHeard(name: "\(prefix) \(index)", from: .lgw) }
         return (real, publisher)
     }
@@ -34,19 +35,19 @@ struct BrowseFloodTests {
     func realGatewayThroughFlood() async throws {
         let bed = try TestBed.current()
         let tag = uniqueTag()
-        let (real, publisher) = try await flood(bed, tag: tag)
+        let (real, publisher) = try await publishUnderFlood(bed, tag: tag)
         defer { publisher.terminate() }
         // The goodbyes go whatever the browses saw: other tests browse the same LAN.
         do {
-            try await browses(bed, real: real, tag: tag)
+            try await browsesUnderFlood(bed, real: real, tag: tag)
         } catch {
-            try? await send(bed, prefix: "Flood \(tag)", goodbye: true)
+            try? await sendPTRFlood(bed, prefix: "Flood \(tag)", goodbye: true)
             throw error
         }
-        try await send(bed, prefix: "Flood \(tag)", goodbye: true)
+        try await sendPTRFlood(bed, prefix: "Flood \(tag)", goodbye: true)
     }
 
-    func browses(_ bed: TestBed, real: String, tag: String) async throws {
+    func browsesUnderFlood(_ bed: TestBed, real: String, tag: String) async throws {
         let table = try await bed.clawnet(["browse", "--timeout", "3s"], on: .lnode, timeout: .seconds(30))
         #expect(table.stdout.split(separator: "\n").contains { $0.hasPrefix(real) }, "stdout: \(table.stdout)\nstderr: \(table.stderr)")
         #expect(!table.stdout.contains("Flood \(tag)"), "no row for a name that never resolved: \(table.stdout)")
