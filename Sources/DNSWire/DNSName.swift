@@ -2,16 +2,16 @@ import DNSSD
 
 /// A domain name as labels of raw bytes. Equality ignores ASCII case, as DNS does.
 public struct DNSName: Hashable, Sendable, CustomStringConvertible {
-    public let labels: [[UInt8]]
+    package let labels: [[UInt8]]
 
-    public static let root = DNSName(trusted: [])
+    package static let root = DNSName(trusted: [])
 
     init(trusted labels: [[UInt8]]) {
         self.labels = labels
     }
 
     /// At most 63 bytes per label and 255 bytes on the wire.
-    public init(labels: [[UInt8]]) throws(DNSSDError) {
+    package init(labels: [[UInt8]]) throws(DNSSDError) {
         guard labels.allSatisfy({ !$0.isEmpty && $0.count <= 63 }) else {
             throw DNSSDError(.name, "a DNS label must be 1 to 63 bytes")
         }
@@ -22,12 +22,12 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// From presentation format (`Studio\032\(OpenClaw\)._openclaw-gw._tcp.example.`).
-    public init(presentation text: String) throws(DNSSDError) {
+    package init(presentation text: String) throws(DNSSDError) {
         try self.init(labels: Presentation.splitName(text))
     }
 
     /// `instance` + the labels of `type` + the labels of `domain`.
-    public init(instance: InstanceName?, type: ServiceType?, domain: DomainName) throws(DNSSDError) {
+    package init(instance: InstanceName?, type: ServiceType?, domain: DomainName) throws(DNSSDError) {
         var labels: [[UInt8]] = []
         if let instance { labels.append(instance.bytes) }
         if let type { labels += type.labels.map { Array($0.utf8) } }
@@ -38,16 +38,16 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
     /// Presentation format with a trailing dot, escaped.
     public var description: String { Presentation.joinName(labels) }
 
-    public var isRoot: Bool { labels.isEmpty }
+    package var isRoot: Bool { labels.isEmpty }
 
     /// The first label (an instance name, a host label).
-    public var first: [UInt8]? { labels.first }
+    package var first: [UInt8]? { labels.first }
 
     /// The name without its first label.
-    public var parent: DNSName { DNSName(trusted: Array(labels.dropFirst())) }
+    package var parent: DNSName { DNSName(trusted: Array(labels.dropFirst())) }
 
     /// True when this name is `other` or below it.
-    public func isSubdomain(of other: DNSName) -> Bool {
+    package func isSubdomain(of other: DNSName) -> Bool {
         guard labels.count >= other.labels.count else { return false }
         let offset = labels.count - other.labels.count
         for (index, label) in other.labels.enumerated() where !Self.sameLabel(labels[offset + index], label) { return false }
@@ -61,11 +61,11 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The length of `wire`, without building it.
-    public var wireLength: Int { labels.reduce(1) { $0 + 1 + $1.count } }
+    package var wireLength: Int { labels.reduce(1) { $0 + 1 + $1.count } }
 
     /// Uncompressed wire form, built in one buffer: record stores and ledgers ask it of every
     /// owner name they index.
-    public var wire: [UInt8] {
+    package var wire: [UInt8] {
         var wire: [UInt8] = []
         wire.reserveCapacity(wireLength)
         for label in labels {
@@ -94,5 +94,5 @@ public struct DNSName: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public static func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
+    package static func lower(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte + 32 : byte }
 }

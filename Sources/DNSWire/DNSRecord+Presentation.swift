@@ -3,7 +3,7 @@ import DNSSD
 extension DNSRecord.Data {
     /// The RDATA in presentation format, as zone files and nsupdate write it: names absolute
     /// and escaped, TXT strings quoted. nil for what clawnet does not decode.
-    public var presentation: String? {
+    package var presentation: String? {
         switch self {
         case .a(let address), .aaaa(let address): "\(address)"
         case .ptr(let target), .cname(let target), .ns(let target): target.description

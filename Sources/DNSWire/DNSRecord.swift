@@ -1,34 +1,34 @@
 import DNSSD
 
 /// Record types clawnet reads or writes.
-public struct RRType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+package struct RRType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    public static let a = RRType(rawValue: 1)
-    public static let ns = RRType(rawValue: 2)
-    public static let cname = RRType(rawValue: 5)
-    public static let soa = RRType(rawValue: 6)
-    public static let ptr = RRType(rawValue: 12)
-    public static let txt = RRType(rawValue: 16)
-    public static let aaaa = RRType(rawValue: 28)
-    public static let srv = RRType(rawValue: 33)
-    public static let opt = RRType(rawValue: 41)
-    public static let tsig = RRType(rawValue: 250)
-    public static let ixfr = RRType(rawValue: 251)
-    public static let axfr = RRType(rawValue: 252)
+    package static let a = RRType(rawValue: 1)
+    package static let ns = RRType(rawValue: 2)
+    package static let cname = RRType(rawValue: 5)
+    package static let soa = RRType(rawValue: 6)
+    package static let ptr = RRType(rawValue: 12)
+    package static let txt = RRType(rawValue: 16)
+    package static let aaaa = RRType(rawValue: 28)
+    package static let srv = RRType(rawValue: 33)
+    package static let opt = RRType(rawValue: 41)
+    package static let tsig = RRType(rawValue: 250)
+    package static let ixfr = RRType(rawValue: 251)
+    package static let axfr = RRType(rawValue: 252)
 
     private static let names: [UInt16: String] = [
         1: "A", 2: "NS", 5: "CNAME", 6: "SOA", 12: "PTR", 16: "TXT", 28: "AAAA", 33: "SRV", 41: "OPT", 250: "TSIG", 251: "IXFR",
         252: "AXFR",
     ]
 
-    public var description: String { Self.names[rawValue] ?? "TYPE\(rawValue)" }
+    package var description: String { Self.names[rawValue] ?? "TYPE\(rawValue)" }
 }
 
 /// One resource record with the RDATA clawnet understands decoded.
 public struct DNSRecord: Hashable, Sendable, CustomStringConvertible {
-    public enum Data: Hashable, Sendable {
+    package enum Data: Hashable, Sendable {
         case a(IPAddress)
         case aaaa(IPAddress)
         case ptr(DNSName)
@@ -41,12 +41,12 @@ public struct DNSRecord: Hashable, Sendable, CustomStringConvertible {
         case other
     }
 
-    public let name: DNSName
-    public let type: RRType
-    public let ttl: UInt32
-    public let data: Data
+    package let name: DNSName
+    package let type: RRType
+    package let ttl: UInt32
+    package let data: Data
 
-    public init(name: DNSName, type: RRType, ttl: UInt32, data: Data) {
+    package init(name: DNSName, type: RRType, ttl: UInt32, data: Data) {
         self.name = name
         self.type = type
         self.ttl = ttl
@@ -57,24 +57,24 @@ public struct DNSRecord: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Response codes clawnet tells apart.
-public struct RCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct RCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let noError = RCode(rawValue: 0)
-    public static let formErr = RCode(rawValue: 1)
-    public static let servFail = RCode(rawValue: 2)
-    public static let nxDomain = RCode(rawValue: 3)
-    public static let notImp = RCode(rawValue: 4)
-    public static let refused = RCode(rawValue: 5)
+    package static let noError = RCode(rawValue: 0)
+    package static let formErr = RCode(rawValue: 1)
+    package static let servFail = RCode(rawValue: 2)
+    package static let nxDomain = RCode(rawValue: 3)
+    package static let notImp = RCode(rawValue: 4)
+    package static let refused = RCode(rawValue: 5)
     // RFC 2136 §2.2: the codes of dynamic update.
-    public static let yxDomain = RCode(rawValue: 6)
-    public static let yxRRSet = RCode(rawValue: 7)
-    public static let nxRRSet = RCode(rawValue: 8)
-    public static let notAuth = RCode(rawValue: 9)
-    public static let notZone = RCode(rawValue: 10)
+    package static let yxDomain = RCode(rawValue: 6)
+    package static let yxRRSet = RCode(rawValue: 7)
+    package static let nxRRSet = RCode(rawValue: 8)
+    package static let notAuth = RCode(rawValue: 9)
+    package static let notZone = RCode(rawValue: 10)
 
-    public var description: String {
+    package var description: String {
         ["NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED", "YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE"]
             .dropFirst(Int(rawValue)).first ?? "RCODE\(rawValue)"
     }
@@ -82,17 +82,17 @@ public struct RCode: RawRepresentable, Hashable, Sendable, CustomStringConvertib
 
 /// A decoded DNS message.
 public struct DNSMessage: Sendable {
-    public let id: UInt16
-    public let rcode: RCode
-    public let truncated: Bool
-    public let authoritative: Bool
-    public let isResponse: Bool
-    public let question: (name: DNSName, type: RRType)?
+    package let id: UInt16
+    package let rcode: RCode
+    package let truncated: Bool
+    package let authoritative: Bool
+    package let isResponse: Bool
+    package let question: (name: DNSName, type: RRType)?
     public let answers: [DNSRecord]
     public let authority: [DNSRecord]
     public let additional: [DNSRecord]
 
-    public init(
+    package init(
         id: UInt16, rcode: RCode, truncated: Bool, authoritative: Bool, isResponse: Bool,
         question: (name: DNSName, type: RRType)?, answers: [DNSRecord], authority: [DNSRecord], additional: [DNSRecord]
     ) {

@@ -3,8 +3,8 @@ import DNSSD
 
 /// Why bytes were not a usable DNS message.
 public struct DNSWireError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
+    package let message: String
+    package init(_ message: String) { self.message = message }
     public var description: String { message }
 }
 
@@ -14,7 +14,7 @@ public struct DNSWireError: Error, Hashable, Sendable, CustomStringConvertible {
 public enum DNSWireCodec {
     /// A query for `name`/`type` with recursion desired and an EDNS0 buffer size, so
     /// answers up to `ednsSize` bytes come over UDP without truncation.
-    public static func query(name: DNSName, type: RRType, id: UInt16, ednsSize: UInt16 = 1232) throws(DNSWireError) -> [UInt8] {
+    package static func query(name: DNSName, type: RRType, id: UInt16, ednsSize: UInt16 = 1232) throws(DNSWireError) -> [UInt8] {
         let wireName = name.wire
         guard let owner = wireName.withUnsafeBytes({ ldns_dname_new_frm_data(UInt16($0.count), $0.baseAddress) }) else {
             throw DNSWireError("cannot encode the name \(name)")
@@ -65,7 +65,7 @@ public enum DNSWireCodec {
     }
 
     /// Why a message whose answers go into a RecordStore was not read to its end.
-    public enum StoreFailure: Error, Sendable {
+    package enum StoreFailure: Error, Sendable {
         case malformed(DNSWireError)
         case full(RecordStore.Full)
     }
@@ -73,7 +73,7 @@ public enum DNSWireCodec {
     /// Decodes a message as `decode` does, but appends its answers to `store` instead of
     /// returning them (its `answers` are empty): a zone transfer's many records never exist
     /// as DNSRecord values at once.
-    public static func decode(_ bytes: [UInt8], appendingAnswersTo store: inout RecordStore) throws(StoreFailure) -> DNSMessage {
+    package static func decode(_ bytes: [UInt8], appendingAnswersTo store: inout RecordStore) throws(StoreFailure) -> DNSMessage {
         let packet: UnsafeMutablePointer<ldns_pkt>
         do throws(DNSWireError) { packet = try parse(bytes) } catch { throw .malformed(error) }
         defer { ldns_pkt_free(packet) }

@@ -7,7 +7,7 @@ import Glibc
 /// name's records chained in store order: 12 bytes a record, where a Dictionary keyed by
 /// DNSName takes hundreds. The hash is seeded per process (Hasher), so names chosen to collide
 /// cannot make the look-ups slow.
-public struct OwnerIndex: Sendable {
+package struct OwnerIndex: Sendable {
     /// Open addressing, at most half full: the first record of a name, or -1.
     private let slots: [Int32]
     /// The next record with the same owner, or -1.
@@ -18,7 +18,7 @@ public struct OwnerIndex: Sendable {
     /// 115-label name hashes it once).
     let hashedOwners: Int
 
-    public init(_ store: RecordStore) {
+    package init(_ store: RecordStore) {
         var capacity = 16
         while capacity < store.count * 2 { capacity <<= 1 }
         var slots = [Int32](repeating: -1, count: capacity)
@@ -54,7 +54,7 @@ public struct OwnerIndex: Sendable {
     }
 
     /// The positions of the records owned by `name`, in store order.
-    public func positions(of name: DNSName, in store: RecordStore) -> [Int] {
+    package func positions(of name: DNSName, in store: RecordStore) -> [Int] {
         let owner = name.wire[...]
         var slot = Self.hash(owner) & (slots.count - 1)
         while slots[slot] >= 0 {

@@ -8,18 +8,18 @@ import DNSSD
 /// One record's bytes: the owner's length (1) and its wire form, the type (2), the TTL (4), the
 /// number of RDATA fields (2; `notKept` when the RDATA is of a type clawnet never reads), then
 /// each field's length (2) and bytes. Integers are big-endian.
-public struct RecordStore: RandomAccessCollection, Sendable {
+package struct RecordStore: RandomAccessCollection, Sendable {
     /// How many records, and how many bytes of them, a store takes before it refuses more.
-    public struct Bounds: Sendable, Hashable, CustomStringConvertible {
-        public let records: Int
-        public let bytes: Int
+    package struct Bounds: Sendable, Hashable, CustomStringConvertible {
+        package let records: Int
+        package let bytes: Int
 
         /// "1000000 records, 64 MiB".
-        public var description: String { "\(records) records, \(bytesText)" }
+        package var description: String { "\(records) records, \(bytesText)" }
 
         var bytesText: String { bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes" }
 
-        public init(records: Int, bytes: Int) {
+        package init(records: Int, bytes: Int) {
             self.records = records
             self.bytes = bytes
         }
@@ -27,22 +27,22 @@ public struct RecordStore: RandomAccessCollection, Sendable {
         /// One zone: a fleet of 10,000 Gateways is about 40,000 records and 4 MB. A million
         /// small records take about 40 MB here (plus 12 MB for an index of their names), so a
         /// zone at both bounds stays far below what would hurt a machine.
-        public static let zone = Bounds(records: 1_000_000, bytes: 64 << 20)
+        package static let zone = Bounds(records: 1_000_000, bytes: 64 << 20)
     }
 
     /// A record that would pass a bound was not added.
-    public struct Full: Error, Sendable, Hashable, CustomStringConvertible {
-        public enum Bound: Sendable, Hashable { case records, bytes }
-        public let bound: Bound
-        public let bounds: Bounds
+    package struct Full: Error, Sendable, Hashable, CustomStringConvertible {
+        package enum Bound: Sendable, Hashable { case records, bytes }
+        package let bound: Bound
+        package let bounds: Bounds
 
-        public init(bound: Bound, bounds: Bounds) {
+        package init(bound: Bound, bounds: Bounds) {
             self.bound = bound
             self.bounds = bounds
         }
 
         /// "more than 1000000 records": what was too much, for a sentence about the zone.
-        public var description: String {
+        package var description: String {
             switch bound {
             case .records: "more than \(bounds.records) records"
             case .bytes: "more than \(bounds.bytesText) of records"
@@ -50,34 +50,34 @@ public struct RecordStore: RandomAccessCollection, Sendable {
         }
     }
 
-    public let bounds: Bounds
+    package let bounds: Bounds
     private var bytes: [UInt8] = []
     private var starts: [UInt32] = []
     /// The field count of a record whose RDATA was not kept: it reads as `.other`.
     private static let notKept: UInt16 = 0xFFFF
 
-    public init(bounds: Bounds = .zone) {
+    package init(bounds: Bounds = .zone) {
         self.bounds = bounds
     }
 
     /// `records` in order; throws when they pass `bounds`.
-    public init(_ records: some Sequence<DNSRecord>, bounds: Bounds = .zone) throws(Full) {
+    package init(_ records: some Sequence<DNSRecord>, bounds: Bounds = .zone) throws(Full) {
         self.init(bounds: bounds)
         for record in records { try append(record) }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { starts.count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { starts.count }
     /// The bytes the records take (the index of starts aside: 4 bytes a record).
-    public var byteCount: Int { bytes.count }
+    package var byteCount: Int { bytes.count }
 
-    public subscript(position: Int) -> DNSRecord {
+    package subscript(position: Int) -> DNSRecord {
         record(at: position, named: name(at: position))
     }
 
     /// The record at `position` with `name` as its owner, made by the caller once for a run of
     /// records at one name (`sameOwner`): a long name is decoded once, not once a record.
-    public func record(at position: Int, named name: DNSName) -> DNSRecord {
+    package func record(at position: Int, named name: DNSName) -> DNSRecord {
         var offset = Int(starts[position])
         offset += 1 + Int(bytes[offset])
         let type = RRType(rawValue: UInt16(integer(at: offset, size: 2)))
@@ -96,23 +96,23 @@ public struct RecordStore: RandomAccessCollection, Sendable {
     }
 
     /// The record's type, without making the record.
-    public func type(at position: Int) -> RRType {
+    package func type(at position: Int) -> RRType {
         let offset = Int(starts[position])
         return RRType(rawValue: UInt16(integer(at: offset + 1 + Int(bytes[offset]), size: 2)))
     }
 
-    public func ttl(at position: Int) -> UInt32 {
+    package func ttl(at position: Int) -> UInt32 {
         let offset = Int(starts[position])
         return UInt32(integer(at: offset + 1 + Int(bytes[offset]) + 2, size: 4))
     }
 
     /// The record's owner name, without decoding its RDATA.
-    public func name(at position: Int) -> DNSName {
+    package func name(at position: Int) -> DNSName {
         DNSName(trusted: labels(at: Int(starts[position])))
     }
 
     /// True when the records at `a` and `b` have the same owner, byte for byte.
-    public func sameOwner(_ a: Int, _ b: Int) -> Bool {
+    package func sameOwner(_ a: Int, _ b: Int) -> Bool {
         OwnerIndex.identical(owner(at: a), owner(at: b))
     }
 
@@ -122,12 +122,12 @@ public struct RecordStore: RandomAccessCollection, Sendable {
         return bytes[(offset + 1)..<(offset + 1 + Int(bytes[offset]))]
     }
 
-    public mutating func append(_ record: DNSRecord) throws(Full) {
+    package mutating func append(_ record: DNSRecord) throws(Full) {
         try append(owner: record.name.wire, type: record.type, ttl: record.ttl, fields: Self.fields(record.data))
     }
 
     /// Every record of `other`, in order.
-    public mutating func append(contentsOf other: RecordStore) throws(Full) {
+    package mutating func append(contentsOf other: RecordStore) throws(Full) {
         try reserve(records: other.count, bytes: other.bytes.count)
         let base = UInt32(bytes.count)
         starts += other.starts.map { $0 + base }
@@ -135,7 +135,7 @@ public struct RecordStore: RandomAccessCollection, Sendable {
     }
 
     /// Keeps the first `count` records.
-    public mutating func removeAll(after count: Int) {
+    package mutating func removeAll(after count: Int) {
         guard count < starts.count else { return }
         bytes.removeSubrange(Int(starts[count])...)
         starts.removeSubrange(count...)

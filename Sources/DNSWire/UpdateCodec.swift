@@ -4,20 +4,20 @@ import DNSSD
 /// One record of an RFC 2136 UPDATE's prerequisite or update section: the class says what it
 /// means (IN: this record; ANY: the whole RRset or name; NONE: absent, or delete this record),
 /// and the RDATA is empty where RFC 2136 §2.4 and §2.5 want it empty.
-public struct UpdateRecord: Hashable, Sendable {
-    public enum Class: UInt16, Sendable {
+package struct UpdateRecord: Hashable, Sendable {
+    package enum Class: UInt16, Sendable {
         case inet = 1
         case none = 254
         case any = 255
     }
 
-    public let name: DNSName
-    public let type: RRType
-    public let rrClass: Class
-    public let ttl: UInt32
-    public let data: DNSRecord.Data?
+    package let name: DNSName
+    package let type: RRType
+    package let rrClass: Class
+    package let ttl: UInt32
+    package let data: DNSRecord.Data?
 
-    public init(name: DNSName, type: RRType, rrClass: Class, ttl: UInt32, data: DNSRecord.Data?) {
+    package init(name: DNSName, type: RRType, rrClass: Class, ttl: UInt32, data: DNSRecord.Data?) {
         self.name = name
         self.type = type
         self.rrClass = rrClass
@@ -29,7 +29,7 @@ public struct UpdateRecord: Hashable, Sendable {
 extension DNSWireCodec {
     /// An UPDATE message (opcode 5) for `zone`, without TSIG: the zone section, then the
     /// prerequisites and the updates in the order given. ldns compresses the names.
-    public static func update(zone: DNSName, prerequisites: [UpdateRecord], updates: [UpdateRecord], id: UInt16) throws(DNSWireError)
+    package static func update(zone: DNSName, prerequisites: [UpdateRecord], updates: [UpdateRecord], id: UInt16) throws(DNSWireError)
         -> [UInt8]
     {
         guard let packet = ldns_pkt_new() else { throw DNSWireError("cannot allocate an UPDATE message") }
@@ -49,7 +49,7 @@ extension DNSWireCodec {
     /// writes never exceeds (a pointer replaces at least one label and the root); nil when
     /// a record's RDATA length is not known without encoding it. A plan that fits in one
     /// message by this bound needs no trial encoding.
-    public static func updateLengthBound(zone: DNSName, prerequisites: [UpdateRecord], updates: [UpdateRecord]) -> Int? {
+    package static func updateLengthBound(zone: DNSName, prerequisites: [UpdateRecord], updates: [UpdateRecord]) -> Int? {
         // Header, then the zone section's one question (name, type, class).
         var length = 12 + zone.wireLength + 4
         for record in [prerequisites, updates].joined() {
@@ -72,7 +72,7 @@ extension DNSWireCodec {
     }
 
     /// A zone transfer question (AXFR) for `zone`: no recursion, no EDNS, as dig and kdig ask.
-    public static func transferQuery(zone: DNSName, id: UInt16) throws(DNSWireError) -> [UInt8] {
+    package static func transferQuery(zone: DNSName, id: UInt16) throws(DNSWireError) -> [UInt8] {
         guard let owner = ldnsName(zone), let packet = ldns_pkt_query_new(owner, LDNS_RR_TYPE_AXFR, LDNS_RR_CLASS_IN, 0) else {
             throw DNSWireError("cannot build a zone transfer question for \(zone)")
         }

@@ -5,26 +5,26 @@ import Glibc
 /// A zone file read with ldns, record by record, so that every record and every error has
 /// its line number. Reading goes on after a bad line to report all of them.
 public struct ZoneFile: Sendable {
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The line the record ends on (a record in parentheses spans several).
-        public let line: Int
-        public let record: DNSRecord
+        package let line: Int
+        package let record: DNSRecord
     }
 
-    public struct Problem: Sendable, Hashable {
-        public let line: Int
-        public let message: String
+    package struct Problem: Sendable, Hashable {
+        package let line: Int
+        package let message: String
     }
 
     /// The records, held compactly and within `RecordStore.Bounds.zone`.
-    public let records: RecordStore
+    package let records: RecordStore
     /// Each record's line; nil for a transferred zone, whose "line" is its place in the transfer.
     private let lines: [Int32]?
-    public let problems: [Problem]
+    package let problems: [Problem]
     /// The origin in effect at the end of the file.
-    public let origin: DNSName?
+    package let origin: DNSName?
     /// What servers accept but change (a TTL above 2^31-1 is served as 0).
-    public let warnings: [Problem]
+    package let warnings: [Problem]
 
     init(records: RecordStore, lines: [Int32]?, problems: [Problem], origin: DNSName?, warnings: [Problem] = []) {
         self.records = records
@@ -35,43 +35,48 @@ public struct ZoneFile: Sendable {
     }
 
     /// The records with their lines, each made when it is read.
-    public var entries: Entries { Entries(file: self) }
+    package var entries: Entries { Entries(file: self) }
 
-    public struct Entries: RandomAccessCollection, Sendable {
+    package struct Entries: RandomAccessCollection, Sendable {
         let file: ZoneFile
-        public var startIndex: Int { 0 }
-        public var endIndex: Int { file.records.count }
-        public subscript(position: Int) -> Entry { Entry(line: file.line(of: position), record: file.records[position]) }
+        package var startIndex: Int { 0 }
+        package var endIndex: Int { file.records.count }
+        package subscript(position: Int) -> Entry { Entry(line: file.line(of: position), record: file.records[position]) }
     }
 
     /// The line of the record at `position`.
-    public func line(of position: Int) -> Int {
+    package func line(of position: Int) -> Int {
         lines.map { Int($0[position]) } ?? position + 1
     }
 
     /// A zone as a server sent it (AXFR): each record's "line" is its place in the transfer.
-    public init(transferred records: RecordStore, origin: DNSName) {
+    package init(transferred records: RecordStore, origin: DNSName) {
         self.init(records: records, lines: nil, problems: [], origin: origin)
     }
 
     /// At most this many syntax errors are collected; a file that is not a zone at all
     /// would otherwise repeat the same error for every line.
-    public static let maxProblems = 50
+    package static let maxProblems = 50
 
     /// The largest TXT RDATA BIND 9.18 loads (measured: 65,511 bytes gives "ran out of space",
     /// whatever the owner); Knot takes up to 65,535.
-    public static let bindMaxTXTRDATA = 65_510
+    package static let bindMaxTXTRDATA = 65_510
 
-    /// Reads zone text. `origin` applies until a `$ORIGIN` line changes it.
-    public static func read(text: String, origin: DNSName? = nil, defaultTTL: UInt32 = 3600, bounds: RecordStore.Bounds = .zone) -> ZoneFile
-    {
+    /// Reads zone text within the bounds of one zone. `origin` applies until a `$ORIGIN` line
+    /// changes it. (Public for the fuzz package; the bounds are the package's own.)
+    public static func read(text: String, origin: DNSName? = nil, defaultTTL: UInt32 = 3600) -> ZoneFile {
+        read(bytes: Array(text.utf8), origin: origin, defaultTTL: defaultTTL, bounds: .zone)
+    }
+
+    /// Reads zone text within `bounds`.
+    package static func read(text: String, origin: DNSName? = nil, defaultTTL: UInt32 = 3600, bounds: RecordStore.Bounds) -> ZoneFile {
         read(bytes: Array(text.utf8), origin: origin, defaultTTL: defaultTTL, bounds: bounds)
     }
 
     /// Reads a zone file's bytes (a file is read by the caller, with a size limit: see
     /// RegularFile); bytes that are not UTF-8 reach ldns unchanged. Records past `bounds`
     /// are not read: a problem on the line where they start says so.
-    public static func read(bytes: [UInt8], origin: DNSName? = nil, defaultTTL: UInt32 = 3600, bounds: RecordStore.Bounds = .zone)
+    package static func read(bytes: [UInt8], origin: DNSName? = nil, defaultTTL: UInt32 = 3600, bounds: RecordStore.Bounds = .zone)
         -> ZoneFile
     {
         var bytes = bytes

@@ -2,13 +2,13 @@
 /// (`scheme://host[:port]`): what OpenClaw's checkBrowserOrigin (src/gateway/origin-check.ts)
 /// compares with gateway.controlUi.allowedOrigins. Only http and https origins of visible
 /// ASCII, at most `limit` bytes: the text goes into a request header as it is.
-public struct BrowserOrigin: Sendable, Hashable, CustomStringConvertible {
-    public let text: String
+package struct BrowserOrigin: Sendable, Hashable, CustomStringConvertible {
+    package let text: String
 
     /// A host name and port are far shorter; past this it is not an origin.
     static let limit = 255
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count <= Self.limit, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         guard let scheme = ["https://", "http://"].first(where: text.lowercased().hasPrefix) else { return nil }
@@ -17,12 +17,12 @@ public struct BrowserOrigin: Sendable, Hashable, CustomStringConvertible {
         self.text = text
     }
 
-    public var description: String { text }
+    package var description: String { text }
 }
 
 extension ProbeTarget {
     /// This target, its WebSocket upgrades carrying `origin` (when one is given).
-    public func opened(from origin: BrowserOrigin?) -> ProbeTarget {
+    package func opened(from origin: BrowserOrigin?) -> ProbeTarget {
         var target = self
         target.origin = origin ?? target.origin
         return target

@@ -13,41 +13,41 @@ import DNSSD
 ///   isSecureWebSocketUrl; OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1 adds other names that resolve
 ///   to a private address).
 /// Anywhere else the connect request goes without them, as OpenClaw's own probe sends it.
-public struct CredentialPolicy: Sendable, Hashable {
+package struct CredentialPolicy: Sendable, Hashable {
     /// --pin, or gateway.remote.tlsFingerprint.
-    public var pin: TLSFingerprint?
+    package var pin: TLSFingerprint?
     /// Where CA-issued certificates are checked against.
-    public var trustRoots: TrustRoots
+    package var trustRoots: TrustRoots
     /// OPENCLAW_ALLOW_INSECURE_PRIVATE_WS=1, OpenClaw's break-glass for plain ws:// on trusted
     /// private networks.
-    public var allowPrivatePlainText: Bool
+    package var allowPrivatePlainText: Bool
 
-    public init(pin: TLSFingerprint? = nil, trustRoots: TrustRoots = .system, allowPrivatePlainText: Bool = false) {
+    package init(pin: TLSFingerprint? = nil, trustRoots: TrustRoots = .system, allowPrivatePlainText: Bool = false) {
         self.pin = pin
         self.trustRoots = trustRoots
         self.allowPrivatePlainText = allowPrivatePlainText
     }
 
     /// What is known about the peer of one connection when the decision is made.
-    public struct Peer: Sendable, Hashable {
+    package struct Peer: Sendable, Hashable {
         /// The host the target names (its URL's host).
-        public var host: String
+        package var host: String
         /// The address this connection reached.
-        public var address: IPAddress
+        package var address: IPAddress
         /// The leaf certificate's SHA-256; nil on a plain connection.
-        public var leaf: TLSFingerprint?
+        package var leaf: TLSFingerprint?
         /// The chain's verdict (only looked at without a pin).
-        public var chain: ChainVerdict
+        package var chain: ChainVerdict
         /// The owner of the socket that accepted this connection, for an address of this machine.
-        public var localOwner: UInt32?
+        package var localOwner: UInt32?
         /// The address is one of this machine's interfaces' (10.77.0.2 on eth0), not loopback:
         /// the listener there is on this machine all the same.
-        public var isOwnAddress: Bool
+        package var isOwnAddress: Bool
         /// The users who may run a local listener that gets the credentials (root, and the
         /// credentials' owner).
-        public var trustedOwners: Set<UInt32>
+        package var trustedOwners: Set<UInt32>
 
-        public init(
+        package init(
             host: String, address: IPAddress, leaf: TLSFingerprint?, chain: ChainVerdict = .notChecked, localOwner: UInt32? = nil,
             trustedOwners: Set<UInt32> = [0], isOwnAddress: Bool = false
         ) {
@@ -63,10 +63,10 @@ public struct CredentialPolicy: Sendable, Hashable {
         /// 127.0.0.0/8 and ::1, also as an IPv4-mapped address.
         var isLoopback: Bool { (address.mappedIPv4 ?? address).isLoopback }
         /// Loopback or an address of this machine's interfaces: a listener of this machine.
-        public var isThisMachine: Bool { isLoopback || isOwnAddress }
+        package var isThisMachine: Bool { isLoopback || isOwnAddress }
     }
 
-    public func decide(_ peer: Peer) -> CredentialDecision {
+    package func decide(_ peer: Peer) -> CredentialDecision {
         guard let leaf = peer.leaf else {
             if let pin { return .withhold(.pinWithoutTLS(expected: pin)) }
             if peer.isThisMachine { return local(peer) }
@@ -93,11 +93,11 @@ public struct CredentialPolicy: Sendable, Hashable {
 /// Where CA-issued certificates are checked against: the system's trust store
 /// (/etc/ssl/certs/ca-certificates.crt, as swift-certificates finds it), or the PEM bundle
 /// SSL_CERT_FILE names, as OpenSSL reads it.
-public enum TrustRoots: Sendable, Hashable {
+package enum TrustRoots: Sendable, Hashable {
     case system
     case bundle(path: String)
 
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         if let path = environment["SSL_CERT_FILE"], !path.isEmpty {
             self = .bundle(path: path)
         } else {
@@ -107,7 +107,7 @@ public enum TrustRoots: Sendable, Hashable {
 }
 
 /// Whether a certificate chain leads to a trusted root and names the host.
-public enum ChainVerdict: Sendable, Hashable {
+package enum ChainVerdict: Sendable, Hashable {
     case trusted
     /// Issued by a trusted CA, but for other names.
     case otherHost
@@ -121,18 +121,18 @@ public enum ChainVerdict: Sendable, Hashable {
 }
 
 /// The decision for one connection, and its reason.
-public enum CredentialDecision: Sendable, Hashable {
+package enum CredentialDecision: Sendable, Hashable {
     case send(Grant)
     case withhold(Withheld)
 
-    public enum Grant: Sendable, Hashable {
+    package enum Grant: Sendable, Hashable {
         case pinned
         case trustedChain
         case localListener(owner: UInt32)
         case privatePlainText
     }
 
-    public enum Withheld: Sendable, Hashable {
+    package enum Withheld: Sendable, Hashable {
         /// The leaf on this connection is not the pinned one.
         case pinMismatch(expected: TLSFingerprint, observed: TLSFingerprint)
         /// A pin is set, but the connection is plain ws://: nothing to check it against.
@@ -145,7 +145,7 @@ public enum CredentialDecision: Sendable, Hashable {
         case foreignLocalListener(owner: UInt32?)
     }
 
-    public var sends: Bool {
+    package var sends: Bool {
         if case .send = self { return true }
         return false
     }

@@ -6,21 +6,21 @@ import Logging
 /// first connection that works, then HTTP health, readiness and the WebSocket opening, each
 /// on its own connection and all at once (without the HTTP phases, the WebSocket opens on the
 /// first connection).
-public enum GatewayProbe {
-    public struct Phases: OptionSet, Sendable {
-        public let rawValue: Int
-        public init(rawValue: Int) { self.rawValue = rawValue }
+package enum GatewayProbe {
+    package struct Phases: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
 
-        public static let tcp = Phases(rawValue: 1)
-        public static let tls = Phases(rawValue: 2)
-        public static let health = Phases(rawValue: 4)
-        public static let websocket = Phases(rawValue: 8)
+        package static let tcp = Phases(rawValue: 1)
+        package static let tls = Phases(rawValue: 2)
+        package static let health = Phases(rawValue: 4)
+        package static let websocket = Phases(rawValue: 8)
         /// The connect request after the challenge (needs .websocket).
-        public static let connect = Phases(rawValue: 16)
-        public static let all: Phases = [.tcp, .tls, .health, .websocket, .connect]
+        package static let connect = Phases(rawValue: 16)
+        package static let all: Phases = [.tcp, .tls, .health, .websocket, .connect]
     }
 
-    public static func run(_ target: ProbeTarget, budget: Duration, phases: Phases = .all) async -> ProbeReport {
+    package static func run(_ target: ProbeTarget, budget: Duration, phases: Phases = .all) async -> ProbeReport {
         await run(target, clock: ProbeClock(budget: budget), phases: phases)
     }
 
@@ -133,7 +133,7 @@ public enum GatewayProbe {
     /// Probes many targets at once, at most `limit` at a time; reports come back in order.
     /// One budget for all: a target whose turn comes late gets what is left of it, and one
     /// whose turn comes after it is not tried (so hundreds of Gateways cannot stretch the run).
-    public static func runAll(_ targets: [ProbeTarget], budget: Duration, limit: Int = 256, phases: Phases = .all) async -> [ProbeReport] {
+    package static func runAll(_ targets: [ProbeTarget], budget: Duration, limit: Int = 256, phases: Phases = .all) async -> [ProbeReport] {
         let started = ContinuousClock.now
         return await targets.concurrentMap(atMost: limit) { target in
             await run(target, clock: ProbeClock(budget: budget, start: started), phases: phases)
@@ -217,7 +217,7 @@ public enum GatewayProbe {
     }
 
     /// `host:port`, IPv6 literals in brackets and without their zone, as the Host header wants it.
-    public static func hostHeader(_ target: ProbeTarget) -> String {
+    package static func hostHeader(_ target: ProbeTarget) -> String {
         Endpoint(host: IPAddress(target.host).map { $0.withoutZone.description } ?? target.host, port: target.port).description
     }
 }

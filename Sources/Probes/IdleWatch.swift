@@ -10,10 +10,10 @@ import NIOSupport
 /// Timeouts between that and 30 s stay out of its sight, and the report says so.
 extension GatewayProbe {
     /// OpenClaw's tick: a proxy must keep an idle WebSocket open at least this long.
-    public static let tickInterval = Duration.seconds(30)
+    package static let tickInterval = Duration.seconds(30)
     /// The longest doctor holds a WebSocket idle: enough to catch the short timeouts set by hand
     /// (1-3 s), short enough to stay inside doctor's default budget of 5 s.
-    public static let idleWatch = Duration.seconds(3)
+    package static let idleWatch = Duration.seconds(3)
 
     /// A WebSocket of its own, opened, then held idle after the challenge until it is closed or
     /// the watch (or the budget) ends.

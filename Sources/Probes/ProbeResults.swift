@@ -2,30 +2,30 @@ import DNSSD
 import FoundationEssentials
 
 /// A Gateway to probe: where to connect, and what is known about it beforehand.
-public struct ProbeTarget: Sendable, Hashable {
+package struct ProbeTarget: Sendable, Hashable {
     /// What the user or discovery calls it (a URL, a host, an instance name), for reports.
-    public var label: String
+    package var label: String
     /// The host for TLS SNI and the HTTP Host header, as text that leaves the program: the
     /// host name without its root dot, else an address (or, for a Gateway known by neither,
     /// its label).
-    public let host: String
+    package let host: String
     /// The host name, when the Gateway has one.
-    public let hostName: DomainName?
-    public var addresses: [IPAddress]
-    public var port: Int
-    public var tls: Bool
+    package let hostName: DomainName?
+    package var addresses: [IPAddress]
+    package var port: Int
+    package var tls: Bool
     /// The fingerprint the beacon's TXT advertises (a hint, never a pin).
-    public var advertisedFingerprint: TLSFingerprint?
+    package var advertisedFingerprint: TLSFingerprint?
     /// What the connect request shows this Gateway (a token only goes to its own Gateway).
-    public var credentials: ConnectCredentials = .none
+    package var credentials: ConnectCredentials = .none
     /// Which peer may be shown them, decided on the connection that would carry them.
-    public var policy = CredentialPolicy()
+    package var policy = CredentialPolicy()
     /// The Origin the WebSocket upgrade carries, as a browser page's would (--origin); none by default.
-    public var origin: BrowserOrigin?
+    package var origin: BrowserOrigin?
     /// The key exchange groups the TLS handshakes offer (watch offers the classical ones only).
-    public var keyExchange = TLSKeyExchange.withPostQuantum
+    package var keyExchange = TLSKeyExchange.withPostQuantum
 
-    public init(
+    package init(
         label: String, host: String, addresses: [IPAddress], port: Int, tls: Bool, advertisedFingerprint: TLSFingerprint? = nil,
         credentials: ConnectCredentials = .none
     ) {
@@ -41,8 +41,8 @@ public struct ProbeTarget: Sendable, Hashable {
 }
 
 /// A TCP connection attempt to one address.
-public struct TCPAttempt: Sendable, Hashable {
-    public enum Outcome: Sendable, Hashable {
+package struct TCPAttempt: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         case connected
         /// Something answered with a reset: nothing listens on that address and port.
         case refused
@@ -59,17 +59,17 @@ public struct TCPAttempt: Sendable, Hashable {
         case failed(String)
     }
 
-    public let address: IPAddress
-    public let outcome: Outcome
-    public let elapsed: Duration
+    package let address: IPAddress
+    package let outcome: Outcome
+    package let elapsed: Duration
 
     /// This machine could not open the socket: the address was not tried.
-    public var isLocalShortage: Bool {
+    package var isLocalShortage: Bool {
         if case .localShortage = outcome { return true }
         return false
     }
 
-    public init(address: IPAddress, outcome: Outcome, elapsed: Duration) {
+    package init(address: IPAddress, outcome: Outcome, elapsed: Duration) {
         self.address = address
         self.outcome = outcome
         self.elapsed = elapsed
@@ -78,7 +78,7 @@ public struct TCPAttempt: Sendable, Hashable {
 
 extension TCPAttempt.Outcome: Error, CustomStringConvertible {
     /// A stable word for JSON: connected, refused, timedOut, unreachable, localShortage, reset or failed.
-    public var word: String {
+    package var word: String {
         switch self {
         case .connected: "connected"
         case .refused: "refused"
@@ -90,7 +90,7 @@ extension TCPAttempt.Outcome: Error, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .connected: "connected"
         case .refused: "refused"
@@ -102,29 +102,29 @@ extension TCPAttempt.Outcome: Error, CustomStringConvertible {
 }
 
 /// What the TLS handshake showed.
-public struct TLSFacts: Sendable, Hashable {
-    public let version: TLSProtocolVersion
-    public let cipher: String?
-    public let fingerprint: TLSFingerprint
-    public let certificate: CertificateFacts?
+package struct TLSFacts: Sendable, Hashable {
+    package let version: TLSProtocolVersion
+    package let cipher: String?
+    package let fingerprint: TLSFingerprint
+    package let certificate: CertificateFacts?
     /// Why the certificate could not be read, when it could not.
-    public let certificateProblem: String?
+    package let certificateProblem: String?
     /// The certificates as the server presented them (DER, leaf first): what a CA-issued
     /// certificate is verified with.
-    public var chain: [[UInt8]] = []
+    package var chain: [[UInt8]] = []
 }
 
-public struct CertificateFacts: Sendable, Hashable {
-    public let subject: String
-    public let issuer: String
-    public let subjectAlternativeNames: [String]
-    public let notBefore: Date
-    public let notAfter: Date
-    public let selfSigned: Bool
-    public let publicKey: String
+package struct CertificateFacts: Sendable, Hashable {
+    package let subject: String
+    package let issuer: String
+    package let subjectAlternativeNames: [String]
+    package let notBefore: Date
+    package let notAfter: Date
+    package let selfSigned: Bool
+    package let publicKey: String
 }
 
-public enum TLSOutcome: Sendable, Hashable, CustomStringConvertible {
+package enum TLSOutcome: Sendable, Hashable, CustomStringConvertible {
     case established(TLSFacts)
     /// The server answered, but not with TLS; its first bytes.
     case notTLS(firstBytes: [UInt8])
@@ -134,7 +134,7 @@ public enum TLSOutcome: Sendable, Hashable, CustomStringConvertible {
     /// No finished handshake in time; how many bytes arrived.
     case timedOut(bytesReceived: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .established: "established"
         case .notTLS: "the answer is not TLS"
@@ -145,7 +145,7 @@ public enum TLSOutcome: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-public enum HTTPOutcome: Sendable, Hashable {
+package enum HTTPOutcome: Sendable, Hashable {
     /// `server` and `via` are the response's Server and Via headers, which name what answers when
     /// it is not a Gateway, or what stands in front of it (a Gateway's own answers carry neither).
     case response(status: Int, body: String, server: String?, via: String? = nil)
@@ -157,23 +157,23 @@ public enum HTTPOutcome: Sendable, Hashable {
 
 /// The Gateway's first WebSocket frame, `connect.challenge` when all is well.
 public struct FirstFrame: Sendable, Hashable {
-    public enum Content: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         /// A well-formed connect.challenge and its nonce.
         case challenge(nonce: String)
         /// Anything else: what is wrong with the frame, in words.
         case unexpected(problem: String)
     }
 
-    public let text: String
-    public let content: Content
+    package let text: String
+    package let content: Content
 
-    public init(text: String, content: Content) {
+    package init(text: String, content: Content) {
         self.text = text
         self.content = content
     }
 }
 
-public enum WebSocketOutcome: Sendable, Hashable {
+package enum WebSocketOutcome: Sendable, Hashable {
     case opened(FirstFrame, closedCleanly: Bool)
     /// The server answered the upgrade with another status (200: not a WebSocket endpoint; 403
     /// proxy attribution, a 302 to a login page, 429, 503: see `UpgradeRejection.kind`).
@@ -198,7 +198,7 @@ extension HTTPOutcome {
 
     /// The answer names a program in front of the Gateway: a Gateway's own HTTP answers carry
     /// neither a Server nor a Via header (Node's http server adds none).
-    public var namesIntermediary: Bool {
+    package var namesIntermediary: Bool {
         if case .response(_, _, let server, let via) = self { return server != nil || via != nil }
         return false
     }
@@ -217,7 +217,7 @@ extension WebSocketOutcome {
 
 /// A WebSocket held idle after connect.challenge, as a node's is between the Gateway's ticks:
 /// whether something in the path closed it, and when.
-public enum IdleOutcome: Sendable, Hashable {
+package enum IdleOutcome: Sendable, Hashable {
     /// Still open when the watch ended, after this long.
     case heldOpen(Duration)
     /// Closed this long after the challenge, with no frame in between.
@@ -226,46 +226,46 @@ public enum IdleOutcome: Sendable, Hashable {
     case notWatched(String)
 }
 
-public struct PhaseTiming<Outcome: Sendable & Hashable>: Sendable, Hashable {
-    public let outcome: Outcome
-    public let elapsed: Duration
+package struct PhaseTiming<Outcome: Sendable & Hashable>: Sendable, Hashable {
+    package let outcome: Outcome
+    package let elapsed: Duration
 }
 
 /// Everything one probe of one Gateway found, phase by phase. A phase is nil when it did
 /// not run (an earlier one failed, or it does not apply, like TLS on a plain Gateway).
-public struct ProbeReport: Sendable {
-    public let target: ProbeTarget
-    public var tcp: [TCPAttempt] = []
-    public var tls: PhaseTiming<TLSOutcome>?
-    public var health: PhaseTiming<HTTPOutcome>?
-    public var ready: PhaseTiming<HTTPOutcome>?
-    public var websocket: PhaseTiming<WebSocketOutcome>?
+package struct ProbeReport: Sendable {
+    package let target: ProbeTarget
+    package var tcp: [TCPAttempt] = []
+    package var tls: PhaseTiming<TLSOutcome>?
+    package var health: PhaseTiming<HTTPOutcome>?
+    package var ready: PhaseTiming<HTTPOutcome>?
+    package var websocket: PhaseTiming<WebSocketOutcome>?
     /// The answer to the (last) connect request after the challenge.
-    public var connect: PhaseTiming<ConnectOutcome>?
+    package var connect: PhaseTiming<ConnectOutcome>?
     /// A WebSocket held idle after the challenge; only behind a proxy (see `GatewayProbe.idleWatch`).
-    public var idle: PhaseTiming<IdleOutcome>?
+    package var idle: PhaseTiming<IdleOutcome>?
     /// Every connect request and its answer, in order (more than one when the Gateway was
     /// starting, asked for the older node protocol, or a pairing request was asked twice).
-    public var connectTries: [ConnectTry] = []
+    package var connectTries: [ConnectTry] = []
     /// The openings a Gateway refused with a transient 503 before `websocket` (`UpgradeRetry`).
-    public var upgradeRefusals: [UpgradeTry] = []
+    package var upgradeRefusals: [UpgradeTry] = []
     /// Whether the target's credentials went with the connect request, and why (nil when it
     /// has none, or no request was made).
-    public var credentials: CredentialDecision?
+    package var credentials: CredentialDecision?
     /// Why a connection of this probe could not even be opened on this machine (EMFILE,
     /// ENOBUFS...): the probe says nothing of the Gateway, and watch judges it not at all.
-    public var localShortage: String?
+    package var localShortage: String?
 
-    public init(target: ProbeTarget) {
+    package init(target: ProbeTarget) {
         self.target = target
     }
 
     /// The address that connected, when one did.
-    public var connectedAddress: IPAddress? {
+    package var connectedAddress: IPAddress? {
         tcp.first { $0.outcome == .connected }?.address
     }
 
-    public var tlsFacts: TLSFacts? {
+    package var tlsFacts: TLSFacts? {
         if case .established(let facts)? = tls?.outcome { return facts }
         return nil
     }
@@ -274,7 +274,7 @@ public struct ProbeReport: Sendable {
 /// How `--verbose` logs a phase: its outcome's name and its time ("helloOK in 12 ms"), never
 /// a Swift value's dump with its nested types.
 extension PhaseTiming: CustomStringConvertible {
-    public var description: String { "\(LogWord.of(outcome)) in \(elapsed.milliseconds) ms" }
+    package var description: String { "\(LogWord.of(outcome)) in \(elapsed.milliseconds) ms" }
 }
 
 /// The name of a value for a log line: an enum case's name in words with the reason it

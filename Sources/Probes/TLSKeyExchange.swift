@@ -1,7 +1,7 @@
 import NIOSSL
 
 /// The key exchange groups a probe's ClientHello offers.
-public enum TLSKeyExchange: Sendable, Hashable {
+package enum TLSKeyExchange: Sendable, Hashable {
     /// NIOSSL's default, as a node's own TLS offers today: the post-quantum hybrid
     /// X25519MLKEM768 first, then X25519, P-256 and P-384 (doctor probes so).
     case withPostQuantum

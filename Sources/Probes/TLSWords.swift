@@ -7,7 +7,7 @@ public enum TLSProtocolVersion: Sendable, Hashable, CustomStringConvertible {
     /// The handshake finished, yet neither NIOSSL nor the ServerHello said which version.
     case unknown
 
-    public init(wire: UInt16) {
+    package init(wire: UInt16) {
         switch wire {
         case 0x0301: self = .tls10
         case 0x0302: self = .tls11
@@ -30,14 +30,14 @@ public enum TLSProtocolVersion: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A TLS alert's description byte (RFC 8446 §6), named where doctor explains it.
-public enum TLSAlert: Sendable, Hashable, CustomStringConvertible {
+package enum TLSAlert: Sendable, Hashable, CustomStringConvertible {
     /// 40: the server found no acceptable set of parameters.
     case handshakeFailure
     /// 70: no protocol version in common.
     case protocolVersion
     case other(UInt8)
 
-    public init(code: UInt8) {
+    package init(code: UInt8) {
         switch code {
         case 40: self = .handshakeFailure
         case 70: self = .protocolVersion
@@ -45,7 +45,7 @@ public enum TLSAlert: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var code: UInt8 {
+    package var code: UInt8 {
         switch self {
         case .handshakeFailure: 40
         case .protocolVersion: 70
@@ -54,7 +54,7 @@ public enum TLSAlert: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `TLS alert 70 (protocol_version: no TLS version in common)`; the number alone when unnamed.
-    public var description: String {
+    package var description: String {
         switch self {
         case .handshakeFailure: "TLS alert 40 (handshake_failure)"
         case .protocolVersion: "TLS alert 70 (protocol_version: no TLS version in common)"

@@ -9,26 +9,26 @@ import FoundationEssentials
 /// src/gateway/server-http.ts (attachGatewayUpgradeHandler, rejectUpgradeAuth): 403
 /// proxy_attribution_required, 429 rate_limited with Retry-After, 401, and 503 in plain text
 /// while its admission is closed (src/gateway/server/http-work-admission.ts).
-public struct UpgradeRejection: Sendable, Hashable {
-    public let status: Int
+package struct UpgradeRejection: Sendable, Hashable {
+    package let status: Int
     /// The Location header, at most `headerLimit` bytes.
-    public var location: String?
-    public var retryAfter: RetryAfter?
+    package var location: String?
+    package var retryAfter: RetryAfter?
     /// `error.type` and `error.message` of a JSON body (the Gateway's rejectUpgradeAuth).
-    public var errorType: String?
-    public var errorMessage: String?
+    package var errorType: String?
+    package var errorMessage: String?
     /// The body's first `bodyLimit` bytes, as text.
-    public var body: String = ""
+    package var body: String = ""
     /// The Server and Via headers: what answered, when it was not the Gateway.
-    public var server: String?
-    public var via: String?
+    package var server: String?
+    package var via: String?
 
     /// OpenClaw's clients keep 2 KiB of a rejected upgrade's body.
-    public static let bodyLimit = 2048
+    package static let bodyLimit = 2048
     /// A header value longer than this is cut: a Location or a Server header is a line.
-    public static let headerLimit = 512
+    package static let headerLimit = 512
 
-    public init(status: Int, location: String? = nil, retryAfter: RetryAfter? = nil, body: String = "") {
+    package init(status: Int, location: String? = nil, retryAfter: RetryAfter? = nil, body: String = "") {
         self.status = status
         self.location = location
         self.retryAfter = retryAfter
@@ -52,7 +52,7 @@ public struct UpgradeRejection: Sendable, Hashable {
 
 extension UpgradeRejection {
     /// What the rejection says, typed: the decisions doctor makes on it.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// 403 `proxy_attribution_required`: proxy headers from a source outside
         /// gateway.trustedProxies, or a chain that resolves to loopback (src/gateway/ingress-attribution.ts).
         case proxyAttribution
@@ -69,7 +69,7 @@ extension UpgradeRejection {
 
     /// The Gateway's reasons for a 503 to the upgrade (src/gateway/server-http.ts), read once from
     /// its plain-text body.
-    public enum UnavailableReason: String, Sendable, Hashable, CaseIterable {
+    package enum UnavailableReason: String, Sendable, Hashable, CaseIterable {
         /// "Gateway websocket admission closed": restarting, suspending or draining (#141303).
         case admissionClosed
         /// "Too many unauthenticated sockets": this address has too many connections that have not
@@ -88,15 +88,15 @@ extension UpgradeRejection {
         }
 
         /// Transient: the Gateway takes WebSockets again once it is up (a client retries).
-        public var isTransient: Bool { self != .tooManyUnauthenticated }
+        package var isTransient: Bool { self != .tooManyUnauthenticated }
     }
 
     static let redirects: Set<Int> = [301, 302, 303, 307, 308]
     /// The statuses an identity-aware proxy answers with when it wants a login first.
-    public static let loginStatuses = redirects.union([401, 403])
-    public static let proxyAttributionType = "proxy_attribution_required"
+    package static let loginStatuses = redirects.union([401, 403])
+    package static let proxyAttributionType = "proxy_attribution_required"
 
-    public var kind: Kind {
+    package var kind: Kind {
         if status == 403, errorType == Self.proxyAttributionType { return .proxyAttribution }
         if let location, !location.isEmpty, Self.loginStatuses.contains(status) {
             return .identityProxy(location: location)
@@ -110,7 +110,7 @@ extension UpgradeRejection {
     }
 
     /// The host a Location sends the client to (`https://team.cloudflareaccess.com/...`), lower-cased.
-    public static func host(of location: String) -> String? {
+    package static func host(of location: String) -> String? {
         guard let schemeEnd = location.firstRange(of: "://") else { return nil }
         let rest = location[schemeEnd.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
@@ -121,13 +121,13 @@ extension UpgradeRejection {
     }
 
     /// A Location on `*.cloudflareaccess.com`: Cloudflare Access, which `gateway.remote.edgeAuth` passes.
-    public static func isCloudflareAccess(_ location: String) -> Bool {
+    package static func isCloudflareAccess(_ location: String) -> Bool {
         host(of: location).map { $0 == "cloudflareaccess.com" || $0.hasSuffix(".cloudflareaccess.com") } ?? false
     }
 }
 
 /// Retry-After (RFC 9110 §10.2.3): seconds to wait, or an HTTP-date.
-public enum RetryAfter: Sendable, Hashable {
+package enum RetryAfter: Sendable, Hashable {
     case seconds(Int)
     case date(Date)
 
@@ -135,7 +135,7 @@ public enum RetryAfter: Sendable, Hashable {
     static let longest = 86_400
 
     /// A header value; nil when it is neither form.
-    public init?(header: String) {
+    package init?(header: String) {
         let value = header.trimmingSpaces()
         if !value.isEmpty, value.allSatisfy(\.isASCIIDigit) {
             self = .seconds(Int(value.prefix(6)).map { min($0, Self.longest) } ?? Self.longest)
@@ -147,7 +147,7 @@ public enum RetryAfter: Sendable, Hashable {
     }
 
     /// The wait from `now`, never negative.
-    public func wait(from now: Date) -> Duration {
+    package func wait(from now: Date) -> Duration {
         switch self {
         case .seconds(let seconds): .seconds(seconds)
         case .date(let date): .seconds(max(0, min(date.timeIntervalSince(now), Double(Self.longest))).rounded(.up))

@@ -2,10 +2,10 @@ import DNSSD
 import FoundationEssentials
 
 /// An opening the Gateway refused with a transient 503, and how long doctor waited before it.
-public struct UpgradeTry: Sendable, Hashable {
-    public let rejection: UpgradeRejection
+package struct UpgradeTry: Sendable, Hashable {
+    package let rejection: UpgradeRejection
     /// The wait before this opening (zero for the first).
-    public let waited: Duration
+    package let waited: Duration
 }
 
 /// What OpenClaw's clients do after a 503 to the upgrade: the connect error is UNAVAILABLE and
@@ -56,7 +56,7 @@ extension GatewayProbe {
 
 extension WebSocketOutcome {
     /// The rejection, when the server answered the upgrade with another status.
-    public var rejection: UpgradeRejection? {
+    package var rejection: UpgradeRejection? {
         if case .upgradeRefused(let rejection) = self { return rejection }
         return nil
     }
@@ -64,5 +64,5 @@ extension WebSocketOutcome {
 
 extension WebSocketOutcome {
     /// A refusal known by its status only (recorded answers, tests).
-    public static func upgradeRefused(status: Int) -> WebSocketOutcome { .upgradeRefused(UpgradeRejection(status: status)) }
+    package static func upgradeRefused(status: Int) -> WebSocketOutcome { .upgradeRefused(UpgradeRejection(status: status)) }
 }

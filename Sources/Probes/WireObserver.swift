@@ -44,9 +44,9 @@ final class WireObserver: ChannelInboundHandler, RemovableChannelHandler {
 
 /// What a TLS server's first handshake message says.
 public struct ServerHello: Sendable, Equatable {
-    public let cipherSuite: UInt16
+    package let cipherSuite: UInt16
     /// The version the server chose: supported_versions (TLS 1.3) or the legacy field.
-    public let version: UInt16
+    package let version: UInt16
 
     public enum Parse: Sendable, Equatable {
         case needMore

@@ -11,15 +11,15 @@ import DNSSD
 /// name without " (OpenClaw)", or the host when there is no name), `tls` (a SHA-256 fingerprint, or `yes` without one),
 /// `tailnet` (tailnetDns), `ssh` (sshPort), `cli` (cliPath), `direct` (`1`:
 /// gatewayDirectReachable). A `\` escapes the next character (`\,` for a comma in a name).
-public enum GatewaySpec {
+package enum GatewaySpec {
     /// In words that wrap: a run of KEY=VALUE pairs without spaces cannot, in 80 columns.
-    public static let help = """
+    package static let help = """
         KEY=VALUE pairs joined by commas: host=LABEL and ip=ADDR (both required; ip repeatable), \
         port=N, name=INSTANCE, display=TEXT, tls=SHA256|yes, tailnet=NAME, ssh=N, cli=PATH, \
         direct=1 (\\, escapes a comma)
         """
 
-    public static func parse(_ text: String) throws(DNSSDError) -> ZoneGateway {
+    package static func parse(_ text: String) throws(DNSSDError) -> ZoneGateway {
         var values: [(String, String)] = []
         for field in try split(text) {
             guard let equals = field.firstIndex(of: "=") else {

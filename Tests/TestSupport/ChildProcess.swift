@@ -3,20 +3,20 @@ import Glibc
 
 /// A process started by a test: its output is collected line by line as it arrives, a test
 /// can await a line (bounded by a timeout, never by sleeping), and it is stopped by its PID.
-public final class ChildProcess: @unchecked Sendable {
-    public enum Stream: Sendable { case stdout, stderr }
+package final class ChildProcess: @unchecked Sendable {
+    package enum Stream: Sendable { case stdout, stderr }
 
-    public struct Line: Sendable {
-        public let stream: Stream
-        public let text: String
+    package struct Line: Sendable {
+        package let stream: Stream
+        package let text: String
     }
 
-    public struct Timeout: Error, CustomStringConvertible {
-        public let description: String
+    package struct Timeout: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public let pid: Int32
-    public let commandLine: String
+    package let pid: Int32
+    package let commandLine: String
     private let stdinWriter: FileHandle
     private let lock = NSLock()
     private var collected: [Line] = []
@@ -27,14 +27,14 @@ public final class ChildProcess: @unchecked Sendable {
 
     private static let spawnLock = NSLock()
 
-    public struct SpawnFailed: Error, CustomStringConvertible {
-        public let description: String
+    package struct SpawnFailed: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Spawns with posix_spawn and an empty signal mask: Foundation's Process lets the child
     /// inherit the spawning thread's mask, and Dispatch threads block SIGTERM, which left
     /// children that could never be stopped politely.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    package init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         commandLine = ([executable] + arguments).joined(separator: " ")
         var stdinFDs: [Int32] = [0, 0]
         var stdoutFDs: [Int32] = [0, 0]
@@ -152,19 +152,19 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Every line so far, in arrival order per stream.
-    public var lines: [Line] { lock.withLock { collected } }
-    public var stdout: String { lines.filter { $0.stream == .stdout }.map(\.text).joined(separator: "\n") }
-    public var stderr: String { lines.filter { $0.stream == .stderr }.map(\.text).joined(separator: "\n") }
-    public var output: String { lines.map { ($0.stream == .stderr ? "[err] " : "") + $0.text }.joined(separator: "\n") }
+    package var lines: [Line] { lock.withLock { collected } }
+    package var stdout: String { lines.filter { $0.stream == .stdout }.map(\.text).joined(separator: "\n") }
+    package var stderr: String { lines.filter { $0.stream == .stderr }.map(\.text).joined(separator: "\n") }
+    package var output: String { lines.map { ($0.stream == .stderr ? "[err] " : "") + $0.text }.joined(separator: "\n") }
 
     /// The last lines of output, for failure messages.
-    public var outputTail: String {
+    package var outputTail: String {
         lines.suffix(30).map { ($0.stream == .stderr ? "[err] " : "") + String($0.text.prefix(300)) }.joined(separator: "\n")
     }
 
     /// The first line (at or after index `from`) that satisfies `predicate`; fails after `timeout`.
     @discardableResult
-    public func waitForLine(
+    package func waitForLine(
         from: Int = 0, timeout: Duration = .seconds(10), _ what: String = "a matching line",
         where predicate: @escaping @Sendable (Line) -> Bool
     ) async throws -> Line {
@@ -200,13 +200,13 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Waits for a stdout line containing `text`.
     @discardableResult
-    public func waitForOutput(_ text: String, from: Int = 0, timeout: Duration = .seconds(10)) async throws -> Line {
+    package func waitForOutput(_ text: String, from: Int = 0, timeout: Duration = .seconds(10)) async throws -> Line {
         try await waitForLine(from: from, timeout: timeout, "a line containing '\(text)'") { $0.text.contains(text) }
     }
 
     /// Waits for the process to exit; sends SIGKILL if it outlives `timeout`, and returns the status it then exits with.
     @discardableResult
-    public func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
+    package func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
         let timer = Task { [self] in
             try await Task.sleep(for: timeout)
             kill(pid, SIGKILL)
@@ -230,29 +230,29 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Waits (bounded) until both output streams are closed, so `stdout` and `stderr` are complete.
-    public func waitForOutputEnd(timeout: Duration = .seconds(5)) async {
+    package func waitForOutputEnd(timeout: Duration = .seconds(5)) async {
         let deadline = ContinuousClock.now + timeout
         while lock.withLock({ openStreams }) > 0 && ContinuousClock.now < deadline {
             _ = try? await waitForLine(timeout: deadline - .now, "end of output") { _ in false }
         }
     }
 
-    public var isRunning: Bool { lock.withLock { exitStatus == nil } }
+    package var isRunning: Bool { lock.withLock { exitStatus == nil } }
 
     /// Sends `signal` to the process (by PID) and waits for it to exit.
     @discardableResult
-    public func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) async throws -> Int32 {
+    package func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) async throws -> Int32 {
         if isRunning { kill(pid, signal) }
         return try await waitForExit(timeout: timeout)
     }
 
     /// Sends `signal` (by PID) without waiting: for `defer`, which cannot await. The test bed's
     /// publishers withdraw their services on SIGTERM.
-    public func terminate(signal: Int32 = SIGTERM) {
+    package func terminate(signal: Int32 = SIGTERM) {
         if isRunning { kill(pid, signal) }
     }
 
-    public func closeStdin() {
+    package func closeStdin() {
         try? stdinWriter.close()
     }
 
@@ -262,13 +262,13 @@ public final class ChildProcess: @unchecked Sendable {
 }
 
 /// Runs a command to completion (bounded) and returns its status and output.
-public struct CommandResult: Sendable {
-    public let status: Int32
-    public let stdout: String
-    public let stderr: String
+package struct CommandResult: Sendable {
+    package let status: Int32
+    package let stdout: String
+    package let stderr: String
 }
 
-public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60))
+package func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60))
     async throws -> CommandResult
 {
     let child = try ChildProcess(executable, arguments, environment: environment)

@@ -3,14 +3,14 @@ import Foundation
 /// A real DNS server started by a test inside a test-bed namespace: BIND, NSD, Knot, PowerDNS,
 /// dnsmasq (as a split-DNS forwarder) or ldns-testns (canned and hostile answers).
 /// Stopped by its PID; its files live in the test bed's folder.
-public final class TestDNSServer: Sendable {
-    public enum Kind: String, Sendable { case bind, nsd, knot, dnsmasq, testns, pdns }
+package final class TestDNSServer: Sendable {
+    package enum Kind: String, Sendable { case bind, nsd, knot, dnsmasq, testns, pdns }
 
-    public let kind: Kind
-    public let address: String
-    public let port: Int
-    public let directory: String
-    public let process: ChildProcess
+    package let kind: Kind
+    package let address: String
+    package let port: Int
+    package let directory: String
+    package let process: ChildProcess
 
     init(kind: Kind, address: String, port: Int, directory: String, process: ChildProcess) {
         self.kind = kind
@@ -21,17 +21,17 @@ public final class TestDNSServer: Sendable {
     }
 
     /// `address:port`, as `clawnet --server` takes it.
-    public var endpoint: String { address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)" }
+    package var endpoint: String { address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)" }
     /// `address#port`, as clawnet reports the server that answered.
-    public var label: String { "\(address)#\(port)" }
+    package var label: String { "\(address)#\(port)" }
 
-    public func stop() async {
+    package func stop() async {
         _ = try? await process.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// For `defer`, which cannot await.
-    public func terminate() {
+    package func terminate() {
         process.terminate()
     }
 }
@@ -40,7 +40,7 @@ extension TestBed {
     /// `keys`: key statements (tsig-keygen output); `zoneOptions`: statements for every zone
     /// (update-policy, allow-transfer, also-notify); `secondaries`: zones transferred from
     /// `address#port` of a primary, signed with the named key (ready once transferred).
-    public func startBIND(
+    package func startBIND(
         zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil, options: String = "",
         keys: String = "", zoneOptions: String = "", secondaries: [String: (primary: String, port: Int, key: String?)] = [:]
     ) async throws -> TestDNSServer {
@@ -81,7 +81,7 @@ extension TestBed {
         }
     }
 
-    public func startNSD(zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws
+    package func startNSD(zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws
         -> TestDNSServer
     {
         try await launch(.nsd, host: host, address: address, port: port) { directory, port in
@@ -112,7 +112,7 @@ extension TestBed {
 
     /// `extra`: top-level sections (key:, acl:) before the zones; `zoneOptions`: lines for
     /// every zone entry (e.g. `acl: update`), indented by clawnet's caller.
-    public func startKnot(
+    package func startKnot(
         zones: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil,
         extra: String = "", zoneOptions: [String] = []
     ) async throws -> TestDNSServer {
@@ -158,7 +158,7 @@ extension TestBed {
 
     /// dnsmasq as a split-DNS forwarder: `forwards` maps a domain to `address#port`; every
     /// other name is REFUSED (no upstream, no /etc/hosts).
-    public func startDnsmasq(forwards: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws
+    package func startDnsmasq(forwards: [String: String], host: Host = .node, address: String = "127.0.0.1", port: Int? = nil) async throws
         -> TestDNSServer
     {
         try await launch(.dnsmasq, host: host, address: address, port: port) { _, port in
@@ -174,7 +174,7 @@ extension TestBed {
     }
 
     /// ldns-testns with canned entries (it binds every address of the namespace).
-    public func startTestns(data: String, host: Host = .node, port: Int? = nil) async throws -> TestDNSServer {
+    package func startTestns(data: String, host: Host = .node, port: Int? = nil) async throws -> TestDNSServer {
         try await launch(.testns, host: host, address: "127.0.0.1", port: port) { directory, port in
             try data.write(toFile: "\(directory)/entries", atomically: true, encoding: .utf8)
             return (["ldns-testns", "-p", String(port), "\(directory)/entries"], { $0.contains("Listening on port") })
@@ -227,15 +227,15 @@ struct PortTaken: Error, CustomStringConvertible {
 }
 
 /// A value shared between threads behind a lock.
-public final class LockedBox<Value>: @unchecked Sendable {
+package final class LockedBox<Value>: @unchecked Sendable {
     private var value: Value
     private let lock = NSLock()
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
-    public func update<Result>(_ body: (inout Value) -> Result) -> Result {
+    package func update<Result>(_ body: (inout Value) -> Result) -> Result {
         lock.withLock { body(&value) }
     }
 }

@@ -2,22 +2,22 @@ import Foundation
 
 /// TSIG keys made by the servers' own tools, and the independent update and transfer clients
 /// (nsupdate, kdig) that check what clawnet did.
-public struct TestTSIGKey: Sendable {
-    public let name: String
-    public let algorithm: String
+package struct TestTSIGKey: Sendable {
+    package let name: String
+    package let algorithm: String
     /// The key file clawnet reads (tsig-keygen's or keymgr -t's output).
-    public let path: String
+    package let path: String
     /// The same key as BIND's named.conf statement (for BIND and nsupdate -k).
-    public let bindStatement: String
+    package let bindStatement: String
     /// The same key as Knot's `key:` section.
-    public let knotSection: String
+    package let knotSection: String
     /// The base64 secret, to check it never appears in output.
-    public let secret: String
+    package let secret: String
 }
 
 extension TestBed {
     /// A key made by `tsig-keygen -a ALGORITHM NAME` (format .bind) or `keymgr -t NAME ALGORITHM` (.knot).
-    public func makeTSIGKey(name: String = "clawnet", algorithm: String = "hmac-sha256", knotFormat: Bool = false) async throws
+    package func makeTSIGKey(name: String = "clawnet", algorithm: String = "hmac-sha256", knotFormat: Bool = false) async throws
         -> TestTSIGKey
     {
         let directory = "\(self.directory)/keys-\(uniqueTag())"
@@ -39,7 +39,7 @@ extension TestBed {
     }
 
     /// `nsupdate -k KEY` reading `script` on its standard input.
-    public func nsupdate(_ script: String, key: TestTSIGKey, on host: Host = .node) async throws -> CommandResult {
+    package func nsupdate(_ script: String, key: TestTSIGKey, on host: Host = .node) async throws -> CommandResult {
         let file = "\(directory)/nsupdate-\(uniqueTag()).txt"
         let keyFile = "\(directory)/nsupdate-\(uniqueTag()).key"
         try script.write(toFile: file, atomically: true, encoding: .utf8)
@@ -49,7 +49,7 @@ extension TestBed {
 
     /// The zone as `kdig` transfers it, one record per line, SOA and TSIG lines left out
     /// (their serials and MACs differ between servers), sorted.
-    public func kdigTransfer(_ server: TestDNSServer, zone: String, key: TestTSIGKey) async throws -> [String] {
+    package func kdigTransfer(_ server: TestDNSServer, zone: String, key: TestTSIGKey) async throws -> [String] {
         let result = try await run(
             on: .node,
             [

@@ -4,7 +4,7 @@ import Foundation
 /// process held open for writing would be inherited by any process a parallel test spawned at
 /// that moment, and exec of the file would then fail with ETXTBSY ("Text file busy"); the
 /// child's descriptor ends with the child.
-public func writeExecutable(_ text: String, to path: String) throws {
+package func writeExecutable(_ text: String, to path: String) throws {
     let shell = Process()
     shell.executableURL = URL(fileURLWithPath: "/bin/sh")
     shell.arguments = ["-c", #"printf '%s' "$TEXT" > "$1" && chmod 755 "$1""#, "sh", path]
@@ -19,6 +19,6 @@ public func writeExecutable(_ text: String, to path: String) throws {
     }
 }
 
-public struct ExecutableFileError: Error, CustomStringConvertible {
-    public let description: String
+package struct ExecutableFileError: Error, CustomStringConvertible {
+    package let description: String
 }

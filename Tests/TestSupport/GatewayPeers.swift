@@ -2,16 +2,16 @@ import Foundation
 
 /// Gateway stand-ins for probe and doctor tests (scripts/peers/gateway_peer.py): a TLS
 /// WebSocket Gateway, or one of the misbehaving modes. Certificates are made with openssl.
-public struct TestCertificate: Sendable {
-    public let certificate: String
-    public let key: String
+package struct TestCertificate: Sendable {
+    package let certificate: String
+    package let key: String
     /// `openssl x509 -fingerprint -sha256`, normalised: the reference for clawnet's value.
-    public let fingerprint: String
+    package let fingerprint: String
 }
 
 extension TestBed {
     /// A self-signed certificate like OpenClaw's Gateway makes (RSA 2048, CN=openclaw-gateway, no SANs).
-    public func makeCertificate(rsa: Bool = true) async throws -> TestCertificate {
+    package func makeCertificate(rsa: Bool = true) async throws -> TestCertificate {
         let directory = "\(self.directory)/certs-\(uniqueTag())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let key = "\(directory)/key.pem"
@@ -42,7 +42,7 @@ extension TestBed {
     /// intermediate, and a leaf for `subjectAltName` (`IP:10.98.0.1`, `DNS:gw.example`). The
     /// leaf's PEM holds the chain (leaf, then the intermediate); `authority` is the root's PEM,
     /// the bundle a client trusts (SSL_CERT_FILE), never installed into the system's store.
-    public func makeCAIssuedCertificate(subjectAltName: String) async throws -> (authority: String, certificate: TestCertificate) {
+    package func makeCAIssuedCertificate(subjectAltName: String) async throws -> (authority: String, certificate: TestCertificate) {
         let directory = "\(self.directory)/ca-\(uniqueTag())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         func openssl(_ arguments: [String]) async throws {
@@ -84,7 +84,7 @@ extension TestBed {
 
     /// Starts scripts/peers/gateway_peer.py (or another peer `script` there, such as
     /// hostile_gateway.py) in `mode` on `host`; returns once it listens.
-    public func startGatewayPeer(
+    package func startGatewayPeer(
         _ mode: String, script: String = "gateway_peer.py", host: Host = .node, address: String = "127.0.0.1", port: Int? = nil,
         certificate: TestCertificate? = nil, extraArguments: [String] = []
     ) async throws -> (process: ChildProcess, port: Int) {

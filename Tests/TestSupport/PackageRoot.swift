@@ -1,5 +1,5 @@
 import Foundation
 
 /// The package root (Tests/TestSupport/PackageRoot.swift -> root): README, docs, scripts, the build.
-public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+package let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path

@@ -6,7 +6,7 @@ extension TestBed {
     /// service. Zones are loaded with pdnsutil; `key` may update them (TSIG-ALLOW-DNSUPDATE)
     /// and, with `transfer`, read them by AXFR (TSIG-ALLOW-AXFR). `eightBitDNS`: PowerDNS's
     /// `8bit-dns`, off by default, without which it answers SERVFAIL to names with `(`.
-    public func startPowerDNS(
+    package func startPowerDNS(
         zones: [String: String], key: TestTSIGKey?, transfer: Bool = true, eightBitDNS: Bool = false, host: Host = .node,
         address: String = "127.0.0.1"
     ) async throws -> TestDNSServer {

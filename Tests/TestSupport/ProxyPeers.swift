@@ -4,13 +4,13 @@ import Foundation
 /// of its own in the test bed's directory, run in the node namespace the tests run in and
 /// stopped by PID: never the system services, never the system's config. Each listens on
 /// 127.0.0.1 unless told an address of the node namespace.
-public struct ReverseProxy: Sendable {
-    public let process: ChildProcess
-    public let port: Int
+package struct ReverseProxy: Sendable {
+    package let process: ChildProcess
+    package let port: Int
     /// The config file it runs with (printed when a test fails).
-    public let config: String
+    package let config: String
 
-    public func stop() async {
+    package func stop() async {
         _ = try? await process.stop()
     }
 }
@@ -18,7 +18,7 @@ public struct ReverseProxy: Sendable {
 extension TestBed {
     /// nginx 1.22 on `address`:`port`, passing everything to `upstream` (`http://127.0.0.1:N`,
     /// `https://...`) with `directives` in its `location /`; TLS with `certificate` when given.
-    public func startNginx(
+    package func startNginx(
         port: Int, upstream: String, directives: [String], certificate: TestCertificate? = nil, address: String = "127.0.0.1"
     ) async throws -> ReverseProxy {
         let directory = "\(self.directory)/nginx-\(uniqueTag())"
@@ -60,7 +60,7 @@ extension TestBed {
     /// Caddy 2.6 on `address`:`port` with `reverse_proxy upstream { directives }`; with
     /// `internalTLS` its own local CA issues the site's certificate (`tls internal`, never
     /// installed into the system's trust store: skip_install_trust).
-    public func startCaddy(
+    package func startCaddy(
         port: Int, upstream: String, directives: [String], internalTLS: Bool, address: String = "127.0.0.1"
     ) async throws -> ReverseProxy {
         let directory = "\(self.directory)/caddy-\(uniqueTag())"

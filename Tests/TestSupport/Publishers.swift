@@ -6,7 +6,7 @@ import Synchronization
 extension TestBed {
     /// `avahi-publish -s` on `host`; returns once Avahi reports the name established and the
     /// LAN has heard it (`waitUntilHeard`).
-    public func avahiPublish(
+    package func avahiPublish(
         name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, txt: [String], on host: Host = .gw
     ) async throws -> ChildProcess {
         let child = try spawn(on: host, ["avahi-publish", "-s", name, type, String(port)] + txt)
@@ -18,7 +18,7 @@ extension TestBed {
     /// python-zeroconf in `host`'s namespace, bound to its address; SRV target `<hostLabel>.local.`.
     /// `extraAddresses` are published for the host beside its own (not bound). A `silent` one
     /// never announces, it only answers queries: no avahi-daemon has it in its cache until one asks.
-    public func zeroconfPublish(
+    package func zeroconfPublish(
         name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, hostLabel: String, txt: [String], on host: Host = .gw,
         extraAddresses: [String] = [], silent: Bool = false
     ) async throws -> ChildProcess {
@@ -35,7 +35,7 @@ extension TestBed {
 
     /// A static Avahi service file on `host`, loaded with SIGHUP; returns its path (delete it and
     /// reload to withdraw).
-    public func staticService(name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, txt: [String], on host: Host = .gw)
+    package func staticService(name: String, type: String = "_openclaw-gw._tcp", port: Int = 18789, txt: [String], on host: Host = .gw)
         async throws -> String
     {
         func escape(_ text: String) -> String {
@@ -67,7 +67,7 @@ extension TestBed {
     /// 120 ms before its first announcement leaves (avahi-core/announce.c, response-sched.c),
     /// and a one-shot browse with a warm cache lists what the cache holds, as `avahi-browse -c`
     /// does. A browse on the neighbour sees a cached name at once, or asks the network for it.
-    public func waitUntilHeard(name: String, type: String = "_openclaw-gw._tcp", from host: Host, timeout: Duration = .seconds(15))
+    package func waitUntilHeard(name: String, type: String = "_openclaw-gw._tcp", from host: Host, timeout: Duration = .seconds(15))
         async throws
     {
         guard let neighbour = Self.neighbour[host] else { return }
@@ -108,8 +108,8 @@ extension TestBed {
 }
 
 /// The clawnet executable built by `swift build`.
-public enum ClawnetBinary {
-    public static var path: String {
+package enum ClawnetBinary {
+    package static var path: String {
         if let path = ProcessInfo.processInfo.environment["CLAWNET_BIN"], !path.isEmpty { return path }
         return packageRoot + "/.build/debug/clawnet"
     }
@@ -117,14 +117,16 @@ public enum ClawnetBinary {
 
 extension TestBed {
     /// Runs clawnet inside `host`'s namespace with its D-Bus, to completion.
-    public func clawnet(_ arguments: [String], on host: Host = .node, environment: [String: String] = [:], timeout: Duration = .seconds(60))
+    package func clawnet(
+        _ arguments: [String], on host: Host = .node, environment: [String: String] = [:], timeout: Duration = .seconds(60)
+    )
         async throws -> CommandResult
     {
         try await run(on: host, [ClawnetBinary.path] + arguments, environment: environment, timeout: timeout)
     }
 
     /// Starts a long-running clawnet (advertise, browse --watch) inside `host`'s namespace.
-    public func spawnClawnet(_ arguments: [String], on host: Host = .node, environment: [String: String] = [:]) throws -> ChildProcess {
+    package func spawnClawnet(_ arguments: [String], on host: Host = .node, environment: [String: String] = [:]) throws -> ChildProcess {
         try spawn(on: host, [ClawnetBinary.path] + arguments, environment: environment)
     }
 }
@@ -134,7 +136,7 @@ extension TestBed {
     /// (root's, 0755). The clone itself may sit under a home folder other users cannot enter
     /// (0700, or 0750 as Ubuntu makes them), where `env: clawnet: Permission denied` would be
     /// all such a test saw. Copied once per test process.
-    public func clawnetForOtherUsers() throws -> String {
+    package func clawnetForOtherUsers() throws -> String {
         try ClawnetBinary.copies.withLock { copies in
             if let copy = copies[directory] { return copy }
             let folder = "\(directory)/bin-\(getpid())"

@@ -1,17 +1,17 @@
 import Foundation
 
 /// The README's text and code, taken at their word.
-public enum Readme {
-    public struct Missing: Error, CustomStringConvertible {
-        public let description: String
+package enum Readme {
+    package struct Missing: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public static var text: String {
+    package static var text: String {
         get throws { try String(contentsOfFile: "\(packageRoot)/README.md", encoding: .utf8) }
     }
 
     /// The first ```sh block after the heading that starts with `heading`.
-    public static func shellBlock(after heading: String) throws -> String {
+    package static func shellBlock(after heading: String) throws -> String {
         let lines = try text.split(separator: "\n", omittingEmptySubsequences: false)
         guard let start = lines.firstIndex(where: { $0.hasPrefix(heading) }) else {
             throw Missing(description: "no heading \(heading) in README.md")

@@ -4,18 +4,18 @@ import Foundation
 /// CLAWNET_TEST_SEED when set, else is drawn fresh. Put `random.seedNote` in every
 /// expectation's message, so a failure prints the seed that reproduces it:
 /// `CLAWNET_TEST_SEED=<seed> swift test --filter ...`.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
-    public let seed: UInt64
+package struct SeededRandom: RandomNumberGenerator, Sendable {
+    package let seed: UInt64
     private var state: UInt64
 
-    public init(seed: UInt64? = nil) {
+    package init(seed: UInt64? = nil) {
         let chosen =
             seed ?? ProcessInfo.processInfo.environment["CLAWNET_TEST_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: .min ... .max)
         self.seed = chosen
         self.state = chosen &+ 0x9E37_79B9_7F4A_7C15
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -24,10 +24,10 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     }
 
     /// For failure messages: how to run this case again.
-    public var seedNote: String { "seed \(seed) (rerun with CLAWNET_TEST_SEED=\(seed))" }
+    package var seedNote: String { "seed \(seed) (rerun with CLAWNET_TEST_SEED=\(seed))" }
 
     /// Random bytes, `count` of them.
-    public mutating func bytes(_ count: Int) -> [UInt8] {
+    package mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &self) }
     }
 }

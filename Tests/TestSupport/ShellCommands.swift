@@ -4,24 +4,24 @@ import Foundation
 /// paste them: by /bin/sh, but with a PATH that holds only stubs recording how they were
 /// called. A piece of outside text that is not quoted for the shell shows up as a call of
 /// `pwned` (the hostile values call it) or as a split argument; nothing real is ever run.
-public enum ShellCommands {
-    public struct Call: Sendable, Equatable, CustomStringConvertible {
-        public let name: String
-        public let arguments: [String]
-        public var description: String { ([name] + arguments).map { "[\($0)]" }.joined(separator: " ") }
+package enum ShellCommands {
+    package struct Call: Sendable, Equatable, CustomStringConvertible {
+        package let name: String
+        package let arguments: [String]
+        package var description: String { ([name] + arguments).map { "[\($0)]" }.joined(separator: " ") }
     }
 
-    public struct Failed: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failed: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// What hostile values call: a stub like every other, so a call is recorded, never run.
-    public static let injected = "pwned"
+    package static let injected = "pwned"
 
     /// Outside text meant to break out of a command: substitutions, separators, quotes, globs.
     /// (Backquotes are left out: fix lines mark commands with them, so a span could not be
     /// found again; inside single quotes a shell takes them literally, as `ShellWord` tests.)
-    public static let hostileValues = [
+    package static let hostileValues = [
         "abc $(pwned)", "x$(pwned)y", "a;pwned", "a|pwned", "a && pwned", "it's $(pwned)", "\"$(pwned)\"", "$HOME/*", "a b\\c",
         "'; pwned; '", "-x $((1+1))",
     ]
@@ -34,14 +34,14 @@ public enum ShellCommands {
 
     /// The spans of `text` in backquotes, a placeholder such as `<requestId>` made a plain word
     /// (a shell would read it as a redirection).
-    public static func commands(in text: String) -> [String] {
+    package static func commands(in text: String) -> [String] {
         text.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
             String($0.element).replacing(#/<[A-Za-z][A-Za-z ]*>/#, with: "placeholder")
         }
     }
 
     /// Runs every command in backquotes in `text`; the calls they made, in order.
-    public static func run(_ text: String) throws -> [Call] {
+    package static func run(_ text: String) throws -> [Call] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shell-commands-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

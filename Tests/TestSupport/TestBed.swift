@@ -4,19 +4,19 @@ import Foundation
 ///
 /// The tests that need it live in the TestBedTests target and fail (never pass or skip
 /// silently) when it is missing; `swift test --skip TestBedTests` runs the others.
-public struct TestBed: Sendable {
-    public enum Host: String, Sendable, CaseIterable {
+package struct TestBed: Sendable {
+    package enum Host: String, Sendable, CaseIterable {
         case gw, node, watch, bare, ts, lgw, lnode
     }
 
-    public struct Missing: Error, CustomStringConvertible {
-        public let description: String
+    package struct Missing: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public let directory: String
+    package let directory: String
     private let values: [String: String]
 
-    public static func current() throws -> TestBed {
+    package static func current() throws -> TestBed {
         let environment = ProcessInfo.processInfo.environment
         let directory = environment["CLAWNET_TESTBED_DIR"] ?? "/tmp/clawnet-testbed"
         guard let text = try? String(contentsOfFile: directory + "/env", encoding: .utf8) else {
@@ -34,19 +34,19 @@ public struct TestBed: Sendable {
         return TestBed(directory: directory, values: values)
     }
 
-    public func value(_ key: String) -> String { values[key] ?? "" }
+    package func value(_ key: String) -> String { values[key] ?? "" }
 
-    public func namespace(_ host: Host) -> String { value("TB_\(host.rawValue.uppercased())_NS") }
-    public func bus(_ host: Host) -> String { value("TB_\(host.rawValue.uppercased())_BUS") }
-    public func ip(_ host: Host) -> String { value("TB_\(host.rawValue.uppercased())_IP") }
-    public var python: String { value("TB_VENV") + "/bin/python" }
-    public var scripts: String { value("TB_SCRIPTS") }
+    package func namespace(_ host: Host) -> String { value("TB_\(host.rawValue.uppercased())_NS") }
+    package func bus(_ host: Host) -> String { value("TB_\(host.rawValue.uppercased())_BUS") }
+    package func ip(_ host: Host) -> String { value("TB_\(host.rawValue.uppercased())_IP") }
+    package var python: String { value("TB_VENV") + "/bin/python" }
+    package var scripts: String { value("TB_SCRIPTS") }
 
     /// Runs `command` inside `host`'s namespace with `host`'s D-Bus, and with this test process's
     /// own state folder (`testStateHome`) unless `environment` names one. A host without one (bare,
     /// ts) gets an address where no bus is: the tests run on node, and node's bus socket, a
     /// file, would otherwise be reachable from every namespace.
-    public func spawn(on host: Host, _ command: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+    package func spawn(on host: Host, _ command: [String], environment: [String: String] = [:]) throws -> ChildProcess {
         var environment = environment
         if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = testStateHome }
         if environment["DBUS_SYSTEM_BUS_ADDRESS"] == nil {
@@ -55,7 +55,7 @@ public struct TestBed: Sendable {
         return try ChildProcess("/usr/bin/env", ["ip", "netns", "exec", namespace(host)] + command, environment: environment)
     }
 
-    public func run(on host: Host, _ command: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws
+    package func run(on host: Host, _ command: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)) async throws
         -> CommandResult
     {
         let child = try spawn(on: host, command, environment: environment)
@@ -66,7 +66,7 @@ public struct TestBed: Sendable {
 
     /// `scripts/testbed ARGS...`, e.g. `avahi stop watch`, on this test bed (its folder and
     /// namespace prefix: several test beds can run side by side).
-    public func control(_ arguments: String...) async throws {
+    package func control(_ arguments: String...) async throws {
         let environment = ["CLAWNET_TESTBED_DIR": directory, "CLAWNET_TESTBED_PREFIX": value("TB_PREFIX")]
         let result = try await runCommand(scripts + "/testbed", arguments, environment: environment)
         guard result.status == 0 else {
@@ -76,7 +76,7 @@ public struct TestBed: Sendable {
 }
 
 /// A short random tag that keeps names of parallel tests and repeated runs apart.
-public func uniqueTag() -> String {
+package func uniqueTag() -> String {
     String(UInt32.random(in: 0...UInt32.max), radix: 36)
 }
 
@@ -84,6 +84,6 @@ public func uniqueTag() -> String {
 /// test gives one: a folder of this test process in the test bed's directory, never root's
 /// /var/lib/clawnet. Test servers' ports are handed out once per process (`testPort`), so a
 /// ledger here never meets another test's server at the same address.
-public let testStateHome =
+package let testStateHome =
     (ProcessInfo.processInfo.environment["CLAWNET_TESTBED_DIR"] ?? "/tmp/clawnet-testbed")
     + "/state-\(ProcessInfo.processInfo.processIdentifier)"

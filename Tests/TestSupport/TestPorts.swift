@@ -12,7 +12,7 @@ private let nextTestPort = Mutex(Int.random(in: testPorts))
 
 /// A port for a test's server that no socket in this namespace holds right now (TCP or UDP,
 /// IPv4 or IPv6), and that no other test in this process was given.
-public func testPort() -> Int {
+package func testPort() -> Int {
     for _ in testPorts {
         let port = nextTestPort.withLock { next in
             defer { next = next == testPorts.upperBound ? testPorts.lowerBound : next + 1 }

@@ -1,5 +1,5 @@
 /// The one data type that flows up from every backend.
-public enum DiscoveryEvent: Sendable, Equatable {
+package enum DiscoveryEvent: Sendable, Equatable {
     case added(GatewayBeacon)
     case updated(GatewayBeacon)
     case removed(GatewayBeacon)
@@ -10,13 +10,13 @@ public enum DiscoveryEvent: Sendable, Equatable {
 
 /// A problem a backend ran into: where, what kind, and its code with the values a message and
 /// a fix need (Output's `DiscoveryIssueText` words them; its JSON is `DiscoveryIssueJSON`).
-public struct DiscoveryIssue: Error, Sendable, Hashable, CustomStringConvertible {
+package struct DiscoveryIssue: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where the problem arose: a discovery path, or the configuration.
-    public enum Source: String, Sendable, Codable {
+    package enum Source: String, Sendable, Codable {
         case mdns, unicast, manual, config
     }
 
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         /// No D-Bus system bus to talk to Avahi over.
         case busMissing
         /// D-Bus is there, avahi-daemon is not.
@@ -42,7 +42,7 @@ public struct DiscoveryIssue: Error, Sendable, Hashable, CustomStringConvertible
         /// The id doctor gives the same cause (its DiagnosisID), so that a script reading
         /// browse's `splitDNS` finds doctor's `split-dns` (docs/schemas/README.md); nil where
         /// doctor names none.
-        public var diagnosis: String? {
+        package var diagnosis: String? {
             switch self {
             case .busMissing, .daemonMissing: "no-mdns"
             case .splitDNS: "split-dns"
@@ -52,16 +52,16 @@ public struct DiscoveryIssue: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    public var source: Source
-    public var kind: Kind
+    package var source: Source
+    package var kind: Kind
     /// What happened, with its values; Output's `DiscoveryIssueText` says it in words.
-    public var code: Code
+    package var code: Code
     /// The wide-area domain it concerns, for unicast issues.
-    public var domain: String?
+    package var domain: String?
     /// The path keeps trying (watch mode) and waits for what went away to come back.
-    public var waitsForReturn = false
+    package var waitsForReturn = false
 
-    public init(source: Source, kind: Kind, _ code: Code, domain: String? = nil) {
+    package init(source: Source, kind: Kind, _ code: Code, domain: String? = nil) {
         self.source = source
         self.kind = kind
         self.code = code
@@ -69,5 +69,5 @@ public struct DiscoveryIssue: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// For logs and debugging only: a person reads `DiscoveryIssueText`.
-    public var description: String { "DiscoveryIssue.\(code)" }
+    package var description: String { "DiscoveryIssue.\(code)" }
 }

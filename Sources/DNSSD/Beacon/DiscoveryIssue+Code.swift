@@ -2,7 +2,7 @@ extension DiscoveryIssue {
     /// What happened, with the values its words need (names, addresses, counts, what a lower
     /// layer said), for code and tests to decide on; Output's `DiscoveryIssueText` makes the
     /// message and the fix. `name` is what JSON's `code` says; a name is never renamed or reused.
-    public enum Code: Sendable, Hashable {
+    package enum Code: Sendable, Hashable {
         // Avahi and its bus (AvahiDiagnosis): `installed` says whether avahi-daemon is, which
         // decides the fix; `meanwhile` what the command can do without Avahi.
         /// The system bus has no socket at `socket`.
@@ -66,7 +66,7 @@ extension DiscoveryIssue {
     }
 
     /// What a command can do while Avahi is out: the fix names it.
-    public enum Meanwhile: Sendable, Hashable {
+    package enum Meanwhile: Sendable, Hashable {
         /// browse, doctor: wide-area DNS-SD and manual targets work without Avahi.
         case otherPaths
         /// advertise: `--serve-only` answers without publishing.
@@ -74,7 +74,7 @@ extension DiscoveryIssue {
     }
 
     /// How a PTR question went without records, for the fix.
-    public enum PTRAnswer: Sendable, Hashable {
+    package enum PTRAnswer: Sendable, Hashable {
         /// NXDOMAIN from `server` (`dig`: dig's words for asking it), not from a cache.
         case noSuchDomain(server: String, dig: String)
         /// NXDOMAIN from a cache, or NOERROR without records.
@@ -89,7 +89,7 @@ extension DiscoveryIssue {
 
 extension DiscoveryIssue.Code {
     /// The code as JSON's `code` says it: the case's name.
-    public var name: String {
+    package var name: String {
         switch self {
         case .busNotRunning: "busNotRunning"
         case .daemonNotRunning: "daemonNotRunning"

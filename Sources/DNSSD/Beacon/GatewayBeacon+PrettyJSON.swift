@@ -3,7 +3,7 @@
 /// Codable's containers, which cost browse of a large domain a third of its time. Keys in
 /// sorted order.
 extension GatewayBeacon {
-    public func write(to json: inout PrettyJSON) {
+    package func write(to json: inout PrettyJSON) {
         json.object { json in
             json.key("addresses")
             json.strings(addresses.map(\.description))

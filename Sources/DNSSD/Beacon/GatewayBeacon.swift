@@ -11,38 +11,38 @@ public enum BeaconSource: String, Sendable, Codable, Comparable, CaseIterable {
 /// typed reading of it. The typed parts (`gateway`, `warnings`, `url`) are computed from the
 /// observed parts, so they can never disagree with them.
 public struct GatewayBeacon: Hashable, Sendable, Identifiable {
-    public var instance: InstanceName
-    public var serviceType: ServiceType
+    package var instance: InstanceName
+    package var serviceType: ServiceType
     /// nil for a manual target.
-    public var domain: DomainName?
-    public var sources: Set<BeaconSource>
+    package var domain: DomainName?
+    package var sources: Set<BeaconSource>
     /// Interfaces mDNS saw it on (names), sorted.
-    public var interfaces: [String]
+    package var interfaces: [String]
     /// SRV target with its trailing dot, or the host a user typed.
-    public var host: BeaconHost?
+    package var host: BeaconHost?
     /// SRV port, or the port a user typed.
-    public var port: Int?
-    public var addresses: [IPAddress]
+    package var port: Int?
+    package var addresses: [IPAddress]
     /// The TXT as received; what it says is read once, when it is set (`reading`).
-    public var txt: TXTRecord {
+    package var txt: TXTRecord {
         didSet { reading = TXTReading(txt) }
     }
     /// The TXT's attributes and their OpenClaw meaning, derived from `txt`.
-    public internal(set) var reading: TXTReading
+    package internal(set) var reading: TXTReading
     /// TLS as the user asked for it (wss:// or the OpenClaw config) for manual targets.
-    public var requestedTLS: Bool?
+    package var requestedTLS: Bool?
     /// Other (domain, instance) names the same Gateway was seen under, after merging.
-    public var aliases: [BeaconAlias] = []
+    package var aliases: [BeaconAlias] = []
     /// Problems found while discovering it (a resolve that failed, an address lookup error).
-    public var discoveryWarnings: [String] = []
+    package var discoveryWarnings: [String] = []
     /// DNS servers that answered for it (unicast only), as `address#port`.
-    public var resolvers: [String] = []
+    package var resolvers: [String] = []
     /// The Gateway's id as the merger gave it (BeaconMerger): the same across path changes,
     /// restarts and renewals; nil for a beacon of one path that no merger has seen.
-    public var assignedID: String?
+    package var assignedID: String?
     /// After merging: each path's own beacon of this Gateway, this one's among them, in the
     /// order they were first seen; empty for a beacon of one path.
-    public var sightings: [GatewayBeacon] = []
+    package var sightings: [GatewayBeacon] = []
 
     public init(
         instance: InstanceName, serviceType: ServiceType, domain: DomainName?, source: BeaconSource,
@@ -84,12 +84,12 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
 
     /// Which Gateway this is: the merger's id, else this beacon's own (`id`). Browse's JSON
     /// `id`, watch's events, metric labels and /sd name a Gateway by it.
-    public var gatewayID: String { assignedID ?? id.description }
+    package var gatewayID: String { assignedID ?? id.description }
 
     /// True when only a manual target produced it: there is no TXT to read.
-    public var isManualOnly: Bool { sources == [.manual] }
+    package var isManualOnly: Bool { sources == [.manual] }
 
-    public var attributes: TXTAttributes { reading.attributes }
+    package var attributes: TXTAttributes { reading.attributes }
 
     public var gateway: GatewayInfo {
         var info = reading.info
@@ -129,15 +129,15 @@ public struct GatewayBeacon: Hashable, Sendable, Identifiable {
 
 /// Another name the same Gateway answered to (the same Gateway in `local.` and in a wide-area
 /// domain, for example).
-public struct BeaconAlias: Hashable, Sendable, Codable {
-    public let source: BeaconSource
-    public let domain: String?
+package struct BeaconAlias: Hashable, Sendable, Codable {
+    package let source: BeaconSource
+    package let domain: String?
     /// The exact name, as `instance` of a beacon in JSON.
-    public let instance: String
+    package let instance: String
     /// The name in presentation form when it is not UTF-8 (then `instance` is not exact).
-    public let instancePresentation: String?
+    package let instancePresentation: String?
 
-    public init(source: BeaconSource, domain: String?, instance: InstanceName) {
+    package init(source: BeaconSource, domain: String?, instance: InstanceName) {
         self.source = source
         self.domain = domain
         self.instance = SafeText.utf8(instance.bytes) ?? String(decoding: instance.bytes, as: UTF8.self)
@@ -147,13 +147,13 @@ public struct BeaconAlias: Hashable, Sendable, Codable {
 
 /// What a TXT record says: its attributes (RFC 6763 §6), their OpenClaw reading, and every
 /// problem found on the way, read once per record.
-public struct TXTReading: Hashable, Sendable {
-    public let attributes: TXTAttributes
-    public let info: GatewayInfo
+package struct TXTReading: Hashable, Sendable {
+    package let attributes: TXTAttributes
+    package let info: GatewayInfo
     /// Attribute problems first, then problems with OpenClaw's keys.
-    public let issues: [TXTIssue]
+    package let issues: [TXTIssue]
 
-    public init(_ txt: TXTRecord) {
+    package init(_ txt: TXTRecord) {
         attributes = txt.attributes
         let decoded = GatewayInfo.decode(attributes)
         info = decoded.info

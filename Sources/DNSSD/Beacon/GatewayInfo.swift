@@ -1,28 +1,28 @@
 /// The typed OpenClaw view of a Gateway's TXT record. Every value is an unauthenticated hint:
 /// routing uses SRV and addresses, and an advertised fingerprint never overrides a user's pin.
 public struct GatewayInfo: Hashable, Sendable {
-    public var role: String?
-    public var displayName: String?
-    public var lanHost: String?
-    public var gatewayPort: Int?
-    public var tls: Bool = false
+    package var role: String?
+    package var displayName: String?
+    package var lanHost: String?
+    package var gatewayPort: Int?
+    package var tls: Bool = false
     /// Canonical (64 lower-case hex) even when the TXT carried another spelling.
-    public var tlsSha256: TLSFingerprint?
-    public var canvasPort: Int?
-    public var sshPort: Int?
-    public var tailnetDns: String?
-    public var cliPath: String?
-    public var transport: String?
-    public var directReachable: Bool = false
+    package var tlsSha256: TLSFingerprint?
+    package var canvasPort: Int?
+    package var sshPort: Int?
+    package var tailnetDns: String?
+    package var cliPath: String?
+    package var transport: String?
+    package var directReachable: Bool = false
 
-    public init() {}
+    package init() {}
 
     /// The beacon asks for wss://: gatewayTls (1, true, yes) or a gatewayTlsSha256, as OpenClaw's
     /// Android node reads it (ConnectionManager.kt resolveTlsParamsForEndpoint).
-    public var advertisesTLS: Bool { tls || tlsSha256 != nil }
+    package var advertisesTLS: Bool { tls || tlsSha256 != nil }
 
     /// The keys in the order OpenClaw's zone writer emits them; other keys follow in their own order.
-    public static var keyOrder: [String] { GatewayTXT.Layout.wideAreaZone.keys }
+    package static var keyOrder: [String] { GatewayTXT.Layout.wideAreaZone.keys }
 
     /// Decode the keys of the interop notes; return the problems found.
     public static func decode(_ attributes: TXTAttributes) -> (info: GatewayInfo, issues: [TXTIssue]) {

@@ -2,11 +2,11 @@
 /// mode (extensions/bonjour/src/advertiser.ts: no sshPort), then what --txt adds.
 extension GatewayTXT {
     /// The served stand-in's facts that go into the TXT (`advertise --serve`).
-    public struct Served: Sendable {
-        public var fingerprint: TLSFingerprint?
-        public var loopback: Bool
+    package struct Served: Sendable {
+        package var fingerprint: TLSFingerprint?
+        package var loopback: Bool
 
-        public init(fingerprint: TLSFingerprint?, loopback: Bool) {
+        package init(fingerprint: TLSFingerprint?, loopback: Bool) {
             self.fingerprint = fingerprint
             self.loopback = loopback
         }
@@ -16,7 +16,7 @@ extension GatewayTXT {
     /// a served stand-in adds TLS and its fingerprint, and is directly reachable unless it
     /// listens on loopback. Each `extra` entry (`KEY=VALUE`, or `KEY` alone for a flag)
     /// replaces a default key of the same name in place, or follows at the end.
-    public static func advertised(name: String, port: Int, hostLabel: String, served: Served?, extra: [String]) throws(DNSSDError)
+    package static func advertised(name: String, port: Int, hostLabel: String, served: Served?, extra: [String]) throws(DNSSDError)
         -> TXTRecord
     {
         var txt = GatewayTXT(displayName: displayName(ofInstance: name), gatewayPort: port)

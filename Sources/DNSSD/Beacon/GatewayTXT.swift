@@ -1,7 +1,7 @@
 /// The TXT record of a Gateway beacon, built the way OpenClaw's Gateway builds it. OpenClaw
 /// orders the keys differently in its two writers, so the layout names which one to follow.
-public struct GatewayTXT: Sendable, Hashable {
-    public enum Layout: Sendable {
+package struct GatewayTXT: Sendable, Hashable {
+    package enum Layout: Sendable {
         /// The mDNS advertiser (extensions/bonjour/src/advertiser.ts): role, gatewayPort,
         /// lanHost, displayName, TLS, then the optional hints, transport, sshPort.
         case multicast
@@ -9,7 +9,7 @@ public struct GatewayTXT: Sendable, Hashable {
         /// gatewayPort, then TLS and the optional hints.
         case wideAreaZone
 
-        public var keys: [String] {
+        package var keys: [String] {
             switch self {
             case .multicast:
                 [
@@ -25,30 +25,30 @@ public struct GatewayTXT: Sendable, Hashable {
         }
     }
 
-    public var displayName: String
-    public var gatewayPort: Int
-    public var lanHost: String?
-    public var tls = false
-    public var fingerprint: TLSFingerprint?
-    public var directReachable = false
-    public var canvasPort: Int?
-    public var tailnetDns: String?
-    public var sshPort: Int?
-    public var cliPath: String?
+    package var displayName: String
+    package var gatewayPort: Int
+    package var lanHost: String?
+    package var tls = false
+    package var fingerprint: TLSFingerprint?
+    package var directReachable = false
+    package var canvasPort: Int?
+    package var tailnetDns: String?
+    package var sshPort: Int?
+    package var cliPath: String?
 
-    public init(displayName: String, gatewayPort: Int) {
+    package init(displayName: String, gatewayPort: Int) {
         self.displayName = displayName
         self.gatewayPort = gatewayPort
     }
 
     /// OpenClaw's display name for an instance name: without a trailing " (OpenClaw)".
-    public static func displayName(ofInstance name: String) -> String {
+    package static func displayName(ofInstance name: String) -> String {
         name.hasSuffix(" (OpenClaw)") ? String(name.dropLast(" (OpenClaw)".count)) : name
     }
 
     /// Every key this beacon sets, in `layout`'s order. A key the layout does not place
     /// (lanHost in a zone, canvasPort in a zone) is left out.
-    public func pairs(_ layout: Layout) -> [(key: String, value: String?)] {
+    package func pairs(_ layout: Layout) -> [(key: String, value: String?)] {
         var values: [String: String] = [
             "role": "gateway", "transport": "gateway", "displayName": displayName, "gatewayPort": String(gatewayPort),
         ]
@@ -67,7 +67,7 @@ public struct GatewayTXT: Sendable, Hashable {
 
     /// The record in `layout`'s order; `extra` entries replace a key of the same name (any
     /// case) in place, or follow at the end.
-    public func record(_ layout: Layout, extra: [(key: String, value: String?)] = []) throws(DNSSDError) -> TXTRecord {
+    package func record(_ layout: Layout, extra: [(key: String, value: String?)] = []) throws(DNSSDError) -> TXTRecord {
         var pairs = pairs(layout)
         for entry in extra {
             try TXTRecord.validate(key: entry.key)

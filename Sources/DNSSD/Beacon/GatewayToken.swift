@@ -1,16 +1,16 @@
 /// A Gateway token (gateway.remote.token, gateway.auth.token, OPENCLAW_GATEWAY_TOKEN or
 /// --token-file). It is a credential: it prints as where it came from, never as itself, and
 /// is not Encodable, so no report or log line can carry it. Only the connect request reads it.
-public struct GatewayToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+package struct GatewayToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     private let value: String
     /// Where it came from, for messages: `gateway.remote.token`, `--token-file /path`.
-    public let source: String
+    package let source: String
     /// The user who owns the file it was read from (for a variable, the user whose environment
     /// it is): a listener on this machine is shown the token only when that user or root runs it.
-    public var owner: UInt32?
+    package var owner: UInt32?
 
     /// nil for an empty token (after trimming white space, as OpenClaw does).
-    public init?(_ value: String, source: String, owner: UInt32? = nil) {
+    package init?(_ value: String, source: String, owner: UInt32? = nil) {
         let trimmed = value.trimmingSpaces()
         guard !trimmed.isEmpty else { return nil }
         self.value = trimmed
@@ -19,12 +19,12 @@ public struct GatewayToken: Sendable, Hashable, CustomStringConvertible, CustomD
     }
 
     /// The token itself, for the `auth.token` field of a connect request and nothing else.
-    public var forConnectRequest: String { value }
+    package var forConnectRequest: String { value }
 
     /// Two tokens are the same when their text is, wherever they came from.
-    public static func == (lhs: GatewayToken, rhs: GatewayToken) -> Bool { lhs.value == rhs.value }
-    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    package static func == (lhs: GatewayToken, rhs: GatewayToken) -> Bool { lhs.value == rhs.value }
+    package func hash(into hasher: inout Hasher) { hasher.combine(value) }
 
-    public var description: String { "the token from \(source)" }
-    public var debugDescription: String { description }
+    package var description: String { "the token from \(source)" }
+    package var debugDescription: String { description }
 }

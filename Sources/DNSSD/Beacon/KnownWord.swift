@@ -1,6 +1,6 @@
 /// A value spelled on the wire or in a config as one of a few known words; any other word is
 /// kept as given (`other`), so it can be shown but never matched by accident.
-public protocol KnownWord: Sendable, Hashable, CustomStringConvertible {
+package protocol KnownWord: Sendable, Hashable, CustomStringConvertible {
     /// Each known case and its spelling.
     static var spellings: [(Self, String)] { get }
     static func other(_ word: String) -> Self
@@ -11,14 +11,14 @@ public protocol KnownWord: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension KnownWord {
-    public init(word: String) {
+    package init(word: String) {
         self = Self.spellings.first { $0.1 == word }?.0 ?? .other(word)
     }
 
     /// The spelling: the known word, or the word as given.
-    public var word: String {
+    package var word: String {
         unknownWord ?? Self.spellings.first { $0.0 == self }?.1 ?? ""
     }
 
-    public var description: String { word }
+    package var description: String { word }
 }

@@ -12,7 +12,7 @@
 ///   discoveredGatewayConnectionAvailability): TLS or a stored pin, else "Discovered gateway is
 ///   missing TLS and no trusted fingerprint is stored."; with TLS the user is shown the
 ///   fingerprint to trust.
-public enum PhoneVerdict: Sendable, Hashable {
+package enum PhoneVerdict: Sendable, Hashable {
     /// wss:// to a public DNS name: accepted without a question when a public CA issued its
     /// certificate for that name (Android's platform trust), else after the user trusts the
     /// fingerprint the phone shows.
@@ -25,7 +25,7 @@ public enum PhoneVerdict: Sendable, Hashable {
     case refused(PhoneRefusal)
 
     /// The word browse's and doctor's JSON use (clawnet.browse.v1 `phones`).
-    public var name: String {
+    package var name: String {
         switch self {
         case .platformTrust: "platformTrust"
         case .tlsAfterTrust: "trustFingerprint"
@@ -34,20 +34,20 @@ public enum PhoneVerdict: Sendable, Hashable {
         }
     }
 
-    public var isRefused: Bool {
+    package var isRefused: Bool {
         if case .refused = self { return true }
         return false
     }
 }
 
-public enum PhoneRefusal: Sendable, Hashable {
+package enum PhoneRefusal: Sendable, Hashable {
     /// iOS: "Discovered gateway is missing TLS and no trusted fingerprint is stored."
     case iosNeedsTLS
     /// Android: clear text only to loopback, `.local`, 10/8, 172.16/12, 192.168/16, 169.254/16, fc00::/7.
     case androidCleartextHost(String)
 
     /// The word of the JSON's `reason`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .iosNeedsTLS: "tlsRequired"
         case .androidCleartextHost: "cleartextHostNotAllowed"
@@ -56,14 +56,14 @@ public enum PhoneRefusal: Sendable, Hashable {
 }
 
 /// Both phones' verdicts on one beacon.
-public struct PhoneVerdicts: Sendable, Hashable {
-    public let android: PhoneVerdict
-    public let ios: PhoneVerdict
+package struct PhoneVerdicts: Sendable, Hashable {
+    package let android: PhoneVerdict
+    package let ios: PhoneVerdict
     /// The host the phone dials: over mDNS the TXT's lanHost (else the SRV host), over wide-area
     /// DNS-SD the SRV host (lanHost is for the LAN only), else the first address.
-    public let host: String
+    package let host: String
 
-    public init(_ beacon: GatewayBeacon) {
+    package init(_ beacon: GatewayBeacon) {
         let info = beacon.reading.info
         let tls = info.tls || info.tlsSha256 != nil
         let host = Self.dialHost(beacon)
@@ -76,7 +76,7 @@ public struct PhoneVerdicts: Sendable, Hashable {
         ios = tls ? .tlsAfterTrust : .refused(.iosNeedsTLS)
     }
 
-    public var refused: Bool { android.isRefused || ios.isRefused }
+    package var refused: Bool { android.isRefused || ios.isRefused }
 
     static func dialHost(_ beacon: GatewayBeacon) -> String {
         let lanHost = beacon.sources.contains(.mdns) ? beacon.reading.info.lanHost.map(BeaconHost.init) : nil
@@ -110,5 +110,5 @@ extension Character {
 
 extension GatewayBeacon {
     /// What OpenClaw's phones would do with this beacon (PhoneVerdicts).
-    public var phones: PhoneVerdicts { PhoneVerdicts(self) }
+    package var phones: PhoneVerdicts { PhoneVerdicts(self) }
 }

@@ -1,11 +1,11 @@
 /// The SHA-256 of a TLS leaf certificate's DER, as OpenClaw pins it: 64 lower-case hex digits.
-public struct TLSFingerprint: Hashable, Sendable, CustomStringConvertible, Codable {
-    public let hex: String
+package struct TLSFingerprint: Hashable, Sendable, CustomStringConvertible, Codable {
+    package let hex: String
 
     /// Normalise user or TXT input the way OpenClaw's Swift and Node clients do: strip a leading
     /// `sha256:` / `sha-256` (any case), drop every non-hex character, lower-case. nil unless
     /// exactly 64 hex digits remain.
-    public init?(normalizing input: String) {
+    package init?(normalizing input: String) {
         // The usual case, a TXT value already canonical, without the Character-level work.
         if Self.isCanonical(input) {
             self.hex = input
@@ -21,7 +21,7 @@ public struct TLSFingerprint: Hashable, Sendable, CustomStringConvertible, Codab
         self.hex = hex
     }
 
-    public init(digest: some Collection<UInt8>) {
+    package init(digest: some Collection<UInt8>) {
         precondition(digest.count == 32, "a SHA-256 digest is 32 bytes")
         self.hex = digest.map { byte in
             let digits = String(byte, radix: 16)
@@ -30,7 +30,7 @@ public struct TLSFingerprint: Hashable, Sendable, CustomStringConvertible, Codab
     }
 
     /// True when `text` is already in the canonical form (what a TXT record must carry).
-    public static func isCanonical(_ text: String) -> Bool {
+    package static func isCanonical(_ text: String) -> Bool {
         text.utf8.count == 64
             && text.utf8.allSatisfy {
                 ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
@@ -38,7 +38,7 @@ public struct TLSFingerprint: Hashable, Sendable, CustomStringConvertible, Codab
     }
 
     /// `AB:CD:…` as `openssl x509 -fingerprint -sha256` prints it.
-    public var openSSLStyle: String {
+    package var openSSLStyle: String {
         stride(from: 0, to: hex.count, by: 2).map { offset -> String in
             let start = hex.index(hex.startIndex, offsetBy: offset)
             return hex[start..<hex.index(start, offsetBy: 2)].uppercased()
@@ -46,11 +46,11 @@ public struct TLSFingerprint: Hashable, Sendable, CustomStringConvertible, Codab
     }
 
     /// The first 12 hex digits, for tables.
-    public var short: String { String(hex.prefix(12)) }
+    package var short: String { String(hex.prefix(12)) }
 
-    public var description: String { hex }
+    package var description: String { hex }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let parsed = TLSFingerprint(normalizing: text) else {
             throw DecodingError.dataCorrupted(
@@ -59,7 +59,7 @@ public struct TLSFingerprint: Hashable, Sendable, CustomStringConvertible, Codab
         self = parsed
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(hex)
     }

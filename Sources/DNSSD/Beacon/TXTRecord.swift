@@ -2,15 +2,15 @@
 /// attribute) or empty (RFC 6763 §6).
 public struct TXTRecord: Hashable, Sendable {
     /// The character-strings in the order received, each at most 255 bytes.
-    public let strings: [[UInt8]]
+    package let strings: [[UInt8]]
 
-    public static let empty = TXTRecord(uncheckedStrings: [])
+    package static let empty = TXTRecord(uncheckedStrings: [])
 
     init(uncheckedStrings strings: [[UInt8]]) {
         self.strings = strings
     }
 
-    public init(strings: [[UInt8]]) throws(DNSSDError) {
+    package init(strings: [[UInt8]]) throws(DNSSDError) {
         if let long = strings.first(where: { $0.count > 255 }) {
             throw DNSSDError(.txtString, "a TXT string is \(long.count) bytes; at most 255 fit in one")
         }
@@ -33,7 +33,7 @@ public struct TXTRecord: Hashable, Sendable {
     }
 
     /// `key=value` pairs (a nil value makes a boolean attribute), in the given order.
-    public init(pairs: [(key: String, value: String?)]) throws(DNSSDError) {
+    package init(pairs: [(key: String, value: String?)]) throws(DNSSDError) {
         var strings: [[UInt8]] = []
         for (key, value) in pairs {
             try TXTRecord.validate(key: key)
@@ -58,7 +58,7 @@ public struct TXTRecord: Hashable, Sendable {
 
     /// The leading strings whose wire form fits in `limit` bytes, and whether any were left
     /// out.
-    public func prefix(wireBytes limit: Int) -> (record: TXTRecord, truncated: Bool) {
+    package func prefix(wireBytes limit: Int) -> (record: TXTRecord, truncated: Bool) {
         var kept: [[UInt8]] = []
         var size = 0
         for string in strings {
@@ -70,10 +70,10 @@ public struct TXTRecord: Hashable, Sendable {
     }
 
     /// True when there is nothing but empty strings.
-    public var isEmpty: Bool { strings.allSatisfy(\.isEmpty) }
+    package var isEmpty: Bool { strings.allSatisfy(\.isEmpty) }
 
     /// Key rules of RFC 6763 §6.4: at least one printable US-ASCII character, no `=`.
-    public static func validate(key: String) throws(DNSSDError) {
+    package static func validate(key: String) throws(DNSSDError) {
         guard !key.isEmpty else { throw DNSSDError(.txtKey, "a TXT key cannot be empty") }
         guard key.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: "=") }) else {
             throw DNSSDError(.txtKey, "TXT key '\(key)' may hold only printable ASCII and no '='")
@@ -86,21 +86,21 @@ public struct TXTRecord: Hashable, Sendable {
 }
 
 /// One attribute of a TXT record.
-public struct TXTAttribute: Hashable, Sendable {
+package struct TXTAttribute: Hashable, Sendable {
     /// The key as it was sent (case kept); compare with `TXTAttributes.subscript`.
-    public let key: String
+    package let key: String
     /// nil for a boolean attribute (no `=`); otherwise the value's raw bytes, possibly empty.
-    public let value: [UInt8]?
+    package let value: [UInt8]?
 
     /// The value when it is valid UTF-8.
-    public var string: String? { value.flatMap { SafeText.utf8($0) } }
+    package var string: String? { value.flatMap { SafeText.utf8($0) } }
 }
 
 /// The parsed attributes of a TXT record, with what was skipped and why.
 public struct TXTAttributes: Hashable, Sendable {
-    public let ordered: [TXTAttribute]
+    package let ordered: [TXTAttribute]
     /// Problems found while parsing, for the beacon's warnings.
-    public let issues: [TXTIssue]
+    package let issues: [TXTIssue]
     /// The keys of `ordered`, case-folded once: every look-up compares against these.
     private let foldedKeys: [String]
 
@@ -138,7 +138,7 @@ public struct TXTAttributes: Hashable, Sendable {
     }
 
     /// The attribute for `key`, compared case-insensitively.
-    public subscript(key: String) -> TXTAttribute? {
+    package subscript(key: String) -> TXTAttribute? {
         let folded = Self.fold(key)
         return foldedKeys.firstIndex(of: folded).map { ordered[$0] }
     }
@@ -149,12 +149,12 @@ public struct TXTAttributes: Hashable, Sendable {
     }
 
     /// The value of `key` as text (invalid UTF-8 shown safely), nil when absent or boolean.
-    public func text(_ key: String) -> String? {
+    package func text(_ key: String) -> String? {
         self[key]?.value.map { SafeText.utf8($0) ?? SafeText.display($0) }
     }
 }
 
 extension String {
     /// The string in single quotes for an error or warning message.
-    public var quotedForMessage: String { "'\(self)'" }
+    package var quotedForMessage: String { "'\(self)'" }
 }

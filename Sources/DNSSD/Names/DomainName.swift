@@ -5,7 +5,7 @@
 /// keeps the spelling it arrived in, for the reports, SNI and URLs that show it.
 public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
     /// The presentation with the root dot.
-    public let name: String
+    package let name: String
     /// `name` in lower case: what equality, hashing and order use.
     private let key: String
 
@@ -25,7 +25,7 @@ public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// A host name as a flag, a config file or a DNS answer gives it (any case, with or
     /// without the root dot), in its own spelling; nil for an IP literal or text that is no
     /// host name.
-    public init?(host text: String) {
+    package init?(host text: String) {
         guard IPAddress(text) == nil, let name = try? DomainName(spelled: text, text: text) else { return nil }
         self = name
     }
@@ -54,26 +54,26 @@ public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertibl
         self.init(trusted: trimmed + ".")
     }
 
-    public var isLocal: Bool { self == .local }
+    package var isLocal: Bool { self == .local }
 
     /// The name with its root dot, as zone files and DNS answers write it.
-    public var withRootDot: String { name }
+    package var withRootDot: String { name }
 
     /// The name without its root dot, as users type it, URLs and SNI carry it and CoreDNS
     /// stanzas name it: for text that leaves the program.
-    public var withoutTrailingDot: String { String(name.dropLast()) }
+    package var withoutTrailingDot: String { String(name.dropLast()) }
 
-    public var labels: [String] { name.split(separator: ".").map(String.init) }
+    package var labels: [String] { name.split(separator: ".").map(String.init) }
 
     /// True when `host` (with or without a trailing dot) is this domain or inside it.
-    public func contains(host: String) -> Bool {
+    package func contains(host: String) -> Bool {
         var lowered = host.lowercased()
         if !lowered.hasSuffix(".") { lowered += "." }
         return lowered == key || lowered.hasSuffix("." + key)
     }
 
     /// True when this name is `domain` or inside it.
-    public func isWithin(_ domain: DomainName) -> Bool { key == domain.key || key.hasSuffix("." + domain.key) }
+    package func isWithin(_ domain: DomainName) -> Bool { key == domain.key || key.hasSuffix("." + domain.key) }
 
     public var description: String { name }
 
@@ -105,7 +105,7 @@ public struct DomainName: Hashable, Sendable, Comparable, CustomStringConvertibl
 }
 extension String {
     /// Leading and trailing spaces, tabs and newlines removed (Foundation-free).
-    public func trimmingSpaces() -> String {
+    package func trimmingSpaces() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let start = firstIndex(where: { !isSpace($0) }) else { return "" }
         let end = lastIndex(where: { !isSpace($0) })!

@@ -1,6 +1,6 @@
 /// The kinds of host name that OpenClaw's clients treat apart, told without regard to case or
 /// a trailing dot (`Box.LOCAL.` is a `.local` name).
-public enum HostNameKind: Sendable, Hashable {
+package enum HostNameKind: Sendable, Hashable {
     case localhost
     /// `.local` (and `local` itself): names that mDNS resolves.
     case multicastDNS
@@ -8,7 +8,7 @@ public enum HostNameKind: Sendable, Hashable {
     case magicDNS
     case other
 
-    public init(_ name: DomainName) {
+    package init(_ name: DomainName) {
         let labels = name.labels.map { $0.lowercased() }
         if labels == ["localhost"] {
             self = .localhost
@@ -22,7 +22,7 @@ public enum HostNameKind: Sendable, Hashable {
     }
 
     /// Text that is no host name (an IP literal, an instance's label) is `.other`.
-    public init(_ host: String) {
+    package init(_ host: String) {
         self = DomainName(host: host).map(Self.init) ?? .other
     }
 }

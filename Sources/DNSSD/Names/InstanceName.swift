@@ -4,10 +4,10 @@
 /// Equality and hashing ignore ASCII case, as DNS does: NSD and Knot lower-case names inside
 /// RDATA, so the same instance can arrive as "Studio" and "studio".
 public struct InstanceName: Hashable, Sendable, CustomStringConvertible {
-    public static let maxBytes = 63
+    package static let maxBytes = 63
 
     /// The label's bytes exactly as they travel on the wire.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     public init(bytes: [UInt8]) throws(DNSSDError) {
         guard !bytes.isEmpty else { throw DNSSDError(.instanceName, "an instance name cannot be empty") }
@@ -18,17 +18,17 @@ public struct InstanceName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// From the name as a user sees it ("Studio (OpenClaw)").
-    public init(decoded text: String) throws(DNSSDError) {
+    package init(decoded text: String) throws(DNSSDError) {
         try self.init(bytes: Array(text.utf8))
     }
 
     /// From presentation format ("Studio\032\(OpenClaw\)").
-    public init(presentation text: String) throws(DNSSDError) {
+    package init(presentation text: String) throws(DNSSDError) {
         try self.init(bytes: Presentation.unescapeLabel(Substring(text)))
     }
 
     /// The name cut to at most 63 bytes without splitting a UTF-8 character, as OpenClaw does.
-    public static func truncating(_ text: String) throws(DNSSDError) -> InstanceName {
+    package static func truncating(_ text: String) throws(DNSSDError) -> InstanceName {
         var result = ""
         var used = 0
         for character in text {
@@ -43,7 +43,7 @@ public struct InstanceName: Hashable, Sendable, CustomStringConvertible {
     /// This name with ` (n)` after it, as a conflict is renamed (`Studio (2)`), the name cut
     /// first so that the whole fits in 63 bytes, never inside a UTF-8 character (OpenClaw's
     /// truncateToDnsLabel in extensions/bonjour/src/advertiser.ts cuts the same way).
-    public func numbered(_ number: Int) -> InstanceName {
+    package func numbered(_ number: Int) -> InstanceName {
         let suffix = Array(" (\(number))".utf8)
         var end = min(bytes.count, Self.maxBytes - suffix.count)
         // Back up over at most three continuation bytes to the start of their character.
@@ -60,20 +60,20 @@ public struct InstanceName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Human-readable and terminal-safe: decoded, never `\032`-escaped.
-    public var displayName: String { SafeText.display(bytes) }
+    package var displayName: String { SafeText.display(bytes) }
 
     /// Escaped for zone files and DNS tools.
-    public var presentation: String { Presentation.escapeLabel(bytes) }
+    package var presentation: String { Presentation.escapeLabel(bytes) }
 
     /// What JSON carries (`instance` in clawnet.browse.v1): the exact text, control characters
     /// included; U+FFFD for bytes that are not UTF-8, whose exact form is then `exactPresentation`.
-    public var jsonText: String { SafeText.utf8(bytes) ?? String(decoding: bytes, as: UTF8.self) }
+    package var jsonText: String { SafeText.utf8(bytes) ?? String(decoding: bytes, as: UTF8.self) }
 
     /// The presentation form, only for a name that is not UTF-8 (JSON's `instancePresentation`).
-    public var exactPresentation: String? { SafeText.utf8(bytes) == nil ? presentation : nil }
+    package var exactPresentation: String? { SafeText.utf8(bytes) == nil ? presentation : nil }
 
     /// The case-folded form used for identity (ASCII letters only, as DNS compares).
-    public var key: String { SafeText.display(bytes.map(Self.asciiLower)) }
+    package var key: String { SafeText.display(bytes.map(Self.asciiLower)) }
 
     public var description: String { displayName }
 

@@ -3,19 +3,19 @@
 /// while it accepts such names by UPDATE: every "Name (OpenClaw)" instance it holds is then
 /// invisible to browsing. Follows PowerDNS pdns/packethandler.cc validDNSName; the set was
 /// measured against pdns_server 4.7.
-public enum PowerDNSNames {
+package enum PowerDNSNames {
     /// True when PowerDNS answers SERVFAIL to a question for this name unless `8bit-dns=yes`.
-    public static func needEightBitDNS(_ labels: some Sequence<[UInt8]>) -> Bool {
+    package static func needEightBitDNS(_ labels: some Sequence<[UInt8]>) -> Bool {
         labels.contains { label in label.contains { !accepted($0) } }
     }
 
     /// The cause, for a message about a SERVFAIL on such a name.
-    public static let cause =
+    package static let cause =
         "PowerDNS answers SERVFAIL to names with bytes such as `(` unless `8bit-dns=yes` is set (a DNS-SD instance name like "
         + "'Name (OpenClaw)' has them)"
 
     /// The fix, for the same message.
-    public static let fix = "on PowerDNS: set `8bit-dns=yes` in pdns.conf and restart pdns_server (the records are there)"
+    package static let fix = "on PowerDNS: set `8bit-dns=yes` in pdns.conf and restart pdns_server (the records are there)"
 
     private static func accepted(_ byte: UInt8) -> Bool {
         switch byte {

@@ -39,7 +39,7 @@ public enum Presentation {
 
     /// The inside of a quoted character-string: printable ASCII as it is, `"` and `\` as
     /// `\"` and `\\`, every other byte as `\DDD`. Exact for any bytes, and pure ASCII.
-    public static func escapeCharacterString(_ bytes: some Sequence<UInt8>) -> String {
+    package static func escapeCharacterString(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount)
         appendEscaped(bytes, to: &out)
@@ -61,7 +61,7 @@ public enum Presentation {
     }
 
     /// Undo `escapeCharacterString`: `\DDD` and `\X` escapes, everything else as it is.
-    public static func unescapeCharacterString(_ text: String) throws(DNSSDError) -> [UInt8] {
+    package static func unescapeCharacterString(_ text: String) throws(DNSSDError) -> [UInt8] {
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8)[...]
         while let byte = iterator.popFirst() {
@@ -184,7 +184,7 @@ public enum SafeText {
     }
 
     /// What never reaches a terminal raw: a control character, or an invisible one.
-    public static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
+    package static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
         isControl(scalar) || isInvisible(scalar)
     }
 
@@ -199,7 +199,7 @@ public enum SafeText {
     /// LRM/RLM, zero-width U+200B-200D, U+FEFF, the tags U+E0001-E007F...) and the line and
     /// paragraph separators U+2028/2029. A stranger's name holding them can render as another
     /// name (Trojan Source, CVE-2021-42574).
-    public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .format, .lineSeparator, .paragraphSeparator: true
         default: false
@@ -208,12 +208,12 @@ public enum SafeText {
 
     /// The columns `scalar` takes once escaped: `\DDD` for a control character (C1 by its
     /// value), for an invisible one each of its UTF-8 bytes.
-    public static func escapedWidth(_ scalar: Unicode.Scalar) -> Int {
+    package static func escapedWidth(_ scalar: Unicode.Scalar) -> Int {
         isControl(scalar) ? 4 : 4 * UTF8.width(scalar)
     }
 
     /// The bytes as a Swift string when they are valid UTF-8, else nil.
-    public static func utf8(_ bytes: some Collection<UInt8>) -> String? {
+    package static func utf8(_ bytes: some Collection<UInt8>) -> String? {
         String(validating: bytes, as: UTF8.self)
     }
 

@@ -1,13 +1,13 @@
 /// A DNS-SD service type such as `_openclaw-gw._tcp` (RFC 6763 §7, RFC 6335 §5.1).
 public struct ServiceType: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
     /// Lower-case, without a trailing dot: `_openclaw-gw._tcp`.
-    public let name: String
+    package let name: String
 
     /// The type OpenClaw Gateways advertise today.
     public static let gateway = ServiceType(trusted: "_openclaw-gw._tcp")
 
     /// Types older releases (Moltbot, Clawdbot, Clawdis) advertised; some are still in the field.
-    public static let legacy: [ServiceType] = [
+    package static let legacy: [ServiceType] = [
         ServiceType(trusted: "_moltbot-gw._tcp"),
         ServiceType(trusted: "_clawdbot-gw._tcp"),
         ServiceType(trusted: "_clawdbot-bridge._tcp"),
@@ -15,10 +15,10 @@ public struct ServiceType: Hashable, Sendable, Comparable, CustomStringConvertib
     ]
 
     /// OpenClaw's own types: its TXT rules (role, gatewayPort, the fingerprint) hold for these only.
-    public var isOpenClaw: Bool { self == .gateway || Self.legacy.contains(self) }
+    package var isOpenClaw: Bool { self == .gateway || Self.legacy.contains(self) }
 
     /// Whether a service name's first two labels (`_openclaw-gw`, `_tcp`) are one of OpenClaw's types, in any case.
-    public static func isOpenClaw(labels: some Sequence<[UInt8]>) -> Bool {
+    package static func isOpenClaw(labels: some Sequence<[UInt8]>) -> Bool {
         let text = labels.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ".")
         return (try? ServiceType(validating: text))?.isOpenClaw ?? false
     }
@@ -28,7 +28,7 @@ public struct ServiceType: Hashable, Sendable, Comparable, CustomStringConvertib
     }
 
     /// Accepts `_name._tcp` or `_name._udp`, any case, with or without a trailing dot.
-    public init(validating text: String) throws(DNSSDError) {
+    package init(validating text: String) throws(DNSSDError) {
         // The type nearly every beacon has, without the Character-level checks below.
         if text == Self.gateway.name {
             self = .gateway
@@ -64,7 +64,7 @@ public struct ServiceType: Hashable, Sendable, Comparable, CustomStringConvertib
     }
 
     /// The two labels, for building wire names.
-    public var labels: [String] { name.split(separator: ".").map(String.init) }
+    package var labels: [String] { name.split(separator: ".").map(String.init) }
 
     public var description: String { name }
 

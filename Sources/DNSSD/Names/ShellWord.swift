@@ -3,8 +3,8 @@
 /// in single quotes, each `'` written `'\''`. A requestId a Gateway sent, a path from a unit
 /// file or a host name from DNS then stays one argument: `$(...)`, backquotes, `;`, `|`, globs
 /// and spaces in it are never run or split.
-public enum ShellWord {
-    public static func quoted(_ text: some StringProtocol) -> String {
+package enum ShellWord {
+    package static func quoted(_ text: some StringProtocol) -> String {
         guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.isASCII && plain.contains(Character($0)) }) else {
             return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
         }
@@ -14,18 +14,18 @@ public enum ShellWord {
     /// Outside text as an operand of a program that ends its options at `--` (getopt, argp,
     /// Commander): quoting keeps it one word, `--` keeps a word such as `--latest` or `-h` from
     /// being read as an option.
-    public static func operand(_ text: some StringProtocol) -> String { "-- " + quoted(text) }
+    package static func operand(_ text: some StringProtocol) -> String { "-- " + quoted(text) }
 
     /// A name for dig, which takes no `--`: a name that dig would read as an option (`-`), a
     /// query option (`+`) or a server (`@`) is given by `-q`.
-    public static func digName(_ name: some StringProtocol) -> String {
+    package static func digName(_ name: some StringProtocol) -> String {
         guard let first = name.first, !"-+@".contains(first) else { return "-q " + quoted(name) }
         return quoted(name)
     }
 
     /// `--option value` for a swift-argument-parser option; `--option=value` when the value
     /// starts with `-` (after a space it would be read as another option).
-    public static func option(_ option: String, _ value: some StringProtocol) -> String {
+    package static func option(_ option: String, _ value: some StringProtocol) -> String {
         value.first == "-" ? option + "=" + quoted(value) : option + " " + quoted(value)
     }
 

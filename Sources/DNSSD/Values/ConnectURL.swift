@@ -1,8 +1,8 @@
 /// The WebSocket URL an OpenClaw node would use for a Gateway.
-public enum ConnectURL {
+package enum ConnectURL {
     /// OpenClaw clients accept plain `ws://` only for loopback, private IP literals, `.local`
     /// and `*.ts.net` hosts; everything else needs TLS.
-    public static func allowsPlainWebSocket(host: String) -> Bool {
+    package static func allowsPlainWebSocket(host: String) -> Bool {
         if let address = IPAddress(host) { return address.isPrivate }
         return HostNameKind(host) != .other
     }
@@ -11,7 +11,7 @@ public enum ConnectURL {
     /// IPv6 goes in brackets with its zone as `%25zone` (RFC 6874). The host has no trailing
     /// dot: OpenClaw strips it from the SRV target before it builds the URL
     /// (src/infra/bonjour-discovery.ts, parseDigSrv), so SNI and the Host header carry it too.
-    public static func make(host: String, port: Int, tls: Bool) -> String? {
+    package static func make(host: String, port: Int, tls: Bool) -> String? {
         guard (1...65535).contains(port) else { return nil }
         let name = DomainName(host: host)?.withoutTrailingDot ?? host
         let authority = IPAddress(name)?.urlHost ?? name
@@ -20,7 +20,7 @@ public enum ConnectURL {
     }
 
     /// The first URL that works for a Gateway: its host name, else one of its addresses.
-    public static func best(host: String?, addresses: [IPAddress], port: Int?, tls: Bool) -> String? {
+    package static func best(host: String?, addresses: [IPAddress], port: Int?, tls: Bool) -> String? {
         guard let port else { return nil }
         if let host, let url = make(host: host, port: port, tls: tls) { return url }
         guard (1...65535).contains(port) else { return nil }

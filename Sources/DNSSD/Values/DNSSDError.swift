@@ -2,7 +2,7 @@
 /// and tests to decide on; `message` is meant for the user as is.
 public struct DNSSDError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was malformed. Stable: tests and callers match these, never the message.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    package enum Code: String, Sendable, Hashable, CaseIterable {
         /// A TXT character-string: longer than 255 bytes, or cut short on the wire.
         case txtString
         /// A TXT key: empty, or not printable ASCII without '='.
@@ -40,10 +40,10 @@ public struct DNSSDError: Error, Hashable, Sendable, CustomStringConvertible {
         case inputPath
     }
 
-    public let code: Code
-    public let message: String
+    package let code: Code
+    package let message: String
 
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }

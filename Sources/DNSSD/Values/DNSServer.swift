@@ -1,18 +1,18 @@
 /// A DNS server to ask: an address and a port.
-public struct DNSServer: Hashable, Sendable, CustomStringConvertible {
-    public let address: IPAddress
-    public let port: Int
+package struct DNSServer: Hashable, Sendable, CustomStringConvertible {
+    package let address: IPAddress
+    package let port: Int
 
     /// Tailscale's resolver, which answers the tailnet's split-DNS domains.
-    public static let tailscale = DNSServer(address: IPAddress("100.100.100.100")!, port: 53)
+    package static let tailscale = DNSServer(address: IPAddress("100.100.100.100")!, port: 53)
 
-    public init(address: IPAddress, port: Int = 53) {
+    package init(address: IPAddress, port: Int = 53) {
         self.address = address
         self.port = port
     }
 
     /// `127.0.0.1`, `127.0.0.1:5303`, `[fd00::1]:53` or a bare IPv6 literal (port 53).
-    public init(parsing text: String) throws(DNSSDError) {
+    package init(parsing text: String) throws(DNSSDError) {
         let endpoint = try Endpoint.parse(text, defaultPort: 53)
         guard let address = endpoint.address else {
             throw DNSSDError(.dnsServer, "'\(text)' is not an IP address; give the DNS server as an address")
@@ -26,11 +26,11 @@ public struct DNSServer: Hashable, Sendable, CustomStringConvertible {
     /// A server as resolv.conf names it, read the way glibc reads it: the unspecified
     /// address (`nameserver 0.0.0.0`, `::`) means this host (Linux sends such packets to
     /// loopback), so it becomes 127.0.0.1 or ::1.
-    public init(resolvConfAddress address: IPAddress, port: Int = 53) {
+    package init(resolvConfAddress address: IPAddress, port: Int = 53) {
         let loopback = IPAddress(address.family == .v4 ? "127.0.0.1" : "::1")!
         self.init(address: address.isUnspecified ? loopback : address, port: port)
     }
 
     /// `127.0.0.1#5303`, as dig prints servers.
-    public var description: String { "\(address)#\(port)" }
+    package var description: String { "\(address)#\(port)" }
 }

@@ -1,9 +1,9 @@
 extension Duration {
     /// The longest duration clawnet takes on its command line: a day.
-    public static let longestArgument = Duration.seconds(86_400)
+    package static let longestArgument = Duration.seconds(86_400)
 
     /// What `init(argument:)` accepts, for its messages.
-    public static let argumentForms =
+    package static let argumentForms =
         "a number with its unit (h, m, s, ms, in either case): 500ms, 5s, 1.5s, 2m, 1m30s, 1h; more than 0 and at most 24 hours (86400s)"
 
     /// The units a duration is written in, longest first: a compound duration (`1h2m3s`,
@@ -14,7 +14,7 @@ extension Duration {
     /// hex, `inf` or `nan`), each with its unit; more than 0 and at most `longestArgument`. A bare
     /// number is refused with both readings: OpenClaw's own `--timeout` counts milliseconds,
     /// clawnet's used to count seconds.
-    public init(argument text: String) throws(DNSSDError) {
+    package init(argument text: String) throws(DNSSDError) {
         let lowered = Substring(text.lowercased())
         if !lowered.isEmpty, lowered.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), lowered.contains(where: \.isNumber) {
             throw DNSSDError(.duration, "'\(text)' has no unit: did you mean \(text)ms or \(text)s? (\(Self.argumentForms))")

@@ -1,18 +1,18 @@
 /// A host and port typed by a user: `HOST`, `HOST:PORT`, `[IPv6]:PORT`, a bare IPv6 literal,
 /// or a `ws://` / `wss://` URL.
-public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
-    public enum Scheme: String, Sendable { case ws, wss }
+package struct Endpoint: Hashable, Sendable, CustomStringConvertible {
+    package enum Scheme: String, Sendable { case ws, wss }
 
     /// A host name (lower-cased, no trailing dot) or an IP literal in canonical form.
-    public let host: String
-    public let port: Int
+    package let host: String
+    package let port: Int
     /// Set when the endpoint came from a URL.
-    public let scheme: Scheme?
+    package let scheme: Scheme?
 
     /// OpenClaw's default gateway port (WebSocket and HTTP share it).
-    public static let defaultGatewayPort = 18789
+    package static let defaultGatewayPort = 18789
 
-    public init(host: String, port: Int, scheme: Scheme? = nil) {
+    package init(host: String, port: Int, scheme: Scheme? = nil) {
         self.host = host
         self.port = port
         self.scheme = scheme
@@ -20,7 +20,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
 
     /// A port typed by a user, 1-65535, or 0 where the system may choose one (a port to listen
     /// on): every flag that takes a port (`--port`, `HOST:PORT`, `ADDRESS:PORT`) says the same.
-    public static func port(parsing text: some StringProtocol, allowingZero: Bool = false) throws(DNSSDError) -> Int {
+    package static func port(parsing text: some StringProtocol, allowingZero: Bool = false) throws(DNSSDError) -> Int {
         let lowest = allowingZero ? 0 : 1
         guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text), (lowest...65535).contains(value) else {
             throw DNSSDError(.port, "'\(text)' is not a port (\(lowest)-65535)")
@@ -29,42 +29,42 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The literal address when `host` is one.
-    public var address: IPAddress? { IPAddress(host) }
+    package var address: IPAddress? { IPAddress(host) }
 
     /// The host name when `host` is one.
-    public var hostName: DomainName? { DomainName(host: host) }
+    package var hostName: DomainName? { DomainName(host: host) }
 
     /// `host:port`, IPv6 in brackets.
-    public var description: String { "\(hostForAuthority):\(port)" }
+    package var description: String { "\(hostForAuthority):\(port)" }
 
-    public var hostForAuthority: String { address?.urlHost.replacingPercent25() ?? host }
+    package var hostForAuthority: String { address?.urlHost.replacingPercent25() ?? host }
 
-    public static func parse(_ text: String, defaultPort: Int) throws(DNSSDError) -> Endpoint {
+    package static func parse(_ text: String, defaultPort: Int) throws(DNSSDError) -> Endpoint {
         try EndpointSpec(parsing: text).endpoint(defaultPort: defaultPort)
     }
 }
 
 /// An endpoint as a user typed it, before a default port applies (the port may come from the
 /// OpenClaw config, which is read later than the command line).
-public struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
+package struct EndpointSpec: Hashable, Sendable, CustomStringConvertible {
     /// A host name (lower-cased, no trailing dot) or an IP literal in canonical form.
-    public let host: String
-    public let port: Int?
-    public let scheme: Endpoint.Scheme?
+    package let host: String
+    package let port: Int?
+    package let scheme: Endpoint.Scheme?
     /// What was typed; of a URL only its scheme and authority, without user info, path, query
     /// or fragment: those may carry credentials (`wss://user:pass@host`, `?token=`), and this
     /// text names the Gateway in reports.
-    public let text: String
+    package let text: String
 
-    public func endpoint(defaultPort: Int) -> Endpoint {
+    package func endpoint(defaultPort: Int) -> Endpoint {
         Endpoint(host: host, port: port ?? defaultPort, scheme: scheme)
     }
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// `HOST`, `HOST:PORT`, `[IPv6]:PORT`, a bare IPv6 literal, or a ws:// / wss:// URL (of
     /// which only the authority counts): the scheme, then the host and port, then the host's form.
-    public init(parsing text: String) throws(DNSSDError) {
+    package init(parsing text: String) throws(DNSSDError) {
         let trimmed = Substring(text.trimmingSpaces())
         guard !trimmed.isEmpty else { throw DNSSDError(.endpoint, "empty host") }
         let (scheme, authority) = try Self.splitURL(trimmed, text: text)

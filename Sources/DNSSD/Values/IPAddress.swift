@@ -8,16 +8,16 @@
 
 /// An IPv4 or IPv6 address literal; IPv6 link-local addresses keep their zone (`fe80::1%eth0`).
 public struct IPAddress: Hashable, Sendable, CustomStringConvertible, Comparable {
-    public enum Family: Sendable { case v4, v6 }
+    package enum Family: Sendable { case v4, v6 }
 
     /// 4 or 16 bytes in network order.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// The interface of a scoped IPv6 address, by name.
-    public let zone: String?
+    package let zone: String?
 
-    public var family: Family { bytes.count == 4 ? .v4 : .v6 }
+    package var family: Family { bytes.count == 4 ? .v4 : .v6 }
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var address = Substring(text)
         var zone: String?
         if let percent = address.firstIndex(of: "%") {
@@ -41,7 +41,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible, Comparable
     }
 
     /// A zone that is not an interface name (see `isZone`) is dropped.
-    public init?(bytes: [UInt8], zone: String? = nil) {
+    package init?(bytes: [UInt8], zone: String? = nil) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
         self.bytes = bytes
         self.zone = bytes.count == 16 ? zone.flatMap { Self.isZone($0) ? $0 : nil } : nil
@@ -50,7 +50,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible, Comparable
     /// A zone is an interface name or index as Linux allows them (at most 15 bytes, no `/`,
     /// `:` or white space), and here printable ASCII only: the text after `%` reaches
     /// terminals, URLs and messages, so a newline or an escape sequence can never ride in it.
-    public static func isZone(_ text: String) -> Bool {
+    package static func isZone(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.count <= 15
             && text.utf8.allSatisfy {
                 $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: "%")
@@ -69,7 +69,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible, Comparable
     }
 
     /// The same address without its interface: a zone means something only on this machine.
-    public var withoutZone: IPAddress {
+    package var withoutZone: IPAddress {
         zone == nil ? self : IPAddress(uncheckedBytes: bytes)
     }
 
@@ -79,28 +79,28 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible, Comparable
     }
 
     /// How the address goes into a URL's authority: IPv6 in brackets, zone as `%25` (RFC 6874).
-    public var urlHost: String {
+    package var urlHost: String {
         guard family == .v6 else { return description }
         return "[" + withoutZone.description + (zone.map { "%25" + $0 } ?? "") + "]"
     }
 
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         family == .v4 ? bytes[0] == 127 : bytes == [UInt8](repeating: 0, count: 15) + [1]
     }
 
-    public var isLinkLocal: Bool {
+    package var isLinkLocal: Bool {
         family == .v4 ? (bytes[0] == 169 && bytes[1] == 254) : (bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80)
     }
 
     /// Tailscale's ranges: 100.64.0.0/10 and fd7a:115c:a1e0::/48.
-    public var isTailscale: Bool {
+    package var isTailscale: Bool {
         if family == .v4 { return bytes[0] == 100 && bytes[1] & 0xC0 == 64 }
         return bytes.prefix(6) == [0xFD, 0x7A, 0x11, 0x5C, 0xA1, 0xE0]
     }
 
     /// Not routed on the Internet: RFC 1918, shared (CGNAT, where tailnets live), link-local,
     /// IPv6 unique-local and link-local. Loopback counts too.
-    public var isPrivate: Bool {
+    package var isPrivate: Bool {
         if isLoopback || isLinkLocal || isTailscale { return true }
         if family == .v4 {
             return bytes[0] == 10 || (bytes[0] == 172 && bytes[1] & 0xF0 == 16) || (bytes[0] == 192 && bytes[1] == 168)
@@ -108,21 +108,21 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible, Comparable
         return bytes[0] & 0xFE == 0xFC
     }
 
-    public var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
+    package var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
 
     /// The IPv4 address inside an IPv4-mapped IPv6 one (`::ffff:10.0.0.1`).
-    public var mappedIPv4: IPAddress? {
+    package var mappedIPv4: IPAddress? {
         guard family == .v6, bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] else { return nil }
         return IPAddress(bytes: Array(bytes.suffix(4)))
     }
 
     /// 224.0.0.0/4 and ff00::/8.
-    public var isMulticast: Bool { family == .v4 ? bytes[0] & 0xF0 == 0xE0 : bytes[0] == 0xFF }
+    package var isMulticast: Bool { family == .v4 ? bytes[0] & 0xF0 == 0xE0 : bytes[0] == 0xFF }
 
     /// Why no packet can be sent to this address as to one host, or nil when it can: the
     /// unspecified address (`0.0.0.0`, `::`), 0.0.0.0/8, broadcast and multicast addresses, and
     /// an IPv6 link-local address without its interface.
-    public var destinationProblem: String? {
+    package var destinationProblem: String? {
         if let mapped = mappedIPv4 { return mapped.destinationProblem.map { "\(withoutZone) is IPv4 \(mapped): " + $0 } }
         let text = withoutZone.description
         if isUnspecified {

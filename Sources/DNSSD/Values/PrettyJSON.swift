@@ -6,8 +6,8 @@
 ///
 /// The caller gives each object's keys in sorted order (by their UTF-8 bytes, as the encoder
 /// sorts them); a debug build checks it.
-public struct PrettyJSON {
-    public private(set) var bytes: [UInt8] = []
+package struct PrettyJSON {
+    package private(set) var bytes: [UInt8] = []
     private var depth = 0
     /// Values written so far at the current depth (a comma goes before every one but the first).
     private var count = 0
@@ -17,22 +17,22 @@ public struct PrettyJSON {
         private var lastKey: String?
     #endif
 
-    public init(reservingCapacity capacity: Int = 0) {
+    package init(reservingCapacity capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    public mutating func object(_ members: (inout PrettyJSON) -> Void) {
+    package mutating func object(_ members: (inout PrettyJSON) -> Void) {
         nested(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), members)
     }
 
-    public mutating func array(_ elements: (inout PrettyJSON) -> Void) {
+    package mutating func array(_ elements: (inout PrettyJSON) -> Void) {
         nested(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), elements)
     }
 
     /// The key of the object member whose value is written next.
-    public mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         #if DEBUG
             assert(lastKey.map { Array($0.utf8).lexicographicallyPrecedes(key.utf8) } ?? true, "'\(key)' after '\(lastKey!)'")
             lastKey = key
@@ -43,35 +43,35 @@ public struct PrettyJSON {
         afterKey = true
     }
 
-    public mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         startValue()
         write(string: value)
     }
 
-    public mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         startValue()
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         startValue()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    public mutating func null() {
+    package mutating func null() {
         startValue()
         bytes.append(contentsOf: "null".utf8)
     }
 
-    public mutating func string(_ value: String?) {
+    package mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
-    public mutating func int(_ value: Int?) {
+    package mutating func int(_ value: Int?) {
         if let value { int(value) } else { null() }
     }
 
-    public mutating func strings(_ values: [String]) {
+    package mutating func strings(_ values: [String]) {
         array { json in
             for value in values { json.string(value) }
         }

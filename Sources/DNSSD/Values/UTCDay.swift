@@ -1,7 +1,7 @@
 /// A UTC calendar day, proleptic Gregorian, without Foundation's calendars: zone serials
 /// (`YYYYMMDDnn`) and certificate dates in reports need nothing more.
 public struct UTCDay: Sendable, Equatable {
-    public let year: Int, month: Int, day: Int
+    package let year: Int, month: Int, day: Int
 
     public init(year: Int, month: Int, day: Int) {
         self.year = year
@@ -10,7 +10,7 @@ public struct UTCDay: Sendable, Equatable {
     }
 
     /// The day of a Unix time (the inverse of days-from-civil).
-    public init(unixSeconds: Int64) {
+    package init(unixSeconds: Int64) {
         let days = Int(Self.floorDivide(unixSeconds, 86_400)) + 719_468
         let era = (days >= 0 ? days : days - 146_096) / 146_097
         let dayOfEra = days - era * 146_097
@@ -23,7 +23,7 @@ public struct UTCDay: Sendable, Equatable {
     }
 
     /// `2026-11-22 06:03Z`: the day of `unixSeconds` and its time to the minute.
-    public static func timestamp(unixSeconds: Int64) -> String {
+    package static func timestamp(unixSeconds: Int64) -> String {
         let day = UTCDay(unixSeconds: unixSeconds)
         let rest = unixSeconds - floorDivide(unixSeconds, 86_400) * 86_400
         func two(_ value: some BinaryInteger) -> String { value < 10 ? "0\(value)" : "\(value)" }

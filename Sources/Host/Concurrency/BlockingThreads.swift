@@ -5,12 +5,12 @@ import Synchronization
 /// concurrency and Dispatch share (as many as cores), because a resolver that never answers
 /// would hold those and stall every timer in the process. At most `limit` threads at once,
 /// each taking the next waiting job when it is done; more jobs wait their turn.
-public final class BlockingThreads: Sendable {
-    public static let shared = BlockingThreads(limit: 32)
+package final class BlockingThreads: Sendable {
+    package static let shared = BlockingThreads(limit: 32)
     /// getaddrinfo alone: a resolver that never answers holds each lookup's thread for its own
     /// timeout (30 s and more), long after the command's deadline dropped the answer. Those
     /// threads are never the ones D-Bus, Avahi and the machine's facts wait for.
-    public static let lookups = BlockingThreads(limit: 32)
+    package static let lookups = BlockingThreads(limit: 32)
 
     private let limit: Int
     private let state = Mutex<(running: Int, waiting: [@Sendable () -> Void])>((0, []))
@@ -20,13 +20,13 @@ public final class BlockingThreads: Sendable {
     }
 
     /// `body`'s result, computed on one of these threads.
-    public func value<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    package func value<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             run { continuation.resume(returning: body()) }
         }
     }
 
-    public func run(_ job: @escaping @Sendable () -> Void) {
+    package func run(_ job: @escaping @Sendable () -> Void) {
         let start = state.withLock { state in
             guard state.running < limit else {
                 state.waiting.append(job)

@@ -2,7 +2,7 @@ extension Array where Element: Sendable {
     /// `transform` of every element, at most `limit` at a time (a bounded task group: hundreds
     /// of Gateways or zones never mean hundreds of tasks at once); the results in this array's
     /// order, each slot filled as its task ends, the next element started then.
-    public func concurrentMap<Output: Sendable>(atMost limit: Int, _ transform: @escaping @Sendable (Element) async -> Output) async
+    package func concurrentMap<Output: Sendable>(atMost limit: Int, _ transform: @escaping @Sendable (Element) async -> Output) async
         -> [Output]
     {
         await withTaskGroup(of: (Int, Output).self) { group in

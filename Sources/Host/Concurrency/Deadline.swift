@@ -2,13 +2,13 @@
 /// passed down whole, so that every step below asks what is left of the same span instead of
 /// turning instants into durations and back. A step that takes a timeout (a lookup, a
 /// discovery) is given `remaining` at the moment it starts.
-public struct Deadline: Sendable, Hashable {
+package struct Deadline: Sendable, Hashable {
     /// When the span began (what `elapsed` counts from).
-    public let start: ContinuousClock.Instant
-    public let end: ContinuousClock.Instant
+    package let start: ContinuousClock.Instant
+    package let end: ContinuousClock.Instant
 
     /// `timeout` from `start`.
-    public init(_ timeout: Duration, from start: ContinuousClock.Instant = .now) {
+    package init(_ timeout: Duration, from start: ContinuousClock.Instant = .now) {
         self.start = start
         self.end = start + timeout
     }
@@ -19,14 +19,14 @@ public struct Deadline: Sendable, Hashable {
     }
 
     /// The time until the end, never negative.
-    public var remaining: Duration { max(.zero, end - .now) }
+    package var remaining: Duration { max(.zero, end - .now) }
 
     /// The time since the start.
-    public var elapsed: Duration { .now - start }
+    package var elapsed: Duration { .now - start }
 
     /// The first `1/parts` of this span (same start): a stage that may take only a share of
     /// the whole, as doctor's discovery and look-ups take its first half.
-    public func share(_ parts: Int) -> Deadline {
+    package func share(_ parts: Int) -> Deadline {
         Deadline(start: start, end: start + (end - start) / parts)
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// dropped) or the wait. The bridge from callbacks (a blocking thread, an event loop, Avahi's
 /// poll thread) to a task: the waiter returns when the value comes, or when its task is
 /// cancelled and `onCancel` delivers one, never later.
-public final class Latch<Value: Sendable>: Sendable {
+package final class Latch<Value: Sendable>: Sendable {
     private enum State {
         case empty
         case delivered(Value)
@@ -14,11 +14,11 @@ public final class Latch<Value: Sendable>: Sendable {
 
     private let state = Mutex<State>(.empty)
 
-    public init() {}
+    package init() {}
 
     /// Delivers `value` unless one was delivered before; true when this one counts.
     @discardableResult
-    public func deliver(_ value: Value) -> Bool {
+    package func deliver(_ value: Value) -> Bool {
         let (counts, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Value, Never>?) in
             switch state {
             case .empty:
@@ -37,7 +37,7 @@ public final class Latch<Value: Sendable>: Sendable {
 
     /// The value, once delivered. When the waiting task is cancelled, `onCancel` runs (once) and
     /// must deliver one: the wait ends with whatever is delivered first. One waiter only.
-    public func value(onCancel: @escaping @Sendable () -> Void) async -> Value {
+    package func value(onCancel: @escaping @Sendable () -> Void) async -> Value {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let early = state.withLock { state -> Value? in

@@ -3,7 +3,7 @@
 /// promptly, returning what it has (a `Latch` whose `onCancel` delivers does). A cancelled
 /// caller cancels `body` too (`timedOut` false). The one timer the house needs for a wait
 /// that cannot be told its time limit.
-public func withDeadline<Value: Sendable>(
+package func withDeadline<Value: Sendable>(
     _ timeout: Duration, _ body: @escaping @Sendable () async -> Value
 ) async -> (value: Value, timedOut: Bool) {
     await withTaskGroup(of: DeadlineEnding<Value>.self) { group in

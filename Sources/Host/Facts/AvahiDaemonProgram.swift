@@ -2,12 +2,12 @@ import Glibc
 
 /// Whether avahi-daemon is installed on this machine: its program is where distributions put
 /// it. Doctor tells "install it" from "start it" by this, never by the D-Bus error.
-public enum AvahiDaemonProgram {
+package enum AvahiDaemonProgram {
     /// Debian, Ubuntu, Fedora and Arch install it in /usr/sbin; the others cover merged-/usr
     /// and older layouts.
     static let paths = ["/usr/sbin/avahi-daemon", "/sbin/avahi-daemon", "/usr/bin/avahi-daemon"]
 
-    public static func isInstalled() -> Bool {
+    package static func isInstalled() -> Bool {
         paths.contains { access($0, X_OK) == 0 }
     }
 }

@@ -4,10 +4,10 @@ import Glibc
 /// getaddrinfo with a time limit. getaddrinfo blocks and cannot be cancelled, so each call
 /// runs on a thread of its own (`BlockingThreads.lookups`); its caller returns at the time
 /// limit or when its task is cancelled, whichever comes first, and a late answer is dropped.
-public enum HostLookup {
-    public struct Failure: Error, Sendable {
+package enum HostLookup {
+    package struct Failure: Error, Sendable {
         /// What getaddrinfo said, as far as a diagnosis needs it.
-        public enum Kind: Sendable, Hashable {
+        package enum Kind: Sendable, Hashable {
             /// The name does not exist (NXDOMAIN, or no such host in any source).
             case notFound
             /// No answer came in time, or the resolver failed for now (EAI_AGAIN).
@@ -15,10 +15,10 @@ public enum HostLookup {
             case other
         }
 
-        public let message: String
-        public var kind: Kind = .other
+        package let message: String
+        package var kind: Kind = .other
 
-        public init(message: String, kind: Kind = .other) {
+        package init(message: String, kind: Kind = .other) {
             self.message = message
             self.kind = kind
         }
@@ -26,7 +26,7 @@ public enum HostLookup {
 
     /// The addresses of `host`, or why not. The caller waits at most `timeout`, and not at all
     /// once its task is cancelled: the lookup goes on in its thread and its answer is dropped.
-    public static func addresses(of host: String, timeout: Duration) async -> Result<[IPAddress], Failure> {
+    package static func addresses(of host: String, timeout: Duration) async -> Result<[IPAddress], Failure> {
         await addresses(of: host, timeout: timeout, lookup: lookup)
     }
 

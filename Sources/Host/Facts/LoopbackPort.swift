@@ -2,10 +2,10 @@ import Glibc
 
 /// Whether something accepts TCP connections on 127.0.0.1:PORT of this machine: one connect,
 /// closed at once, no byte sent. A blocking call (for `MachineFacts.gather`, on BlockingThreads).
-public enum LoopbackPort {
+package enum LoopbackPort {
     /// True when 127.0.0.1:`port` accepts, false when it refuses; nil when neither within
     /// `timeout` (a firewall that drops) or no socket could be made.
-    public static func answers(_ port: Int, within timeout: Duration) -> Bool? {
+    package static func answers(_ port: Int, within timeout: Duration) -> Bool? {
         guard (1...65535).contains(port) else { return nil }
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }

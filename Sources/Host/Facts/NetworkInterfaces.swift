@@ -2,16 +2,16 @@ import DNSSD
 import Glibc
 
 /// The machine's network interfaces and their addresses (getifaddrs).
-public struct NetworkInterface: Sendable, Hashable {
-    public let name: String
-    public let addresses: [IPAddress]
-    public let isUp: Bool
-    public let isLoopback: Bool
-    public let supportsMulticast: Bool
+package struct NetworkInterface: Sendable, Hashable {
+    package let name: String
+    package let addresses: [IPAddress]
+    package let isUp: Bool
+    package let isLoopback: Bool
+    package let supportsMulticast: Bool
     /// The subnet of each address, from its netmask (a host prefix when none is known).
-    public let networks: [IPNetwork]
+    package let networks: [IPNetwork]
 
-    public init(
+    package init(
         name: String, addresses: [IPAddress], isUp: Bool, isLoopback: Bool, supportsMulticast: Bool, networks: [IPNetwork]? = nil
     ) {
         self.name = name
@@ -22,7 +22,7 @@ public struct NetworkInterface: Sendable, Hashable {
         self.networks = networks ?? addresses.compactMap { IPNetwork($0.withoutZone, prefixLength: $0.bytes.count * 8) }
     }
 
-    public static func current() -> [NetworkInterface] {
+    package static func current() -> [NetworkInterface] {
         var head: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&head) == 0 else { return [] }
         defer { freeifaddrs(head) }
@@ -58,11 +58,11 @@ public struct NetworkInterface: Sendable, Hashable {
 
     /// Tailscale's interface (`tailscale0`, the same with Headscale): whatever ranges its
     /// coordination server hands out, its addresses are the tailnet's.
-    public var isTailscale: Bool { name.hasPrefix("tailscale") }
+    package var isTailscale: Bool { name.hasPrefix("tailscale") }
 
     /// Tailnet addresses of this machine: every address of an up Tailscale interface, and any
     /// address in Tailscale's default ranges (100.64.0.0/10, fd7a:115c:a1e0::/48).
-    public static func tailscaleAddresses(_ interfaces: [NetworkInterface] = current()) -> [IPAddress] {
+    package static func tailscaleAddresses(_ interfaces: [NetworkInterface] = current()) -> [IPAddress] {
         interfaces.flatMap { interface in
             interface.isTailscale && interface.isUp
                 ? interface.addresses.filter { !$0.isLinkLocal } : interface.addresses.filter(\.isTailscale)

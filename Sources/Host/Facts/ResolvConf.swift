@@ -2,22 +2,22 @@ import DNSSD
 import FoundationEssentials
 
 /// The system's DNS servers from resolv.conf, as the C library reads them.
-public struct ResolvConf: Sendable, Equatable {
-    public static let defaultPath = "/etc/resolv.conf"
+package struct ResolvConf: Sendable, Equatable {
+    package static let defaultPath = "/etc/resolv.conf"
 
-    public let path: String
+    package let path: String
     /// At most three, in order (glibc's MAXNS); 127.0.0.1 when the file lists none.
-    public let servers: [DNSServer]
+    package let servers: [DNSServer]
     /// Lines that name a server clawnet could not read.
-    public let problems: [String]
-    public let exists: Bool
+    package let problems: [String]
+    package let exists: Bool
 
-    public init(path: String = ResolvConf.defaultPath) {
+    package init(path: String = ResolvConf.defaultPath) {
         let text = RegularFile.text(path, limit: FileLimit.resolvConf)
         self.init(path: path, text: text)
     }
 
-    public init(path: String, text: String?) {
+    package init(path: String, text: String?) {
         self.path = path
         self.exists = text != nil
         var servers: [DNSServer] = []

@@ -5,21 +5,21 @@ import DNSSD
 /// routing domain only: queries under it go to that link's servers (resolved.conf(5),
 /// systemd-resolved.service(8) "Protocols and Routing"). Read from recorded output in tests;
 /// resolved does not run in the test bed.
-public struct ResolvedStatus: Sendable, Equatable {
-    public struct Link: Sendable, Equatable {
+package struct ResolvedStatus: Sendable, Equatable {
+    package struct Link: Sendable, Equatable {
         /// `Global`, or the interface (`tailscale0`).
-        public let name: String
-        public var servers: [String] = []
-        public var domains: [String] = []
+        package let name: String
+        package var servers: [String] = []
+        package var domains: [String] = []
 
-        public init(name: String, servers: [String] = [], domains: [String] = []) {
+        package init(name: String, servers: [String] = [], domains: [String] = []) {
             self.name = name
             self.servers = servers
             self.domains = domains
         }
 
         /// Whether this link's domains route `domain` (a suffix match; `~.` routes everything).
-        public func routes(_ domain: DomainName) -> Bool {
+        package func routes(_ domain: DomainName) -> Bool {
             domains.contains { entry in
                 let routed = entry.hasPrefix("~") ? String(entry.dropFirst()) : entry
                 guard routed != ".", !routed.isEmpty else { return true }
@@ -28,20 +28,20 @@ public struct ResolvedStatus: Sendable, Equatable {
         }
     }
 
-    public var global = Link(name: "Global")
-    public var links: [Link] = []
+    package var global = Link(name: "Global")
+    package var links: [Link] = []
 
     /// The most links a status lists that are read: more than any machine has.
     static let linkLimit = 256
 
-    public init(global: Link = Link(name: "Global"), links: [Link] = []) {
+    package init(global: Link = Link(name: "Global"), links: [Link] = []) {
         self.global = global
         self.links = links
     }
 
     /// Reads `resolvectl status` output. Sections start with `Global` or `Link N (name)`; in
     /// them, `Key: value` lines, a long value continuing on indented lines without a key.
-    public init(text: String) {
+    package init(text: String) {
         var current: Link?
         var key = ""
         func finish() {
@@ -74,5 +74,5 @@ public struct ResolvedStatus: Sendable, Equatable {
     }
 
     /// The links that route `domain` by one of their domains.
-    public func routing(_ domain: DomainName) -> [Link] { links.filter { $0.routes(domain) } }
+    package func routing(_ domain: DomainName) -> [Link] { links.filter { $0.routes(domain) } }
 }

@@ -3,12 +3,12 @@ import DNSSD
 /// The routing tables as `ip route` writes them, for `clawnet report`: `ip route show table all`
 /// for each family (the policy tables too, Tailscale's 52 among them). Where `ip` is not
 /// installed, the main tables from /proc/net/route and /proc/net/ipv6_route in the same words.
-public enum RouteListing {
+package enum RouteListing {
     static let tool = "/usr/sbin/ip"
     static let fallbackTool = "/sbin/ip"
 
     /// Both families, each under a heading that names where it came from. A blocking call.
-    public static func text() -> String {
+    package static func text() -> String {
         var text = ""
         for (family, path) in [("-4", "/proc/net/route"), ("-6", "/proc/net/ipv6_route")] {
             let arguments = [family, "route", "show", "table", "all"]

@@ -2,11 +2,11 @@ import DNSSD
 import FoundationEssentials
 
 /// A route of the main routing table: where packets for a network leave this machine.
-public struct Route: Sendable, Hashable {
-    public let network: IPNetwork
-    public let interface: String
+package struct Route: Sendable, Hashable {
+    package let network: IPNetwork
+    package let interface: String
 
-    public init(network: IPNetwork, interface: String) {
+    package init(network: IPNetwork, interface: String) {
         self.network = network
         self.interface = interface
     }
@@ -15,8 +15,8 @@ public struct Route: Sendable, Hashable {
 /// The main routing table as the kernel shows it in /proc/net/route and /proc/net/ipv6_route.
 /// Policy tables (Tailscale's table 52) are not in it; tailnet addresses are told apart by
 /// `Tailnet` instead.
-public enum RoutingTable {
-    public static func current() -> [Route] {
+package enum RoutingTable {
+    package static func current() -> [Route] {
         let v4 = RegularFile.text("/proc/net/route", limit: FileLimit.kernelTable).map(parseIPv4) ?? []
         let v6 = RegularFile.text("/proc/net/ipv6_route", limit: FileLimit.kernelTable).map(parseIPv6) ?? []
         return v4 + v6
@@ -24,7 +24,7 @@ public enum RoutingTable {
 
     /// The most specific route other than a default route that covers `address`: nil means
     /// packets for it can only follow a default route (or none), off every local network.
-    public static func specificRoute(to address: IPAddress, in routes: [Route]) -> Route? {
+    package static func specificRoute(to address: IPAddress, in routes: [Route]) -> Route? {
         routes.filter { !$0.network.isDefault && $0.interface != "lo" && $0.network.contains(address.withoutZone) }
             .max { $0.network.prefixLength < $1.network.prefixLength }
     }

@@ -4,7 +4,7 @@ import Glibc
 extension IPAddress {
     /// The address in a C `sockaddr` (from getifaddrs or getaddrinfo); nil for other families.
     /// A scoped IPv6 address (link-local) keeps its interface as the zone.
-    public init?(socketAddress socket: UnsafePointer<sockaddr>) {
+    package init?(socketAddress socket: UnsafePointer<sockaddr>) {
         switch Int32(socket.pointee.sa_family) {
         case AF_INET:
             let bytes = socket.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { raw in
@@ -23,7 +23,7 @@ extension IPAddress {
 }
 
 /// The name of the interface with this index (if_indextoname); nil for 0 or an unknown index.
-public func interfaceName(index: UInt32) -> String? {
+package func interfaceName(index: UInt32) -> String? {
     guard index > 0 else { return nil }
     var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
     guard if_indextoname(index, &buffer) != nil else { return nil }
@@ -32,7 +32,7 @@ public func interfaceName(index: UInt32) -> String? {
 
 extension String {
     /// A C string held in a fixed-size buffer.
-    public init(nulTerminated buffer: [CChar]) {
+    package init(nulTerminated buffer: [CChar]) {
         self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,16 +1,16 @@
 import FoundationEssentials
 
 /// The D-Bus system bus that libdbus (and so libavahi-client) connects to.
-public enum SystemBus {
+package enum SystemBus {
     /// libdbus's default when DBUS_SYSTEM_BUS_ADDRESS is unset or empty.
-    public static let defaultAddress = "unix:path=/var/run/dbus/system_bus_socket"
+    package static let defaultAddress = "unix:path=/var/run/dbus/system_bus_socket"
 
-    public static func address(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func address(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultAddress
     }
 
     /// The socket path of a `unix:path=` bus address; nil for other transports.
-    public static func socketPath(of address: String) -> String? {
+    package static func socketPath(of address: String) -> String? {
         guard let range = address.firstRange(of: "unix:path=") else { return nil }
         return String(address[range.upperBound...].prefix { $0 != "," && $0 != ";" })
     }

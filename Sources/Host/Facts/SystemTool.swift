@@ -6,18 +6,18 @@ import Glibc
 /// its output bounded, the whole run bounded in time and the child's process group killed (by
 /// the child's PID, which is the group's) when it overruns. A blocking call: callers are on
 /// BlockingThreads (MachineFacts.gather).
-public enum SystemTool {
+package enum SystemTool {
     /// More than any status these tools print for one machine.
-    public static let outputLimit = 256 << 10
+    package static let outputLimit = 256 << 10
     /// A local query answers in milliseconds; a tool that hangs (a daemon that does not answer
     /// D-Bus) must not hold doctor.
-    public static let timeout = Duration.seconds(2)
+    package static let timeout = Duration.seconds(2)
     /// The environment a tool runs with unless the caller gives one.
-    public static let plainEnvironment = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", "SYSTEMD_PAGER=", "SYSTEMD_COLORS=0"]
+    package static let plainEnvironment = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", "SYSTEMD_PAGER=", "SYSTEMD_COLORS=0"]
 
     /// How a run ended, and what it printed on stdout (at most the limit).
-    public struct Run: Sendable, Equatable {
-        public enum End: Sendable, Equatable {
+    package struct Run: Sendable, Equatable {
+        package enum End: Sendable, Equatable {
             case exited(Int32)
             /// Killed by a signal other than ours.
             case signalled(Int32)
@@ -27,20 +27,20 @@ public enum SystemTool {
             case tooMuchOutput
         }
 
-        public let output: [UInt8]
-        public let end: End
+        package let output: [UInt8]
+        package let end: End
     }
 
     /// The tool's standard output when it ran and exited 0; nil when it is not installed, could
     /// not start, failed, or overran.
-    public static func output(_ path: String, _ arguments: [String], limit: Int = outputLimit, timeout: Duration = timeout) -> [UInt8]? {
+    package static func output(_ path: String, _ arguments: [String], limit: Int = outputLimit, timeout: Duration = timeout) -> [UInt8]? {
         guard let run = run(path, arguments, limit: limit, timeout: timeout), run.end == .exited(0) else { return nil }
         return run.output
     }
 
     /// Runs the tool; nil when it is not installed or could not start. `environment` as
     /// `NAME=value` lines (default: `plainEnvironment`).
-    public static func run(
+    package static func run(
         _ path: String, _ arguments: [String], environment: [String] = plainEnvironment, limit: Int = outputLimit,
         timeout: Duration = timeout
     ) -> Run? {

@@ -5,25 +5,25 @@ import Glibc
 /// tables of the network namespace clawnet runs in). Used before a credential goes to a
 /// listener on this machine: another local user can listen on the Gateway's port while the
 /// Gateway is down.
-public enum TCPSocketOwner {
+package enum TCPSocketOwner {
     /// One line of a table.
-    public struct Entry: Sendable, Hashable {
-        public let local: Endpoint
-        public let remote: Endpoint
+    package struct Entry: Sendable, Hashable {
+        package let local: Endpoint
+        package let remote: Endpoint
         /// The kernel's TCP state (1 established, 10 listen, ...).
-        public let state: UInt8
-        public let uid: UInt32
+        package let state: UInt8
+        package let uid: UInt32
         /// 0 for a socket no process holds (a time-wait entry, shown with uid 0).
-        public let inode: UInt64
+        package let inode: UInt64
     }
 
     /// An address and port, IPv4-mapped IPv6 addresses as IPv4 (how a dual-stack listener
     /// shows an IPv4 connection).
-    public struct Endpoint: Sendable, Hashable {
-        public let address: IPAddress
-        public let port: Int
+    package struct Endpoint: Sendable, Hashable {
+        package let address: IPAddress
+        package let port: Int
 
-        public init(_ address: IPAddress, _ port: Int) {
+        package init(_ address: IPAddress, _ port: Int) {
             self.address = address.mappedIPv4 ?? address.withoutZone
             self.port = port
         }
@@ -38,20 +38,20 @@ public enum TCPSocketOwner {
     /// entry, which the kernel shows with uid 0), the listener on the server's address and port.
     /// nil when it cannot be told (no entry, listeners of different users, /proc unreadable):
     /// then nothing is trusted.
-    public static func owner(server: Endpoint, client: Endpoint) -> UInt32? {
+    package static func owner(server: Endpoint, client: Endpoint) -> UInt32? {
         owner(server: server, client: client, tables: tables())
     }
 
     /// This network namespace's TCP tables (/proc/net/tcp, tcp6) as read now; read once for a
     /// connection and handed to `localPeer` and `owner`.
-    public static func tables() -> [String] {
+    package static func tables() -> [String] {
         ["/proc/net/tcp", "/proc/net/tcp6"].compactMap { path in
             (try? RegularFile.read(path, limit: tableLimit)).map { String(decoding: $0, as: UTF8.self) }
         }
     }
 
     /// As `owner(server:client:)`, from recorded tables.
-    public static func owner(server: Endpoint, client: Endpoint, tables: [String]) -> UInt32? {
+    package static func owner(server: Endpoint, client: Endpoint, tables: [String]) -> UInt32? {
         let entries = tables.flatMap(parse)
         if let accepted = entries.first(where: { $0.local == server && $0.remote == client && $0.state != timeWait }),
             accepted.inode != 0 || accepted.uid != 0
@@ -70,7 +70,7 @@ public enum TCPSocketOwner {
     /// machine: the entry whose remote is `client` (an IPv4 address and its IPv6-mapped form are
     /// one). Whatever address the connection was made to (0.0.0.0, ::, an address reached by a
     /// local route), a listener here shows up this way; nil when the peer is elsewhere.
-    public static func localPeer(of client: Endpoint, tables: [String]) -> Endpoint? {
+    package static func localPeer(of client: Endpoint, tables: [String]) -> Endpoint? {
         func plain(_ address: IPAddress) -> IPAddress { (address.mappedIPv4 ?? address).withoutZone }
         return tables.flatMap(parse).first { entry in
             entry.remote.port == client.port && plain(entry.remote.address) == plain(client.address) && entry.state != listen
@@ -82,7 +82,7 @@ public enum TCPSocketOwner {
     static let listen: UInt8 = 10
 
     /// The entries of one table; lines that do not parse are skipped.
-    public static func parse(_ text: String) -> [Entry] {
+    package static func parse(_ text: String) -> [Entry] {
         text.split(separator: "\n").dropFirst().compactMap { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode

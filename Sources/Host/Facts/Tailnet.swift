@@ -4,15 +4,15 @@ import DNSSD
 /// is on one. Tailscale's defaults are 100.64.0.0/10 and fd7a:115c:a1e0::/48, but Headscale
 /// and custom setups hand out other ranges, so the interface decides too: the subnets of
 /// `tailscale0`'s addresses, and routes that leave through it.
-public struct Tailnet: Sendable, Equatable {
+package struct Tailnet: Sendable, Equatable {
     /// Up Tailscale interfaces with an address.
-    public let interfaces: [String]
+    package let interfaces: [String]
     /// This machine's tailnet addresses.
-    public let addresses: [IPAddress]
+    package let addresses: [IPAddress]
     /// Where tailnet addresses live, as far as this machine can tell.
-    public let ranges: [IPNetwork]
+    package let ranges: [IPNetwork]
 
-    public init(interfaces: [NetworkInterface], routes: [Route]) {
+    package init(interfaces: [NetworkInterface], routes: [Route]) {
         let tailscale = interfaces.filter { $0.isTailscale }
         self.interfaces = tailscale.filter { $0.isUp && !$0.addresses.isEmpty }.map(\.name)
         self.addresses = NetworkInterface.tailscaleAddresses(interfaces)
@@ -26,9 +26,9 @@ public struct Tailnet: Sendable, Equatable {
     }
 
     /// On a tailnet: an up Tailscale interface, or an address in Tailscale's ranges.
-    public var isJoined: Bool { !addresses.isEmpty }
+    package var isJoined: Bool { !addresses.isEmpty }
 
-    public func contains(_ address: IPAddress) -> Bool {
+    package func contains(_ address: IPAddress) -> Bool {
         if address.isTailscale { return true }
         return ranges.contains { $0.contains(address.withoutZone) }
     }

@@ -4,26 +4,26 @@ import FoundationEssentials
 /// in tailscale/tailscale ipn/serve.go: `Web` maps `host:port` to its `Handlers`, each mount
 /// point to a `Proxy` target). tailscaled does not run in the test bed: tests give recorded
 /// answers.
-public struct TailscaleServeStatus: Sendable, Equatable {
+package struct TailscaleServeStatus: Sendable, Equatable {
     /// One mount point: `https://host:port/path` proxied to `target`.
-    public struct Route: Sendable, Equatable {
-        public let site: String
-        public let path: String
-        public let target: String
+    package struct Route: Sendable, Equatable {
+        package let site: String
+        package let path: String
+        package let target: String
     }
 
-    public let routes: [Route]
+    package let routes: [Route]
 
     /// The most routes read: a Serve config has a handful.
     static let routeLimit = 256
 
-    public init(routes: [Route]) {
+    package init(routes: [Route]) {
         self.routes = routes
     }
 
     /// Reads the JSON; an empty object (`{}`, no Serve config) gives no routes; text that is not
     /// a Serve config gives nil.
-    public init?(json: [UInt8]) {
+    package init?(json: [UInt8]) {
         // ipn.ServeConfig's field names are Go's, capitalised.
         struct Config: Decodable {
             struct Site: Decodable {
@@ -50,7 +50,7 @@ public struct TailscaleServeStatus: Sendable, Equatable {
 
     /// The route at `/` that proxies to this machine's `port` (`http://127.0.0.1:18789`,
     /// `https+insecure://localhost:18789`, or the bare port Serve accepts).
-    public func route(toPort port: Int) -> Route? {
+    package func route(toPort port: Int) -> Route? {
         routes.first { route in
             route.path == "/"
                 && (route.target == String(port) || route.target.hasSuffix("127.0.0.1:\(port)")

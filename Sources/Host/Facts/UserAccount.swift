@@ -2,13 +2,13 @@ import Glibc
 
 /// A user of this machine as the password database has it (getpwnam(3), getpwuid(3)): who may
 /// read a file, and where a user's state lives.
-public struct UserAccount: Sendable, Hashable {
-    public let name: String
-    public let uid: UInt32
-    public let gid: UInt32
-    public let home: String
+package struct UserAccount: Sendable, Hashable {
+    package let name: String
+    package let uid: UInt32
+    package let gid: UInt32
+    package let home: String
 
-    public init(name: String, uid: UInt32, gid: UInt32, home: String) {
+    package init(name: String, uid: UInt32, gid: UInt32, home: String) {
         self.name = name
         self.uid = uid
         self.gid = gid
@@ -16,11 +16,11 @@ public struct UserAccount: Sendable, Hashable {
     }
 
     /// The password database's entry for `name`, nil when there is none.
-    public static func named(_ name: String) -> UserAccount? {
+    package static func named(_ name: String) -> UserAccount? {
         lookUp { getpwnam_r(name, &$0, $1, $2, &$3) }
     }
 
-    public static func withID(_ uid: UInt32) -> UserAccount? {
+    package static func withID(_ uid: UInt32) -> UserAccount? {
         lookUp { getpwuid_r(uid, &$0, $1, $2, &$3) }
     }
 
@@ -40,7 +40,7 @@ public struct UserAccount: Sendable, Hashable {
 
     /// Whether this user may read a file with this owner, group and mode (root always may;
     /// supplementary groups aside).
-    public func mayRead(owner: UInt32, group: UInt32, mode: UInt32) -> Bool {
+    package func mayRead(owner: UInt32, group: UInt32, mode: UInt32) -> Bool {
         if uid == 0 { return true }
         if owner == uid { return mode & 0o400 != 0 }
         if group == gid { return mode & 0o040 != 0 }

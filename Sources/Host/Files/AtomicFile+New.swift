@@ -2,16 +2,16 @@ import Glibc
 
 extension AtomicFile {
     /// Why a new file was not written: `exists` when something is at its path.
-    public struct NewFileFailure: Error, Sendable, CustomStringConvertible {
-        public let exists: Bool
-        public let description: String
+    package struct NewFileFailure: Error, Sendable, CustomStringConvertible {
+        package let exists: Bool
+        package let description: String
     }
 
     /// Writes a file that must be new, and never replaces one that appeared meanwhile: the content
     /// is staged and flushed beside it, then linked into place with link(2), which fails when the
     /// name is taken, whatever took it (a file, a link, a FIFO). Where the file system has no hard
     /// links, the file is created with O_EXCL and written in place instead (exclusive all the same).
-    public static func writeNew(bytes: [UInt8], to path: String, mode: mode_t) throws(NewFileFailure) {
+    package static func writeNew(bytes: [UInt8], to path: String, mode: mode_t) throws(NewFileFailure) {
         let location: ProtectedPath
         do { location = try ProtectedPath.resolve(path) } catch {
             throw NewFileFailure(exists: error.kind == .dangling, description: error.description)

@@ -7,18 +7,18 @@ import Glibc
 /// refused, never replaced. A symbolic link to a regular file stays a link; the file it
 /// points to is replaced, unless another user planted the link in a sticky, world-writable
 /// directory (`ProtectedPath`).
-public enum AtomicFile {
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let description: String
+package enum AtomicFile {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let description: String
 
-        public init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }
 
     /// The text of the regular file at `path`, nil when nothing is there; reached as a write
     /// would reach it (`ProtectedPath`), so what is read is what would be replaced.
-    public static func read(_ path: String, limit: Int) throws(RegularFile.Failure) -> String? {
+    package static func read(_ path: String, limit: Int) throws(RegularFile.Failure) -> String? {
         try RegularFile.readProtectedIfPresent(path, limit: limit).map { String(decoding: $0.bytes, as: UTF8.self) }
     }
 
@@ -26,12 +26,12 @@ public enum AtomicFile {
     /// read in the folder that resolution opened, and the new content renamed into that same
     /// folder under that same name. Resolving the path again to write would let another user
     /// swap a link between the check and the write, and have root replace a file nobody checked.
-    public struct Replacement: Sendable {
-        public let location: ProtectedPath
+    package struct Replacement: Sendable {
+        package let location: ProtectedPath
         /// What the file holds now; nil when it does not exist yet.
-        public let existing: [UInt8]?
+        package let existing: [UInt8]?
 
-        public init(_ path: String, limit: Int) throws(Failure) {
+        package init(_ path: String, limit: Int) throws(Failure) {
             location = try writableTarget(path)
             do { existing = location.status == nil ? nil : try RegularFile.read(in: location, shown: path, limit: limit).bytes } catch {
                 throw Failure(description: error.description)
@@ -39,11 +39,11 @@ public enum AtomicFile {
         }
 
         /// The new content staged beside the file that was read, for `commit`.
-        public func stage(_ bytes: [UInt8], mode newMode: mode_t? = nil) throws(Failure) -> Staged {
+        package func stage(_ bytes: [UInt8], mode newMode: mode_t? = nil) throws(Failure) -> Staged {
             try AtomicFile.stage(bytes, at: location, mode: newMode)
         }
 
-        public func write(_ bytes: [UInt8], mode newMode: mode_t? = nil) throws(Failure) {
+        package func write(_ bytes: [UInt8], mode newMode: mode_t? = nil) throws(Failure) {
             let staged = try stage(bytes, mode: newMode)
             do { try staged.commit() } catch {
                 staged.discard()
@@ -55,11 +55,11 @@ public enum AtomicFile {
     /// `mode` applies to the new file; without it an existing file keeps its mode (new: 0644).
     /// `durable` false skips both fsyncs: readers still see the old content or the new, but a
     /// power cut may leave either (or an empty file) behind; for a cache that is checked when read.
-    public static func write(_ text: String, to path: String, mode newMode: mode_t? = nil, durable: Bool = true) throws(Failure) {
+    package static func write(_ text: String, to path: String, mode newMode: mode_t? = nil, durable: Bool = true) throws(Failure) {
         try write(bytes: Array(text.utf8), to: path, mode: newMode, durable: durable)
     }
 
-    public static func write(bytes: [UInt8], to path: String, mode newMode: mode_t? = nil, durable: Bool = true) throws(Failure) {
+    package static func write(bytes: [UInt8], to path: String, mode newMode: mode_t? = nil, durable: Bool = true) throws(Failure) {
         let staged = try stage(bytes, at: writableTarget(path), mode: newMode, durable: durable)
         do { try staged.commit() } catch {
             staged.discard()
@@ -71,13 +71,13 @@ public enum AtomicFile {
     /// it over the target, `discard` removes it. Staging every file first lets a command
     /// change several files together or none of them. Both act in the directory that was
     /// resolved and opened when the file was staged, whatever has been renamed since.
-    public struct Staged: Sendable {
-        public var target: String { location.resolved }
+    package struct Staged: Sendable {
+        package var target: String { location.resolved }
         let temporary: String
         let location: ProtectedPath
         var durable = true
 
-        public func commit() throws(Failure) {
+        package func commit() throws(Failure) {
             guard renameat(location.directory, temporary, location.directory, location.name) == 0 else {
                 throw AtomicFile.failure("cannot rename \(temporary) to \(target)")
             }
@@ -88,19 +88,19 @@ public enum AtomicFile {
             }
         }
 
-        public func discard() {
+        package func discard() {
             unlinkat(location.directory, temporary, 0)
         }
 
         /// After `commit`: removes the file again (it was new; a set of files is being undone).
-        public func removeTarget() {
+        package func removeTarget() {
             unlinkat(location.directory, location.name, 0)
         }
     }
 
     /// Writes `bytes` to a temporary file beside the file `path` names (through a symbolic
     /// link, the file it points to), after checking that the target is a regular file or new.
-    public static func stage(_ bytes: [UInt8], for path: String, mode newMode: mode_t? = nil) throws(Failure) -> Staged {
+    package static func stage(_ bytes: [UInt8], for path: String, mode newMode: mode_t? = nil) throws(Failure) -> Staged {
         try stage(bytes, at: writableTarget(path), mode: newMode)
     }
 
@@ -149,7 +149,7 @@ public enum AtomicFile {
 
     /// Where to rename onto: `path` resolved under the protected-symlinks rule (`ProtectedPath`),
     /// when it leads to a regular file this user owns or to nothing yet; anything else is refused.
-    public static func writableTarget(_ path: String) throws(Failure) -> ProtectedPath {
+    package static func writableTarget(_ path: String) throws(Failure) -> ProtectedPath {
         let location: ProtectedPath
         do { location = try ProtectedPath.resolve(path) } catch { throw Failure(description: error.description) }
         guard let status = location.status else { return location }

@@ -3,18 +3,18 @@ import Glibc
 /// Whether a file or folder that clawnet acts on is under this user's control alone. Running
 /// as root, clawnet must not take its orders (a ledger to undo, a config naming a token, a
 /// folder for a TLS key) from a file another local user wrote or can change.
-public enum Ownership {
+package enum Ownership {
     /// Write permission for group and others.
     static let othersWrite: mode_t = 0o022
 
     /// Why the file `status` describes is not this user's alone, nil when it is: owned by this
     /// user (or by root, when `rootToo`), and writable by nobody else.
-    public static func fileProblem(_ path: String, _ status: stat, rootToo: Bool = false) -> String? {
+    package static func fileProblem(_ path: String, _ status: stat, rootToo: Bool = false) -> String? {
         fileProblem(path, owner: status.st_uid, mode: status.st_mode, rootToo: rootToo)
     }
 
     /// As `fileProblem(_:_:rootToo:)`, from the owner and mode bits.
-    public static func fileProblem(_ path: String, owner: uid_t, mode: mode_t, rootToo: Bool = false) -> String? {
+    package static func fileProblem(_ path: String, owner: uid_t, mode: mode_t, rootToo: Bool = false) -> String? {
         let euid = geteuid()
         guard owner == euid || (rootToo && owner == 0) else {
             return "\(path) belongs to \(user(owner)), not to this user (\(user(euid)))\(rootToo ? " or root" : "")"
@@ -27,7 +27,7 @@ public enum Ownership {
 
     /// Why the folder `status` describes lets another user swap what is in it, nil when it
     /// does not: owned by this user or root, and writable by nobody else.
-    public static func folderProblem(_ path: String, _ status: stat) -> String? {
+    package static func folderProblem(_ path: String, _ status: stat) -> String? {
         guard status.st_uid == geteuid() || status.st_uid == 0 else {
             return "the folder \(path) belongs to \(user(status.st_uid)), not to this user (\(user(geteuid()))) or root"
         }
@@ -40,7 +40,7 @@ public enum Ownership {
     /// The first symbolic link on the way to `path` (itself included) that belongs to another
     /// user than this one or root, with its owner: that user chose where the path leads. Each
     /// prefix is looked at with lstat, so a link inside a link's target is seen too.
-    public static func foreignLink(onTheWayTo path: String) -> (link: String, owner: uid_t)? {
+    package static func foreignLink(onTheWayTo path: String) -> (link: String, owner: uid_t)? {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component
@@ -52,7 +52,7 @@ public enum Ownership {
     }
 
     /// `uid 65534 (nobody)`; the number alone when the account has no name.
-    public static func user(_ uid: uid_t) -> String {
+    package static func user(_ uid: uid_t) -> String {
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
         return "uid \(uid) (\(String(cString: name)))"
     }

@@ -9,10 +9,10 @@ import Glibc
 /// The result is the directory that holds the last component, open (so that nothing on the
 /// way can be swapped afterwards), and that component's name, never a link: a caller opens it
 /// with `openat` and `O_NOFOLLOW`, or renames onto it with `renameat`.
-public final class ProtectedPath: Sendable {
+package final class ProtectedPath: Sendable {
     /// Why a path was not resolved; `description` names the link or the component.
-    public struct Refusal: Error, Sendable, CustomStringConvertible {
-        public enum Kind: Sendable, Equatable {
+    package struct Refusal: Error, Sendable, CustomStringConvertible {
+        package enum Kind: Sendable, Equatable {
             /// A link another user planted in a sticky, world-writable directory.
             case foreignLink
             /// The last component is a link to nothing.
@@ -23,24 +23,24 @@ public final class ProtectedPath: Sendable {
             case unusable
         }
 
-        public let kind: Kind
-        public let description: String
+        package let kind: Kind
+        package let description: String
     }
 
     /// The directory holding `name`, open with O_PATH; closed when this value goes away.
-    public let directory: Int32
+    package let directory: Int32
     /// The last component: a regular file, something else, or nothing yet (`status` nil).
-    public let name: String
+    package let name: String
     /// The path the links lead to, for messages.
-    public let resolved: String
-    public let status: stat?
+    package let resolved: String
+    package let status: stat?
 
     /// Linux's MAXSYMLINKS: more links than this in one resolution is a loop.
     static let maxLinks = 40
 
     deinit { close(directory) }
 
-    public static func resolve(_ path: String) throws(Refusal) -> ProtectedPath {
+    package static func resolve(_ path: String) throws(Refusal) -> ProtectedPath {
         guard !path.isEmpty else { throw Refusal(kind: .unusable, description: "an empty path names no file") }
         let walk = try Walk(absolute: path.hasPrefix("/"))
         var pending = components(path)
@@ -95,7 +95,7 @@ public final class ProtectedPath: Sendable {
 
     /// The kernel's may_follow_link (fs/namei.c): outside a sticky, world-writable directory
     /// every link is followed; inside one, only a link of the follower or of the directory's owner.
-    public static func mayFollow(link: stat, in directory: stat, euid: uid_t = geteuid()) -> Bool {
+    package static func mayFollow(link: stat, in directory: stat, euid: uid_t = geteuid()) -> Bool {
         let stickyAndOpen = directory.st_mode & (S_ISVTX | S_IWOTH) == (S_ISVTX | S_IWOTH)
         return !stickyAndOpen || link.st_uid == euid || link.st_uid == directory.st_uid
     }

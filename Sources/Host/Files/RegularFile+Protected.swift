@@ -7,15 +7,15 @@ import Glibc
 /// path and then opening it again let another user swap the file in between.
 extension RegularFile {
     /// A file's bytes, with the owner and permission bits of the file they were read from.
-    public struct Owned: Sendable {
-        public let bytes: [UInt8]
-        public let owner: uid_t
-        public let mode: mode_t
-        public var group: gid_t = 0
+    package struct Owned: Sendable {
+        package let bytes: [UInt8]
+        package let owner: uid_t
+        package let mode: mode_t
+        package var group: gid_t = 0
     }
 
     /// The regular file `path` names, at most `limit` bytes; `.missing` when nothing is there.
-    public static func readProtected(_ path: String, limit: Int) throws(Failure) -> Owned {
+    package static func readProtected(_ path: String, limit: Int) throws(Failure) -> Owned {
         let location: ProtectedPath
         do { location = try ProtectedPath.resolve(path) } catch {
             var status = stat()
@@ -26,13 +26,13 @@ extension RegularFile {
     }
 
     /// As `readProtected`, nil when nothing is there.
-    public static func readProtectedIfPresent(_ path: String, limit: Int) throws(Failure) -> Owned? {
+    package static func readProtectedIfPresent(_ path: String, limit: Int) throws(Failure) -> Owned? {
         do { return try readProtected(path, limit: limit) } catch  where error.kind == .missing { return nil }
     }
 
     /// The file a walk ended at, opened in its folder without following a link, and only if it
     /// is still the file the walk saw (the same device and inode): one swapped in since is refused.
-    public static func read(in location: ProtectedPath, shown path: String, limit: Int) throws(Failure) -> Owned {
+    package static func read(in location: ProtectedPath, shown path: String, limit: Int) throws(Failure) -> Owned {
         guard let seen = location.status else {
             throw Failure(kind: .missing, path: path, description: "cannot read \(path): no such file")
         }

@@ -4,7 +4,7 @@ extension RegularFile {
     /// The end of a log: the last `count` bytes of the regular file at `path` (read from there,
     /// however large the file), its owner and its whole size. A symbolic link is refused, not
     /// followed: logs live in folders others may write to (/tmp).
-    public static func tail(_ path: String, bytes count: Int) throws(Failure) -> (bytes: [UInt8], owner: UInt32, size: Int) {
+    package static func tail(_ path: String, bytes count: Int) throws(Failure) -> (bytes: [UInt8], owner: UInt32, size: Int) {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             let code = errno

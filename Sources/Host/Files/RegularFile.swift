@@ -6,10 +6,10 @@ import Synchronization
 /// `limit` bytes of it. A directory, a device (/dev/zero), a FIFO or a socket is refused
 /// with a clear reason before anything is read, so no path can make clawnet spin, block or
 /// grow without bound.
-public enum RegularFile {
+package enum RegularFile {
     /// Why a file was not read; `kind` is for decisions, `description` for people.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public enum Kind: Sendable, Equatable {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package enum Kind: Sendable, Equatable {
             case missing
             /// A directory, device, FIFO or socket: named in `description`.
             case notRegular
@@ -17,13 +17,13 @@ public enum RegularFile {
             case unreadable
         }
 
-        public let kind: Kind
-        public let path: String
-        public let description: String
+        package let kind: Kind
+        package let path: String
+        package let description: String
     }
 
     /// What a path is, from lstat(2), for messages: "a directory", "a FIFO", ...
-    public static func kindName(_ mode: mode_t) -> String {
+    package static func kindName(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFREG: "a regular file"
         case S_IFDIR: "a directory"
@@ -37,24 +37,24 @@ public enum RegularFile {
     }
 
     /// The bytes of the regular file at `path` (symbolic links followed), at most `limit`.
-    public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
         try readOwned(path, limit: limit).bytes
     }
 
     /// As `read`, with the uid of the file that was read (from the same open descriptor): a
     /// credential's owner decides where it may be sent.
-    public static func readOwned(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], owner: UInt32) {
+    package static func readOwned(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], owner: UInt32) {
         try readOwned(path, limit: limit, pipes: false)
     }
 
     /// The name of standard input where a file is read (`zone check -`, `--inventory -`).
-    public static let standardInput = "-"
+    package static let standardInput = "-"
     /// How messages name standard input.
     static let standardInputName = "standard input"
 
     /// `-`, or a pipe (a FIFO, a shell's `<(...)`): input read once, to its end, that has no
     /// file mode worth a warning.
-    public static func isStream(_ path: String) -> Bool {
+    package static func isStream(_ path: String) -> Bool {
         var status = stat()
         return path == standardInput || (stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
     }
@@ -64,7 +64,7 @@ public enum RegularFile {
     /// is never written (clawnet writes regular files only); its owner is whoever made it.
     /// A pipe can be read once: what it held is kept, and a second read of the same path in
     /// this process (the config, which doctor's checks and its credentials both read) gets it again.
-    public static func readInput(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], owner: UInt32) {
+    package static func readInput(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], owner: UInt32) {
         guard isStream(path) else { return try readOwned(path, limit: limit, pipes: true) }
         // Under the lock: two readers of one pipe must not each get half of it.
         return try streamsRead.withLock { (kept) throws(Failure) -> (bytes: [UInt8], owner: UInt32) in
@@ -157,12 +157,12 @@ public enum RegularFile {
 
     /// The file's text (bytes that are not UTF-8 repaired), nil when it cannot be read: for the
     /// machine's own files (/etc, /proc), whose absence is a fact, not an error.
-    public static func text(_ path: String, limit: Int) -> String? {
+    package static func text(_ path: String, limit: Int) -> String? {
         (try? read(path, limit: limit)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// As `read`, but nil when nothing is at `path` (a file that may not exist yet).
-    public static func readIfPresent(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
+    package static func readIfPresent(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
         do { return try read(path, limit: limit) } catch  where error.kind == .missing { return nil }
     }
 
@@ -180,25 +180,25 @@ public enum RegularFile {
 /// The largest file of each kind clawnet reads: far above anything real, far below what would
 /// hurt a machine. Every file clawnet reads goes through `RegularFile.read` with one of these,
 /// so its size is checked before a byte is read and no more than this is ever held.
-public enum FileLimit {
+package enum FileLimit {
     /// A zone of 10,000 Gateways is about 4 MB.
-    public static let zone = 64 << 20
+    package static let zone = 64 << 20
     /// A browse document of 10,000 Gateways is about 10 MB (far more than one domain can
     /// serve); decoded, 16 MiB of the smallest beacons take about 160 MB.
-    public static let inventory = 16 << 20
-    public static let corefile = 1 << 20
+    package static let inventory = 16 << 20
+    package static let corefile = 1 << 20
     /// A PEM certificate or key; certificate chains included.
-    public static let pem = 1 << 20
-    public static let config = 1 << 20
-    public static let resolvConf = 64 << 10
+    package static let pem = 1 << 20
+    package static let config = 1 << 20
+    package static let resolvConf = 64 << 10
     /// `--token-file`: a token is a few dozen characters on one line.
-    public static let token = 4 << 10
+    package static let token = 4 << 10
     /// `--tsig-key`: a BIND or Knot key file is a few hundred bytes.
-    public static let tsigKey = 64 << 10
+    package static let tsigKey = 64 << 10
     /// `--as-device`: OpenClaw's device.json is about 400 bytes.
-    public static let deviceIdentity = 16 << 10
+    package static let deviceIdentity = 16 << 10
     /// A small file of the machine: nsswitch.conf, /proc/1/cgroup, a process's comm, osrelease.
-    public static let systemFile = 64 << 10
+    package static let systemFile = 64 << 10
     /// A kernel table under /proc/net (sockets, routes): 150 bytes a line, 100,000 lines fit.
-    public static let kernelTable = 16 << 20
+    package static let kernelTable = 16 << 20
 }

@@ -3,8 +3,8 @@ import Glibc
 
 /// A file holding a secret (a Gateway token, a TSIG key, a device identity, a config with a
 /// token in it) that other users may read or change: clawnet uses it, and says so as ssh does.
-public struct SecretFileWarning: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Hashable {
+package struct SecretFileWarning: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Hashable {
         case token = "a Gateway token"
         case tsigKey = "a TSIG key"
         case deviceIdentity = "a device identity"
@@ -12,20 +12,20 @@ public struct SecretFileWarning: Sendable, Hashable, CustomStringConvertible {
         case tlsKey = "a TLS private key"
     }
 
-    public let path: String
+    package let path: String
     /// The permission bits (st_mode & 07777).
-    public let mode: UInt32
-    public let kind: Kind
+    package let mode: UInt32
+    package let kind: Kind
 
     /// nil when neither group nor others have any access (ssh's test: `st_mode & 077`).
-    public init?(path: String, mode: UInt32, kind: Kind) {
+    package init?(path: String, mode: UInt32, kind: Kind) {
         guard mode & SecretFile.groupAndOthers != 0 else { return nil }
         self.path = path
         self.mode = mode & 0o7777
         self.kind = kind
     }
 
-    public var description: String {
+    package var description: String {
         let what = mode & 0o044 != 0 ? "readable" : "accessible"
         return "\(path) holds \(kind.rawValue) and is \(what) by group or others (mode 0\(String(mode, radix: 8))): "
             + "`chmod 600 \(ShellWord.quoted(path))`"
@@ -33,31 +33,31 @@ public struct SecretFileWarning: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Files and folders that hold secrets.
-public enum SecretFile {
+package enum SecretFile {
     /// The group and other permission bits.
     static let groupAndOthers: UInt32 = 0o077
     /// What a folder of keys gets, whatever the umask: its owner only.
-    public static let directoryMode: mode_t = 0o700
+    package static let directoryMode: mode_t = 0o700
     /// What a key file gets.
-    public static let fileMode: mode_t = 0o600
+    package static let fileMode: mode_t = 0o600
 
     /// The warning for the file at `path`, from stat(2) (links followed); nil when it is
     /// private or cannot be looked at, and for `-` or a pipe: read once, to its end, it keeps
     /// nothing others could read later, whatever its mode says.
-    public static func warning(path: String, kind: SecretFileWarning.Kind) -> SecretFileWarning? {
+    package static func warning(path: String, kind: SecretFileWarning.Kind) -> SecretFileWarning? {
         var status = stat()
         guard !RegularFile.isStream(path), stat(path, &status) == 0 else { return nil }
         return SecretFileWarning(path: path, mode: UInt32(status.st_mode), kind: kind)
     }
 
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// Makes the folder `path` (and the folders above it that are missing) for keys: each one
     /// made here is 0700, whatever the umask (mkdir applies the umask, chmod then sets the mode
     /// exactly). A folder that exists is left as it is.
-    public static func makeDirectory(_ path: String) throws(Failure) {
+    package static func makeDirectory(_ path: String) throws(Failure) {
         var status = stat()
         if stat(path, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFDIR else { throw Failure(description: "\(path) exists and is not a folder") }

@@ -6,20 +6,20 @@ import Glibc
 /// owned by this user or root and writable by no one else (or sticky, which keeps others from
 /// replacing this user's file). Anything else is refused with the reason, never adopted and
 /// never removed: otherwise a file another user planted would steer what root deletes.
-public enum StateFile {
-    public struct Untrusted: Error, Sendable, CustomStringConvertible {
-        public let description: String
+package enum StateFile {
+    package struct Untrusted: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// The bytes of the state file at `path`, at most `limit`; nil when there is none.
-    public static func read(_ path: String, limit: Int) throws -> [UInt8]? {
+    package static func read(_ path: String, limit: Int) throws -> [UInt8]? {
         guard let opened = try open(path) else { return nil }
         defer { close(opened.descriptor) }
         return try RegularFile.read(opened.descriptor, status: opened.status, path: path, limit: limit)
     }
 
     /// Removes the state file at `path` when it is one `read` trusts; another's file stays.
-    public static func remove(_ path: String) throws(Untrusted) {
+    package static func remove(_ path: String) throws(Untrusted) {
         guard let opened = try open(path) else { return }
         close(opened.descriptor)
         unlink(path)
@@ -27,7 +27,7 @@ public enum StateFile {
 
     /// Makes the folder for state files (and those above it that are missing), and sets it
     /// to 0700 when it is this user's; throws when it is not one `read` would trust.
-    public static func makeFolder(_ path: String) throws {
+    package static func makeFolder(_ path: String) throws {
         try SecretFile.makeDirectory(path)
         var status = stat()
         guard lstat(path, &status) == 0 else { throw Untrusted(description: "cannot look at \(path): \(String(cString: strerror(errno)))") }

@@ -13,19 +13,19 @@
 ///   is returned here, in order, since each one was in the file).
 /// The expression backtracks; this reads the same in one pass with look-up tables, so that no file
 /// (at most FileLimit.config bytes) takes more than linear time.
-public enum DotEnv {
-    public struct Entry: Sendable, Equatable {
-        public let key: String
+package enum DotEnv {
+    package struct Entry: Sendable, Equatable {
+        package let key: String
         /// The value as the Gateway's process gets it.
-        public let value: String
+        package let value: String
 
-        public init(key: String, value: String) {
+        package init(key: String, value: String) {
             self.key = key
             self.value = value
         }
     }
 
-    public static func parse(_ text: String) -> [Entry] {
+    package static func parse(_ text: String) -> [Entry] {
         Scan(normalized(text)).entries()
     }
 

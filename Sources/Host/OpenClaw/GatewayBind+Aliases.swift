@@ -12,7 +12,7 @@ extension GatewayBind {
     ]
 
     /// For a host alias, the bind mode that replaces it; nil for a mode or another word.
-    public var aliasReplacement: GatewayBind? {
+    package var aliasReplacement: GatewayBind? {
         guard let word = unknownWord else { return nil }
         return Self.hostAliases[word.trimmingSpaces().lowercased()]
     }

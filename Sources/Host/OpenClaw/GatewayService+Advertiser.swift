@@ -4,7 +4,7 @@
 /// "disabling advertiser after N failed restarts" any more, and nothing restarts it.
 extension GatewayService {
     /// Why the advertiser gave up, typed from its log line.
-    public enum AdvertiserStop: Sendable, Equatable {
+    package enum AdvertiserStop: Sendable, Equatable {
         /// "bonjour: disabling mDNS — networkInterfaces() unavailable in this environment": the
         /// process cannot list interfaces (a restricted sandbox).
         case noInterfaces(line: String)
@@ -13,7 +13,7 @@ extension GatewayService {
     }
 
     /// The last journal line in which the advertiser gave up, when the Gateway itself keeps running.
-    public var advertiserStop: AdvertiserStop? {
+    package var advertiserStop: AdvertiserStop? {
         guard !looping else { return nil }
         for line in journal.reversed() {
             let lowered = line.lowercased()
@@ -28,7 +28,7 @@ extension GatewayService {
     /// The advertiser's lines that can tell of a crash: since 2026.9 the bonjour plugin catches
     /// ciao's netmask and self-probe assertions and its cancellations and logs "bonjour:
     /// suppressing ciao ..." (the Gateway goes on), so those lines are not the crash.
-    public var advertiserCrashLines: [String] {
+    package var advertiserCrashLines: [String] {
         advertiserLines.filter { !$0.lowercased().contains("suppressing ciao") }
     }
 }

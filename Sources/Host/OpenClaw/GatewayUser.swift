@@ -5,18 +5,18 @@ import Glibc
 /// this user or of root count: any local user can log under a Gateway's unit name, make
 /// /tmp/openclaw first, or link a file of theirs to one only root may read, and what they wrote
 /// must neither push the Gateway's own lines out nor reach the archive.
-public struct GatewayUser: Sendable, Equatable {
-    public let uid: UInt32
+package struct GatewayUser: Sendable, Equatable {
+    package let uid: UInt32
     /// Its entry in the password database (its home, for its user units and npm prefix).
-    public let account: UserAccount?
+    package let account: UserAccount?
 
-    public init(uid: UInt32) {
+    package init(uid: UInt32) {
         self.uid = uid
         account = UserAccount.withID(uid)
     }
 
     /// The owner of `folder` when it exists; else, as root, SUDO_UID; else this process's user.
-    public static func owning(_ folder: String, environment: [String: String]) -> GatewayUser {
+    package static func owning(_ folder: String, environment: [String: String]) -> GatewayUser {
         var status = stat()
         if stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return GatewayUser(uid: status.st_uid) }
         if geteuid() == 0, let sudo = environment["SUDO_UID"].flatMap({ UInt32($0) }) { return GatewayUser(uid: sudo) }
@@ -24,12 +24,12 @@ public struct GatewayUser: Sendable, Equatable {
     }
 
     /// Whether something owned by `owner` counts: this user's or root's.
-    public func counts(owner: UInt32) -> Bool { owner == uid || owner == 0 }
+    package func counts(owner: UInt32) -> Bool { owner == uid || owner == 0 }
 
     /// Why a file read for the archive does not count, nil when it does: owned by this user, or by
     /// root and readable by this user by its mode (a link of theirs to a file only root may read
     /// must not hand that file over).
-    public func problem(with file: RegularFile.Owned) -> String? {
+    package func problem(with file: RegularFile.Owned) -> String? {
         guard counts(owner: file.owner) else {
             return "belongs to \(Ownership.user(file.owner)), not to the Gateway's user (\(Ownership.user(uid))) or root: left out"
         }

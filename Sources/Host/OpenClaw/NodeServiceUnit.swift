@@ -6,22 +6,22 @@ import FoundationEssentials
 /// reads. `openclaw node install` writes a user unit (~/.config/systemd/user/openclaw-node.service);
 /// people write system units too (/etc/systemd/system/openclaw-node.service, with or without
 /// User=). systemd is not asked: the unit says what it will do.
-public struct NodeServiceUnit: Sendable, Equatable {
-    public enum Scope: Sendable, Equatable {
+package struct NodeServiceUnit: Sendable, Equatable {
+    package enum Scope: Sendable, Equatable {
         /// A system unit: run as User=, else as root.
         case system
         /// A user unit of the user whose home this is.
         case user(home: String)
     }
 
-    public let path: String
-    public let scope: Scope
+    package let path: String
+    package let scope: Scope
     /// User= of a system unit.
-    public let user: String?
-    public let environment: [String: String]
+    package let user: String?
+    package let environment: [String: String]
 
     /// The unit's file name without `.service`.
-    public var name: String {
+    package var name: String {
         let file = path.split(separator: "/").last.map(String.init) ?? path
         return file.hasSuffix(".service") ? String(file.dropLast(".service".count)) : file
     }
@@ -33,7 +33,7 @@ public struct NodeServiceUnit: Sendable, Equatable {
 
     /// The [Service] section's User= and Environment= (space-separated assignments, each maybe
     /// in double quotes; later ones win, as in systemd.exec(5)).
-    public static func parse(_ text: String, path: String, scope: Scope) -> NodeServiceUnit {
+    package static func parse(_ text: String, path: String, scope: Scope) -> NodeServiceUnit {
         var section = ""
         var user: String?
         var environment: [String: String] = [:]
@@ -79,7 +79,7 @@ public struct NodeServiceUnit: Sendable, Equatable {
 
     /// The node units in the system folder and in each home's user folder (`root` prefixes
     /// every path: "/" on a machine, a folder of recorded files in tests).
-    public static func find(root: String = "", userHomes: [String]) -> [NodeServiceUnit] {
+    package static func find(root: String = "", userHomes: [String]) -> [NodeServiceUnit] {
         var units = files(in: root + "/etc/systemd/system").map { parse($0.text, path: $0.path, scope: .system) }
         for home in userHomes {
             units += files(in: root + home + "/.config/systemd/user").map { parse($0.text, path: $0.path, scope: .user(home: home)) }

@@ -4,10 +4,10 @@ import DNSSD
 /// environment: OPENCLAW_STATE_DIR, else `.openclaw-<profile>` for OPENCLAW_PROFILE (but not
 /// `default`), else `.openclaw`, under OPENCLAW_HOME or HOME (src/config/paths.ts
 /// resolveStateDir; src/infra/device-identity.ts keeps the identity at `identity/device.json`).
-public enum NodeStateDirectory {
+package enum NodeStateDirectory {
     /// The state directory for `environment`; `home` when the environment has no HOME (a
     /// system service without User=, whose home is root's).
-    public static func path(environment: [String: String], home: String? = nil) -> String? {
+    package static func path(environment: [String: String], home: String? = nil) -> String? {
         if let stateDir = nonEmpty(environment["OPENCLAW_STATE_DIR"]) {
             return expandingHome(stateDir, environment: environment, home: home)
         }
@@ -19,13 +19,13 @@ public enum NodeStateDirectory {
     }
 
     /// The device identity a node host started with `environment` reads.
-    public static func identityPath(environment: [String: String], home: String? = nil) -> String? {
+    package static func identityPath(environment: [String: String], home: String? = nil) -> String? {
         path(environment: environment, home: home).map { $0 + "/identity/device.json" }
     }
 
     /// A path OpenClaw was given in its environment, `~/` meaning the home OpenClaw uses
     /// (src/config/paths.ts resolveUserPath); nil when that home is unknown.
-    public static func expandingHome(_ path: String, environment: [String: String], home: String? = nil) -> String? {
+    package static func expandingHome(_ path: String, environment: [String: String], home: String? = nil) -> String? {
         path.hasPrefix("~/") ? base(environment, home).map { $0 + path.dropFirst() } : path
     }
 

@@ -7,31 +7,31 @@ import DNSSD
 /// src/plugins/config-state.ts decides), and the advertiser's environment
 /// (extensions/bonjour/src/advertiser.ts: OPENCLAW_DISABLE_BONJOUR, OPENCLAW_MDNS_HOSTNAME).
 /// Containers and WSL2 are facts of the machine, not of the config (Doctor's AdvertisingFacts).
-public struct AdvertisingSettings: Sendable, Equatable {
-    public static let pluginID = "bonjour"
+package struct AdvertisingSettings: Sendable, Equatable {
+    package static let pluginID = "bonjour"
 
     /// `discovery.mdns.mode`: off, minimal or full.
-    public var mdnsMode: MDNSMode?
+    package var mdnsMode: MDNSMode?
     /// `plugins.enabled`.
-    public var pluginsEnabled: Bool?
+    package var pluginsEnabled: Bool?
     /// `plugins.allow` and `plugins.deny`: plugin ids.
-    public var pluginsAllow: [String]?
-    public var pluginsDeny: [String]?
+    package var pluginsAllow: [String]?
+    package var pluginsDeny: [String]?
     /// `plugins.entries.bonjour.enabled`.
-    public var bonjourEntryEnabled: Bool?
+    package var bonjourEntryEnabled: Bool?
     /// OPENCLAW_DISABLE_BONJOUR as set in this environment.
-    public var disableBonjour: String?
+    package var disableBonjour: String?
     /// OPENCLAW_MDNS_HOSTNAME as set in this environment.
-    public var mdnsHostname: String?
+    package var mdnsHostname: String?
 
-    public init() {}
+    package init() {}
 
     /// The advertiser's reading of OPENCLAW_DISABLE_BONJOUR: true (disabled), false (forced on,
     /// even in a container), nil (unset, empty or another word: the other rules decide).
     /// extensions/bonjour/src/advertiser.ts readBonjourDisableOverride reads it with
     /// isTruthyEnvValue, src/utils/boolean.ts parseBooleanValue: trimmed as JavaScript trims,
     /// lowercased, 1/true/yes/on or 0/false/no/off.
-    public var disableBonjourOverride: Bool? {
+    package var disableBonjourOverride: Bool? {
         guard let raw = disableBonjour.map(Self.javaScriptTrimmed)?.lowercased(), !raw.isEmpty else { return nil }
         switch raw {
         case "1", "true", "yes", "on": return true

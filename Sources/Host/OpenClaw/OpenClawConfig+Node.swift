@@ -6,36 +6,36 @@ import Glibc
 /// authenticated with `gateway.remote.token`. Field names and types follow OpenClaw's
 /// src/config/types.gateway.ts (GatewayConfig, GatewayRemoteConfig; tokens are SecretInput:
 /// a string or `{ source, provider, id }`).
-public struct NodeSettings: Sendable, Equatable {
+package struct NodeSettings: Sendable, Equatable {
     /// `gateway.mode`: `local` (the default) or `remote`.
-    public var mode: GatewayMode?
+    package var mode: GatewayMode?
     /// `gateway.remote.url`, a ws:// or wss:// URL.
-    public var remoteURL: EndpointSpec?
+    package var remoteURL: EndpointSpec?
     /// `gateway.remote.transport`: `ssh` (a tunnel to the Gateway's loopback) or `direct`.
-    public var remoteTransport: RemoteTransport?
+    package var remoteTransport: RemoteTransport?
     /// `gateway.remote.sshTarget` (user@host), shown when the transport is ssh.
-    public var sshTarget: String?
+    package var sshTarget: String?
     /// `gateway.remote.tlsFingerprint`: the pin this node keeps for the Gateway.
-    public var remoteTLSFingerprint: TLSFingerprint?
+    package var remoteTLSFingerprint: TLSFingerprint?
     var remoteToken: GatewayToken?
     var authToken: GatewayToken?
     var environmentToken: GatewayToken?
     /// A token given as a SecretRef clawnet does not resolve (file or exec sources).
-    public var unresolvedToken: String?
+    package var unresolvedToken: String?
     var remoteTokenVariable: String?
     var authTokenVariable: String?
     /// Why the config may not steer credentials (another user wrote it, or can change it):
     /// then `token` is nil, whatever the file or the environment holds.
-    public var untrustedConfig: String?
+    package var untrustedConfig: String?
 
-    public init() {}
+    package init() {}
 
-    public var isRemote: Bool { mode == .remote }
+    package var isRemote: Bool { mode == .remote }
 
     /// The token this machine's node or CLI sends, in OpenClaw's order
     /// (src/node-host/runner.ts): OPENCLAW_GATEWAY_TOKEN, then gateway.remote.token on a node
     /// or gateway.auth.token on the Gateway host; none when the config is not trusted.
-    public var token: GatewayToken? {
+    package var token: GatewayToken? {
         guard untrustedConfig == nil else { return nil }
         return environmentToken ?? (isRemote ? remoteToken : authToken)
     }

@@ -2,21 +2,21 @@
 /// `gateway.tailscale.mode` serve (tailnet HTTPS on 443 in front of a loopback-bound Gateway),
 /// funnel (public) or off, and `gateway.auth.allowTailscale` (Serve's identity headers count as
 /// authentication).
-public struct TailscaleSettings: Sendable, Equatable {
-    public enum Mode: String, Sendable, Equatable {
+package struct TailscaleSettings: Sendable, Equatable {
+    package enum Mode: String, Sendable, Equatable {
         case serve, funnel, off
     }
 
-    public var mode: Mode?
-    public var allowTailscale: Bool?
+    package var mode: Mode?
+    package var allowTailscale: Bool?
 
-    public init(mode: Mode? = nil, allowTailscale: Bool? = nil) {
+    package init(mode: Mode? = nil, allowTailscale: Bool? = nil) {
         self.mode = mode
         self.allowTailscale = allowTailscale
     }
 
     /// Serve or Funnel: Tailscale answers HTTPS on 443 and proxies to the Gateway on loopback.
-    public var proxies: Bool { mode == .serve || mode == .funnel }
+    package var proxies: Bool { mode == .serve || mode == .funnel }
 }
 
 extension OpenClawConfig {

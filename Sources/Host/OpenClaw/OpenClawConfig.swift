@@ -6,32 +6,32 @@ import Glibc
 /// and environment. Every field is optional; a malformed file or field gives a warning that
 /// names the file and the problem, never a failure.
 public struct OpenClawConfig: Sendable, Equatable {
-    public var path: String
+    package var path: String
     public var exists = false
     /// `discovery.wideArea.domain`, or OPENCLAW_WIDE_AREA_DOMAIN when the file has none.
-    public var wideAreaDomain: DomainName?
+    package var wideAreaDomain: DomainName?
     /// `gateway.port`.
-    public var gatewayPort: Int?
+    package var gatewayPort: Int?
     /// `gateway.tls.enabled`.
-    public var tlsEnabled: Bool?
+    package var tlsEnabled: Bool?
     /// `gateway.bind`: loopback (the default), lan, tailnet, auto or custom.
-    public var bind: GatewayBind?
+    package var bind: GatewayBind?
     /// `gateway.mode`, `gateway.remote.*` and the token a node sends (OpenClawConfig+Node.swift).
-    public var node = NodeSettings()
+    package var node = NodeSettings()
     /// What decides whether this machine's Gateway advertises by mDNS (OpenClawConfig+Advertising.swift).
-    public var advertising = AdvertisingSettings()
+    package var advertising = AdvertisingSettings()
     /// gateway.tailscale.mode and gateway.auth.allowTailscale (OpenClawConfig+Tailscale.swift).
-    public var tailscale = TailscaleSettings()
-    public var warnings: [String] = []
+    package var tailscale = TailscaleSettings()
+    package var warnings: [String] = []
     /// Why none of the file's settings could be used, when they could not (its words are the
     /// first of `warnings`): a command says so wherever it stops, a usage error included.
-    public var unusable: Unusable?
+    package var unusable: Unusable?
     /// The file's owner and permission bits, when it was read.
-    public var fileOwner: UInt32?
-    public var fileMode: UInt32?
+    package var fileOwner: UInt32?
+    package var fileMode: UInt32?
     /// The files its `$include`s merged in, in order (`ConfigIncludes`), and why one whose owner
     /// or mode lets another user steer the config may not (the first such).
-    public var includedFiles: [String] = []
+    package var includedFiles: [String] = []
     var includedFileProblem: ForeignFile?
 
     /// A file whose owner or mode lets another user steer the config, and why.
@@ -40,14 +40,14 @@ public struct OpenClawConfig: Sendable, Equatable {
         let problem: String
     }
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// The config OpenClaw reads in `environment` (openclaw/openclaw src/config/paths.ts
     /// resolveConfigPath): OPENCLAW_CONFIG_PATH, else `openclaw.json` in the state folder
     /// (OPENCLAW_STATE_DIR, a profile's `~/.openclaw-<profile>`, else `~/.openclaw`: `NodeStateDirectory`).
-    public static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         if let path = environment["OPENCLAW_CONFIG_PATH"]?.trimmingSpaces(), !path.isEmpty {
             return NodeStateDirectory.expandingHome(path, environment: environment, home: "/root") ?? path
         }
@@ -55,7 +55,7 @@ public struct OpenClawConfig: Sendable, Equatable {
     }
 
     /// `explicitPath` comes from --config: then a missing file is worth a warning.
-    public static func load(explicitPath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment)
+    package static func load(explicitPath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment)
         -> OpenClawConfig
     {
         let path = explicitPath ?? defaultPath(environment: environment)
@@ -93,16 +93,16 @@ public struct OpenClawConfig: Sendable, Equatable {
     }
 
     /// Why a config's settings could not be used at all.
-    public struct Unusable: Sendable, Equatable {
-        public enum Kind: Sendable, Equatable {
+    package struct Unusable: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable {
             /// Missing (when --config named it), not a regular file, too large, or not readable.
             case unreadable
             case notUTF8, notJSON5, notObject
         }
 
-        public let kind: Kind
+        package let kind: Kind
         /// What went wrong, naming the file.
-        public let message: String
+        package let message: String
     }
 
     mutating func fail(_ kind: Unusable.Kind, _ message: String) {
@@ -139,7 +139,7 @@ public struct OpenClawConfig: Sendable, Equatable {
     }
 
     /// A config that holds a token itself (not a reference) and that others may read.
-    public var secretFileWarning: SecretFileWarning? {
+    package var secretFileWarning: SecretFileWarning? {
         guard let fileMode, node.tokenInFile else { return nil }
         return SecretFileWarning(path: path, mode: fileMode, kind: .config)
     }

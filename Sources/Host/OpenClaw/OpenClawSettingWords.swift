@@ -6,7 +6,7 @@ import DNSSD
 // given, to be shown, and never matches a known case.
 
 /// `gateway.bind`: which addresses the Gateway listens on.
-public enum GatewayBind: KnownWord {
+package enum GatewayBind: KnownWord {
     /// 127.0.0.1 only (OpenClaw's default).
     case loopback
     /// 0.0.0.0.
@@ -18,50 +18,50 @@ public enum GatewayBind: KnownWord {
     case custom
     case other(String)
 
-    public static let spellings: [(GatewayBind, String)] = [
+    package static let spellings: [(GatewayBind, String)] = [
         (.loopback, "loopback"), (.lan, "lan"), (.tailnet, "tailnet"), (.auto, "auto"), (.custom, "custom"),
     ]
 
-    public var unknownWord: String? {
+    package var unknownWord: String? {
         if case .other(let word) = self { return word }
         return nil
     }
 }
 
 /// `gateway.mode`: a Gateway here (`local`, the default) or a node of a remote one.
-public enum GatewayMode: KnownWord {
+package enum GatewayMode: KnownWord {
     case local, remote
     case other(String)
 
-    public static let spellings: [(GatewayMode, String)] = [(.local, "local"), (.remote, "remote")]
+    package static let spellings: [(GatewayMode, String)] = [(.local, "local"), (.remote, "remote")]
 
-    public var unknownWord: String? {
+    package var unknownWord: String? {
         if case .other(let word) = self { return word }
         return nil
     }
 }
 
 /// `gateway.remote.transport`: an SSH tunnel to the Gateway's loopback, or a direct connection.
-public enum RemoteTransport: KnownWord {
+package enum RemoteTransport: KnownWord {
     case ssh, direct
     case other(String)
 
-    public static let spellings: [(RemoteTransport, String)] = [(.ssh, "ssh"), (.direct, "direct")]
+    package static let spellings: [(RemoteTransport, String)] = [(.ssh, "ssh"), (.direct, "direct")]
 
-    public var unknownWord: String? {
+    package var unknownWord: String? {
         if case .other(let word) = self { return word }
         return nil
     }
 }
 
 /// `discovery.mdns.mode`: how much the Gateway's mDNS beacon says (`minimal` by default).
-public enum MDNSMode: KnownWord {
+package enum MDNSMode: KnownWord {
     case off, minimal, full
     case other(String)
 
-    public static let spellings: [(MDNSMode, String)] = [(.off, "off"), (.minimal, "minimal"), (.full, "full")]
+    package static let spellings: [(MDNSMode, String)] = [(.off, "off"), (.minimal, "minimal"), (.full, "full")]
 
-    public var unknownWord: String? {
+    package var unknownWord: String? {
         if case .other(let word) = self { return word }
         return nil
     }

@@ -2,12 +2,12 @@ import DNSSD
 
 /// A token kept in a file (`--token-file`), read as a credential should be: a regular file (or `-`, a pipe),
 /// small, its first line trimmed. The token itself never reaches a message.
-public enum TokenFile {
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let description: String
+package enum TokenFile {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
-    public static func read(_ path: String) throws(Failure) -> GatewayToken {
+    package static func read(_ path: String) throws(Failure) -> GatewayToken {
         let (bytes, owner): ([UInt8], UInt32)
         do { (bytes, owner) = try RegularFile.readInput(path, limit: FileLimit.token) } catch {
             throw Failure(description: "--token-file: \(error.description)")

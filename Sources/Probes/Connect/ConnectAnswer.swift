@@ -153,15 +153,15 @@ enum ConnectAnswer {
 
 /// `device.pair.resolved`'s decision (docs/gateway/protocol/auth.md: approved, rejected,
 /// expired or superseded).
-public enum PairingResolution: KnownWord {
+package enum PairingResolution: KnownWord {
     case approved, rejected, expired, superseded
     case other(String)
 
-    public static let spellings: [(PairingResolution, String)] = [
+    package static let spellings: [(PairingResolution, String)] = [
         (.approved, "approved"), (.rejected, "rejected"), (.expired, "expired"), (.superseded, "superseded"),
     ]
 
-    public var unknownWord: String? {
+    package var unknownWord: String? {
         if case .other(let word) = self { return word }
         return nil
     }

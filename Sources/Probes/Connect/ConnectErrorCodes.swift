@@ -7,23 +7,23 @@ import DNSSD
 /// (packages/gateway-protocol/src/connect-error-details.ts).
 extension ConnectError {
     /// The ErrorShape's `code`.
-    public enum Code: KnownWord {
+    package enum Code: KnownWord {
         case notLinked, notPaired, invalidRequest, forbidden, unavailable
         case other(String)
 
-        public static let spellings: [(Code, String)] = [
+        package static let spellings: [(Code, String)] = [
             (.notLinked, "NOT_LINKED"), (.notPaired, "NOT_PAIRED"), (.invalidRequest, "INVALID_REQUEST"), (.forbidden, "FORBIDDEN"),
             (.unavailable, "UNAVAILABLE"),
         ]
 
-        public var unknownWord: String? {
+        package var unknownWord: String? {
             if case .other(let word) = self { return word }
             return nil
         }
     }
 
     /// `details.code`: the reason a connect was refused.
-    public enum DetailCode: KnownWord {
+    package enum DetailCode: KnownWord {
         case deviceIdentityRequired, pairingRequired, protocolMismatch, authTokenMissing, authTokenMismatch
         /// Another AUTH_* code (AUTH_RATE_LIMITED, AUTH_PASSWORD_MISMATCH, ...): the credentials were refused.
         case auth(String)
@@ -45,7 +45,7 @@ extension ConnectError {
         /// AUTH_IDENTITY_HEADER_REQUIRED (trusted_proxy_missing_header_*) and AUTH_VERIFIED_USER_REQUIRED.
         case identityHeaderRequired, verifiedUserRequired
 
-        public static let spellings: [(DetailCode, String)] = [
+        package static let spellings: [(DetailCode, String)] = [
             (.deviceIdentityRequired, "DEVICE_IDENTITY_REQUIRED"), (.pairingRequired, "PAIRING_REQUIRED"),
             (.protocolMismatch, "PROTOCOL_MISMATCH"), (.authTokenMissing, "AUTH_TOKEN_MISSING"),
             (.authTokenMismatch, "AUTH_TOKEN_MISMATCH"),
@@ -58,13 +58,13 @@ extension ConnectError {
         ]
 
         /// The four AUTH_TAILSCALE_* codes.
-        public var isTailscale: Bool {
+        package var isTailscale: Bool {
             [.tailscaleIdentityMissing, .tailscaleProxyMissing, .tailscaleWhoisFailed, .tailscaleIdentityMismatch].contains(self)
         }
 
         /// OpenClaw names its codes by family (resolveAuthConnectErrorDetailCode gives AUTH_*,
         /// resolveDeviceAuthConnectErrorDetailCode DEVICE_AUTH_*); the prefix is the family.
-        public init(word: String) {
+        package init(word: String) {
             if let known = Self.spellings.first(where: { $0.1 == word }) {
                 self = known.0
             } else if word.hasPrefix("DEVICE_AUTH_") {
@@ -76,7 +76,7 @@ extension ConnectError {
             }
         }
 
-        public var unknownWord: String? {
+        package var unknownWord: String? {
             switch self {
             case .auth(let word), .deviceAuth(let word), .other(let word): word
             default: nil
@@ -85,17 +85,17 @@ extension ConnectError {
     }
 
     /// `details.recommendedNextStep`: what the Gateway suggests the client do.
-    public enum NextStep: KnownWord {
+    package enum NextStep: KnownWord {
         case retryWithDeviceToken, updateAuthConfiguration, updateAuthCredentials, waitThenRetry, reviewAuthConfiguration
         case other(String)
 
-        public static let spellings: [(NextStep, String)] = [
+        package static let spellings: [(NextStep, String)] = [
             (.retryWithDeviceToken, "retry_with_device_token"), (.updateAuthConfiguration, "update_auth_configuration"),
             (.updateAuthCredentials, "update_auth_credentials"), (.waitThenRetry, "wait_then_retry"),
             (.reviewAuthConfiguration, "review_auth_configuration"),
         ]
 
-        public var unknownWord: String? {
+        package var unknownWord: String? {
             if case .other(let word) = self { return word }
             return nil
         }
@@ -103,7 +103,7 @@ extension ConnectError {
 
     /// `details.reason` of PAIRING_REQUIRED (PAIRING_CONNECT_REASON_METADATA in
     /// connect-error-details.ts; set by connect-device-pairing.ts and connect-existing-device.ts).
-    public enum PairingReason: KnownWord {
+    package enum PairingReason: KnownWord {
         /// The Gateway has no approved device with this public key.
         case notPaired
         /// Paired, but not for the role asked for (a node asking as `node` when approved as operator).
@@ -114,12 +114,12 @@ extension ConnectError {
         case metadataUpgrade
         case other(String)
 
-        public static let spellings: [(PairingReason, String)] = [
+        package static let spellings: [(PairingReason, String)] = [
             (.notPaired, "not-paired"), (.roleUpgrade, "role-upgrade"), (.scopeUpgrade, "scope-upgrade"),
             (.metadataUpgrade, "metadata-upgrade"),
         ]
 
-        public var unknownWord: String? {
+        package var unknownWord: String? {
             if case .other(let word) = self { return word }
             return nil
         }

@@ -2,27 +2,27 @@ import DNSSD
 import FoundationEssentials
 
 /// A WebSocket close frame: its code and reason (UTF-8, at most 123 bytes by RFC 6455).
-public struct CloseFrame: Sendable, Hashable {
-    public let code: UInt16?
-    public let reason: String
+package struct CloseFrame: Sendable, Hashable {
+    package let code: UInt16?
+    package let reason: String
 
-    public init(code: UInt16?, reason: String) {
+    package init(code: UInt16?, reason: String) {
         self.code = code
         self.reason = reason
     }
 }
 
 /// The Gateway's hello-ok, as much of it as a diagnosis needs.
-public struct HelloOk: Sendable, Hashable {
-    public let protocolVersion: Int?
-    public let serverVersion: String?
-    public let role: String?
-    public let scopes: [String]
+package struct HelloOk: Sendable, Hashable {
+    package let protocolVersion: Int?
+    package let serverVersion: String?
+    package let role: String?
+    package let scopes: [String]
     /// `policy.tickIntervalMs`: how often the Gateway sends `tick`; OpenClaw's client closes
     /// with 4000 after two intervals without one (startTickWatch in packages/gateway-client/src/client.ts).
-    public var tickIntervalMs: Int?
+    package var tickIntervalMs: Int?
 
-    public init(protocolVersion: Int?, serverVersion: String?, role: String?, scopes: [String], tickIntervalMs: Int? = nil) {
+    package init(protocolVersion: Int?, serverVersion: String?, role: String?, scopes: [String], tickIntervalMs: Int? = nil) {
         self.protocolVersion = protocolVersion
         self.serverVersion = serverVersion
         self.role = role
@@ -31,7 +31,7 @@ public struct HelloOk: Sendable, Hashable {
     }
 
     /// The tick interval the Gateway announced, when it is a sane one (1 s to 1 hour).
-    public var tickInterval: Duration? {
+    package var tickInterval: Duration? {
         tickIntervalMs.flatMap { (1000...3_600_000).contains($0) ? .milliseconds($0) : nil }
     }
 }
@@ -40,47 +40,47 @@ public struct HelloOk: Sendable, Hashable {
 /// `retryable`, `retryAfterMs`) with the details fields that the Gateway's handshake sets
 /// (packages/gateway-protocol/src/connect-error-details.ts). The codes are read once, here,
 /// into typed cases; checks decide on them, never on `message`.
-public struct ConnectError: Sendable, Hashable {
+package struct ConnectError: Sendable, Hashable {
     /// NOT_PAIRED, INVALID_REQUEST, UNAVAILABLE, ...
-    public let code: Code
-    public let message: String
+    package let code: Code
+    package let message: String
     /// `details.code`: PAIRING_REQUIRED, AUTH_TOKEN_MISMATCH, DEVICE_IDENTITY_REQUIRED,
     /// PROTOCOL_MISMATCH, ...
-    public internal(set) var detailCode: DetailCode?
+    package internal(set) var detailCode: DetailCode?
     /// `details.requestId` of a pairing request.
-    public let requestId: String?
+    package let requestId: String?
     /// `details.reason` (not-paired, role-upgrade, ...; `startup-sidecars` while starting).
-    public let reason: String?
+    package let reason: String?
     /// `details.recommendedNextStep`: update_auth_credentials, update_auth_configuration, ...
-    public let recommendedNextStep: NextStep?
-    public let canRetryWithDeviceToken: Bool?
+    package let recommendedNextStep: NextStep?
+    package let canRetryWithDeviceToken: Bool?
     /// `details.expectedProtocol`, and the client's range as the Gateway read it.
-    public let expectedProtocol: Int?
-    public let clientMinProtocol: Int?
-    public let clientMaxProtocol: Int?
+    package let expectedProtocol: Int?
+    package let clientMinProtocol: Int?
+    package let clientMaxProtocol: Int?
     /// The ErrorShape's `retryAfterMs` (or the same field in `details`).
-    public internal(set) var retryAfterMs: Int?
+    package internal(set) var retryAfterMs: Int?
     /// `details.authReason`: why the credentials were refused, in the Gateway's own words
     /// (token_mismatch, trusted_proxy_untrusted_source, tailscale_proxy_missing, ...).
-    public internal(set) var authReason: String?
+    package internal(set) var authReason: String?
     /// OpenClaw's reasons are a few words (`trusted_proxy_missing_header_<name>` the longest);
     /// past this a Gateway sends something else, kept only this long.
     static let authReasonLimit = 96
     /// The ErrorShape's `retryable`.
-    public var retryable: Bool?
+    package var retryable: Bool?
     /// What a pairing refusal says about the device (nil on other errors).
-    public var pairing: PairingDetails?
+    package var pairing: PairingDetails?
     /// A protocol mismatch's `details.minimumProbeProtocol`: the oldest protocol the Gateway
     /// takes from probes and nodes (4 on 2026.5.18, 3 in later builds: read, never assumed).
-    public internal(set) var minimumProbeProtocol: Int?
+    package internal(set) var minimumProbeProtocol: Int?
     /// `details.gatewayBuildId` and `details.reloadRequired` of PROTOCOL_MISMATCH and
     /// CONTROL_UI_BUILD_MISMATCH (readControlUiBuildMismatchId: at most 96 characters).
-    public internal(set) var gatewayBuildId: String?
-    public internal(set) var reloadRequired: Bool?
+    package internal(set) var gatewayBuildId: String?
+    package internal(set) var reloadRequired: Bool?
     /// `details.remediationHint`: the Gateway's own sentence on what to do (pairing refusals).
-    public internal(set) var remediationHint: String?
+    package internal(set) var remediationHint: String?
     /// The operator's decision a Gateway announced after this refusal (device.pair.resolved).
-    public internal(set) var resolution: PairingResolution?
+    package internal(set) var resolution: PairingResolution?
     static let buildIdLimit = 96
     static let hintLimit = 240
 
@@ -88,12 +88,12 @@ public struct ConnectError: Sendable, Hashable {
     /// details.code, INVALID_REQUEST with the message OpenClaw's server gives it
     /// (admitGatewayConnect in src/gateway/server/ws-connection/connect-admission.ts). The one
     /// comparison of a message, kept here; `detailCode` stays what the Gateway sent.
-    public var isProtocolMismatch: Bool {
+    package var isProtocolMismatch: Bool {
         detailCode == .protocolMismatch || (detailCode == nil && code == .invalidRequest && message == "protocol mismatch")
     }
 
     /// Reads the wire words into typed codes.
-    public init(
+    package init(
         code: String, message: String, detailCode: String?, requestId: String?, reason: String?, recommendedNextStep: String?,
         canRetryWithDeviceToken: Bool?, expectedProtocol: Int?, clientMinProtocol: Int?, clientMaxProtocol: Int?, retryAfterMs: Int?
     ) {
@@ -111,7 +111,7 @@ public struct ConnectError: Sendable, Hashable {
     }
 
     /// `details.reason` of a PAIRING_REQUIRED refusal, read into its case.
-    public var pairingReason: PairingReason? {
+    package var pairingReason: PairingReason? {
         guard detailCode == .pairingRequired else { return nil }
         return reason.map(PairingReason.init(word:)) ?? .notPaired
     }
@@ -120,7 +120,7 @@ public struct ConnectError: Sendable, Hashable {
     /// requestDevicePairing (src/infra/device-pairing.ts), 8-4-4-4-12 hex digits. Only such an
     /// id goes into a command an operator is told to run; any other text (`--latest`, `-h`)
     /// could be read by `openclaw devices approve` as an option.
-    public var approvableRequestId: String? {
+    package var approvableRequestId: String? {
         guard let id = requestId, Self.isUUID(id) else { return nil }
         return id
     }
@@ -137,17 +137,17 @@ public struct ConnectError: Sendable, Hashable {
 /// The details of a PAIRING_REQUIRED refusal that say which device asked for what, and what
 /// the Gateway approved it for (buildPairingConnectErrorDetails in
 /// packages/gateway-protocol/src/connect-error-details.ts).
-public struct PairingDetails: Sendable, Hashable {
-    public var deviceId: String?
-    public var requestedRole: String?
-    public var requestedScopes: [String]
-    public var approvedRoles: [String]
-    public var approvedScopes: [String]
+package struct PairingDetails: Sendable, Hashable {
+    package var deviceId: String?
+    package var requestedRole: String?
+    package var requestedScopes: [String]
+    package var approvedRoles: [String]
+    package var approvedScopes: [String]
     /// `details.waitForResolution`: the Gateway keeps the socket open and announces the
     /// operator's decision (device.pair.resolved) before it closes it.
-    public var waitForResolution: Bool?
+    package var waitForResolution: Bool?
 
-    public init(
+    package init(
         deviceId: String? = nil, requestedRole: String? = nil, requestedScopes: [String] = [], approvedRoles: [String] = [],
         approvedScopes: [String] = []
     ) {
@@ -160,7 +160,7 @@ public struct PairingDetails: Sendable, Hashable {
 }
 
 /// How a Gateway answered doctor's connect request.
-public enum ConnectOutcome: Sendable, Hashable {
+package enum ConnectOutcome: Sendable, Hashable {
     case helloOk(HelloOk)
     /// An error response, and the close that followed it (when it came in time).
     case rejected(ConnectError, close: CloseFrame?)

@@ -4,16 +4,16 @@ import FoundationEssentials
 /// What doctor may show the Gateway in its connect request: a token, and a node's device
 /// identity (`--as-device`). Both are per Gateway: a token is only sent to the Gateway it
 /// belongs to, never to every Gateway discovery finds.
-public struct ConnectCredentials: Sendable, Hashable {
-    public var token: GatewayToken?
-    public var device: DeviceIdentity?
+package struct ConnectCredentials: Sendable, Hashable {
+    package var token: GatewayToken?
+    package var device: DeviceIdentity?
 
-    public init(token: GatewayToken? = nil, device: DeviceIdentity? = nil) {
+    package init(token: GatewayToken? = nil, device: DeviceIdentity? = nil) {
         self.token = token
         self.device = device
     }
 
-    public static let none = ConnectCredentials()
+    package static let none = ConnectCredentials()
 }
 
 /// The `connect` request that follows `connect.challenge`.
@@ -33,29 +33,29 @@ public struct ConnectCredentials: Sendable, Hashable {
 /// The protocol range is the one OpenClaw's client sends for the role (`ProtocolRange`): a
 /// probe offers 3...4; the node host 4 first, then 3 in the released v3 envelope (no
 /// deviceFamily) when a v3 Gateway refuses 4, so its pairing there is not asked to change.
-public struct ConnectRequest: Sendable {
+package struct ConnectRequest: Sendable {
     /// What OpenClaw's probe reports as its client version.
     static let clientVersion = "dev"
     /// `process.platform` on Linux, and the node host's device family there.
     static let platform = "linux"
     static let deviceFamily = "Linux"
 
-    public let id: String
-    public let credentials: ConnectCredentials
-    public var range: ProtocolRange
+    package let id: String
+    package let credentials: ConnectCredentials
+    package var range: ProtocolRange
     /// The released v3 node host's envelope: no deviceFamily in the client or the signature.
-    public var legacyNodeEnvelope = false
+    package var legacyNodeEnvelope = false
 
-    public init(id: String = UUID().uuidString.lowercased(), credentials: ConnectCredentials) {
+    package init(id: String = UUID().uuidString.lowercased(), credentials: ConnectCredentials) {
         self.id = id
         self.credentials = credentials
         self.range = credentials.device == nil ? .probe : .node
     }
 
-    public var asDevice: Bool { credentials.device != nil }
+    package var asDevice: Bool { credentials.device != nil }
 
     /// The same request on a new connection (a new id), with another range or envelope.
-    public func again(range: ProtocolRange? = nil, legacyNodeEnvelope: Bool? = nil) -> ConnectRequest {
+    package func again(range: ProtocolRange? = nil, legacyNodeEnvelope: Bool? = nil) -> ConnectRequest {
         var next = ConnectRequest(credentials: credentials)
         next.range = range ?? self.range
         next.legacyNodeEnvelope = legacyNodeEnvelope ?? self.legacyNodeEnvelope
@@ -63,7 +63,7 @@ public struct ConnectRequest: Sendable {
     }
 
     /// The request frame for the challenge's nonce, signed at `signedAtMs` when a device is shown.
-    public func frame(nonce: String, signedAtMs: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) -> [UInt8] {
+    package func frame(nonce: String, signedAtMs: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) -> [UInt8] {
         probeFrame() ?? encodedFrame(nonce: nonce, signedAtMs: signedAtMs)
     }
 
@@ -94,7 +94,7 @@ public struct ConnectRequest: Sendable {
 
     /// OpenClaw's v3 device-auth payload: `v3|deviceId|clientId|clientMode|role|scopes|signedAtMs|
     /// token|nonce|platform|deviceFamily`, platform and family trimmed and ASCII lower-cased.
-    public static func devicePayload(
+    package static func devicePayload(
         deviceId: String, clientId: String, clientMode: String, role: String, scopes: [String], signedAtMs: Int64, token: String?,
         nonce: String, platform: String?, deviceFamily: String?
     ) -> String {
@@ -113,7 +113,7 @@ public struct ConnectRequest: Sendable {
     /// The v2 payload (buildDeviceAuthPayload in src/gateway/device-auth.ts), without platform and
     /// family: `v2|deviceId|clientId|clientMode|role|scopes|signedAtMs|token|nonce`. Gateways still
     /// accept it; third-party clients sign it.
-    public static func devicePayloadV2(
+    package static func devicePayloadV2(
         deviceId: String, clientId: String, clientMode: String, role: String, scopes: [String], signedAtMs: Int64, token: String?,
         nonce: String
     ) -> String {

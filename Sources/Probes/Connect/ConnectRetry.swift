@@ -1,15 +1,16 @@
 /// One connect request on its own connection, and the Gateway's answer.
-public struct ConnectTry: Sendable, Hashable {
-    public let range: ProtocolRange
+package struct ConnectTry: Sendable, Hashable {
+    package let range: ProtocolRange
     /// The released v3 node host's envelope (no deviceFamily).
-    public let legacyNodeEnvelope: Bool
+    package let legacyNodeEnvelope: Bool
     /// Whether the request showed a device identity.
-    public let asDevice: Bool
-    public let outcome: ConnectOutcome
+    package let asDevice: Bool
+    package let outcome: ConnectOutcome
     /// How long doctor waited before this try (what the Gateway asked for).
-    public let waited: Duration
+    package let waited: Duration
 
-    public init(range: ProtocolRange, legacyNodeEnvelope: Bool = false, asDevice: Bool = false, outcome: ConnectOutcome, waited: Duration) {
+    package init(range: ProtocolRange, legacyNodeEnvelope: Bool = false, asDevice: Bool = false, outcome: ConnectOutcome, waited: Duration)
+    {
         self.range = range
         self.legacyNodeEnvelope = legacyNodeEnvelope
         self.asDevice = asDevice
@@ -17,7 +18,7 @@ public struct ConnectTry: Sendable, Hashable {
         self.waited = waited
     }
 
-    public var rejection: ConnectError? {
+    package var rejection: ConnectError? {
         if case .rejected(let error, _) = outcome { return error }
         return nil
     }
@@ -93,7 +94,7 @@ enum ConnectRetry {
 
 /// A Gateway that says "not now" to a connect: starting, draining, or closing the socket with
 /// 1012 or 1013 before it answered. Clients ask again (`ConnectRetry`).
-public enum GatewayPause: Sendable, Hashable {
+package enum GatewayPause: Sendable, Hashable {
     /// UNAVAILABLE, retryable, details.reason startup-sidecars (startup-unavailable.ts).
     case starting(retryAfterMs: Int?)
     /// UNAVAILABLE with details.reason gateway-restarting, gateway-suspending or gateway-closing.
@@ -103,17 +104,17 @@ public enum GatewayPause: Sendable, Hashable {
 
     /// restart-unavailable.ts: GATEWAY_RESTART_UNAVAILABLE_REASON, GATEWAY_SUSPEND_UNAVAILABLE_REASON,
     /// GATEWAY_CLOSING_UNAVAILABLE_REASON.
-    public enum Drain: String, Sendable, Hashable, CaseIterable {
+    package enum Drain: String, Sendable, Hashable, CaseIterable {
         case restarting = "gateway-restarting"
         case suspending = "gateway-suspending"
         case closing = "gateway-closing"
     }
 
     /// RFC 6455's service restart, and try again later.
-    public static let restartCloseCodes: Set<UInt16> = [1012, 1013]
+    package static let restartCloseCodes: Set<UInt16> = [1012, 1013]
 
     /// Whether this is the Gateway's startup (the others are a running Gateway going away).
-    public var isStartup: Bool {
+    package var isStartup: Bool {
         if case .starting = self { return true }
         return false
     }
@@ -121,19 +122,19 @@ public enum GatewayPause: Sendable, Hashable {
 
 extension ConnectError {
     /// What the refusal says about a pausing Gateway, or nil when it says something else.
-    public var pause: GatewayPause? {
+    package var pause: GatewayPause? {
         guard code == .unavailable else { return nil }
         if retryable == true, reason == ConnectRetry.startupReason { return .starting(retryAfterMs: retryAfterMs) }
         return reason.flatMap(GatewayPause.Drain.init(rawValue:)).map { .draining($0, retryAfterMs: retryAfterMs) }
     }
 
     /// UNAVAILABLE while the Gateway's startup sidecars are pending: clients retry.
-    public var isStartupUnavailable: Bool { pause?.isStartup == true }
+    package var isStartupUnavailable: Bool { pause?.isStartup == true }
 }
 
 extension ConnectOutcome {
     /// The pause this answer says, if it says one.
-    public var pause: GatewayPause? {
+    package var pause: GatewayPause? {
         switch self {
         case .rejected(let error, _): error.pause
         case .closed(let close): close.code.flatMap { GatewayPause.restartCloseCodes.contains($0) ? GatewayPause.closed(code: $0) : nil }

@@ -4,7 +4,7 @@ import Host
 /// What OpenClaw's node host makes of a device identity file at its start
 /// (loadOrCreateDeviceIdentity and normalizeStoredIdentity in src/infra/device-identity.ts),
 /// which decides whether the node shows the Gateway the same device every time.
-public enum IdentityFileState: Sendable, Hashable {
+package enum IdentityFileState: Sendable, Hashable {
     /// No file: the node host makes an identity and writes it (a new device, once).
     case missing
     /// There, but not readable here (permissions, not a regular file, too large).
@@ -18,7 +18,7 @@ public enum IdentityFileState: Sendable, Hashable {
     /// the key's hash (the node host corrects the file and uses the key's).
     case valid(deviceId: String, storedIdMatches: Bool)
 
-    public var deviceId: String? {
+    package var deviceId: String? {
         if case .valid(let deviceId, _) = self { return deviceId }
         return nil
     }
@@ -29,7 +29,7 @@ extension DeviceIdentity {
     static let spkiPrefix: [UInt8] = [0x30, 0x2A, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x03, 0x21, 0x00]
 
     /// The file as the node host would read it, and the identity when it is one.
-    public static func inspect(path: String) -> (state: IdentityFileState, identity: DeviceIdentity?) {
+    package static func inspect(path: String) -> (state: IdentityFileState, identity: DeviceIdentity?) {
         let file: RegularFile.Owned
         do {
             // Its owner decides which local listeners may see a signature: taken from the file read.

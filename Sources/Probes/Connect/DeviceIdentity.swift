@@ -9,30 +9,30 @@ import Host
 /// `privateKeyPem` (PKCS#8)) or as its Swift apps do (`deviceId`, `publicKey`, `privateKey`,
 /// raw keys in base64). The device id is the SHA-256 of the raw public key, in hex. It prints
 /// as its device id: no interpolation, dump or log line carries the private key.
-public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public let deviceId: String
+package struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    package let deviceId: String
     /// The raw public key, base64url without padding (`publicKeyRawBase64UrlFromPem`).
-    public let publicKey: String
+    package let publicKey: String
     private let seed: [UInt8]
     /// The user who owns the file it was read from: a listener on this machine is shown the
     /// identity only when that user or root runs it.
-    public var owner: UInt32?
+    package var owner: UInt32?
     /// The permission bits of that file, for the warning when others may read it.
-    public var mode: UInt32?
+    package var mode: UInt32?
 
-    public var description: String { "device \(deviceId.prefix(12))…" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: ["deviceId": deviceId]) }
+    package var description: String { "device \(deviceId.prefix(12))…" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: ["deviceId": deviceId]) }
 
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// The DER prefixes of an Ed25519 key in PKCS#8 (private) and SPKI (public) form; the key
     /// bytes follow (RFC 8410).
     static let pkcs8Prefix: [UInt8] = [0x30, 0x2E, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]
 
-    public init(seed: [UInt8]) throws(Failure) {
+    package init(seed: [UInt8]) throws(Failure) {
         guard seed.count == 32, let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: seed) else {
             throw Failure(description: "not an Ed25519 private key (32 bytes)")
         }
@@ -47,7 +47,7 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
     /// `path` may be `-` or a pipe (`--as-device <(pass show node-identity)`), read once with the
     /// same bound: its owner (whoever made the pipe) decides where a signature may be shown, as a
     /// file's does; a pipe has no mode others could read it by, so it gets no such warning.
-    public static func load(path: String) throws(Failure) -> DeviceIdentity {
+    package static func load(path: String) throws(Failure) -> DeviceIdentity {
         if RegularFile.isStream(path) {
             let (bytes, owner): ([UInt8], UInt32)
             do { (bytes, owner) = try RegularFile.readInput(path, limit: FileLimit.deviceIdentity) } catch {
@@ -88,12 +88,12 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
     }
 
     /// A fresh identity, for tests and the stand-in Gateway.
-    public static func generate() -> DeviceIdentity {
+    package static func generate() -> DeviceIdentity {
         try! DeviceIdentity(seed: Array(Curve25519.Signing.PrivateKey().rawRepresentation))
     }
 
     /// OpenClaw's file, version 1, for this identity (both keys in PEM, as the node host writes it).
-    public func storedJSON(createdAtMs: Int64 = 0) -> String {
+    package func storedJSON(createdAtMs: Int64 = 0) -> String {
         func pem(_ der: [UInt8], _ label: String) -> String {
             let text = "-----BEGIN \(label)-----\n" + Data(der).base64EncodedString() + "\n-----END \(label)-----\n"
             return text.replacing("\n", with: "\\n")
@@ -109,13 +109,13 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
 
     /// The signature OpenClaw's signDevicePayload makes: Ed25519 over the UTF-8 payload,
     /// base64url without padding.
-    public func sign(_ payload: String) -> String {
+    package func sign(_ payload: String) -> String {
         let key = try! Curve25519.Signing.PrivateKey(rawRepresentation: seed)
         return Self.base64URL(Array((try? key.signature(for: Data(payload.utf8))) ?? Data()))
     }
 
     /// Whether `signature` (base64url) is this public key's signature of `payload`.
-    public static func verify(publicKey: String, payload: String, signature: String) -> Bool {
+    package static func verify(publicKey: String, payload: String, signature: String) -> Bool {
         guard let raw = decodeBase64(publicKey), let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw),
             let bytes = decodeBase64(signature)
         else { return false }
@@ -123,7 +123,7 @@ public struct DeviceIdentity: Sendable, Hashable, CustomStringConvertible, Custo
     }
 
     /// The device id a raw public key (base64url) stands for.
-    public static func deviceId(ofPublicKey publicKey: String) -> String? {
+    package static func deviceId(ofPublicKey publicKey: String) -> String? {
         decodeBase64(publicKey).map { TLSFingerprint(digest: Array(SHA256.hash(data: $0))).hex }
     }
 

@@ -9,17 +9,17 @@ import NIOHTTP1
 /// (authorizeTrustedProxy in src/gateway/auth.ts; the reasons and their detail codes as
 /// resolveAuthConnectErrorDetailCode in packages/gateway-protocol/src/connect-error-details.ts
 /// maps them). The default admits everything, as the stand-in did before it had this.
-public struct StandInAdmission: Sendable {
+package struct StandInAdmission: Sendable {
     /// gateway.trustedProxies: the addresses whose forwarded headers are believed.
-    public var trustedProxies: [String]
+    package var trustedProxies: [String]
     /// gateway.controlUi.allowedOrigins (`*` allows any).
-    public var allowedOrigins: [String]
+    package var allowedOrigins: [String]
     /// gateway.auth.mode "trusted-proxy" with gateway.auth.trustedProxy.userHeader; nil: another mode.
-    public var trustedProxyUserHeader: String?
+    package var trustedProxyUserHeader: String?
     /// gateway.auth.trustedProxy.allowLoopback: a proxy on the Gateway's own host may vouch.
-    public var allowLoopbackProxy: Bool
+    package var allowLoopbackProxy: Bool
 
-    public init(
+    package init(
         trustedProxies: [String] = [], allowedOrigins: [String] = [], trustedProxyUserHeader: String? = nil,
         allowLoopbackProxy: Bool = false
     ) {

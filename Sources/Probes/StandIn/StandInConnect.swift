@@ -12,8 +12,8 @@ import FoundationEssentials
 /// told the Gateway is starting, as admitGatewayConnect does while startup is pending. Before any
 /// outcome, the request must be one OpenClaw's schema takes (a client, one of its client ids
 /// and modes: packages/gateway-protocol/src/client-info.ts), else "invalid connect params".
-public struct StandInConnect: Sendable {
-    public enum Outcome: String, Sendable, CaseIterable {
+package struct StandInConnect: Sendable {
+    package enum Outcome: String, Sendable, CaseIterable {
         case auto
         case helloOk = "hello-ok"
         case pairingRequired = "pairing-required"
@@ -50,17 +50,17 @@ public struct StandInConnect: Sendable {
         case identityHeaderRequired = "identity-header-required"
     }
 
-    public var outcome: Outcome
-    public var token: GatewayToken?
-    public var pairedDevices: Set<String>
+    package var outcome: Outcome
+    package var token: GatewayToken?
+    package var pairedDevices: Set<String>
     /// How long the Gateway says it is starting, counted from the first connect request it reads
     /// (so that a test sees the start whatever the machine's load).
-    public var startingFor: Duration?
+    package var startingFor: Duration?
     /// The release the stand-in answers as.
-    public var release: StandInRelease = .current
+    package var release: StandInRelease = .current
     /// policy.tickIntervalMs in hello-ok, and how often a logged-in client gets `tick`
     /// (TICK_INTERVAL_MS, src/gateway/server-constants.ts: 30 s).
-    public var tickInterval: Duration = .seconds(30)
+    package var tickInterval: Duration = .seconds(30)
     /// When the first connect request came, shared by every connection of this stand-in.
     let startup = StandInStartup()
     /// One pending pairing request per device, shared by every connection of this stand-in.
@@ -68,7 +68,7 @@ public struct StandInConnect: Sendable {
     /// Failed authentication per address (`auto`).
     let rateLimit = StandInRateLimit()
 
-    public init(outcome: Outcome = .auto, token: GatewayToken? = nil, pairedDevices: Set<String> = [], startingFor: Duration? = nil) {
+    package init(outcome: Outcome = .auto, token: GatewayToken? = nil, pairedDevices: Set<String> = [], startingFor: Duration? = nil) {
         self.outcome = outcome
         self.token = token
         self.pairedDevices = pairedDevices
@@ -85,19 +85,19 @@ public struct StandInConnect: Sendable {
 
     /// What the stand-in sends back: frames (JSON text) and, unless the connection stays open,
     /// the close that follows.
-    public struct Reply: Sendable, Equatable {
-        public var frames: [String]
-        public var close: (code: UInt16, reason: String)?
+    package struct Reply: Sendable, Equatable {
+        package var frames: [String]
+        package var close: (code: UInt16, reason: String)?
 
-        public static func == (lhs: Reply, rhs: Reply) -> Bool {
+        package static func == (lhs: Reply, rhs: Reply) -> Bool {
             lhs.frames == rhs.frames && lhs.close?.code == rhs.close?.code && lhs.close?.reason == rhs.close?.reason
         }
 
         /// hello-ok: the connection logged in.
-        public var loggedIn: Bool { close == nil }
+        package var loggedIn: Bool { close == nil }
     }
 
-    public func reply(to text: String, nonce: String, nowMs: Int64, remote: String = "?") -> Reply {
+    package func reply(to text: String, nonce: String, nowMs: Int64, remote: String = "?") -> Reply {
         guard let request = try? JSONDecoder().decode(Request.self, from: Data(text.utf8)), request.type == "req", let id = request.id
         else {
             return Reply(frames: [], close: (1008, "invalid request frame"))
@@ -142,7 +142,7 @@ public struct StandInConnect: Sendable {
 
     /// What a connect request showed, for the stand-in's log: whether a token came and matched,
     /// and the device, never the token itself. nil for a frame that is not a connect request.
-    public func received(_ text: String) -> Received? {
+    package func received(_ text: String) -> Received? {
         guard let request = try? JSONDecoder().decode(Request.self, from: Data(text.utf8)), request.method == "connect",
             let params = request.params
         else { return nil }
@@ -159,24 +159,24 @@ public struct StandInConnect: Sendable {
             range: "v\(params.minProtocol ?? 0)…v\(params.maxProtocol ?? 0)")
     }
 
-    public struct Received: Sendable, Hashable, CustomStringConvertible {
-        public enum Token: String, Sendable, Hashable {
+    package struct Received: Sendable, Hashable, CustomStringConvertible {
+        package enum Token: String, Sendable, Hashable {
             case none = "no token"
             case given = "a token"
             case matching = "the token"
             case other = "a token that does not match"
         }
 
-        public let client: String
-        public let role: String
-        public let token: Token
+        package let client: String
+        package let role: String
+        package let token: Token
         /// The device id shown, if any, and whether it came with a signature.
-        public let device: String?
-        public let signed: Bool
+        package let device: String?
+        package let signed: Bool
         /// The protocol range offered, `v3…v4`.
-        public let range: String
+        package let range: String
 
-        public var description: String {
+        package var description: String {
             let shown = device.map { "device \($0.prefix(12))…\(signed ? " with a signature" : "")" } ?? "no device"
             return "client \(client) (protocol \(range)), role \(role), \(token.rawValue), \(shown)"
         }

@@ -1,7 +1,7 @@
 extension StandInGateway {
     /// Listens like a Gateway: on `bind`, else on every address (dual-stack `::` where IPv6
     /// exists, `0.0.0.0` otherwise).
-    public static func start(
+    package static func start(
         bind: String?, port: Int, identity: StandInIdentity?, connect: StandInConnect, observer: ConnectObserver?,
         gate: StandInUpgradeGate = StandInUpgradeGate(), refused: UpgradeObserver? = nil
     ) async throws -> StandInGateway {

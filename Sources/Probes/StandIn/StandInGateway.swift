@@ -15,11 +15,11 @@ import X509
 /// `StandInConnect` decides (hello-ok, NOT_PAIRED, an auth error, ...) and the close that
 /// follows it. With TLS it makes a self-signed certificate as the Gateway does (RSA 2048,
 /// CN=openclaw-gateway, no SANs) and speaks TLS 1.3 only.
-public final class StandInGateway: Sendable {
-    public let port: Int
-    public let address: String
+package final class StandInGateway: Sendable {
+    package let port: Int
+    package let address: String
     /// The certificate's SHA-256, for the TXT and for pinning.
-    public let fingerprint: TLSFingerprint?
+    package let fingerprint: TLSFingerprint?
     private let channel: any Channel
     private let connections: StandInConnections
     /// The connections it holds, by address.
@@ -43,24 +43,24 @@ public final class StandInGateway: Sendable {
     private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Why `start` failed, in words.
-    public static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         ProbeConnection.describe(error)
     }
 
     /// How long a connection may take to log in (hello-ok) before it is closed: OpenClaw's
     /// pre-auth handshake limit, whether the client is silent, trickles half a request, or
     /// holds a WebSocket open without a connect request.
-    public static let handshakeTimeout = StandInLimits().handshake
+    package static let handshakeTimeout = StandInLimits().handshake
 
     /// What the stand-in calls with each connect request it answers: the client's address, and
     /// what the request showed (never the token itself).
-    public typealias ConnectObserver = @Sendable (String, StandInConnect.Received) -> Void
+    package typealias ConnectObserver = @Sendable (String, StandInConnect.Received) -> Void
     /// What the stand-in calls with each upgrade its gate refuses: the client's address and the refusal.
-    public typealias UpgradeObserver = @Sendable (String, StandInUpgradeGate.Refusal) -> Void
+    package typealias UpgradeObserver = @Sendable (String, StandInUpgradeGate.Refusal) -> Void
 
     /// Listens on `host`:`port`; with an identity, TLS 1.3 only. `limits` bound the connections
     /// (`handshakeTimeout` replaces its handshake limit).
-    public static func start(
+    package static func start(
         host: String, port: Int, identity: StandInIdentity?, connect: StandInConnect = StandInConnect(),
         handshakeTimeout: Duration = handshakeTimeout, limits: StandInLimits = StandInLimits(), observer: ConnectObserver? = nil,
         admission: StandInAdmission = StandInAdmission(), gate: StandInUpgradeGate = StandInUpgradeGate(), refused: UpgradeObserver? = nil
@@ -134,7 +134,7 @@ public final class StandInGateway: Sendable {
     }
 
     /// Stops listening and closes every connection (their descriptors are free once it returns).
-    public func stop() async {
+    package func stop() async {
         try? await channel.close()
         await connections.closeAll()
     }
@@ -142,18 +142,18 @@ public final class StandInGateway: Sendable {
 
 /// The stand-in's certificate and key, as PEM: made now, or an existing pair (for example
 /// the Gateway's own, so that nodes see the fingerprint they pinned).
-public struct StandInIdentity: Sendable {
-    public let certificatePEM: String
-    public let keyPEM: String
+package struct StandInIdentity: Sendable {
+    package let certificatePEM: String
+    package let keyPEM: String
 
-    public init(certificatePEM: String, keyPEM: String) {
+    package init(certificatePEM: String, keyPEM: String) {
         self.certificatePEM = certificatePEM
         self.keyPEM = keyPEM
     }
 
     /// A certificate as the Gateway makes its own: RSA 2048, CN=openclaw-gateway, no SANs,
     /// self-signed, valid for a year.
-    public static func make() throws -> StandInIdentity {
+    package static func make() throws -> StandInIdentity {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let name = try DistinguishedName { CommonName("openclaw-gateway") }
         let now = Date()
@@ -166,7 +166,7 @@ public struct StandInIdentity: Sendable {
     }
 
     /// SHA-256 over the leaf's DER, as nodes pin it.
-    public func fingerprint() throws -> TLSFingerprint {
+    package func fingerprint() throws -> TLSFingerprint {
         let leaf = try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8)).first.orThrow("no certificate in the PEM")
         return TLSFingerprint(digest: Array(SHA256.hash(data: try leaf.toDERBytes())))
     }

@@ -5,38 +5,38 @@ import Host
 /// `advertise --serve --tls-dir DIR`: the stand-in's certificate and key kept in DIR
 /// (gateway-cert.pem, gateway-key.pem, as the Gateway names them), made there when both are
 /// missing, so that the fingerprint nodes pin survives restarts.
-public struct StandInIdentityStore: Sendable {
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let description: String
+package struct StandInIdentityStore: Sendable {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// What `load` found: the pair kept there (with a warning when others can read the key),
     /// or one made now.
-    public enum Loaded: Sendable {
+    package enum Loaded: Sendable {
         case kept(StandInIdentity, keyWarning: SecretFileWarning?)
         case made(StandInIdentity)
 
-        public var identity: StandInIdentity {
+        package var identity: StandInIdentity {
             switch self {
             case .kept(let identity, _), .made(let identity): identity
             }
         }
     }
 
-    public let directory: String
+    package let directory: String
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
-    public var certificatePath: String { "\(directory)/gateway-cert.pem" }
-    public var keyPath: String { "\(directory)/gateway-key.pem" }
+    package var certificatePath: String { "\(directory)/gateway-cert.pem" }
+    package var keyPath: String { "\(directory)/gateway-key.pem" }
 
     /// The pair in the folder; both missing: a new pair, saved there (the folder 0700 and the
     /// key 0600 whatever the umask). Only regular files of PEM size are read: a FIFO or
     /// /dev/zero there is an error, not a hang. One of the two alone is an error: a new pair
     /// would change the fingerprint nodes pinned.
-    public func load() throws -> Loaded {
+    package func load() throws -> Loaded {
         try checkFolder()
         let pair: (String?, String?)
         do {

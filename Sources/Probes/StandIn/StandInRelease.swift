@@ -6,11 +6,11 @@
 ///   (DEVICE_SIGNATURE_SKEW_MS, src/gateway/server/ws-connection/connect-device-proof.ts);
 /// - a pairing decision announced as device.pair.resolved on a socket kept open for it
 ///   (2026.9, docs/gateway/protocol/auth.md).
-public enum StandInRelease: String, Sendable, CaseIterable {
+package enum StandInRelease: String, Sendable, CaseIterable {
     case september2026 = "2026.9"
     case may2026 = "2026.5"
 
-    public static let current = StandInRelease.september2026
+    package static let current = StandInRelease.september2026
 
     var minimumProbeProtocol: Int { self == .may2026 ? ProtocolRange.currentVersion : ProtocolRange.previousVersion }
 
@@ -32,13 +32,13 @@ public enum StandInRelease: String, Sendable, CaseIterable {
 ///   HTTP request, a WebSocket before hello-ok); past it a new one takes the place of the
 ///   address's oldest waiting one, so that one address cannot fill `connections`. Above
 ///   `unauthenticatedPerAddress`, so that the Gateway's 503 is still what a client sees first.
-public struct StandInLimits: Sendable, Hashable {
-    public var handshake: Duration
-    public var unauthenticatedPerAddress: Int
-    public var connections: Int
-    public var waitingPerAddress: Int
+package struct StandInLimits: Sendable, Hashable {
+    package var handshake: Duration
+    package var unauthenticatedPerAddress: Int
+    package var connections: Int
+    package var waitingPerAddress: Int
 
-    public init(
+    package init(
         handshake: Duration = .seconds(15), unauthenticatedPerAddress: Int = 32, connections: Int = StandInLimits.defaultConnections,
         waitingPerAddress: Int = 64
     ) {
@@ -52,7 +52,7 @@ public struct StandInLimits: Sendable, Hashable {
     static let spareDescriptors = 64
 
     /// Half the process's descriptor limit, less the spare ones, at most 4096.
-    public static var defaultConnections: Int {
+    package static var defaultConnections: Int {
         let limit = DescriptorLimit.soft
         return max(8, min(4096, limit / 2 - spareDescriptors))
     }

@@ -11,18 +11,18 @@ import Synchronization
 /// resolveClientIp walk of X-Forwarded-For), 503 while its admission is closed
 /// (src/gateway/server/http-work-admission.ts), and 429 with Retry-After while this address is
 /// locked out (rejectUpgradeAuth). /healthz and /readyz are not gated, as on the Gateway.
-public struct StandInUpgradeGate: Sendable {
+package struct StandInUpgradeGate: Sendable {
     /// gateway.trustedProxies (addresses or CIDR ranges); nil leaves attribution out (the stand-in
     /// before OpenClaw 2), empty refuses every proxy.
-    public var trustedProxies: [IPNetwork]?
+    package var trustedProxies: [IPNetwork]?
     /// gateway.allowRealIpFallback: X-Real-IP names the client when X-Forwarded-For does not.
-    public var allowRealIpFallback = false
+    package var allowRealIpFallback = false
     /// Answer 503 "Gateway websocket admission closed" for this long from the first upgrade (a restart).
-    public var restartingFor: Duration?
+    package var restartingFor: Duration?
     /// Answer 429 with Retry-After for this long from the first upgrade (gateway.auth.rateLimit's lockout).
-    public var rateLimitedFor: Duration?
+    package var rateLimitedFor: Duration?
 
-    public init(
+    package init(
         trustedProxies: [IPNetwork]? = nil, allowRealIpFallback: Bool = false, restartingFor: Duration? = nil,
         rateLimitedFor: Duration? = nil
     ) {
@@ -33,15 +33,15 @@ public struct StandInUpgradeGate: Sendable {
     }
 
     /// A refusal: the status line's code and phrase, headers and body, as the Gateway writes them.
-    public struct Refusal: Sendable, Equatable {
-        public let status: HTTPResponseStatus
+    package struct Refusal: Sendable, Equatable {
+        package let status: HTTPResponseStatus
         /// Retry-After, in seconds (429).
-        public var retryAfter: Int?
-        public let contentType: String
-        public let body: String
+        package var retryAfter: Int?
+        package let contentType: String
+        package let body: String
 
         /// The status code (403, 429, 503).
-        public var code: Int { Int(status.code) }
+        package var code: Int { Int(status.code) }
     }
 
     /// PROXY_ATTRIBUTION_GUIDANCE.
@@ -49,7 +49,7 @@ public struct StandInUpgradeGate: Sendable {
         "Configure gateway.trustedProxies narrowly and make the proxy overwrite or safely rebuild forwarded client headers."
 
     /// The refusal of an upgrade from `remote` with `headers`, `elapsed` after the first upgrade; nil admits it.
-    public func refusal(remote: String, headers: HTTPHeaders, elapsed: Duration) -> Refusal? {
+    package func refusal(remote: String, headers: HTTPHeaders, elapsed: Duration) -> Refusal? {
         if let restartingFor, elapsed < restartingFor {
             return Refusal(
                 status: .serviceUnavailable, contentType: "text/plain; charset=utf-8", body: "Gateway websocket admission closed")

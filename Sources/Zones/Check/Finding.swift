@@ -2,17 +2,17 @@
 /// the zone as served: a code for tests and scripts to match, and the values Output's
 /// `FindingText` makes the words from.
 public struct Finding: Sendable, Hashable {
-    public enum Severity: String, Sendable, Codable, Comparable {
+    package enum Severity: String, Sendable, Codable, Comparable {
         case pass, warn, fail
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+        package static func < (lhs: Severity, rhs: Severity) -> Bool {
             [pass, warn, fail].firstIndex(of: lhs)! < [pass, warn, fail].firstIndex(of: rhs)!
         }
     }
 
-    public let severity: Severity
+    package let severity: Severity
     /// The line in the file, when one record is to blame.
-    public let line: Int?
+    package let line: Int?
     /// What was found, with its values.
     package let detail: Detail
 
@@ -23,5 +23,5 @@ public struct Finding: Sendable, Hashable {
     }
 
     /// What was found, stable across releases (the message's wording is not).
-    public var code: FindingCode { detail.code }
+    package var code: FindingCode { detail.code }
 }

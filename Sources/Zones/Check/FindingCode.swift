@@ -4,7 +4,7 @@ import DNSSD
 /// scripts to match instead of the English of the message. The raw value is what
 /// `clawnet.zonecheck.v3` prints as `code` (as v2 did); a code is never renamed or reused (a rename is a
 /// new schema version). docs/zones.md lists them with their meaning.
-public enum FindingCode: String, Sendable, Hashable, Codable, CaseIterable {
+package enum FindingCode: String, Sendable, Hashable, Codable, CaseIterable {
     // The zone's text (ZoneLinter)
     /// A line BIND or Knot refuses (ZoneFile.problems); one it reads otherwise (a TTL above 2^31-1).
     case syntax, syntaxWarning

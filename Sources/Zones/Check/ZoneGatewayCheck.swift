@@ -3,8 +3,8 @@ import DNSSD
 extension ZoneGateway {
     /// Why a Gateway cannot be written into a zone: what is wrong, with the values Output's
     /// words need. `gateway` is the instance's display name.
-    public struct Problem: Sendable, Hashable {
-        public enum Kind: Sendable, Hashable {
+    package struct Problem: Sendable, Hashable {
+        package enum Kind: Sendable, Hashable {
             /// An SRV port is 1 to 65535.
             case port(Int)
             /// A host label is 1 to 63 of a-z, 0-9 and '-'.
@@ -23,10 +23,10 @@ extension ZoneGateway {
             case txtPortMismatch(advertised: Int, port: Int)
         }
 
-        public let gateway: String
-        public let kind: Kind
+        package let gateway: String
+        package let kind: Kind
 
-        public init(gateway: String, _ kind: Kind) {
+        package init(gateway: String, _ kind: Kind) {
             self.gateway = gateway
             self.kind = kind
         }
@@ -36,7 +36,7 @@ extension ZoneGateway {
     /// it and every node can use it; nil when it can. Every value is checked before anything
     /// is written: a Gateway given by the operator that fails is an error, a browsed one
     /// (inventory, `--from-browse`) is skipped with this reason.
-    public func problem(domain: DomainName, type: ServiceType = .gateway) -> Problem? {
+    package func problem(domain: DomainName, type: ServiceType = .gateway) -> Problem? {
         structuralProblem(domain: domain, type: type) ?? txtProblem(TXTReading(txt))
     }
 

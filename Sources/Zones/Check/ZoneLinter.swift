@@ -7,7 +7,7 @@ import DNSWire
 public enum ZoneLinter {
     /// A `fragment` (records to add to a zone, from `doctor --emit-zone`) has no SOA or NS of
     /// its own; everything else is checked the same way.
-    public static func check(_ zone: ZoneFile, domain requested: DomainName?, today: SerialPolicy.Day, fragment: Bool = false)
+    public static func check(_ zone: ZoneFile, domain requested: DomainName?, today: UTCDay, fragment: Bool = false)
         -> [Finding]
     {
         var findings: [Finding] = zone.problems.map { Finding(.fail, line: $0.line, .syntax($0.message)) }

@@ -4,17 +4,17 @@ import DNSSD
 /// between two marker comments, so a later run finds it and replaces exactly those lines;
 /// every other byte of the file stays as it was. A block for the same zone and port that
 /// clawnet did not write is never touched: the edit is refused and that block named.
-public enum CorefileEdit {
-    public static func beginMarker(_ domain: DomainName) -> String {
+package enum CorefileEdit {
+    package static func beginMarker(_ domain: DomainName) -> String {
         "# clawnet zone generate: \(domain.withoutTrailingDot) (begin; clawnet rewrites the lines up to the end marker)"
     }
 
-    public static func endMarker(_ domain: DomainName) -> String {
+    package static func endMarker(_ domain: DomainName) -> String {
         "# clawnet zone generate: \(domain.withoutTrailingDot) (end)"
     }
 
     /// The stanza between its markers, as it appears in the file.
-    public static func marked(_ stanza: String, domain: DomainName) -> String {
+    package static func marked(_ stanza: String, domain: DomainName) -> String {
         var body = stanza
         while body.hasSuffix("\n\n") { body.removeLast() }
         return beginMarker(domain) + "\n" + body + endMarker(domain) + "\n"

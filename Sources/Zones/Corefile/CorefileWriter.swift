@@ -2,14 +2,14 @@ import DNSSD
 
 /// The CoreDNS server block that serves a zone, in the three ways CoreDNS does it (coredns.io
 /// plugins `file`, `auto`, `secondary`): the `file` form is what OpenClaw writes on macOS.
-public enum CorefileWriter {
+package enum CorefileWriter {
     /// The plugin a stanza uses, as `zone generate --coredns` names it.
-    public enum Plugin: String, CaseIterable, Sendable {
+    package enum Plugin: String, CaseIterable, Sendable {
         case file, auto, secondary
     }
 
     /// How CoreDNS gets the zone.
-    public enum Serving: Sendable, Equatable {
+    package enum Serving: Sendable, Equatable {
         /// `file` with `reload`: the zone file clawnet writes.
         case file(String)
         /// `auto`: every `<domain>.db` in a directory, one zone each (sharded domains).
@@ -26,8 +26,8 @@ public enum CorefileWriter {
     /// syntax, matched against the base name (coredns plugin/auto walk.go `matches`):
     /// anchored so that backups (`x.db~`, `x.db.bak`) and clawnet's own temporary files
     /// (`.x.db.<random>`, dot-first) are never loaded as zones.
-    public static let autoPattern = #"^([^.].*)\.db$"#
-    public static let autoOriginTemplate = "{1}"
+    package static let autoPattern = #"^([^.].*)\.db$"#
+    package static let autoOriginTemplate = "{1}"
 
     /// The stanza serving `zonePath` with `file` (what doctor's snippets and `--coredns file` write).
     package static func stanza(domain: DomainName, bind: [IPAddress], zonePath: String) throws(ZoneError) -> String {
@@ -77,7 +77,7 @@ public enum CorefileWriter {
     }
 
     /// What to do after writing the files: run CoreDNS, point Tailscale at it, verify.
-    public static func nextSteps(
+    package static func nextSteps(
         domain: DomainName, bind: [IPAddress], corefilePath: String, zonePath: String, plugin: Plugin = .file
     ) -> String {
         let address = bind.first.map(\.description) ?? "<address>"

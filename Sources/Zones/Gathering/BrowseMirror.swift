@@ -6,8 +6,8 @@ import Probes
 /// beacon never stops the others); LAN addresses, which nodes on the tailnet cannot reach,
 /// are named (or left out with `tailnetOnly`); and every Gateway gets one short TCP connect,
 /// so the operator hears which ones did not answer before nodes do.
-public enum BrowseMirror {
-    public static func gateways(
+package enum BrowseMirror {
+    package static func gateways(
         from beacons: [GatewayBeacon], domain: DomainName, tailnetOnly: Bool, connectTimeout: Duration
     ) async -> GatewayYield {
         var yield = Inventory.gateways(from: beacons, domain: domain)

@@ -5,7 +5,7 @@ import DNSSD
 extension GatewayCollector {
     /// For each zone of `zones` (in their order), the Gateways whose beacon names it; notes on
     /// beacons of other domains, which go nowhere: a zone gets only what names it.
-    public static func gather(inventory path: String, zones: [DomainName]) throws -> (
+    package static func gather(inventory path: String, zones: [DomainName]) throws -> (
         zones: [(domain: DomainName, gathered: GatheredGateways)], notes: [ZoneNote]
     ) {
         let listing: Inventory.Listing

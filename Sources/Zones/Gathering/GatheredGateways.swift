@@ -2,14 +2,14 @@ import DNSSD
 
 /// What one source of Gateways gave: an inventory, a browse.
 public struct GatewayYield: Sendable {
-    public var gateways: [ZoneGateway] = []
+    package var gateways: [ZoneGateway] = []
     package var notes: [ZoneNote] = []
     /// Instances the source saw but cannot publish (each skipped with a note): never pruned on
     /// its word, since they exist.
-    public var skipped: [InstanceName] = []
+    package var skipped: [InstanceName] = []
     /// What went wrong while it was read: browse errors on any path it asked, a browse that ran
     /// out of time, errors the browse that wrote an inventory saved in it.
-    public var failures: [SourceFailure] = []
+    package var failures: [SourceFailure] = []
 
     package init(
         gateways: [ZoneGateway] = [], notes: [ZoneNote] = [], skipped: [InstanceName] = [], failures: [SourceFailure] = []
@@ -22,7 +22,7 @@ public struct GatewayYield: Sendable {
 }
 
 /// What went wrong while a listing source was read; Output says it.
-public enum SourceFailure: Sendable, Hashable {
+package enum SourceFailure: Sendable, Hashable {
     /// An error of a discovery path `--from-browse` asked.
     case browse(DiscoveryIssue)
     /// `--from-browse` stopped at its timeout before every path reported all it knows.
@@ -34,9 +34,9 @@ public enum SourceFailure: Sendable, Hashable {
 
 /// The Gateways every source of a command gave (`zone generate`, `zone push`), and the one rule
 /// for removing any on their word.
-public struct GatheredGateways: Sendable {
+package struct GatheredGateways: Sendable {
     /// A source that lists what exists, by the flag that asked for it.
-    public enum Source: Sendable, Hashable {
+    package enum Source: Sendable, Hashable {
         /// `--inventory PATH`.
         case inventory(path: String)
         /// `--from-browse`.
@@ -44,12 +44,12 @@ public struct GatheredGateways: Sendable {
     }
 
     /// What a listing source gave: how many Gateways, and what failed.
-    public struct Listing: Sendable, Hashable {
-        public let source: Source
-        public let found: Int
-        public let failures: [SourceFailure]
+    package struct Listing: Sendable, Hashable {
+        package let source: Source
+        package let found: Int
+        package let failures: [SourceFailure]
 
-        public init(source: Source, found: Int, failures: [SourceFailure]) {
+        package init(source: Source, found: Int, failures: [SourceFailure]) {
             self.source = source
             self.found = found
             self.failures = failures
@@ -57,21 +57,21 @@ public struct GatheredGateways: Sendable {
     }
 
     /// What removing Gateways on the sources' word would change.
-    public enum Removal: Sendable, Hashable {
+    package enum Removal: Sendable, Hashable {
         /// `zone generate --out`: the zone file at `path` is replaced whole.
         case zoneFile(path: String)
         /// `zone push --prune`: instances of the zone are deleted.
         case prune(zone: DomainName)
     }
 
-    public private(set) var gateways: [ZoneGateway] = []
+    package private(set) var gateways: [ZoneGateway] = []
     package private(set) var notes: [ZoneNote] = []
-    public private(set) var skipped: [InstanceName] = []
+    package private(set) var skipped: [InstanceName] = []
     /// The sources that list what exists (`--inventory FILE`, `--from-browse`), with how many
     /// Gateways each gave and what failed.
-    public private(set) var listings: [Listing] = []
+    package private(set) var listings: [Listing] = []
 
-    public init() {}
+    package init() {}
 
     /// Gateways the operator named one by one (--gateway, --this-host): they cannot fail silently.
     package mutating func add(named: [ZoneGateway], notes: [ZoneNote] = []) {
@@ -80,7 +80,7 @@ public struct GatheredGateways: Sendable {
     }
 
     /// What a listing source gave: its failures become notes here too.
-    public mutating func add(_ yield: GatewayYield, from source: Source) {
+    package mutating func add(_ yield: GatewayYield, from source: Source) {
         gateways += yield.gateways
         notes += yield.notes + yield.failures.map { .sourceFailed(source, failure: $0) }
         skipped += yield.skipped

@@ -25,15 +25,15 @@ public enum Inventory {
 
     /// What a browse document holds: its beacons, and the errors the browse that wrote it saved
     /// (as failures).
-    public struct Listing: Sendable {
-        public let beacons: [GatewayBeacon]
-        public let failures: [SourceFailure]
+    package struct Listing: Sendable {
+        package let beacons: [GatewayBeacon]
+        package let failures: [SourceFailure]
     }
 
     /// The Gateways of the browse document at `path` (a regular file, `-` or a pipe of at most
     /// `FileLimit.inventory` bytes), notes about beacons that cannot be published, and the
     /// errors the browse that wrote it saved (as failures).
-    public static func gateways(atPath path: String, domain: DomainName) throws(Failure) -> GatewayYield {
+    package static func gateways(atPath path: String, domain: DomainName) throws(Failure) -> GatewayYield {
         gateways(in: try listing(atPath: path), domain: domain)
     }
 
@@ -44,14 +44,14 @@ public enum Inventory {
     }
 
     /// A listing's beacons as Gateways of a zone of `domain`, with its failures.
-    public static func gateways(in listing: Listing, domain: DomainName) -> GatewayYield {
+    package static func gateways(in listing: Listing, domain: DomainName) -> GatewayYield {
         var yield = gateways(from: listing.beacons, domain: domain)
         yield.failures = listing.failures
         return yield
     }
 
     /// The browse document at `path`, read once (a fleet push splits it by domain).
-    public static func listing(atPath path: String) throws(Failure) -> Listing {
+    package static func listing(atPath path: String) throws(Failure) -> Listing {
         let bytes: [UInt8]
         do { bytes = try RegularFile.readInput(path, limit: FileLimit.inventory).bytes } catch {
             throw Failure(description: error.description)
@@ -76,7 +76,7 @@ public enum Inventory {
 
     /// Browsed beacons as zone Gateways; a beacon that cannot be published becomes a note, and
     /// its instance is named among the skipped.
-    public static func gateways(from beacons: [GatewayBeacon], domain: DomainName) -> GatewayYield {
+    package static func gateways(from beacons: [GatewayBeacon], domain: DomainName) -> GatewayYield {
         var yield = GatewayYield()
         for beacon in beacons {
             let (gateway, note) = ZoneGateway.from(beacon, domain: domain)

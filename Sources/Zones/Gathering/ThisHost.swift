@@ -5,14 +5,14 @@ import Glibc
 import Host
 
 /// This machine as its OpenClaw Gateway would publish itself in a wide-area zone.
-public enum ThisHost {
+package enum ThisHost {
     /// OpenClaw's Gateway certificate, when it has made one.
-    public static func certificatePath(environment: [String: String]) -> String {
+    package static func certificatePath(environment: [String: String]) -> String {
         (environment["HOME"] ?? "/root") + "/.openclaw/gateway/tls/gateway-cert.pem"
     }
 
     /// SHA-256 over the DER of the first certificate in a PEM file.
-    public static func fingerprint(pem text: String) -> TLSFingerprint? {
+    package static func fingerprint(pem text: String) -> TLSFingerprint? {
         guard let begin = text.firstRange(of: "-----BEGIN CERTIFICATE-----"),
             let end = text[begin.upperBound...].firstRange(of: "-----END CERTIFICATE-----")
         else { return nil }

@@ -4,12 +4,12 @@
 /// the SOA serial written as `SERIAL`, as 8 lower-case hex digits. The Gateway rewrites its file
 /// only when the hash of what it would write differs from the one in the file: a file clawnet
 /// writes with the same line and the same records is left alone by both programs.
-public enum OpenClawContentHash {
-    public static let prefix = "; openclaw-content-hash: "
+package enum OpenClawContentHash {
+    package static let prefix = "; openclaw-content-hash: "
 
     /// The comment line (without its newline) for a zone body (its lines joined by newlines,
     /// with one at the end) whose SOA serial is written as `SERIAL`, as the Gateway hashes it.
-    public static func line(maskedBody: String) -> String {
+    package static func line(maskedBody: String) -> String {
         prefix + hex(fnv1a(maskedBody.utf16))
     }
 
@@ -29,7 +29,7 @@ public enum OpenClawContentHash {
     }
 
     /// True for a first line in the Gateway's form: the prefix and 8 lower-case hex digits.
-    public static func isLine(_ line: some StringProtocol) -> Bool {
+    package static func isLine(_ line: some StringProtocol) -> Bool {
         guard line.hasPrefix(prefix) else { return false }
         let digits = line.dropFirst(prefix.count)
         return digits.count == 8 && digits.allSatisfy { $0.isHexDigit && !$0.isUppercase }

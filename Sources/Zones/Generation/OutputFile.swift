@@ -3,11 +3,11 @@ import Host
 
 /// The files `zone generate` writes (`--out`, `--corefile`): checked before anything runs,
 /// and written together, so that both change or neither does.
-public enum OutputFile {
+package enum OutputFile {
     /// Why `path` cannot be a file clawnet writes, nil when it can: it must name a regular
     /// file or a new one (no directory, device, FIFO or socket), without control characters,
     /// and not through a link another user planted in a sticky directory (`ProtectedPath`).
-    public static func problem(_ path: String) -> String? {
+    package static func problem(_ path: String) -> String? {
         guard !path.isEmpty else { return "an empty path names no file" }
         // `-` reads standard input wherever a file is read; as an output it would quietly make
         // a file named "-", which no one asking for standard output wants.
@@ -30,7 +30,7 @@ public enum OutputFile {
 
     /// True when the two paths name the same file: the same path once symbolic links and `.`
     /// and `..` are resolved, or the same device and inode (hard links).
-    public static func same(_ first: String, _ second: String) -> Bool {
+    package static func same(_ first: String, _ second: String) -> Bool {
         var a = stat()
         var b = stat()
         if stat(first, &a) == 0, stat(second, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino { return true }
@@ -54,21 +54,21 @@ public enum OutputFile {
     }
 
     /// One file to write, where it was read (`target`), with what it held before.
-    public struct Change: Sendable {
-        public let path: String
-        public let text: String
-        public let target: AtomicFile.Replacement
+    package struct Change: Sendable {
+        package let path: String
+        package let text: String
+        package let target: AtomicFile.Replacement
         /// What the file held (nil: it did not exist).
-        public var previous: [UInt8]? { target.existing }
+        package var previous: [UInt8]? { target.existing }
 
-        public init(_ target: AtomicFile.Replacement, path: String, text: String) {
+        package init(_ target: AtomicFile.Replacement, path: String, text: String) {
             self.target = target
             self.path = path
             self.text = text
         }
 
         /// A change to a file nobody read first: resolved (and read) now.
-        public init(path: String, text: String, limit: Int = FileLimit.zone) throws(AtomicFile.Failure) {
+        package init(path: String, text: String, limit: Int = FileLimit.zone) throws(AtomicFile.Failure) {
             self.init(try AtomicFile.Replacement(path, limit: limit), path: path, text: text)
         }
     }
@@ -76,7 +76,7 @@ public enum OutputFile {
     /// Writes every change or none: all are staged (written and flushed beside their targets)
     /// first, which is where a full disk or a missing directory fails; then each is renamed
     /// into place, and if a rename fails, those already in place get their old content back.
-    public static func writeTogether(_ changes: [Change]) throws(AtomicFile.Failure) {
+    package static func writeTogether(_ changes: [Change]) throws(AtomicFile.Failure) {
         var staged: [AtomicFile.Staged] = []
         for change in changes {
             do { staged.append(try change.target.stage(Array(change.text.utf8))) } catch {

@@ -6,16 +6,16 @@ import Host
 /// changed, and then with the next serial. A file OpenClaw's Gateway wrote is kept the same way
 /// (its layout is the one clawnet writes, under its content-hash comment), so that both can keep
 /// one file without bumping its serial for nothing.
-public enum ZoneFileUpdate {
-    public struct Outcome: Sendable {
-        public let path: String
-        public let serial: UInt32
-        public let previousSerial: UInt32?
-        public let changed: Bool
+package enum ZoneFileUpdate {
+    package struct Outcome: Sendable {
+        package let path: String
+        package let serial: UInt32
+        package let previousSerial: UInt32?
+        package let changed: Bool
         package let notes: [ZoneNote]
         /// The text to write when `changed`, and what the file held before (nil: no file).
-        public let text: String
-        public let previous: [UInt8]?
+        package let text: String
+        package let previous: [UInt8]?
     }
 
     /// What writing `content` to `path` would do, without writing, given what the file holds
@@ -50,7 +50,7 @@ public enum ZoneFileUpdate {
     }
 
     /// `prepare`, then the file written when it changed.
-    public static func write(_ content: ZoneContent, to path: String, today: SerialPolicy.Day) throws -> Outcome {
+    package static func write(_ content: ZoneContent, to path: String, today: SerialPolicy.Day) throws -> Outcome {
         let target = try AtomicFile.Replacement(path, limit: FileLimit.zone)
         let outcome = try prepare(content, at: path, existing: target.existing, today: today)
         if outcome.changed { try target.write(Array(outcome.text.utf8)) }
@@ -58,7 +58,7 @@ public enum ZoneFileUpdate {
     }
 
     /// The serial of the first SOA record in zone text.
-    public static func soaSerial(_ text: String) -> UInt32? {
+    package static func soaSerial(_ text: String) -> UInt32? {
         soaSerial(Array(text.utf8))
     }
 

@@ -2,15 +2,15 @@ import DNSSD
 
 /// One Gateway as a wide-area zone publishes it: an instance under the service type, an SRV
 /// to a host label in the zone, the host's addresses, and the TXT in OpenClaw's order.
-public struct ZoneGateway: Sendable, Hashable {
-    public var instance: InstanceName
+package struct ZoneGateway: Sendable, Hashable {
+    package var instance: InstanceName
     /// A host label inside the zone (lower-case letters, digits, '-').
-    public var hostLabel: String
-    public var addresses: [IPAddress]
-    public var port: Int
-    public var txt: TXTRecord
+    package var hostLabel: String
+    package var addresses: [IPAddress]
+    package var port: Int
+    package var txt: TXTRecord
 
-    public init(instance: InstanceName, hostLabel: String, addresses: [IPAddress], port: Int, txt: TXTRecord) {
+    package init(instance: InstanceName, hostLabel: String, addresses: [IPAddress], port: Int, txt: TXTRecord) {
         self.instance = instance
         self.hostLabel = hostLabel
         self.addresses = addresses
@@ -20,7 +20,7 @@ public struct ZoneGateway: Sendable, Hashable {
 
     /// OpenClaw's label rule: lower-case; runs of characters outside [a-z0-9-] become '-';
     /// dashes trimmed at both ends; at most 63 characters; `fallback` when nothing is left.
-    public static func label(_ raw: String, fallback: String) -> String {
+    package static func label(_ raw: String, fallback: String) -> String {
         var out = ""
         var lastWasDash = false
         for scalar in raw.trimmingSpaces().lowercased().unicodeScalars {
@@ -40,7 +40,7 @@ public struct ZoneGateway: Sendable, Hashable {
 
     /// TXT in the order OpenClaw's zone writer uses: its keys first, then any others in the
     /// order they came. Values keep their exact bytes.
-    public static func openClawOrder(_ attributes: TXTAttributes) -> TXTRecord {
+    package static func openClawOrder(_ attributes: TXTAttributes) -> TXTRecord {
         let order = GatewayInfo.keyOrder.map { $0.lowercased() }
         let known = order.compactMap { key in attributes.ordered.first { $0.key.lowercased() == key } }
         let others = attributes.ordered.filter { !order.contains($0.key.lowercased()) }
@@ -51,7 +51,7 @@ public struct ZoneGateway: Sendable, Hashable {
     }
 
     /// Addresses worth publishing in a wide-area zone: not loopback, link-local or unspecified.
-    public static func routable(_ addresses: [IPAddress]) -> [IPAddress] {
+    package static func routable(_ addresses: [IPAddress]) -> [IPAddress] {
         addresses.filter { !$0.isLoopback && !$0.isLinkLocal && !$0.isUnspecified }.map(\.withoutZone)
     }
 

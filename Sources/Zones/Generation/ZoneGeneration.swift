@@ -3,23 +3,23 @@ import Host
 
 /// `zone generate`: the zone of the Gateways gathered, printed, or written atomically with
 /// the CoreDNS stanza that serves it (both files change together or neither does).
-public struct ZoneGeneration: Sendable {
-    public var domain: DomainName
+package struct ZoneGeneration: Sendable {
+    package var domain: DomainName
     /// `ns1`'s addresses; empty: this machine's Tailscale addresses.
-    public var nameServers: [IPAddress] = []
+    package var nameServers: [IPAddress] = []
     /// The zone file to write (absolute); nil: the zone is printed.
-    public var out: String?
+    package var out: String?
     /// The Corefile to put the stanza in (absolute; needs `out`).
-    public var corefile: String?
+    package var corefile: String?
     /// Where CoreDNS listens; empty: this machine's Tailscale addresses.
-    public var bind: [IPAddress] = []
+    package var bind: [IPAddress] = []
     /// How the stanza has CoreDNS serve the zone: the file written, every zone file in its
     /// directory, or by transfer from `primaries`.
-    public var plugin = CorefileWriter.Plugin.file
-    public var primaries: [DNSServer] = []
-    public var browseRecords = false
+    package var plugin = CorefileWriter.Plugin.file
+    package var primaries: [DNSServer] = []
+    package var browseRecords = false
 
-    public init(domain: DomainName) {
+    package init(domain: DomainName) {
         self.domain = domain
     }
 
@@ -31,20 +31,20 @@ public struct ZoneGeneration: Sendable {
         case refused(ZoneError, notes: [ZoneNote])
     }
 
-    public struct Written: Sendable {
-        public let zone: ZoneFileUpdate.Outcome
+    package struct Written: Sendable {
+        package let zone: ZoneFileUpdate.Outcome
         /// Distinct Gateways in the zone.
-        public let gateways: Int
-        public let corefile: CorefileChange?
+        package let gateways: Int
+        package let corefile: CorefileChange?
         /// The sources' notes, then the zone's.
         package let notes: [ZoneNote]
     }
 
-    public struct CorefileChange: Sendable {
-        public let path: String
-        public let changed: Bool
-        public let bind: [IPAddress]
-        public let plugin: CorefileWriter.Plugin
+    package struct CorefileChange: Sendable {
+        package let path: String
+        package let changed: Bool
+        package let bind: [IPAddress]
+        package let plugin: CorefileWriter.Plugin
     }
 
     /// The zone for `gathered`. With `out`, a source that failed or gave no Gateway leaves the
@@ -106,7 +106,7 @@ public struct ZoneGeneration: Sendable {
     }
 
     /// `path` as an absolute path: the stanza names the zone file, and CoreDNS runs elsewhere.
-    public static func absolute(_ path: String, in directory: String) -> String {
+    package static func absolute(_ path: String, in directory: String) -> String {
         path.hasPrefix("/") ? path : directory + "/" + path
     }
 }

@@ -4,7 +4,7 @@ import DNSSD
 /// writer as a whole zone, without the SOA, NS and ns1 records; the first line names the zone,
 /// so that `zone check` knows a fragment when it reads one.
 extension ZoneWriter {
-    public static let fragmentMarker = "; clawnet zone fragment for "
+    package static let fragmentMarker = "; clawnet zone fragment for "
 
     package static func fragment(_ content: ZoneContent) throws(ZoneError) -> Rendered {
         let (gateways, notes) = try validatedPlan(content)
@@ -18,7 +18,7 @@ extension ZoneWriter {
     }
 
     /// The zone a fragment's first line names; nil when the text is not a fragment.
-    public static func fragmentDomain(_ text: some StringProtocol) -> DomainName? {
+    package static func fragmentDomain(_ text: some StringProtocol) -> DomainName? {
         guard let first = text.split(separator: "\n", maxSplits: 1).first, first.hasPrefix(fragmentMarker) else { return nil }
         let rest = first.dropFirst(fragmentMarker.count)
         guard let name = rest.split(separator: ":", maxSplits: 1).first else { return nil }

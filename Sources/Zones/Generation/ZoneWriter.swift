@@ -2,16 +2,16 @@ import DNSSD
 import DNSWire
 
 /// What a wide-area zone holds.
-public struct ZoneContent: Sendable, Equatable {
-    public var domain: DomainName
-    public var type: ServiceType = .gateway
-    public var gateways: [ZoneGateway]
+package struct ZoneContent: Sendable, Equatable {
+    package var domain: DomainName
+    package var type: ServiceType = .gateway
+    package var gateways: [ZoneGateway]
     /// Addresses of ns1, the zone's name server.
-    public var nameServerAddresses: [IPAddress]
+    package var nameServerAddresses: [IPAddress]
     /// RFC 6763 §11 browse records (b, lb, _services); OpenClaw does not write them.
-    public var browseRecords = false
+    package var browseRecords = false
 
-    public init(domain: DomainName, gateways: [ZoneGateway], nameServerAddresses: [IPAddress], browseRecords: Bool = false) {
+    package init(domain: DomainName, gateways: [ZoneGateway], nameServerAddresses: [IPAddress], browseRecords: Bool = false) {
         self.domain = domain
         self.gateways = gateways
         self.nameServerAddresses = nameServerAddresses
@@ -22,17 +22,17 @@ public struct ZoneContent: Sendable, Equatable {
 /// Writes zone text in the layout OpenClaw's Gateway writes (so its nodes read it unchanged),
 /// for any number of Gateways. Every name is escaped in presentation format and every TXT
 /// string quoted, so no input can add a line, a directive, a comment or a record.
-public enum ZoneWriter {
-    public static let ttl = 60
+package enum ZoneWriter {
+    package static let ttl = 60
     /// BIND 9.18.28+ refuses more than this many records of one type at one name by default.
-    public static let bindRecordsPerType = 100
+    package static let bindRecordsPerType = 100
     /// A DNS message (and so the PTR RRset of one type) cannot be larger than this.
-    public static let maxMessageBytes = 65_535
+    package static let maxMessageBytes = 65_535
     /// The longest owner name text ldns reads (LDNS_MAX_DOMAINLEN).
     static let maxOwnerText = 255
 
-    public struct Rendered: Sendable {
-        public let text: String
+    package struct Rendered: Sendable {
+        package let text: String
         /// Things worth telling the operator (renamed duplicates, sizes).
         package let notes: [ZoneNote]
     }
@@ -150,7 +150,7 @@ public enum ZoneWriter {
     /// or without it: the only zone file `zone generate --out` replaces. It is also OpenClaw's
     /// Gateway's layout, kept byte for byte, so the mark is these lines rather than a comment
     /// of clawnet's own.
-    public static func wrote(_ bytes: [UInt8]) -> Bool {
+    package static func wrote(_ bytes: [UInt8]) -> Bool {
         let lines = records(of: bytes).split(separator: UInt8(ascii: "\n"), maxSplits: 4, omittingEmptySubsequences: false).prefix(4)
             .map { String(decoding: $0, as: UTF8.self) }
         guard lines.count == 4 else { return false }
@@ -164,7 +164,7 @@ public enum ZoneWriter {
     /// the header (`wrote`) with that `$ORIGIN`, then only records of the shapes it writes (ns1
     /// and SRV targets' addresses, the service's PTRs and the browse PTRs, instances' SRV and
     /// TXT). A record added by hand, or a zone of another domain, makes it someone else's.
-    public static func wrote(_ bytes: [UInt8], for content: ZoneContent) -> Bool {
+    package static func wrote(_ bytes: [UInt8], for content: ZoneContent) -> Bool {
         guard wrote(bytes) else { return false }
         let lines = String(decoding: records(of: bytes), as: UTF8.self).split(separator: "\n").map(String.init)
         guard lines.first == "$ORIGIN \(content.domain.name)" else { return false }
