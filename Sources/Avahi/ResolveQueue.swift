@@ -96,19 +96,17 @@ struct ResolveQueue {
 
     /// Drops taken items once they are half the storage, so memory follows `waiting`.
     private mutating func compact() {
-        if freshHead == fresh.count {
-            fresh.removeAll(keepingCapacity: true)
-            freshHead = 0
-        } else if freshHead > 64, freshHead * 2 > fresh.count {
-            fresh.removeFirst(freshHead)
-            freshHead = 0
-        }
-        if retryHead == retries.count {
-            retries.removeAll(keepingCapacity: true)
-            retryHead = 0
-        } else if retryHead > 64, retryHead * 2 > retries.count {
-            retries.removeFirst(retryHead)
-            retryHead = 0
+        Self.compact(&fresh, head: &freshHead)
+        Self.compact(&retries, head: &retryHead)
+    }
+
+    private static func compact<Item>(_ items: inout [Item], head: inout Int) {
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
         }
     }
 }
